@@ -1,0 +1,173 @@
+// Types of the data that codegen emits into generated/ and the runtime reads.
+// This file is the contract between codegen and runtime: codegen copies it
+// verbatim to generated/api-types.ts, and every generated module types its
+// exports with it. It imports nothing.
+
+/** A JSON value as stored and served. */
+export type JSONValue = null | boolean | number | string | JSONValue[] | { [k: string]: JSONValue };
+
+// ---------------------------------------------------------------------------
+// Resource registry
+// ---------------------------------------------------------------------------
+
+export type Verb =
+  | 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export type Stability = 'GA' | 'beta' | 'alpha';
+
+/** A printer column, in the shape of a CRD's additionalPrinterColumns. */
+export interface PrinterColumn {
+  name: string;
+  /** OpenAPI type of the cell: string, integer, number, boolean, date. */
+  type: string;
+  format?: string;
+  description?: string;
+  /** 0 shows in the default table; higher shows only with -o wide. */
+  priority: number;
+  /** A simple JSONPath (`.spec.type`, `.spec.ports[*].port`). */
+  jsonPath: string;
+  /**
+   * Name of a runtime cell formatter for columns a JSONPath cannot express
+   * (e.g. `servicePorts`, `externalIPs`, `age`); the runtime owns the table
+   * of formatters. Omitted: the JSONPath value is printed.
+   */
+  formatter?: string;
+}
+
+export interface SubresourceDef {
+  /** `status`, `scale`, `finalize`, `ephemeralcontainers`, `binding`, `proxy`, ... */
+  name: string;
+  /** Kind served at the subresource: the parent kind for status, `Scale` for scale. */
+  kind: string;
+  /** group/version of that kind when it differs from the parent's (Scale is autoscaling/v1). */
+  group?: string;
+  version?: string;
+  verbs: Verb[];
+}
+
+export interface Deprecation {
+  deprecatedIn?: string;
+  removedIn?: string;
+  replacement?: { group: string; version: string; kind: string };
+}
+
+export interface ResourceDef {
+  group: string;                 // '' for core
+  version: string;
+  kind: string;
+  listKind: string;
+  resource: string;              // plural, lower case
+  singular: string;
+  namespaced: boolean;
+  verbs: Verb[];
+  shortNames: string[];
+  categories: string[];
+  subresources: SubresourceDef[];
+  printerColumns: PrinterColumn[];
+  /** Field paths usable in field selectors beyond metadata.name/namespace (e.g. `type` for Secret). */
+  selectableFields: string[];
+  /** PUT on a missing object creates it. */
+  allowCreateOnUpdate: boolean;
+  /** The version objects are stored in, among the group's versions of this resource. */
+  storageVersion: boolean;
+  /** The group's preferred version. */
+  preferredVersion: boolean;
+  stability: Stability;
+  enabledByDefault: boolean;
+  deprecation?: Deprecation;
+  /** Name of the object's type in the merge schema, validators and OpenAPI documents. */
+  schema: string;
+  /** True for kinds that came from a CustomResourceDefinition manifest. */
+  custom: boolean;
+  /** Name rule for metadata.name: DNS-1123 subdomain (default), DNS-1123 label, or path segment. */
+  nameRule: 'subdomain' | 'label' | 'path-segment';
+  /** Kinds that are never stored: review objects answered in place (TokenReview, SubjectAccessReview ...). */
+  virtual: boolean;
+}
+
+// ---------------------------------------------------------------------------
+// Merge schema: the structured-merge-diff schema as plain data, with the
+// strategic-merge-patch markers kept beside it.
+// ---------------------------------------------------------------------------
+
+export type Scalar = 'string' | 'numeric' | 'boolean' | 'untyped';
+
+/**
+ * How a map's fields or a list's elements relate:
+ * - atomic: the whole value is one unit (one owner, replaced whole);
+ * - separable (maps): each key is its own unit (granular);
+ * - associative (lists): elements keyed by `keys` (list-type map) or, with no
+ *   keys, by their scalar value (list-type set).
+ */
+export type ElementRelationship = 'atomic' | 'separable' | 'associative';
+
+export interface TypeRef {
+  /** A key of MergeSchema.types, or one of the reserved names below. */
+  named?: string;
+  inline?: Atom;
+  /** Overrides the named type's relationship (x-kubernetes-map-type atomic on a field). */
+  elementRelationship?: ElementRelationship;
+}
+
+export interface Atom {
+  scalar?: Scalar;
+  list?: ListDef;
+  map?: MapDef;
+}
+
+export interface MapDef {
+  /** Struct fields; absent for a plain string-keyed map. */
+  fields?: FieldDef[];
+  /** Type of values not named in fields (additionalProperties, or deduced). */
+  elementType?: TypeRef;
+  elementRelationship?: 'atomic' | 'separable';
+}
+
+export interface FieldDef {
+  name: string;
+  type: TypeRef;
+  /** x-kubernetes-patch-strategy as written: merge, replace, retainKeys, or `merge,retainKeys`. */
+  patchStrategy?: string;
+  /** x-kubernetes-patch-merge-key */
+  patchMergeKey?: string;
+  /** Default value from the spec, when one is declared. */
+  default?: JSONValue;
+}
+
+export interface ListDef {
+  elementType: TypeRef;
+  elementRelationship: 'atomic' | 'associative';
+  /** Key fields of a list-type map; empty for a set. */
+  keys?: string[];
+}
+
+/** Reserved type names, as structured-merge-diff has them. */
+export const UNTYPED_ATOMIC = '__untyped_atomic_';
+export const UNTYPED_DEDUCED = '__untyped_deduced_';
+
+export interface MergeSchema {
+  /** Named types by their OpenAPI schema name, e.g. `io.k8s.api.core.v1.Pod`. */
+  types: Record<string, Atom>;
+}
+
+// ---------------------------------------------------------------------------
+// Validators (ajv standalone code, compiled at codegen time)
+// ---------------------------------------------------------------------------
+
+export type SchemaIssueKind =
+  | 'unknown'    // a field the schema does not declare (fieldValidation Warn/Strict)
+  | 'type'       // wrong JSON type
+  | 'required'   // a required field is missing
+  | 'enum'       // not one of the allowed values
+  | 'format'     // string format (date-time, int-or-string, byte ...)
+  | 'bounds';    // minimum/maximum, lengths, item and property counts, pattern
+
+export interface SchemaIssue {
+  kind: SchemaIssueKind;
+  /** Kubernetes field path: `spec.containers[0].name`, `metadata.labels[app]`. */
+  path: string;
+  message: string;
+}
+
+/** Checks a value against one named schema; returns every issue (empty: valid). */
+export type SchemaValidator = (value: unknown) => SchemaIssue[];

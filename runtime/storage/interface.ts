@@ -1,0 +1,226 @@
+// The storage contracts of specserver. Two layers, both etcd-shaped:
+//
+// - KV: a key-value store with one global revision (etcd's model). Backends:
+//   runtime/storage/sqlite (append-only revision log), later etcd. A backend
+//   knows nothing of Kubernetes objects.
+// - Storage: the object-level interface the registry uses (k8s.io/apiserver's
+//   storage.Interface): JSON objects under keys, resourceVersion = revision,
+//   preconditions, selectors, chunked lists, watches. Implemented by
+//   runtime/storage/kvstore (over any KV) and by runtime/storage/cacher (over
+//   any Storage), so a test suite written once runs against each.
+//
+// This file holds types only.
+
+// ---------------------------------------------------------------------------
+// KV layer
+// ---------------------------------------------------------------------------
+
+export interface KeyValue {
+  key: string;
+  /** Serialized object (JSON text). */
+  value: string;
+  createRevision: number;
+  modRevision: number;
+}
+
+export interface KVListOptions {
+  /** List keys in [start, end) ; `end` defaults to the prefix end of `start`. */
+  end?: string;
+  /** Read at this revision (0 or absent: latest). Compacted: throws CompactedError. */
+  revision?: number;
+  /** Maximum number of keys (0 or absent: no limit). */
+  limit?: number;
+  /** Also report how many keys in range exist in total at that revision. */
+  count?: boolean;
+}
+
+export interface KVListResult {
+  kvs: KeyValue[];
+  /** The revision the list was served at. */
+  revision: number;
+  /** More keys exist in range after the last returned. */
+  more: boolean;
+  /** Keys in the whole range, when asked for. */
+  count?: number;
+}
+
+export type KVEventType = 'PUT' | 'DELETE';
+
+export interface KVEvent {
+  type: KVEventType;
+  /** For PUT: the new value; for DELETE: key with modRevision = the delete revision, value = ''. */
+  kv: KeyValue;
+  /** The value before this event (absent on a create). */
+  prevKv?: KeyValue;
+}
+
+export interface KVWatcher {
+  /** Stop delivery; idempotent. */
+  close(): void;
+}
+
+export interface KVWatchOptions {
+  /** Deliver events with revision > afterRevision. Compacted: throws CompactedError. */
+  afterRevision: number;
+  onEvents(events: KVEvent[]): void;
+  /** Called once if the watch ends on its own (backend closed, error). */
+  onError?(err: Error): void;
+}
+
+export interface KV {
+  currentRevision(): Promise<number>;
+  /** Oldest revision still readable. */
+  compactedRevision(): Promise<number>;
+  get(key: string, revision?: number): Promise<KeyValue | null>;
+  list(start: string, opts?: KVListOptions): Promise<KVListResult>;
+  /** Fails with KeyExistsError when the key exists. */
+  create(key: string, value: string): Promise<KeyValue>;
+  /** Put only if the key's modRevision equals expected; else ConflictError (or NotFoundError). */
+  update(key: string, value: string, expectedModRevision: number): Promise<KeyValue>;
+  /** Delete, optionally only if modRevision equals expected. Returns the deleted value. */
+  delete(key: string, expectedModRevision?: number): Promise<KeyValue>;
+  /** Watch keys with the prefix. */
+  watch(prefix: string, opts: KVWatchOptions): KVWatcher;
+  /** Drop history at or below revision (current values stay readable). */
+  compact(revision: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class StorageError extends Error {}
+export class KeyExistsError extends StorageError {
+  constructor(public key: string) { super(`key exists: ${key}`); }
+}
+export class NotFoundError extends StorageError {
+  constructor(public key: string) { super(`key not found: ${key}`); }
+}
+export class ConflictError extends StorageError {
+  constructor(public key: string, message?: string) { super(message ?? `modRevision mismatch: ${key}`); }
+}
+/** A revision older than the compacted one was asked for. */
+export class CompactedError extends StorageError {
+  constructor(public requested: number, public compacted: number) {
+    super(`revision ${requested} has been compacted (oldest ${compacted})`);
+  }
+}
+/** A revision newer than the store's was asked for (the caller should wait or fail with a timeout). */
+export class FutureRevisionError extends StorageError {
+  constructor(public requested: number, public current: number) {
+    super(`revision ${requested} is newer than current ${current}`);
+  }
+}
+/** An invalid request to the object layer (bad continue token, bad RV), mapped to 400. */
+export class InvalidRequestError extends StorageError {}
+/** A precondition (uid or resourceVersion) of a delete or update failed, mapped to 409. */
+export class PreconditionError extends StorageError {}
+
+// ---------------------------------------------------------------------------
+// Object layer
+// ---------------------------------------------------------------------------
+
+/** A Kubernetes object as JSON (apiVersion, kind, metadata, ...). */
+export type Obj = Record<string, any>;
+
+/** What a selector sees of an object. */
+export interface ObjectAttrs {
+  labels: Record<string, string>;
+  /** Field-selector fields, e.g. `metadata.name`, `metadata.namespace`, `type`. */
+  fields: Record<string, string>;
+}
+
+export interface Predicate {
+  /** Parsed label selector; absent or empty matches everything. */
+  label?: { matches(labels: Record<string, string>): boolean; empty(): boolean };
+  field?: { matches(fields: Record<string, string>): boolean; empty(): boolean };
+  /** Extracts labels and fields from an object (per resource type). */
+  attrs(obj: Obj): ObjectAttrs;
+}
+
+export interface Preconditions {
+  uid?: string;
+  resourceVersion?: string;
+}
+
+export interface GetOptions {
+  /** '' or absent: consistent (latest); '0': any; other: not older than. */
+  resourceVersion?: string;
+}
+
+export interface ListOptions {
+  resourceVersion?: string;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan' | '';
+  limit?: number;
+  continue?: string;
+  predicate?: Predicate;
+}
+
+export interface ListResult {
+  items: Obj[];
+  /** The list's resourceVersion (revision served at). */
+  resourceVersion: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface WatchEvent {
+  type: WatchEventType;
+  /** The object (with metadata.resourceVersion set); for ERROR a Status object. */
+  object: Obj;
+  /**
+   * Per-format serialization cache shared by every watcher that receives this
+   * event: serialize once per wire format (`json`, `protobuf`, ...).
+   */
+  encoded?: Map<string, Uint8Array>;
+}
+
+export interface WatchOptions {
+  resourceVersion?: string;
+  resourceVersionMatch?: 'NotOlderThan' | '';
+  sendInitialEvents?: boolean;
+  allowWatchBookmarks?: boolean;
+  predicate?: Predicate;
+  /** Watch every key under the prefix (true) or one key. */
+  recursive: boolean;
+}
+
+export interface WatchStream extends AsyncIterable<WatchEvent> {
+  /** Stop the watch; the iterator ends. Idempotent. */
+  stop(): void;
+}
+
+/**
+ * Receives the current object (or null when missing, for ignoreNotFound) and
+ * returns the object to store. Throwing aborts the update with that error.
+ */
+export type UpdateFunc = (current: Obj | null) => Obj | Promise<Obj>;
+
+export interface Storage {
+  /** Store a new object; sets metadata.resourceVersion on the returned copy. KeyExistsError if present. */
+  create(key: string, obj: Obj): Promise<Obj>;
+  get(key: string, opts?: GetOptions): Promise<Obj | null>;
+  list(prefix: string, opts?: ListOptions): Promise<ListResult>;
+  watch(keyOrPrefix: string, opts: WatchOptions): Promise<WatchStream>;
+  /**
+   * Read, apply tryUpdate, write conditionally; on a concurrent write re-read
+   * and retry. With ignoreNotFound a missing object is passed as null (create).
+   * An update that changes nothing is not written (returns the current object).
+   */
+  guaranteedUpdate(key: string, opts: {
+    preconditions?: Preconditions;
+    ignoreNotFound?: boolean;
+    tryUpdate: UpdateFunc;
+  }): Promise<Obj>;
+  /**
+   * Delete; validateDeletion may throw to refuse (e.g. a finalizer check).
+   * Returns the last state of the object.
+   */
+  delete(key: string, opts?: {
+    preconditions?: Preconditions;
+    validateDeletion?: (current: Obj) => void | Promise<void>;
+  }): Promise<Obj>;
+  count(prefix: string): Promise<number>;
+  /** The store's current revision. */
+  currentRevision(): Promise<number>;
+  close(): Promise<void>;
+}
