@@ -57,6 +57,11 @@ export interface KVEvent {
 export interface KVWatcher {
   /** Stop delivery; idempotent. */
   close(): void;
+  /**
+   * Ask for an onProgress call once every event up to the store's current
+   * revision has been delivered (etcd's RequestProgress). Optional.
+   */
+  requestProgress?(): void;
 }
 
 export interface KVWatchOptions {
@@ -65,6 +70,11 @@ export interface KVWatchOptions {
   onEvents(events: KVEvent[]): void;
   /** Called once if the watch ends on its own (backend closed, error). */
   onError?(err: Error): void;
+  /**
+   * Progress notification: every event with revision <= `revision` has been
+   * delivered (sent after requestProgress). Optional.
+   */
+  onProgress?(revision: number): void;
 }
 
 export interface KV {
@@ -187,6 +197,11 @@ export interface WatchOptions {
 export interface WatchStream extends AsyncIterable<WatchEvent> {
   /** Stop the watch; the iterator ends. Idempotent. */
   stop(): void;
+  /**
+   * Ask for a BOOKMARK carrying the current revision once every earlier event
+   * has been delivered (only with allowWatchBookmarks). Optional.
+   */
+  requestProgress?(): void;
 }
 
 /**

@@ -1,0 +1,54 @@
+// Plain types of the codegen model: what codegen/load builds from api-specs/
+// and every emitter in codegen/emit reads. Data only, no behaviour; the
+// registry entries reuse the runtime contract (templates/api-types.ts).
+import type { ResourceDef, Stability } from '../templates/api-types.ts';
+
+/** An OpenAPI v3 schema object as written in a spec (x-kubernetes-* markers included). */
+export type OpenAPISchema = { [k: string]: unknown };
+
+/** A named schema in the shared namespace of names. */
+export interface NamedSchema {
+  name: string;
+  schema: OpenAPISchema;
+  /** Spec file (relative to the specs dir) that first defined it. */
+  file: string;
+  /** JSON path of the schema in that file. */
+  jsonPath: string;
+  /** From a CRD manifest: unstructured by default. */
+  custom: boolean;
+}
+
+export interface GroupVersion {
+  group: string;
+  version: string;
+  file: string;
+  stability: Stability;
+  enabledByDefault: boolean;
+  /** Explicit `preferred` from the document, when given. */
+  preferred?: boolean;
+  introduced?: string;
+  deprecatedIn?: string;
+  removedIn?: string;
+  custom: boolean;
+}
+
+/** A resource as loaded, before group-wide facts (preferred/storage version) are settled. */
+export interface LoadedResource extends ResourceDef {
+  file: string;
+  jsonPath: string;
+  /** Explicit storage flag (CRD `storage: true`), when the spec states one. */
+  storageExplicit?: boolean;
+}
+
+export interface Model {
+  /** Every named schema, by name. */
+  schemas: Map<string, NamedSchema>;
+  groupVersions: GroupVersion[];
+  /** Sorted by group, version, resource. */
+  resources: LoadedResource[];
+}
+
+/** Key of a group-version: `core/v1` style is avoided; `''` group is written as is. */
+export function gvKey(group: string, version: string): string {
+  return group === '' ? version : `${group}/${version}`;
+}

@@ -1,0 +1,142 @@
+// Turns the errors of an ajv standalone validation function into
+// SchemaIssues with Kubernetes field paths (`spec.containers[0].name`,
+// `metadata.labels[app]`). Copied by codegen to generated/validators/runtime.ts;
+// every generated validator module uses it. Imports only the contract types.
+import type { SchemaIssue, SchemaIssueKind, SchemaValidator } from './api-types.ts';
+
+/** The compiled function of ajv standalone code. */
+export interface AjvFunction {
+  (data: unknown): boolean;
+  errors?: AjvError[] | null;
+}
+
+export interface AjvError {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/**
+ * Shape of a schema, only as far as field paths need it: `p` the declared
+ * fields, `a` the element of a list, `m` the values of a string-keyed map.
+ * A string is the name of another shape in the table.
+ */
+export interface Shape {
+  p?: Record<string, Shape | string>;
+  a?: Shape | string;
+  m?: Shape | string;
+}
+
+const KIND_OF_KEYWORD: Record<string, SchemaIssueKind> = {
+  additionalProperties: 'unknown',
+  type: 'type',
+  required: 'required',
+  enum: 'enum',
+  const: 'enum',
+  format: 'format',
+  anyOf: 'type',
+  oneOf: 'type',
+  not: 'type',
+};
+
+/** Drops null-valued object fields: JSON null reads as "absent", as kube-apiserver decodes it. */
+export function dropNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(dropNulls);
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (x !== null) out[k] = dropNulls(x);
+    return out;
+  }
+  return v;
+}
+
+function unescapePointer(seg: string): string {
+  return seg.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** Kubernetes field path of an ajv instance path, walking the value and the shape table together. */
+export function fieldPath(instancePath: string, value: unknown, root: string, shapes: Record<string, Shape>, extra?: string): string {
+  const segs = instancePath === '' ? [] : instancePath.slice(1).split('/').map(unescapePointer);
+  if (extra !== undefined) segs.push(extra);
+  let out = '';
+  let shape: Shape | undefined = shapes[root];
+  let cur: unknown = value;
+  const resolve = (s: Shape | string | undefined): Shape | undefined => (typeof s === 'string' ? shapes[s] : s);
+  for (const seg of segs) {
+    if (Array.isArray(cur)) {
+      out += `[${seg}]`;
+      shape = resolve(shape?.a);
+      cur = cur[Number(seg)];
+      continue;
+    }
+    if (shape?.p && Object.prototype.hasOwnProperty.call(shape.p, seg)) {
+      out += out === '' ? seg : `.${seg}`;
+      shape = resolve(shape.p[seg]);
+    } else if (shape?.m !== undefined) {
+      out += `[${seg}]`;
+      shape = resolve(shape.m);
+    } else {
+      out += out === '' ? seg : `.${seg}`;
+      shape = undefined;
+    }
+    cur = cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>)[seg] : undefined;
+  }
+  return out;
+}
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v;
+}
+
+function valueAt(value: unknown, instancePath: string): unknown {
+  let cur = value;
+  if (instancePath === '') return cur;
+  for (const seg of instancePath.slice(1).split('/').map(unescapePointer)) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[seg];
+  }
+  return cur;
+}
+
+function message(e: AjvError, path: string, value: unknown): string {
+  const v = valueAt(value, e.instancePath);
+  switch (e.keyword) {
+    case 'additionalProperties': return `unknown field "${path}"`;
+    case 'required': return 'Required value';
+    case 'type': return `Invalid value: "${typeName(v)}": ${path} in body must be of type ${Array.isArray(e.params.type) ? (e.params.type as string[]).join('/') : String(e.params.type)}: "${typeName(v)}"`;
+    case 'enum': {
+      const allowed = (e.params.allowedValues as unknown[] | undefined) ?? [];
+      return `Unsupported value: ${JSON.stringify(v)}: supported values: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`;
+    }
+    case 'format': return `Invalid value: ${JSON.stringify(v)}: ${path} in body must be of type ${String(e.params.format)}: ${JSON.stringify(v)}`;
+    default: return `Invalid value: ${JSON.stringify(v)}: ${path} in body ${e.message ?? `fails ${e.keyword}`}`;
+  }
+}
+
+/** Wraps one compiled ajv function as a SchemaValidator for the named root schema. */
+export function wrap(fn: AjvFunction, root: string, shapes: Record<string, Shape>): SchemaValidator {
+  return (input: unknown): SchemaIssue[] => {
+    const value = dropNulls(input);
+    if (fn(value)) return [];
+    const seen = new Set<string>();
+    const issues: SchemaIssue[] = [];
+    for (const e of fn.errors ?? []) {
+      // Errors inside anyOf/oneOf/not branches are summarised by the combinator's own error.
+      if (/\/(anyOf|oneOf)\/\d+\/|\/not\//.test(e.schemaPath)) continue;
+      const extra = e.keyword === 'additionalProperties' ? String(e.params.additionalProperty)
+        : e.keyword === 'required' ? String(e.params.missingProperty) : undefined;
+      const path = fieldPath(e.instancePath, value, root, shapes, extra);
+      const issue: SchemaIssue = { kind: KIND_OF_KEYWORD[e.keyword] ?? 'bounds', path, message: message(e, path, value) };
+      const key = `${issue.kind}\u0000${issue.path}\u0000${issue.message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      issues.push(issue);
+    }
+    return issues;
+  };
+}

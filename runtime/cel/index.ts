@@ -1,0 +1,20 @@
+// Public API of the CEL module: compile a rule against schema-typed
+// variables (type check + cost estimate + cache) and evaluate it with a
+// runtime cost budget. CRD validation rules, admission policies and
+// authorization conditions build on these calls.
+export { compileRule, parseTypeName, type CompileOptions, type CompileResult, type CompileError, type Program, type EvalOptions, type EvalResult, type VarDecl } from './compile.ts';
+export { schemaToType, typeName, type JSONSchema, type CelT, type RefResolver } from './schema/types.ts';
+export { escapeName, unescapeName } from './schema/escape.ts';
+export { celToJSON } from './values/convert.ts';
+export { AuthorizerValue, type Authorizer, type AuthorizationAttributes, type AuthorizationDecision } from './libs/authorizer.ts';
+export { QuantityValue } from './libs/quantity-parse.ts';
+export {
+  PER_EXPRESSION_ESTIMATE_LIMIT, PER_CRD_ESTIMATE_LIMIT, PER_CALL_RUNTIME_LIMIT, RUNTIME_BUDGET_PER_OBJECT,
+  estimateTooHighMessage, totalTooHighMessage, RUNTIME_BUDGET_EXCEEDED, PER_CALL_EXCEEDED,
+} from './limits.ts';
+
+import { AuthorizerValue, type Authorizer } from './libs/authorizer.ts';
+/** The value to bind to an `authorizer` variable (declared `{ celType: 'kubernetes.authorization.Authorizer' }`). */
+export function authorizerFor(authz: Authorizer, user: { name: string; groups?: string[] }): AuthorizerValue {
+  return new AuthorizerValue(authz, user);
+}

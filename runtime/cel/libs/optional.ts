@@ -1,0 +1,91 @@
+// The CEL optional type (`optional.of`, `optional.none`, `?.`, `[?]`,
+// `hasValue`, `value`, `or`, `orValue`, optional list and map entries).
+// The parser front end (../syntax/) rewrites the optional syntax into calls
+// to the `@opt*` functions defined here. Boundary: runtime behaviour only.
+import { celFunc, celMethod, CelScalar, isCelList, isCelMap, celList, celMap, isCelUint, type CelFunc, type CelValue, type CelInput } from '@bufbuild/cel';
+import { Opaque, fail } from '../opaque.ts';
+import { isZeroValue, selectField, indexValue } from '../values/access.ts';
+
+const DYN = CelScalar.DYN;
+
+export class Optional extends Opaque {
+  readonly name = 'optional_type';
+  constructor(readonly value: CelValue | undefined) { super(); }
+  hasValue(): boolean { return this.value !== undefined; }
+  equals(o: Opaque): boolean {
+    if (!(o instanceof Optional)) return false;
+    if (this.value === undefined || o.value === undefined) return this.value === o.value;
+    return EQUALS.fn(this.value, o.value);
+  }
+}
+/** Set by the equality module to avoid an import cycle. */
+export const EQUALS: { fn: (a: CelValue, b: CelValue) => boolean } = { fn: (a, b) => a === b };
+
+export const NONE = new Optional(undefined);
+/** Marks an element of a list or map literal written with a leading `?`. */
+class OptElem extends Opaque {
+  readonly name = 'optional_element';
+  constructor(readonly opt: Optional) { super(); }
+  equals(): boolean { return false; }
+}
+
+function asOptional(v: unknown): Optional {
+  if (v instanceof Optional) return v;
+  return fail(`expected an optional value, got ${typeof v}`);
+}
+
+function optSelect(target: CelValue, field: CelValue): CelInput {
+  if (target instanceof Optional) {
+    if (target.value === undefined) return NONE;
+    target = target.value;
+  }
+  const v = typeof field === 'string' ? selectField(target, field) : undefined;
+  return v === undefined ? NONE : new Optional(v);
+}
+function optIndex(target: CelValue, key: CelValue): CelInput {
+  if (target instanceof Optional) {
+    if (target.value === undefined) return NONE;
+    target = target.value;
+  }
+  const v = indexValue(target, key);
+  return v === undefined ? NONE : new Optional(v);
+}
+
+export const optionalFuncs: CelFunc[] = [
+  celFunc('optional.of', [DYN], DYN, (v) => new Optional(v)),
+  celFunc('optional.ofNonZeroValue', [DYN], DYN, (v) => (isZeroValue(v) ? NONE : new Optional(v))),
+  celFunc('optional.none', [], DYN, () => NONE),
+  celMethod('hasValue', DYN, [], CelScalar.BOOL, function () { return asOptional(this).hasValue(); }),
+  celMethod('value', DYN, [], DYN, function () {
+    const o = asOptional(this);
+    return o.value === undefined ? fail('optional.none() dereference') : (o.value as CelInput);
+  }),
+  celMethod('or', DYN, [DYN], DYN, function (other) {
+    const o = asOptional(this);
+    return o.hasValue() ? o : asOptional(other);
+  }),
+  celMethod('orValue', DYN, [DYN], DYN, function (other) {
+    const o = asOptional(this);
+    return (o.value ?? other) as CelInput;
+  }),
+  celFunc('@optsel', [DYN, DYN], DYN, optSelect),
+  celFunc('@optidx', [DYN, DYN], DYN, optIndex),
+  celFunc('@optelem', [DYN], DYN, (v) => new OptElem(asOptional(v))),
+  celFunc('@optlist', [DYN], DYN, (l) => {
+    if (!isCelList(l)) return fail('expected a list');
+    const out: CelValue[] = [];
+    for (const e of l) {
+      if (e instanceof OptElem) { if (e.opt.value !== undefined) out.push(e.opt.value); } else out.push(e);
+    }
+    return celList(out);
+  }),
+  celFunc('@optmap', [DYN], DYN, (m) => {
+    if (!isCelMap(m)) return fail('expected a map');
+    const out = new Map<bigint | string | boolean, CelValue>();
+    for (const [k, e] of m) {
+      const key = (isCelUint(k) ? k.value : k) as bigint | string | boolean;
+      if (e instanceof OptElem) { if (e.opt.value !== undefined) out.set(key, e.opt.value); } else out.set(key, e);
+    }
+    return celMap(out);
+  }),
+];

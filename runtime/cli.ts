@@ -1,0 +1,75 @@
+// `npm start -- [flags]`: runs the server with kube-apiserver's flag names,
+// SQLite under --data-dir (default ./data), prints where the admin
+// kubeconfig is, and shuts down gracefully on SIGTERM/SIGINT: /readyz turns
+// 503 at once, requests are served for --shutdown-delay-duration, then the
+// server drains and exits.
+
+import { resolve } from 'node:path';
+import { FlagError, parseFlags, usage } from './config/flags.ts';
+import { startServer } from './server/start.ts';
+
+async function main(): Promise<void> {
+  let flags;
+  try {
+    flags = parseFlags(process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof FlagError) {
+      console.error(`Error: ${err.message}\n\nFlags:\n${usage()}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  if (flags.help) {
+    console.log(`specserver: a Kubernetes-compatible API server\n\nFlags:\n${usage()}`);
+    return;
+  }
+  for (const unsupported of ['etcd-servers', 'token-auth-file'] as const) {
+    if (flags[unsupported]) {
+      console.error(`Error: --${unsupported} is not supported yet by this build`);
+      process.exit(1);
+    }
+  }
+  if (flags['authorization-mode'] !== 'AlwaysAllow') {
+    console.error(`Error: --authorization-mode ${flags['authorization-mode']} is not supported yet by this build (AlwaysAllow only)`);
+    process.exit(1);
+  }
+  const dataDirFlag = String(flags['data-dir']);
+  const server = await startServer({
+    dataDir: dataDirFlag === ':memory:' ? undefined : resolve(dataDirFlag),
+    bindAddress: String(flags['bind-address']),
+    port: Number(flags['secure-port']),
+    runtimeConfig: flags['runtime-config'] as string | undefined,
+    minRequestTimeoutSeconds: Number(flags['min-request-timeout']),
+    livezGracePeriodMs: Number(flags['livez-grace-period']),
+    shutdownDelayMs: Number(flags['shutdown-delay-duration']),
+    historyWindowMs: Number(flags['etcd-compaction-interval']),
+    watchCache: Boolean(flags['watch-cache']),
+    generatedDir: flags['generated-dir'] as string | undefined,
+  });
+  console.log(`specserver listening on ${server.url}`);
+  if (server.kubeconfigPath) {
+    console.log(`admin kubeconfig: ${server.kubeconfigPath}`);
+    console.log(`try: kubectl --kubeconfig ${server.kubeconfigPath} get namespaces`);
+  }
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    server.beginShutdown();
+    const delay = Number(flags!['shutdown-delay-duration']);
+    console.log(`${signal}: readyz now fails; serving for ${delay} ms more, then draining`);
+    setTimeout(() => {
+      server.stop().then(() => process.exit(0), (err) => {
+        console.error(err);
+        process.exit(1);
+      });
+    }, delay);
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,104 @@
+// Command-line flags with kube-apiserver's names (`--secure-port`,
+// `--bind-address`, `--runtime-config` ...) plus `--data-dir`, parsed into
+// server options. `--flag=value` and `--flag value` both work; an unknown
+// flag or a bad value is an error naming it.
+
+export class FlagError extends Error {}
+
+/** Parses Go durations (`300ms`, `5s`, `1m30s`, `2h`) into milliseconds. */
+export function parseDuration(text: string): number {
+  if (text === '0') return 0;
+  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g;
+  const unit: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  let total = 0;
+  let consumed = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) {
+    if (m.index !== consumed) break;
+    total += Number(m[1]) * unit[m[2]];
+    consumed = m.index + m[0].length;
+  }
+  if (consumed !== text.length || text.length === 0) throw new FlagError(`invalid duration "${text}"`);
+  return total;
+}
+
+type Kind = 'string' | 'int' | 'bool' | 'duration';
+
+interface FlagSpec {
+  kind: Kind;
+  help: string;
+  default?: string;
+}
+
+export const FLAGS: Record<string, FlagSpec> = {
+  'secure-port': { kind: 'int', default: '6443', help: 'port to serve on (0 picks a free port)' },
+  'bind-address': { kind: 'string', default: '127.0.0.1', help: 'address to listen on' },
+  'data-dir': { kind: 'string', default: './data', help: 'directory for the SQLite database and admin.kubeconfig; ":memory:" keeps nothing' },
+  'etcd-servers': { kind: 'string', help: 'comma-separated etcd client URLs (the etcd storage backend)' },
+  'etcd-compaction-interval': { kind: 'duration', default: '5m', help: 'history window kept for watches and continue tokens' },
+  'authorization-mode': { kind: 'string', default: 'AlwaysAllow', help: 'ordered list of authorization modes' },
+  'token-auth-file': { kind: 'string', help: 'static bearer tokens (CSV: token,user,uid,"group1,group2")' },
+  'runtime-config': { kind: 'string', help: 'enable or disable API group-versions (api/all=true, networking.k8s.io/v1beta1=true)' },
+  'feature-gates': { kind: 'string', help: 'feature gates (Name=true,Other=false)' },
+  'min-request-timeout': { kind: 'int', default: '1800', help: 'minimum watch duration in seconds before the server ends it (jittered up to twice)' },
+  'livez-grace-period': { kind: 'duration', default: '0s', help: 'time after start during which unfinished start-up hooks count as live' },
+  'shutdown-delay-duration': { kind: 'duration', default: '0s', help: 'time to keep serving after SIGTERM while /readyz reports 503' },
+  'watch-cache': { kind: 'bool', default: 'true', help: 'serve reads and watches from the in-memory watch cache' },
+  'service-cluster-ip-range': { kind: 'string', default: '10.0.0.0/24', help: 'CIDR(s) for Service cluster IPs' },
+  'service-node-port-range': { kind: 'string', default: '30000-32767', help: 'port range for NodePort Services' },
+  'generated-dir': { kind: 'string', help: 'load the API from another codegen output directory (development)' },
+  help: { kind: 'bool', default: 'false', help: 'print the flags' },
+};
+
+export type FlagValues = Record<string, string | number | boolean | undefined>;
+
+export function parseFlags(argv: string[]): FlagValues {
+  const out: FlagValues = {};
+  for (const [name, spec] of Object.entries(FLAGS)) if (spec.default !== undefined) out[name] = convert(name, spec, spec.default);
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) throw new FlagError(`unexpected argument "${arg}"`);
+    let name = arg.slice(2);
+    let value: string | undefined;
+    const eq = name.indexOf('=');
+    if (eq >= 0) {
+      value = name.slice(eq + 1);
+      name = name.slice(0, eq);
+    }
+    const spec = FLAGS[name];
+    if (!spec) throw new FlagError(`unknown flag: --${name}`);
+    if (value === undefined) {
+      if (spec.kind === 'bool') value = 'true';
+      else {
+        value = argv[++i];
+        if (value === undefined) throw new FlagError(`flag needs an argument: --${name}`);
+      }
+    }
+    out[name] = convert(name, spec, value);
+  }
+  return out;
+}
+
+function convert(name: string, spec: FlagSpec, value: string): string | number | boolean {
+  switch (spec.kind) {
+    case 'int': {
+      if (!/^-?\d+$/.test(value)) throw new FlagError(`invalid argument "${value}" for "--${name}" flag: parse error`);
+      return Number(value);
+    }
+    case 'bool':
+      if (value !== 'true' && value !== 'false') throw new FlagError(`invalid argument "${value}" for "--${name}" flag: parse error`);
+      return value === 'true';
+    case 'duration':
+      try {
+        return parseDuration(value);
+      } catch {
+        throw new FlagError(`invalid argument "${value}" for "--${name}" flag: time: invalid duration "${value}"`);
+      }
+    default:
+      return value;
+  }
+}
+
+export function usage(): string {
+  return Object.entries(FLAGS).map(([n, s]) => `  --${n}${s.default !== undefined ? ` (default ${s.default})` : ''}\n      ${s.help}`).join('\n');
+}

@@ -1,0 +1,173 @@
+// The Hono application: the request path as a chain of stages —
+// request info, authentication, impersonation, authorization — then the
+// non-resource endpoints (health, version, discovery, OpenAPI) or a resource
+// verb handler (admission and the registry store run inside the write
+// handlers). Errors anywhere become Kubernetes Status responses.
+
+import { Hono, type Context } from 'hono';
+import type { UserInfo } from '../auth/user.ts';
+import { SERVER_VERSION } from '../k8s-names.ts';
+import type { ApiIndex } from '../server/api-index.ts';
+import { type Check, healthResponse } from '../server/health.ts';
+import { buildDiscovery, type DiscoveryDocs } from './discovery.ts';
+import type { ServerServices, RequestContext } from './handlers/context.ts';
+import { handleCreate } from './handlers/create.ts';
+import { handleDelete, handleDeleteCollection } from './handlers/delete.ts';
+import { handleGet } from './handlers/get.ts';
+import { handleList } from './handlers/list.ts';
+import { handlePatch } from './handlers/patch.ts';
+import { handleUpdate } from './handlers/update.ts';
+import { handleWatch } from './handlers/watch.ts';
+import { wantsAggregatedDiscovery } from './negotiate.ts';
+import { type OpenAPIServer } from './openapi.ts';
+import { parseRequestInfo, type RequestInfo } from './request-info.ts';
+import { sendJSON, sendStatus } from './respond.ts';
+import { ApiError, errors, toApiError } from './status.ts';
+
+export interface Authenticator {
+  /** Returns the user, or undefined when the request carries no credentials this authenticator knows. Throws 401 on bad ones. */
+  authenticate(c: Context): Promise<UserInfo | undefined> | UserInfo | undefined;
+}
+
+export interface Authorizer {
+  /** Throws a 403 ApiError to deny. */
+  authorize(user: UserInfo, info: RequestInfo): Promise<void> | void;
+}
+
+export interface AppOptions {
+  api: ApiIndex;
+  services: ServerServices;
+  authenticators: Authenticator[];
+  /** The user of a request no authenticator recognised (anonymous), or undefined to answer 401. */
+  anonymous?: UserInfo;
+  authorizer: Authorizer;
+  health: { livez: Check[]; readyz: Check[] };
+  openapi: OpenAPIServer;
+  serverAddress: string;
+}
+
+type Env = { Variables: { info: RequestInfo; user: UserInfo } };
+
+type VerbHandler = (rc: RequestContext) => Promise<Response>;
+
+const HANDLERS: Record<string, VerbHandler> = {
+  get: handleGet,
+  list: handleList,
+  watch: handleWatch,
+  create: handleCreate,
+  update: handleUpdate,
+  patch: handlePatch,
+  delete: handleDelete,
+  deletecollection: handleDeleteCollection,
+};
+
+const TEXT_404 = () => new Response('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' } });
+
+export function createApp(opts: AppOptions): Hono<Env> {
+  const app = new Hono<Env>();
+  const discovery: DiscoveryDocs = buildDiscovery(opts.api.served, opts.serverAddress);
+
+  app.onError((err, c) => {
+    const apiErr = toApiError(err);
+    if (apiErr.code >= 500 && !(err instanceof ApiError)) console.error('internal error:', err);
+    return sendStatus(apiErr, { pretty: c.req.query('pretty') === 'true' });
+  });
+
+  // Stage 1: what the request is about.
+  app.use('*', async (c, next) => {
+    const url = new URL(c.req.url);
+    c.set('info', parseRequestInfo(c.req.method, url.pathname, url.searchParams));
+    await next();
+  });
+
+  // Stage 2: authentication.
+  app.use('*', async (c, next) => {
+    let user: UserInfo | undefined;
+    for (const a of opts.authenticators) {
+      user = await a.authenticate(c);
+      if (user) break;
+    }
+    user ??= opts.anonymous;
+    if (!user) throw errors.unauthorized();
+    c.set('user', user);
+    await next();
+  });
+
+  // Stage 3 (impersonation) is added by the authentication module when enabled.
+
+  // Stage 4: authorization.
+  app.use('*', async (c, next) => {
+    await opts.authorizer.authorize(c.get('user'), c.get('info'));
+    await next();
+  });
+
+  // Non-resource endpoints.
+  const health = (endpoint: 'healthz' | 'livez' | 'readyz') => (c: Context) => {
+    const url = new URL(c.req.url);
+    const sub = url.pathname.split('/')[2] ?? '';
+    const checks = endpoint === 'readyz' ? opts.health.readyz : opts.health.livez;
+    return healthResponse(endpoint, checks, url, sub);
+  };
+  for (const ep of ['healthz', 'livez', 'readyz'] as const) {
+    app.get(`/${ep}`, health(ep));
+    app.get(`/${ep}/:check`, health(ep));
+  }
+  app.get('/version', () => sendJSON(SERVER_VERSION, { pretty: true }));
+  app.get('/openapi/v2', (c) => opts.openapi.v2(c));
+  app.get('/openapi/v3', (c) => opts.openapi.v3Index(c));
+  app.get('/openapi/v3/*', (c) => opts.openapi.v3(c));
+
+  const discoveryResponse = (c: Context, legacy: object, aggregated: object) => {
+    const agg = wantsAggregatedDiscovery(c.req.header('accept'));
+    if (agg) {
+      const body = agg.version === 'v2' ? aggregated : { ...aggregated, apiVersion: 'apidiscovery.k8s.io/v2beta1' };
+      return new Response(JSON.stringify(body), {
+        headers: { 'Content-Type': `application/json;g=apidiscovery.k8s.io;v=${agg.version};as=APIGroupDiscoveryList`, 'Cache-Control': 'no-cache, private' },
+      });
+    }
+    return sendJSON(legacy);
+  };
+  app.get('/api', (c) => discoveryResponse(c, discovery.apiVersions, discovery.aggregatedCore));
+  app.get('/apis', (c) => discoveryResponse(c, discovery.apiGroupList, discovery.aggregatedGroups));
+
+  // Resource requests and per-group discovery.
+  app.all('*', async (c) => {
+    const info = c.get('info');
+    if (!info.isResourceRequest) {
+      if (c.req.method !== 'GET') return TEXT_404();
+      if (info.apiPrefix === 'api' && info.apiVersion) {
+        const doc = discovery.resourceLists.get(info.apiVersion);
+        return doc ? sendJSON(doc) : sendStatus(errors.notFoundPath());
+      }
+      if (info.apiPrefix === 'apis' && info.apiGroup) {
+        const doc = info.apiVersion ? discovery.resourceLists.get(`${info.apiGroup}/${info.apiVersion}`) : discovery.groups.get(info.apiGroup);
+        return doc ? sendJSON(doc) : sendStatus(errors.notFoundPath());
+      }
+      const segs = info.path.split('/');
+      if (segs[1] === 'apis' && segs.length === 3) {
+        const doc = discovery.groups.get(segs[2]);
+        return doc ? sendJSON(doc) : sendStatus(errors.notFoundPath());
+      }
+      return TEXT_404();
+    }
+    const res = opts.api.lookup(info.apiGroup, info.apiVersion, info.resource);
+    if (!res) throw errors.notFoundPath();
+    if (info.namespace && !res.def.namespaced && info.resource !== 'namespaces') throw errors.notFoundPath();
+    if (info.subresource) {
+      const sub = res.def.subresources.find((s) => s.name === info.subresource);
+      if (!sub || !sub.verbs.includes(info.verb as never)) {
+        throw sub ? errors.methodNotAllowed() : errors.notFoundPath();
+      }
+    } else if (!res.def.verbs.includes(info.verb as never)) {
+      throw errors.methodNotAllowed();
+    }
+    const handler = HANDLERS[info.verb];
+    if (!handler) throw errors.methodNotAllowed();
+    const rc: RequestContext = {
+      c, info, query: new URL(c.req.url).searchParams, res, user: c.get('user'), services: opts.services, warnings: [],
+    };
+    return handler(rc);
+  });
+
+  return app;
+}

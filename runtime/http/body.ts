@@ -1,0 +1,68 @@
+// Reading and decoding request bodies: the 3 MiB limit (413), the media type
+// (415 for unknown ones), JSON with duplicate-key detection, YAML. Returns
+// the value and the duplicate field paths for fieldValidation.
+
+import type { Context } from 'hono';
+import { JSONSyntaxError, parseJSONStrict, type ParsedJSON } from '../codec/json-parse.ts';
+import { YAMLSyntaxError, parseYAMLStrict } from '../codec/yaml-parse.ts';
+import { MAX_REQUEST_BODY_BYTES, MEDIA_JSON, MEDIA_PROTOBUF, MEDIA_YAML } from '../k8s-names.ts';
+import { errors } from './status.ts';
+
+/** The media type without parameters, lower-cased. */
+export function mediaType(contentType: string | undefined | null): string {
+  return (contentType ?? '').split(';')[0].trim().toLowerCase();
+}
+
+export async function readBodyBytes(c: Context, limit = MAX_REQUEST_BODY_BYTES): Promise<Uint8Array> {
+  const declared = Number(c.req.header('content-length') ?? '');
+  if (Number.isFinite(declared) && declared > limit) throw errors.tooLarge(limit);
+  const body = c.req.raw.body;
+  if (!body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      throw errors.tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const ch of chunks) { out.set(ch, off); off += ch.byteLength; }
+  return out;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: false });
+
+/** Decodes a JSON or YAML text; a syntax error is 400 with the parser's message. */
+export function decodeText(text: string, type: 'json' | 'yaml', what: string): ParsedJSON {
+  try {
+    return type === 'json' ? parseJSONStrict(text) : parseYAMLStrict(text);
+  } catch (err) {
+    if (err instanceof JSONSyntaxError) throw errors.badRequest(`${what}: json: ${err.message}`);
+    if (err instanceof YAMLSyntaxError) throw errors.badRequest(`${what}: ${err.message}`);
+    throw err;
+  }
+}
+
+/** Decodes an object body of a create or update (JSON or YAML). */
+export async function readObjectBody(c: Context, what: string): Promise<ParsedJSON> {
+  const type = mediaType(c.req.header('content-type'));
+  const bytes = await readBodyBytes(c);
+  let kind: 'json' | 'yaml';
+  if (type === MEDIA_JSON || type === '') kind = 'json';
+  else if (type === MEDIA_YAML || type === 'application/x-yaml' || type === 'text/yaml') kind = 'yaml';
+  else throw errors.unsupportedMediaType(type, [MEDIA_JSON, MEDIA_YAML, MEDIA_PROTOBUF]);
+  if (bytes.byteLength === 0) throw errors.badRequest(`${what}: the request body is empty`);
+  const parsed = decodeText(decoder.decode(bytes), kind, what);
+  if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
+    throw errors.badRequest(`${what}: the body must be an object`);
+  }
+  return parsed;
+}

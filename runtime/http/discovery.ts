@@ -1,0 +1,151 @@
+// Discovery documents, computed once from the served resources: the legacy
+// forms (/api, /api/v1, /apis, /apis/<g>, /apis/<g>/<v>) and aggregated
+// discovery (apidiscovery.k8s.io v2 APIGroupDiscoveryList), which kubectl
+// 1.31 asks for first.
+
+import { createHash } from 'node:crypto';
+import type { ResourceDef } from '../../generated/api-types.ts';
+import type { ServedResource } from '../server/api-index.ts';
+
+/** Order groups are listed in (kube-apiserver's group priorities); others follow by name. */
+const GROUP_ORDER = [
+  '', 'apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io',
+  'autoscaling', 'batch', 'certificates.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io',
+  'storage.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'scheduling.k8s.io',
+  'coordination.k8s.io', 'node.k8s.io', 'discovery.k8s.io', 'flowcontrol.apiserver.k8s.io',
+  'internal.apiserver.k8s.io', 'resource.k8s.io', 'storagemigration.k8s.io',
+];
+
+function groupRank(g: string): number {
+  const i = GROUP_ORDER.indexOf(g);
+  return i < 0 ? GROUP_ORDER.length : i;
+}
+
+/** Kubernetes' version priority: GA > beta > alpha, higher numbers first. */
+export function compareVersions(a: string, b: string): number {
+  const parse = (v: string) => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    if (!m) return { rank: 0, major: 0, minor: 0 };
+    return { rank: m[2] === 'alpha' ? 1 : m[2] === 'beta' ? 2 : 3, major: Number(m[1]), minor: Number(m[3] ?? 0) };
+  };
+  const x = parse(a), y = parse(b);
+  return y.rank - x.rank || y.major - x.major || y.minor - x.minor || a.localeCompare(b);
+}
+
+function storageVersionHash(def: ResourceDef): string {
+  return createHash('sha256').update(`${def.group}/${def.version}/${def.kind}`).digest().subarray(0, 8).toString('base64');
+}
+
+export interface DiscoveryDocs {
+  apiVersions: object;
+  apiGroupList: object;
+  groups: Map<string, object>;
+  resourceLists: Map<string, object>;
+  aggregatedCore: object;
+  aggregatedGroups: object;
+}
+
+export function buildDiscovery(served: ServedResource[], serverAddress: string): DiscoveryDocs {
+  const byGroup = new Map<string, Map<string, ServedResource[]>>();
+  for (const s of served) {
+    const versions = byGroup.get(s.def.group) ?? new Map<string, ServedResource[]>();
+    const list = versions.get(s.def.version) ?? [];
+    list.push(s);
+    versions.set(s.def.version, list);
+    byGroup.set(s.def.group, versions);
+  }
+  const groupsSorted = [...byGroup.keys()].sort((a, b) => groupRank(a) - groupRank(b) || a.localeCompare(b));
+
+  const preferredOf = (g: string): string => {
+    const versions = [...byGroup.get(g)!.keys()];
+    const flagged = versions.find((v) => byGroup.get(g)!.get(v)!.some((s) => s.def.preferredVersion));
+    return flagged ?? versions.sort(compareVersions)[0];
+  };
+  const versionsOf = (g: string): string[] => {
+    const pref = preferredOf(g);
+    return [...byGroup.get(g)!.keys()].sort(compareVersions).sort((a, b) => (a === pref ? -1 : b === pref ? 1 : 0));
+  };
+
+  const resourceLists = new Map<string, object>();
+  for (const [g, versions] of byGroup) {
+    for (const [v, list] of versions) {
+      const gv = g ? `${g}/${v}` : v;
+      const resources: object[] = [];
+      for (const s of [...list].sort((a, b) => a.def.resource.localeCompare(b.def.resource))) {
+        const d = s.def;
+        const r: Record<string, unknown> = {
+          name: d.resource, singularName: d.singular, namespaced: d.namespaced, kind: d.kind, verbs: d.verbs,
+        };
+        if (d.shortNames.length) r.shortNames = d.shortNames;
+        if (d.categories.length) r.categories = d.categories;
+        r.storageVersionHash = storageVersionHash(s.storageDef);
+        resources.push(r);
+        for (const sub of d.subresources) {
+          const sr: Record<string, unknown> = { name: `${d.resource}/${sub.name}`, singularName: '', namespaced: d.namespaced, kind: sub.kind, verbs: sub.verbs };
+          if (sub.group !== undefined) sr.group = sub.group;
+          if (sub.version !== undefined) sr.version = sub.version;
+          resources.push(sr);
+        }
+      }
+      resourceLists.set(gv, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: gv, resources });
+    }
+  }
+
+  const groupDoc = (g: string) => {
+    const pref = preferredOf(g);
+    return {
+      name: g,
+      versions: versionsOf(g).map((v) => ({ groupVersion: `${g}/${v}`, version: v })),
+      preferredVersion: { groupVersion: `${g}/${pref}`, version: pref },
+    };
+  };
+  const groups = new Map<string, object>();
+  for (const g of groupsSorted) if (g) groups.set(g, { kind: 'APIGroup', apiVersion: 'v1', ...groupDoc(g) });
+
+  const aggregatedGroup = (g: string) => ({
+    metadata: g ? { name: g, creationTimestamp: null } : { creationTimestamp: null },
+    versions: versionsOf(g).map((v) => ({
+      version: v,
+      resources: [...byGroup.get(g)!.get(v)!].sort((a, b) => a.def.resource.localeCompare(b.def.resource)).map((s) => {
+        const d = s.def;
+        const r: Record<string, unknown> = {
+          resource: d.resource,
+          responseKind: { group: d.group, version: d.version, kind: d.kind },
+          scope: d.namespaced ? 'Namespaced' : 'Cluster',
+          singularResource: d.singular,
+          verbs: d.verbs,
+        };
+        if (d.shortNames.length) r.shortNames = d.shortNames;
+        if (d.categories.length) r.categories = d.categories;
+        if (d.subresources.length) {
+          r.subresources = d.subresources.map((sub) => ({
+            subresource: sub.name,
+            responseKind: { group: sub.group ?? d.group, version: sub.version ?? d.version, kind: sub.kind },
+            verbs: sub.verbs,
+          }));
+        }
+        return r;
+      }),
+      freshness: 'Current',
+    })),
+  });
+
+  return {
+    apiVersions: {
+      kind: 'APIVersions',
+      versions: byGroup.has('') ? versionsOf('') : [],
+      serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+    },
+    apiGroupList: { kind: 'APIGroupList', apiVersion: 'v1', groups: groupsSorted.filter((g) => g).map(groupDoc) },
+    groups,
+    resourceLists,
+    aggregatedCore: {
+      kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {},
+      items: byGroup.has('') ? [aggregatedGroup('')] : [],
+    },
+    aggregatedGroups: {
+      kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {},
+      items: groupsSorted.filter((g) => g).map(aggregatedGroup),
+    },
+  };
+}

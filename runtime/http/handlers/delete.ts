@@ -1,0 +1,80 @@
+// DELETE of one object (200 when gone, 202 when finalizers keep it) and of a
+// collection (selectors; the deleted objects are returned as a list).
+// DeleteOptions come from the body or the query.
+
+import { fieldErrors } from '../../registry/field-errors.ts';
+import type { DeleteOptions } from '../../registry/store.ts';
+import type { Obj } from '../../storage/interface.ts';
+import { decodeText, readBodyBytes } from '../body.ts';
+import { encodeBody, send } from '../respond.ts';
+import { errors } from '../status.ts';
+import { type RequestContext, dryRun, intParam, negotiate, predicate, pretty } from './context.ts';
+import { withVersion } from './get.ts';
+import { respondObject } from './write-common.ts';
+
+const POLICIES = ['Orphan', 'Background', 'Foreground'];
+
+export async function deleteOptions(rc: RequestContext): Promise<DeleteOptions> {
+  const bytes = await readBodyBytes(rc.c);
+  let body: Obj = {};
+  if (bytes.byteLength) {
+    const parsed = decodeText(new TextDecoder().decode(bytes), 'json', 'DeleteOptions');
+    if (parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value)) body = parsed.value as Obj;
+    else throw errors.badRequest('DeleteOptions: the body must be an object');
+    if (body.kind !== undefined && body.kind !== 'DeleteOptions') {
+      throw errors.badRequest(`DeleteOptions: the kind in the data (${body.kind}) does not match the expected kind (DeleteOptions)`);
+    }
+  }
+  const opts: DeleteOptions = {};
+  const grace = body.gracePeriodSeconds ?? intParam(rc, 'gracePeriodSeconds');
+  if (grace !== undefined) {
+    if (typeof grace !== 'number') throw errors.badRequest('DeleteOptions: gracePeriodSeconds must be an integer');
+    opts.gracePeriodSeconds = grace;
+  }
+  let policy = body.propagationPolicy ?? rc.query.get('propagationPolicy') ?? undefined;
+  const orphan = body.orphanDependents ?? (rc.query.get('orphanDependents') === null ? undefined : rc.query.get('orphanDependents') === 'true');
+  if (orphan !== undefined && policy !== undefined) {
+    throw errors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [
+      fieldErrors.invalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set'),
+    ]);
+  }
+  if (orphan === true) policy = 'Orphan';
+  if (policy !== undefined) {
+    if (!POLICIES.includes(policy)) {
+      throw errors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [fieldErrors.notSupported('propagationPolicy', policy, POLICIES)]);
+    }
+    opts.propagationPolicy = policy;
+  }
+  if (body.preconditions) opts.preconditions = { uid: body.preconditions.uid, resourceVersion: body.preconditions.resourceVersion };
+  const dryValues: string[] = Array.isArray(body.dryRun) ? body.dryRun : [];
+  if (dryValues.some((v) => v !== 'All')) throw errors.badRequest(`Invalid dry run value: "${dryValues.find((v) => v !== 'All')}": supported values: "All"`);
+  opts.dryRun = dryValues.length > 0 || dryRun(rc);
+  return opts;
+}
+
+export async function handleDelete(rc: RequestContext): Promise<Response> {
+  negotiate(rc, false);
+  const opts = await deleteOptions(rc);
+  const { obj, deleted } = await rc.res.store.delete(rc.info.namespace, rc.info.name, opts);
+  return respondObject(rc, obj, deleted ? 200 : 202);
+}
+
+export async function handleDeleteCollection(rc: RequestContext): Promise<Response> {
+  const neg = negotiate(rc, true);
+  const opts = await deleteOptions(rc);
+  const pred = predicate(rc);
+  const { store, def } = rc.res;
+  const list = await store.list(rc.info.namespace, { predicate: pred });
+  const items: Obj[] = [];
+  for (const item of list.items) {
+    try {
+      const { obj } = await store.delete(item.metadata.namespace ?? '', item.metadata.name, opts);
+      items.push(withVersion(obj, rc));
+    } catch (err) {
+      if (err instanceof Error && 'code' in err && (err as { code: number }).code === 404) continue;
+      throw err;
+    }
+  }
+  const body = { kind: def.listKind, apiVersion: def.group ? `${def.group}/${def.version}` : def.version, metadata: { resourceVersion: list.resourceVersion }, items };
+  return send(encodeBody(body, neg.encoding === 'yaml' ? 'yaml' : 'json', pretty(rc)), neg.contentType, { warnings: rc.warnings });
+}

@@ -1,0 +1,23 @@
+// GET of one object (or one object's subresource view).
+
+import { send, encodeBody, transformObject } from '../respond.ts';
+import { type RequestContext, includeObject, negotiate, pretty } from './context.ts';
+
+export async function handleGet(rc: RequestContext): Promise<Response> {
+  const neg = negotiate(rc, false);
+  const rv = rc.query.get('resourceVersion') ?? undefined;
+  const obj = await rc.res.store.get(rc.info.namespace, rc.info.name, rv);
+  const out = withVersion(obj, rc);
+  const body = transformObject(out, neg, { def: rc.res.def, includeObject: includeObject(rc), formatters: rc.services.formatters });
+  return send(encodeBody(body, neg.encoding === 'yaml' ? 'yaml' : 'json', pretty(rc)), neg.contentType, {
+    acceptEncoding: rc.c.req.header('accept-encoding'), warnings: rc.warnings,
+  });
+}
+
+/** Objects are stored in the storage version; a request for another version sees its own apiVersion. */
+export function withVersion<T extends Record<string, any>>(obj: T, rc: RequestContext): T {
+  const d = rc.res.def;
+  const gv = d.group ? `${d.group}/${d.version}` : d.version;
+  if (obj.apiVersion === gv) return obj;
+  return { ...obj, apiVersion: gv };
+}

@@ -1,0 +1,68 @@
+// LIST of a collection: selectors, paging (limit/continue), the
+// resourceVersion semantics (served by storage), Table and
+// PartialObjectMetadataList forms.
+
+import { errors } from '../status.ts';
+import { send, encodeBody, transformList } from '../respond.ts';
+import { type RequestContext, includeObject, intParam, negotiate, predicate, pretty } from './context.ts';
+import { withVersion } from './get.ts';
+import type { Obj } from '../../storage/interface.ts';
+import { type FieldError, fieldErrors } from '../../registry/field-errors.ts';
+
+export interface ListQuery {
+  resourceVersion?: string;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan' | '';
+  limit?: number;
+  continue?: string;
+}
+
+/** Validates the list options as kube-apiserver does (422 on ListOptions). */
+export function listQuery(rc: RequestContext, watch: boolean): ListQuery {
+  const rv = rc.query.get('resourceVersion') ?? undefined;
+  const match = rc.query.get('resourceVersionMatch') ?? '';
+  const cont = rc.query.get('continue') ?? undefined;
+  const limit = intParam(rc, 'limit');
+  const sendInitial = rc.query.get('sendInitialEvents');
+  const errs: FieldError[] = [];
+  if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan') {
+    errs.push(fieldErrors.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+  }
+  if (sendInitial !== null && sendInitial !== '') {
+    if (!watch) errs.push(fieldErrors.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+    else {
+      if (match !== 'NotOlderThan') errs.push(fieldErrors.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+      if (rc.query.get('allowWatchBookmarks') !== 'true' && rc.query.get('allowWatchBookmarks') !== '1') {
+        errs.push(fieldErrors.forbidden('allowWatchBookmarks', 'sendInitialEvents requires setting allowWatchBookmarks to true'));
+      }
+    }
+  } else if (match !== '') {
+    if (watch) errs.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch'));
+    else if (!rv) errs.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+    else if (cont) errs.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    else if (match === 'Exact' && rv === '0') errs.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+  }
+  if (errs.length) throw errors.invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', errs);
+  if (limit !== undefined && limit < 0) throw errors.badRequest(`limit must be non-negative`);
+  return { resourceVersion: rv, resourceVersionMatch: match as ListQuery['resourceVersionMatch'], limit, continue: cont };
+}
+
+export async function handleList(rc: RequestContext): Promise<Response> {
+  const neg = negotiate(rc, true);
+  const q = listQuery(rc, false);
+  const pred = predicate(rc);
+  const result = await rc.res.store.list(rc.info.namespace, { ...q, predicate: pred });
+  const d = rc.res.def;
+  const metadata: Record<string, unknown> = { resourceVersion: result.resourceVersion };
+  if (result.continue) metadata.continue = result.continue;
+  if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
+  const list: Obj = {
+    kind: d.listKind,
+    apiVersion: d.group ? `${d.group}/${d.version}` : d.version,
+    metadata,
+    items: result.items.map((o) => withVersion(o, rc)),
+  };
+  const body = transformList(list, neg, { def: d, includeObject: includeObject(rc), formatters: rc.services.formatters });
+  return send(encodeBody(body, neg.encoding === 'yaml' ? 'yaml' : 'json', pretty(rc)), neg.contentType, {
+    acceptEncoding: rc.c.req.header('accept-encoding'), warnings: rc.warnings,
+  });
+}

@@ -1,0 +1,21 @@
+// PUT: replace an object (200), or create it where the kind allows (201);
+// also PUT on the status subresource. A stale resourceVersion is 409.
+
+import { readObjectBody } from '../body.ts';
+import { type RequestContext, checkBody, dryRun } from './context.ts';
+import { fieldManagerOf, respondObject, writeHooks } from './write-common.ts';
+
+export async function handleUpdate(rc: RequestContext): Promise<Response> {
+  const { def } = rc.res;
+  const { value, duplicates } = await readObjectBody(rc.c, `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}`);
+  const obj = value as Record<string, any>;
+  await checkBody(rc, obj, duplicates);
+  const dry = dryRun(rc);
+  const manager = fieldManagerOf(rc);
+  const sub = rc.info.subresource || undefined;
+  const { obj: out, created } = await rc.res.store.update(rc.info.namespace, rc.info.name, () => obj, {
+    dryRun: dry, subresource: sub, createIfMissing: !sub, warnings: rc.warnings,
+    hooks: writeHooks(rc, 'UPDATE', manager, dry, { subresource: sub }),
+  });
+  return respondObject(rc, out, created ? 201 : 200);
+}

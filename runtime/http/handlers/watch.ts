@@ -1,0 +1,85 @@
+// WATCH: a chunked stream of `{type, object}` events (one JSON document per
+// line), in plain or Table form, ended by the client's timeoutSeconds or the
+// server's jittered maximum. A start from a compacted revision is streamed as
+// an ERROR event carrying a 410 Status, as kube-apiserver does.
+
+import type { Obj, WatchEvent, WatchStream } from '../../storage/interface.ts';
+import { transformObject } from '../respond.ts';
+import { ApiError } from '../status.ts';
+import { type RequestContext, boolParam, includeObject, intParam, negotiate, predicate } from './context.ts';
+import { withVersion } from './get.ts';
+import { listQuery } from './list.ts';
+
+const encoder = new TextEncoder();
+
+export async function handleWatch(rc: RequestContext): Promise<Response> {
+  const neg = negotiate(rc, true);
+  const q = listQuery(rc, true);
+  const pred = predicate(rc);
+  const timeoutSeconds = intParam(rc, 'timeoutSeconds');
+  const allowWatchBookmarks = boolParam(rc, 'allowWatchBookmarks') ?? false;
+  const sendInitialEvents = boolParam(rc, 'sendInitialEvents');
+  const incl = includeObject(rc);
+  const gvKey = `${neg.contentType}|${incl}|${rc.res.def.version}`;
+  const plain = neg.target.as === 'object' && neg.encoding === 'json';
+
+  const encode = (ev: WatchEvent): Uint8Array => {
+    if (plain && ev.type !== 'ERROR' && ev.type !== 'BOOKMARK') {
+      const cached = ev.encoded?.get(gvKey);
+      if (cached) return cached;
+      const bytes = encoder.encode(`{"type":"${ev.type}","object":${JSON.stringify(withVersion(ev.object, rc))}}\n`);
+      ev.encoded?.set(gvKey, bytes);
+      return bytes;
+    }
+    let object: unknown = ev.object;
+    if (ev.type !== 'ERROR' && ev.type !== 'BOOKMARK') {
+      object = transformObject(withVersion(ev.object, rc), neg, { def: rc.res.def, includeObject: incl, formatters: rc.services.formatters });
+    }
+    return encoder.encode(`${JSON.stringify({ type: ev.type, object })}\n`);
+  };
+
+  let stream: WatchStream | undefined;
+  let initialError: Obj | undefined;
+  try {
+    stream = await rc.res.store.watch(rc.info.namespace, {
+      resourceVersion: q.resourceVersion,
+      resourceVersionMatch: q.resourceVersionMatch === 'NotOlderThan' ? 'NotOlderThan' : '',
+      sendInitialEvents,
+      allowWatchBookmarks,
+      predicate: pred,
+    });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 410) initialError = err.status();
+    else throw err;
+  }
+
+  const maxSeconds = timeoutSeconds ?? rc.services.minRequestTimeoutSeconds * (1 + Math.random());
+  let timer: NodeJS.Timeout | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      if (initialError || !stream) {
+        controller.enqueue(encode({ type: 'ERROR', object: initialError! }));
+        controller.close();
+        return;
+      }
+      const s = stream;
+      timer = setTimeout(() => s.stop(), Math.max(0, maxSeconds) * 1000);
+      try {
+        for await (const ev of s) controller.enqueue(encode(ev));
+      } catch (err) {
+        const status = err instanceof ApiError ? err.status() : { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: String(err), reason: 'InternalError', code: 500 };
+        try { controller.enqueue(encode({ type: 'ERROR', object: status })); } catch { /* closed */ }
+      } finally {
+        clearTimeout(timer);
+        try { controller.close(); } catch { /* already closed by cancel */ }
+      }
+    },
+    cancel() {
+      clearTimeout(timer);
+      stream?.stop();
+    },
+  });
+  const headers = new Headers({ 'Content-Type': neg.contentType, 'Cache-Control': 'no-cache, private' });
+  for (const w of rc.warnings) headers.append('Warning', `299 - ${JSON.stringify(w)}`);
+  return new Response(body, { status: 200, headers });
+}

@@ -1,0 +1,55 @@
+// Shared by the write handlers: the field manager's name, admission and
+// managed fields run on the object about to be stored, and the write
+// response.
+
+import type { Operation } from '../../admission/chain.ts';
+import type { WriteHooks } from '../../registry/store.ts';
+import type { Obj } from '../../storage/interface.ts';
+import { encodeBody, send, transformObject } from '../respond.ts';
+import { errors } from '../status.ts';
+import { type RequestContext, includeObject, negotiate, pretty } from './context.ts';
+import { withVersion } from './get.ts';
+
+/** The manager named by ?fieldManager, else the User-Agent's product (the part before '/'). */
+export function fieldManagerOf(rc: RequestContext, required = false): string {
+  const m = rc.query.get('fieldManager');
+  if (m !== null && m !== '') {
+    if (m.length > 128) throw errors.badRequest(`fieldManager: Too long: may not be more than 128 bytes`);
+    if (/[^\x20-\x7e]/.test(m)) throw errors.badRequest(`fieldManager: Invalid value: ${JSON.stringify(m)}: must be printable`);
+    return m;
+  }
+  if (required) throw errors.badRequest('PATCH, application/apply-patch+yaml requests must include a fieldManager query parameter');
+  const ua = rc.c.req.header('user-agent') ?? '';
+  const product = ua.split('/')[0].trim();
+  return product.length > 128 ? product.slice(0, 128) : product;
+}
+
+/** The hook that runs admission and records field ownership just before a write. */
+export function writeHooks(rc: RequestContext, operation: Operation, manager: string, dryRun: boolean, opts: { subresource?: string; skipManagedFields?: boolean } = {}): WriteHooks {
+  const { res, services, info } = rc;
+  return {
+    async beforeWrite(obj: Obj, old: Obj | null) {
+      if (!opts.skipManagedFields) {
+        const withFields = services.managedFields.update(res, old, obj, manager, opts.subresource);
+        if (withFields.metadata?.managedFields === undefined) delete obj.metadata.managedFields;
+        else obj.metadata.managedFields = withFields.metadata.managedFields;
+      }
+      if (services.admission.size) {
+        await services.admission.run({
+          operation: old ? 'UPDATE' : operation,
+          group: res.def.group, version: res.def.version, kind: res.def.kind, resource: res.def.resource,
+          subresource: opts.subresource ?? '', namespace: info.namespace, name: obj.metadata?.name ?? info.name,
+          object: obj, oldObject: old, dryRun, user: rc.user,
+        });
+      }
+    },
+  };
+}
+
+export function respondObject(rc: RequestContext, obj: Obj, status: number): Response {
+  const neg = negotiate(rc, false);
+  const body = transformObject(withVersion(obj, rc), neg, { def: rc.res.def, includeObject: includeObject(rc), formatters: rc.services.formatters });
+  return send(encodeBody(body, neg.encoding === 'yaml' ? 'yaml' : 'json', pretty(rc)), neg.contentType, {
+    status, acceptEncoding: rc.c.req.header('accept-encoding'), warnings: rc.warnings,
+  });
+}

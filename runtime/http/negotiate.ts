@@ -1,0 +1,121 @@
+// Content negotiation: parses Accept into media types with parameters and
+// picks the response form (plain JSON or YAML, Table, PartialObjectMetadata,
+// aggregated discovery, protobuf) the way kube-apiserver does: the first
+// acceptable entry in the client's order of preference wins; nothing
+// acceptable is 406.
+
+import { DISCOVERY_GROUP, MEDIA_JSON, MEDIA_PROTOBUF, MEDIA_YAML, META_GROUP } from '../k8s-names.ts';
+import { errors } from './status.ts';
+
+export interface MediaRange {
+  type: string;      // e.g. application/json, */*
+  params: Record<string, string>;
+  q: number;
+}
+
+export function parseAccept(header: string | undefined | null): MediaRange[] {
+  if (!header) return [{ type: '*/*', params: {}, q: 1 }];
+  const out: MediaRange[] = [];
+  for (const part of header.split(',')) {
+    const [rawType, ...rawParams] = part.split(';');
+    const type = rawType.trim().toLowerCase();
+    if (!type) continue;
+    const params: Record<string, string> = {};
+    let q = 1;
+    for (const p of rawParams) {
+      const eq = p.indexOf('=');
+      if (eq < 0) continue;
+      const k = p.slice(0, eq).trim().toLowerCase();
+      const v = p.slice(eq + 1).trim().replace(/^"|"$/g, '');
+      if (k === 'q') q = Number(v);
+      else params[k] = v;
+    }
+    out.push({ type, params, q: Number.isFinite(q) ? q : 0 });
+  }
+  // stable sort by q, keeping the client's order among equals
+  return out.map((m, i) => ({ m, i })).sort((a, b) => b.m.q - a.m.q || a.i - b.i).map((x) => x.m).filter((m) => m.q > 0);
+}
+
+export type Encoding = 'json' | 'yaml' | 'protobuf';
+
+/** What an object or list response is transformed into before encoding. */
+export type Target =
+  | { as: 'object' }
+  | { as: 'Table'; version: string }
+  | { as: 'PartialObjectMetadata'; version: string }
+  | { as: 'PartialObjectMetadataList'; version: string };
+
+export interface Negotiated {
+  encoding: Encoding;
+  target: Target;
+  /** Content-Type of the response. */
+  contentType: string;
+}
+
+const ACCEPTED = [MEDIA_JSON, MEDIA_YAML, MEDIA_PROTOBUF];
+
+function encodingOf(type: string, allowProtobuf: boolean): Encoding | undefined {
+  switch (type) {
+    case '*/*':
+    case 'application/*':
+    case MEDIA_JSON:
+      return 'json';
+    case MEDIA_YAML:
+      return 'yaml';
+    case MEDIA_PROTOBUF:
+      return allowProtobuf ? 'protobuf' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+export interface NegotiateOptions {
+  /** The resource has a protobuf codec. */
+  protobuf: boolean;
+  /** Transformations (as=Table ...) allowed here: object and list reads. */
+  allowTransforms: boolean;
+  /** List or object endpoint (PartialObjectMetadataList only fits lists). */
+  list: boolean;
+}
+
+/** Picks the response form for an API object or list; throws 406. */
+export function negotiateObject(accept: string | undefined | null, opts: NegotiateOptions): Negotiated {
+  for (const m of parseAccept(accept)) {
+    const as = m.params['as'];
+    if (as) {
+      if (!opts.allowTransforms) continue;
+      if (m.params['g'] !== META_GROUP) continue;
+      const v = m.params['v'];
+      if (v !== 'v1' && v !== 'v1beta1') continue;
+      const enc = encodingOf(m.type, false);
+      if (enc !== 'json' && enc !== 'yaml') continue;
+      const ct = enc === 'yaml' ? MEDIA_YAML : MEDIA_JSON;
+      if (as === 'Table') return { encoding: enc, target: { as: 'Table', version: v }, contentType: `${ct};as=Table;v=${v};g=${META_GROUP}` };
+      if (as === 'PartialObjectMetadata' && !opts.list) {
+        return { encoding: enc, target: { as: 'PartialObjectMetadata', version: v }, contentType: `${ct};as=PartialObjectMetadata;v=${v};g=${META_GROUP}` };
+      }
+      if (as === 'PartialObjectMetadataList' && opts.list) {
+        return { encoding: enc, target: { as: 'PartialObjectMetadataList', version: v }, contentType: `${ct};as=PartialObjectMetadataList;v=${v};g=${META_GROUP}` };
+      }
+      continue;
+    }
+    const enc = encodingOf(m.type, opts.protobuf);
+    if (enc) {
+      const ct = enc === 'json' ? MEDIA_JSON : enc === 'yaml' ? MEDIA_YAML : MEDIA_PROTOBUF;
+      return { encoding: enc, target: { as: 'object' }, contentType: ct };
+    }
+  }
+  throw errors.notAcceptable(opts.protobuf ? ACCEPTED : [MEDIA_JSON, MEDIA_YAML]);
+}
+
+/** Aggregated discovery is asked for with as=APIGroupDiscoveryList in apidiscovery.k8s.io v2 (or v2beta1). */
+export function wantsAggregatedDiscovery(accept: string | undefined | null): { version: string } | undefined {
+  for (const m of parseAccept(accept)) {
+    if (m.params['as'] === 'APIGroupDiscoveryList' && m.params['g'] === DISCOVERY_GROUP && (m.params['v'] === 'v2' || m.params['v'] === 'v2beta1')) {
+      return { version: m.params['v'] };
+    }
+    // an earlier plain JSON preference means the legacy form
+    if (!m.params['as'] && encodingOf(m.type, false)) return undefined;
+  }
+  return undefined;
+}

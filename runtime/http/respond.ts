@@ -1,0 +1,98 @@
+// Writing responses: objects and lists in the negotiated form (JSON, YAML,
+// Table, PartialObjectMetadata), `pretty`, gzip above 128 KiB when the
+// client accepts it, Warning headers, and Status errors.
+
+import { gzipSync } from 'node:zlib';
+import { stringify as yamlStringify } from 'yaml';
+import type { ResourceDef } from '../../generated/api-types.ts';
+import { GZIP_THRESHOLD_BYTES, MEDIA_JSON } from '../k8s-names.ts';
+import type { Obj } from '../storage/interface.ts';
+import { type CellFormatter, type IncludeObject, partialObjectMetadata, toTable } from '../table/convert.ts';
+import type { Negotiated } from './negotiate.ts';
+import { ApiError, type StatusBody } from './status.ts';
+
+const encoder = new TextEncoder();
+
+export interface ResponseOptions {
+  status?: number;
+  pretty?: boolean;
+  acceptEncoding?: string | null;
+  warnings?: string[];
+  headers?: Record<string, string>;
+}
+
+/** Formats a warning as a Warning header value (code 299, agent "-"). */
+export function warningHeader(text: string): string {
+  return `299 - ${JSON.stringify(text)}`;
+}
+
+function baseHeaders(contentType: string, opts: ResponseOptions): Headers {
+  const h = new Headers();
+  h.set('Content-Type', contentType);
+  h.set('Cache-Control', 'no-cache, private');
+  if (opts.warnings) for (const w of new Set(opts.warnings)) h.append('Warning', warningHeader(w));
+  if (opts.headers) for (const [k, v] of Object.entries(opts.headers)) h.set(k, v);
+  return h;
+}
+
+export function encodeBody(value: unknown, encoding: 'json' | 'yaml', pretty: boolean): string {
+  if (encoding === 'yaml') return yamlStringify(value, { lineWidth: 0 });
+  return pretty ? `${JSON.stringify(value, null, 2)}\n` : `${JSON.stringify(value)}\n`;
+}
+
+export function send(text: string, contentType: string, opts: ResponseOptions): Response {
+  const headers = baseHeaders(contentType, opts);
+  const bytes = encoder.encode(text);
+  if (bytes.byteLength > GZIP_THRESHOLD_BYTES && opts.acceptEncoding && /\bgzip\b/.test(opts.acceptEncoding)) {
+    headers.set('Content-Encoding', 'gzip');
+    headers.set('Vary', 'Accept-Encoding');
+    return new Response(gzipSync(bytes, { level: 1 }), { status: opts.status ?? 200, headers });
+  }
+  return new Response(bytes, { status: opts.status ?? 200, headers });
+}
+
+export function sendJSON(value: unknown, opts: ResponseOptions = {}): Response {
+  return send(encodeBody(value, 'json', !!opts.pretty), MEDIA_JSON, opts);
+}
+
+export function sendStatus(err: ApiError, opts: ResponseOptions = {}): Response {
+  const body: StatusBody = err.status();
+  return send(encodeBody(body, 'json', !!opts.pretty), MEDIA_JSON, {
+    ...opts, status: err.code, headers: { ...(opts.headers ?? {}), ...(err.headers ?? {}) },
+  });
+}
+
+export interface TransformContext {
+  def: ResourceDef;
+  includeObject: IncludeObject;
+  formatters: Record<string, CellFormatter>;
+}
+
+/** Applies the negotiated target (Table, PartialObjectMetadata...) to one object. */
+export function transformObject(obj: Obj, neg: Negotiated, tc: TransformContext): unknown {
+  switch (neg.target.as) {
+    case 'Table':
+      return toTable(tc.def, [obj], { includeObject: tc.includeObject, version: neg.target.version, formatters: tc.formatters, listMeta: { resourceVersion: obj.metadata?.resourceVersion } });
+    case 'PartialObjectMetadata':
+      return partialObjectMetadata(obj, neg.target.version);
+    default:
+      return obj;
+  }
+}
+
+/** Applies the negotiated target to a list (items and list metadata). */
+export function transformList(list: Obj, neg: Negotiated, tc: TransformContext): unknown {
+  switch (neg.target.as) {
+    case 'Table':
+      return toTable(tc.def, list.items, { includeObject: tc.includeObject, version: neg.target.version, formatters: tc.formatters, listMeta: list.metadata });
+    case 'PartialObjectMetadataList': {
+      const version = neg.target.version;
+      return {
+        kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${version}`, metadata: list.metadata,
+        items: list.items.map((o: Obj) => partialObjectMetadata(o, version)),
+      };
+    }
+    default:
+      return list;
+  }
+}

@@ -1,0 +1,141 @@
+// The public API: Content-Type mapping, dispatch by patch type, the 415 for
+// strategic merge on custom resources and the 422 for a patch whose result is
+// not an object.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { acceptedPatchTypes, applyPatch, contentTypeToPatchKind, PatchError } from './index.ts';
+import type { Obj } from './index.ts';
+import { DAEMONSET, liveDaemonSet, testSchema } from './test-fixtures.ts';
+
+const ctx = { schema: testSchema, typeName: DAEMONSET };
+
+describe('contentTypeToPatchKind', () => {
+  it.each([
+    ['application/json-patch+json', 'json'],
+    ['application/merge-patch+json', 'merge'],
+    ['application/strategic-merge-patch+json', 'strategic'],
+    ['application/apply-patch+yaml', 'apply'],
+    ['application/merge-patch+json; charset=utf-8', 'merge'],
+    ['application/strategic-merge-patch+json;charset=UTF-8', 'strategic'],
+    ['application/json', undefined],
+    ['application/apply-patch+cbor', undefined],
+    ['text/plain', undefined],
+    ['', undefined],
+    ['Application/Merge-Patch+Json', undefined],
+    ['application/merge-patch+json ; charset=utf-8', undefined],
+    [';application/merge-patch+json', undefined],
+  ])('%j -> %s', (ct, kind) => {
+    expect(contentTypeToPatchKind(ct)).toBe(kind);
+  });
+
+  it('lists the accepted types as the 415 answer names them', () => {
+    expect(acceptedPatchTypes(false)).toEqual([
+      'application/json-patch+json',
+      'application/merge-patch+json',
+      'application/strategic-merge-patch+json',
+      'application/apply-patch+yaml',
+    ]);
+    expect(acceptedPatchTypes(true)).toEqual(['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
+  });
+});
+
+function failure(fn: () => unknown): PatchError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof PatchError) return e;
+    throw e;
+  }
+  throw new Error('expected a PatchError');
+}
+
+describe('applyPatch', () => {
+  it.each([
+    ['json', [{ op: 'replace', path: '/metadata/labels/tier', value: 'x' }]],
+    ['merge', { metadata: { labels: { tier: 'x' } } }],
+    ['strategic', { metadata: { labels: { tier: 'x' } } }],
+  ] as const)('%s patch sets a label and leaves the live object alone', (kind, patch) => {
+    const live = liveDaemonSet();
+    const before = structuredClone(live);
+    const out = applyPatch(kind, live, patch, ctx);
+    expect((out.metadata as Obj).labels).toEqual({ app: 'agent', tier: 'x' });
+    expect(live).toEqual(before);
+  });
+
+  it('merge patch replaces lists where strategic merges them', () => {
+    const patch = { spec: { template: { spec: { containers: [{ name: 'agent', image: 'agent:2' }] } } } };
+    const merged = applyPatch('merge', liveDaemonSet(), patch, ctx);
+    const strategic = applyPatch('strategic', liveDaemonSet(), patch, ctx);
+    const containers = (o: Obj) => ((o.spec as Obj).template as Obj).spec as Obj;
+    expect(containers(merged).containers).toEqual([{ name: 'agent', image: 'agent:2' }]);
+    expect((containers(strategic).containers as Obj[]).map((c) => c.name)).toEqual(['agent', 'sidecar']);
+  });
+
+  it('strategic merge patch on a custom resource: 415 naming the accepted types', () => {
+    const err = failure(() => applyPatch('strategic', liveDaemonSet(), {}, { ...ctx, custom: true }));
+    expect({ code: err.code, reason: err.reason, message: err.message }).toEqual({
+      code: 415,
+      reason: 'UnsupportedMediaType',
+      message:
+        'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+    });
+  });
+
+  it('an unknown patch kind: 415', () => {
+    const err = failure(() => applyPatch('apply' as never, liveDaemonSet(), {}, ctx));
+    expect(err.code).toBe(415);
+  });
+
+  it('a merge patch that is a list yields a non-object: 422 with a patch cause', () => {
+    const err = failure(() => applyPatch('merge', liveDaemonSet(), [1], ctx));
+    expect(err.code).toBe(422);
+    expect(err.reason).toBe('Invalid');
+    expect(err.causes).toEqual([
+      {
+        reason: 'FieldValueInvalid',
+        field: 'patch',
+        message: expect.stringMatching(/^Invalid value: "\[1\]": couldn't get version\/kind; json parse error: json: cannot unmarshal array into Go value/),
+      },
+    ]);
+    expect(err.message).toMatch(/^ "" is invalid: patch: Invalid value: "\[1\]"/);
+  });
+
+  it('a failing patch leaves the live object unchanged', () => {
+    const live = liveDaemonSet();
+    const before = structuredClone(live);
+    expect(() => applyPatch('json', live, [{ op: 'remove', path: '/metadata/labels' }, { op: 'test', path: '/x', value: 1 }], ctx)).toThrow(PatchError);
+    expect(() => applyPatch('strategic', live, { metadata: { $retainKeys: 'x' } }, ctx)).toThrow(PatchError);
+    expect(live).toEqual(before);
+  });
+});
+
+// The real schema, once codegen has produced it.
+const generated = fileURLToPath(new URL('../../generated/merge-schema.ts', import.meta.url));
+describe.skipIf(!existsSync(generated))('strategic merge patch with generated/merge-schema.ts', () => {
+  it('merges a DaemonSet by the generated metadata', async () => {
+    const mod = (await import(/* @vite-ignore */ generated)) as { mergeSchema: import('../../generated/api-types.ts').MergeSchema };
+    const real = { schema: mod.mergeSchema, typeName: DAEMONSET };
+    const patch = {
+      metadata: { '$deleteFromPrimitiveList/finalizers': ['a.example.com/one'] },
+      spec: {
+        template: {
+          spec: {
+            '$setElementOrder/containers': [{ name: 'sidecar' }, { name: 'agent' }],
+            containers: [{ name: 'agent', env: [{ name: 'LEVEL', value: 'debug' }] }],
+            volumes: [{ name: 'logs', $retainKeys: ['emptyDir', 'name'], emptyDir: {} }, { name: 'cache', $patch: 'delete' }],
+          },
+        },
+      },
+    };
+    const out = applyPatch('strategic', liveDaemonSet(), patch, real);
+    const pod = ((out.spec as Obj).template as Obj).spec as Obj;
+    expect((pod.containers as Obj[]).map((c) => c.name)).toEqual(['sidecar', 'agent']);
+    expect((pod.containers as Obj[])[1].env).toEqual([
+      { name: 'MODE', value: 'node' },
+      { name: 'LEVEL', value: 'debug' },
+    ]);
+    expect(pod.volumes).toEqual([{ name: 'logs', emptyDir: {} }]);
+    expect((out.metadata as Obj).finalizers).toEqual(['b.example.com/two']);
+  });
+});

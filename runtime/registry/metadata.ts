@@ -1,0 +1,87 @@
+// ObjectMeta rules common to every resource: label and annotation syntax,
+// immutable identity fields on update, finalizer names. Texts follow
+// kube-apiserver's apimachinery validation.
+
+import type { Obj } from '../storage/interface.ts';
+import { type FieldError, fieldErrors } from './field-errors.ts';
+import { validateDNS1123Subdomain } from './names.ts';
+
+const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+const QUALIFIED_NAME_MSG = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+const LABEL_VALUE_MSG = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+
+export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
+
+/** Checks a qualified name (`prefix/name` or `name`); returns messages. */
+export function qualifiedNameErrors(key: string): string[] {
+  const errs: string[] = [];
+  const parts = key.split('/');
+  let name = key;
+  if (parts.length === 2) {
+    const [prefix, n] = parts;
+    name = n;
+    if (prefix.length === 0) errs.push('prefix part must be non-empty');
+    else for (const m of validateDNS1123Subdomain(prefix)) errs.push(`prefix part ${m}`);
+  } else if (parts.length > 2) {
+    return ["a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"];
+  }
+  if (name.length === 0) errs.push('name part must be non-empty');
+  else if (name.length > 63) errs.push('name part must be no more than 63 characters');
+  if (name.length && !QUALIFIED_NAME.test(name)) errs.push(QUALIFIED_NAME_MSG);
+  return errs;
+}
+
+export function labelValueErrors(v: string): string[] {
+  const errs: string[] = [];
+  if (v.length > 63) errs.push('must be no more than 63 characters');
+  if (!LABEL_VALUE.test(v)) errs.push(LABEL_VALUE_MSG);
+  return errs;
+}
+
+export function validateObjectMeta(meta: Obj): FieldError[] {
+  const errs: FieldError[] = [];
+  const labels = meta.labels;
+  if (labels && typeof labels === 'object') {
+    for (const [k, v] of Object.entries(labels)) {
+      for (const m of qualifiedNameErrors(k)) errs.push(fieldErrors.invalid('metadata.labels', k, m));
+      if (typeof v === 'string') for (const m of labelValueErrors(v)) errs.push(fieldErrors.invalid(`metadata.labels`, v, m));
+    }
+  }
+  const ann = meta.annotations;
+  if (ann && typeof ann === 'object') {
+    let total = 0;
+    for (const [k, v] of Object.entries(ann)) {
+      for (const m of qualifiedNameErrors(k.toLowerCase())) errs.push(fieldErrors.invalid('metadata.annotations', k, m));
+      total += k.length + (typeof v === 'string' ? v.length : 0);
+    }
+    if (total > TOTAL_ANNOTATION_SIZE_LIMIT) errs.push(fieldErrors.tooLong('metadata.annotations', TOTAL_ANNOTATION_SIZE_LIMIT));
+  }
+  const finalizers = meta.finalizers;
+  if (Array.isArray(finalizers)) {
+    const seen = new Set<string>();
+    finalizers.forEach((f: string, i: number) => {
+      if (typeof f !== 'string') return;
+      const p = `metadata.finalizers[${i}]`;
+      for (const m of qualifiedNameErrors(f)) errs.push(fieldErrors.invalid(p, f, m));
+      if (seen.has(f)) errs.push(fieldErrors.duplicate(p, f));
+      seen.add(f);
+    });
+  }
+  return errs;
+}
+
+export function validateObjectMetaUpdate(meta: Obj, old: Obj): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const f of ['name', 'namespace', 'uid', 'creationTimestamp'] as const) {
+    if ((meta[f] ?? '') !== (old[f] ?? '')) errs.push(fieldErrors.invalid(`metadata.${f}`, meta[f] ?? '', 'field is immutable'));
+  }
+  if (old.deletionTimestamp && Array.isArray(meta.finalizers)) {
+    const oldSet = new Set<string>(old.finalizers ?? []);
+    for (const f of meta.finalizers) {
+      if (!oldSet.has(f)) errs.push(fieldErrors.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers []string{"${f}"}`));
+    }
+  }
+  errs.push(...validateObjectMeta(meta));
+  return errs;
+}

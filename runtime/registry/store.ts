@@ -1,0 +1,395 @@
+// The generic registry store: one implementation of create, get, list,
+// update, delete, deletecollection and watch for every resource, over the
+// Storage interface, with per-resource behaviour supplied by a Strategy.
+// It owns server-set metadata (uid, creationTimestamp, generation,
+// generateName, deletionTimestamp), preconditions, finalizer-based deletion
+// and dry-run. It speaks objects and ApiErrors; HTTP is the handlers' job.
+
+import { randomUUID } from 'node:crypto';
+import type { ResourceDef } from '../../generated/api-types.ts';
+import { errors, type GroupResource } from '../http/status.ts';
+import {
+  CompactedError, ConflictError, FutureRevisionError, InvalidRequestError, KeyExistsError, NotFoundError,
+  PreconditionError,
+  type ListOptions, type Obj, type ObjectAttrs, type Preconditions, type Storage, type WatchOptions, type WatchStream,
+} from '../storage/interface.ts';
+import { type FieldError, fieldErrors } from './field-errors.ts';
+import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../k8s-names.ts';
+import { validateName } from './names.ts';
+import { validateObjectMeta } from './metadata.ts';
+import { type Strategy, type SubresourceStrategy, jsonEqual } from './strategy.ts';
+
+export interface WriteOptions {
+  dryRun?: boolean;
+}
+
+export interface DeleteOptions extends WriteOptions {
+  preconditions?: Preconditions;
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  gracePeriodSeconds?: number;
+}
+
+/**
+ * Called inside the read-modify-write of an update or patch with the live
+ * object; returns the object the client wants stored (before strategy).
+ * Throwing aborts the write.
+ */
+export type Transform = (live: Obj | null) => Obj | Promise<Obj>;
+
+/** Observes objects about to be written (field management, admission). */
+export interface WriteHooks {
+  /** Called with the final object before create or update is stored. */
+  beforeWrite?(obj: Obj, old: Obj | null): void | Promise<void>;
+}
+
+const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+const GENERATE_NAME_RETRIES = 8;
+
+function randomSuffix(n = 5): string {
+  let s = '';
+  for (let i = 0; i < n; i++) s += NAME_CHARS[Math.floor(Math.random() * NAME_CHARS.length)];
+  return s;
+}
+
+/** Puts kind, apiVersion and metadata first, as kube-apiserver serializes objects. */
+export function canonicalOrder(obj: Obj): Obj {
+  const { kind, apiVersion, metadata, ...rest } = obj;
+  return { kind, apiVersion, metadata, ...rest };
+}
+
+function nowRFC3339(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The key prefix of a resource: `/registry/<group or core>/<resource>/`. */
+export function keyRootOf(def: ResourceDef): string {
+  return `/registry/${def.group || 'core'}/${def.resource}/`;
+}
+
+/** Labels and field-selector fields of an object of this resource. */
+export function attrsOf(def: ResourceDef): (obj: Obj) => ObjectAttrs {
+  const selectable = def.selectableFields.map((f) => ({ f, parts: f.split('.') }));
+  return (obj: Obj): ObjectAttrs => {
+    const md = obj.metadata ?? {};
+    const fields: Record<string, string> = { 'metadata.name': md.name ?? '' };
+    if (def.namespaced) fields['metadata.namespace'] = md.namespace ?? '';
+    for (const { f, parts } of selectable) {
+      let v: any = obj;
+      for (const p of parts) v = v == null ? undefined : v[p];
+      fields[f] = v == null ? '' : String(v);
+    }
+    return { labels: md.labels ?? {}, fields };
+  };
+}
+
+export class RegistryStore {
+  readonly gr: GroupResource;
+  readonly keyRoot: string;
+
+  constructor(
+    readonly def: ResourceDef,
+    readonly storage: Storage,
+    readonly strategy: Strategy,
+    readonly subresources: Record<string, SubresourceStrategy> = {},
+  ) {
+    this.gr = { group: def.group, resource: def.resource };
+    this.keyRoot = keyRootOf(def);
+    this.attrs = attrsOf(def);
+  }
+
+  key(namespace: string, name: string): string {
+    return this.def.namespaced ? `${this.keyRoot}${namespace}/${name}` : `${this.keyRoot}${name}`;
+  }
+
+  prefix(namespace: string): string {
+    return this.def.namespaced && namespace ? `${this.keyRoot}${namespace}/` : this.keyRoot;
+  }
+
+  attrs: (obj: Obj) => ObjectAttrs;
+
+  private mapStorageError(err: unknown, name: string): never {
+    if (err instanceof KeyExistsError) throw errors.alreadyExists(this.gr, name);
+    if (err instanceof NotFoundError) throw errors.notFound(this.gr, name);
+    if (err instanceof ConflictError) throw errors.staleUpdate(this.gr, name);
+    if (err instanceof PreconditionError) throw errors.conflict(this.gr, name, err.message);
+    if (err instanceof CompactedError) throw errors.resourceExpired(`too old resource version: ${err.requested} (${err.compacted})`);
+    if (err instanceof FutureRevisionError) {
+      throw errors.timeout(`Too large resource version: ${err.requested}, current: ${err.current}`, 1);
+    }
+    if (err instanceof InvalidRequestError) throw errors.badRequest(err.message);
+    throw err;
+  }
+
+  private invalid(name: string, errs: FieldError[]): never {
+    throw errors.invalid({ group: this.def.group, kind: this.def.kind }, name, errs);
+  }
+
+  async get(namespace: string, name: string, resourceVersion?: string): Promise<Obj> {
+    let obj: Obj | null;
+    try {
+      obj = await this.storage.get(this.key(namespace, name), { resourceVersion });
+    } catch (err) {
+      this.mapStorageError(err, name);
+    }
+    if (!obj) throw errors.notFound(this.gr, name);
+    return obj;
+  }
+
+  async list(namespace: string, opts: ListOptions): Promise<{ items: Obj[]; resourceVersion: string; continue?: string; remainingItemCount?: number }> {
+    try {
+      return await this.storage.list(this.prefix(namespace), { ...opts, predicate: opts.predicate });
+    } catch (err) {
+      this.mapStorageError(err, '');
+    }
+  }
+
+  async watch(namespace: string, opts: Omit<WatchOptions, 'recursive'>): Promise<WatchStream> {
+    try {
+      return await this.storage.watch(this.prefix(namespace), { ...opts, recursive: true });
+    } catch (err) {
+      this.mapStorageError(err, '');
+    }
+  }
+
+  /** Common create-time metadata: namespace, identity, timestamps; generateName is resolved by create(). */
+  private prepareCreateMeta(namespace: string, obj: Obj): void {
+    const md = (obj.metadata ??= {});
+    if (this.def.namespaced) {
+      if (md.namespace && namespace && md.namespace !== namespace) {
+        throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      md.namespace = md.namespace || namespace;
+      if (!md.namespace) throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    } else {
+      delete md.namespace;
+    }
+    if (md.resourceVersion) throw errors.badRequest('resourceVersion should not be set on objects to be created');
+    md.uid = randomUUID();
+    md.creationTimestamp = nowRFC3339();
+    delete md.deletionTimestamp;
+    delete md.deletionGracePeriodSeconds;
+    delete md.selfLink;
+  }
+
+  private validateCreate(obj: Obj): void {
+    const md = obj.metadata;
+    const errs: FieldError[] = [];
+    if (!md.name) {
+      errs.push(fieldErrors.required('metadata.name', 'name or generateName is required'));
+    }
+    errs.push(...validateObjectMeta(md));
+    errs.push(...this.strategy.validate(obj));
+    if (errs.length) this.invalid(md.name ?? md.generateName ?? '', errs);
+  }
+
+  async create(namespace: string, input: Obj, opts: WriteOptions & { hooks?: WriteHooks; warnings?: string[] } = {}): Promise<Obj> {
+    const obj = input;
+    this.prepareCreateMeta(namespace, obj);
+    const md = obj.metadata;
+    const generate = !md.name && typeof md.generateName === 'string' && md.generateName !== '';
+    if (generate) {
+      for (const m of validateName(this.def.nameRule, md.generateName, true)) {
+        this.invalid(md.generateName, [fieldErrors.invalid('metadata.generateName', md.generateName, m)]);
+      }
+    }
+    this.strategy.prepareForCreate(obj);
+    for (let attempt = 0; ; attempt++) {
+      if (generate) md.name = md.generateName + randomSuffix();
+      this.validateCreate(obj);
+      this.strategy.canonicalize(obj);
+      opts.warnings?.push(...this.strategy.warningsOnCreate(obj));
+      await opts.hooks?.beforeWrite?.(obj, null);
+      const key = this.key(md.namespace ?? '', md.name);
+      try {
+        if (opts.dryRun) {
+          if (await this.storage.get(key)) throw new KeyExistsError(key);
+          return obj;
+        }
+        return await this.storage.create(key, canonicalOrder(obj));
+      } catch (err) {
+        if (err instanceof KeyExistsError && generate && attempt < GENERATE_NAME_RETRIES) continue;
+        this.mapStorageError(err, md.name);
+      }
+    }
+  }
+
+  /**
+   * Update (PUT), patch, or a subresource write: transform gives the wanted
+   * object from the live one. Returns the stored object and whether it was
+   * created (PUT on a missing object, where allowed).
+   */
+  async update(namespace: string, name: string, transform: Transform, opts: WriteOptions & {
+    subresource?: string;
+    /** Allow creating when missing (PUT and server-side apply); refused unless the strategy allows it or force is set. */
+    createIfMissing?: boolean;
+    forceAllowCreate?: boolean;
+    hooks?: WriteHooks;
+    warnings?: string[];
+  } = {}): Promise<{ obj: Obj; created: boolean }> {
+    const key = this.key(namespace, name);
+    const sub = opts.subresource ? this.subresources[opts.subresource] : undefined;
+    if (opts.subresource && !sub) throw errors.notFoundPath();
+    let created = false;
+    let result: Obj | undefined;
+    let deleteAfter = false;
+
+    const tryUpdate = async (live: Obj | null): Promise<Obj> => {
+      created = false;
+      deleteAfter = false;
+      if (!live) {
+        const allowed = opts.createIfMissing && !opts.subresource && (this.strategy.allowCreateOnUpdate || opts.forceAllowCreate);
+        if (!allowed) throw errors.notFound(this.gr, name);
+        const wanted = await transform(null);
+        const md = (wanted.metadata ??= {});
+        if (md.name && md.name !== name) {
+          throw errors.badRequest(`the name of the object (${md.name}) does not match the name on the URL (${name})`);
+        }
+        md.name = name;
+        this.prepareCreateMeta(namespace, wanted);
+        this.strategy.prepareForCreate(wanted);
+        this.validateCreate(wanted);
+        this.strategy.canonicalize(wanted);
+        opts.warnings?.push(...this.strategy.warningsOnCreate(wanted));
+        await opts.hooks?.beforeWrite?.(wanted, null);
+        created = true;
+        return canonicalOrder(wanted);
+      }
+      const wanted = await transform(structuredClone(live));
+      const md = (wanted.metadata ??= {});
+      if (md.name !== undefined && md.name !== name) {
+        throw errors.badRequest(`the name of the object (${md.name}) does not match the name on the URL (${name})`);
+      }
+      if (this.def.namespaced && md.namespace && md.namespace !== namespace) {
+        throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      const rv = md.resourceVersion;
+      if (rv !== undefined && rv !== '' && rv !== live.metadata.resourceVersion) {
+        throw errors.staleUpdate(this.gr, name);
+      }
+      if ((rv === undefined || rv === '') && !this.strategy.allowUnconditionalUpdate) {
+        this.invalid(name, [fieldErrors.invalid('metadata.resourceVersion', '', 'must be specified for an update')]);
+      }
+      // identity fields the client may omit are carried over
+      md.name = name;
+      if (this.def.namespaced) md.namespace = namespace;
+      for (const f of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds'] as const) {
+        if (md[f] === undefined && live.metadata[f] !== undefined) md[f] = live.metadata[f];
+      }
+      if (live.metadata.deletionTimestamp) {
+        md.deletionTimestamp = live.metadata.deletionTimestamp;
+        md.deletionGracePeriodSeconds = live.metadata.deletionGracePeriodSeconds;
+      }
+      const errs: FieldError[] = [];
+      if (sub) {
+        sub.prepareForUpdate(wanted, live);
+        errs.push(...sub.validateUpdate(wanted, live));
+      } else {
+        this.strategy.prepareForUpdate(wanted, live);
+        errs.push(...this.strategy.validate(wanted));
+        errs.push(...this.strategy.validateUpdate(wanted, live));
+      }
+      if (errs.length) this.invalid(name, errs);
+      this.strategy.canonicalize(wanted);
+      opts.warnings?.push(...this.strategy.warningsOnUpdate(wanted, live));
+      wanted.metadata.resourceVersion = live.metadata.resourceVersion;
+      await opts.hooks?.beforeWrite?.(wanted, live);
+      if (wanted.metadata.deletionTimestamp && !(wanted.metadata.finalizers?.length)) deleteAfter = true;
+      return canonicalOrder(wanted);
+    };
+
+    try {
+      if (opts.dryRun) {
+        const live = await this.storage.get(key);
+        result = await tryUpdate(live ? structuredClone(live) : null);
+        if (live && jsonEqual(result, live)) result = live;
+        return { obj: result, created };
+      }
+      result = await this.storage.guaranteedUpdate(key, {
+        ignoreNotFound: !!opts.createIfMissing,
+        tryUpdate: (live) => tryUpdate(live),
+      });
+    } catch (err) {
+      this.mapStorageError(err, name);
+    }
+    if (deleteAfter && result) {
+      // the last finalizer is gone from an object being deleted: it goes now
+      try {
+        result = await this.storage.delete(key, { preconditions: { resourceVersion: result.metadata.resourceVersion } });
+      } catch (err) {
+        if (!(err instanceof NotFoundError)) this.mapStorageError(err, name);
+      }
+    }
+    return { obj: result!, created };
+  }
+
+  /**
+   * Delete in two phases: an object with finalizers (or a propagation policy
+   * that adds one) gets deletionTimestamp and stays until its last finalizer
+   * is removed; otherwise it goes now. Returns the last state and whether it
+   * is gone.
+   */
+  async delete(namespace: string, name: string, opts: DeleteOptions = {}): Promise<{ obj: Obj; deleted: boolean }> {
+    const key = this.key(namespace, name);
+    const checkPreconditions = (live: Obj) => {
+      const p = opts.preconditions;
+      if (p?.uid && p.uid !== live.metadata.uid) {
+        throw errors.conflict(this.gr, name, `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${live.metadata.uid}`);
+      }
+      if (p?.resourceVersion && p.resourceVersion !== live.metadata.resourceVersion) {
+        throw errors.conflict(this.gr, name, `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${live.metadata.resourceVersion}`);
+      }
+    };
+    const wantFinalizer = opts.propagationPolicy === 'Orphan' ? FINALIZER_ORPHAN
+      : opts.propagationPolicy === 'Foreground' ? FINALIZER_FOREGROUND : undefined;
+    let graceful = false;
+    let result: Obj;
+    try {
+      const live = await this.storage.get(key);
+      if (!live) throw errors.notFound(this.gr, name);
+      checkPreconditions(live);
+      const finalizers: string[] = [...(live.metadata.finalizers ?? [])];
+      if (wantFinalizer && !finalizers.includes(wantFinalizer)) finalizers.push(wantFinalizer);
+      if (finalizers.length > 0) {
+        graceful = true;
+        if (opts.dryRun) {
+          const copy = structuredClone(live);
+          copy.metadata.finalizers = finalizers;
+          copy.metadata.deletionTimestamp ??= nowRFC3339();
+          copy.metadata.deletionGracePeriodSeconds ??= 0;
+          return { obj: copy, deleted: false };
+        }
+        result = await this.storage.guaranteedUpdate(key, {
+          tryUpdate: (cur) => {
+            if (!cur) throw new NotFoundError(key);
+            checkPreconditions(cur);
+            const next = structuredClone(cur);
+            const f: string[] = [...(next.metadata.finalizers ?? [])];
+            if (wantFinalizer && !f.includes(wantFinalizer)) f.push(wantFinalizer);
+            next.metadata.finalizers = f;
+            if (!next.metadata.deletionTimestamp) {
+              next.metadata.deletionTimestamp = nowRFC3339();
+              next.metadata.deletionGracePeriodSeconds = 0;
+            }
+            return next;
+          },
+        });
+        if (!(result.metadata.finalizers?.length)) {
+          result = await this.storage.delete(key, { preconditions: { resourceVersion: result.metadata.resourceVersion } });
+          graceful = false;
+        }
+      } else {
+        if (opts.dryRun) return { obj: live, deleted: true };
+        result = await this.storage.delete(key, {
+          preconditions: { uid: opts.preconditions?.uid, resourceVersion: opts.preconditions?.resourceVersion },
+          validateDeletion: (cur) => {
+            checkPreconditions(cur);
+            if (cur.metadata.finalizers?.length) throw new ConflictError(key, 'finalizers added concurrently');
+          },
+        });
+      }
+    } catch (err) {
+      this.mapStorageError(err, name);
+    }
+    return { obj: result!, deleted: !graceful };
+  }
+}

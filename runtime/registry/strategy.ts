@@ -1,0 +1,113 @@
+// Per-resource behaviour of the generic registry store, as small hooks in the
+// manner of k8s.io/apiserver's RESTCreateStrategy/RESTUpdateStrategy:
+// prepare (clear or carry over fields), validate, canonicalize, warnings.
+// defaultStrategy() gives every resource the common rules (metadata, status
+// split, generation); resource-specific strategies (runtime/registry/
+// strategies/*) wrap it and are looked up by group and kind.
+
+import type { ResourceDef } from '../../generated/api-types.ts';
+import type { Obj } from '../storage/interface.ts';
+import { type FieldError, fieldErrors } from './field-errors.ts';
+import { validateName } from './names.ts';
+import { validateObjectMetaUpdate } from './metadata.ts';
+
+export interface Strategy {
+  /** Called on create before validation: clear status and server-owned fields. */
+  prepareForCreate(obj: Obj): void;
+  /** Called on update of the main resource: carry over what it may not change. */
+  prepareForUpdate(obj: Obj, old: Obj): void;
+  validate(obj: Obj): FieldError[];
+  validateUpdate(obj: Obj, old: Obj): FieldError[];
+  /** Normalise the object before it is stored. */
+  canonicalize(obj: Obj): void;
+  warningsOnCreate(obj: Obj): string[];
+  warningsOnUpdate(obj: Obj, old: Obj): string[];
+  allowCreateOnUpdate: boolean;
+  /** An update without metadata.resourceVersion is accepted (last write wins). */
+  allowUnconditionalUpdate: boolean;
+}
+
+/** The strategy for writes through a subresource such as status. */
+export interface SubresourceStrategy {
+  /** Build what is stored from the request's object and the live one. */
+  prepareForUpdate(obj: Obj, old: Obj): void;
+  validateUpdate(obj: Obj, old: Obj): FieldError[];
+}
+
+/** Deep equality of JSON values (key order ignored). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ak = Object.keys(a as object);
+  const bk = Object.keys(b as object);
+  if (ak.length !== bk.length) return false;
+  for (const k of ak) {
+    if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
+    if (!jsonEqual((a as any)[k], (b as any)[k])) return false;
+  }
+  return true;
+}
+
+/** Everything but metadata and status: what a generation bump is about. */
+function specPart(obj: Obj): Obj {
+  const { metadata: _m, status: _s, ...rest } = obj;
+  return rest;
+}
+
+export function hasStatus(def: ResourceDef): boolean {
+  return def.subresources.some((s) => s.name === 'status');
+}
+
+export function defaultStrategy(def: ResourceDef): Strategy {
+  const withStatus = hasStatus(def);
+  return {
+    allowCreateOnUpdate: def.allowCreateOnUpdate,
+    allowUnconditionalUpdate: true,
+    prepareForCreate(obj) {
+      if (withStatus) delete obj.status;
+      obj.metadata.generation = 1;
+    },
+    prepareForUpdate(obj, old) {
+      if (withStatus) {
+        if (old.status === undefined) delete obj.status;
+        else obj.status = old.status;
+      }
+      const oldGen = typeof old.metadata?.generation === 'number' ? old.metadata.generation : 1;
+      obj.metadata.generation = jsonEqual(specPart(obj), specPart(old)) ? oldGen : oldGen + 1;
+    },
+    validate(obj) {
+      const errs: FieldError[] = [];
+      const name: string | undefined = obj.metadata?.name;
+      if (name) {
+        for (const msg of validateName(def.nameRule, name)) errs.push(fieldErrors.invalid('metadata.name', name, msg));
+      }
+      return errs;
+    },
+    validateUpdate(obj, old) {
+      return validateObjectMetaUpdate(obj.metadata ?? {}, old.metadata ?? {});
+    },
+    canonicalize() {},
+    warningsOnCreate() { return []; },
+    warningsOnUpdate() { return []; },
+  };
+}
+
+/** The status subresource: only status changes; everything else stays as stored. */
+export function statusStrategy(): SubresourceStrategy {
+  return {
+    prepareForUpdate(obj, old) {
+      const status = obj.status;
+      for (const k of Object.keys(obj)) delete obj[k];
+      Object.assign(obj, structuredClone(old));
+      if (status === undefined) delete obj.status;
+      else obj.status = status;
+    },
+    validateUpdate() { return []; },
+  };
+}

@@ -1,0 +1,365 @@
+// The watch cache of one resource type (one key prefix): the current state in
+// memory plus a ring of recent events, fed by one watch on the inner Storage.
+// Serves gets, lists and watches from memory with kube-apiserver's
+// resourceVersion semantics (delegating to the inner Storage exactly where
+// upstream's cacher does: continue tokens, limits with a version, Exact
+// matches, consistent gets), writes through, and fans each event out to every
+// watcher as one shared WatchEvent (serialized once per wire format).
+import {
+  InvalidRequestError,
+  type GetOptions, type ListOptions, type ListResult, type Obj, type ObjectAttrs, type Preconditions,
+  type Storage, type UpdateFunc, type WatchEvent, type WatchOptions, type WatchStream,
+} from '../interface.ts';
+import { TooLargeResourceVersionError } from '../errors.ts';
+import {
+  planGet, planList, planWatch, validateListOptions, validateWatchOptions, INITIAL_EVENTS_END_ANNOTATION,
+  type ReadPlan,
+} from '../semantics/options.ts';
+import { matchesAttrs, predicateEmpty, statusObject, transition } from '../semantics/predicate.ts';
+import { EventQueue } from '../stream/event-queue.ts';
+import { EventRing, sharedEvent, type CacheEvent } from './ring.ts';
+import { SortedKeys } from './sorted-keys.ts';
+
+export interface CacherOptions {
+  /** The resource type's key prefix, ending with '/'. */
+  prefix: string;
+  /** Labels and selectable fields of an object. */
+  attrs: (obj: Obj) => ObjectAttrs;
+  /** The key of an object (default: prefix + [namespace/]name). */
+  keyOf?: (obj: Obj) => string;
+  /** How long events stay in the ring (default 5 minutes). */
+  historyWindowMs?: number;
+  /** Ring capacity in events (default 100000). */
+  maxEvents?: number;
+  /** Events buffered per watcher before it is cut off (default 1000). */
+  watchBuffer?: number;
+  /** Bookmark period for watchers that allow them (default 60 s). */
+  bookmarkIntervalMs?: number;
+  /** How long a read waits for the cache to reach a version (default 3 s). */
+  freshnessTimeoutMs?: number;
+  /** apiVersion/kind put on BOOKMARK objects (default: those of the objects seen). */
+  apiVersion?: string;
+  kind?: string;
+}
+
+interface Entry {
+  key: string;
+  obj: Obj;
+  attrs: ObjectAttrs;
+  /** ADDED event for initial-state delivery, built once. */
+  added?: WatchEvent;
+}
+
+interface Watcher {
+  q: EventQueue;
+  key: string;
+  recursive: boolean;
+  opts: WatchOptions;
+  /** Deliver only events after this revision. */
+  startRev: number;
+}
+
+export const TOO_OLD_WATCH = (rev: number, oldest: number) => `too old resource version: ${rev} (${oldest})`;
+
+export class Cacher implements Storage {
+  readonly prefix: string;
+  private store = new Map<string, Entry>();
+  private keys = new SortedKeys();
+  private ring: EventRing;
+  private rev = 0;
+  private ready: Promise<void>;
+  private readyError: Error | null = null;
+  private inner: Storage;
+  private innerStream?: WatchStream;
+  private watchers = new Set<Watcher>();
+  private waiters: { rev: number; resolve: (ok: boolean) => void }[] = [];
+  private bookmarkTimer: NodeJS.Timeout;
+  private closed = false;
+  private typeInfo: { apiVersion?: string; kind?: string };
+  private opts: Required<Pick<CacherOptions, 'historyWindowMs' | 'maxEvents' | 'watchBuffer' | 'freshnessTimeoutMs'>> & CacherOptions;
+
+  constructor(inner: Storage, opts: CacherOptions) {
+    if (!opts.prefix.endsWith('/')) throw new Error(`cacher prefix must end with '/': ${opts.prefix}`);
+    this.inner = inner;
+    this.prefix = opts.prefix;
+    this.opts = {
+      ...opts,
+      historyWindowMs: opts.historyWindowMs ?? 5 * 60_000,
+      maxEvents: opts.maxEvents ?? 100_000,
+      watchBuffer: opts.watchBuffer ?? 1000,
+      freshnessTimeoutMs: opts.freshnessTimeoutMs ?? 3000,
+    };
+    this.typeInfo = { apiVersion: opts.apiVersion, kind: opts.kind };
+    this.ring = new EventRing(0, this.opts.historyWindowMs, this.opts.maxEvents);
+    this.ready = this.start();
+    this.ready.catch(() => undefined);
+    this.bookmarkTimer = setInterval(() => this.sendBookmarks(), opts.bookmarkIntervalMs ?? 60_000);
+    this.bookmarkTimer.unref();
+  }
+
+  private keyOf(obj: Obj): string {
+    if (this.opts.keyOf) return this.opts.keyOf(obj);
+    const ns = obj.metadata?.namespace;
+    return this.prefix + (ns ? ns + '/' : '') + obj.metadata?.name;
+  }
+
+  /** Lists the inner storage and starts following it. */
+  private async start(): Promise<void> {
+    const list = await this.inner.list(this.prefix, {});
+    this.store.clear();
+    this.keys.clear();
+    for (const obj of list.items) {
+      const key = this.keyOf(obj);
+      this.store.set(key, { key, obj, attrs: this.opts.attrs(obj) });
+      this.keys.insert(key);
+      this.noteType(obj);
+    }
+    this.rev = Number(list.resourceVersion);
+    this.ring = new EventRing(this.rev, this.opts.historyWindowMs, this.opts.maxEvents);
+    this.innerStream = await this.inner.watch(this.prefix, {
+      recursive: true, resourceVersion: list.resourceVersion, allowWatchBookmarks: true,
+    });
+    void this.follow(this.innerStream);
+  }
+
+  private noteType(obj: Obj): void {
+    if (!this.opts.kind && obj.kind) this.typeInfo = { apiVersion: obj.apiVersion, kind: obj.kind };
+  }
+
+  private async follow(stream: WatchStream): Promise<void> {
+    try {
+      for await (const ev of stream) {
+        if (this.closed) return;
+        if (ev.type === 'ERROR') break;
+        this.apply(ev);
+      }
+    } catch {
+      /* fall through to a relist */
+    }
+    if (this.closed) return;
+    // The inner watch ended (compaction, backend restart): terminate watchers and relist.
+    for (const w of this.watchers) w.q.end();
+    this.watchers.clear();
+    this.ready = this.start();
+    this.ready.catch((err) => { this.readyError = err; });
+  }
+
+  /** Applies one event of the inner watch to the state, the ring and the watchers. */
+  private apply(ev: WatchEvent): void {
+    const rev = Number(ev.object.metadata?.resourceVersion ?? 0);
+    if (ev.type === 'BOOKMARK') {
+      if (rev > this.rev) this.advance(rev);
+      return;
+    }
+    const obj = ev.object;
+    const key = this.keyOf(obj);
+    const prev = this.store.get(key);
+    const attrs = this.opts.attrs(obj);
+    let kind: CacheEvent['kind'];
+    if (ev.type === 'DELETED') {
+      kind = 'delete';
+      this.store.delete(key);
+      this.keys.remove(key);
+    } else {
+      kind = prev ? 'update' : 'create';
+      this.store.set(key, { key, obj, attrs });
+      if (!prev) this.keys.insert(key);
+    }
+    this.noteType(obj);
+    const ce: CacheEvent = { kind, key, rev, obj, attrs, prevObj: prev?.obj, prevAttrs: prev?.attrs, at: Date.now() };
+    this.ring.push(ce);
+    for (const w of this.watchers) this.deliver(w, ce);
+    this.advance(rev);
+  }
+
+  private advance(rev: number): void {
+    if (rev <= this.rev) return;
+    this.rev = rev;
+    if (this.waiters.length) {
+      const still: typeof this.waiters = [];
+      for (const w of this.waiters) (w.rev <= rev ? w.resolve(true) : still.push(w));
+      this.waiters = still;
+    }
+  }
+
+  private deliver(w: Watcher, ce: CacheEvent): void {
+    if (ce.rev <= w.startRev) return;
+    if (w.recursive ? !ce.key.startsWith(w.key) : ce.key !== w.key) return;
+    const pred = w.opts.predicate;
+    let t;
+    if (predicateEmpty(pred)) {
+      t = transition(ce.kind, true, true);
+    } else {
+      const prevMatches = ce.prevAttrs ? matchesAttrs(pred, ce.prevAttrs) : false;
+      const curMatches = ce.kind === 'delete' ? false : matchesAttrs(pred, ce.attrs);
+      t = transition(ce.kind, ce.kind === 'delete' ? matchesAttrs(pred, ce.attrs) : prevMatches, curMatches);
+    }
+    if (!t) return;
+    w.q.push(sharedEvent(ce, t.type, t.useOld && ce.kind !== 'delete'));
+  }
+
+  /** Waits until the cache has seen revision `rev`; false on timeout. */
+  private waitFresh(rev: number): Promise<boolean> {
+    if (this.rev >= rev) return Promise.resolve(true);
+    this.innerStream?.requestProgress?.();
+    return new Promise((resolve) => {
+      const entry = { rev, resolve: (ok: boolean) => { clearTimeout(timer); resolve(ok); } };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== entry);
+        resolve(false);
+      }, this.opts.freshnessTimeoutMs);
+      this.waiters.push(entry);
+    });
+  }
+
+  private async awaitReady(): Promise<void> {
+    await this.ready;
+    if (this.readyError) throw this.readyError;
+  }
+
+  /** Brings the cache to the freshness a plan needs; false when a consistent read timed out. */
+  private async freshen(plan: ReadPlan): Promise<boolean> {
+    await this.awaitReady();
+    if (plan.kind === 'consistent') {
+      return this.waitFresh(await this.inner.currentRevision());
+    }
+    if (plan.kind === 'notOlderThan') {
+      if (!(await this.waitFresh(plan.rev))) throw new TooLargeResourceVersionError(plan.rev, this.rev, 1);
+    }
+    return true;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Storage
+
+  create(key: string, obj: Obj): Promise<Obj> { return this.inner.create(key, obj); }
+
+  guaranteedUpdate(key: string, opts: { preconditions?: Preconditions; ignoreNotFound?: boolean; tryUpdate: UpdateFunc }): Promise<Obj> {
+    return this.inner.guaranteedUpdate(key, opts);
+  }
+
+  delete(key: string, opts?: { preconditions?: Preconditions; validateDeletion?: (current: Obj) => void | Promise<void> }): Promise<Obj> {
+    return this.inner.delete(key, opts);
+  }
+
+  count(prefix: string): Promise<number> { return this.inner.count(prefix); }
+  currentRevision(): Promise<number> { return this.inner.currentRevision(); }
+
+  async get(key: string, opts: GetOptions = {}): Promise<Obj | null> {
+    const plan = planGet(opts.resourceVersion);
+    if (plan.kind === 'consistent' || !key.startsWith(this.prefix)) return this.inner.get(key, opts);
+    await this.freshen(plan);
+    const e = this.store.get(key);
+    return e ? structuredClone(e.obj) : null;
+  }
+
+  /**
+   * Lists from memory when upstream's cacher would; the items are shared with
+   * the cache and must be treated as read-only.
+   */
+  async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    validateListOptions(opts);
+    const hasLimit = !!opts.limit && opts.limit > 0 && opts.resourceVersion !== '0';
+    if (opts.continue || hasLimit || opts.resourceVersionMatch === 'Exact' || !prefix.startsWith(this.prefix)) {
+      return this.inner.list(prefix, opts);
+    }
+    const plan = planList(opts);
+    if (!(await this.freshen(plan))) return this.inner.list(prefix, opts);
+    const pred = opts.predicate;
+    const filtering = !predicateEmpty(pred);
+    const items: Obj[] = [];
+    for (const key of this.keys.range(prefix)) {
+      const e = this.store.get(key)!;
+      if (filtering && !matchesAttrs(pred, e.attrs)) continue;
+      items.push(e.obj);
+    }
+    return { items, resourceVersion: String(this.rev) };
+  }
+
+  async watch(keyOrPrefix: string, opts: WatchOptions): Promise<WatchStream> {
+    validateWatchOptions(opts);
+    const plan = planWatch(opts);
+    if (!keyOrPrefix.startsWith(this.prefix)) return this.inner.watch(keyOrPrefix, opts);
+    if (plan.start.kind === 'exact') await this.awaitReady();
+    else if (!(await this.freshen(plan.start)) && plan.start.kind === 'consistent') {
+      throw new TooLargeResourceVersionError(await this.inner.currentRevision(), this.rev, 1);
+    }
+    if (this.closed) throw new InvalidRequestError('storage closed');
+    // From here on, no await: the snapshot and the registration see the same state.
+    const w: Watcher = { q: undefined as unknown as EventQueue, key: keyOrPrefix, recursive: opts.recursive, opts, startRev: this.rev };
+    w.q = new EventQueue(this.opts.watchBuffer, () => this.watchers.delete(w), () => this.bookmark(w));
+    const pred = opts.predicate;
+    const filtering = !predicateEmpty(pred);
+    if (plan.initialEvents) {
+      const keys = opts.recursive ? this.keys.range(keyOrPrefix) : this.store.has(keyOrPrefix) ? [keyOrPrefix] : [];
+      for (const key of keys) {
+        const e = this.store.get(key)!;
+        if (filtering && !matchesAttrs(pred, e.attrs)) continue;
+        e.added ??= { type: 'ADDED', object: e.obj, encoded: new Map() };
+        w.q.pushInitial(e.added);
+      }
+      if (plan.initialEventsEndBookmark) {
+        w.q.pushInitial({
+          type: 'BOOKMARK',
+          object: { ...this.typeInfo, metadata: { resourceVersion: String(this.rev), annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } } },
+        });
+      }
+    } else if (plan.start.kind === 'exact') {
+      w.startRev = plan.start.rev;
+      const backlog = this.ring.since(plan.start.rev);
+      if (backlog === null) {
+        w.q.push({ type: 'ERROR', object: statusObject(410, 'Expired', TOO_OLD_WATCH(plan.start.rev, this.ring.oldestRev)) });
+        w.q.end();
+        return w.q;
+      }
+      // Deliver the backlog as if live, then register.
+      w.startRev = plan.start.rev;
+      for (const ce of backlog) this.deliver(w, ce);
+      w.startRev = Math.max(plan.start.rev, this.rev);
+    }
+    if (!w.q.closed) this.watchers.add(w);
+    return w.q;
+  }
+
+  private bookmark(w: Watcher): void {
+    if (!w.opts.allowWatchBookmarks || this.rev < w.startRev) return;
+    w.q.push({ type: 'BOOKMARK', object: { ...this.typeInfo, metadata: { resourceVersion: String(this.rev) } } });
+  }
+
+  /** Sends one shared BOOKMARK to every watcher that allows them. */
+  sendBookmarks(): void {
+    let ev: WatchEvent | null = null;
+    for (const w of this.watchers) {
+      if (!w.opts.allowWatchBookmarks || this.rev < w.startRev) continue;
+      ev ??= { type: 'BOOKMARK', object: { ...this.typeInfo, metadata: { resourceVersion: String(this.rev) } }, encoded: new Map() };
+      w.q.push(ev);
+    }
+  }
+
+  /**
+   * Forgets the event history (watches from any earlier version then get 410
+   * Expired), as a cache does when it must shed memory.
+   */
+  dropHistory(): void {
+    this.ring = new EventRing(this.rev, this.opts.historyWindowMs, this.opts.maxEvents);
+  }
+
+  /** Number of open watchers (for tests and metrics). */
+  get watcherCount(): number { return this.watchers.size; }
+  /** The cache's revision (for tests and metrics). */
+  get cacheRevision(): number { return this.rev; }
+  /** Resolves once the initial list is loaded. */
+  whenReady(): Promise<void> { return this.awaitReady(); }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.bookmarkTimer);
+    for (const w of this.waiters) w.resolve(false);
+    this.waiters = [];
+    for (const w of [...this.watchers]) w.q.end();
+    this.watchers.clear();
+    await this.ready.catch(() => undefined);
+    this.innerStream?.stop();
+  }
+}

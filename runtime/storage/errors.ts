@@ -1,0 +1,109 @@
+// Errors of the object layer that carry the exact upstream texts and the
+// HTTP status they map to. Built on the base classes of interface.ts so a
+// caller that only knows those still maps them right (CompactedError -> 410,
+// FutureRevisionError -> wait/504, InvalidRequestError -> 400). Pure types and
+// message builders; no I/O.
+import { CompactedError, FutureRevisionError, InvalidRequestError } from './interface.ts';
+
+/** The list revision asked for has been compacted away (410 Expired). */
+export const EXPIRED_LIST_MESSAGE = 'The resourceVersion for the provided list is too old.';
+/** A continue token whose revision was compacted, when no fresh token could be made (410). */
+export const CONTINUE_EXPIRED_MESSAGE =
+  'The provided continue parameter is too old to display a consistent list result. ' +
+  'You can start a new list without the continue parameter.';
+/** A continue token whose revision was compacted; the error carries a token to go on inconsistently (410). */
+export const INCONSISTENT_CONTINUE_MESSAGE =
+  'The provided continue parameter is too old to display a consistent list result. ' +
+  'You can start a new list without the continue parameter, or use the continue token in this response to ' +
+  'retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - ' +
+  'objects that were created, modified, or deleted between the time the first chunk was returned and now may ' +
+  'show up in the list.';
+
+/**
+ * 410 Gone, reason Expired. `continue` is set when the list may go on at the
+ * latest revision (the Status's metadata.continue).
+ */
+export class ResourceExpiredError extends CompactedError {
+  readonly code = 410;
+  readonly reason = 'Expired';
+  constructor(message: string, requested = 0, compacted = 0, public continueToken?: string) {
+    super(requested, compacted);
+    this.message = message;
+  }
+}
+
+/**
+ * A resourceVersion newer than the store's that did not arrive in time:
+ * 504, reason Timeout, message `Timeout: Too large resource version: X, current: Y`,
+ * one cause of type ResourceVersionTooLarge.
+ */
+export class TooLargeResourceVersionError extends FutureRevisionError {
+  readonly code = 504;
+  readonly reason = 'Timeout';
+  readonly causeType = 'ResourceVersionTooLarge';
+  readonly causeMessage = 'Too large resource version';
+  constructor(requested: number, current: number, public retryAfterSeconds = 1) {
+    super(requested, current);
+    this.message = `Too large resource version: ${requested}, current: ${current}`;
+  }
+  /** The Status message as kube-apiserver words it. */
+  get statusMessage(): string {
+    return `Timeout: ${this.message}`;
+  }
+}
+
+export interface FieldCause {
+  /** e.g. FieldValueForbidden, FieldValueNotSupported, FieldValueInvalid */
+  reason: string;
+  field: string;
+  message: string;
+}
+
+/**
+ * Invalid combinations of list/watch options (resourceVersionMatch without
+ * resourceVersion, ...). Upstream answers these as 422 Invalid on kind
+ * ListOptions (group meta.k8s.io); `causes` hold each field error, `message`
+ * the joined field errors.
+ */
+export class ListOptionsInvalidError extends InvalidRequestError {
+  readonly code = 422;
+  readonly reason = 'Invalid';
+  constructor(public causes: FieldCause[]) {
+    super(causes.map((c) => c.message).join(', '));
+    this.message = `ListOptions.meta.k8s.io "" is invalid: ${
+      causes.length === 1 ? causes[0].message : '[' + causes.map((c) => c.message).join(', ') + ']'}`;
+  }
+}
+
+/** Go's %q for the strings that appear in field errors (ASCII-exact). */
+export function goQuote(s: string): string {
+  return JSON.stringify(s);
+}
+
+export function forbidden(field: string, detail: string): FieldCause {
+  return { reason: 'FieldValueForbidden', field, message: `${field}: Forbidden: ${detail}` };
+}
+
+export function notSupported(field: string, value: string, supported: string[]): FieldCause {
+  return {
+    reason: 'FieldValueNotSupported',
+    field,
+    message: `${field}: Unsupported value: ${goQuote(value)}: supported values: ${supported.map(goQuote).join(', ')}`,
+  };
+}
+
+/** Parses a resourceVersion query parameter; '' gives 0. Throws 400 on junk. */
+export function parseResourceVersion(rv: string | undefined): number {
+  if (rv === undefined || rv === '') return 0;
+  if (!/^[0-9]+$/.test(rv) || rv.length > 19) {
+    const reason = /^[0-9]+$/.test(rv) ? 'value out of range' : 'invalid syntax';
+    throw new InvalidRequestError(
+      `invalid resource version: resourceVersion: Invalid value: ${goQuote(rv)}: strconv.ParseUint: parsing ${goQuote(rv)}: ${reason}`);
+  }
+  const n = Number(rv);
+  if (!Number.isSafeInteger(n)) {
+    throw new InvalidRequestError(
+      `invalid resource version: resourceVersion: Invalid value: ${goQuote(rv)}: strconv.ParseUint: parsing ${goQuote(rv)}: value out of range`);
+  }
+  return n;
+}

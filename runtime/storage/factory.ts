@@ -1,0 +1,59 @@
+// Opens the storage stack the server runs on: the SQLite revision log
+// (<dataDir>/specserver.db, or in memory), one KVStorage over it, and one
+// watch cache per resource prefix (unless disabled). The only place that
+// wires the layers together.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { KV, ObjectAttrs, Obj, Storage } from './interface.ts';
+import { openSqliteKV } from './sqlite/index.ts';
+import { KVStorage } from './kvstore/index.ts';
+import { Cacher, type CacherOptions } from './cacher/index.ts';
+
+export interface OpenStorageOptions {
+  /** Directory of the database; undefined: in memory. */
+  dataDir?: string;
+  /** History kept for watches, exact reads and continue tokens (default 5 minutes). */
+  historyWindowMs?: number;
+  /** Serve reads and watches from per-type caches (default true). */
+  watchCache?: boolean;
+  /** Extra options for every cache (bookmark period, buffer sizes). */
+  cacher?: Partial<Omit<CacherOptions, 'prefix' | 'attrs'>>;
+}
+
+export interface OpenedStorage {
+  kv: KV;
+  base: KVStorage;
+  storageFor(prefix: string, attrs: (obj: Obj) => ObjectAttrs): Storage;
+  close(): Promise<void>;
+}
+
+export const DB_FILE = 'specserver.db';
+
+export async function openStorage(opts: OpenStorageOptions = {}): Promise<OpenedStorage> {
+  let file = ':memory:';
+  if (opts.dataDir !== undefined) {
+    fs.mkdirSync(opts.dataDir, { recursive: true });
+    file = path.join(opts.dataDir, DB_FILE);
+  }
+  const kv = openSqliteKV({ path: file, historyWindowMs: opts.historyWindowMs });
+  const base = new KVStorage(kv);
+  const caches = new Map<string, Cacher>();
+  const useCache = opts.watchCache ?? true;
+  return {
+    kv,
+    base,
+    storageFor(prefix, attrs) {
+      if (!useCache) return base;
+      let c = caches.get(prefix);
+      if (!c) {
+        c = new Cacher(base, { ...opts.cacher, prefix, attrs, historyWindowMs: opts.historyWindowMs });
+        caches.set(prefix, c);
+      }
+      return c;
+    },
+    async close() {
+      for (const c of caches.values()) await c.close();
+      await kv.close();
+    },
+  };
+}

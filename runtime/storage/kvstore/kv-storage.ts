@@ -1,0 +1,278 @@
+// The object layer (Storage, interface.ts) over any KV: JSON objects under
+// opaque keys, resourceVersion = modRevision, preconditions, guaranteed
+// updates, selectors, chunked lists with continue tokens, and watches read
+// straight from the KV (no cache; see cacher/ for that). Follows
+// kube-apiserver's etcd3 store semantics for every resourceVersion option.
+import {
+  CompactedError, ConflictError, FutureRevisionError, InvalidRequestError, KeyExistsError, NotFoundError,
+  PreconditionError,
+  type GetOptions, type KV, type KVEvent, type KVWatcher, type ListOptions, type ListResult, type Obj,
+  type Preconditions, type Storage, type UpdateFunc, type WatchEvent, type WatchOptions, type WatchStream,
+} from '../interface.ts';
+import {
+  EXPIRED_LIST_MESSAGE, INCONSISTENT_CONTINUE_MESSAGE, ResourceExpiredError, TooLargeResourceVersionError,
+} from '../errors.ts';
+import { planGet, planList, planWatch, validateListOptions, validateWatchOptions, INITIAL_EVENTS_END_ANNOTATION } from '../semantics/options.ts';
+import { matchesObject, predicateEmpty, statusObject, transition } from '../semantics/predicate.ts';
+import { EventQueue } from '../stream/event-queue.ts';
+import { decodeContinue, encodeContinue } from './continue.ts';
+import { decodeKV, decodeValue, encodeObject, setResourceVersion } from './codec.ts';
+
+export const WATCH_TOO_OLD_MESSAGE = 'The resourceVersion for the provided watch is too old.';
+
+export interface KVStorageOptions {
+  /** Events buffered per watcher before it is cut off (default 10000). */
+  watchBuffer?: number;
+  /** Keys read per round when a selector filters a chunked list (default 500). */
+  filterChunk?: number;
+}
+
+/** Upper bound of a prefix range (prefixes end with '/'). */
+function rangeEnd(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
+export function checkPreconditions(key: string, pre: Preconditions | undefined, obj: Obj): void {
+  if (!pre) return;
+  const meta = obj.metadata ?? {};
+  if (pre.uid !== undefined && pre.uid !== (meta.uid ?? '')) {
+    throw new PreconditionError(`Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid ?? ''}`);
+  }
+  if (pre.resourceVersion !== undefined && pre.resourceVersion !== (meta.resourceVersion ?? '')) {
+    throw new PreconditionError(
+      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`);
+  }
+  void key;
+}
+
+export class KVStorage implements Storage {
+  private watchBuffer: number;
+  private filterChunk: number;
+
+  constructor(public readonly kv: KV, opts: KVStorageOptions = {}) {
+    this.watchBuffer = opts.watchBuffer ?? 10_000;
+    this.filterChunk = opts.filterChunk ?? 500;
+  }
+
+  async create(key: string, obj: Obj): Promise<Obj> {
+    if (obj.metadata?.resourceVersion) {
+      throw new InvalidRequestError('resourceVersion should not be set on objects to be created');
+    }
+    const kv = await this.kv.create(key, encodeObject(obj));
+    return decodeKV(kv);
+  }
+
+  async get(key: string, opts: GetOptions = {}): Promise<Obj | null> {
+    const plan = planGet(opts.resourceVersion);
+    const kv = await this.kv.get(key);
+    if (plan.kind === 'notOlderThan') {
+      const cur = await this.kv.currentRevision();
+      if (plan.rev > cur) throw new TooLargeResourceVersionError(plan.rev, cur, 0);
+    }
+    return kv ? decodeKV(kv) : null;
+  }
+
+  async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    validateListOptions(opts);
+    let startKey = prefix;
+    let rev = 0;
+    let fromContinue = false;
+    if (opts.continue) {
+      const c = decodeContinue(opts.continue, prefix);
+      if (opts.resourceVersion && opts.resourceVersion !== '0') {
+        throw new InvalidRequestError('specifying resource version is not allowed when using continue');
+      }
+      startKey = c.startKey;
+      rev = c.rev > 0 ? c.rev : 0;
+      fromContinue = true;
+    } else {
+      const plan = planList(opts);
+      if (plan.kind === 'exact') rev = plan.rev;
+      if (plan.kind === 'notOlderThan') {
+        const cur = await this.kv.currentRevision();
+        if (plan.rev > cur) throw new TooLargeResourceVersionError(plan.rev, cur, 0);
+      }
+    }
+    try {
+      return await this.readList(prefix, startKey, rev, opts);
+    } catch (err) {
+      if (err instanceof CompactedError && !(err instanceof ResourceExpiredError)) {
+        if (fromContinue) {
+          throw new ResourceExpiredError(INCONSISTENT_CONTINUE_MESSAGE, err.requested, err.compacted,
+            encodeContinue(startKey, prefix, -1));
+        }
+        throw new ResourceExpiredError(EXPIRED_LIST_MESSAGE, err.requested, err.compacted);
+      }
+      if (err instanceof FutureRevisionError && !(err instanceof TooLargeResourceVersionError)) {
+        throw new TooLargeResourceVersionError(err.requested, err.current, 0);
+      }
+      throw err;
+    }
+  }
+
+  /** Reads pages at one revision until `limit` matching items or the end of the range. */
+  private async readList(prefix: string, startKey: string, rev: number, opts: ListOptions): Promise<ListResult> {
+    const end = rangeEnd(prefix);
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
+    const pred = opts.predicate;
+    const filtering = !predicateEmpty(pred);
+    const items: Obj[] = [];
+    let key = startKey;
+    let readRev = rev;
+    let count: number | undefined;
+    let lastKey = '';
+    let hasMore = false;
+    for (let round = 0; ; round++) {
+      const pageLimit = limit ? (filtering ? Math.max(limit, this.filterChunk) : limit) : 0;
+      const res = await this.kv.list(key, { end, revision: readRev, limit: pageLimit, count: round === 0 && limit > 0 && !filtering });
+      readRev = res.revision;
+      if (round === 0) count = res.count;
+      let stoppedEarly = false;
+      for (let i = 0; i < res.kvs.length; i++) {
+        const kv = res.kvs[i];
+        const obj = decodeKV(kv);
+        lastKey = kv.key;
+        if (filtering && !matchesObject(pred, obj)) continue;
+        items.push(obj);
+        if (limit && items.length === limit) {
+          hasMore = i < res.kvs.length - 1 || res.more;
+          stoppedEarly = true;
+          break;
+        }
+      }
+      if (stoppedEarly || !res.more) break;
+      key = lastKey + '\x00';
+    }
+    const out: ListResult = { items, resourceVersion: String(readRev) };
+    if (hasMore) {
+      out.continue = encodeContinue(lastKey + '\x00', prefix, readRev);
+      if (!filtering && count !== undefined) out.remainingItemCount = count - items.length;
+    }
+    return out;
+  }
+
+  async watch(keyOrPrefix: string, opts: WatchOptions): Promise<WatchStream> {
+    validateWatchOptions(opts);
+    const plan = planWatch(opts);
+    const pred = opts.predicate;
+    const recursive = opts.recursive;
+    let kvw: KVWatcher | undefined;
+    let typeInfo: { apiVersion?: string; kind?: string } = {};
+    const q = new EventQueue(this.watchBuffer, () => kvw?.close(), () => kvw?.requestProgress?.());
+    const bookmark = (rev: number, annotations?: Record<string, string>): WatchEvent => ({
+      type: 'BOOKMARK',
+      object: { ...typeInfo, metadata: { resourceVersion: String(rev), ...(annotations ? { annotations } : {}) } },
+    });
+    const cur = await this.kv.currentRevision();
+    if (plan.start.kind === 'notOlderThan' && plan.start.rev > cur) {
+      throw new TooLargeResourceVersionError(plan.start.rev, cur, 1);
+    }
+    let startRev: number;
+    if (plan.initialEvents) {
+      const state = recursive
+        ? await this.kv.list(keyOrPrefix, { end: rangeEnd(keyOrPrefix) })
+        : { kvs: [await this.kv.get(keyOrPrefix)].filter((x) => x !== null), revision: await this.kv.currentRevision() };
+      for (const kv of state.kvs) {
+        const obj = decodeKV(kv!);
+        typeInfo = { apiVersion: obj.apiVersion, kind: obj.kind };
+        if (matchesObject(pred, obj)) q.push({ type: 'ADDED', object: obj });
+      }
+      startRev = state.revision;
+      if (plan.initialEventsEndBookmark) q.push(bookmark(startRev, { [INITIAL_EVENTS_END_ANNOTATION]: 'true' }));
+    } else {
+      startRev = plan.start.kind === 'exact' ? plan.start.rev : cur;
+    }
+    const onEvents = (events: KVEvent[]) => {
+      for (const ev of events) {
+        if (!recursive && ev.kv.key !== keyOrPrefix) continue;
+        const out = this.toWatchEvent(ev, opts);
+        if (!out) continue;
+        typeInfo = { apiVersion: out.object.apiVersion, kind: out.object.kind };
+        if (!q.push(out)) return;
+      }
+    };
+    try {
+      kvw = this.kv.watch(keyOrPrefix, {
+        afterRevision: startRev,
+        onEvents,
+        onError: () => q.end(),
+        onProgress: (rev) => { if (opts.allowWatchBookmarks) q.push(bookmark(rev)); },
+      });
+    } catch (err) {
+      if (!(err instanceof CompactedError)) throw err;
+      q.push({ type: 'ERROR', object: statusObject(410, 'Expired', WATCH_TOO_OLD_MESSAGE) });
+      q.end();
+    }
+    return q;
+  }
+
+  private toWatchEvent(ev: KVEvent, opts: WatchOptions): WatchEvent | null {
+    const pred = opts.predicate;
+    const kind = ev.type === 'DELETE' ? 'delete' : ev.prevKv ? 'update' : 'create';
+    const filtering = !predicateEmpty(pred);
+    const cur = ev.type === 'PUT' ? decodeKV(ev.kv) : null;
+    const old = ev.prevKv && (kind === 'delete' || filtering) ? decodeValue(ev.prevKv.value, ev.kv.modRevision) : null;
+    const t = filtering
+      ? transition(kind, old ? matchesObject(pred, old) : false, cur ? matchesObject(pred, cur) : false)
+      : transition(kind, true, true);
+    if (!t) return null;
+    const object = t.useOld ? old : cur;
+    if (!object) return null;
+    if (t.useOld) setResourceVersion(object, ev.kv.modRevision);
+    return { type: t.type, object };
+  }
+
+  async guaranteedUpdate(key: string, opts: {
+    preconditions?: Preconditions; ignoreNotFound?: boolean; tryUpdate: UpdateFunc;
+  }): Promise<Obj> {
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.kv.get(key);
+      if (!kv && !opts.ignoreNotFound) throw new NotFoundError(key);
+      const current = kv ? decodeKV(kv) : null;
+      if (current) checkPreconditions(key, opts.preconditions, current);
+      const next = await opts.tryUpdate(current ? structuredClone(current) : null);
+      const value = encodeObject(next);
+      try {
+        if (!kv) return decodeKV(await this.kv.create(key, value));
+        if (value === kv.value) return current!;
+        return decodeKV(await this.kv.update(key, value, kv.modRevision));
+      } catch (err) {
+        // Someone wrote in between: read again and re-apply.
+        if ((err instanceof ConflictError || err instanceof KeyExistsError || err instanceof NotFoundError) && attempt < 1000) continue;
+        throw err;
+      }
+    }
+  }
+
+  async delete(key: string, opts: {
+    preconditions?: Preconditions; validateDeletion?: (current: Obj) => void | Promise<void>;
+  } = {}): Promise<Obj> {
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.kv.get(key);
+      if (!kv) throw new NotFoundError(key);
+      const current = decodeKV(kv);
+      checkPreconditions(key, opts.preconditions, current);
+      if (opts.validateDeletion) await opts.validateDeletion(structuredClone(current));
+      try {
+        const deleted = await this.kv.delete(key, kv.modRevision);
+        return decodeValue(deleted.value, deleted.modRevision);
+      } catch (err) {
+        if (err instanceof ConflictError && attempt < 1000) continue;
+        throw err;
+      }
+    }
+  }
+
+  async count(prefix: string): Promise<number> {
+    const res = await this.kv.list(prefix, { end: rangeEnd(prefix), limit: 1, count: true });
+    return res.count ?? 0;
+  }
+
+  currentRevision(): Promise<number> {
+    return this.kv.currentRevision();
+  }
+
+  async close(): Promise<void> {
+    /* the KV is owned by whoever opened it */
+  }
+}

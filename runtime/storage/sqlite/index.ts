@@ -1,0 +1,11 @@
+// Entry point of the SQLite backend: openSqliteKV opens (or creates) the
+// revision-log database and returns a KV with a few SQLite-only extras
+// (stats, compactNow, checkpoint). See sqlite-kv.ts for the design.
+import { SqliteKV, type SqliteKVOptions, type SqliteKVStats } from './sqlite-kv.ts';
+
+export { SqliteKV, type SqliteKVOptions, type SqliteKVStats };
+export { prefixEnd } from './schema.ts';
+
+export function openSqliteKV(opts: SqliteKVOptions): SqliteKV {
+  return new SqliteKV(opts);
+}

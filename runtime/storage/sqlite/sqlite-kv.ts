@@ -1,0 +1,357 @@
+// The SQLite implementation of the KV contract (interface.ts): an append-only
+// revision log with a current-state table beside it, group commit (every write
+// arriving in the same event-loop turn shares one transaction and one fsync),
+// reads at a revision, watches from a revision, and background compaction that
+// keeps a time window of history. Knows nothing of Kubernetes objects.
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import {
+  CompactedError, ConflictError, FutureRevisionError, KeyExistsError, NotFoundError, StorageError,
+  type KV, type KeyValue, type KVListOptions, type KVListResult, type KVWatcher, type KVWatchOptions,
+} from '../interface.ts';
+import { applyPragmas, DDL, MAX_KEY, prefixEnd, type SyncMode } from './schema.ts';
+import { WatchHub, type LogRow } from './watch-hub.ts';
+import { compactChunk, prepareCompact, RevisionClock, type CompactStatements } from './compactor.ts';
+
+export interface SqliteKVOptions {
+  /** Database file path, or ':memory:'. */
+  path: string;
+  /** History kept for reads at a revision and watches (default 5 minutes). */
+  historyWindowMs?: number;
+  /** How often the background compactor runs (default: a fifth of the window, at most 60 s). */
+  compactIntervalMs?: number;
+  /** SQLite synchronous mode (default FULL: an acknowledged write survives power loss). */
+  synchronous?: SyncMode;
+  /** Rows handled per compaction transaction (default 2000). */
+  compactChunkRows?: number;
+}
+
+export interface SqliteKVStats {
+  revision: number;
+  compactedRevision: number;
+  logRows: number;
+  currentRows: number;
+  pageCount: number;
+  freePages: number;
+  dbBytes: number;
+  walBytes: number;
+  commits: number;
+  writes: number;
+}
+
+type WriteOp =
+  | { kind: 'create'; key: string; value: string; resolve: (kv: KeyValue) => void; reject: (e: Error) => void }
+  | { kind: 'update'; key: string; value: string; expected: number; resolve: (kv: KeyValue) => void; reject: (e: Error) => void }
+  | { kind: 'delete'; key: string; expected?: number; resolve: (kv: KeyValue) => void; reject: (e: Error) => void };
+
+interface CurrentRow { rev: number; createRev: number }
+interface ValueRow { key: string; rev: number; createRev: number; value: string }
+
+export class SqliteKV implements KV {
+  readonly path: string;
+  private db: Database.Database;
+  private rev: number;
+  private compacted: number;
+  private compactDone: number;
+  private queue: WriteOp[] = [];
+  private flushScheduled = false;
+  private closed = false;
+  private hub: WatchHub;
+  private clock: RevisionClock;
+  private timer?: NodeJS.Timeout;
+  private compacting?: Promise<void>;
+  private commitCount = 0;
+  private writeCount = 0;
+  private chunkRows: number;
+  private st: Record<string, Database.Statement>;
+  private cst: CompactStatements;
+
+  constructor(opts: SqliteKVOptions) {
+    this.path = opts.path;
+    const inMemory = opts.path === ':memory:';
+    this.db = new Database(opts.path);
+    applyPragmas(this.db, opts.synchronous ?? 'FULL', inMemory);
+    this.db.exec(DDL);
+    const db = this.db;
+    this.st = {
+      getCurrent: db.prepare('SELECT rev, create_rev AS createRev FROM current WHERE key = ?'),
+      getValue: db.prepare('SELECT value FROM log WHERE rev = ?').pluck(),
+      insLog: db.prepare('INSERT INTO log (rev, key, created, deleted, create_rev, prev_rev, value) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      insCurrent: db.prepare('INSERT INTO current (key, rev, create_rev) VALUES (?, ?, ?)'),
+      updCurrent: db.prepare('UPDATE current SET rev = ? WHERE key = ?'),
+      delCurrent: db.prepare('DELETE FROM current WHERE key = ?'),
+      getLatest: db.prepare('SELECT c.key, c.rev, c.create_rev AS createRev, l.value FROM current c JOIN log l ON l.rev = c.rev WHERE c.key = ?'),
+      getAt: db.prepare('SELECT key, rev, create_rev AS createRev, deleted, value FROM log WHERE key = ? AND rev <= ? ORDER BY rev DESC LIMIT 1'),
+      listLatest: db.prepare('SELECT c.key, c.rev, c.create_rev AS createRev, l.value FROM current c JOIN log l ON l.rev = c.rev WHERE c.key >= ? AND c.key < ? ORDER BY c.key LIMIT ?'),
+      countLatest: db.prepare('SELECT count(*) FROM current WHERE key >= ? AND key < ?').pluck(),
+      changedSince: db.prepare('SELECT DISTINCT key FROM log NOT INDEXED WHERE rev > ? AND key >= ? AND key < ?').pluck(),
+      rowsSince: db.prepare('SELECT rev, key, deleted, create_rev AS createRev, prev_rev AS prevRev, value FROM log NOT INDEXED WHERE rev > ? AND key >= ? AND key < ? ORDER BY rev'),
+      maxRev: db.prepare('SELECT max(rev) FROM log').pluck(),
+      getMeta: db.prepare('SELECT value FROM meta WHERE name = ?').pluck(),
+      logCount: db.prepare('SELECT count(*) FROM log').pluck(),
+      currentCount: db.prepare('SELECT count(*) FROM current').pluck(),
+    };
+    this.cst = prepareCompact(db);
+    // Revisions start at 1 like etcd's, so "0" never names a real state.
+    this.rev = Math.max(1, (this.st.maxRev.get() as number | null) ?? 0);
+    this.compacted = (this.st.getMeta.get('compact_rev') as number | undefined) ?? 0;
+    this.compactDone = (this.st.getMeta.get('compact_done') as number | undefined) ?? 0;
+    this.hub = new WatchHub((rev) => this.st.getValue.get(rev) as string | undefined, () => this.rev);
+    const windowMs = opts.historyWindowMs ?? 5 * 60_000;
+    this.clock = new RevisionClock(windowMs);
+    this.clock.sample(this.rev);
+    this.chunkRows = opts.compactChunkRows ?? 2000;
+    const interval = opts.compactIntervalMs ?? Math.min(60_000, Math.max(1000, Math.floor(windowMs / 5)));
+    this.timer = setInterval(() => this.tick(), Math.max(10, Math.min(interval, windowMs || interval)));
+    this.timer.unref();
+    // Finish a compaction cut short by a stop.
+    if (this.compactDone < this.compacted) this.compacting = this.runCompaction(this.compacted);
+  }
+
+  async currentRevision(): Promise<number> { return this.rev; }
+  async compactedRevision(): Promise<number> { return this.compacted; }
+  /** Synchronous reads of the counters, for callers on a hot path. */
+  revisionSync(): number { return this.rev; }
+
+  async get(key: string, revision?: number): Promise<KeyValue | null> {
+    this.checkOpen();
+    const rev = revision ?? 0;
+    if (!rev || rev >= this.rev) {
+      if (rev > this.rev) throw new FutureRevisionError(rev, this.rev);
+      const r = this.st.getLatest.get(key) as ValueRow | undefined;
+      return r ? { key: r.key, value: r.value, createRevision: r.createRev, modRevision: r.rev } : null;
+    }
+    if (rev < this.compacted) throw new CompactedError(rev, this.compacted);
+    const r = this.st.getAt.get(key, rev) as (ValueRow & { deleted: number }) | undefined;
+    if (!r || r.deleted) return null;
+    return { key: r.key, value: r.value, createRevision: r.createRev, modRevision: r.rev };
+  }
+
+  async list(start: string, opts: KVListOptions = {}): Promise<KVListResult> {
+    this.checkOpen();
+    const end = opts.end ?? prefixEnd(start);
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
+    const current = this.rev;
+    const rev = opts.revision ?? 0;
+    if (rev > current) throw new FutureRevisionError(rev, current);
+    if (!rev || rev === current) {
+      const rows = this.st.listLatest.all(start, end, limit ? limit + 1 : -1) as ValueRow[];
+      const more = limit > 0 && rows.length > limit;
+      if (more) rows.length = limit;
+      const out: KVListResult = { kvs: rows.map(toKV), revision: current, more };
+      if (opts.count) out.count = this.st.countLatest.get(start, end) as number;
+      return out;
+    }
+    if (rev < this.compacted) throw new CompactedError(rev, this.compacted);
+    return this.listAt(start, end, rev, limit, !!opts.count);
+  }
+
+  /** A list at a past revision: the current table, corrected by the keys written after it. */
+  private listAt(start: string, end: string, rev: number, limit: number, count: boolean): KVListResult {
+    const changed = new Set(this.st.changedSince.all(rev, start, end) as string[]);
+    const baseLimit = limit ? limit + changed.size + 1 : -1;
+    const base = (this.st.listLatest.all(start, end, baseLimit) as ValueRow[]).filter((r) => !changed.has(r.key));
+    const hist: ValueRow[] = [];
+    let changedNow = 0;
+    for (const key of changed) {
+      if (this.st.getCurrent.get(key)) changedNow++;
+      const r = this.st.getAt.get(key, rev) as (ValueRow & { deleted: number }) | undefined;
+      if (r && !r.deleted) hist.push(r);
+    }
+    const all = base.concat(hist).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const more = limit > 0 && all.length > limit;
+    if (more) all.length = limit;
+    const out: KVListResult = { kvs: all.map(toKV), revision: rev, more };
+    if (count) out.count = (this.st.countLatest.get(start, end) as number) - changedNow + hist.length;
+    return out;
+  }
+
+  create(key: string, value: string): Promise<KeyValue> {
+    return new Promise((resolve, reject) => this.enqueue({ kind: 'create', key, value, resolve, reject }));
+  }
+
+  update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
+    return new Promise((resolve, reject) =>
+      this.enqueue({ kind: 'update', key, value, expected: expectedModRevision, resolve, reject }));
+  }
+
+  /** Returns the deleted value, with modRevision = the revision of the delete. */
+  delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
+    return new Promise((resolve, reject) =>
+      this.enqueue({ kind: 'delete', key, expected: expectedModRevision, resolve, reject }));
+  }
+
+  watch(prefix: string, opts: KVWatchOptions): KVWatcher {
+    this.checkOpen();
+    if (opts.afterRevision < this.compacted) throw new CompactedError(opts.afterRevision, this.compacted);
+    const end = prefixEnd(prefix);
+    const backlog = opts.afterRevision < this.rev
+      ? (this.st.rowsSince.all(opts.afterRevision, prefix, end) as (Omit<LogRow, 'deleted'> & { deleted: number })[])
+        .map((r): LogRow => ({ ...r, deleted: !!r.deleted }))
+      : [];
+    return this.hub.add(prefix, end, opts, backlog);
+  }
+
+  async compact(revision: number): Promise<void> {
+    this.checkOpen();
+    if (revision > this.rev) throw new FutureRevisionError(revision, this.rev);
+    if (revision <= this.compacted) {
+      if (this.compacting) await this.compacting;
+      return;
+    }
+    if (this.compacting) await this.compacting;
+    if (revision <= this.compacted) return;
+    this.compacting = this.runCompaction(revision);
+    await this.compacting;
+  }
+
+  /** Runs one compaction pass now, to the history window's horizon; returns the revision compacted to. */
+  async compactNow(): Promise<number> {
+    this.clock.sample(this.rev);
+    const target = Math.min(this.clock.horizon(), this.rev);
+    if (target > this.compacted) await this.compact(target);
+    return this.compacted;
+  }
+
+  /** Checkpoints the WAL into the database and truncates it. */
+  checkpoint(): void {
+    if (this.path !== ':memory:') this.db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
+  stats(): SqliteKVStats {
+    const size = (p: string) => { try { return fs.statSync(p).size; } catch { return 0; } };
+    return {
+      revision: this.rev,
+      compactedRevision: this.compacted,
+      logRows: this.st.logCount.get() as number,
+      currentRows: this.st.currentCount.get() as number,
+      pageCount: this.db.pragma('page_count', { simple: true }) as number,
+      freePages: this.db.pragma('freelist_count', { simple: true }) as number,
+      dbBytes: this.path === ':memory:' ? 0 : size(this.path),
+      walBytes: this.path === ':memory:' ? 0 : size(this.path + '-wal'),
+      commits: this.commitCount,
+      writes: this.writeCount,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.queue.length) this.flush();
+    if (this.compacting) await this.compacting.catch(() => undefined);
+    this.closed = true;
+    clearInterval(this.timer);
+    this.hub.closeAll(new StorageError('storage closed'));
+    this.db.close();
+  }
+
+  // -------------------------------------------------------------------------
+
+  private checkOpen(): void {
+    if (this.closed) throw new StorageError('storage closed');
+  }
+
+  private enqueue(op: WriteOp): void {
+    if (this.closed) { op.reject(new StorageError('storage closed')); return; }
+    this.queue.push(op);
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /** Applies every queued write in one transaction (one fsync), then answers and notifies. */
+  private flush(): void {
+    this.flushScheduled = false;
+    const ops = this.queue;
+    this.queue = [];
+    if (ops.length === 0 || this.closed) return;
+    const startRev = this.rev;
+    const results: (KeyValue | Error)[] = [];
+    const rows: LogRow[] = [];
+    try {
+      this.db.transaction(() => {
+        for (const op of ops) {
+          try {
+            results.push(this.apply(op, rows));
+          } catch (err) {
+            if (!(err instanceof StorageError)) throw err;
+            results.push(err);
+          }
+        }
+      }).immediate();
+    } catch (err) {
+      this.rev = startRev;
+      for (const op of ops) op.reject(err as Error);
+      return;
+    }
+    this.commitCount++;
+    this.writeCount += rows.length;
+    this.hub.dispatch(rows);
+    for (let i = 0; i < ops.length; i++) {
+      const r = results[i];
+      if (r instanceof Error) ops[i].reject(r);
+      else ops[i].resolve(r);
+    }
+  }
+
+  private apply(op: WriteOp, rows: LogRow[]): KeyValue {
+    const st = this.st;
+    const cur = st.getCurrent.get(op.key) as CurrentRow | undefined;
+    if (op.kind === 'create') {
+      if (cur) throw new KeyExistsError(op.key);
+      const rev = this.rev + 1;
+      st.insLog.run(rev, op.key, 1, 0, rev, 0, op.value);
+      st.insCurrent.run(op.key, rev, rev);
+      this.rev = rev;
+      rows.push({ rev, key: op.key, deleted: false, createRev: rev, prevRev: 0, value: op.value });
+      return { key: op.key, value: op.value, createRevision: rev, modRevision: rev };
+    }
+    if (!cur) throw new NotFoundError(op.key);
+    if (op.expected !== undefined && cur.rev !== op.expected) throw new ConflictError(op.key);
+    const rev = this.rev + 1;
+    if (op.kind === 'update') {
+      st.insLog.run(rev, op.key, 0, 0, cur.createRev, cur.rev, op.value);
+      st.updCurrent.run(rev, op.key);
+      this.rev = rev;
+      rows.push({ rev, key: op.key, deleted: false, createRev: cur.createRev, prevRev: cur.rev, value: op.value });
+      return { key: op.key, value: op.value, createRevision: cur.createRev, modRevision: rev };
+    }
+    const old = st.getValue.get(cur.rev) as string;
+    st.insLog.run(rev, op.key, 0, 1, cur.createRev, cur.rev, old);
+    st.delCurrent.run(op.key);
+    this.rev = rev;
+    rows.push({ rev, key: op.key, deleted: true, createRev: cur.createRev, prevRev: cur.rev, value: old });
+    return { key: op.key, value: old, createRevision: cur.createRev, modRevision: rev };
+  }
+
+  private tick(): void {
+    if (this.closed || this.compacting) return;
+    this.clock.sample(this.rev);
+    const target = Math.min(this.clock.horizon(), this.rev);
+    if (target > this.compacted) {
+      this.compacting = this.runCompaction(target).catch(() => undefined);
+    }
+  }
+
+  private async runCompaction(target: number): Promise<void> {
+    try {
+      this.compacted = Math.max(this.compacted, target);
+      this.cst.setMeta.run('compact_rev', this.compacted);
+      let done = this.compactDone;
+      while (done < target && !this.closed) {
+        done = compactChunk(this.db, this.cst, done, target, this.rev, this.chunkRows).done;
+        this.compactDone = done;
+        if (done < target) await new Promise((r) => setImmediate(r));
+      }
+      if (!this.closed) this.checkpoint();
+    } finally {
+      this.compacting = undefined;
+    }
+  }
+}
+
+function toKV(r: ValueRow): KeyValue {
+  return { key: r.key, value: r.value, createRevision: r.createRev, modRevision: r.rev };
+}
+
+export { MAX_KEY, prefixEnd };

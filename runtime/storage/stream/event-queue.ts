@@ -1,0 +1,96 @@
+// A WatchStream fed by pushes: a bounded buffer between a producer (a KV
+// watch, the watch cache's fan-out) and one consumer iterating with
+// for-await. When the consumer falls behind by more than the bound, the
+// stream is cut off: no more events are accepted and, once the buffered ones
+// are read, iteration ends (the client re-watches from its last version).
+import type { WatchEvent, WatchStream } from '../interface.ts';
+
+export class EventQueue implements WatchStream {
+  private buf: WatchEvent[] = [];
+  private head = 0;
+  private waiter: (() => void) | null = null;
+  private ended = false;
+  private stopped = false;
+  /** True once the stream was cut off for being too slow. */
+  overflowed = false;
+  private forced = 0;
+  private consumed = 0;
+
+  constructor(
+    private maxBuffered: number,
+    private onStop: () => void = () => {},
+    private onProgressRequest?: () => void,
+  ) {}
+
+  get buffered(): number { return this.buf.length - this.head; }
+  get closed(): boolean { return this.ended || this.stopped; }
+
+  /** Adds an event outside the bound (the initial state of a watch). */
+  pushInitial(ev: WatchEvent): void {
+    if (this.ended || this.stopped) return;
+    this.forced++;
+    this.buf.push(ev);
+    this.wake();
+  }
+
+  /** Adds an event; false when the stream no longer accepts events. */
+  push(ev: WatchEvent): boolean {
+    if (this.ended || this.stopped) return false;
+    if (this.buffered >= this.maxBuffered + Math.max(0, this.forced - this.consumed)) {
+      this.overflowed = true;
+      this.end();
+      return false;
+    }
+    this.buf.push(ev);
+    this.wake();
+    return true;
+  }
+
+  /** No more events; iteration ends after the buffered ones. */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.onStop();
+    this.wake();
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.buf = [];
+    this.head = 0;
+    if (!this.ended) { this.ended = true; this.onStop(); }
+    this.wake();
+  }
+
+  requestProgress(): void {
+    if (!this.closed) this.onProgressRequest?.();
+  }
+
+  private wake(): void {
+    const w = this.waiter;
+    this.waiter = null;
+    w?.();
+  }
+
+  async next(): Promise<IteratorResult<WatchEvent>> {
+    for (;;) {
+      if (this.head < this.buf.length) {
+        const value = this.buf[this.head];
+        this.consumed++;
+        this.buf[this.head++] = undefined as unknown as WatchEvent;
+        if (this.head > 1024 && this.head * 2 > this.buf.length) { this.buf = this.buf.slice(this.head); this.head = 0; }
+        return { value, done: false };
+      }
+      if (this.ended || this.stopped) return { value: undefined, done: true };
+      await new Promise<void>((r) => { this.waiter = r; });
+    }
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {
+    return {
+      next: () => this.next(),
+      return: async () => { this.stop(); return { value: undefined, done: true }; },
+    };
+  }
+}
