@@ -21198,6 +21198,9 @@ export const mergeSchema: MergeSchema = {
         elementRelationship: "separable",
       },
     },
+    "io.k8s.apimachinery.pkg.apis.meta.v1.Duration": {
+      scalar: "string",
+    },
     "io.k8s.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement": {
       map: {
         fields: [

@@ -65,7 +65,7 @@ export const resources: ResourceDef[] = [
     printerColumns: [
       {
         name: "Data",
-        type: "integer",
+        type: "string",
         priority: 0,
         jsonPath: ".data",
         formatter: "configMapData",
@@ -183,6 +183,7 @@ export const resources: ResourceDef[] = [
         type: "string",
         priority: 0,
         jsonPath: ".message",
+        formatter: "trimmed",
       },
       {
         name: "First Seen",
@@ -193,7 +194,7 @@ export const resources: ResourceDef[] = [
       },
       {
         name: "Count",
-        type: "integer",
+        type: "string",
         priority: 1,
         jsonPath: ".count",
         formatter: "eventCount",
@@ -350,6 +351,7 @@ export const resources: ResourceDef[] = [
         type: "string",
         priority: 0,
         jsonPath: ".status.nodeInfo.kubeletVersion",
+        formatter: "orEmpty",
       },
       {
         name: "Internal-IP",
@@ -370,18 +372,21 @@ export const resources: ResourceDef[] = [
         type: "string",
         priority: 1,
         jsonPath: ".status.nodeInfo.osImage",
+        formatter: "orUnknown",
       },
       {
         name: "Kernel-Version",
         type: "string",
         priority: 1,
         jsonPath: ".status.nodeInfo.kernelVersion",
+        formatter: "orUnknown",
       },
       {
         name: "Container-Runtime",
         type: "string",
         priority: 1,
         jsonPath: ".status.nodeInfo.containerRuntimeVersion",
+        formatter: "orUnknown",
       },
     ],
     selectableFields: ["spec.unschedulable"],
@@ -426,6 +431,7 @@ export const resources: ResourceDef[] = [
         type: "string",
         priority: 0,
         jsonPath: ".spec.volumeName",
+        formatter: "orEmpty",
       },
       {
         name: "Capacity",
@@ -452,7 +458,7 @@ export const resources: ResourceDef[] = [
         name: "VolumeAttributesClass",
         type: "string",
         priority: 0,
-        jsonPath: ".status.currentVolumeAttributesClassName",
+        jsonPath: ".spec.volumeAttributesClassName",
         formatter: "orUnset",
       },
       {
@@ -552,6 +558,7 @@ export const resources: ResourceDef[] = [
         type: "string",
         priority: 0,
         jsonPath: ".status.reason",
+        formatter: "orEmpty",
       },
       {
         name: "Age",
@@ -670,7 +677,7 @@ export const resources: ResourceDef[] = [
         name: "IP",
         type: "string",
         priority: 1,
-        jsonPath: ".status.podIP",
+        jsonPath: ".status.podIPs[0].ip",
         formatter: "orNone",
       },
       {
@@ -735,12 +742,6 @@ export const resources: ResourceDef[] = [
     ],
     printerColumns: [
       {
-        name: "Age",
-        type: "date",
-        priority: 0,
-        jsonPath: ".metadata.creationTimestamp",
-      },
-      {
         name: "Request",
         type: "string",
         priority: 0,
@@ -753,6 +754,12 @@ export const resources: ResourceDef[] = [
         priority: 0,
         jsonPath: ".status",
         formatter: "quotaLimit",
+      },
+      {
+        name: "Age",
+        type: "date",
+        priority: 0,
+        jsonPath: ".metadata.creationTimestamp",
       },
     ],
     selectableFields: [],
@@ -787,7 +794,7 @@ export const resources: ResourceDef[] = [
       },
       {
         name: "Data",
-        type: "integer",
+        type: "string",
         priority: 0,
         jsonPath: ".data",
         formatter: "secretData",
@@ -833,7 +840,7 @@ export const resources: ResourceDef[] = [
     printerColumns: [
       {
         name: "Secrets",
-        type: "integer",
+        type: "string",
         priority: 0,
         jsonPath: ".secrets",
         formatter: "count",
@@ -890,7 +897,7 @@ export const resources: ResourceDef[] = [
         name: "Cluster-IP",
         type: "string",
         priority: 0,
-        jsonPath: ".spec.clusterIP",
+        jsonPath: ".spec.clusterIPs[0]",
         formatter: "orNone",
       },
       {
@@ -960,7 +967,7 @@ export const resources: ResourceDef[] = [
       },
     ],
     selectableFields: [],
-    allowCreateOnUpdate: true,
+    allowCreateOnUpdate: false,
     storageVersion: true,
     preferredVersion: true,
     stability: "GA",
@@ -1011,7 +1018,7 @@ export const resources: ResourceDef[] = [
       },
     ],
     selectableFields: [],
-    allowCreateOnUpdate: true,
+    allowCreateOnUpdate: false,
     storageVersion: true,
     preferredVersion: true,
     stability: "GA",
@@ -1055,7 +1062,7 @@ export const resources: ResourceDef[] = [
       },
     ],
     selectableFields: [],
-    allowCreateOnUpdate: true,
+    allowCreateOnUpdate: false,
     storageVersion: true,
     preferredVersion: true,
     stability: "GA",
@@ -1093,7 +1100,7 @@ export const resources: ResourceDef[] = [
       },
     ],
     selectableFields: [],
-    allowCreateOnUpdate: true,
+    allowCreateOnUpdate: false,
     storageVersion: true,
     preferredVersion: true,
     stability: "GA",
@@ -1213,7 +1220,7 @@ export const resources: ResourceDef[] = [
       },
       {
         name: "Revision",
-        type: "integer",
+        type: "string",
         priority: 0,
         jsonPath: ".revision",
       },
@@ -1370,14 +1377,14 @@ export const resources: ResourceDef[] = [
       },
       {
         name: "Up-to-date",
-        type: "integer",
+        type: "string",
         priority: 0,
         jsonPath: ".status.updatedReplicas",
         formatter: "intOrZero",
       },
       {
         name: "Available",
-        type: "integer",
+        type: "string",
         priority: 0,
         jsonPath: ".status.availableReplicas",
         formatter: "intOrZero",
@@ -1407,7 +1414,7 @@ export const resources: ResourceDef[] = [
         type: "string",
         priority: 1,
         jsonPath: ".spec.selector",
-        formatter: "labelSelector",
+        formatter: "selectorString",
       },
     ],
     selectableFields: [],
@@ -1758,13 +1765,13 @@ export const resources: ResourceDef[] = [
       },
       {
         name: "MaxPods",
-        type: "integer",
+        type: "string",
         priority: 0,
         jsonPath: ".spec.maxReplicas",
       },
       {
         name: "Replicas",
-        type: "integer",
+        type: "string",
         priority: 0,
         jsonPath: ".status.currentReplicas",
         formatter: "intOrZero",
@@ -1824,7 +1831,7 @@ export const resources: ResourceDef[] = [
         type: "boolean",
         priority: 0,
         jsonPath: ".spec.suspend",
-        formatter: "boolOrFalse",
+        formatter: "boolText",
       },
       {
         name: "Active",
@@ -2104,6 +2111,7 @@ export const resources: ResourceDef[] = [
         type: "string",
         priority: 0,
         jsonPath: ".note",
+        formatter: "trimmed",
       },
       {
         name: "First Seen",
@@ -2114,7 +2122,7 @@ export const resources: ResourceDef[] = [
       },
       {
         name: "Count",
-        type: "integer",
+        type: "string",
         priority: 1,
         jsonPath: ".deprecatedCount",
         formatter: "eventCount",
@@ -2161,7 +2169,7 @@ export const resources: ResourceDef[] = [
         type: "string",
         priority: 0,
         jsonPath: ".spec.matchingPrecedence",
-        formatter: "orNone",
+        formatter: "intOrZero",
       },
       {
         name: "DistinguisherMethod",
@@ -2296,7 +2304,7 @@ export const resources: ResourceDef[] = [
         type: "string",
         priority: 0,
         jsonPath: ".spec.matchingPrecedence",
-        formatter: "orNone",
+        formatter: "intOrZero",
       },
       {
         name: "DistinguisherMethod",
@@ -2575,12 +2583,6 @@ export const resources: ResourceDef[] = [
         priority: 0,
         jsonPath: ".spec.parentRef",
         formatter: "ipParentRef",
-      },
-      {
-        name: "Age",
-        type: "date",
-        priority: 0,
-        jsonPath: ".metadata.creationTimestamp",
       },
     ],
     selectableFields: [],
@@ -2937,7 +2939,7 @@ export const resources: ResourceDef[] = [
         type: "string",
         priority: 0,
         jsonPath: ".preemptionPolicy",
-        formatter: "orUnset",
+        formatter: "orEmpty",
       },
     ],
     selectableFields: [],
@@ -2969,18 +2971,21 @@ export const resources: ResourceDef[] = [
         type: "boolean",
         priority: 0,
         jsonPath: ".spec.attachRequired",
+        formatter: "boolOrTrue",
       },
       {
         name: "PodInfoOnMount",
         type: "boolean",
         priority: 0,
         jsonPath: ".spec.podInfoOnMount",
+        formatter: "boolOrFalse",
       },
       {
         name: "StorageCapacity",
         type: "boolean",
         priority: 0,
         jsonPath: ".spec.storageCapacity",
+        formatter: "boolOrFalse",
       },
       {
         name: "TokenRequests",
@@ -2994,13 +2999,14 @@ export const resources: ResourceDef[] = [
         type: "boolean",
         priority: 0,
         jsonPath: ".spec.requiresRepublish",
+        formatter: "boolOrFalse",
       },
       {
         name: "Modes",
         type: "string",
         priority: 0,
         jsonPath: ".spec.volumeLifecycleModes",
-        formatter: "joinComma",
+        formatter: "joinCommaOrNone",
       },
       {
         name: "Age",
@@ -3184,6 +3190,7 @@ export const resources: ResourceDef[] = [
         type: "string",
         priority: 0,
         jsonPath: ".spec.source.persistentVolumeName",
+        formatter: "orEmpty",
       },
       {
         name: "Node",

@@ -46,11 +46,11 @@ async function main(): Promise<void> {
     watchCache: Boolean(flags['watch-cache']),
     generatedDir: flags['generated-dir'] as string | undefined,
   });
-  console.log(`specserver listening on ${server.url}`);
   if (server.kubeconfigPath) {
     console.log(`admin kubeconfig: ${server.kubeconfigPath}`);
     console.log(`try: kubectl --kubeconfig ${server.kubeconfigPath} get namespaces`);
   }
+  console.log(`specserver listening on ${server.url}`);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

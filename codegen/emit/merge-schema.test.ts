@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Atom } from '../templates/api-types.ts';
+import type { Atom, TypeRef } from '../templates/api-types.ts';
 import type { Model, NamedSchema, OpenAPISchema } from '../model/types.ts';
 import { atom, buildMergeSchema } from './merge-schema.ts';
 
@@ -8,7 +8,7 @@ const lookup = (n: string) => (named[n] ? { schema: named[n] } : undefined);
 const builtin = { custom: false, lookup };
 const custom = { custom: true, lookup };
 const ref = (n: string) => ({ $ref: `#/components/schemas/${n}` });
-const str = { inline: { scalar: 'string' } };
+const str: TypeRef = { inline: { scalar: 'string' } };
 
 const rows: { name: string; schema: OpenAPISchema; custom?: boolean; want: Atom }[] = [
   { name: 'list-type map with keys', schema: { type: 'array', items: ref('x.Obj'), 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name', 'port'] }, want: { list: { elementType: { named: 'x.Obj' }, elementRelationship: 'associative', keys: ['name', 'port'] } } },

@@ -33,7 +33,8 @@ export class ModuleWriter {
   private readonly imports = new Map<string, { values: Set<string>; types: Set<string> }>();
   private readonly body: string[] = [];
 
-  constructor(private readonly comment: string) {}
+  /** noCheck: the body is plain JavaScript (ajv standalone code); TypeScript must not check it. */
+  constructor(private readonly comment: string, private readonly noCheck = false) {}
 
   private entry(from: string) {
     let e = this.imports.get(from);
@@ -48,6 +49,7 @@ export class ModuleWriter {
   toString(): string {
     const out = [GENERATED_HEADER];
     for (const l of this.comment.split('\n')) out.push(`// ${l}`.trimEnd());
+    if (this.noCheck) out.push('// @ts-nocheck');
     const mods = [...this.imports.keys()].sort();
     if (mods.length > 0) out.push('');
     for (const m of mods) {

@@ -4,8 +4,8 @@
 // index.ts with lazy loaders keyed by schema name. Translates OpenAPI
 // schemas into plain JSON Schema for ajv: unknown-field detection,
 // int-or-string, Quantity, int32/int64 bounds, known formats.
-import Ajv from 'ajv';
-import standaloneCode from 'ajv/dist/standalone/index.js';
+import { Ajv } from 'ajv';
+import standalone from 'ajv/dist/standalone/index.js';
 import { readFileSync } from 'node:fs';
 import type { Model, OpenAPISchema } from '../model/types.ts';
 import type { Shape } from '../templates/validator-runtime.ts';
@@ -151,14 +151,15 @@ export function emitValidatorModule(model: Model, roots: string[]): string {
     ajv.addSchema({ $id: `root${i}`, $ref: defRef(r) });
     exportsMap[`v${i}`] = `root${i}`;
   });
+  // The CommonJS default export is the function itself; its typings describe a namespace.
+  const standaloneCode = standalone as unknown as typeof standalone.default;
   let code = standaloneCode(ajv, exportsMap);
   code = code.replace(/^"use strict";/, '');
-  const w = new ModuleWriter(`Validators compiled ahead of time (ajv standalone) for:\n${roots.map((r) => `  ${r}`).join('\n')}`);
+  const w = new ModuleWriter(`Validators compiled ahead of time (ajv standalone) for:\n${roots.map((r) => `  ${r}`).join('\n')}`, true);
   w.importValue('wrap', './runtime.ts');
   w.importType('Shape', './runtime.ts');
   w.importType('SchemaValidator', '../api-types.ts');
   w.importValue('createRequire', 'node:module');
-  w.line('// @ts-nocheck');
   w.line('const require = createRequire(import.meta.url);');
   w.line(`const shapes: Record<string, Shape> = ${JSON.stringify(shapes)};`);
   w.line(code);

@@ -48,12 +48,12 @@ const c = (name: string, type: string, jsonPath: string, formatter?: string, pri
 const wide = (name: string, type: string, jsonPath: string, formatter?: string): Column => c(name, type, jsonPath, formatter, 1);
 
 /** Containers / Images / Selector columns shared by the workload kinds (-o wide). */
-const templateColumns = (templatePath: string, selector: boolean): Column[] => {
+const templateColumns = (templatePath: string, selector?: 'labelSelector' | 'selectorString'): Column[] => {
   const cols = [
     wide('Containers', 'string', `${templatePath}.spec.containers[*].name`, 'joinComma'),
     wide('Images', 'string', `${templatePath}.spec.containers[*].image`, 'joinComma'),
   ];
-  if (selector) cols.push(wide('Selector', 'string', '.spec.selector', 'labelSelector'));
+  if (selector) cols.push(wide('Selector', 'string', '.spec.selector', selector));
   return cols;
 };
 
@@ -64,9 +64,9 @@ const eventColumns: Column[] = [
   c('Object', 'string', '.involvedObject', 'eventObject'),
   wide('Subobject', 'string', '.involvedObject.fieldPath'),
   wide('Source', 'string', '.source', 'eventSource'),
-  c('Message', 'string', '.message'),
+  c('Message', 'string', '.message', 'trimmed'),
   wide('First Seen', 'date', '.firstTimestamp', 'eventFirstSeen'),
-  wide('Count', 'integer', '.count', 'eventCount'),
+  wide('Count', 'string', '.count', 'eventCount'),
 ];
 
 const roleBindingColumns: Column[] = [
@@ -82,7 +82,7 @@ const flowSchema: KindEntry = {
   description: 'Classifies incoming requests into flows and assigns them to a priority level.',
   printerColumns: [
     c('PriorityLevel', 'string', '.spec.priorityLevelConfiguration.name'),
-    c('MatchingPrecedence', 'string', '.spec.matchingPrecedence', 'orNone'),
+    c('MatchingPrecedence', 'string', '.spec.matchingPrecedence', 'intOrZero'),
     c('DistinguisherMethod', 'string', '.spec.distinguisherMethod', 'flowDistinguisher'),
     age,
     c('MissingPL', 'string', '.status.conditions', 'flowSchemaMissingPL'),
@@ -111,7 +111,7 @@ export const catalogue: GroupVersionEntry[] = [
         selectableFields: ['spec.clusterIP', 'spec.type'],
         printerColumns: [
           c('Type', 'string', '.spec.type'),
-          c('Cluster-IP', 'string', '.spec.clusterIP', 'orNone'),
+          c('Cluster-IP', 'string', '.spec.clusterIPs[0]', 'orNone'),
           c('External-IP', 'string', '.status.loadBalancer.ingress', 'serviceExternalIP'),
           c('Port(s)', 'string', '.spec.ports', 'servicePorts'),
           age,
@@ -126,12 +126,12 @@ export const catalogue: GroupVersionEntry[] = [
       {
         kind: 'ConfigMap', description: 'Non-secret configuration data as string or binary key-value pairs.',
         shortNames: ['cm'],
-        printerColumns: [c('Data', 'integer', '.data', 'configMapData'), age],
+        printerColumns: [c('Data', 'string', '.data', 'configMapData'), age],
       },
       {
         kind: 'Secret', description: 'Sensitive key-value data such as passwords, tokens and keys.',
         selectableFields: ['type'],
-        printerColumns: [c('Type', 'string', '.type'), c('Data', 'integer', '.data', 'secretData'), age],
+        printerColumns: [c('Type', 'string', '.type'), c('Data', 'string', '.data', 'secretData'), age],
       },
       {
         kind: 'Namespace', description: 'A scope for names that partitions namespaced objects.',
@@ -170,12 +170,12 @@ export const catalogue: GroupVersionEntry[] = [
           c('Status', 'string', '.status.conditions', 'nodeStatus'),
           c('Roles', 'string', '.metadata.labels', 'nodeRoles'),
           age,
-          c('Version', 'string', '.status.nodeInfo.kubeletVersion'),
+          c('Version', 'string', '.status.nodeInfo.kubeletVersion', 'orEmpty'),
           wide('Internal-IP', 'string', '.status.addresses', 'nodeInternalIP'),
           wide('External-IP', 'string', '.status.addresses', 'nodeExternalIP'),
-          wide('OS-Image', 'string', '.status.nodeInfo.osImage'),
-          wide('Kernel-Version', 'string', '.status.nodeInfo.kernelVersion'),
-          wide('Container-Runtime', 'string', '.status.nodeInfo.containerRuntimeVersion'),
+          wide('OS-Image', 'string', '.status.nodeInfo.osImage', 'orUnknown'),
+          wide('Kernel-Version', 'string', '.status.nodeInfo.kernelVersion', 'orUnknown'),
+          wide('Container-Runtime', 'string', '.status.nodeInfo.containerRuntimeVersion', 'orUnknown'),
         ],
       },
       {
@@ -190,7 +190,7 @@ export const catalogue: GroupVersionEntry[] = [
           c('Status', 'string', '.status.phase', 'podStatus'),
           c('Restarts', 'string', '.status.containerStatuses', 'podRestarts'),
           age,
-          wide('IP', 'string', '.status.podIP', 'orNone'),
+          wide('IP', 'string', '.status.podIPs[0].ip', 'orNone'),
           wide('Node', 'string', '.spec.nodeName', 'orNone'),
           wide('Nominated Node', 'string', '.status.nominatedNodeName', 'orNone'),
           wide('Readiness Gates', 'string', '.spec.readinessGates', 'podReadinessGates'),
@@ -199,7 +199,7 @@ export const catalogue: GroupVersionEntry[] = [
       {
         kind: 'ServiceAccount', description: 'An identity for processes that run in pods.',
         shortNames: ['sa'],
-        printerColumns: [c('Secrets', 'integer', '.secrets', 'count'), age],
+        printerColumns: [c('Secrets', 'string', '.secrets', 'count'), age],
       },
       {
         kind: 'PersistentVolumeClaim', description: 'A request for storage that binds to a persistent volume.',
@@ -224,9 +224,9 @@ export const catalogue: GroupVersionEntry[] = [
         kind: 'ResourceQuota', description: 'Caps the total resources and object counts a namespace may use.',
         shortNames: ['quota'],
         printerColumns: [
-          age,
           c('Request', 'string', '.status', 'quotaRequest'),
           c('Limit', 'string', '.status', 'quotaLimit'),
+          age,
         ],
       },
       {
@@ -260,7 +260,7 @@ export const catalogue: GroupVersionEntry[] = [
         kind: 'VolumeAttachment', description: 'A request to attach a volume to a node, and its outcome.',
         printerColumns: [
           c('Attacher', 'string', '.spec.attacher'),
-          c('PV', 'string', '.spec.source.persistentVolumeName'),
+          c('PV', 'string', '.spec.source.persistentVolumeName', 'orEmpty'),
           c('Node', 'string', '.spec.nodeName'),
           c('Attached', 'boolean', '.status.attached', 'boolOrFalse'),
           age,
@@ -269,12 +269,12 @@ export const catalogue: GroupVersionEntry[] = [
       {
         kind: 'CSIDriver', description: 'Describes a CSI volume driver installed in the cluster.',
         printerColumns: [
-          c('AttachRequired', 'boolean', '.spec.attachRequired'),
-          c('PodInfoOnMount', 'boolean', '.spec.podInfoOnMount'),
-          c('StorageCapacity', 'boolean', '.spec.storageCapacity'),
+          c('AttachRequired', 'boolean', '.spec.attachRequired', 'boolOrTrue'),
+          c('PodInfoOnMount', 'boolean', '.spec.podInfoOnMount', 'boolOrFalse'),
+          c('StorageCapacity', 'boolean', '.spec.storageCapacity', 'boolOrFalse'),
           c('TokenRequests', 'string', '.spec.tokenRequests', 'tokenRequestAudiences'),
-          c('RequiresRepublish', 'boolean', '.spec.requiresRepublish'),
-          c('Modes', 'string', '.spec.volumeLifecycleModes', 'joinComma'),
+          c('RequiresRepublish', 'boolean', '.spec.requiresRepublish', 'boolOrFalse'),
+          c('Modes', 'string', '.spec.volumeLifecycleModes', 'joinCommaOrNone'),
           age,
         ],
       },
@@ -314,9 +314,9 @@ export const catalogue: GroupVersionEntry[] = [
           c('Object', 'string', '.regarding', 'eventObject'),
           wide('Subobject', 'string', '.regarding.fieldPath'),
           wide('Source', 'string', '.deprecatedSource', 'eventSource'),
-          c('Message', 'string', '.note'),
+          c('Message', 'string', '.note', 'trimmed'),
           wide('First Seen', 'date', '.deprecatedFirstTimestamp', 'eventFirstSeen'),
-          wide('Count', 'integer', '.deprecatedCount', 'eventCount'),
+          wide('Count', 'string', '.deprecatedCount', 'eventCount'),
         ],
       },
     ],
@@ -341,7 +341,7 @@ export const catalogue: GroupVersionEntry[] = [
       {
         kind: 'IPAddress', description: 'Records that one IP address is allocated, and to what.',
         shortNames: ['ip'], nameRule: 'path-segment',
-        printerColumns: [c('ParentRef', 'string', '.spec.parentRef', 'ipParentRef'), age],
+        printerColumns: [c('ParentRef', 'string', '.spec.parentRef', 'ipParentRef')],
       },
       {
         kind: 'ServiceCIDR', description: 'A range of IP addresses from which service cluster IPs are allocated.',
@@ -404,7 +404,7 @@ export const catalogue: GroupVersionEntry[] = [
           c('Available', 'integer', '.status.numberAvailable', 'intOrZero'),
           c('Node Selector', 'string', '.spec.template.spec.nodeSelector', 'labelMap'),
           age,
-          ...templateColumns('.spec.template', true),
+          ...templateColumns('.spec.template', 'labelSelector'),
         ],
       },
       {
@@ -412,10 +412,10 @@ export const catalogue: GroupVersionEntry[] = [
         shortNames: ['deploy'], categories: ['all'],
         printerColumns: [
           c('Ready', 'string', '.status.readyReplicas', 'readyOfDesired'),
-          c('Up-to-date', 'integer', '.status.updatedReplicas', 'intOrZero'),
-          c('Available', 'integer', '.status.availableReplicas', 'intOrZero'),
+          c('Up-to-date', 'string', '.status.updatedReplicas', 'intOrZero'),
+          c('Available', 'string', '.status.availableReplicas', 'intOrZero'),
           age,
-          ...templateColumns('.spec.template', true),
+          ...templateColumns('.spec.template', 'selectorString'),
         ],
       },
       {
@@ -426,7 +426,7 @@ export const catalogue: GroupVersionEntry[] = [
           c('Current', 'integer', '.status.replicas', 'intOrZero'),
           c('Ready', 'integer', '.status.readyReplicas', 'intOrZero'),
           age,
-          ...templateColumns('.spec.template', true),
+          ...templateColumns('.spec.template', 'labelSelector'),
         ],
       },
       {
@@ -435,14 +435,14 @@ export const catalogue: GroupVersionEntry[] = [
         printerColumns: [
           c('Ready', 'string', '.status.readyReplicas', 'readyOfDesired'),
           age,
-          ...templateColumns('.spec.template', false),
+          ...templateColumns('.spec.template'),
         ],
       },
       {
         kind: 'ControllerRevision', description: 'An immutable snapshot of a controller\'s state, kept for rollbacks.',
         printerColumns: [
           c('Controller', 'string', '.metadata.ownerReferences', 'controllerOwner'),
-          c('Revision', 'integer', '.revision'),
+          c('Revision', 'string', '.revision'),
           age,
         ],
       },
@@ -529,7 +529,7 @@ export const catalogue: GroupVersionEntry[] = [
           c('Completions', 'string', '.status.succeeded', 'jobCompletions'),
           c('Duration', 'string', '.status.startTime', 'jobDuration'),
           age,
-          ...templateColumns('.spec.template', true),
+          ...templateColumns('.spec.template', 'labelSelector'),
         ],
       },
       {
@@ -538,11 +538,11 @@ export const catalogue: GroupVersionEntry[] = [
         printerColumns: [
           c('Schedule', 'string', '.spec.schedule'),
           c('Timezone', 'string', '.spec.timeZone', 'orNone'),
-          c('Suspend', 'boolean', '.spec.suspend', 'boolOrFalse'),
+          c('Suspend', 'boolean', '.spec.suspend', 'boolText'),
           c('Active', 'integer', '.status.active', 'count'),
           c('Last Schedule', 'date', '.status.lastScheduleTime', 'ageOrNone'),
           age,
-          ...templateColumns('.spec.jobTemplate.spec.template', false),
+          ...templateColumns('.spec.jobTemplate.spec.template'),
           wide('Selector', 'string', '.spec.jobTemplate.spec.selector', 'labelSelector'),
         ],
       },
@@ -571,7 +571,7 @@ export const catalogue: GroupVersionEntry[] = [
           c('Value', 'integer', '.value'),
           c('Global-Default', 'boolean', '.globalDefault', 'boolOrFalse'),
           age,
-          c('PreemptionPolicy', 'string', '.preemptionPolicy', 'orUnset'),
+          c('PreemptionPolicy', 'string', '.preemptionPolicy', 'orEmpty'),
         ],
       },
     ],
@@ -585,8 +585,8 @@ export const catalogue: GroupVersionEntry[] = [
           c('Reference', 'string', '.spec.scaleTargetRef', 'hpaReference'),
           c('Targets', 'string', '.spec.metrics', 'hpaTargets'),
           c('MinPods', 'string', '.spec.minReplicas', 'orUnset'),
-          c('MaxPods', 'integer', '.spec.maxReplicas'),
-          c('Replicas', 'integer', '.status.currentReplicas', 'intOrZero'),
+          c('MaxPods', 'string', '.spec.maxReplicas'),
+          c('Replicas', 'string', '.status.currentReplicas', 'intOrZero'),
           age,
         ],
       },

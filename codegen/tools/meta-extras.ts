@@ -10,6 +10,8 @@ const gvk = (kind: string) => [{ group: 'meta.k8s.io', kind, version: 'v1' }];
 const str = { type: 'string' };
 
 export const metaExtras = {
+  /** A Go duration as text (`1h30m`); no built-in kind we serve refers to it, CRDs and clients may. */
+  [`${META}.Duration`]: { type: 'string' },
   [`${META}.Table`]: {
     type: 'object',
     required: ['columnDefinitions', 'rows'],

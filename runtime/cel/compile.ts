@@ -13,7 +13,6 @@ import { CostTracker, CostLimitError, withTracker } from './cost/runtime.ts';
 import { defaultEnv } from './env.ts';
 import { toCel, celToJSON } from './values/convert.ts';
 import { PER_EXPRESSION_ESTIMATE_LIMIT, PER_CALL_RUNTIME_LIMIT, estimateTooHighMessage } from './limits.ts';
-import { SIGNATURES } from './check/signatures.ts';
 
 /** A variable: an OpenAPI schema, or a CEL type by name (`string`, `map(string, dyn)`, `kubernetes.authorization.Authorizer`). */
 export type VarDecl = JSONSchema | { celType: string };
@@ -58,8 +57,6 @@ export interface Program {
 export type CompileResult = { ok: true; program: Program; costEstimate: number } | { ok: false; errors: CompileError[] };
 
 export function parseTypeName(s: string): CelT {
-  const sig = SIGNATURES.get('__never__');
-  void sig;
   const t = s.trim();
   const m = /^(\w[\w.]*)(?:\((.*)\))?$/.exec(t);
   if (!m) return T.dyn;

@@ -22,3 +22,18 @@ export function isOpaque(v: unknown): v is Opaque {
 export function fail(msg: string): never {
   throw new Error(msg);
 }
+
+import { celFunc, celMethod, type CelFunc, type CelType, type CelValue } from '@bufbuild/cel';
+
+type Args<P extends readonly CelType[]> = { [K in keyof P]: P[K] extends CelType ? CelValue<P[K]> : never };
+
+/**
+ * celFunc / celMethod whose implementation may also return opaque values
+ * (the evaluator's input type does not know them, its runtime passes them through).
+ */
+export function defFunc<const P extends readonly CelType[]>(name: string, args: P, result: CelType, impl: (...a: Args<P>) => unknown): CelFunc {
+  return celFunc(name, args, result, impl as never);
+}
+export function defMethod<const T extends CelType, const P extends readonly CelType[]>(name: string, target: T, args: P, result: CelType, impl: (this: CelValue<T>, ...a: Args<P>) => unknown): CelFunc {
+  return celMethod(name, target, args, result, impl as never);
+}

@@ -17,6 +17,7 @@ import { handleGet } from './handlers/get.ts';
 import { handleList } from './handlers/list.ts';
 import { handlePatch } from './handlers/patch.ts';
 import { handleUpdate } from './handlers/update.ts';
+import { type AccessDecider, handleReview } from './handlers/review.ts';
 import { handleWatch } from './handlers/watch.ts';
 import { wantsAggregatedDiscovery } from './negotiate.ts';
 import { type OpenAPIServer } from './openapi.ts';
@@ -41,6 +42,8 @@ export interface AppOptions {
   /** The user of a request no authenticator recognised (anonymous), or undefined to answer 401. */
   anonymous?: UserInfo;
   authorizer: Authorizer;
+  /** Answers access reviews (SubjectAccessReview ...) the way the authorizer decides. */
+  access: AccessDecider;
   health: { livez: Check[]; readyz: Check[] };
   openapi: OpenAPIServer;
   serverAddress: string;
@@ -160,6 +163,10 @@ export function createApp(opts: AppOptions): Hono<Env> {
       }
     } else if (!res.def.verbs.includes(info.verb as never)) {
       throw errors.methodNotAllowed();
+    }
+    if (res.def.virtual) {
+      if (info.verb !== 'create') throw errors.methodNotAllowed();
+      return handleReview({ c, info, query: new URL(c.req.url).searchParams, res, user: c.get('user'), services: opts.services, warnings: [] }, opts.access);
     }
     const handler = HANDLERS[info.verb];
     if (!handler) throw errors.methodNotAllowed();

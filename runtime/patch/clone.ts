@@ -14,7 +14,7 @@ export function cloneJSON<T extends JSONValue | undefined>(value: T): T {
   const out: { [k: string]: JSONValue } = {};
   for (const k of Object.keys(value)) {
     const v = (value as { [k: string]: JSONValue })[k];
-    if (v !== undefined) out[k] = cloneJSON(v);
+    if (v !== undefined) setOwn(out, k, cloneJSON(v));
   }
   return out as T;
 }
@@ -22,4 +22,18 @@ export function cloneJSON<T extends JSONValue | undefined>(value: T): T {
 /** True for a JSON object (not an array, not null). */
 export function isJSONObject(v: unknown): v is { [k: string]: JSONValue } {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Sets a field, also when it is named `__proto__` (a legal JSON key, e.g. in a
+ * ConfigMap's data), which plain assignment would turn into a prototype change.
+ */
+export function setOwn(o: { [k: string]: JSONValue }, k: string, v: JSONValue): void {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+}
+
+/** A field's own value (never one inherited from Object.prototype). */
+export function getOwn(o: { [k: string]: JSONValue }, k: string): JSONValue | undefined {
+  return Object.hasOwn(o, k) ? o[k] : undefined;
 }

@@ -4,7 +4,7 @@
 // since 1.28 it strips maps carrying `$patch` from values merged into absent
 // fields. Boundary: value-level helpers; no schema, no merging.
 import type { JSONValue } from '../../generated/api-types.ts';
-import { isJSONObject } from './clone.ts';
+import { isJSONObject, setOwn } from './clone.ts';
 
 export const DIRECTIVE_MARKER = '$patch';
 export const RETAIN_KEYS_DIRECTIVE = '$retainKeys';
@@ -43,7 +43,7 @@ export function withoutDirectives(v: JSONValue): { value: JSONValue; keep: boole
       const item = v[k];
       if (item === null || item === undefined || isDirectiveKey(k)) continue;
       const r = withoutDirectives(item);
-      if (r.keep) out[k] = r.value;
+      if (r.keep) setOwn(out, k, r.value);
     }
     return { value: out, keep: true };
   }
@@ -62,7 +62,7 @@ export function asDecoded(v: JSONValue): JSONValue {
     for (const k of Object.keys(v)) {
       const item = v[k];
       if (item === null || item === undefined || isDirectiveKey(k)) continue;
-      out[k] = asDecoded(item);
+      setOwn(out, k, asDecoded(item));
     }
     return out;
   }

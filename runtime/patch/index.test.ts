@@ -1,8 +1,6 @@
 // The public API: Content-Type mapping, dispatch by patch type, the 415 for
 // strategic merge on custom resources and the 422 for a patch whose result is
 // not an object.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { acceptedPatchTypes, applyPatch, contentTypeToPatchKind, PatchError } from './index.ts';
 import type { Obj } from './index.ts';
@@ -107,35 +105,5 @@ describe('applyPatch', () => {
     expect(() => applyPatch('json', live, [{ op: 'remove', path: '/metadata/labels' }, { op: 'test', path: '/x', value: 1 }], ctx)).toThrow(PatchError);
     expect(() => applyPatch('strategic', live, { metadata: { $retainKeys: 'x' } }, ctx)).toThrow(PatchError);
     expect(live).toEqual(before);
-  });
-});
-
-// The real schema, once codegen has produced it.
-const generated = fileURLToPath(new URL('../../generated/merge-schema.ts', import.meta.url));
-describe.skipIf(!existsSync(generated))('strategic merge patch with generated/merge-schema.ts', () => {
-  it('merges a DaemonSet by the generated metadata', async () => {
-    const mod = (await import(/* @vite-ignore */ generated)) as { mergeSchema: import('../../generated/api-types.ts').MergeSchema };
-    const real = { schema: mod.mergeSchema, typeName: DAEMONSET };
-    const patch = {
-      metadata: { '$deleteFromPrimitiveList/finalizers': ['a.example.com/one'] },
-      spec: {
-        template: {
-          spec: {
-            '$setElementOrder/containers': [{ name: 'sidecar' }, { name: 'agent' }],
-            containers: [{ name: 'agent', env: [{ name: 'LEVEL', value: 'debug' }] }],
-            volumes: [{ name: 'logs', $retainKeys: ['emptyDir', 'name'], emptyDir: {} }, { name: 'cache', $patch: 'delete' }],
-          },
-        },
-      },
-    };
-    const out = applyPatch('strategic', liveDaemonSet(), patch, real);
-    const pod = ((out.spec as Obj).template as Obj).spec as Obj;
-    expect((pod.containers as Obj[]).map((c) => c.name)).toEqual(['sidecar', 'agent']);
-    expect((pod.containers as Obj[])[1].env).toEqual([
-      { name: 'MODE', value: 'node' },
-      { name: 'LEVEL', value: 'debug' },
-    ]);
-    expect(pod.volumes).toEqual([{ name: 'logs', emptyDir: {} }]);
-    expect((out.metadata as Obj).finalizers).toEqual(['b.example.com/two']);
   });
 });

@@ -149,7 +149,7 @@ describe('JSON patch against a Kubernetes object', () => {
     try {
       jsonPatch(live(), [{ op: 'test', path: '/spec/replicas', value: 2 }]);
     } catch (e) {
-      expect((e as PatchError).detail).toMatch(/Test operation failed/);
+      expect((e as PatchError).detail).toBe('operation 0 (test /spec/replicas): Test operation failed [TEST_OPERATION_FAILED]');
     }
     expect.assertions(1);
   });

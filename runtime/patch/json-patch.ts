@@ -9,7 +9,7 @@
 import jsonpatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import type { JSONValue } from '../../generated/api-types.ts';
-import { cloneJSON, isJSONObject } from './clone.ts';
+import { cloneJSON, getOwn, isJSONObject } from './clone.ts';
 import { badRequest, genericUnprocessable, tooLarge } from './errors.ts';
 import { jsonKindName } from './go-format.ts';
 
@@ -53,7 +53,10 @@ export function applyOperations(doc: JSONValue, ops: readonly (JMap | null)[]): 
     try {
       doc = jsonpatch.applyOperation(doc, op as unknown as Operation, true, true, true, index).newDocument;
     } catch (e) {
-      throw genericUnprocessable(e instanceof Error ? e.message : String(e));
+      // The library's message embeds the whole document; keep its first line.
+      const text = (e instanceof Error ? e.message : String(e)).split('\n')[0];
+      const code = e instanceof jsonpatch.JsonPatchError ? ` [${e.name}]` : '';
+      throw genericUnprocessable(`operation ${index} (${String(op.op)} ${String(op.path)}): ${text}${code}`);
     }
   });
   return doc;
@@ -86,7 +89,7 @@ function countFromEnd(doc: JSONValue, path: string): string {
       }
       node = node[Number(tokens[i])];
     } else if (isJSONObject(node)) {
-      node = node[unescapeToken(tok)];
+      node = getOwn(node, unescapeToken(tok));
     } else {
       break;
     }
@@ -100,7 +103,7 @@ function isMissingField(doc: JSONValue, path: string): boolean {
   let node: JSONValue | undefined = doc;
   for (let i = 0; i < tokens.length - 1; i++) {
     if (Array.isArray(node)) node = node[Number(tokens[i])];
-    else if (isJSONObject(node)) node = node[tokens[i]];
+    else if (isJSONObject(node)) node = getOwn(node, tokens[i]);
     else return false;
   }
   return isJSONObject(node) && !Object.hasOwn(node, tokens[tokens.length - 1]);

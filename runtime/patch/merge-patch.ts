@@ -4,7 +4,7 @@
 // value that is set whole are pruned from its objects; a `null` or scalar
 // patch is a 400. Boundary: one patch against one object, copied once.
 import type { JSONValue } from '../../generated/api-types.ts';
-import { cloneJSON, isJSONObject } from './clone.ts';
+import { cloneJSON, getOwn, isJSONObject, setOwn } from './clone.ts';
 import { badRequest } from './errors.ts';
 
 type JMap = { [k: string]: JSONValue };
@@ -30,9 +30,9 @@ function mergeInto(doc: JMap, patch: JMap): void {
       delete doc[k];
       continue;
     }
-    const cur = doc[k];
-    if (cur === undefined || cur === null || !isJSONObject(cur)) doc[k] = prunedCopy(v);
-    else if (!isJSONObject(v)) doc[k] = cloneJSON(v);
+    const cur = getOwn(doc, k);
+    if (cur === undefined || cur === null || !isJSONObject(cur)) setOwn(doc, k, prunedCopy(v));
+    else if (!isJSONObject(v)) setOwn(doc, k, cloneJSON(v));
     else mergeInto(cur, v);
   }
 }
@@ -42,7 +42,7 @@ function prunedCopy(v: JSONValue): JSONValue {
   if (Array.isArray(v)) return v.map((item) => (item === null ? null : prunedCopy(item)));
   if (isJSONObject(v)) {
     const out: JMap = {};
-    for (const k of Object.keys(v)) if (v[k] !== null) out[k] = prunedCopy(v[k]);
+    for (const k of Object.keys(v)) if (v[k] !== null) setOwn(out, k, prunedCopy(v[k]));
     return out;
   }
   return v;

@@ -164,6 +164,16 @@ const cases: Case[] = [
     error: { code: 400, reason: 'BadRequest', message: 'invalid patch format of primitive list' },
   },
   {
+    name: '$setElementOrder with $deleteFromPrimitiveList (kubectl apply dropping a finalizer)',
+    patch: { metadata: { '$setElementOrder/finalizers': ['b.example.com/two'], '$deleteFromPrimitiveList/finalizers': ['a.example.com/one'] } },
+    expect: [['metadata.finalizers', ['b.example.com/two']]],
+  },
+  {
+    name: 'an empty list does not clear a merging list',
+    patch: podSpec({ containers: [] }),
+    expect: [[`${POD}.containers`, [liveAgent, { name: 'sidecar', image: 'sidecar:2.0' }]]],
+  },
+  {
     name: 'a primitive list with strategy merge is a set (deduplicated, live order first)',
     patch: { metadata: { finalizers: ['b.example.com/two', 'c', 'c'] } },
     expect: [['metadata.finalizers', ['a.example.com/one', 'b.example.com/two', 'c']]],

@@ -7,7 +7,7 @@
 // `$retainKeys`. Boundary: one patch against one object; the patch body is
 // never modified and the live object is copied once.
 import type { JSONValue, MergeSchema } from '../../generated/api-types.ts';
-import { cloneJSON, isJSONObject } from './clone.ts';
+import { cloneJSON, isJSONObject, setOwn } from './clone.ts';
 import {
   asDecoded,
   DELETE_FROM_PRIMITIVE_LIST_PREFIX,
@@ -66,7 +66,7 @@ function mergeMap(original: JMap, patch: JMap, node: SchemaNode): JMap {
     if (!Object.hasOwn(original, key) || goKind(original[key]) !== goKind(patchV)) {
       if (!isDeleteList) {
         const { value, keep } = withoutDirectives(patchV);
-        if (keep) original[key] = value;
+        if (keep) setOwn(original, key, value);
         else delete original[key];
       }
       continue;
@@ -74,12 +74,12 @@ function mergeMap(original: JMap, patch: JMap, node: SchemaNode): JMap {
     const origV = original[key];
     if (isJSONObject(origV) && isJSONObject(patchV)) {
       const meta = lookupField(node, key);
-      original[key] = meta.strategy === 'replace' ? asDecoded(patchV) : mergeMap(origV, patchV, meta.node);
+      setOwn(original, key, meta.strategy === 'replace' ? asDecoded(patchV) : mergeMap(origV, patchV, meta.node));
     } else if (Array.isArray(origV) && Array.isArray(patchV)) {
       const meta = lookupField(node, key);
-      original[key] = mergeListField(origV, patchV, listElement(meta.node), meta.strategy, meta.mergeKey, isDeleteList);
+      setOwn(original, key, mergeListField(origV, patchV, listElement(meta.node), meta.strategy, meta.mergeKey, isDeleteList));
     } else {
-      original[key] = patchV;
+      setOwn(original, key, patchV);
     }
   }
   return original;
@@ -89,7 +89,7 @@ function mergeMap(original: JMap, patch: JMap, node: SchemaNode): JMap {
 function mapDirective(directive: JSONValue, patch: JMap): JMap {
   if (directive === 'replace') {
     const out: JMap = {};
-    for (const k of Object.keys(patch)) if (k !== DIRECTIVE_MARKER) out[k] = patch[k];
+    for (const k of Object.keys(patch)) if (k !== DIRECTIVE_MARKER) setOwn(out, k, patch[k]);
     return asDecoded(out) as JMap;
   }
   if (directive === 'delete') return {};
@@ -165,7 +165,7 @@ function mergeOrderedLists(original: JMap, patch: JMap, node: SchemaNode, done: 
 
     const { inList, others } = partitionByPresence(merged, order, meta.mergeKey);
     const kind = elementKind(originalList, patchList);
-    original[field] = normalizeOrder(inList, others, order, originalList, meta.mergeKey, kind);
+    setOwn(original, field, normalizeOrder(inList, others, order, originalList, meta.mergeKey, kind));
     done.add(field);
   }
 }

@@ -14,6 +14,7 @@ import { AdmissionChain } from '../admission/chain.ts';
 import { ADMIN } from '../auth/user.ts';
 import { createApp } from '../http/app.ts';
 import { createManagedFieldsHook } from '../http/managed-fields.ts';
+import { alwaysAllow } from '../http/handlers/review.ts';
 import { openAPIServer } from '../http/openapi.ts';
 import { INITIAL_NAMESPACES } from '../k8s-names.ts';
 import { openStorage } from '../storage/factory.ts';
@@ -103,6 +104,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     authenticators: [],
     anonymous: ADMIN,
     authorizer: { authorize() {} },
+    access: alwaysAllow,
     health: {
       livez: [...common, bootstrapCheck],
       readyz: [...common, readyBootstrap, { name: 'shutdown', run: () => { if (shuttingDown) throw new Error('shutting down'); } }],

@@ -83,11 +83,19 @@ export function formatLabelSelector(selector: unknown): string {
   return reqs.length ? reqs.map((r) => r.text).join(',') : NONE;
 }
 
+/** Every value the column's path reaches, lists flattened, empties dropped. */
+const joined = (o: Obj, c: PrinterColumn) => evalPath(o, c.jsonPath)
+  .flatMap((v) => (Array.isArray(v) ? v : [v])).filter((v) => !isEmpty(v)).map((v) => String(scalar(v)));
+
 const conditionOf = (conditions: unknown, type: string): Any | undefined => arr(conditions).find((c) => c?.type === type);
 const conditionTrue = (conditions: unknown, type: string) => conditionOf(conditions, type)?.status === 'True';
 
-/** ip or hostname of each load-balancer ingress point. */
-const ingressPoints = (ingress: unknown) => arr(ingress).map((i) => i?.ip || i?.hostname).filter(Boolean) as string[];
+/** Load-balancer ingress points (ip, else hostname), sorted and unique, cut to 16 characters. */
+function loadBalancerText(ingress: unknown): string {
+  const points = [...new Set(arr(ingress).map((i) => i?.ip || i?.hostname).filter(Boolean) as string[])].sort();
+  const text = points.join(',');
+  return text.length > 16 ? `${text.slice(0, 13)}...` : text;
+}
 
 // ---------------------------------------------------------------------------
 // Generic formatters (read the column's jsonPath)
@@ -106,19 +114,28 @@ const generic: Record<string, CellFormatter> = {
   intOrZero: (o, c) => { const v = valueAt(o, c); return typeof v === 'number' ? v : 0; },
   /** A boolean, false when absent. */
   boolOrFalse: (o, c) => valueAt(o, c) === true,
+  /** A boolean, true when absent (CSIDriver attachRequired). */
+  boolOrTrue: (o, c) => valueAt(o, c) !== false,
+  /** `True` / `False` as text, `<unset>` when absent (CronJob suspend). */
+  boolText: (o, c) => { const v = valueAt(o, c); return typeof v === 'boolean' ? (v ? 'True' : 'False') : UNSET; },
+  /** The value, or `<unknown>` (node info). */
+  orUnknown: (o, c) => { const v = valueAt(o, c); return isEmpty(v) ? '<unknown>' : scalar(v); },
+  /** Text with surrounding white space removed (event messages). */
+  trimmed: (o, c) => { const v = valueAt(o, c); return isEmpty(v) ? '' : String(scalar(v)).trim(); },
   /** Number of entries of the list or map at the path. */
   count: (o, c) => {
     const v = valueAt(o, c);
     if (Array.isArray(v)) return v.length;
     return v && typeof v === 'object' ? Object.keys(v).length : 0;
   },
+  /** Values joined with commas, empty when there are none. */
+  joinComma: (o, c) => joined(o, c).join(','),
   /** Values joined with commas, `<none>` when there are none. */
-  joinComma: (o, c) => {
-    const values = evalPath(o, c.jsonPath).flatMap((v) => (Array.isArray(v) ? v : [v])).filter((v) => !isEmpty(v));
-    return values.length ? values.map((v) => String(scalar(v))).join(',') : NONE;
-  },
-  /** A LabelSelector at the path. */
+  joinCommaOrNone: (o, c) => joined(o, c).join(',') || NONE,
+  /** A LabelSelector at the path, `<none>` when it selects everything or is unset. */
   labelSelector: (o, c) => formatLabelSelector(valueAt(o, c)),
+  /** A LabelSelector as selector text, empty when it selects everything or is unset. */
+  selectorString: (o, c) => { const t = formatLabelSelector(valueAt(o, c)); return t === NONE ? '' : t; },
   /** A string map at the path as `k=v,...`. */
   labelMap: (o, c) => formatLabels(valueAt(o, c)),
   /** Age of the timestamp at the path, `<none>` when unset. */
@@ -146,9 +163,8 @@ const core: Record<string, CellFormatter> = {
       case 'NodePort':
         return external.length ? external.join(',') : NONE;
       case 'LoadBalancer': {
-        let lb = ingressPoints(o.status?.loadBalancer?.ingress).join(',');
-        if (lb.length > 16) lb = `${lb.slice(0, 13)}...`;
-        const all = [...(lb ? [lb] : []), ...external];
+        const lb = loadBalancerText(o.status?.loadBalancer?.ingress);
+        const all = [...(lb ? lb.split(',') : []), ...external];
         return all.length ? all.join(',') : '<pending>';
       }
       case 'ExternalName':
@@ -158,15 +174,16 @@ const core: Record<string, CellFormatter> = {
     }
   },
   endpoints: (o) => {
+    const subsets = arr(o.subsets);
+    if (!subsets.length) return NONE;
     const list: string[] = [];
-    let total = 0;
-    for (const subset of arr(o.subsets)) {
+    for (const subset of subsets) {
       const addrs = arr(subset.addresses);
       const ports = arr(subset.ports);
-      if (!ports.length) for (const a of addrs) { list.push(a.ip); total++; }
-      else for (const p of ports) for (const a of addrs) { list.push(hostPort(a.ip, p.port)); total++; }
+      if (!ports.length) for (const a of addrs) list.push(a.ip);
+      else for (const p of ports) for (const a of addrs) list.push(hostPort(a.ip, p.port));
     }
-    return total ? truncated(list, 3, total) : NONE;
+    return truncated(list, 3);
   },
   configMapData: (o) => Object.keys(map(o.data)).length + Object.keys(map(o.binaryData)).length,
   secretData: (o) => Object.keys(map(o.data)).length,
@@ -297,7 +314,10 @@ export function podSummary(o: Obj): PodSummary {
     }
     if (out.reason === 'Completed' && running) out.reason = conditionTrue(status.conditions, 'Ready') ? 'Running' : 'NotReady';
   }
-  if (o.metadata?.deletionTimestamp) out.reason = status.reason === 'NodeLost' ? 'Unknown' : 'Terminating';
+  if (o.metadata?.deletionTimestamp) {
+    if (status.reason === 'NodeLost') out.reason = 'Unknown';
+    else if (status.phase !== 'Succeeded' && status.phase !== 'Failed') out.reason = 'Terminating';
+  }
   return out;
 }
 
@@ -331,16 +351,13 @@ const events: Record<string, CellFormatter> = {
   eventCount: (o) => o.series?.count ?? (o.count || o.deprecatedCount || 1),
   eventObject: (o) => {
     const ref = map(o.involvedObject ?? o.regarding);
-    return `${String(ref.kind ?? '').toLowerCase()}/${ref.name ?? ''}`;
+    const kind = String(ref.kind ?? '').toLowerCase();
+    return ref.name ? `${kind}/${ref.name}` : kind;
   },
   eventSource: (o) => {
     const src = map(o.source ?? o.deprecatedSource);
-    let component: string = src.component ?? '';
-    let instance: string = src.host ?? '';
-    if (!component) {
-      component = o.reportingComponent ?? o.reportingController ?? '';
-      instance = o.reportingInstance ?? '';
-    }
+    const component: string = src.component || o.reportingComponent || o.reportingController || '';
+    const instance: string = src.host || o.reportingInstance || '';
     return instance ? `${component}, ${instance}` : component;
   },
 };
@@ -399,7 +416,7 @@ const others: Record<string, CellFormatter> = {
   sliceEndpointPorts: (o) => {
     const ports = arr(o.ports);
     if (!ports.length) return UNSET;
-    return truncated(ports.map((p) => (p.port === undefined || p.port === null ? UNSET : String(p.port))), 3);
+    return truncated(ports.map((p) => (typeof p.port === 'number' ? String(p.port) : p.name ?? '*')), 3);
   },
   sliceEndpoints: (o) => {
     const addrs = arr(o.endpoints).flatMap((e) => arr(e.addresses)) as string[];
@@ -420,14 +437,22 @@ const others: Record<string, CellFormatter> = {
   ipParentRef: (o) => {
     const ref = o.spec?.parentRef;
     if (!ref) return NONE;
-    const resource = ref.group ? `${ref.resource}.${ref.group}` : ref.resource;
-    return `${resource}/${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
+    const resource = String(ref.group ? `${ref.resource}.${ref.group}` : ref.resource).toLowerCase();
+    return `${resource}${ref.namespace ? `/${ref.namespace}` : ''}/${ref.name}`;
   },
+  /** Up to three rule hosts, then ` + N more...` counted over all rules; `*` when none. */
   ingressHosts: (o) => {
-    const hosts = arr(o.spec?.rules).map((r) => r.host).filter(Boolean) as string[];
-    return hosts.length ? truncated(hosts, 3) : '*';
+    const rules = arr(o.spec?.rules);
+    const hosts: string[] = [];
+    let more = false;
+    for (const r of rules) {
+      if (hosts.length === 3) more = true;
+      if (!more && r.host) hosts.push(r.host);
+    }
+    if (!hosts.length) return '*';
+    return more ? `${hosts.join(',')} + ${rules.length - 3} more...` : hosts.join(',');
   },
-  ingressAddress: (o) => ingressPoints(o.status?.loadBalancer?.ingress).join(','),
+  ingressAddress: (o) => loadBalancerText(o.status?.loadBalancer?.ingress),
   ingressPorts: (o) => (arr(o.spec?.tls).length ? '80, 443' : '80'),
   ingressClassParameters: (o) => {
     const p = o.spec?.parameters;
@@ -441,7 +466,7 @@ const others: Record<string, CellFormatter> = {
   paramRef: (o) => {
     const p = o.spec?.paramRef;
     if (!p) return UNSET;
-    if (p.name) return p.namespace ? `${p.namespace}/${p.name}` : p.name;
+    if (p.name) return `${p.namespace || '*'}/${p.name}`;
     return p.selector ? formatLabelSelector(p.selector) : UNSET;
   },
   flowDistinguisher: (o) => o.spec?.distinguisherMethod?.type ?? NONE,
@@ -453,7 +478,6 @@ const others: Record<string, CellFormatter> = {
     if (o.metadata?.deletionTimestamp) return 'Terminating';
     if (conditionTrue(conds, 'Suspended')) return 'Suspended';
     if (conditionTrue(conds, 'FailureTarget')) return 'FailureTarget';
-    if (conditionTrue(conds, 'SuccessCriteriaMet')) return 'SuccessCriteriaMet';
     return 'Running';
   },
   jobCompletions: (o) => {

@@ -140,3 +140,12 @@ describe('kubectl against specserver', () => {
     expect(out).toMatch(/replicas\s+<integer>/);
   });
 });
+
+describe('kubectl auth', () => {
+  it('whoami and can-i are answered without storing anything', async () => {
+    const who = ok(await k(['auth', 'whoami', '-o', 'json']));
+    expect(JSON.parse(who).status.userInfo.groups).toContain('system:masters');
+    expect(ok(await k(['auth', 'can-i', 'create', 'deployments'])).trim()).toBe('yes');
+    expect(ok(await k(['auth', 'can-i', '--list'])).trim()).toMatch(/\*\.\*\s+\[\]\s+\[\]\s+\[\*\]/);
+  });
+});

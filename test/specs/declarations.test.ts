@@ -46,6 +46,25 @@ describe('api-specs documents', () => {
     expect(gvks.has(file.replace(/\.json$/, ''))).toBe(true);
   });
 
+  it('holds the shared apimachinery types in meta/', () => {
+    const meta = docs.filter((d) => d.file.startsWith('meta/')).flatMap((d) => Object.keys(d.doc.components.schemas));
+    const m = (n: string) => `io.k8s.apimachinery.pkg.apis.meta.v1.${n}`;
+    for (const n of [
+      'ObjectMeta', 'ListMeta', 'Status', 'StatusCause', 'StatusDetails', 'Time', 'MicroTime', 'Duration',
+      'LabelSelector', 'LabelSelectorRequirement', 'OwnerReference', 'ManagedFieldsEntry', 'FieldsV1',
+      'Preconditions', 'DeleteOptions', 'WatchEvent', 'Condition', 'Table', 'TableColumnDefinition', 'TableRow',
+      'TableRowCondition', 'PartialObjectMetadata', 'PartialObjectMetadataList', 'APIResource', 'APIResourceList',
+      'APIGroup', 'APIGroupList', 'APIVersions', 'GroupVersionForDiscovery', 'ServerAddressByClientCIDR',
+    ]) expect(meta).toContain(m(n));
+    for (const n of [
+      'io.k8s.apimachinery.pkg.api.resource.Quantity', 'io.k8s.apimachinery.pkg.util.intstr.IntOrString',
+      'io.k8s.apimachinery.pkg.runtime.RawExtension', 'io.k8s.api.autoscaling.v1.Scale',
+    ]) expect(meta).toContain(n);
+    const table = schemas[m('Table')];
+    expect(Object.keys(table.properties as object).sort()).toEqual(['apiVersion', 'columnDefinitions', 'kind', 'metadata', 'rows']);
+    expect(schemas[m('TableColumnDefinition')].required).toEqual(['name', 'type', 'format', 'description', 'priority']);
+  });
+
   it('resolves every $ref', () => {
     const broken: string[] = [];
     for (const { file, doc } of docs) {

@@ -242,6 +242,12 @@ export class Checker {
         const ft = f ? this.fieldType(e, base, f.value as string, (real) => { f.value = real; }) : T.dyn;
         return T.optional(ft);
       }
+      case '@opthas': {
+        const base = at[0].k === 'opaque' && at[0].name === 'optional_type' ? at[0].param ?? T.dyn : at[0];
+        const f = args[1].exprKind.case === 'constExpr' && args[1].exprKind.value.constantKind.case === 'stringValue' ? args[1].exprKind.value.constantKind : undefined;
+        if (f) this.fieldType(e, base, f.value as string, (real) => { f.value = real; });
+        return T.bool;
+      }
       case '@optidx': {
         const base = at[0].k === 'opaque' && at[0].name === 'optional_type' ? at[0].param ?? T.dyn : at[0];
         return T.optional(this.index(e, base, at[1]));

@@ -58,8 +58,8 @@ export function valueToCel(v: Value, reg: Registry = conformanceRegistry()): Cel
       const m = anyUnpack(k.value, reg);
       if (!m) throw new Error(`cannot unpack ${k.value.typeUrl}`);
       // Through an evaluation so the evaluator wraps the message the way it wraps its own results.
-      identity ??= plan(celEnv({ registry: reg }), parse('v'));
-      return identity({ v: m } as never) as CelInput;
+      const run = (identity ??= plan(celEnv({ registry: reg }), parse('v')) as unknown as (b: Record<string, unknown>) => unknown);
+      return run({ v: m }) as CelInput;
     }
     case 'listValue': return celList(k.value.values.map((x) => valueToCel(x, reg)));
     case 'mapValue': {

@@ -5,7 +5,7 @@
 // `Authorizer` the caller binds per evaluation. Boundary: the CEL surface;
 // the authorization decision itself belongs to the caller.
 import { celMethod, CelScalar, type CelFunc } from '@bufbuild/cel';
-import { Opaque, fail } from '../opaque.ts';
+import { Opaque, fail, defFunc, defMethod } from '../opaque.ts';
 
 /** What is being asked: a resource request or a non-resource path. */
 export interface AuthorizationAttributes {
@@ -61,23 +61,23 @@ function as<T>(v: unknown, cls: abstract new (...a: never[]) => T, what: string)
 }
 
 export const authorizerFuncs: CelFunc[] = [
-  celMethod('group', DYN, [S], DYN, function (g) { return new ResourceCheck(as(this, AuthorizerValue, 'an Authorizer'), { group: g }, 'group'); }),
-  celMethod('path', DYN, [S], DYN, function (p) { return new PathCheck(as(this, AuthorizerValue, 'an Authorizer'), p); }),
-  celMethod('serviceAccount', DYN, [S, S], DYN, function (ns, n) {
+  defMethod('group', DYN, [S], DYN, function (g) { return new ResourceCheck(as(this, AuthorizerValue, 'an Authorizer'), { group: g }, 'group'); }),
+  defMethod('path', DYN, [S], DYN, function (p) { return new PathCheck(as(this, AuthorizerValue, 'an Authorizer'), p); }),
+  defMethod('serviceAccount', DYN, [S, S], DYN, function (ns, n) {
     const a = as(this, AuthorizerValue, 'an Authorizer');
     return new AuthorizerValue(a.authz, { name: `system:serviceaccount:${ns}:${n}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`, 'system:authenticated'] });
   }),
-  celMethod('resource', DYN, [S], DYN, function (r) { return as(this, ResourceCheck, 'a group check').with('resource', r); }),
-  celMethod('subresource', DYN, [S], DYN, function (r) { return as(this, ResourceCheck, 'a resource check').with('subresource', r); }),
-  celMethod('namespace', DYN, [S], DYN, function (r) { return as(this, ResourceCheck, 'a resource check').with('namespace', r); }),
-  celMethod('name', DYN, [S], DYN, function (r) { return as(this, ResourceCheck, 'a resource check').with('name', r); }),
-  celMethod('check', DYN, [S], DYN, function (verb) {
+  defMethod('resource', DYN, [S], DYN, function (r) { return as(this, ResourceCheck, 'a group check').with('resource', r); }),
+  defMethod('subresource', DYN, [S], DYN, function (r) { return as(this, ResourceCheck, 'a resource check').with('subresource', r); }),
+  defMethod('namespace', DYN, [S], DYN, function (r) { return as(this, ResourceCheck, 'a resource check').with('namespace', r); }),
+  defMethod('name', DYN, [S], DYN, function (r) { return as(this, ResourceCheck, 'a resource check').with('name', r); }),
+  defMethod('check', DYN, [S], DYN, function (verb) {
     if (this instanceof PathCheck) return decide(this.a, { user: this.a.user, verb, resourceRequest: false, path: this.path });
     const r = as(this, ResourceCheck, 'a resource or path check');
     return decide(r.a, { user: r.a.user, verb, resourceRequest: true, ...r.attrs });
   }),
-  celMethod('allowed', DYN, [], CelScalar.BOOL, function () { return as(this, Decision, 'a Decision').d.decision === 'allow'; }),
-  celMethod('reason', DYN, [], S, function () { return as(this, Decision, 'a Decision').d.reason; }),
-  celMethod('errored', DYN, [], CelScalar.BOOL, function () { return as(this, Decision, 'a Decision').d.error !== undefined; }),
-  celMethod('error', DYN, [], S, function () { return as(this, Decision, 'a Decision').d.error ?? ''; }),
+  defMethod('allowed', DYN, [], CelScalar.BOOL, function () { return as(this, Decision, 'a Decision').d.decision === 'allow'; }),
+  defMethod('reason', DYN, [], S, function () { return as(this, Decision, 'a Decision').d.reason; }),
+  defMethod('errored', DYN, [], CelScalar.BOOL, function () { return as(this, Decision, 'a Decision').d.error !== undefined; }),
+  defMethod('error', DYN, [], S, function () { return as(this, Decision, 'a Decision').d.error ?? ''; }),
 ];

@@ -1,9 +1,9 @@
 // Kubernetes list library: `isSorted`, `sum`, `min`, `max`, `indexOf`,
 // `lastIndexOf` on lists. Ordering and equality reuse the evaluator's `<`
 // and our CEL equality. Boundary: these functions.
-import { celEnv, celMethod, CelScalar, listType, isCelError, celUint, isCelUint, type CelFunc, type CelValue, type CelInput, type CelList } from '@bufbuild/cel';
+import { celEnv, CelScalar, listType, isCelError, type CelFunc, type CelValue, type CelList } from '@bufbuild/cel';
 import { celEquals } from '../values/equality.ts';
-import { fail } from '../opaque.ts';
+import { fail, defMethod } from '../opaque.ts';
 
 const std = celEnv().funcs;
 const stdLess = std.find('_<_')!;
@@ -16,15 +16,15 @@ function less(a: CelValue, b: CelValue): boolean {
   return r === true;
 }
 
-function extreme(list: CelList, name: string, pick: (a: CelValue, b: CelValue) => boolean): CelInput {
+function extreme(list: CelList, name: string, pick: (a: CelValue, b: CelValue) => boolean): unknown {
   if (list.size === 0) return fail(`${name} called on empty list`);
-  let best = list.get(0)!;
+  let best: CelValue = list.get(0)!;
   for (const v of list) if (pick(v, best)) best = v;
-  return best as CelInput;
+  return best;
 }
 
 export const listFuncs: CelFunc[] = [
-  celMethod('isSorted', LIST, [], CelScalar.BOOL, function () {
+  defMethod('isSorted', LIST, [], CelScalar.BOOL, function () {
     let prev: CelValue | undefined;
     for (const v of this) {
       if (prev !== undefined && less(v, prev)) return false;
@@ -32,7 +32,7 @@ export const listFuncs: CelFunc[] = [
     }
     return true;
   }),
-  celMethod('sum', LIST, [], CelScalar.DYN, function () {
+  defMethod('sum', LIST, [], CelScalar.DYN, function () {
     let acc: CelValue | undefined;
     for (const v of this) {
       if (acc === undefined) { acc = v; continue; }
@@ -40,18 +40,17 @@ export const listFuncs: CelFunc[] = [
       if (r === undefined || isCelError(r)) return fail('sum: elements cannot be added');
       acc = r;
     }
-    return (acc ?? 0n) as CelInput;
+    return acc ?? 0n;
   }),
-  celMethod('min', LIST, [], CelScalar.DYN, function () { return extreme(this, 'min', (a, b) => less(a, b)); }),
-  celMethod('max', LIST, [], CelScalar.DYN, function () { return extreme(this, 'max', (a, b) => less(b, a)); }),
-  celMethod('indexOf', LIST, [CelScalar.DYN], CelScalar.INT, function (x) {
+  defMethod('min', LIST, [], CelScalar.DYN, function () { return extreme(this, 'min', (a, b) => less(a, b)); }),
+  defMethod('max', LIST, [], CelScalar.DYN, function () { return extreme(this, 'max', (a, b) => less(b, a)); }),
+  defMethod('indexOf', LIST, [CelScalar.DYN], CelScalar.INT, function (x) {
     let i = 0;
     for (const v of this) { if (celEquals(v, x)) return BigInt(i); i++; }
     return -1n;
   }),
-  celMethod('lastIndexOf', LIST, [CelScalar.DYN], CelScalar.INT, function (x) {
+  defMethod('lastIndexOf', LIST, [CelScalar.DYN], CelScalar.INT, function (x) {
     for (let i = this.size - 1; i >= 0; i--) if (celEquals(this.get(i)!, x)) return BigInt(i);
     return -1n;
   }),
 ];
-void celUint; void isCelUint;

@@ -3,7 +3,8 @@
 // The parser front end (../syntax/) rewrites the optional syntax into calls
 // to the `@opt*` functions defined here. Boundary: runtime behaviour only.
 import { celFunc, celMethod, CelScalar, isCelList, isCelMap, celList, celMap, isCelUint, type CelFunc, type CelValue, type CelInput } from '@bufbuild/cel';
-import { Opaque, fail } from '../opaque.ts';
+import { Opaque, fail, defFunc, defMethod } from '../opaque.ts';
+import { isReflectMessage } from '@bufbuild/protobuf/reflect';
 import { isZeroValue, selectField, indexValue } from '../values/access.ts';
 
 const DYN = CelScalar.DYN;
@@ -34,15 +35,24 @@ function asOptional(v: unknown): Optional {
   return fail(`expected an optional value, got ${typeof v}`);
 }
 
-function optSelect(target: CelValue, field: CelValue): CelInput {
+function optSelect(target: CelValue, field: CelValue): unknown {
   if (target instanceof Optional) {
     if (target.value === undefined) return NONE;
     target = target.value;
   }
+  if (!isCelMap(target) && !isReflectMessage(target)) return fail(`type '${typeof target}' does not support field selection`);
   const v = typeof field === 'string' ? selectField(target, field) : undefined;
   return v === undefined ? NONE : new Optional(v);
 }
-function optIndex(target: CelValue, key: CelValue): CelInput {
+function optHas(target: CelValue, field: CelValue): boolean {
+  if (target instanceof Optional) {
+    if (target.value === undefined) return false;
+    target = target.value;
+  }
+  if (!isCelMap(target) && !isReflectMessage(target)) return fail(`type '${typeof target}' does not support field selection`);
+  return typeof field === 'string' && selectField(target, field) !== undefined;
+}
+function optIndex(target: CelValue, key: CelValue): unknown {
   if (target instanceof Optional) {
     if (target.value === undefined) return NONE;
     target = target.value;
@@ -52,26 +62,27 @@ function optIndex(target: CelValue, key: CelValue): CelInput {
 }
 
 export const optionalFuncs: CelFunc[] = [
-  celFunc('optional.of', [DYN], DYN, (v) => new Optional(v)),
-  celFunc('optional.ofNonZeroValue', [DYN], DYN, (v) => (isZeroValue(v) ? NONE : new Optional(v))),
-  celFunc('optional.none', [], DYN, () => NONE),
-  celMethod('hasValue', DYN, [], CelScalar.BOOL, function () { return asOptional(this).hasValue(); }),
-  celMethod('value', DYN, [], DYN, function () {
+  defFunc('optional.of', [DYN], DYN, (v) => new Optional(v)),
+  defFunc('optional.ofNonZeroValue', [DYN], DYN, (v) => (isZeroValue(v) ? NONE : new Optional(v))),
+  defFunc('optional.none', [], DYN, () => NONE),
+  defMethod('hasValue', DYN, [], CelScalar.BOOL, function () { return asOptional(this).hasValue(); }),
+  defMethod('value', DYN, [], DYN, function () {
     const o = asOptional(this);
     return o.value === undefined ? fail('optional.none() dereference') : (o.value as CelInput);
   }),
-  celMethod('or', DYN, [DYN], DYN, function (other) {
+  defMethod('or', DYN, [DYN], DYN, function (other) {
     const o = asOptional(this);
     return o.hasValue() ? o : asOptional(other);
   }),
-  celMethod('orValue', DYN, [DYN], DYN, function (other) {
+  defMethod('orValue', DYN, [DYN], DYN, function (other) {
     const o = asOptional(this);
     return (o.value ?? other) as CelInput;
   }),
-  celFunc('@optsel', [DYN, DYN], DYN, optSelect),
-  celFunc('@optidx', [DYN, DYN], DYN, optIndex),
-  celFunc('@optelem', [DYN], DYN, (v) => new OptElem(asOptional(v))),
-  celFunc('@optlist', [DYN], DYN, (l) => {
+  defFunc('@optsel', [DYN, DYN], DYN, optSelect),
+  defFunc('@optidx', [DYN, DYN], DYN, optIndex),
+  defFunc('@opthas', [DYN, DYN], CelScalar.BOOL, optHas),
+  defFunc('@optelem', [DYN], DYN, (v) => new OptElem(asOptional(v))),
+  defFunc('@optlist', [DYN], DYN, (l) => {
     if (!isCelList(l)) return fail('expected a list');
     const out: CelValue[] = [];
     for (const e of l) {
@@ -79,7 +90,7 @@ export const optionalFuncs: CelFunc[] = [
     }
     return celList(out);
   }),
-  celFunc('@optmap', [DYN], DYN, (m) => {
+  defFunc('@optmap', [DYN], DYN, (m) => {
     if (!isCelMap(m)) return fail('expected a map');
     const out = new Map<bigint | string | boolean, CelValue>();
     for (const [k, e] of m) {

@@ -3,7 +3,7 @@
 // `add`, `sub` (quantity or int), `isLessThan`, `isGreaterThan`,
 // `compareTo`. Boundary: the CEL surface over QuantityValue.
 import { celFunc, celMethod, CelScalar, type CelFunc, type CelValue } from '@bufbuild/cel';
-import { Opaque, fail } from '../opaque.ts';
+import { Opaque, fail, defFunc, defMethod } from '../opaque.ts';
 import { QuantityValue } from './quantity-parse.ts';
 
 export class Quantity extends Opaque {
@@ -27,26 +27,26 @@ function operand(v: CelValue): QuantityValue {
 const DYN = CelScalar.DYN;
 
 export const quantityFuncs: CelFunc[] = [
-  celFunc('quantity', [CelScalar.STRING], DYN, (s) => {
+  defFunc('quantity', [CelScalar.STRING], DYN, (s) => {
     try { return new Quantity(QuantityValue.parse(s)); } catch (e) { return fail((e as Error).message); }
   }),
-  celFunc('isQuantity', [CelScalar.STRING], CelScalar.BOOL, (s) => {
+  defFunc('isQuantity', [CelScalar.STRING], CelScalar.BOOL, (s) => {
     try { QuantityValue.parse(s); return true; } catch { return false; }
   }),
-  celMethod('isInteger', DYN, [], CelScalar.BOOL, function () {
+  defMethod('isInteger', DYN, [], CelScalar.BOOL, function () {
     const i = q(this).asBigInt();
     return i !== undefined && i <= MAX_INT64 && i >= MIN_INT64;
   }),
-  celMethod('asInteger', DYN, [], CelScalar.INT, function () {
+  defMethod('asInteger', DYN, [], CelScalar.INT, function () {
     const i = q(this).asBigInt();
     if (i === undefined || i > MAX_INT64 || i < MIN_INT64) return fail('cannot convert value to integer');
     return i;
   }),
-  celMethod('asApproximateFloat', DYN, [], CelScalar.DOUBLE, function () { return q(this).asApproximateFloat(); }),
-  celMethod('sign', DYN, [], CelScalar.INT, function () { return BigInt(q(this).sign()); }),
-  celMethod('add', DYN, [DYN], DYN, function (o) { return new Quantity(q(this).add(operand(o))); }),
-  celMethod('sub', DYN, [DYN], DYN, function (o) { return new Quantity(q(this).add(operand(o).neg())); }),
-  celMethod('isLessThan', DYN, [DYN], CelScalar.BOOL, function (o) { return q(this).cmp(q(o)) < 0; }),
-  celMethod('isGreaterThan', DYN, [DYN], CelScalar.BOOL, function (o) { return q(this).cmp(q(o)) > 0; }),
-  celMethod('compareTo', DYN, [DYN], CelScalar.INT, function (o) { return BigInt(q(this).cmp(q(o))); }),
+  defMethod('asApproximateFloat', DYN, [], CelScalar.DOUBLE, function () { return q(this).asApproximateFloat(); }),
+  defMethod('sign', DYN, [], CelScalar.INT, function () { return BigInt(q(this).sign()); }),
+  defMethod('add', DYN, [DYN], DYN, function (o) { return new Quantity(q(this).add(operand(o))); }),
+  defMethod('sub', DYN, [DYN], DYN, function (o) { return new Quantity(q(this).add(operand(o).neg())); }),
+  defMethod('isLessThan', DYN, [DYN], CelScalar.BOOL, function (o) { return q(this).cmp(q(o)) < 0; }),
+  defMethod('isGreaterThan', DYN, [DYN], CelScalar.BOOL, function (o) { return q(this).cmp(q(o)) > 0; }),
+  defMethod('compareTo', DYN, [DYN], CelScalar.INT, function (o) { return BigInt(q(this).cmp(q(o))); }),
 ];

@@ -3,7 +3,7 @@
 // `getQuery`. A URL must be absolute (has a scheme) or an absolute path, as
 // Go's url.ParseRequestURI requires. Boundary: parsing and these functions.
 import { celFunc, celMethod, CelScalar, type CelFunc } from '@bufbuild/cel';
-import { Opaque, fail } from '../opaque.ts';
+import { Opaque, fail, defFunc, defMethod } from '../opaque.ts';
 
 export interface ParsedURL { scheme: string; host: string; path: string; rawQuery: string }
 
@@ -75,15 +75,15 @@ const DYN = CelScalar.DYN;
 const S = CelScalar.STRING;
 
 export const urlFuncs: CelFunc[] = [
-  celFunc('url', [S], DYN, (s) => {
+  defFunc('url', [S], DYN, (s) => {
     const p = parseRequestURL(s);
     return p ? new URLValue(s, p) : fail(`URL parse error during conversion from string: parse "${s}": invalid URL`);
   }),
-  celFunc('isURL', [S], CelScalar.BOOL, (s) => parseRequestURL(s) !== undefined),
-  celMethod('getScheme', DYN, [], S, function () { return u(this).u.scheme; }),
-  celMethod('getHost', DYN, [], S, function () { return u(this).u.host; }),
-  celMethod('getHostname', DYN, [], S, function () { return u(this).hostname(); }),
-  celMethod('getPort', DYN, [], S, function () { return u(this).port(); }),
-  celMethod('getEscapedPath', DYN, [], S, function () { return u(this).u.path; }),
-  celMethod('getQuery', DYN, [], DYN, function () { return u(this).query(); }),
+  defFunc('isURL', [S], CelScalar.BOOL, (s) => parseRequestURL(s) !== undefined),
+  defMethod('getScheme', DYN, [], S, function () { return u(this).u.scheme; }),
+  defMethod('getHost', DYN, [], S, function () { return u(this).u.host; }),
+  defMethod('getHostname', DYN, [], S, function () { return u(this).hostname(); }),
+  defMethod('getPort', DYN, [], S, function () { return u(this).port(); }),
+  defMethod('getEscapedPath', DYN, [], S, function () { return u(this).u.path; }),
+  defMethod('getQuery', DYN, [], DYN, function () { return u(this).query(); }),
 ];

@@ -22,8 +22,42 @@ function ident(name: string): Expr {
   return { id: newId(), exprKind: { case: 'identExpr', value: { name } } } as unknown as Expr;
 }
 
+/** Does this node produce an optional value, so that a plain `.f` or `[k]` on it chains optionally? */
 function isOptChain(e: Expr | undefined): boolean {
-  return e?.exprKind.case === 'callExpr' && (e.exprKind.value.function === '@optsel' || e.exprKind.value.function === '@optidx');
+  if (e?.exprKind.case !== 'callExpr') return false;
+  const c = e.exprKind.value;
+  if (c.function === '@optsel' || c.function === '@optidx') return true;
+  if (c.target?.exprKind.case === 'identExpr' && c.target.exprKind.value.name === 'optional' && ['of', 'ofNonZeroValue', 'none'].includes(c.function)) return true;
+  return c.function === 'or' && c.target !== undefined && c.args.length === 1 && isOptChain(c.target);
+}
+
+function comprehension(accuVar: string, accuInit: Expr, result: Expr): Expr {
+  return {
+    id: newId(),
+    exprKind: {
+      case: 'comprehensionExpr',
+      value: {
+        iterVar: '#unused', iterVar2: '', iterRange: { id: newId(), exprKind: { case: 'listExpr', value: { elements: [], optionalIndices: [] } } },
+        accuVar, accuInit,
+        loopCondition: { id: newId(), exprKind: { case: 'constExpr', value: { constantKind: { case: 'boolValue', value: false } } } },
+        loopStep: ident(accuVar), result,
+      },
+    },
+  } as unknown as Expr;
+}
+
+let macroVar = 0;
+/** opt.optMap(x, e) and opt.optFlatMap(x, e): apply e to the value when there is one. */
+function optMapMacro(id: bigint, target: Expr, varName: string, body: Expr, flat: boolean): Expr {
+  const tmp = `#opt${macroVar++}`;
+  const hasValue = call('hasValue', [], ident(tmp));
+  const applied = comprehension(varName, call('value', [], ident(tmp)), body);
+  const some = flat ? applied : call('of', [applied], ident('optional'));
+  const none = call('none', [], ident('optional'));
+  const cond = call('_?_:_', [hasValue, some, none]);
+  const out = comprehension(tmp, target, cond);
+  out.id = id;
+  return out;
 }
 function markerArg(e: Expr | undefined, mark: string): Expr | undefined {
   if (e?.exprKind.case === 'callExpr' && e.exprKind.value.function === mark && !e.exprKind.value.target && e.exprKind.value.args.length === 1) return e.exprKind.value.args[0];
@@ -38,7 +72,7 @@ function rewrite(e: Expr): Expr {
       const v = k.value;
       if (v.operand) v.operand = rewrite(v.operand);
       if (!v.testOnly && v.field.startsWith(OPT_SELECT_PREFIX)) return call('@optsel', [v.operand!, constString(v.field.slice(OPT_SELECT_PREFIX.length))], undefined, e.id);
-      if (!v.testOnly && isOptChain(v.operand)) return call('@optsel', [v.operand!, constString(v.field)], undefined, e.id);
+      if (isOptChain(v.operand)) return call(v.testOnly ? '@opthas' : '@optsel', [v.operand!, constString(v.field)], undefined, e.id);
       return e;
     }
     case 'callExpr': {
@@ -50,21 +84,14 @@ function rewrite(e: Expr): Expr {
         if (inner) return call('@optidx', [v.args[0], inner], undefined, e.id);
         if (isOptChain(v.args[0])) return call('@optidx', v.args, undefined, e.id);
       }
+      if ((v.function === 'optMap' || v.function === 'optFlatMap') && v.target && v.args.length === 2 && v.args[0].exprKind.case === 'identExpr') {
+        return optMapMacro(e.id, v.target, v.args[0].exprKind.value.name, v.args[1], v.function === 'optFlatMap');
+      }
       if (v.function === 'bind' && v.target?.exprKind.case === 'identExpr' && v.target.exprKind.value.name === 'cel' && v.args.length === 3 && v.args[0].exprKind.case === 'identExpr') {
         // cel.bind(x, init, body): a comprehension over nothing whose accumulator is x.
-        const name = v.args[0].exprKind.value.name;
-        return {
-          id: e.id,
-          exprKind: {
-            case: 'comprehensionExpr',
-            value: {
-              iterVar: '#unused', iterVar2: '', iterRange: { id: newId(), exprKind: { case: 'listExpr', value: { elements: [], optionalIndices: [] } } },
-              accuVar: name, accuInit: v.args[1],
-              loopCondition: { id: newId(), exprKind: { case: 'constExpr', value: { constantKind: { case: 'boolValue', value: false } } } },
-              loopStep: ident(name), result: v.args[2],
-            },
-          },
-        } as unknown as Expr;
+        const out = comprehension(v.args[0].exprKind.value.name, v.args[1], v.args[2]);
+        out.id = e.id;
+        return out;
       }
       return e;
     }

@@ -14,12 +14,10 @@ const LIST_MARKER = Symbol.for('@bufbuild/cel/list');
 const MAP_MARKER = Symbol.for('@bufbuild/cel/map');
 
 /** Converts a protobuf message (timestamp, duration) to the evaluator's value form. */
-const box = celMap(new Map<string, CelInput>());
 export function messageValue(m: CelInput): CelValue {
   const tmp = celMap(new Map([['v', m]]));
   return tmp.get('v') as CelValue;
 }
-void box;
 
 export function timestampValue(s: string): CelValue | undefined {
   const ms = Date.parse(s);
@@ -64,8 +62,8 @@ export function dynValue(v: unknown): CelValue {
     case 'number': return Number.isInteger(v) && Number.isSafeInteger(v) ? BigInt(v) : v;
     case 'string': case 'boolean': case 'bigint': return v;
   }
-  if (Array.isArray(v)) return new TypedList(v, undefined);
-  if (typeof v === 'object') return new TypedMap(v as Record<string, unknown>, undefined);
+  if (Array.isArray(v)) return asValue(new TypedList(v, undefined));
+  if (typeof v === 'object') return asValue(new TypedMap(v as Record<string, unknown>, undefined));
   return null;
 }
 
@@ -79,13 +77,18 @@ export function toCel(v: unknown, t: CelT | undefined): CelValue {
     case 'bytes': return typeof v === 'string' ? bytesFromBase64(v) : dynValue(v);
     case 'timestamp': return typeof v === 'string' ? (timestampValue(v) ?? v) : dynValue(v);
     case 'duration': return typeof v === 'string' ? (durationValue(v) ?? v) : dynValue(v);
-    case 'list': return Array.isArray(v) ? new TypedList(v, t) : dynValue(v);
-    case 'map': case 'object': return typeof v === 'object' && !Array.isArray(v) ? new TypedMap(v as Record<string, unknown>, t) : dynValue(v);
+    case 'list': return Array.isArray(v) ? asValue(new TypedList(v, t)) : dynValue(v);
+    case 'map': case 'object': return typeof v === 'object' && !Array.isArray(v) ? asValue(new TypedMap(v as Record<string, unknown>, t)) : dynValue(v);
     default: return dynValue(v);
   }
 }
 
 type MapKey = bigint | string | boolean;
+
+/** Our lazy views carry the evaluator's list / map markers; its types cannot name them. */
+function asValue(v: TypedList | TypedMap): CelValue {
+  return v as unknown as CelValue;
+}
 
 /** A JSON object seen as a CEL map or object; members convert on read. */
 export class TypedMap implements ReadonlyMap<MapKey, CelValue> {
@@ -151,6 +154,6 @@ export function celToJSON(v: unknown): unknown {
 
 /** Wraps computed elements as a list carrying a list type (for set/map concatenation results). */
 export function computedList(elems: CelValue[], like?: TypedList): CelValue {
-  if (like?.type && like.listType !== 'atomic') return new TypedList(elems, like.type, true);
+  if (like?.type && like.listType !== 'atomic') return asValue(new TypedList(elems, like.type, true));
   return celList(elems);
 }

@@ -79,10 +79,10 @@ export function celConcat(a: CelList, b: CelList): CelValue {
   if (lt === 'set') {
     const out = [...a];
     for (const x of b) if (!out.some((y) => celEquals(x, y))) out.push(x);
-    return computedList(out, a as TypedList);
+    return computedList(out, a as unknown as TypedList);
   }
   if (lt === 'map') {
-    const keys = (a as TypedList).type?.keys ?? [];
+    const keys = (a as unknown as TypedList).type?.keys ?? [];
     const out = [...a];
     const index = new Map<string, number>();
     out.forEach((e, i) => { const k = mapKeyOf(e, keys); if (k !== undefined) index.set(k, i); });
@@ -92,7 +92,7 @@ export function celConcat(a: CelList, b: CelList): CelValue {
       if (at !== undefined) out[at] = x;
       else { if (k !== undefined) index.set(k, out.length); out.push(x); }
     }
-    return computedList(out, a as TypedList);
+    return computedList(out, a as unknown as TypedList);
   }
   if (a.size === 0) return b;
   if (b.size === 0) return a;

@@ -137,6 +137,7 @@ export async function checkBody(rc: RequestContext, obj: Obj, duplicates: string
   if (obj.kind !== kind) {
     throw errors.badRequest(`${String(obj.kind)} in version "${rc.res.def.version}" cannot be handled as a ${kind}: the kind in the data (${String(obj.kind)}) does not match the expected kind (${kind})`);
   }
+  dropNulls(obj);
   const mode = fieldValidation(rc);
   const validator = await rc.services.validator(schema);
   const issues: SchemaIssue[] = validator ? validator(obj) : [];
@@ -153,13 +154,29 @@ export async function checkBody(rc: RequestContext, obj: Obj, duplicates: string
   if (strictProblems.length && mode === 'Warn') rc.warnings.push(...strictProblems);
   // unknown fields are dropped, as decoding into the typed object drops them upstream
   for (const i of issues) if (i.kind === 'unknown') deleteAt(obj, i.path);
-  const invalid = issues.filter((i) => i.kind !== 'type' && i.kind !== 'unknown');
+  // Built-in kinds: a field required by the schema may be absent from status (Go decodes it as
+  // its zero value); their status is checked by the resource's strategy instead.
+  const invalid = issues.filter((i) => i.kind !== 'type' && i.kind !== 'unknown'
+    && !(i.kind === 'required' && !rc.res.def.custom && (i.path === 'status' || i.path.startsWith('status.'))));
   if (invalid.length) {
     const errs = invalid.map((i) => {
       if (i.kind === 'required') return fieldErrors.required(i.path, '');
       return fieldErrors.invalid(i.path, valueAt(obj, i.path), i.message);
     });
     throw errors.invalid({ group: rc.res.def.group, kind }, obj.metadata?.name ?? '', errs);
+  }
+}
+
+/** Removes null-valued fields: JSON null means "unset" for typed objects, as in Go decoding. */
+export function dropNulls(v: unknown): void {
+  if (Array.isArray(v)) {
+    for (const x of v) if (x !== null && typeof x === 'object') dropNulls(x);
+  } else if (v !== null && typeof v === 'object') {
+    for (const k of Object.keys(v)) {
+      const x = (v as Record<string, unknown>)[k];
+      if (x === null) delete (v as Record<string, unknown>)[k];
+      else if (typeof x === 'object') dropNulls(x);
+    }
   }
 }
 

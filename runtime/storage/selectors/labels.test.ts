@@ -76,7 +76,7 @@ describe('labelSelectorFromObject', () => {
     const s = labelSelectorFromObject({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['front', 'back'] }, { key: 'gone', operator: 'DoesNotExist' }] });
     expect(s.matches(L)).toBe(true);
     expect(s.matches({ app: 'web', tier: 'x' })).toBe(false);
-    expect(s.toString()).toBe('app=web,!gone,tier in (back,front)'.split(',').length ? s.toString() : '');
+    expect(s.toString()).toBe('app=web,!gone,tier in (back,front)');
   });
   it('null matches nothing and {} everything', () => {
     expect(labelSelectorFromObject(null).matches(L)).toBe(false);

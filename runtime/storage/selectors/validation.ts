@@ -14,7 +14,7 @@ const DNS1123_SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lo
 
 export function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
-  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join('or ')}regex used for validation is '${fmt}')`;
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
 }
 
 const maxLen = (n: number) => `must be no more than ${n} characters`;

@@ -334,6 +334,9 @@ export class SqliteKV implements KV {
   }
 
   private async runCompaction(target: number): Promise<void> {
+    // Yield first so the caller has stored this promise in `compacting`
+    // before the `finally` below clears it.
+    await Promise.resolve();
     try {
       this.compacted = Math.max(this.compacted, target);
       this.cst.setMeta.run('compact_rev', this.compacted);

@@ -1,10 +1,12 @@
-// Strategic merge patch against the upstream 1.31 API markers: builds a merge
-// schema from the reference OpenAPI v2 document (../shared/reference, or
-// $SPECSERVER_REFERENCE_DIR) and runs the DaemonSet and kubectl-apply
-// scenarios through it. Skips when the reference data is absent.
+// Strategic merge patch against real merge schemas: the one codegen emits
+// (generated/merge-schema.ts) and one built from the upstream 1.31 OpenAPI
+// document (../shared/reference, or $SPECSERVER_REFERENCE_DIR). The same
+// DaemonSet and kubectl scenarios run against each; each block skips when its
+// input is absent.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Atom, FieldDef, MergeSchema, TypeRef } from '../../generated/api-types.ts';
 import { applyPatch } from './index.ts';
 import type { Obj } from './index.ts';
@@ -56,8 +58,26 @@ function loadSchema(): MergeSchema {
 
 const pod = (o: Obj) => ((o.spec as Obj).template as Obj).spec as Obj;
 
-describe.skipIf(!haveReference)(`strategic merge patch with the upstream 1.31 markers (${swaggerPath})`, () => {
-  const schema = haveReference ? loadSchema() : { types: {} };
+const generatedPath = fileURLToPath(new URL('../../generated/merge-schema.ts', import.meta.url));
+const haveGenerated = existsSync(generatedPath);
+
+describe.skipIf(!haveReference)(`with the upstream 1.31 markers (${swaggerPath})`, () => {
+  scenarios(() => loadSchema());
+});
+
+describe.skipIf(!haveGenerated)('with generated/merge-schema.ts', () => {
+  let generated: MergeSchema;
+  beforeAll(async () => {
+    generated = ((await import(/* @vite-ignore */ generatedPath)) as { mergeSchema: MergeSchema }).mergeSchema;
+  });
+  scenarios(() => generated);
+});
+
+function scenarios(getSchema: () => MergeSchema): void {
+  let schema: MergeSchema;
+  beforeAll(() => {
+    schema = getSchema();
+  });
 
   it('DaemonSet: containers, env and volumes by name, $patch delete, $setElementOrder, $retainKeys', () => {
     const patch = {
@@ -145,4 +165,4 @@ describe.skipIf(!haveReference)(`strategic merge patch with the upstream 1.31 ma
     const out2 = applyPatch('strategic', out, label, { schema, typeName: DAEMONSET });
     expect(out2.metadata).toMatchObject({ labels: { app: 'agent', new: 'v' }, annotations: { note: 'n' } });
   });
-});
+}

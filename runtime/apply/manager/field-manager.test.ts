@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { fixtureSchema } from '../scenarios/fixture-schema.ts';
+import { FieldManager, FieldManagerError } from './field-manager.ts';
+
+const fm = new FieldManager({ schema: fixtureSchema, typeName: 'Thing', apiVersion: 'v1' });
+const base = { apiVersion: 'v1', kind: 'Thing', metadata: { name: 'a' } };
+const badLive = { ...base, metadata: { name: 'a', managedFields: [{ manager: 'x', operation: 'Nope', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {} }] } };
+
+describe('FieldManager error paths', () => {
+  it('apply over undecodable live managedFields is a 500', () => {
+    let err: unknown;
+    try { fm.apply(badLive, { ...base }, 'a', { force: false }); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(FieldManagerError);
+    expect((err as FieldManagerError).code).toBe(500);
+    expect((err as Error).message).toMatch(/^failed to decode managed fields: operation must be/);
+  });
+
+  it('apply of a configuration with an invalid list is a 400', () => {
+    expect(() => fm.apply(null, { ...base, spec: { containers: [{}] } }, 'a', { force: false }))
+      .toThrow(expect.objectContaining({ code: 400, message: expect.stringMatching(/^failed to create typed patch object: /) }));
+  });
+
+  it('update never fails: undecodable live entries or invalid lists drop managedFields', () => {
+    const out = fm.update(badLive, { ...badLive, spec: { replicas: 1 } }, 'u');
+    expect(out.metadata).toEqual({ name: 'a' });
+    const dup = fm.update(null, { ...base, spec: { tags: [null] } }, 'u');
+    expect(dup.metadata).toEqual({ name: 'a' });
+  });
+
+  it('rejects an unknown type unless unstructured', () => {
+    expect(() => new FieldManager({ schema: fixtureSchema, typeName: 'Nope', apiVersion: 'v1' })).toThrow(/no type "Nope"/);
+    expect(() => new FieldManager({ schema: fixtureSchema, typeName: 'Nope', apiVersion: 'v1', unstructured: true })).not.toThrow();
+  });
+
+  it('does not change the objects it is given', () => {
+    const live = fm.apply(null, { ...base, spec: { replicas: 1, containers: [{ name: 'c' }] } }, 'a', { force: false });
+    const before = JSON.stringify(live);
+    const cfg = { ...base, spec: { replicas: 2, containers: [{ name: 'c', image: 'i' }] } };
+    const cfgBefore = JSON.stringify(cfg);
+    fm.apply(live, cfg, 'a', { force: false });
+    fm.update(live, { ...live, spec: { replicas: 5 } }, 'u');
+    expect(JSON.stringify(live)).toBe(before);
+    expect(JSON.stringify(cfg)).toBe(cfgBefore);
+  });
+});

@@ -1,0 +1,144 @@
+// Watch-cache behaviour beyond the shared Storage suite: slow watchers are
+// cut off without holding back others, events are shared between watchers,
+// bookmarks, consistent reads that wait for progress, waits for a future
+// version, and the ring's eviction.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Obj, WatchEvent, WatchStream } from '../interface.ts';
+import { openSqliteKV, type SqliteKV } from '../sqlite/index.ts';
+import { KVStorage } from '../kvstore/index.ts';
+import { Cacher } from './cacher.ts';
+import { EventRing } from './ring.ts';
+
+const P = '/registry/core/configmaps/';
+const attrs = (o: Obj) => ({ labels: o.metadata?.labels ?? {}, fields: { 'metadata.name': o.metadata?.name ?? '' } });
+const cm = (name: string): Obj => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns' }, data: {} });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function collect(s: WatchStream): WatchEvent[] {
+  const out: WatchEvent[] = [];
+  void (async () => { for await (const e of s) out.push(e); })();
+  return out;
+}
+
+describe('Cacher', () => {
+  let kv: SqliteKV;
+  let base: KVStorage;
+  let cacher: Cacher;
+  const make = async (opts: Partial<ConstructorParameters<typeof Cacher>[1]> = {}) => {
+    cacher = new Cacher(base, { prefix: P, attrs, ...opts });
+    await cacher.whenReady();
+    return cacher;
+  };
+  beforeEach(() => { kv = openSqliteKV({ path: ':memory:' }); base = new KVStorage(kv); });
+  afterEach(async () => { await cacher?.close(); await kv.close(); });
+
+  it('cuts off a slow watcher without holding back the others', async () => {
+    await make({ watchBuffer: 5 });
+    const rv = String(await kv.currentRevision());
+    const slow = await cacher.watch(P, { recursive: true, resourceVersion: rv });
+    const fast = collect(await cacher.watch(P, { recursive: true, resourceVersion: rv }));
+    expect(cacher.watcherCount).toBe(2);
+    for (let i = 0; i < 20; i++) await cacher.create(`${P}ns/o${i}`, cm(`o${i}`));
+    await sleep(20);
+    expect(fast.length).toBe(20);
+    expect(cacher.watcherCount).toBe(1);
+    const got: WatchEvent[] = [];
+    for await (const e of slow) got.push(e);
+    expect(got.length).toBe(5);
+    expect(got.map((e) => e.object.metadata.name)).toEqual(['o0', 'o1', 'o2', 'o3', 'o4']);
+  });
+
+  it('hands every watcher the same event object and encoding cache', async () => {
+    await make();
+    const rv = String(await kv.currentRevision());
+    const a = collect(await cacher.watch(P, { recursive: true, resourceVersion: rv }));
+    const b = collect(await cacher.watch(P, { recursive: true, resourceVersion: rv }));
+    await cacher.create(`${P}ns/x`, cm('x'));
+    await sleep(10);
+    expect(a.length).toBe(1);
+    expect(a[0]).toBe(b[0]);
+    a[0].encoded!.set('json', new Uint8Array([1]));
+    expect(b[0].encoded!.get('json')).toEqual(new Uint8Array([1]));
+  });
+
+  it('sends periodic bookmarks only to watchers that allow them', async () => {
+    await make({ bookmarkIntervalMs: 20 });
+    await cacher.create(`${P}ns/x`, cm('x'));
+    const rv = String(await kv.currentRevision());
+    await sleep(10);
+    const yes = collect(await cacher.watch(P, { recursive: true, resourceVersion: rv, allowWatchBookmarks: true }));
+    const no = collect(await cacher.watch(P, { recursive: true, resourceVersion: rv }));
+    await sleep(80);
+    expect(yes.length).toBeGreaterThan(0);
+    expect(yes.every((e) => e.type === 'BOOKMARK')).toBe(true);
+    expect(yes[0].object).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: rv } });
+    expect(no.length).toBe(0);
+  });
+
+  it('serves a consistent list at the store\'s revision even after writes elsewhere', async () => {
+    await make();
+    await cacher.create(`${P}ns/x`, cm('x'));
+    await kv.create('/registry/core/secrets/ns/s', '{}');
+    const res = await cacher.list(P);
+    expect(res.resourceVersion).toBe(String(await kv.currentRevision()));
+    expect(res.items.map((o) => o.metadata.name)).toEqual(['x']);
+  });
+
+  it('waits for a version not yet seen, then times out with 504', async () => {
+    await make({ freshnessTimeoutMs: 150 });
+    const next = (await kv.currentRevision()) + 1;
+    const pending = cacher.get(`${P}ns/late`, { resourceVersion: String(next) });
+    await sleep(20);
+    await cacher.create(`${P}ns/late`, cm('late'));
+    expect((await pending)!.metadata.name).toBe('late');
+    const far = (await kv.currentRevision()) + 100;
+    const err = await cacher.list(P, { resourceVersion: String(far) }).catch((e) => e);
+    expect(err.code).toBe(504);
+    expect(err.statusMessage).toBe(`Timeout: Too large resource version: ${far}, current: ${await kv.currentRevision()}`);
+  });
+
+  it('serves resourceVersion=0 with a limit from memory, whole', async () => {
+    await make();
+    for (let i = 0; i < 3; i++) await cacher.create(`${P}ns/o${i}`, cm(`o${i}`));
+    await sleep(5);
+    const res = await cacher.list(P, { resourceVersion: '0', limit: 1 });
+    expect(res.items.length).toBe(3);
+    expect(res.continue).toBeUndefined();
+    const paged = await cacher.list(P, { limit: 1 });
+    expect(paged.items.length).toBe(1);
+    expect(paged.continue).toBeTruthy();
+  });
+
+  it('returns copies from get so callers may change them', async () => {
+    await make();
+    await cacher.create(`${P}ns/x`, cm('x'));
+    await sleep(5);
+    const a = (await cacher.get(`${P}ns/x`, { resourceVersion: '0' }))!;
+    a.data.changed = 'yes';
+    const b = (await cacher.get(`${P}ns/x`, { resourceVersion: '0' }))!;
+    expect(b.data.changed).toBeUndefined();
+  });
+});
+
+describe('EventRing', () => {
+  const ev = (rev: number, at = 0) => ({ kind: 'create' as const, key: `k${rev}`, rev, obj: {}, attrs: { labels: {}, fields: {} }, at });
+  it('evicts by count and answers 410 for evicted versions', () => {
+    const r = new EventRing(10, 60_000, 3, () => 0);
+    for (let rev = 11; rev <= 15; rev++) r.push(ev(rev));
+    expect(r.size).toBe(3);
+    expect(r.oldestRev).toBe(12);
+    expect(r.since(11)).toBeNull();
+    expect(r.since(12)!.map((e) => e.rev)).toEqual([13, 14, 15]);
+    expect(r.since(14)!.map((e) => e.rev)).toEqual([15]);
+    expect(r.since(15)).toEqual([]);
+  });
+  it('evicts by age', () => {
+    let now = 0;
+    const r = new EventRing(0, 100, 1000, () => now);
+    r.push(ev(1, 0));
+    now = 50; r.push(ev(2, 50));
+    now = 120;
+    expect(r.since(0)).toBeNull();
+    expect(r.since(1)!.map((e) => e.rev)).toEqual([2]);
+  });
+});
