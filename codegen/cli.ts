@@ -2,32 +2,10 @@
 // (defaults api-specs/ and generated/ of the project). Prints what it wrote
 // and how long it took; on a bad spec prints the messages (file and JSON
 // path) and exits 1.
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { generate } from './generate.ts';
 import { CodegenError, CodegenErrors } from './load/errors.ts';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-
-export function parseArgs(argv: string[]): { specs: string; out: string } {
-  let specs = join(root, 'api-specs');
-  let out = join(root, 'generated');
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a directory`);
-      return resolve(v);
-    };
-    if (a === '--specs') specs = value();
-    else if (a === '--out') out = value();
-    else if (a.startsWith('--specs=')) specs = resolve(a.slice(8));
-    else if (a.startsWith('--out=')) out = resolve(a.slice(6));
-    else throw new Error(`unknown argument ${JSON.stringify(a)} (usage: codegen [--specs DIR] [--out DIR])`);
-  }
-  return { specs, out };
-}
+import { parseArgs } from './cli-args.ts';
 
 async function main(): Promise<number> {
   const t0 = performance.now();

@@ -14,6 +14,7 @@ import { emitOpenAPIV2 } from './emit/openapi-v2.ts';
 import { emitOpenAPIV3 } from './emit/openapi-v3.ts';
 import { emitOpenAPIIndex } from './emit/openapi-index.ts';
 import { emitTypes } from './emit/types.ts';
+import { GENERATED_HEADER } from './emit/printer.ts';
 
 export const templatesDir = join(dirname(fileURLToPath(import.meta.url)), 'templates');
 
@@ -41,18 +42,29 @@ function listFiles(dir: string, out: string[] = [], root = dir): string[] {
   try { names = readdirSync(dir); } catch { return out; }
   for (const n of names) {
     const p = join(dir, n);
+    if (n === 'node_modules' || n.startsWith('.')) continue;
     if (statSync(p).isDirectory()) listFiles(p, out, root);
     else out.push(relative(root, p).split(sep).join('/'));
   }
   return out;
 }
 
-/** Writes the files (only those whose bytes changed) and removes files of outDir no longer produced. */
+/** A file codegen wrote earlier: a .ts file with the generated header, or a JSON document under openapi/. */
+function isGeneratedFile(outDir: string, rel: string): boolean {
+  if (rel.startsWith('openapi/') && rel.endsWith('.json')) return true;
+  if (!rel.endsWith('.ts')) return false;
+  return readFileSync(join(outDir, rel), 'utf8').startsWith(GENERATED_HEADER);
+}
+
+/**
+ * Writes the files (only those whose bytes changed) and removes earlier
+ * generated files of outDir that are no longer produced; other files are left alone.
+ */
 export function writeFiles(outDir: string, files: Map<string, string>): { written: number; removed: number } {
   let written = 0;
   let removed = 0;
   for (const existing of listFiles(outDir)) {
-    if (!files.has(existing)) { rmSync(join(outDir, existing)); removed++; }
+    if (!files.has(existing) && isGeneratedFile(outDir, existing)) { rmSync(join(outDir, existing)); removed++; }
   }
   for (const [rel, text] of files) {
     const p = join(outDir, rel);

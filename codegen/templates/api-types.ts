@@ -43,6 +43,8 @@ export interface SubresourceDef {
   group?: string;
   version?: string;
   verbs: Verb[];
+  /** For `scale` of a custom resource: where the replica counts and selector live (CRD scale paths). */
+  scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
 }
 
 export interface Deprecation {

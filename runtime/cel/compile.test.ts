@@ -1,3 +1,4 @@
+// Tests of compileRule / Program.evaluate: caching, results, errors, declared variables.
 import { describe, it, expect } from 'vitest';
 import { compileRule, parseTypeName } from './compile.ts';
 import { typeName } from './schema/types.ts';
@@ -34,6 +35,21 @@ describe('compileRule / evaluate', () => {
     const r = c.program.evaluate({ self: {} });
     expect(r.ok).toBe(false);
     if (!r.ok) { expect(r.error).toMatch(/no such key|opt/); expect(r.costExceeded).toBe(false); }
+  });
+
+  it('reports a variable missing from the activation', () => {
+    const c = compileRule('self.replicas > 0', { vars: { self: schema } });
+    if (!c.ok) throw new Error('compile');
+    const r = c.program.evaluate({});
+    expect(r.ok).toBe(false);
+  });
+
+  it('reports a JSON value of the wrong type as an evaluation error', () => {
+    const c = compileRule('self.replicas > 0', { vars: { self: schema } });
+    if (!c.ok) throw new Error('compile');
+    const r = c.program.evaluate({ self: { replicas: 'three' } });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toContain('no matching overload');
   });
 
   it('compares self with oldSelf (transition rules)', () => {

@@ -17,6 +17,7 @@ import { handleGet } from './handlers/get.ts';
 import { handleList } from './handlers/list.ts';
 import { handlePatch } from './handlers/patch.ts';
 import { handleUpdate } from './handlers/update.ts';
+import { handleScale } from './handlers/scale.ts';
 import { type AccessDecider, handleReview } from './handlers/review.ts';
 import { handleWatch } from './handlers/watch.ts';
 import { wantsAggregatedDiscovery } from './negotiate.ts';
@@ -168,7 +169,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
       if (info.verb !== 'create') throw errors.methodNotAllowed();
       return handleReview({ c, info, query: new URL(c.req.url).searchParams, res, user: c.get('user'), services: opts.services, warnings: [] }, opts.access);
     }
-    const handler = HANDLERS[info.verb];
+    const handler = info.subresource === 'scale' ? handleScale : HANDLERS[info.verb];
     if (!handler) throw errors.methodNotAllowed();
     const rc: RequestContext = {
       c, info, query: new URL(c.req.url).searchParams, res, user: c.get('user'), services: opts.services, warnings: [],

@@ -140,6 +140,21 @@ describe('JSON patch against a Kubernetes object', () => {
     expect(current).toEqual(live());
   });
 
+  it('copies may add up to 3 MiB in all', () => {
+    const big = 'x'.repeat(1024 * 1024);
+    const doc = { ...live(), data: { big } };
+    const copy = (to: string) => ({ op: 'copy', from: '/data/big', path: `/data/${to}` });
+    expect(Object.keys((jsonPatch(doc, [copy('a'), copy('b')]) as JMap).data as JMap)).toEqual(['big', 'a', 'b']);
+    let err: unknown;
+    try {
+      jsonPatch(doc, [copy('a'), copy('b'), copy('c')]);
+    } catch (e) {
+      err = e;
+    }
+    expect((err as PatchError).code).toBe(422);
+    expect((err as PatchError).detail).toMatch(/^Unable to complete the copy, the accumulated size increase of copy is \d+, exceeding the limit 3145728$/);
+  });
+
   it('10000 operations are accepted', () => {
     const patch = Array.from({ length: MAX_JSON_PATCH_OPERATIONS }, () => ({ op: 'test', path: '/spec/replicas', value: 1 }));
     expect(jsonPatch(live(), patch)).toEqual(live());

@@ -5,7 +5,8 @@
 // field against null passes, operations on the document root are rejected.
 // Status codes and texts are kube-apiserver's: a body that is not a list of
 // operations is 400, more than 10000 operations 413, any failing operation 422
-// with the generic Invalid message. Boundary: one patch against one object.
+// with the generic Invalid message; `copy` operations may add at most 3 MiB
+// in all. Boundary: one patch against one object.
 import jsonpatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import type { JSONValue } from '../../generated/api-types.ts';
@@ -16,6 +17,8 @@ import { jsonKindName } from './go-format.ts';
 type JMap = { [k: string]: JSONValue };
 
 export const MAX_JSON_PATCH_OPERATIONS = 10000;
+/** kube-apiserver's default limit of bytes a patch's `copy` operations may add (JSONPatchMaxCopyBytes). */
+export const MAX_JSON_PATCH_COPY_BYTES = 3 * 1024 * 1024;
 
 /** Returns the patched document (the caller checks that it is still an object). */
 export function jsonPatch(current: JMap, patch: unknown): JSONValue {
@@ -40,6 +43,7 @@ export function jsonPatch(current: JMap, patch: unknown): JSONValue {
  * so the patch body is never aliased. Any failing operation is a 422.
  */
 export function applyOperations(doc: JSONValue, ops: readonly (JMap | null)[]): JSONValue {
+  let copied = 0;
   ops.forEach((raw, index) => {
     if (raw === null) throw genericUnprocessable('Unexpected kind: unknown');
     const op = { ...raw } as JMap;
@@ -50,6 +54,14 @@ export function applyOperations(doc: JSONValue, ops: readonly (JMap | null)[]): 
     if (typeof op.path === 'string') op.path = countFromEnd(doc, op.path);
     if (typeof op.from === 'string') op.from = countFromEnd(doc, op.from);
     if (op.op === 'test' && op.value === null && typeof op.path === 'string' && isMissingField(doc, op.path)) return;
+    if (op.op === 'copy' && typeof op.from === 'string') {
+      copied += copySize(doc, op.from);
+      if (copied > MAX_JSON_PATCH_COPY_BYTES) {
+        throw genericUnprocessable(
+          `Unable to complete the copy, the accumulated size increase of copy is ${copied}, exceeding the limit ${MAX_JSON_PATCH_COPY_BYTES}`,
+        );
+      }
+    }
     try {
       doc = jsonpatch.applyOperation(doc, op as unknown as Operation, true, true, true, index).newDocument;
     } catch (e) {
@@ -95,6 +107,17 @@ function countFromEnd(doc: JSONValue, path: string): string {
     }
   }
   return changed ? tokens.join('/') : path;
+}
+
+/** Size in bytes of the JSON text of the value at `from` (0 when absent: the copy then fails anyway). */
+function copySize(doc: JSONValue, from: string): number {
+  let node: JSONValue | undefined = doc;
+  for (const tok of from.split('/').slice(1).map(unescapeToken)) {
+    if (Array.isArray(node)) node = node[Number(tok)];
+    else if (isJSONObject(node)) node = getOwn(node, tok);
+    else return 0;
+  }
+  return node === undefined ? 0 : Buffer.byteLength(JSON.stringify(node));
 }
 
 /** True when the path's parent is an object that lacks the last key. */

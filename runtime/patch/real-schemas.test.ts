@@ -71,6 +71,23 @@ describe.skipIf(!haveGenerated)('with generated/merge-schema.ts', () => {
     generated = ((await import(/* @vite-ignore */ generatedPath)) as { mergeSchema: MergeSchema }).mergeSchema;
   });
   scenarios(() => generated);
+
+  it.skipIf(!haveReference)('carries every upstream patch strategy and merge key this library reads', () => {
+    const upstream = loadSchema();
+    const missing: string[] = [];
+    for (const [typeName, atom] of Object.entries(upstream.types)) {
+      const ours = generated.types[typeName];
+      if (!ours) continue; // not served
+      for (const f of atom.map?.fields ?? []) {
+        if (!f.patchStrategy && !f.patchMergeKey) continue;
+        const g = ours.map?.fields?.find((x) => x.name === f.name);
+        if (g?.patchStrategy !== f.patchStrategy || (g?.patchMergeKey ?? '') !== (f.patchMergeKey ?? '')) {
+          missing.push(`${typeName}.${f.name}: want ${f.patchStrategy}/${f.patchMergeKey ?? ''}, have ${g?.patchStrategy}/${g?.patchMergeKey ?? ''}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
 });
 
 function scenarios(getSchema: () => MergeSchema): void {

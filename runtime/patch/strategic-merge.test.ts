@@ -217,6 +217,16 @@ const cases: Case[] = [
     error: { code: 500, reason: '', message: 'unknown patch type: bogus in map: map[$patch:bogus zone:a]' },
   },
   {
+    name: 'a null $patch is refused',
+    patch: podSpec({ nodeSelector: { $patch: null }, tolerations: null }),
+    error: { code: 500, reason: '', message: 'unknown patch type: %!s(<nil>) in map: map[$patch:<nil>]' },
+  },
+  {
+    name: 'a numeric $patch is refused',
+    patch: { $patch: 5 },
+    error: { code: 500, reason: '', message: 'unknown patch type: %!s(int64=5) in map: map[$patch:5]' },
+  },
+  {
     name: 'an unknown $patch in a list is refused',
     patch: podSpec({ containers: [{ name: 'agent', $patch: 'bogus' }] }),
     error: { code: 500, reason: '', message: 'unknown patch type: bogus in map: map[$patch:bogus name:agent]' },
@@ -268,7 +278,7 @@ const cases: Case[] = [
     type: WIDGET,
     live: { keyless: [{ id: 1 }] },
     patch: { keyless: [{ id: 2 }] },
-    error: { code: 500, reason: '', message: 'cannot merge lists without merge key for type struct' },
+    error: { code: 500, reason: '', message: 'cannot merge lists without merge key for struct' },
   },
   {
     name: 'strategy replace on a map field',

@@ -97,7 +97,13 @@ function mapDirective(directive: JSONValue, patch: JMap): JMap {
 }
 
 function badPatchType(directive: JSONValue, m: JMap): Error {
-  const d = typeof directive === 'string' ? directive : `%!s(${goTypeName(directive)}=${goValue(directive)})`;
+  // Go's %s of the directive: a string as is, nil and other types flagged.
+  const d =
+    typeof directive === 'string'
+      ? directive
+      : directive === null
+        ? '%!s(<nil>)'
+        : `%!s(${goTypeName(directive)}=${goValue(directive)})`;
   return internal(`unknown patch type: ${d} in map: ${goValue(m)}`);
 }
 
@@ -257,7 +263,7 @@ function mergeList(original: JSONValue[], patch: JSONValue[], element: SchemaNod
     merged = dedupe(original.concat(patch));
   } else {
     if (mergeKey === '') {
-      throw internal(`cannot merge lists without merge key for type ${element.atom?.map?.fields ? 'struct' : 'map'}`);
+      throw internal(`cannot merge lists without merge key for ${element.atom?.map?.fields ? 'struct' : 'map'}`);
     }
     [original, patch] = splitSpecialElements(original, patch, mergeKey);
     merged = mergeByKey(original, patch, mergeKey, element);

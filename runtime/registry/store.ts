@@ -66,17 +66,28 @@ export function keyRootOf(def: ResourceDef): string {
   return `/registry/${def.group || 'core'}/${def.resource}/`;
 }
 
+/**
+ * Field-selector names that are not the path of the value they select
+ * (upstream's field sets): core Event `source` is the reporting component,
+ * Job `status.successful` the succeeded count (0 when unset).
+ */
+const FIELD_ALIASES: Record<string, Record<string, { path: string; zero?: string }>> = {
+  '/Event': { source: { path: 'source.component' } },
+  'batch/Job': { 'status.successful': { path: 'status.succeeded', zero: '0' } },
+};
+
 /** Labels and field-selector fields of an object of this resource. */
 export function attrsOf(def: ResourceDef): (obj: Obj) => ObjectAttrs {
-  const selectable = def.selectableFields.map((f) => ({ f, parts: f.split('.') }));
+  const aliases = FIELD_ALIASES[`${def.group}/${def.kind}`] ?? {};
+  const selectable = def.selectableFields.map((f) => ({ f, parts: (aliases[f]?.path ?? f).split('.'), zero: aliases[f]?.zero ?? '' }));
   return (obj: Obj): ObjectAttrs => {
     const md = obj.metadata ?? {};
     const fields: Record<string, string> = { 'metadata.name': md.name ?? '' };
     if (def.namespaced) fields['metadata.namespace'] = md.namespace ?? '';
-    for (const { f, parts } of selectable) {
+    for (const { f, parts, zero } of selectable) {
       let v: any = obj;
       for (const p of parts) v = v == null ? undefined : v[p];
-      fields[f] = v == null ? '' : String(v);
+      fields[f] = v == null ? zero : String(v);
     }
     return { labels: md.labels ?? {}, fields };
   };

@@ -98,6 +98,17 @@ export function defaultStrategy(def: ResourceDef): Strategy {
   };
 }
 
+/** The scale subresource: the handler builds the whole object from the live one; only the replica count differs. */
+export function scaleStrategy(): SubresourceStrategy {
+  return {
+    prepareForUpdate(obj, old) {
+      const oldGen = typeof old.metadata?.generation === 'number' ? old.metadata.generation : 1;
+      obj.metadata.generation = jsonEqual(specPart(obj), specPart(old)) ? oldGen : oldGen + 1;
+    },
+    validateUpdate() { return []; },
+  };
+}
+
 /** The status subresource: only status changes; everything else stays as stored. */
 export function statusStrategy(): SubresourceStrategy {
   return {

@@ -5,7 +5,7 @@
 
 import type { ResourceDef } from '../../generated/api-types.ts';
 import { RegistryStore, attrsOf, keyRootOf } from '../registry/store.ts';
-import { defaultStrategy, statusStrategy, type SubresourceStrategy } from '../registry/strategy.ts';
+import { defaultStrategy, scaleStrategy, statusStrategy, type SubresourceStrategy } from '../registry/strategy.ts';
 import { strategyFor } from '../registry/strategies/index.ts';
 import type { ObjectAttrs, Obj, Storage } from '../storage/interface.ts';
 
@@ -60,7 +60,10 @@ export class ApiIndex {
         const storageDef = enabled.find((d) => d.group === def.group && d.resource === def.resource && d.storageVersion)
           ?? enabled.find((d) => d.group === def.group && d.resource === def.resource)!;
         const subs: Record<string, SubresourceStrategy> = {};
-        for (const s of storageDef.subresources) if (s.name === 'status') subs.status = statusStrategy();
+        for (const s of storageDef.subresources) {
+          if (s.name === 'status') subs.status = statusStrategy();
+          if (s.name === 'scale') subs.scale = scaleStrategy();
+        }
         const strategy = strategyFor(storageDef, defaultStrategy(storageDef));
         const storage = storageFor(keyRootOf(storageDef), attrsOf(storageDef));
         entry = { store: new RegistryStore(storageDef, storage, strategy, subs), storageDef };

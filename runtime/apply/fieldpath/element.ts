@@ -27,6 +27,10 @@ export function fieldPE(name: string): PathElement {
 }
 
 export function keyPE(fields: [string, JSONValue][]): PathElement {
+  if (fields.length === 1) {
+    const [k, v] = fields[0];
+    return { kind: 'key', fields, id: 'k:{' + goJSON(k) + ':' + goJSON(v) + '}' };
+  }
   const sorted = [...fields].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const obj: Obj = {};
   for (const [k, v] of sorted) obj[k] = v;

@@ -131,6 +131,9 @@ export class Updater {
    */
   private prune(merged: Obj, managers: ManagedSets, applier: string, lastSet: VersionedSet | undefined): Obj {
     if (!lastSet || lastSet.set.empty()) return merged;
+    // Nothing can be pruned when the new configuration still sets every field of the last one.
+    const current = managers.get(applier);
+    if (current && lastSet.set.difference(current.set).empty()) return merged;
     const v = this.view;
     const named = (s: FieldSet) => ensureNamedFieldsAreMembers(v, this.ref, s);
     const last = named(lastSet.set);

@@ -101,8 +101,24 @@ export class SchemaView {
     return !!atom.map && this.field(atom.map, name) !== undefined;
   }
 
+  /** Item path elements by item object, with the raw key values they were computed from. */
+  private readonly itemPEs = new WeakMap<ListDef, WeakMap<object, { pe: PathElement; raw: unknown[] }>>();
+
   /** Path element of a list item of an associative list; throws ListItemError when it has none. */
   listItemPE(list: ListDef, item: JSONValue): PathElement {
+    const keys = list.keys;
+    if (!keys || keys.length === 0 || !isObj(item)) return this.computeItemPE(list, item);
+    let byItem = this.itemPEs.get(list);
+    if (!byItem) { byItem = new WeakMap(); this.itemPEs.set(list, byItem); }
+    const hit = byItem.get(item);
+    // Reuse only while the key fields still hold the same (scalar) values.
+    if (hit && keys.every((k, i) => item[k] === hit.raw[i] && (typeof item[k] !== 'object' || item[k] === null))) return hit.pe;
+    const pe = this.computeItemPE(list, item);
+    byItem.set(item, { pe, raw: keys.map((k) => item[k]) });
+    return pe;
+  }
+
+  private computeItemPE(list: ListDef, item: JSONValue): PathElement {
     const keys = list.keys ?? [];
     if (keys.length > 0) {
       if (item === null) throw new ListItemError('associative list with keys may not have a null element');

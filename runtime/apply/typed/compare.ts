@@ -5,11 +5,11 @@
 // associative lists is not a change.
 // Boundary: pure; list items are matched by key, never by position.
 import type { TypeRef } from '../../../generated/api-types.ts';
-import { fieldPE, type Path } from '../fieldpath/element.ts';
+import { fieldPE, type Path, type PathElement } from '../fieldpath/element.ts';
 import { FieldSet } from '../fieldpath/set.ts';
 import type { Form, SchemaView } from '../schema/resolve.ts';
 import { deepEqual, isObj, type JSONValue } from '../value/json.ts';
-import { indexList, itemOrDups } from './list-index.ts';
+import { indexList, itemOrDups, type ListIndex } from './list-index.ts';
 
 export interface Comparison {
   added: FieldSet;
@@ -44,14 +44,15 @@ export function isEmptyValue(v: JSONValue | undefined): boolean {
   return false;
 }
 
+function leaf(l: JSONValue | undefined, r: JSONValue | undefined, path: Path, c: Comparison): void {
+  if (l === undefined) c.added.insert(path);
+  else if (r === undefined) c.removed.insert(path);
+  else if (!deepEqual(l, r)) c.modified.insert(path);
+}
+
 function walk(view: SchemaView, ref: TypeRef, l: JSONValue | undefined, r: JSONValue | undefined, path: Path, c: Comparison): void {
   const form = jointForm(view, ref, l, r);
-  const leaf = () => {
-    if (l === undefined) c.added.insert(path);
-    else if (r === undefined) c.removed.insert(path);
-    else if (!deepEqual(l, r)) c.modified.insert(path);
-  };
-  if (form.kind === 'scalar' || form.atomic || (isEmptyValue(l) && isEmptyValue(r))) { leaf(); return; }
+  if (form.kind === 'scalar' || form.atomic || (isEmptyValue(l) && isEmptyValue(r))) { leaf(l, r, path, c); return; }
   if (form.kind === 'map') {
     const lm = isObj(l) ? l : undefined;
     const rm = isObj(r) ? r : undefined;
@@ -69,23 +70,20 @@ function walk(view: SchemaView, ref: TypeRef, l: JSONValue | undefined, r: JSONV
   } else {
     const li = indexList(view, form.list, l);
     const ri = indexList(view, form.list, r);
-    const visit = (pe: Path[number]) => {
-      const a = itemOrDups(li, pe.id);
-      const b = itemOrDups(ri, pe.id);
-      const p = [...path, pe];
-      if (a.dup || b.dup) {
-        if (a.value === undefined) c.added.insert(p);
-        else if (b.value === undefined) c.removed.insert(p);
-        else if (!deepEqual(a.value, b.value)) c.modified.insert(p);
-        return;
-      }
-      walk(view, form.list.elementType, a.value, b.value, p, c);
-    };
-    for (const pe of li.order) visit(pe);
-    for (const pe of ri.order) if (!li.items.has(pe.id)) visit(pe);
+    for (const pe of li.order) visitItem(view, form.list.elementType, li, ri, pe, path, c);
+    for (const pe of ri.order) if (!li.items.has(pe.id)) visitItem(view, form.list.elementType, li, ri, pe, path, c);
   }
   if (path.length > 0) {
     if (l === undefined) c.added.insert(path);
     else if (r === undefined) c.removed.insert(path);
   }
+}
+
+function visitItem(view: SchemaView, et: TypeRef, li: ListIndex, ri: ListIndex, pe: PathElement, path: Path, c: Comparison): void {
+  const a = itemOrDups(li, pe.id);
+  const b = itemOrDups(ri, pe.id);
+  const p = [...path, pe];
+  // Items sharing a key are compared whole.
+  if (a.dup || b.dup) leaf(a.value, b.value, p, c);
+  else walk(view, et, a.value, b.value, p, c);
 }

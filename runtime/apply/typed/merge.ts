@@ -9,7 +9,7 @@ import type { PathElement } from '../fieldpath/element.ts';
 import type { SchemaView } from '../schema/resolve.ts';
 import { isObj, type JSONValue, type Obj } from '../value/json.ts';
 import { isEmptyValue, jointForm } from './compare.ts';
-import { indexList, itemOrDups } from './list-index.ts';
+import { indexList, itemOrDups, type ListIndex } from './list-index.ts';
 
 export function merge(view: SchemaView, ref: TypeRef, lhs: JSONValue | undefined, rhs: JSONValue | undefined): JSONValue | undefined {
   const form = jointForm(view, ref, lhs, rhs);
@@ -39,19 +39,6 @@ export function merge(view: SchemaView, ref: TypeRef, lhs: JSONValue | undefined
   const ri = indexList(view, form.list, rhs);
   const et = form.list.elementType;
   const out: JSONValue[] = [];
-  const emit = (pe: PathElement, withRhs: boolean) => {
-    const a = itemOrDups(li, pe.id);
-    const b = withRhs ? itemOrDups(ri, pe.id) : { value: undefined, dup: false };
-    if (a.dup || b.dup) {
-      // Duplicated keys are whole units: the configuration's items win.
-      const src = b.value !== undefined ? b : a;
-      if (src.dup) out.push(...(src.value as JSONValue[]));
-      else if (src.value !== undefined) out.push(src.value);
-      return;
-    }
-    const v = merge(view, et, a.value, b.value);
-    if (v !== undefined) out.push(v);
-  };
   // Items both sides name, in the configuration's order.
   const shared = ri.order.filter((pe) => li.items.has(pe.id));
   let nextShared = 0;
@@ -64,7 +51,7 @@ export function merge(view: SchemaView, ref: TypeRef, lhs: JSONValue | undefined
     if (l < L && r < R) {
       const lpe = li.order[l];
       if (lpe.id === ri.order[r].id) {
-        emit(lpe, true);
+        emitItem(view, et, li, ri, lpe, true, out);
         done.add(lpe.id);
         l++; r++;
         if (nextShared < shared.length && shared[nextShared].id === lpe.id) nextShared++;
@@ -75,16 +62,30 @@ export function merge(view: SchemaView, ref: TypeRef, lhs: JSONValue | undefined
     }
     if (l < L) {
       const lpe = li.order[l];
-      if (!ri.items.has(lpe.id)) { emit(lpe, false); l++; continue; }
+      if (!ri.items.has(lpe.id)) { emitItem(view, et, li, ri, lpe, false, out); l++; continue; }
       if (done.has(lpe.id)) { l++; continue; }
     }
     if (r < R) {
       const rpe = ri.order[r];
-      emit(rpe, true);
+      emitItem(view, et, li, ri, rpe, true, out);
       done.add(rpe.id);
       r++;
       if (nextShared < shared.length && shared[nextShared].id === rpe.id) nextShared++;
     }
   }
   return out;
+}
+
+function emitItem(view: SchemaView, et: TypeRef, li: ListIndex, ri: ListIndex, pe: PathElement, withRhs: boolean, out: JSONValue[]): void {
+  const a = itemOrDups(li, pe.id);
+  const b = withRhs ? itemOrDups(ri, pe.id) : { value: undefined, dup: false };
+  if (a.dup || b.dup) {
+    // Duplicated keys are whole units: the configuration's items win.
+    const src = b.value !== undefined ? b : a;
+    if (src.dup) out.push(...(src.value as JSONValue[]));
+    else if (src.value !== undefined) out.push(src.value);
+    return;
+  }
+  const v = merge(view, et, a.value, b.value);
+  if (v !== undefined) out.push(v);
 }

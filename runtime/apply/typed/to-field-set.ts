@@ -18,41 +18,46 @@ export interface ToFieldSetOptions {
 
 export function toFieldSet(view: SchemaView, ref: TypeRef, v: JSONValue, opts: ToFieldSetOptions = {}): FieldSet {
   const root = new FieldSet();
-  walk(view, ref, v, root, undefined, opts, []);
+  walk(view, ref, v, root, undefined, !!opts.allowDuplicates, undefined);
   return root;
+}
+
+/** The path walked so far, as a linked list (only materialised for error messages). */
+interface Trail { up: Trail | undefined; pe: PathElement }
+
+function trailPath(t: Trail | undefined): Path {
+  const out: Path = [];
+  for (let n = t; n; n = n.up) out.unshift(n.pe);
+  return out;
 }
 
 function walk(
   view: SchemaView, ref: TypeRef, v: JSONValue, parent: FieldSet, pe: PathElement | undefined,
-  opts: ToFieldSetOptions, path: Path,
+  allowDuplicates: boolean, trail: Trail | undefined,
 ): void {
-  const markSelf = () => { if (pe) parent.members.set(pe.id, pe); };
-  const sub = () => (pe ? parent.descend(pe) : parent);
   const form = view.form(view.resolve(ref), v);
-  if (form.kind === 'scalar') { markSelf(); return; }
-  if (form.atomic) { markSelf(); return; }
+  if (form.kind === 'scalar' || form.atomic) {
+    if (pe) parent.members.set(pe.id, pe);
+    return;
+  }
+  const here = pe ? parent.descend(pe) : parent;
+  const t: Trail | undefined = pe ? { up: trail, pe } : trail;
   if (form.kind === 'list') {
     if (!Array.isArray(v)) return;
-    const seen = new Set<string>();
-    const dups = new Set<string>();
+    let dups: Set<string> | undefined;
     for (const item of v) {
       const ipe = view.listItemPE(form.list, item);
-      if (seen.has(ipe.id)) {
-        if (!opts.allowDuplicates) {
-          throw new DuplicateItemError(`${pathToString([...path, ipe])}: duplicate entries for key ${ipe.id.slice(2)}`);
+      if (here.members.has(ipe.id)) {
+        if (!allowDuplicates) {
+          throw new DuplicateItemError(`${pathToString([...trailPath(t), ipe])}: duplicate entries for key ${ipe.id.slice(2)}`);
         }
-        dups.add(ipe.id);
+        (dups ??= new Set()).add(ipe.id);
         continue;
       }
-      seen.add(ipe.id);
-      const s = sub();
-      walk(view, form.list.elementType, item, s, ipe, opts, path.length < 64 ? [...path, ipe] : path);
-      s.members.set(ipe.id, ipe);
+      walk(view, form.list.elementType, item, here, ipe, allowDuplicates, t);
+      here.members.set(ipe.id, ipe);
     }
-    if (dups.size > 0) {
-      const s = sub();
-      for (const id of dups) s.children.delete(id);
-    }
+    if (dups) for (const id of dups) here.children.delete(id);
     return;
   }
   if (!isObj(v)) return;
@@ -60,8 +65,7 @@ function walk(
     const val = v[key];
     const fpe = fieldPE(key);
     const declared = view.field(form.map, key);
-    const s = sub();
-    walk(view, declared?.type ?? view.fieldType(form.map, key), val, s, fpe, opts, [...path, fpe]);
-    if (val === null || (isObj(val) && Object.keys(val).length === 0) || !declared) s.members.set(fpe.id, fpe);
+    walk(view, declared ? declared.type : view.fieldType(form.map, key), val, here, fpe, allowDuplicates, t);
+    if (val === null || !declared || (isObj(val) && Object.keys(val).length === 0)) here.members.set(fpe.id, fpe);
   }
 }

@@ -1,3 +1,4 @@
+// Table tests of the type checker: accepted rules, rejected rules with messages and positions.
 import { describe, it, expect } from 'vitest';
 import { compileRule } from '../compile.ts';
 import type { JSONSchema } from '../schema/types.ts';

@@ -1,3 +1,4 @@
+// Tests of the static cost estimate, compile-time cost limits and the runtime budget.
 import { describe, it, expect } from 'vitest';
 import { compileRule } from '../compile.ts';
 import { PER_EXPRESSION_ESTIMATE_LIMIT, totalTooHighMessage } from '../limits.ts';

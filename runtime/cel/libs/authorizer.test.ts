@@ -1,3 +1,4 @@
+// Table tests of the authorizer library against a table-driven fake authorizer.
 import { describe, it, expect } from 'vitest';
 import { compileRule } from '../compile.ts';
 import { authorizerFor, type AuthorizationAttributes, type Authorizer } from '../index.ts';

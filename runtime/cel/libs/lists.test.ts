@@ -1,3 +1,4 @@
+// Table tests of the lists library and the sets extension.
 import { describe, it, expect } from 'vitest';
 import { run } from '../testing/run.ts';
 

@@ -1,3 +1,4 @@
+// Table tests of optionals: ?. and [?] chains, optional list / map entries, cel.bind.
 import { describe, it, expect } from 'vitest';
 import { run } from '../testing/run.ts';
 

@@ -1,3 +1,4 @@
+// Table tests of quantity parsing, canonical form and the quantity library.
 import { describe, it, expect } from 'vitest';
 import { QuantityValue } from './quantity-parse.ts';
 import { run } from '../testing/run.ts';

@@ -1,3 +1,4 @@
+// Table tests of the regex library (find, findAll) with RE2 pattern rules.
 import { describe, it, expect } from 'vitest';
 import { run } from '../testing/run.ts';
 

@@ -1,3 +1,4 @@
+// Table tests of the URL library (isURL, url and its accessors).
 import { describe, it, expect } from 'vitest';
 import { run } from '../testing/run.ts';
 

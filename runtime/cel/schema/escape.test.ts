@@ -1,3 +1,4 @@
+// Tests of the property-name escaping table, both directions and through rules.
 import { describe, it, expect } from 'vitest';
 import { escapeName, unescapeName } from './escape.ts';
 import { run, compileErrors } from '../testing/run.ts';
@@ -33,6 +34,8 @@ describe('property name escaping', () => {
     ['self.redact__underscores__d', 3],
     ['self.a__slash__b', true],
     ['has(self.x__dash__prop)', true],
+    ["self.?x__dash__prop.orValue('')", 'p'],
+    ["self.?redact__underscores__d.orValue(0)", 3],
   ])('%s reads the escaped property', (expr, want) => {
     expect(run(expr, { self: schema }, { self: obj })).toEqual(want);
   });

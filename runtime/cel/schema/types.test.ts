@@ -1,3 +1,4 @@
+// Tests of the schema-to-type mapping table, schema-typed values, and set / map list semantics.
 import { describe, it, expect } from 'vitest';
 import { schemaToType, typeName, type JSONSchema } from './types.ts';
 import { run, compileErrors } from '../testing/run.ts';

@@ -1,3 +1,4 @@
+// Table tests of the optional-syntax source rewriting (strings and comments untouched).
 import { describe, it, expect } from 'vitest';
 import { rewriteOptionalSyntax } from './optional-syntax.ts';
 
