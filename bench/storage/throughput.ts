@@ -81,7 +81,7 @@ async function getRates(): Promise<{ kvGet: number; rawGet: number }> {
   const db = new Database(path.join(tmp, 'raw-get.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('cache_size = -65536'); // the same page cache the KV uses
-  db.exec('CREATE TABLE t (k TEXT PRIMARY KEY, v TEXT) WITHOUT ROWID');
+  db.exec('CREATE TABLE t (k TEXT PRIMARY KEY, v TEXT)');
   const ins = db.prepare('INSERT INTO t VALUES (?, ?)');
   db.transaction(() => { for (let i = 0; i < N; i++) ins.run(`/k/${i}`, value); })();
   const sel = db.prepare('SELECT v FROM t WHERE k = ?');

@@ -39,6 +39,7 @@ describe('shapeOf', () => {
     { name: 'scalar has no shape', schema: { type: 'string' }, want: undefined },
     { name: 'reference', schema: ref('a.B'), want: 'a.B' },
     { name: 'struct keeps only fields that lead somewhere', schema: { type: 'object', properties: { a: { type: 'string' }, l: { type: 'array', items: ref('a.C') }, m: { type: 'object', additionalProperties: { type: 'string' } } } }, want: { p: { l: { a: 'a.C' }, m: { m: {} } } } },
+    { name: 'struct of scalars has no shape', schema: { type: 'object', properties: { a: { type: 'string' } } }, want: undefined },
     { name: 'free-form object is a map', schema: { type: 'object' }, want: { m: {} } },
   ])('$name', ({ schema, want }) => expect(shapeOf(schema)).toEqual(want));
 });

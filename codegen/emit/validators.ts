@@ -102,7 +102,7 @@ export function shapeOf(node: OpenAPISchema): Shape | string | undefined {
     const sub = shapeOf(props[k]);
     if (sub !== undefined) p[k] = sub;
   }
-  if (Object.keys(props).length > 0) s.p = p;
+  if (Object.keys(p).length > 0) s.p = p;
   if (isObject(node.items)) { const a = shapeOf(node.items); s.a = a ?? {}; }
   if (isObject(node.additionalProperties)) s.m = shapeOf(node.additionalProperties) ?? {};
   else if (node.additionalProperties === true || (Object.keys(props).length === 0 && schemaType(node) === 'object')) s.m = {};

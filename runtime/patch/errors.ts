@@ -22,13 +22,31 @@ export class PatchError extends Error {
    */
   readonly detail?: string;
 
-  constructor(code: number, reason: string, message: string, opts: { causes?: PatchStatusCause[]; detail?: string } = {}) {
+  /** Whether the Status carries a `details` object (empty for the generic 422). */
+  private readonly withDetails: boolean;
+
+  constructor(
+    code: number,
+    reason: string,
+    message: string,
+    opts: { causes?: PatchStatusCause[]; detail?: string; withDetails?: boolean } = {},
+  ) {
     super(message);
     this.name = 'PatchError';
     this.code = code;
     this.reason = reason;
     if (opts.causes) this.causes = opts.causes;
     if (opts.detail !== undefined) this.detail = opts.detail;
+    this.withDetails = opts.withDetails ?? opts.causes !== undefined;
+  }
+
+  /** The metav1.Status kube-apiserver answers with for this failure. */
+  status(): Record<string, unknown> {
+    const out: Record<string, unknown> = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message };
+    if (this.reason !== '') out.reason = this.reason;
+    if (this.withDetails) out.details = this.causes ? { causes: this.causes } : {};
+    out.code = this.code;
+    return out;
   }
 }
 
@@ -42,7 +60,7 @@ export function badRequest(message: string): PatchError {
  * message, no causes; the real cause is only in `detail`.
  */
 export function genericUnprocessable(detail: string): PatchError {
-  return new PatchError(422, 'Invalid', 'the server rejected our request due to an error in our request', { detail });
+  return new PatchError(422, 'Invalid', 'the server rejected our request due to an error in our request', { detail, withDetails: true });
 }
 
 /**

@@ -420,6 +420,12 @@ const checks: Record<string, (out: JMap) => void> = {
 };
 
 describe('strategic merge patch inputs', () => {
+  it('a type missing from the merge schema is a server error, not a silent merge', () => {
+    expect(() => strategicMergePatch(liveDaemonSet(), {}, testSchema, 'no.such.Kind')).toThrow(
+      'no merge schema for type no.such.Kind: cannot apply a strategic merge patch',
+    );
+  });
+
   it('a null patch leaves a copy of the object', () => {
     const live = liveDaemonSet();
     const out = strategicMergePatch(live, null, testSchema, DAEMONSET);

@@ -40,6 +40,7 @@ export function strategicMergePatch(current: JMap, patch: unknown, schema: Merge
   if (!isJSONObject(patch)) {
     throw badRequest(`json: cannot unmarshal ${jsonKindName(patch)} into Go value of type map[string]interface {}`);
   }
+  if (!schema.types[typeName]) throw internal(`no merge schema for type ${typeName}: cannot apply a strategic merge patch`);
   return mergeMap(cloneJSON(current), patch, rootNode(schema, typeName));
 }
 

@@ -37,6 +37,9 @@ export async function openStorage(opts: OpenStorageOptions = {}): Promise<Opened
   }
   const kv = openSqliteKV({ path: file, historyWindowMs: opts.historyWindowMs });
   const base = new KVStorage(kv);
+  // The caches' own feed is unbounded: a cache drains it in the same turn,
+  // and cutting it off would end every client watch of the type.
+  const cacheFeed = new KVStorage(kv, { watchBuffer: Number.POSITIVE_INFINITY });
   const caches = new Map<string, Cacher>();
   const useCache = opts.watchCache ?? true;
   return {
@@ -46,7 +49,7 @@ export async function openStorage(opts: OpenStorageOptions = {}): Promise<Opened
       if (!useCache) return base;
       let c = caches.get(prefix);
       if (!c) {
-        c = new Cacher(base, { ...opts.cacher, prefix, attrs, historyWindowMs: opts.historyWindowMs });
+        c = new Cacher(cacheFeed, { ...opts.cacher, prefix, attrs, historyWindowMs: opts.historyWindowMs });
         caches.set(prefix, c);
       }
       return c;

@@ -13,8 +13,7 @@ import { indexList, itemOrDups, type ListIndex } from './list-index.ts';
 
 export function merge(view: SchemaView, ref: TypeRef, lhs: JSONValue | undefined, rhs: JSONValue | undefined): JSONValue | undefined {
   const form = jointForm(view, ref, lhs, rhs);
-  const leaf = () => (rhs !== undefined ? rhs : lhs);
-  if (form.kind === 'scalar' || form.atomic || (isEmptyValue(lhs) && isEmptyValue(rhs))) return leaf();
+  if (form.kind === 'scalar' || form.atomic || (isEmptyValue(lhs) && isEmptyValue(rhs))) return rhs !== undefined ? rhs : lhs;
   if (form.kind === 'map') {
     const lm = isObj(lhs) ? lhs : undefined;
     const rm = isObj(rhs) ? rhs : undefined;

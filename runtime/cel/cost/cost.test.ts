@@ -25,7 +25,7 @@ describe('static cost estimate', () => {
   it.each<[string, number]>([
     ['1 < 2', 1],
     ['self.n < 2', 3],
-    ['[1, 2, 3]', 10],
+    ['[1, 2, 3]', 40],
     ["{'a': 1}", 30],
     ["self.short.startsWith('ab')", 4],
     // receiver 10 chars and argument 2 chars at 0.1 per character: ceil(1.2) = 2, plus the call and the selection.
