@@ -4,7 +4,7 @@
 // path) and exits 1.
 import { performance } from 'node:perf_hooks';
 import { generate } from './generate.ts';
-import { CodegenError, CodegenErrors } from './load/errors.ts';
+import { CodegenError } from './load/errors.ts';
 import { parseArgs } from './cli-args.ts';
 
 async function main(): Promise<number> {
@@ -17,7 +17,7 @@ async function main(): Promise<number> {
     console.log(`codegen: ${r.model.resources.length} resources in ${r.model.groupVersions.length} group-versions, ${r.model.schemas.size} schemas; ${r.files} files (${r.written} written, ${r.removed} removed) in ${ms} ms`);
     return 0;
   } catch (e) {
-    if (e instanceof CodegenError || e instanceof CodegenErrors) { console.error(`codegen failed:\n${e.message}`); return 1; }
+    if (e instanceof CodegenError) { console.error(`codegen failed:\n${e.message}`); return 1; }
     throw e;
   }
 }

@@ -21296,7 +21296,7 @@ export const mergeSchema: MergeSchema = {
                       scalar: "string",
                     },
                   },
-                  elementRelationship: "separable",
+                  elementRelationship: "atomic",
                 },
               },
             },

@@ -15,7 +15,12 @@ import { literal, ModuleWriter } from './printer.ts';
 const UNTYPED_ATOMIC = '__untyped_atomic_';
 const UNTYPED_DEDUCED = '__untyped_deduced_';
 
-interface Ctx { custom: boolean; lookup: (n: string) => { schema: OpenAPISchema } | undefined }
+interface Ctx {
+  custom: boolean;
+  lookup: (n: string) => { schema: OpenAPISchema } | undefined;
+  /** Below an atomic list or map: inline lists and maps are atomic too. */
+  atomic?: boolean;
+}
 
 const deduced: TypeRef = { named: UNTYPED_DEDUCED };
 
@@ -35,6 +40,13 @@ function typeRef(node: OpenAPISchema, ctx: Ctx): TypeRef {
   return { inline: atom(node, ctx) };
 }
 
+/** A list without list type that patch strategy merge makes associative (built-in schemas only). */
+function impliedAssociative(node: OpenAPISchema, items: OpenAPISchema, ctx: Ctx): boolean {
+  if (ctx.custom) return false;
+  if (!String(node['x-kubernetes-patch-strategy'] ?? '').split(',').includes('merge')) return false;
+  return isScalarSchema(items, ctx.lookup as never) || typeof node['x-kubernetes-patch-merge-key'] === 'string';
+}
+
 export function atom(node: OpenAPISchema, ctx: Ctx): Atom {
   if (isIntOrString(node)) return { scalar: 'untyped' };
   const t = schemaType(node);
@@ -43,8 +55,10 @@ export function atom(node: OpenAPISchema, ctx: Ctx): Atom {
   if (t === 'boolean') return { scalar: 'boolean' };
   if (t === 'array') {
     const items = isObject(node.items) ? node.items : {};
-    const elementType = typeRef(items, ctx);
     const lt = node['x-kubernetes-list-type'];
+    const explicitAtomic = ctx.atomic === true || lt === 'atomic' || (lt === undefined && !impliedAssociative(node, items, ctx));
+    const elementType = typeRef(items, explicitAtomic ? { ...ctx, atomic: true } : ctx);
+    if (ctx.atomic) return { list: { elementType, elementRelationship: 'atomic' } };
     if (lt === 'map') {
       const keys = Array.isArray(node['x-kubernetes-list-map-keys']) ? (node['x-kubernetes-list-map-keys'] as string[]) : [String(node['x-kubernetes-patch-merge-key'])];
       return { list: { elementType, elementRelationship: 'associative', keys: [...keys] } };
@@ -60,6 +74,8 @@ export function atom(node: OpenAPISchema, ctx: Ctx): Atom {
     return { list: { elementType, elementRelationship: 'atomic' } };
   }
   // Objects (declared or implied by properties / additionalProperties).
+  const mapAtomic = ctx.atomic === true || node['x-kubernetes-map-type'] === 'atomic';
+  if (mapAtomic) ctx = { ...ctx, atomic: true };
   const props = properties(node);
   const names = Object.keys(props).sort();
   const map: Atom['map'] = {};
@@ -76,7 +92,7 @@ export function atom(node: OpenAPISchema, ctx: Ctx): Atom {
   const ap = node.additionalProperties;
   if (isObject(ap)) map.elementType = typeRef(ap, ctx);
   else if (ap === true || node['x-kubernetes-preserve-unknown-fields'] === true || (names.length === 0 && ap === undefined)) map.elementType = deduced;
-  map.elementRelationship = node['x-kubernetes-map-type'] === 'atomic' ? 'atomic' : 'separable';
+  map.elementRelationship = mapAtomic ? 'atomic' : 'separable';
   return { map };
 }
 

@@ -112,16 +112,32 @@ export function resourcePaths(model: Model, r: ResourceDef): PathItem[] {
 
   for (const s of r.subresources) {
     const sgvk = { group: s.group ?? r.group, version: s.version ?? r.version, kind: s.kind };
-    const sschema = schemaForGvk(model, sgvk.group, sgvk.version, sgvk.kind);
     const sname = camel(s.name);
-    const sub: Operation[] = [];
+    const params = r.namespaced ? [nameParam, nsParam] : [nameParam];
     const sv = new Set(s.verbs);
-    if (sv.has('get')) sub.push(op({ method: 'get', operationId: `read${gv}${ns}${r.kind}${sname}`, description: `read ${s.name} of the specified ${r.kind}`, action: 'get', gvk: sgvk, params: [], response: sschema, responseCodes: ['200'] }));
+    if (s.kind.endsWith('Options')) {
+      // Connect subresources (exec, attach, portforward, proxy): options kinds, plain-text bodies.
+      const methods: [Verb, Operation['method']][] = [['get', 'get'], ['create', 'post'], ['update', 'put'], ['patch', 'patch'], ['delete', 'delete']];
+      const ops = (suffix: string) => methods.filter(([v]) => sv.has(v)).map(([, m]) => op({
+        method: m, operationId: `connect${gv}${camel(m)}${ns}${r.kind}${sname}${suffix}`, description: `connect ${m.toUpperCase()} requests to ${s.name} of ${r.kind}`,
+        action: 'connect', gvk: sgvk, params: [], response: undefined, responseCodes: ['200'], produces: ['*/*'],
+      }));
+      items.push({ path: `${base}/{name}/${s.name}`, params, ops: ops('') });
+      if (s.name === 'proxy') {
+        const pathParam: Param = { name: 'path', in: 'path', type: 'string', description: 'Path to forward to.', required: true };
+        items.push({ path: `${base}/{name}/${s.name}/{path}`, params: [...params, pathParam], ops: ops('WithPath') });
+      }
+      continue;
+    }
+    const sschema = s.name === 'log' ? undefined : schemaForGvk(model, sgvk.group, sgvk.version, sgvk.kind);
+    const produces = s.name === 'log' ? ['text/plain', 'application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] : JSON_TYPES;
+    const sub: Operation[] = [];
+    if (sv.has('get')) sub.push(op({ method: 'get', operationId: `read${gv}${ns}${r.kind}${sname}`, description: `read ${s.name} of the specified ${r.kind}`, action: 'get', gvk: sgvk, params: [], response: sschema, responseCodes: ['200'], produces }));
     if (sv.has('create')) sub.push(op({ method: 'post', operationId: `create${gv}${ns}${r.kind}${sname}`, description: `create ${s.name} of a ${r.kind}`, action: 'post', gvk: sgvk, params: [DRY_RUN, FIELD_MANAGER, FIELD_VALIDATION], body: sschema, response: sschema, responseCodes: ['200', '201', '202'] }));
     if (sv.has('update')) sub.push(op({ method: 'put', operationId: `replace${gv}${ns}${r.kind}${sname}`, description: `replace ${s.name} of the specified ${r.kind}`, action: 'put', gvk: sgvk, params: [DRY_RUN, FIELD_MANAGER, FIELD_VALIDATION], body: sschema, response: sschema, responseCodes: ['200', '201'] }));
     if (sv.has('patch')) sub.push(op({ method: 'patch', operationId: `patch${gv}${ns}${r.kind}${sname}`, description: `partially update ${s.name} of the specified ${r.kind}`, action: 'patch', gvk: sgvk, params: [DRY_RUN, FIELD_MANAGER, FIELD_VALIDATION, FORCE], body: meta('Patch'), response: sschema, responseCodes: ['200', '201'], consumes: patchTypes }));
     if (sv.has('delete')) sub.push(op({ method: 'delete', operationId: `delete${gv}${ns}${r.kind}${sname}`, description: `delete ${s.name} of a ${r.kind}`, action: 'delete', gvk: sgvk, params: DELETE_PARAMS, body: meta('DeleteOptions'), response: meta('Status'), responseCodes: ['200', '202'] }));
-    if (sub.length > 0) items.push({ path: `${base}/{name}/${s.name}`, params: r.namespaced ? [nameParam, nsParam, PRETTY] : [nameParam, PRETTY], ops: sub });
+    if (sub.length > 0) items.push({ path: `${base}/{name}/${s.name}`, params: [...params, PRETTY], ops: sub });
   }
 
   if (verbs.has('watch')) {

@@ -30,7 +30,7 @@ describe('toJsonSchema', () => {
   });
 
   it('Quantity accepts string or number', () => {
-    expect(namedJsonSchema('io.k8s.apimachinery.pkg.api.resource.Quantity', { type: 'string' }, false)).toEqual({ type: ['string', 'number'] });
+    expect(namedJsonSchema('io.k8s.apimachinery.pkg.api.resource.Quantity', { type: 'string' }, false)).toEqual({ type: ['string', 'number'], format: 'quantity' });
   });
 });
 

@@ -20,6 +20,8 @@ export const FORMATS: Record<string, RegExp> = {
   date: /^\d{4}-\d{2}-\d{2}$/,
   byte: /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/,
   uuid: /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
+  // The serialized form kube-apiserver accepts for a resource.Quantity string.
+  quantity: /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/,
 };
 
 const INT32 = { minimum: -2147483648, maximum: 2147483647 };
@@ -85,9 +87,9 @@ export function toJsonSchema(node: OpenAPISchema, topKind = false): Json {
   return out;
 }
 
-/** The JSON Schema of a named schema (Quantity accepts string or number). */
+/** The JSON Schema of a named schema (Quantity accepts a number or a quantity string). */
 export function namedJsonSchema(name: string, schema: OpenAPISchema, isKind: boolean): Json {
-  if (name === QUANTITY) return { type: ['string', 'number'] };
+  if (name === QUANTITY) return { type: ['string', 'number'], format: 'quantity' };
   return toJsonSchema(schema, isKind);
 }
 

@@ -12,14 +12,6 @@ export class CodegenError extends Error {
   }
 }
 
-/** Several errors found in one run, reported together. */
-export class CodegenErrors extends Error {
-  constructor(readonly errors: CodegenError[]) {
-    super(errors.map((e) => e.message).join('\n'));
-    this.name = 'CodegenErrors';
-  }
-}
-
 /** JSON path segment: `.name` for identifiers, `["a/b"]` otherwise. */
 export function jp(base: string, key: string | number): string {
   if (typeof key === 'number') return `${base}[${key}]`;

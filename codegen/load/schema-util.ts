@@ -6,11 +6,7 @@ import type { OpenAPISchema } from '../model/types.ts';
 
 export const REF_PREFIX = '#/components/schemas/';
 
-export const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
 export const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
-export const TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
-export const MICRO_TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime';
-export const RAW_EXTENSION = 'io.k8s.apimachinery.pkg.runtime.RawExtension';
 export const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 export const LIST_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta';
 
@@ -54,20 +50,6 @@ export function sortKeysDeep<T>(v: T): T {
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(v).sort()) out[k] = sortKeysDeep(v[k]);
     return out as T;
-  }
-  return v;
-}
-
-/** A schema's structure without prose (descriptions), for comparing definitions across files. */
-export function structureOf(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(structureOf);
-  if (isObject(v)) {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) {
-      if (k === 'description' || k === 'example' || k === 'externalDocs') continue;
-      out[k] = structureOf(v[k]);
-    }
-    return out;
   }
   return v;
 }

@@ -48,7 +48,3 @@ export interface Model {
   resources: LoadedResource[];
 }
 
-/** Key of a group-version: `core/v1` style is avoided; `''` group is written as is. */
-export function gvKey(group: string, version: string): string {
-  return group === '' ? version : `${group}/${version}`;
-}

@@ -20,7 +20,7 @@ export interface OpenAPIV3Document {
 
 /** Per group-version documents, keyed `api/v1` or `apis/<group>/<version>`. */
 export const openapiV3Documents: Record<string, OpenAPIV3Document> = {
-  "api/v1": { path: here("./v3/api__v1.json"), hash: "AE5013F86C09EC4143E8A4AA846C72D5AEB4BF86E06FC5F2B327BFA806E7375C465F11988CAE820B394DE36743A3479639417743752F04A7FED95CE1A0117467", enabledByDefault: true },
+  "api/v1": { path: here("./v3/api__v1.json"), hash: "0F8DA2BE1E01E536F9F219F3E5790DF34CA9E7B35EBF1286D0D6EBEA6EEFB4529ABED3522E1986553664724CEFCC63C491095DC0417B31B25E1FBBA0A442665F", enabledByDefault: true },
   "apis/admissionregistration.k8s.io/v1": { path: here("./v3/apis__admissionregistration.k8s.io__v1.json"), hash: "CDF29FAF12C39F947607B18EC8E0E3AB83D3CAAFD4CC69C6789BD5C98A56E39D92C082F3BC5BBB66498B632CB2DFB36565EE3637234F7FCE77275624225B6A22", enabledByDefault: true },
   "apis/apiextensions.k8s.io/v1": { path: here("./v3/apis__apiextensions.k8s.io__v1.json"), hash: "5A6E9668234462DE6C1A3709E261F115FE4F61E55DF2804FEC18F50459E132256A66FE98ECEDA602BBC29A8D48945E9FCFB2041A4F344E355DD5625CB40C57C4", enabledByDefault: true },
   "apis/apiregistration.k8s.io/v1": { path: here("./v3/apis__apiregistration.k8s.io__v1.json"), hash: "775C49F3491FD488FE5C44F31F040E2B3A85E20C4A034C055CCBF944A78CA1225A6E0143346B018E702FF66DE3F5266539A0BFF7F30065E72D3D15E2E5879172", enabledByDefault: true },

@@ -47,6 +47,8 @@ export class ApiError extends Error {
   readonly details?: StatusDetails;
   /** Extra response headers (Retry-After ...). */
   readonly headers?: Record<string, string>;
+  /** Status metadata (a 410 on a list may carry `continue` to resume at the latest revision). */
+  metadata: Record<string, unknown> = {};
 
   constructor(code: number, reason: string, message: string, details?: StatusDetails, headers?: Record<string, string>) {
     super(message);
@@ -60,7 +62,7 @@ export class ApiError extends Error {
     const body: StatusBody = {
       kind: 'Status',
       apiVersion: 'v1',
-      metadata: {},
+      metadata: this.metadata,
       status: 'Failure',
       message: this.message,
       reason: this.reason || undefined,

@@ -90,6 +90,7 @@ export const testSchema: MergeSchema = {
       f('configMap', mapOf({ named: '__untyped_deduced_' })),
       f('secret', mapOf({ named: '__untyped_deduced_' })),
     ),
+    [P + 'ConfigMap']: struct(f('apiVersion', str), f('kind', str), f('metadata', named(M + 'ObjectMeta')), f('data', mapOf(str))),
     // A type exercising strategies the DaemonSet does not have.
     [WIDGET]: struct(
       f('replaced', mapOf(str), 'replace'),

@@ -7,7 +7,8 @@
 
 import { randomUUID } from 'node:crypto';
 import type { ResourceDef } from '../../generated/api-types.ts';
-import { errors, type GroupResource } from '../http/status.ts';
+import { ApiError, errors, type GroupResource } from '../http/status.ts';
+import { ListOptionsInvalidError, ResourceExpiredError, TooLargeResourceVersionError } from '../storage/errors.ts';
 import {
   CompactedError, ConflictError, FutureRevisionError, InvalidRequestError, KeyExistsError, NotFoundError,
   PreconditionError,
@@ -123,9 +124,20 @@ export class RegistryStore {
     if (err instanceof NotFoundError) throw errors.notFound(this.gr, name);
     if (err instanceof ConflictError) throw errors.staleUpdate(this.gr, name);
     if (err instanceof PreconditionError) throw errors.conflict(this.gr, name, err.message);
+    if (err instanceof ResourceExpiredError) {
+      const e = errors.resourceExpired(err.message);
+      if (err.continueToken) e.metadata.continue = err.continueToken;
+      throw e;
+    }
     if (err instanceof CompactedError) throw errors.resourceExpired(`too old resource version: ${err.requested} (${err.compacted})`);
+    if (err instanceof TooLargeResourceVersionError) {
+      throw new ApiError(504, 'Timeout', err.statusMessage, { causes: [{ reason: err.causeType, message: err.causeMessage }], retryAfterSeconds: err.retryAfterSeconds }, { 'Retry-After': String(err.retryAfterSeconds) });
+    }
     if (err instanceof FutureRevisionError) {
-      throw errors.timeout(`Too large resource version: ${err.requested}, current: ${err.current}`, 1);
+      throw errors.timeout(`Timeout: Too large resource version: ${err.requested}, current: ${err.current}`, 1);
+    }
+    if (err instanceof ListOptionsInvalidError) {
+      throw new ApiError(422, 'Invalid', err.message, { group: 'meta.k8s.io', kind: 'ListOptions', causes: err.causes });
     }
     if (err instanceof InvalidRequestError) throw errors.badRequest(err.message);
     throw err;

@@ -12,8 +12,10 @@ export interface KubeconfigOptions {
 
 export function kubeconfigYAML(o: KubeconfigOptions): string {
   const name = o.name ?? 'specserver';
-  const cluster: Record<string, string> = { server: o.server };
+  const cluster: Record<string, string | boolean> = { server: o.server };
   if (o.caData) cluster['certificate-authority-data'] = o.caData;
+  // client-node refuses plain http unless TLS verification is explicitly off (there is no TLS to verify)
+  if (o.server.startsWith('http:')) cluster['insecure-skip-tls-verify'] = true;
   const user: Record<string, string> = {};
   if (o.token) user.token = o.token;
   return stringify({

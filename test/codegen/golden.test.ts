@@ -1,8 +1,8 @@
 // Golden tests, one per generator: a tiny inline spec tree in, the exact
 // output out (test/codegen/golden/, JSON pretty-printed for reading).
 // Update deliberately with `npx vitest run test/codegen/golden.test.ts -u`.
-import { beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSpecs } from '../../codegen/load/index.ts';
@@ -56,9 +56,11 @@ spec:
 `;
 
 let files: Map<string, string>;
+let dir = '';
 
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cg-golden-'));
+  dir = mkdtempSync(join(tmpdir(), 'cg-golden-'));
   mkdirSync(join(dir, 'meta'));
   writeFileSync(join(dir, 'meta', 'meta.json'), JSON.stringify(meta));
   writeFileSync(join(dir, 'tiny.dev_v1.json'), JSON.stringify(tiny));

@@ -52,6 +52,3 @@ export function fixtureTree(dir: string, files: Record<string, unknown>): string
   return out;
 }
 
-export function hasApiSpecs(): boolean {
-  return existsSync(join(specsDir, 'meta'));
-}

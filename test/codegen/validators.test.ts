@@ -44,6 +44,7 @@ describe('Widget validator', () => {
     { name: 'int-or-string rejects other types', value: W({ replicas: true }), want: ['type spec.replicas'] },
     { name: 'Quantity accepts a number', value: W({ weight: 2 }), want: [] },
     { name: 'Quantity rejects an object', value: W({ weight: {} }), want: ['type spec.weight'] },
+    { name: 'Quantity rejects a malformed string', value: W({ weight: 'lots' }), want: ['format spec.weight'] },
     { name: 'byte must be base64', value: W({ payload: 'not base64!' }), want: ['format spec.payload'] },
     { name: 'date-time format', value: W({}, { metadata: { name: 'w', creationTimestamp: 'yesterday' } }), want: ['format metadata.creationTimestamp'] },
     { name: 'null reads as absent', value: W({ size: null, labels: null }, { status: null }), want: [] },

@@ -63,6 +63,7 @@ describe('server process', () => {
     const deadline = Date.now() + 30_000;
     while (acked.length < 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await s1.kill();
+    expect(() => process.kill(s1.proc.pid!, 0)).toThrow(); // really gone
     stop = true;
     await Promise.all(writers);
     expect(acked.length).toBeGreaterThan(50);

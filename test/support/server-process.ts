@@ -21,8 +21,9 @@ export interface ServerProcess {
 
 export async function startServerProcess(args: string[] = [], opts: { dataDir?: string; keepDataDir?: boolean } = {}): Promise<ServerProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'specserver-e2e-'));
-  const tsx = join(projectRoot, 'node_modules', '.bin', 'tsx');
-  const proc = spawn(tsx, [join(projectRoot, 'runtime', 'cli.ts'), '--data-dir', dataDir, '--secure-port', '0', ...args], {
+  // node itself with tsx's loader (not the tsx wrapper, which would run node as a child
+  // that a SIGKILL to the wrapper leaves running)
+  const proc = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'runtime', 'cli.ts'), '--data-dir', dataDir, '--secure-port', '0', ...args], {
     cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,3 +1,4 @@
+// Tests of path elements: fieldsV1 keys, printed form, order, parse errors.
 import { describe, expect, it } from 'vitest';
 import { comparePE, fieldPE, fieldPath, indexPE, keyPE, parsePE, pathToString, valuePE } from './element.ts';
 

@@ -1,3 +1,4 @@
+// Tests of the fieldsV1 encoding: key order, "." membership, round trips, errors.
 import { describe, expect, it } from 'vitest';
 import { fieldPE as f, keyPE, valuePE, pathToString } from './element.ts';
 import { fieldsV1ToSet, setToFieldsV1 } from './serialize.ts';

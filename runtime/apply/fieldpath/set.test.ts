@@ -1,3 +1,4 @@
+// Tests of field set algebra and iteration order.
 import { describe, expect, it } from 'vitest';
 import { fieldPE as f, keyPE, pathToString, type Path } from './element.ts';
 import { FieldSet } from './set.ts';

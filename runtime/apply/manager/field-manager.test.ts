@@ -1,3 +1,4 @@
+// Tests of FieldManager's error paths and input immutability (behaviour is in scenarios/).
 import { describe, expect, it } from 'vitest';
 import { fixtureSchema } from '../scenarios/fixture-schema.ts';
 import { FieldManager, FieldManagerError } from './field-manager.ts';
@@ -25,6 +26,17 @@ describe('FieldManager error paths', () => {
     expect(out.metadata).toEqual({ name: 'a' });
     const dup = fm.update(null, { ...base, spec: { tags: [null] } }, 'u');
     expect(dup.metadata).toEqual({ name: 'a' });
+  });
+
+  it.each([
+    [{ apiVersion: 'v2', kind: 'Thing' }, 'invalid object type: /v2, Kind=Thing'],
+    [{ apiVersion: 'v1', kind: 'Other' }, 'invalid object type: /v1, Kind=Other'],
+    [{ apiVersion: 'x.io/v1', kind: 'Thing' }, 'invalid object type: x.io/v1, Kind=Thing'],
+    [{}, 'invalid object type: /, Kind='],
+  ])('with a kind, an apply of %j is a 400', (head, msg) => {
+    const typed = new FieldManager({ schema: fixtureSchema, typeName: 'Thing', apiVersion: 'v1', kind: 'Thing' });
+    expect(() => typed.apply(null, { ...head, metadata: { name: 'a' } }, 'a', { force: false })).toThrow(expect.objectContaining({ code: 400, message: msg }));
+    expect(() => typed.apply(null, { ...base }, 'a', { force: false })).not.toThrow();
   });
 
   it('rejects an unknown type unless unstructured', () => {

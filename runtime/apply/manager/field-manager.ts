@@ -14,7 +14,8 @@ import { ApplyConflictError, MergeConflicts } from '../merge/conflicts.ts';
 import { Updater } from '../merge/updater.ts';
 import { DEDUCED_REF, ListItemError, SchemaView } from '../schema/resolve.ts';
 import { DuplicateItemError } from '../typed/to-field-set.ts';
-import { isObj, type Obj } from '../value/json.ts';
+import { zeroObject } from '../typed/defaults.ts';
+import { clone, isObj, type Obj } from '../value/json.ts';
 import {
   BEFORE_FIRST_APPLY, allowedFromLastApplied, buildLastApplied, capUpdateManagers, keepTimestampsOnNoop,
   lastApplied, managedFieldsOf, setLastApplied, stripMeta, withManagedFields,
@@ -40,6 +41,8 @@ export interface FieldManagerOptions {
   resetFields?: Record<string, string[]>;
   /** Cap on Update entries before the oldest merge into `ancient-changes` (default 10). */
   maxUpdateManagers?: number;
+  /** The kind served; when given, an apply configuration of another apiVersion/kind is a 400. */
+  kind?: string;
 }
 
 export interface WriteOptions {
@@ -69,6 +72,8 @@ export class FieldManager {
   private readonly updaters = new Map<string, Updater>();
   private readonly resetFields: Record<string, string[]>;
   private readonly maxUpdateManagers: number | undefined;
+  private readonly kind: string | undefined;
+  private zero: Obj | undefined;
 
   constructor(o: FieldManagerOptions) {
     this.view = new SchemaView(o.schema);
@@ -79,6 +84,13 @@ export class FieldManager {
     this.deduced = !known;
     this.resetFields = o.resetFields ?? {};
     this.maxUpdateManagers = o.maxUpdateManagers;
+    this.kind = o.kind;
+  }
+
+  /** A new empty object of the kind (what creates compare against). */
+  private empty(): Obj {
+    this.zero ??= zeroObject(this.view, this.ref);
+    return clone(this.zero);
   }
 
   private updater(subresource: string): Updater {
@@ -93,7 +105,8 @@ export class FieldManager {
 
   /**
    * Records a create/update/patch by `manager`: returns `updated` with
-   * metadata.managedFields maintained. `live` is null on create.
+   * metadata.managedFields maintained (a shallow copy: it shares `updated`'s
+   * subtrees; neither argument is changed). `live` is null on create.
    */
   update(live: Obj | null, updated: Obj, manager: string, opts: WriteOptions = {}): Obj {
     const sub = opts.subresource ?? '';
@@ -105,7 +118,7 @@ export class FieldManager {
     } catch {
       return newObj;
     }
-    const liveObj = live ? withManagedFields(live, undefined) : {};
+    const liveObj = live ? withManagedFields(live, undefined) : this.empty();
     try {
       managed = this.innerUpdate(liveObj, newObj, managed, manager, sub, now);
     } catch (e) {
@@ -117,14 +130,17 @@ export class FieldManager {
   }
 
   /**
-   * Applies `config` for `manager`: returns the object to store, with
-   * metadata.managedFields. Throws ApplyConflictError (409) or
+   * Applies `config` for `manager`: returns the object to store (a fresh
+   * object, sharing nothing with `live` or `config`), with metadata.managedFields. Throws ApplyConflictError (409) or
    * FieldManagerError (400 invalid configuration, 500 undecodable live entries).
    */
   apply(live: Obj | null, config: Obj, manager: string, opts: ApplyOptions): Obj {
     const md = config.metadata;
     if (isObj(md) && md.managedFields !== undefined && md.managedFields !== null) {
       throw new FieldManagerError(400, 'metadata.managedFields must be nil');
+    }
+    if (this.kind !== undefined && (config.apiVersion !== this.apiVersion || config.kind !== this.kind)) {
+      throw new FieldManagerError(400, `invalid object type: ${gvkString(config.apiVersion, config.kind)}`);
     }
     const sub = opts.subresource ?? '';
     const now = formatTime(opts.now ?? new Date());
@@ -134,12 +150,12 @@ export class FieldManager {
     } catch (e) {
       throw new FieldManagerError(500, `failed to decode managed fields: ${(e as Error).message}`);
     }
-    const liveObj = live ? withManagedFields(live, undefined) : {};
+    const liveObj = live ? withManagedFields(live, undefined) : this.empty();
     const attempt = (force: boolean) => {
       let m = cloneManaged(managed);
       if (live && m.sets.size === 0) {
         // Fields set before any manager was tracked belong to `before-first-apply`.
-        m = this.innerUpdate({}, liveObj, m, BEFORE_FIRST_APPLY, sub, now);
+        m = this.innerUpdate(this.empty(), liveObj, m, BEFORE_FIRST_APPLY, sub, now);
       }
       return this.innerApply(liveObj, config, m, manager, force, sub, now);
     };
@@ -158,7 +174,8 @@ export class FieldManager {
       if (remaining.length > 0) throw new ApplyConflictError(remaining);
       result = attempt(true);
     }
-    let object = result.object;
+    // The merge shares subtrees with live and config; hand back an object of its own.
+    let object = clone(result.object);
     if (manager === 'kubectl' && lastApplied(object)) object = setLastApplied(object, buildLastApplied(config));
     capUpdateManagers(result.managed, this.maxUpdateManagers);
     return keepTimestampsOnNoop(live, withManagedFields(object, encodeManagedFields(result.managed)));
@@ -204,4 +221,16 @@ export class FieldManager {
     out.times.set(id, now);
     return { object: r.object, managed: out };
   }
+}
+
+/** A group/version/kind as upstream prints it: `apps/v1, Kind=Deployment`, `/v1, Kind=Pod`. */
+function gvkString(apiVersion: unknown, kind: unknown): string {
+  const av = typeof apiVersion === 'string' ? apiVersion : '';
+  const k = typeof kind === 'string' ? kind : '';
+  const parts = av.split('/');
+  let group = '';
+  let version = '';
+  if (parts.length === 1) version = parts[0];
+  else if (parts.length === 2) [group, version] = parts;
+  return `${group}/${version}, Kind=${k}`;
 }

@@ -1,3 +1,4 @@
+// Tests of the metadata layers: stripped fields, Update cap, last-applied, no-op timestamps.
 import { describe, expect, it } from 'vitest';
 import { fieldPE } from '../fieldpath/element.ts';
 import { FieldSet } from '../fieldpath/set.ts';

@@ -11,7 +11,7 @@ import type { SchemaView } from '../schema/resolve.ts';
 import type { TypeRef } from '../../../generated/api-types.ts';
 import { compare } from '../typed/compare.ts';
 import { toFieldSet } from '../typed/to-field-set.ts';
-import { deepEqual, goJSON, isObj, type JSONValue, type Obj } from '../value/json.ts';
+import { clone, deepEqual, goJSON, isObj, type JSONValue, type Obj } from '../value/json.ts';
 import { managerIdentifier, type Managed } from './managed-fields.ts';
 
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -149,5 +149,5 @@ export function keepTimestampsOnNoop(prev: Obj | null, next: Obj): Obj {
     if (!deepEqual(xr, yr)) return next;
   }
   if (!deepEqual(withManagedFields(prev, undefined), withManagedFields(next, undefined))) return next;
-  return withManagedFields(next, a);
+  return withManagedFields(next, clone(a));
 }

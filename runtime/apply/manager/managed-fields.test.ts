@@ -1,3 +1,4 @@
+// Tests of managedFields decoding/encoding, manager identifiers, reset detection.
 import { describe, expect, it } from 'vitest';
 import { FieldSet } from '../fieldpath/set.ts';
 import { fieldPE } from '../fieldpath/element.ts';

@@ -1,3 +1,4 @@
+// Tests of the manager name taken from a User-Agent.
 import { describe, expect, it } from 'vitest';
 import { managerFromUserAgent } from './user-agent.ts';
 

@@ -1,3 +1,4 @@
+// Tests of conflict messages and Status causes in upstream's form.
 import { describe, expect, it } from 'vitest';
 import { fieldPE as f, keyPE } from '../fieldpath/element.ts';
 import { ApplyConflictError, printManager } from './conflicts.ts';

@@ -55,14 +55,12 @@ export class Updater {
     return set.recursiveDifference(this.ignored);
   }
 
-  /** Collapses/expands sets whose fields changed between atomic and granular. */
-  reconcile(live: Obj, managers: ManagedSets): ManagedSets {
+  /** Collapses sets below fields that changed from granular to atomic. */
+  reconcile(managers: ManagedSets): ManagedSets {
     if (this.deduced) return managers;
-    let liveSet: FieldSet | undefined;
-    const getLiveSet = () => (liveSet ??= toFieldSet(this.view, this.ref, live, { allowDuplicates: true }));
     const out: ManagedSets = new Map();
     for (const [m, vs] of managers) {
-      const r = reconcileFieldSet(this.view, this.ref, vs.set, getLiveSet);
+      const r = reconcileFieldSet(this.view, this.ref, vs.set);
       out.set(m, r ? { ...vs, set: r } : vs);
     }
     return out;
@@ -101,7 +99,7 @@ export class Updater {
 
   /** A non-apply write by `manager`: returns the new field sets (managers is consumed). */
   update(live: Obj, next: Obj, apiVersion: string, managers: ManagedSets, manager: string): ManagedSets {
-    const ms = this.reconcile(live, managers);
+    const ms = this.reconcile(managers);
     const cmp = this.takeOwnership(live, next, ms, manager, true);
     const prev = ms.get(manager)?.set ?? new FieldSet();
     const set = this.filter(prev.difference(cmp.removed).union(cmp.modified).union(cmp.added));
@@ -115,7 +113,7 @@ export class Updater {
    * Throws MergeConflicts when not forced and another manager owns a changed field.
    */
   apply(live: Obj, config: Obj, apiVersion: string, managers: ManagedSets, manager: string, force: boolean): { object: Obj; managers: ManagedSets } {
-    const ms = this.reconcile(live, managers);
+    const ms = this.reconcile(managers);
     const merged = (merge(this.view, this.ref, live, config) ?? {}) as Obj;
     const lastSet = ms.get(manager);
     const set = this.filter(toFieldSet(this.view, this.ref, config));

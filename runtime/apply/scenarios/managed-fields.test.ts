@@ -184,17 +184,82 @@ describe('managedFields rules', () => {
       }], granular, { schema: mk('atomic') });
     });
 
-    it('atomic to granular: ownership of the whole becomes ownership of each present child', () => {
+    it('atomic to granular: the owner of the whole keeps only the field itself', () => {
       const atomic = runScenario([{ manager: 'a', object: { ...base, spec: { frozen: { x: '1', y: '2' } } },
         expectManaged: { 'a/Apply': { 'f:spec': { 'f:frozen': {} } } } }], null, { schema: mk('atomic') })!;
       runScenario([{
         manager: 'b', object: { ...base, spec: { frozen: { z: '3' } } },
         expectObject: { ...base, spec: { frozen: { x: '1', y: '2', z: '3' } } },
         expectManaged: {
-          'a/Apply': { 'f:spec': { 'f:frozen': { '.': {}, 'f:x': {}, 'f:y': {} } } },
+          'a/Apply': { 'f:spec': { 'f:frozen': {} } },
           'b/Apply': { 'f:spec': { 'f:frozen': { 'f:z': {} } } },
         },
       }], atomic, { schema: mk('separable') });
+    });
+  });
+
+  describe('topology changes of a list between set and atomic', () => {
+    const mk = (er: 'atomic' | 'associative'): MergeSchema => {
+      const types = structuredClone(fixtureSchema.types);
+      types.Spec.map!.fields!.find((f) => f.name === 'tags')!.type = { inline: { list: { elementType: { inline: { scalar: 'string' } }, elementRelationship: er } } };
+      return { types };
+    };
+    it('set to atomic collapses to the whole list; atomic to set keeps the bare field', () => {
+      const asSet = runScenario([{ manager: 'a', object: { ...base, spec: { tags: ['x', 'y'] } },
+        expectManaged: { 'a/Apply': { 'f:spec': { 'f:tags': { 'v:"x"': {}, 'v:"y"': {} } } } } }], null, { schema: mk('associative') })!;
+      const asAtomic = runScenario([{
+        op: 'update', manager: 'u', object: (l) => ({ ...l, spec: { tags: ['x', 'y'], paused: true } }),
+        expectManaged: { 'a/Apply': { 'f:spec': { 'f:tags': {} } }, 'u/Update': { 'f:spec': { 'f:paused': {} } } },
+      }], asSet, { schema: mk('atomic') })!;
+      runScenario([{
+        manager: 'b', object: { ...base, spec: { tags: ['z'] } },
+        expectObject: { ...base, spec: { tags: ['x', 'y', 'z'], paused: true } },
+        expectManaged: {
+          'a/Apply': { 'f:spec': { 'f:tags': {} } },
+          'b/Apply': { 'f:spec': { 'f:tags': { 'v:"z"': {} } } },
+          'u/Update': { 'f:spec': { 'f:paused': {} } },
+        },
+      }], asAtomic, { schema: mk('associative') });
+    });
+  });
+
+  it('apply through the status sub-resource conflicts with a status updater unless forced', () => {
+    runScenario([
+      { op: 'update', manager: 'kubelet', subresource: 'status', object: { ...base, status: { replicas: 1 } } },
+      {
+        manager: 'ctl', subresource: 'status', object: { ...base, status: { replicas: 2 } },
+        expectConflicts: [{ manager: 'kubelet', field: '.status.replicas' }],
+        expectMessage: 'Apply failed with 1 conflict: conflict with "kubelet" with subresource "status" using v1: .status.replicas',
+      },
+      {
+        manager: 'ctl', subresource: 'status', force: true, object: { ...base, status: { replicas: 2 } },
+        expectManaged: { 'ctl/Apply/status': { 'f:status': { 'f:replicas': {} } }, 'kubelet/Update/status': { 'f:status': {} } },
+      },
+    ], null, { resetFields: { '': ['status'], status: ['spec', 'metadata'] } });
+  });
+
+  describe('creates compare against the empty object of the kind', () => {
+    // Upstream's OpenAPI marks always-present (non-pointer) structs with `default: {}`.
+    const withZero = (): MergeSchema => {
+      const types = structuredClone(fixtureSchema.types);
+      for (const [t, f] of [['Thing', 'spec'], ['Thing', 'status'], ['Spec', 'template'], ['Spec', 'strategy']]) {
+        types[t].map!.fields!.find((x) => x.name === f)!.default = {};
+      }
+      return { types };
+    };
+    it('an update-create does not record always-present parents as added', () => {
+      runScenario([{
+        op: 'update', manager: 'kubectl-create',
+        object: { ...base, spec: { replicas: 1, template: { labels: { app: 'x' } } } },
+        expectManaged: { 'kubectl-create/Update': { 'f:spec': { 'f:replicas': {}, 'f:template': { 'f:labels': { '.': {}, 'f:app': {} } } } } },
+      }], null, { schema: withZero() });
+    });
+    it('an apply-create starts from that object', () => {
+      runScenario([{
+        manager: 'a', object: { ...base, spec: { replicas: 1 } },
+        expectObject: { ...base, spec: { replicas: 1, template: {}, strategy: {} }, status: {} },
+        expectManaged: { 'a/Apply': { 'f:spec': { 'f:replicas': {} } } },
+      }], null, { schema: withZero() });
     });
   });
 });

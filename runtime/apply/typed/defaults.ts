@@ -41,3 +41,20 @@ export function restoreDefaults(view: SchemaView, ref: TypeRef, before: JSONValu
   });
   return changed ? out : after;
 }
+
+/**
+ * The object a new, empty instance of the type has: struct fields whose schema
+ * default is an object (upstream's OpenAPI gives non-pointer structs
+ * `default: {}`) are present, recursively. Creates compare against it, so a
+ * create does not record such always-present parents as added.
+ */
+export function zeroObject(view: SchemaView, ref: TypeRef, depth = 0): Obj {
+  const atom = view.resolve(ref);
+  const out: Obj = {};
+  if (!atom.map?.fields || depth > 16) return out;
+  for (const f of atom.map.fields) {
+    if (!isObj(f.default)) continue;
+    out[f.name] = { ...zeroObject(view, f.type, depth + 1), ...clone(f.default) };
+  }
+  return out;
+}

@@ -7,7 +7,7 @@ import { fieldsV1ToSet, setToFieldsV1 } from '../fieldpath/serialize.ts';
 import type { FieldSet } from '../fieldpath/set.ts';
 import { SchemaView } from '../schema/resolve.ts';
 import { fixtureSchema } from '../scenarios/fixture-schema.ts';
-import type { JSONValue, Obj } from '../value/json.ts';
+import type { Obj } from '../value/json.ts';
 import { compare } from './compare.ts';
 import { restoreDefaults } from './defaults.ts';
 import { merge } from './merge.ts';
@@ -117,15 +117,15 @@ describe('restoreDefaults', () => {
 describe('reconcileFieldSet', () => {
   const atomicConfig: MergeSchema = structuredClone(fixtureSchema);
   atomicConfig.types.Spec.map!.fields!.find((f) => f.name === 'config')!.type = { inline: { map: { elementType: { inline: { scalar: 'string' } }, elementRelationship: 'atomic' } } };
-  const live: JSONValue = { spec: { config: { a: '1', b: '2' } } };
-  it('collapses a granular set below a now-atomic map and expands a whole-value member of a now-granular one', () => {
-    const granular = fieldsV1ToSet({ 'f:spec': { 'f:config': { 'f:a': {} } } });
-    const r1 = reconcileFieldSet(new SchemaView(atomicConfig), T, granular, () => toFieldSet(view, T, live));
-    expect(r1 && setToFieldsV1(r1)).toEqual({ 'f:spec': { 'f:config': {} } });
-    const whole = fieldsV1ToSet({ 'f:spec': { 'f:config': {} } });
-    const liveCfg: JSONValue = { spec: { config: { x: '1' } } };
-    const r2 = reconcileFieldSet(view, T, whole, () => toFieldSet(view, T, liveCfg));
-    expect(r2 && setToFieldsV1(r2)).toEqual({ 'f:spec': { 'f:config': { '.': {}, 'f:x': {} } } });
-    expect(reconcileFieldSet(view, T, fieldsV1ToSet({ 'f:spec': { 'f:replicas': {} } }), () => toFieldSet(view, T, live))).toBeUndefined();
+  const atomicView = new SchemaView(atomicConfig);
+  it.each([
+    ['granular map now atomic', atomicView, { 'f:spec': { 'f:config': { 'f:a': {} }, 'f:replicas': {} } }, { 'f:spec': { 'f:config': {}, 'f:replicas': {} } }],
+    ['member with children now atomic', atomicView, { 'f:spec': { 'f:config': { '.': {}, 'f:a': {} } } }, { 'f:spec': { 'f:config': {} } }],
+    ['list items below a now atomic list', atomicView, { 'f:spec': { 'f:containers': { 'k:{"name":"c"}': { 'f:args': {} } } } }, undefined],
+    ['atomic value now granular: unchanged', view, { 'f:spec': { 'f:config': {} } }, undefined],
+    ['nothing to do', view, { 'f:spec': { 'f:replicas': {} } }, undefined],
+  ] as [string, SchemaView, Obj, Obj | undefined][])('%s', (_n, v, set, want) => {
+    const r = reconcileFieldSet(v, T, fieldsV1ToSet(set));
+    expect(r && setToFieldsV1(r)).toEqual(want);
   });
 });

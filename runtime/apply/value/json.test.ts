@@ -1,3 +1,4 @@
+// Tests of the JSON value helpers: value order, Go JSON text, printing, equality.
 import { describe, expect, it } from 'vitest';
 import { clone, compareValues, deepEqual, goJSON, valueToString, type JSONValue } from './json.ts';
 

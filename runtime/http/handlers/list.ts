@@ -7,7 +7,7 @@ import { send, encodeBody, transformList } from '../respond.ts';
 import { type RequestContext, includeObject, intParam, negotiate, predicate, pretty } from './context.ts';
 import { withVersion } from './get.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { type FieldError, fieldErrors } from '../../registry/field-errors.ts';
+import { fieldErrors } from '../../registry/field-errors.ts';
 
 export interface ListQuery {
   resourceVersion?: string;
@@ -16,33 +16,20 @@ export interface ListQuery {
   continue?: string;
 }
 
-/** Validates the list options as kube-apiserver does (422 on ListOptions). */
+/**
+ * The list and watch options of the query. Their combinations are validated
+ * by storage (runtime/storage/semantics/options.ts), which answers with
+ * upstream's 422 on ListOptions; only what storage cannot see is checked here.
+ */
 export function listQuery(rc: RequestContext, watch: boolean): ListQuery {
   const rv = rc.query.get('resourceVersion') ?? undefined;
   const match = rc.query.get('resourceVersionMatch') ?? '';
   const cont = rc.query.get('continue') ?? undefined;
   const limit = intParam(rc, 'limit');
   const sendInitial = rc.query.get('sendInitialEvents');
-  const errs: FieldError[] = [];
-  if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan') {
-    errs.push(fieldErrors.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+  if (!watch && sendInitial !== null && sendInitial !== '') {
+    throw errors.invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', [fieldErrors.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list')]);
   }
-  if (sendInitial !== null && sendInitial !== '') {
-    if (!watch) errs.push(fieldErrors.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
-    else {
-      if (match !== 'NotOlderThan') errs.push(fieldErrors.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
-      if (rc.query.get('allowWatchBookmarks') !== 'true' && rc.query.get('allowWatchBookmarks') !== '1') {
-        errs.push(fieldErrors.forbidden('allowWatchBookmarks', 'sendInitialEvents requires setting allowWatchBookmarks to true'));
-      }
-    }
-  } else if (match !== '') {
-    if (watch) errs.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch'));
-    else if (!rv) errs.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
-    else if (cont) errs.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
-    else if (match === 'Exact' && rv === '0') errs.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
-  }
-  if (errs.length) throw errors.invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', errs);
-  if (limit !== undefined && limit < 0) throw errors.badRequest(`limit must be non-negative`);
   return { resourceVersion: rv, resourceVersionMatch: match as ListQuery['resourceVersionMatch'], limit, continue: cont };
 }
 

@@ -13,7 +13,7 @@ import { type RequestContext, boolParam, checkBody, dryRun, negotiate } from './
 import { fieldManagerOf, respondObject, writeHooks } from './write-common.ts';
 
 function toApi(err: unknown): unknown {
-  if (err instanceof PatchError) return new ApiError(err.code, err.reason, err.message, err.causes ? { causes: err.causes } : undefined);
+  if (err instanceof PatchError) return new ApiError(err.code, err.reason, err.message, err.causes ? { causes: err.causes } : err.code === 422 ? {} : undefined);
   return err;
 }
 

@@ -43,7 +43,7 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
   try {
     stream = await rc.res.store.watch(rc.info.namespace, {
       resourceVersion: q.resourceVersion,
-      resourceVersionMatch: q.resourceVersionMatch === 'NotOlderThan' ? 'NotOlderThan' : '',
+      resourceVersionMatch: q.resourceVersionMatch as 'NotOlderThan' | '',
       sendInitialEvents,
       allowWatchBookmarks,
       predicate: pred,
@@ -55,8 +55,15 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
 
   const maxSeconds = timeoutSeconds ?? rc.services.minRequestTimeoutSeconds * (1 + Math.random());
   let timer: NodeJS.Timeout | undefined;
+  const iterator = stream?.[Symbol.asyncIterator]();
+  const errorEvent = (err: unknown): Uint8Array => {
+    const status = err instanceof ApiError ? err.status() : { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: String(err), reason: 'InternalError', code: 500 };
+    return encode({ type: 'ERROR', object: status });
+  };
+  // Pull-based: the next event is read only when the client has taken the last one, so a
+  // slow client backs up into storage's bounded queue (which cuts it off), not into memory here.
   const body = new ReadableStream<Uint8Array>({
-    async start(controller) {
+    start(controller) {
       if (initialError || !stream) {
         controller.enqueue(encode({ type: 'ERROR', object: initialError! }));
         controller.close();
@@ -64,21 +71,30 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
       }
       const s = stream;
       timer = setTimeout(() => s.stop(), Math.max(0, maxSeconds) * 1000);
+    },
+    async pull(controller) {
+      if (!iterator) return;
       try {
-        for await (const ev of s) controller.enqueue(encode(ev));
+        const { value, done } = await iterator.next();
+        if (done) {
+          clearTimeout(timer);
+          controller.close();
+          return;
+        }
+        controller.enqueue(encode(value));
       } catch (err) {
-        const status = err instanceof ApiError ? err.status() : { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: String(err), reason: 'InternalError', code: 500 };
-        try { controller.enqueue(encode({ type: 'ERROR', object: status })); } catch { /* closed */ }
-      } finally {
         clearTimeout(timer);
-        try { controller.close(); } catch { /* already closed by cancel */ }
+        try {
+          controller.enqueue(errorEvent(err));
+          controller.close();
+        } catch { /* cancelled meanwhile */ }
       }
     },
     cancel() {
       clearTimeout(timer);
       stream?.stop();
     },
-  });
+  }, { highWaterMark: 1 });
   const headers = new Headers({ 'Content-Type': neg.contentType, 'Cache-Control': 'no-cache, private' });
   for (const w of rc.warnings) headers.append('Warning', `299 - ${JSON.stringify(w)}`);
   return new Response(body, { status: 200, headers });

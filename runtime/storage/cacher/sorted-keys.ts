@@ -1,9 +1,49 @@
-// A sorted array of keys with binary-search insert, remove and prefix range,
-// so the watch cache lists in key order without sorting per request.
+// The key set of the watch cache in sorted order, for lists in key order
+// without sorting per request. Inserts and removals are O(1) (buffered); the
+// next range query merges them in, at a cost of the same order as the list it
+// serves (O(n + b log b) for b buffered changes).
 export class SortedKeys {
   private keys: string[] = [];
+  private added = new Set<string>();
+  private removed = new Set<string>();
 
-  get size(): number { return this.keys.length; }
+  get size(): number {
+    this.settle();
+    return this.keys.length;
+  }
+
+  insert(k: string): void {
+    if (this.removed.delete(k)) return; // it is still in `keys`
+    this.added.add(k);
+  }
+
+  remove(k: string): void {
+    if (this.added.delete(k)) return;
+    this.removed.add(k);
+  }
+
+  clear(): void {
+    this.keys = [];
+    this.added.clear();
+    this.removed.clear();
+  }
+
+  private settle(): void {
+    if (this.added.size === 0 && this.removed.size === 0) return;
+    const base = this.removed.size ? this.keys.filter((k) => !this.removed.has(k)) : this.keys;
+    this.removed.clear();
+    if (this.added.size === 0) { this.keys = base; return; }
+    const extra = [...this.added].sort();
+    this.added.clear();
+    // Merge two sorted arrays (appends in order are the common case: a fast path).
+    if (base.length === 0 || extra[0] > base[base.length - 1]) { this.keys = base.concat(extra); return; }
+    const out: string[] = new Array(base.length + extra.length);
+    let i = 0, j = 0, o = 0;
+    while (i < base.length && j < extra.length) out[o++] = base[i] < extra[j] ? base[i++] : extra[j++];
+    while (i < base.length) out[o++] = base[i++];
+    while (j < extra.length) out[o++] = extra[j++];
+    this.keys = out;
+  }
 
   private lowerBound(k: string): number {
     let lo = 0;
@@ -15,20 +55,9 @@ export class SortedKeys {
     return lo;
   }
 
-  insert(k: string): void {
-    const i = this.lowerBound(k);
-    if (this.keys[i] !== k) this.keys.splice(i, 0, k);
-  }
-
-  remove(k: string): void {
-    const i = this.lowerBound(k);
-    if (this.keys[i] === k) this.keys.splice(i, 1);
-  }
-
-  clear(): void { this.keys = []; }
-
   /** Keys that start with prefix, in order. */
   range(prefix: string): string[] {
+    this.settle();
     const start = this.lowerBound(prefix);
     let end = start;
     while (end < this.keys.length && this.keys[end].startsWith(prefix)) end++;
