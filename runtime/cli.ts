@@ -45,6 +45,8 @@ async function main(): Promise<void> {
     historyWindowMs: Number(flags['etcd-compaction-interval']),
     watchCache: Boolean(flags['watch-cache']),
     generatedDir: flags['generated-dir'] as string | undefined,
+    serviceClusterIPRange: String(flags['service-cluster-ip-range']),
+    serviceNodePortRange: String(flags['service-node-port-range']),
   });
   if (server.kubeconfigPath) {
     console.log(`admin kubeconfig: ${server.kubeconfigPath}`);

@@ -16,7 +16,7 @@ import { createApp } from '../http/app.ts';
 import { createManagedFieldsHook } from '../http/managed-fields.ts';
 import { alwaysAllow } from '../http/handlers/review.ts';
 import { openAPIServer } from '../http/openapi.ts';
-import { INITIAL_NAMESPACES } from '../k8s-names.ts';
+import { installBuiltins } from '../builtins/index.ts';
 import { openStorage } from '../storage/factory.ts';
 import { formatters } from '../table/formatters.ts';
 import { ApiIndex, parseRuntimeConfig } from './api-index.ts';
@@ -37,6 +37,10 @@ export interface StartOptions {
   /** History kept for watches and continue tokens (default 5 minutes). */
   historyWindowMs?: number;
   watchCache?: boolean;
+  /** --service-cluster-ip-range (CIDRs, comma-separated for dual-stack). */
+  serviceClusterIPRange?: string;
+  /** --service-node-port-range (`30000-32767`). */
+  serviceNodePortRange?: string;
   /** Another codegen output directory to serve (tests of dropped-in specs). */
   generatedDir?: string;
 }
@@ -80,6 +84,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const readyBootstrap: Check = { name: bootstrapCheck.name, run: () => { if (!bootstrapped) throw new Error('not finished'); } };
   const common: Check[] = [{ name: 'ping', run: () => {} }, { name: 'log', run: () => {} }, storageCheck];
 
+  const admission = new AdmissionChain();
   const validatorCache = new Map<string, Promise<SchemaValidator>>();
   const app = createApp({
     api,
@@ -96,7 +101,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       },
       formatters,
       mergeSchema: generated.mergeSchema,
-      admission: new AdmissionChain(),
+      admission,
       managedFields: createManagedFieldsHook(generated.mergeSchema),
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
       protobuf: () => false,
@@ -113,17 +118,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     serverAddress: `${options.bindAddress ?? '127.0.0.1'}:${options.port ?? 0}`,
   });
 
-  // Initial namespaces exist from the first start.
-  const nsRes = api.lookup('', 'v1', 'namespaces');
-  if (nsRes) {
-    for (const name of INITIAL_NAMESPACES) {
-      try {
-        await nsRes.store.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-      } catch (err) {
-        if (!(err instanceof Error && 'code' in err && (err as { code: number }).code === 409)) throw err;
-      }
-    }
-  }
+  const builtins = await installBuiltins({
+    api, admission,
+    flags: {
+      'service-cluster-ip-range': options.serviceClusterIPRange,
+      'service-node-port-range': options.serviceNodePortRange,
+    },
+  });
   bootstrapped = true;
 
   const host = options.bindAddress ?? '127.0.0.1';
@@ -152,6 +153,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           // watches are long-lived: end open connections so close() can finish
           (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
         });
+        await builtins.stop();
         await storage.close();
       })();
       return stopped;

@@ -13,7 +13,7 @@ import { FieldSet } from '../fieldpath/set.ts';
 import { ApplyConflictError, MergeConflicts } from '../merge/conflicts.ts';
 import { Updater } from '../merge/updater.ts';
 import { DEDUCED_REF, ListItemError, SchemaView } from '../schema/resolve.ts';
-import { DuplicateItemError } from '../typed/to-field-set.ts';
+import { DuplicateItemError, toFieldSet } from '../typed/to-field-set.ts';
 import { zeroObject } from '../typed/defaults.ts';
 import { clone, isObj, type Obj } from '../value/json.ts';
 import {
@@ -142,6 +142,14 @@ export class FieldManager {
     if (this.kind !== undefined && (config.apiVersion !== this.apiVersion || config.kind !== this.kind)) {
       throw new FieldManagerError(400, `invalid object type: ${gvkString(config.apiVersion, config.kind)}`);
     }
+    try {
+      toFieldSet(this.view, this.ref, config);
+    } catch (e) {
+      if (e instanceof ListItemError || e instanceof DuplicateItemError) {
+        throw new FieldManagerError(400, `failed to create typed patch object (${objectGVKNN(config)}): ${e.message}`);
+      }
+      throw e;
+    }
     const sub = opts.subresource ?? '';
     const now = formatTime(opts.now ?? new Date());
     let managed: Managed;
@@ -164,7 +172,7 @@ export class FieldManager {
       result = attempt(opts.force);
     } catch (e) {
       if (e instanceof ListItemError || e instanceof DuplicateItemError) {
-        throw new FieldManagerError(400, `failed to create typed patch object: ${e.message}`);
+        throw new FieldManagerError(500, `failed to create typed live object (${objectGVKNN(live ?? config)}): ${e.message}`);
       }
       if (!(e instanceof MergeConflicts)) throw e;
       // Client-side apply migration: `kubectl` may take fields its last-applied annotation describes.
@@ -233,4 +241,11 @@ function gvkString(apiVersion: unknown, kind: unknown): string {
   if (parts.length === 1) version = parts[0];
   else if (parts.length === 2) [group, version] = parts;
   return `${group}/${version}, Kind=${k}`;
+}
+
+/** `namespace/name; group/version, Kind=kind`, how upstream names the object in typed-conversion errors. */
+function objectGVKNN(o: Obj): string {
+  const md = isObj(o.metadata) ? o.metadata : {};
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  return `${str(md.namespace)}/${str(md.name)}; ${gvkString(o.apiVersion, o.kind)}`;
 }

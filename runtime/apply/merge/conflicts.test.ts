@@ -22,6 +22,11 @@ describe('ApplyConflictError', () => {
     expect(e.code).toBe(409);
     expect(e.conflicts).toEqual([{ manager: 'a', field: '.spec.replicas' }]);
     expect(e.causes).toEqual([{ reason: 'FieldManagerConflict', message: 'conflict with "a"', field: '.spec.replicas' }]);
+    expect(e.status()).toEqual({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 409, reason: 'Conflict',
+      message: 'Apply failed with 1 conflict: conflict with "a": .spec.replicas',
+      details: { causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "a"', field: '.spec.replicas' }] },
+    });
   });
   it('several conflicts are grouped by manager, managers sorted', () => {
     const e = new ApplyConflictError([

@@ -60,6 +60,14 @@ export class ApplyConflictError extends Error {
       field: pathToString(c.path),
     }));
   }
+
+  /** The metav1.Status body of the 409 response, as kube-apiserver sends it. */
+  status(): { kind: 'Status'; apiVersion: 'v1'; metadata: Record<string, never>; status: 'Failure'; message: string; reason: 'Conflict'; details: { causes: StatusCause[] }; code: 409 } {
+    return {
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message,
+      reason: 'Conflict', details: { causes: this.causes.map((c) => ({ ...c })) }, code: 409,
+    };
+  }
 }
 
 function managerName(id: string): string {

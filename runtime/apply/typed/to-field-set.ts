@@ -4,9 +4,9 @@
 // object; entries of plain maps are always members.
 // Boundary: pure; throws ListItemError/DuplicateItemError on invalid lists.
 import type { TypeRef } from '../../../generated/api-types.ts';
-import { fieldPE, pathToString, type Path, type PathElement } from '../fieldpath/element.ts';
+import { fieldPE, pathToString, peToString, type Path, type PathElement } from '../fieldpath/element.ts';
 import { FieldSet } from '../fieldpath/set.ts';
-import type { SchemaView } from '../schema/resolve.ts';
+import { ListItemError, type SchemaView } from '../schema/resolve.ts';
 import { isObj, type JSONValue } from '../value/json.ts';
 
 export class DuplicateItemError extends Error {}
@@ -31,6 +31,12 @@ function trailPath(t: Trail | undefined): Path {
   return out;
 }
 
+/** An error message with the path it happened at, as structured-merge-diff prints it. */
+function prefixed(t: Trail | undefined, msg: string): string {
+  const p = pathToString(trailPath(t));
+  return p ? `${p}: ${msg}` : msg;
+}
+
 function walk(
   view: SchemaView, ref: TypeRef, v: JSONValue, parent: FieldSet, pe: PathElement | undefined,
   allowDuplicates: boolean, trail: Trail | undefined,
@@ -45,12 +51,17 @@ function walk(
   if (form.kind === 'list') {
     if (!Array.isArray(v)) return;
     let dups: Set<string> | undefined;
-    for (const item of v) {
-      const ipe = view.listItemPE(form.list, item);
+    for (let i = 0; i < v.length; i++) {
+      const item = v[i];
+      let ipe: PathElement;
+      try {
+        ipe = view.listItemPE(form.list, item);
+      } catch (e) {
+        if (!(e instanceof ListItemError)) throw e;
+        throw new ListItemError(prefixed(t, `element ${i}: ${e.message}`));
+      }
       if (here.members.has(ipe.id)) {
-        if (!allowDuplicates) {
-          throw new DuplicateItemError(`${pathToString([...trailPath(t), ipe])}: duplicate entries for key ${ipe.id.slice(2)}`);
-        }
+        if (!allowDuplicates) throw new DuplicateItemError(prefixed(t, `duplicate entries for key ${peToString(ipe)}`));
         (dups ??= new Set()).add(ipe.id);
         continue;
       }

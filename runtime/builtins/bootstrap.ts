@@ -1,0 +1,19 @@
+// Objects that exist from the first start: the namespaces default,
+// kube-system, kube-public and kube-node-lease. Creating one that exists is
+// not an error (restarts on the same data).
+
+import { ApiError } from '../http/status.ts';
+import { INITIAL_NAMESPACES } from '../k8s-names.ts';
+import type { ApiIndex } from '../server/api-index.ts';
+
+export async function bootstrapNamespaces(api: ApiIndex): Promise<void> {
+  const ns = api.lookup('', 'v1', 'namespaces');
+  if (!ns) return;
+  for (const name of INITIAL_NAMESPACES) {
+    try {
+      await ns.store.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 409)) throw err;
+    }
+  }
+}
