@@ -9,7 +9,7 @@ export function toResourceDef(r: Model['resources'][number]): ResourceDef {
   return {
     group: r.group, version: r.version, kind: r.kind, listKind: r.listKind, resource: r.resource, singular: r.singular,
     namespaced: r.namespaced, verbs: r.verbs, shortNames: r.shortNames, categories: r.categories,
-    subresources: r.subresources.map((s) => ({ name: s.name, kind: s.kind, ...(s.group !== undefined ? { group: s.group } : {}), ...(s.version !== undefined ? { version: s.version } : {}), verbs: s.verbs })),
+    subresources: r.subresources.map((s) => ({ name: s.name, kind: s.kind, ...(s.group !== undefined ? { group: s.group } : {}), ...(s.version !== undefined ? { version: s.version } : {}), verbs: s.verbs, ...(s.scale !== undefined ? { scale: s.scale } : {}) })),
     printerColumns: r.printerColumns.map((c) => ({ name: c.name, type: c.type, ...(c.format ? { format: c.format } : {}), ...(c.description ? { description: c.description } : {}), priority: c.priority, jsonPath: c.jsonPath, ...(c.formatter ? { formatter: c.formatter } : {}) })),
     selectableFields: r.selectableFields, allowCreateOnUpdate: r.allowCreateOnUpdate, storageVersion: r.storageVersion,
     preferredVersion: r.preferredVersion, stability: r.stability, enabledByDefault: r.enabledByDefault,

@@ -78,7 +78,15 @@ export function readCrd(file: string, docAt: string, crd: Record<string, unknown
     };
     const subresources: SubresourceDef[] = [];
     const sr = isObject(v.subresources) ? v.subresources : {};
-    if (isObject(sr.scale)) subresources.push({ name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'update', 'patch'] });
+    if (isObject(sr.scale)) {
+      const sc = sr.scale;
+      for (const f of ['specReplicasPath', 'statusReplicasPath'] as const) {
+        if (typeof sc[f] !== 'string' || !sc[f].startsWith('.')) throw new CodegenError(file, jp(jp(jp(at, 'subresources'), 'scale'), f), `${f} must be a JSON path starting with '.'`);
+      }
+      const scale: NonNullable<SubresourceDef['scale']> = { specReplicasPath: sc.specReplicasPath as string, statusReplicasPath: sc.statusReplicasPath as string };
+      if (typeof sc.labelSelectorPath === 'string') scale.labelSelectorPath = sc.labelSelectorPath;
+      subresources.push({ name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'update', 'patch'], scale });
+    }
     if (isObject(sr.status)) subresources.push({ name: 'status', kind, verbs: ['get', 'update', 'patch'] });
     const selectable = v.selectableFields;
     const selectableFields: string[] = [];

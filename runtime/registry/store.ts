@@ -18,7 +18,7 @@ import { type FieldError, fieldErrors } from './field-errors.ts';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../k8s-names.ts';
 import { validateName } from './names.ts';
 import { validateObjectMeta } from './metadata.ts';
-import { type Strategy, type SubresourceStrategy, jsonEqual } from './strategy.ts';
+import { type Allocation, type Strategy, type SubresourceStrategy, jsonEqual } from './strategy.ts';
 
 export interface WriteOptions {
   dryRun?: boolean;
@@ -219,20 +219,26 @@ export class RegistryStore {
     for (let attempt = 0; ; attempt++) {
       if (generate) md.name = md.generateName + randomSuffix();
       this.validateCreate(obj);
-      this.strategy.canonicalize(obj);
-      opts.warnings?.push(...this.strategy.warningsOnCreate(obj));
-      await opts.hooks?.beforeWrite?.(obj, null);
+      const alloc = await this.strategy.allocate?.(obj, null, { dryRun: !!opts.dryRun });
       const key = this.key(md.namespace ?? '', md.name);
+      let stored: Obj;
       try {
+        this.strategy.canonicalize(obj);
+        opts.warnings?.push(...this.strategy.warningsOnCreate(obj));
+        await opts.hooks?.beforeWrite?.(obj, null);
         if (opts.dryRun) {
           if (await this.storage.get(key)) throw new KeyExistsError(key);
+          alloc?.rollback();
           return obj;
         }
-        return await this.storage.create(key, canonicalOrder(obj));
+        stored = await this.storage.create(key, canonicalOrder(obj));
       } catch (err) {
+        alloc?.rollback();
         if (err instanceof KeyExistsError && generate && attempt < GENERATE_NAME_RETRIES) continue;
         this.mapStorageError(err, md.name);
       }
+      await alloc?.commit(stored);
+      return stored;
     }
   }
 
@@ -255,10 +261,13 @@ export class RegistryStore {
     let created = false;
     let result: Obj | undefined;
     let deleteAfter = false;
+    let alloc: Allocation | undefined;
 
     const tryUpdate = async (live: Obj | null): Promise<Obj> => {
       created = false;
       deleteAfter = false;
+      alloc?.rollback();
+      alloc = undefined;
       if (!live) {
         const allowed = opts.createIfMissing && !opts.subresource && (this.strategy.allowCreateOnUpdate || opts.forceAllowCreate);
         if (!allowed) throw errors.notFound(this.gr, name);
@@ -271,6 +280,7 @@ export class RegistryStore {
         this.prepareCreateMeta(namespace, wanted);
         this.strategy.prepareForCreate(wanted);
         this.validateCreate(wanted);
+        alloc = await this.strategy.allocate?.(wanted, null, { dryRun: !!opts.dryRun });
         this.strategy.canonicalize(wanted);
         opts.warnings?.push(...this.strategy.warningsOnCreate(wanted));
         await opts.hooks?.beforeWrite?.(wanted, null);
@@ -312,18 +322,24 @@ export class RegistryStore {
         errs.push(...this.strategy.validateUpdate(wanted, live));
       }
       if (errs.length) this.invalid(name, errs);
+      if (!sub) alloc = await this.strategy.allocate?.(wanted, live, { dryRun: !!opts.dryRun });
       this.strategy.canonicalize(wanted);
       opts.warnings?.push(...this.strategy.warningsOnUpdate(wanted, live));
       wanted.metadata.resourceVersion = live.metadata.resourceVersion;
       await opts.hooks?.beforeWrite?.(wanted, live);
-      if (wanted.metadata.deletionTimestamp && !(wanted.metadata.finalizers?.length)) deleteAfter = true;
+      if (wanted.metadata.deletionTimestamp && !(wanted.metadata.finalizers?.length) && !this.strategy.hasPendingFinalizers?.(wanted)) deleteAfter = true;
       return canonicalOrder(wanted);
     };
 
     try {
       if (opts.dryRun) {
         const live = await this.storage.get(key);
-        result = await tryUpdate(live ? structuredClone(live) : null);
+        try {
+          result = await tryUpdate(live ? structuredClone(live) : null);
+        } finally {
+          alloc?.rollback();
+          alloc = undefined;
+        }
         if (live && jsonEqual(result, live)) result = live;
         return { obj: result, created };
       }
@@ -332,12 +348,15 @@ export class RegistryStore {
         tryUpdate: (live) => tryUpdate(live),
       });
     } catch (err) {
+      alloc?.rollback();
       this.mapStorageError(err, name);
     }
+    await alloc?.commit(result!);
     if (deleteAfter && result) {
       // the last finalizer is gone from an object being deleted: it goes now
       try {
         result = await this.storage.delete(key, { preconditions: { resourceVersion: result.metadata.resourceVersion } });
+        await this.strategy.afterDelete?.(result);
       } catch (err) {
         if (!(err instanceof NotFoundError)) this.mapStorageError(err, name);
       }
@@ -372,11 +391,13 @@ export class RegistryStore {
       checkPreconditions(live);
       const finalizers: string[] = [...(live.metadata.finalizers ?? [])];
       if (wantFinalizer && !finalizers.includes(wantFinalizer)) finalizers.push(wantFinalizer);
-      if (finalizers.length > 0) {
+      const pending = (o: Obj) => !!this.strategy.hasPendingFinalizers?.(o);
+      if (finalizers.length > 0 || pending(live)) {
         graceful = true;
         if (opts.dryRun) {
           const copy = structuredClone(live);
-          copy.metadata.finalizers = finalizers;
+          if (finalizers.length) copy.metadata.finalizers = finalizers;
+          this.strategy.prepareForGracefulDelete?.(copy, !!live.metadata.deletionTimestamp);
           copy.metadata.deletionTimestamp ??= nowRFC3339();
           copy.metadata.deletionGracePeriodSeconds ??= 0;
           return { obj: copy, deleted: false };
@@ -388,7 +409,8 @@ export class RegistryStore {
             const next = structuredClone(cur);
             const f: string[] = [...(next.metadata.finalizers ?? [])];
             if (wantFinalizer && !f.includes(wantFinalizer)) f.push(wantFinalizer);
-            next.metadata.finalizers = f;
+            if (f.length || next.metadata.finalizers) next.metadata.finalizers = f;
+            this.strategy.prepareForGracefulDelete?.(next, !!cur.metadata.deletionTimestamp);
             if (!next.metadata.deletionTimestamp) {
               next.metadata.deletionTimestamp = nowRFC3339();
               next.metadata.deletionGracePeriodSeconds = 0;
@@ -396,7 +418,7 @@ export class RegistryStore {
             return next;
           },
         });
-        if (!(result.metadata.finalizers?.length)) {
+        if (!(result.metadata.finalizers?.length) && !pending(result)) {
           result = await this.storage.delete(key, { preconditions: { resourceVersion: result.metadata.resourceVersion } });
           graceful = false;
         }
@@ -413,6 +435,7 @@ export class RegistryStore {
     } catch (err) {
       this.mapStorageError(err, name);
     }
+    if (!graceful) await this.strategy.afterDelete?.(result!);
     return { obj: result!, deleted: !graceful };
   }
 }

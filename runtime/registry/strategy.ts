@@ -25,6 +25,33 @@ export interface Strategy {
   allowCreateOnUpdate: boolean;
   /** An update without metadata.resourceVersion is accepted (last write wins). */
   allowUnconditionalUpdate: boolean;
+  /** Subresource strategies of this kind, added to or replacing the generic ones (namespaces/finalize, a kind's status rules). */
+  subresources?: Record<string, SubresourceStrategy>;
+  /** Finalizers outside metadata.finalizers that keep an object being deleted (a namespace's spec.finalizers). */
+  hasPendingFinalizers?(obj: Obj): boolean;
+  /**
+   * Called on a copy of the live object when a delete marks it for deletion
+   * (deletionTimestamp set, finalizers pending); may change it (a namespace
+   * turns Terminating) or throw an ApiError to refuse.
+   */
+  prepareForGracefulDelete?(obj: Obj, alreadyDeleting: boolean): void;
+  /**
+   * Reserves what a main-resource write needs (cluster IPs, node ports) once
+   * the object is valid; may fill fields of obj and throw an ApiError (422).
+   * The store commits the reservation after the write is stored and rolls it
+   * back when the write fails, is retried, or is a dry run.
+   */
+  allocate?(obj: Obj, old: Obj | null, ctx: { dryRun: boolean }): Allocation | undefined | Promise<Allocation | undefined>;
+  /** Called after an object is gone from storage (release what it held). */
+  afterDelete?(obj: Obj): void | Promise<void>;
+}
+
+/** A reservation made by Strategy.allocate. */
+export interface Allocation {
+  /** The write is stored: keep what was reserved and release what the old object held and the new one does not. */
+  commit(stored: Obj): void | Promise<void>;
+  /** The write did not happen: give back what was reserved. */
+  rollback(): void;
 }
 
 /** The strategy for writes through a subresource such as status. */

@@ -65,6 +65,7 @@ export class ApiIndex {
           if (s.name === 'scale') subs.scale = scaleStrategy();
         }
         const strategy = strategyFor(storageDef, defaultStrategy(storageDef));
+        Object.assign(subs, strategy.subresources ?? {});
         const storage = storageFor(keyRootOf(storageDef), attrsOf(storageDef));
         entry = { store: new RegistryStore(storageDef, storage, strategy, subs), storageDef };
         stores.set(grKey, entry);

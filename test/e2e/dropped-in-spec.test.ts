@@ -69,6 +69,8 @@ describe('a dropped-in spec is served end to end', () => {
   it('serves a custom resource from the CRD manifest', async () => {
     ok(await k(['create', '-f', '-'], { input: 'apiVersion: toys.example.dev/v1\nkind: Gadget\nmetadata:\n  name: g1\nspec:\n  mode: fast\n  replicas: 2\n' }));
     expect(ok(await k(['get', 'gadgets']))).toMatch(/^NAME\s+MODE\ng1\s+fast$/m);
+    ok(await k(['scale', 'gadget', 'g1', '--replicas=5']));
+    expect(JSON.parse(ok(await k(['get', 'gadget', 'g1', '-o', 'json']))).spec.replicas).toBe(5);
     const missing = await k(['create', '-f', '-'], { input: 'apiVersion: toys.example.dev/v1\nkind: Gadget\nmetadata:\n  name: g2\nspec: {}\n' });
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('spec.mode: Required value');

@@ -12,7 +12,7 @@ import { fieldPath } from '../fieldpath/element.ts';
 import { FieldSet } from '../fieldpath/set.ts';
 import { ApplyConflictError, MergeConflicts } from '../merge/conflicts.ts';
 import { Updater } from '../merge/updater.ts';
-import { DEDUCED_REF, ListItemError, SchemaView } from '../schema/resolve.ts';
+import { DEDUCED_REF, ListItemError, viewOf, type SchemaView } from '../schema/resolve.ts';
 import { DuplicateItemError, toFieldSet } from '../typed/to-field-set.ts';
 import { zeroObject } from '../typed/defaults.ts';
 import { clone, isObj, type Obj } from '../value/json.ts';
@@ -76,7 +76,7 @@ export class FieldManager {
   private zero: Obj | undefined;
 
   constructor(o: FieldManagerOptions) {
-    this.view = new SchemaView(o.schema);
+    this.view = viewOf(o.schema);
     this.apiVersion = o.apiVersion;
     const known = this.view.hasType(o.typeName);
     if (!known && !o.unstructured) throw new Error(`merge schema has no type ${JSON.stringify(o.typeName)}`);

@@ -147,3 +147,12 @@ export class SchemaView {
 }
 
 export class ListItemError extends Error {}
+
+const views = new WeakMap<MergeSchema, SchemaView>();
+
+/** The shared view of a schema (its lookup caches are reused by every FieldManager on it). */
+export function viewOf(schema: MergeSchema): SchemaView {
+  let v = views.get(schema);
+  if (!v) { v = new SchemaView(schema); views.set(schema, v); }
+  return v;
+}
