@@ -5406,6 +5406,7 @@ export const mergeSchema: MergeSchema = {
                 scalar: "string",
               },
             },
+            default: "ReadWrite",
           },
           {
             name: "diskName",
@@ -5430,6 +5431,7 @@ export const mergeSchema: MergeSchema = {
                 scalar: "string",
               },
             },
+            default: "ext4",
           },
           {
             name: "kind",
@@ -5438,6 +5440,7 @@ export const mergeSchema: MergeSchema = {
                 scalar: "string",
               },
             },
+            default: "Shared",
           },
           {
             name: "readOnly",
@@ -5446,6 +5449,7 @@ export const mergeSchema: MergeSchema = {
                 scalar: "boolean",
               },
             },
+            default: false,
           },
         ],
         elementRelationship: "separable",
@@ -6714,6 +6718,7 @@ export const mergeSchema: MergeSchema = {
                 scalar: "string",
               },
             },
+            default: "TCP",
           },
         ],
         elementRelationship: "separable",
@@ -8163,6 +8168,7 @@ export const mergeSchema: MergeSchema = {
                 scalar: "string",
               },
             },
+            default: "",
           },
         ],
         elementRelationship: "separable",
@@ -8460,6 +8466,7 @@ export const mergeSchema: MergeSchema = {
                 scalar: "string",
               },
             },
+            default: "default",
           },
           {
             name: "lun",
@@ -8560,6 +8567,7 @@ export const mergeSchema: MergeSchema = {
                 scalar: "string",
               },
             },
+            default: "default",
           },
           {
             name: "lun",
@@ -9003,6 +9011,7 @@ export const mergeSchema: MergeSchema = {
                 scalar: "string",
               },
             },
+            default: "",
           },
         ],
         elementRelationship: "atomic",
@@ -12221,6 +12230,7 @@ export const mergeSchema: MergeSchema = {
                 scalar: "string",
               },
             },
+            default: "/etc/ceph/keyring",
           },
           {
             name: "monitors",
@@ -12244,6 +12254,7 @@ export const mergeSchema: MergeSchema = {
                 scalar: "string",
               },
             },
+            default: "rbd",
           },
           {
             name: "readOnly",
@@ -12266,6 +12277,7 @@ export const mergeSchema: MergeSchema = {
                 scalar: "string",
               },
             },
+            default: "admin",
           },
         ],
         elementRelationship: "separable",
@@ -12297,6 +12309,7 @@ export const mergeSchema: MergeSchema = {
                 scalar: "string",
               },
             },
+            default: "/etc/ceph/keyring",
           },
           {
             name: "monitors",
@@ -12320,6 +12333,7 @@ export const mergeSchema: MergeSchema = {
                 scalar: "string",
               },
             },
+            default: "rbd",
           },
           {
             name: "readOnly",
@@ -12342,6 +12356,7 @@ export const mergeSchema: MergeSchema = {
                 scalar: "string",
               },
             },
+            default: "admin",
           },
         ],
         elementRelationship: "separable",
@@ -12704,6 +12719,7 @@ export const mergeSchema: MergeSchema = {
                 scalar: "string",
               },
             },
+            default: "xfs",
           },
           {
             name: "gateway",
@@ -12750,6 +12766,7 @@ export const mergeSchema: MergeSchema = {
                 scalar: "string",
               },
             },
+            default: "ThinProvisioned",
           },
           {
             name: "storagePool",
@@ -12789,6 +12806,7 @@ export const mergeSchema: MergeSchema = {
                 scalar: "string",
               },
             },
+            default: "xfs",
           },
           {
             name: "gateway",
@@ -12835,6 +12853,7 @@ export const mergeSchema: MergeSchema = {
                 scalar: "string",
               },
             },
+            default: "ThinProvisioned",
           },
           {
             name: "storagePool",
@@ -13576,6 +13595,7 @@ export const mergeSchema: MergeSchema = {
                 scalar: "string",
               },
             },
+            default: "TCP",
           },
           {
             name: "targetPort",

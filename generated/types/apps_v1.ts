@@ -283,12 +283,16 @@ export interface components {
             volumeID: string;
         };
         "io.k8s.api.core.v1.AzureDiskVolumeSource": {
-            cachingMode?: string;
+            /** @default ReadWrite */
+            cachingMode: string;
             diskName: string;
             diskURI: string;
-            fsType?: string;
-            kind?: string;
-            readOnly?: boolean;
+            /** @default ext4 */
+            fsType: string;
+            /** @default Shared */
+            kind: string;
+            /** @default false */
+            readOnly: boolean;
         };
         "io.k8s.api.core.v1.AzureFileVolumeSource": {
             readOnly?: boolean;
@@ -374,7 +378,8 @@ export interface components {
             /** Format: int32 */
             hostPort?: number;
             name?: string;
-            protocol?: string;
+            /** @default TCP */
+            protocol: string;
         };
         "io.k8s.api.core.v1.ContainerResizePolicy": {
             resourceName: string;
@@ -498,7 +503,8 @@ export interface components {
         "io.k8s.api.core.v1.GRPCAction": {
             /** Format: int32 */
             port: number;
-            service?: string;
+            /** @default  */
+            service: string;
         };
         "io.k8s.api.core.v1.HostAlias": {
             hostnames?: string[];
@@ -529,7 +535,8 @@ export interface components {
             fsType?: string;
             initiatorName?: string;
             iqn: string;
-            iscsiInterface?: string;
+            /** @default default */
+            iscsiInterface: string;
             /** Format: int32 */
             lun: number;
             portals?: string[];
@@ -554,7 +561,8 @@ export interface components {
             tcpSocket?: components["schemas"]["io.k8s.api.core.v1.TCPSocketAction"];
         };
         "io.k8s.api.core.v1.LocalObjectReference": {
-            name?: string;
+            /** @default  */
+            name: string;
         };
         "io.k8s.api.core.v1.ModifyVolumeStatus": {
             status: string;
@@ -791,12 +799,15 @@ export interface components {
         "io.k8s.api.core.v1.RBDVolumeSource": {
             fsType?: string;
             image: string;
-            keyring?: string;
+            /** @default /etc/ceph/keyring */
+            keyring: string;
             monitors: string[];
-            pool?: string;
+            /** @default rbd */
+            pool: string;
             readOnly?: boolean;
             secretRef?: components["schemas"]["io.k8s.api.core.v1.LocalObjectReference"];
-            user?: string;
+            /** @default admin */
+            user: string;
         };
         "io.k8s.api.core.v1.ResourceClaim": {
             name: string;
@@ -817,13 +828,15 @@ export interface components {
             };
         };
         "io.k8s.api.core.v1.ScaleIOVolumeSource": {
-            fsType?: string;
+            /** @default xfs */
+            fsType: string;
             gateway: string;
             protectionDomain?: string;
             readOnly?: boolean;
             secretRef: components["schemas"]["io.k8s.api.core.v1.LocalObjectReference"];
             sslEnabled?: boolean;
-            storageMode?: string;
+            /** @default ThinProvisioned */
+            storageMode: string;
             storagePool?: string;
             system: string;
             volumeName?: string;

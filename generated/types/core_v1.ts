@@ -49,12 +49,16 @@ export interface components {
             volumeID: string;
         };
         "io.k8s.api.core.v1.AzureDiskVolumeSource": {
-            cachingMode?: string;
+            /** @default ReadWrite */
+            cachingMode: string;
             diskName: string;
             diskURI: string;
-            fsType?: string;
-            kind?: string;
-            readOnly?: boolean;
+            /** @default ext4 */
+            fsType: string;
+            /** @default Shared */
+            kind: string;
+            /** @default false */
+            readOnly: boolean;
         };
         "io.k8s.api.core.v1.AzureFilePersistentVolumeSource": {
             readOnly?: boolean;
@@ -218,7 +222,8 @@ export interface components {
             /** Format: int32 */
             hostPort?: number;
             name?: string;
-            protocol?: string;
+            /** @default TCP */
+            protocol: string;
         };
         "io.k8s.api.core.v1.ContainerResizePolicy": {
             resourceName: string;
@@ -485,7 +490,8 @@ export interface components {
         "io.k8s.api.core.v1.GRPCAction": {
             /** Format: int32 */
             port: number;
-            service?: string;
+            /** @default  */
+            service: string;
         };
         "io.k8s.api.core.v1.HostAlias": {
             hostnames?: string[];
@@ -519,7 +525,8 @@ export interface components {
             fsType?: string;
             initiatorName?: string;
             iqn: string;
-            iscsiInterface?: string;
+            /** @default default */
+            iscsiInterface: string;
             /** Format: int32 */
             lun: number;
             portals?: string[];
@@ -533,7 +540,8 @@ export interface components {
             fsType?: string;
             initiatorName?: string;
             iqn: string;
-            iscsiInterface?: string;
+            /** @default default */
+            iscsiInterface: string;
             /** Format: int32 */
             lun: number;
             portals?: string[];
@@ -607,7 +615,8 @@ export interface components {
             ingress?: components["schemas"]["io.k8s.api.core.v1.LoadBalancerIngress"][];
         };
         "io.k8s.api.core.v1.LocalObjectReference": {
-            name?: string;
+            /** @default  */
+            name: string;
         };
         "io.k8s.api.core.v1.LocalVolumeSource": {
             fsType?: string;
@@ -1080,22 +1089,28 @@ export interface components {
         "io.k8s.api.core.v1.RBDPersistentVolumeSource": {
             fsType?: string;
             image: string;
-            keyring?: string;
+            /** @default /etc/ceph/keyring */
+            keyring: string;
             monitors: string[];
-            pool?: string;
+            /** @default rbd */
+            pool: string;
             readOnly?: boolean;
             secretRef?: components["schemas"]["io.k8s.api.core.v1.SecretReference"];
-            user?: string;
+            /** @default admin */
+            user: string;
         };
         "io.k8s.api.core.v1.RBDVolumeSource": {
             fsType?: string;
             image: string;
-            keyring?: string;
+            /** @default /etc/ceph/keyring */
+            keyring: string;
             monitors: string[];
-            pool?: string;
+            /** @default rbd */
+            pool: string;
             readOnly?: boolean;
             secretRef?: components["schemas"]["io.k8s.api.core.v1.LocalObjectReference"];
-            user?: string;
+            /** @default admin */
+            user: string;
         };
         "io.k8s.api.core.v1.ResourceClaim": {
             name: string;
@@ -1152,25 +1167,29 @@ export interface components {
             resources?: components["schemas"]["io.k8s.api.core.v1.ResourceHealth"][];
         };
         "io.k8s.api.core.v1.ScaleIOPersistentVolumeSource": {
-            fsType?: string;
+            /** @default xfs */
+            fsType: string;
             gateway: string;
             protectionDomain?: string;
             readOnly?: boolean;
             secretRef: components["schemas"]["io.k8s.api.core.v1.SecretReference"];
             sslEnabled?: boolean;
-            storageMode?: string;
+            /** @default ThinProvisioned */
+            storageMode: string;
             storagePool?: string;
             system: string;
             volumeName?: string;
         };
         "io.k8s.api.core.v1.ScaleIOVolumeSource": {
-            fsType?: string;
+            /** @default xfs */
+            fsType: string;
             gateway: string;
             protectionDomain?: string;
             readOnly?: boolean;
             secretRef: components["schemas"]["io.k8s.api.core.v1.LocalObjectReference"];
             sslEnabled?: boolean;
-            storageMode?: string;
+            /** @default ThinProvisioned */
+            storageMode: string;
             storagePool?: string;
             system: string;
             volumeName?: string;
@@ -1293,7 +1312,8 @@ export interface components {
             nodePort?: number;
             /** Format: int32 */
             port: number;
-            protocol?: string;
+            /** @default TCP */
+            protocol: string;
             targetPort?: components["schemas"]["io.k8s.apimachinery.pkg.util.intstr.IntOrString"];
         };
         "io.k8s.api.core.v1.ServiceSpec": {

@@ -13,12 +13,16 @@ export interface components {
             volumeID: string;
         };
         "io.k8s.api.core.v1.AzureDiskVolumeSource": {
-            cachingMode?: string;
+            /** @default ReadWrite */
+            cachingMode: string;
             diskName: string;
             diskURI: string;
-            fsType?: string;
-            kind?: string;
-            readOnly?: boolean;
+            /** @default ext4 */
+            fsType: string;
+            /** @default Shared */
+            kind: string;
+            /** @default false */
+            readOnly: boolean;
         };
         "io.k8s.api.core.v1.AzureFilePersistentVolumeSource": {
             readOnly?: boolean;
@@ -98,7 +102,8 @@ export interface components {
             fsType?: string;
             initiatorName?: string;
             iqn: string;
-            iscsiInterface?: string;
+            /** @default default */
+            iscsiInterface: string;
             /** Format: int32 */
             lun: number;
             portals?: string[];
@@ -191,21 +196,26 @@ export interface components {
         "io.k8s.api.core.v1.RBDPersistentVolumeSource": {
             fsType?: string;
             image: string;
-            keyring?: string;
+            /** @default /etc/ceph/keyring */
+            keyring: string;
             monitors: string[];
-            pool?: string;
+            /** @default rbd */
+            pool: string;
             readOnly?: boolean;
             secretRef?: components["schemas"]["io.k8s.api.core.v1.SecretReference"];
-            user?: string;
+            /** @default admin */
+            user: string;
         };
         "io.k8s.api.core.v1.ScaleIOPersistentVolumeSource": {
-            fsType?: string;
+            /** @default xfs */
+            fsType: string;
             gateway: string;
             protectionDomain?: string;
             readOnly?: boolean;
             secretRef: components["schemas"]["io.k8s.api.core.v1.SecretReference"];
             sslEnabled?: boolean;
-            storageMode?: string;
+            /** @default ThinProvisioned */
+            storageMode: string;
             storagePool?: string;
             system: string;
             volumeName?: string;

@@ -1,9 +1,12 @@
 // Built-in behaviour that is not one resource's strategy: objects created at
-// start-up (initial namespaces), in-process controllers, and admission
-// plugins. startServer() calls installBuiltins() once before it listens;
-// stop() ends the controllers.
+// start-up (initial namespaces, the `kubernetes` Service), in-process
+// controllers (namespace deletion), allocators wired into the strategies
+// that need them, and admission plugins. startServer() calls
+// installBuiltins() once before it listens; stop() ends the controllers.
 
 import type { AdmissionChain } from '../admission/chain.ts';
+import { namespaceLifecyclePlugin } from '../admission/plugins/namespace-lifecycle.ts';
+import { startNamespaceController } from '../controllers/namespace.ts';
 import type { ApiIndex } from '../server/api-index.ts';
 import { bootstrapNamespaces } from './bootstrap.ts';
 
@@ -19,6 +22,12 @@ export interface InstalledBuiltins {
 }
 
 export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBuiltins> {
+  ctx.admission.add(namespaceLifecyclePlugin(ctx.api));
   await bootstrapNamespaces(ctx.api);
-  return { async stop() {} };
+  const nsController = startNamespaceController(ctx.api);
+  return {
+    async stop() {
+      await nsController.stop();
+    },
+  };
 }

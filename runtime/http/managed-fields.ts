@@ -3,9 +3,9 @@
 // ownership as an Update; apply patches go through apply().
 
 import type { MergeSchema } from '../../generated/api-types.ts';
-import { ApplyConflictError, FieldManager } from '../apply/index.ts';
+import { ApplyConflictError, FieldManager, FieldManagerError } from '../apply/index.ts';
 import type { ServedResource } from '../server/api-index.ts';
-import { ApiError } from './status.ts';
+import { ApiError, errors, type StatusDetails } from './status.ts';
 import type { Obj } from '../storage/interface.ts';
 
 export interface ManagedFieldsHook {
@@ -13,6 +13,13 @@ export interface ManagedFieldsHook {
   update(res: ServedResource, live: Obj | null, obj: Obj, manager: string, subresource?: string): Obj;
   /** Merges an apply configuration into `live`; throws a 409 ApiError on conflicts unless force. */
   apply(res: ServedResource, live: Obj | null, config: Obj, manager: string, force: boolean, subresource?: string): Obj;
+}
+
+function mapError(err: unknown): unknown {
+  if (err instanceof FieldManagerError) {
+    return err.code === 400 ? errors.badRequest(err.message) : errors.internal(err);
+  }
+  return err;
 }
 
 /** The field-manager hook backed by server-side apply (runtime/apply), one FieldManager per resource version. */
@@ -23,25 +30,36 @@ export function createManagedFieldsHook(schema: MergeSchema): ManagedFieldsHook 
     const key = `${d.group}/${d.version}/${d.resource}`;
     let fm = managers.get(key);
     if (!fm) {
-      fm = new FieldManager({ schema, typeName: d.schema, apiVersion: d.group ? `${d.group}/${d.version}` : d.version, unstructured: d.custom });
+      const hasStatus = d.subresources.some((s) => s.name === 'status');
+      fm = new FieldManager({
+        schema, typeName: d.schema, apiVersion: d.group ? `${d.group}/${d.version}` : d.version, unstructured: d.custom, kind: d.kind,
+        // what each endpoint's strategy resets is never owned through it
+        resetFields: hasStatus ? { '': ['status'], status: ['spec', 'metadata'] } : {},
+      });
       managers.set(key, fm);
     }
     return fm;
   };
   return {
     update(res, live, obj, manager, subresource) {
-      return managerFor(res).update(live, obj, manager, { subresource });
+      try {
+        return managerFor(res).update(live, obj, manager, { subresource });
+      } catch (err) {
+        throw mapError(err);
+      }
     },
     apply(res, live, config, manager, force, subresource) {
       try {
         return managerFor(res).apply(live, config, manager, { force, subresource });
       } catch (err) {
         if (err instanceof ApplyConflictError) {
-          throw new ApiError(409, 'Conflict', err.message, {
-            name: live?.metadata?.name ?? config.metadata?.name, group: res.def.group || undefined, kind: res.def.resource, causes: err.causes,
-          });
+          const details: StatusDetails = { name: live?.metadata?.name ?? config.metadata?.name };
+          if (res.def.group) details.group = res.def.group;
+          details.kind = res.def.resource;
+          details.causes = err.causes;
+          throw new ApiError(409, 'Conflict', err.message, details);
         }
-        throw err;
+        throw mapError(err);
       }
     },
   };

@@ -57,6 +57,7 @@ export function validateObjectMeta(meta: Obj): FieldError[] {
     }
     if (total > TOTAL_ANNOTATION_SIZE_LIMIT) errs.push(fieldErrors.tooLong('metadata.annotations', TOTAL_ANNOTATION_SIZE_LIMIT));
   }
+  errs.push(...ownerReferenceErrors(meta.ownerReferences));
   const finalizers = meta.finalizers;
   if (Array.isArray(finalizers)) {
     const seen = new Set<string>();
@@ -67,6 +68,26 @@ export function validateObjectMeta(meta: Obj): FieldError[] {
       if (seen.has(f)) errs.push(fieldErrors.duplicate(p, f));
       seen.add(f);
     });
+  }
+  return errs;
+}
+
+/** ownerReferences: apiVersion, kind, name and uid set; at most one controller. */
+export function ownerReferenceErrors(refs: unknown): FieldError[] {
+  if (!Array.isArray(refs)) return [];
+  const errs: FieldError[] = [];
+  const path = 'metadata.ownerReferences';
+  const controllers: string[] = [];
+  for (const r of refs as Obj[]) {
+    if (!r || typeof r !== 'object') continue;
+    if (!r.apiVersion) errs.push(fieldErrors.invalid(`${path}.apiVersion`, r.apiVersion ?? '', 'version must not be empty'));
+    if (!r.kind) errs.push(fieldErrors.invalid(`${path}.kind`, r.kind ?? '', 'kind must not be empty'));
+    if (!r.name) errs.push(fieldErrors.invalid(`${path}.name`, r.name ?? '', 'name must not be empty'));
+    if (!r.uid) errs.push(fieldErrors.invalid(`${path}.uid`, r.uid ?? '', 'uid must not be empty'));
+    if (r.controller === true) controllers.push(`${r.kind}/${r.name}`);
+  }
+  if (controllers.length > 1) {
+    errs.push(fieldErrors.invalid(path, refs, `Only one reference can have Controller set to true. Found "true" in references for ${controllers.join(' and ')}`));
   }
   return errs;
 }

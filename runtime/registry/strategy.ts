@@ -141,10 +141,14 @@ export function statusStrategy(): SubresourceStrategy {
   return {
     prepareForUpdate(obj, old) {
       const status = obj.status;
+      const managedFields = obj.metadata?.managedFields;
       for (const k of Object.keys(obj)) delete obj[k];
       Object.assign(obj, structuredClone(old));
       if (status === undefined) delete obj.status;
       else obj.status = status;
+      // field ownership is the field manager's, computed for this write
+      if (managedFields === undefined) delete obj.metadata.managedFields;
+      else obj.metadata.managedFields = managedFields;
     },
     validateUpdate() { return []; },
   };

@@ -17,6 +17,7 @@ import { createManagedFieldsHook } from '../http/managed-fields.ts';
 import { alwaysAllow } from '../http/handlers/review.ts';
 import { openAPIServer } from '../http/openapi.ts';
 import { installBuiltins } from '../builtins/index.ts';
+import { Defaulter } from '../registry/defaults.ts';
 import { openStorage } from '../storage/factory.ts';
 import { formatters } from '../table/formatters.ts';
 import { ApiIndex, parseRuntimeConfig } from './api-index.ts';
@@ -101,6 +102,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       },
       formatters,
       mergeSchema: generated.mergeSchema,
+      defaulter: new Defaulter(generated.mergeSchema),
       admission,
       managedFields: createManagedFieldsHook(generated.mergeSchema),
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,

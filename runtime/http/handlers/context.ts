@@ -16,11 +16,14 @@ import { fieldErrors } from '../../registry/field-errors.ts';
 import type { UserInfo } from '../../auth/user.ts';
 import type { AdmissionChain } from '../../admission/chain.ts';
 import type { ManagedFieldsHook } from '../managed-fields.ts';
+import type { Defaulter } from '../../registry/defaults.ts';
 
 export interface ServerServices {
   validator(schema: string): Promise<SchemaValidator | undefined>;
   formatters: Record<string, CellFormatter>;
   mergeSchema: MergeSchema;
+  /** Applies the spec's declared defaults. */
+  defaulter: Defaulter;
   admission: AdmissionChain;
   managedFields: ManagedFieldsHook;
   /** Longest a watch may stay open when the client gives no timeout (seconds); jittered up to twice. */
@@ -126,7 +129,9 @@ export function apiVersionOf(rc: RequestContext): string {
  * are 400, unknown and duplicate fields follow fieldValidation, and
  * required/enum/bounds/format problems are 422 Invalid.
  */
-export async function checkBody(rc: RequestContext, obj: Obj, duplicates: string[], expectedKind = rc.res.def.kind, schema = rc.res.def.schema): Promise<void> {
+export async function checkBody(rc: RequestContext, obj: Obj, duplicates: string[], opts: { defaults?: boolean } = {}): Promise<void> {
+  const expectedKind = rc.res.def.kind;
+  const schema = rc.res.def.schema;
   const gv = apiVersionOf(rc);
   const kind = expectedKind;
   if (obj.apiVersion === undefined || obj.apiVersion === '') obj.apiVersion = gv;
@@ -138,6 +143,7 @@ export async function checkBody(rc: RequestContext, obj: Obj, duplicates: string
     throw errors.badRequest(`${String(obj.kind)} in version "${rc.res.def.version}" cannot be handled as a ${kind}: the kind in the data (${String(obj.kind)}) does not match the expected kind (${kind})`);
   }
   dropNulls(obj);
+  if (opts.defaults !== false) rc.services.defaulter.apply(schema, obj);
   const mode = fieldValidation(rc);
   const validator = await rc.services.validator(schema);
   const issues: SchemaIssue[] = validator ? validator(obj) : [];

@@ -47,12 +47,16 @@ export async function handlePatch(rc: RequestContext): Promise<Response> {
       if (config.metadata?.managedFields !== undefined) {
         throw errors.badRequest('metadata.managedFields must be nil');
       }
-      await checkBody(rc, config, parsed.duplicates);
+      // the configuration is merged as sent (defaults would make the applier own them)
+      await checkBody(rc, config, parsed.duplicates, { defaults: false });
+      let merged: Obj;
       try {
-        return rc.services.managedFields.apply(rc.res, live, config, manager, force, sub);
+        merged = rc.services.managedFields.apply(rc.res, live, config, manager, force, sub);
       } catch (err) {
         throw toApi(err);
       }
+      rc.services.defaulter.apply(rc.res.def.schema, merged);
+      return merged;
     }
     if (!live) throw errors.notFound(rc.res.store.gr, rc.info.name);
     let patched: Obj;

@@ -3,6 +3,7 @@
 // response.
 
 import type { Operation } from '../../admission/chain.ts';
+import { managerFromUserAgent } from '../../apply/index.ts';
 import type { WriteHooks } from '../../registry/store.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { encodeBody, send, transformObject } from '../respond.ts';
@@ -19,9 +20,7 @@ export function fieldManagerOf(rc: RequestContext, required = false): string {
     return m;
   }
   if (required) throw errors.badRequest('PATCH, application/apply-patch+yaml requests must include a fieldManager query parameter');
-  const ua = rc.c.req.header('user-agent') ?? '';
-  const product = ua.split('/')[0].trim();
-  return product.length > 128 ? product.slice(0, 128) : product;
+  return managerFromUserAgent(rc.c.req.header('user-agent') ?? '');
 }
 
 /** The hook that runs admission and records field ownership just before a write. */

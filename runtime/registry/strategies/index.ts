@@ -4,14 +4,16 @@
 
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import type { Strategy } from '../strategy.ts';
+import { configMapStrategy } from './configmap.ts';
 import { namespaceStrategy } from './namespace.ts';
 import { secretStrategy } from './secret.ts';
 
-type StrategyFactory = (def: ResourceDef, base: Strategy) => Strategy;
+export type StrategyFactory = (def: ResourceDef, base: Strategy) => Strategy;
 
 const factories: Record<string, StrategyFactory> = {
   '/Namespace': namespaceStrategy,
   '/Secret': secretStrategy,
+  '/ConfigMap': configMapStrategy,
 };
 
 export function strategyFor(def: ResourceDef, base: Strategy): Strategy {

@@ -1,0 +1,36 @@
+// NamespaceLifecycle admission: new namespaced objects need an existing
+// namespace (404 otherwise) that is not being deleted (403 with a
+// NamespaceTerminating cause). Deleting the immortal namespaces is refused
+// by the namespace strategy, since deletes do not pass through admission here.
+
+import { ApiError, errors } from '../../http/status.ts';
+import type { ApiIndex } from '../../server/api-index.ts';
+import type { AdmissionPlugin } from '../chain.ts';
+
+const NS_GR = { group: '', resource: 'namespaces' };
+
+export function namespaceLifecyclePlugin(api: ApiIndex): AdmissionPlugin {
+  return {
+    name: 'NamespaceLifecycle',
+    async validate(attrs) {
+      if (attrs.operation !== 'CREATE' || !attrs.namespace) return;
+      const res = api.lookup(attrs.group, attrs.version, attrs.resource);
+      if (!res || !res.def.namespaced) return;
+      const nsRes = api.lookup('', 'v1', 'namespaces');
+      if (!nsRes) return;
+      let ns;
+      try {
+        ns = await nsRes.store.get('', attrs.namespace);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 404) throw errors.notFound(NS_GR, attrs.namespace);
+        throw err;
+      }
+      if (ns.metadata?.deletionTimestamp || ns.status?.phase === 'Terminating') {
+        const why = `unable to create new content in namespace ${attrs.namespace} because it is being terminated`;
+        const err = errors.forbidden({ group: attrs.group, resource: attrs.resource }, attrs.name, why);
+        err.details!.causes = [{ reason: 'NamespaceTerminating', message: why, field: 'metadata.namespace' }];
+        throw err;
+      }
+    },
+  };
+}

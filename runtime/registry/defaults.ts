@@ -1,0 +1,73 @@
+// Defaulting from the spec: fields declared with a `default` in api-specs
+// (carried by codegen into the merge schema) are set when absent, at any
+// depth. Which types can hold a default anywhere below them is worked out once
+// per type, so writes walk only those subtrees.
+
+import type { Atom, JSONValue, MergeSchema, TypeRef } from '../../generated/api-types.ts';
+
+type Plan = (v: unknown) => void;
+
+export class Defaulter {
+  private readonly plans = new Map<string, Plan | null>();
+  private readonly inProgress = new Set<string>();
+
+  constructor(private readonly schema: MergeSchema) {}
+
+  /** Applies defaults to obj (of the named type) in place. */
+  apply(typeName: string, obj: unknown): void {
+    this.planFor(typeName)?.(obj);
+  }
+
+  private planFor(name: string): Plan | null {
+    if (this.plans.has(name)) return this.plans.get(name)!;
+    if (this.inProgress.has(name)) {
+      // recursive type: resolve lazily through the cache
+      return (v) => this.plans.get(name)?.(v);
+    }
+    this.inProgress.add(name);
+    const atom = this.schema.types[name];
+    const plan = atom ? this.planAtom(atom) : null;
+    this.inProgress.delete(name);
+    this.plans.set(name, plan);
+    return plan;
+  }
+
+  private planRef(ref: TypeRef): Plan | null {
+    if (ref.named) return this.planFor(ref.named);
+    if (ref.inline) return this.planAtom(ref.inline);
+    return null;
+  }
+
+  private planAtom(atom: Atom): Plan | null {
+    if (atom.map) {
+      const steps: { name: string; def?: JSONValue; sub: Plan | null }[] = [];
+      for (const f of atom.map.fields ?? []) {
+        const sub = this.planRef(f.type);
+        if (f.default !== undefined || sub) steps.push({ name: f.name, def: f.default, sub });
+      }
+      const elem = atom.map.elementType ? this.planRef(atom.map.elementType) : null;
+      if (!steps.length && !elem) return null;
+      const known = new Set((atom.map.fields ?? []).map((f) => f.name));
+      return (v) => {
+        if (v === null || typeof v !== 'object' || Array.isArray(v)) return;
+        const o = v as Record<string, unknown>;
+        for (const s of steps) {
+          if (o[s.name] === undefined) {
+            if (s.def !== undefined) o[s.name] = structuredClone(s.def);
+            else continue;
+          }
+          s.sub?.(o[s.name]);
+        }
+        if (elem) for (const k of Object.keys(o)) if (!known.has(k)) elem(o[k]);
+      };
+    }
+    if (atom.list) {
+      const elem = this.planRef(atom.list.elementType);
+      if (!elem) return null;
+      return (v) => {
+        if (Array.isArray(v)) for (const x of v) elem(x);
+      };
+    }
+    return null;
+  }
+}
