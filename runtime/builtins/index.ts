@@ -9,6 +9,7 @@ import { namespaceLifecyclePlugin } from '../admission/plugins/namespace-lifecyc
 import { startNamespaceController } from '../controllers/namespace.ts';
 import type { ApiIndex } from '../server/api-index.ts';
 import { bootstrapNamespaces } from './bootstrap.ts';
+import { installServiceAllocation } from './services.ts';
 
 export interface BuiltinContext {
   api: ApiIndex;
@@ -24,6 +25,7 @@ export interface InstalledBuiltins {
 export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBuiltins> {
   ctx.admission.add(namespaceLifecyclePlugin(ctx.api));
   await bootstrapNamespaces(ctx.api);
+  await installServiceAllocation(ctx.api, ctx.flags);
   const nsController = startNamespaceController(ctx.api);
   return {
     async stop() {

@@ -43,6 +43,8 @@ export const FLAGS: Record<string, FlagSpec> = {
   'min-request-timeout': { kind: 'int', default: '1800', help: 'minimum watch duration in seconds before the server ends it (jittered up to twice)' },
   'livez-grace-period': { kind: 'duration', default: '0s', help: 'time after start during which unfinished start-up hooks count as live' },
   'shutdown-delay-duration': { kind: 'duration', default: '0s', help: 'time to keep serving after SIGTERM while /readyz reports 503' },
+  'max-requests-inflight': { kind: 'int', default: '400', help: 'non-mutating requests served at once before 429 (0: no limit)' },
+  'max-mutating-requests-inflight': { kind: 'int', default: '200', help: 'mutating requests served at once before 429 (0: no limit)' },
   'watch-cache': { kind: 'bool', default: 'true', help: 'serve reads and watches from the in-memory watch cache' },
   'service-cluster-ip-range': { kind: 'string', default: '10.0.0.0/24', help: 'CIDR(s) for Service cluster IPs' },
   'service-node-port-range': { kind: 'string', default: '30000-32767', help: 'port range for NodePort Services' },

@@ -20,6 +20,7 @@ import { handleUpdate } from './handlers/update.ts';
 import { handleScale } from './handlers/scale.ts';
 import { type AccessDecider, handleReview } from './handlers/review.ts';
 import { handleWatch } from './handlers/watch.ts';
+import { InflightLimiter } from './inflight.ts';
 import { wantsAggregatedDiscovery } from './negotiate.ts';
 import { type OpenAPIServer } from './openapi.ts';
 import { parseRequestInfo, type RequestInfo } from './request-info.ts';
@@ -48,9 +49,13 @@ export interface AppOptions {
   health: { livez: Check[]; readyz: Check[] };
   openapi: OpenAPIServer;
   serverAddress: string;
+  /** --max-requests-inflight (default 400; 0: no limit). */
+  maxRequestsInflight?: number;
+  /** --max-mutating-requests-inflight (default 200; 0: no limit). */
+  maxMutatingRequestsInflight?: number;
 }
 
-type Env = { Variables: { info: RequestInfo; user: UserInfo } };
+type Env = { Variables: { info: RequestInfo; user: UserInfo; url: URL } };
 
 type VerbHandler = (rc: RequestContext) => Promise<Response>;
 
@@ -80,6 +85,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
   // Stage 1: what the request is about.
   app.use('*', async (c, next) => {
     const url = new URL(c.req.url);
+    c.set('url', url);
     c.set('info', parseRequestInfo(c.req.method, url.pathname, url.searchParams));
     await next();
   });
@@ -98,6 +104,17 @@ export function createApp(opts: AppOptions): Hono<Env> {
   });
 
   // Stage 3 (impersonation) is added by the authentication module when enabled.
+
+  // In-flight limits (429), counted until the response is produced; watches are exempt.
+  const limiter = new InflightLimiter(opts.maxRequestsInflight ?? 400, opts.maxMutatingRequestsInflight ?? 200);
+  app.use('*', async (c, next) => {
+    const leave = limiter.enter(c.get('info'), c.get('user'));
+    try {
+      await next();
+    } finally {
+      leave();
+    }
+  });
 
   // Stage 4: authorization.
   app.use('*', async (c, next) => {
@@ -167,12 +184,12 @@ export function createApp(opts: AppOptions): Hono<Env> {
     }
     if (res.def.virtual) {
       if (info.verb !== 'create') throw errors.methodNotAllowed();
-      return handleReview({ c, info, query: new URL(c.req.url).searchParams, res, user: c.get('user'), services: opts.services, warnings: [] }, opts.access);
+      return handleReview({ c, info, query: c.get('url').searchParams, res, user: c.get('user'), services: opts.services, warnings: [] }, opts.access);
     }
     const handler = info.subresource === 'scale' ? handleScale : HANDLERS[info.verb];
     if (!handler) throw errors.methodNotAllowed();
     const rc: RequestContext = {
-      c, info, query: new URL(c.req.url).searchParams, res, user: c.get('user'), services: opts.services, warnings: [],
+      c, info, query: c.get('url').searchParams, res, user: c.get('user'), services: opts.services, warnings: [],
     };
     return handler(rc);
   });

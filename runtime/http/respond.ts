@@ -11,8 +11,6 @@ import { type CellFormatter, type IncludeObject, partialObjectMetadata, toTable 
 import type { Negotiated } from './negotiate.ts';
 import { ApiError, type StatusBody } from './status.ts';
 
-const encoder = new TextEncoder();
-
 export interface ResponseOptions {
   status?: number;
   pretty?: boolean;
@@ -26,12 +24,24 @@ export function warningHeader(text: string): string {
   return `299 - ${JSON.stringify(text)}`;
 }
 
-function baseHeaders(contentType: string, opts: ResponseOptions): Headers {
-  const h = new Headers();
-  h.set('Content-Type', contentType);
-  h.set('Cache-Control', 'no-cache, private');
-  if (opts.warnings) for (const w of new Set(opts.warnings)) h.append('Warning', warningHeader(w));
+/**
+ * Response headers: a plain object when possible, which lets @hono/node-server
+ * write the response without building a WHATWG Headers object; a Headers
+ * instance only when several Warning headers must be sent.
+ */
+function responseHeaders(contentType: string, opts: ResponseOptions, extra?: Record<string, string>): Record<string, string> | Headers {
+  const warnings = opts.warnings?.length ? [...new Set(opts.warnings)] : undefined;
+  if (!warnings || warnings.length === 1) {
+    const h: Record<string, string> = { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' };
+    if (warnings) h.Warning = warningHeader(warnings[0]);
+    if (opts.headers) Object.assign(h, opts.headers);
+    if (extra) Object.assign(h, extra);
+    return h;
+  }
+  const h = new Headers({ 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' });
+  for (const w of warnings) h.append('Warning', warningHeader(w));
   if (opts.headers) for (const [k, v] of Object.entries(opts.headers)) h.set(k, v);
+  if (extra) for (const [k, v] of Object.entries(extra)) h.set(k, v);
   return h;
 }
 
@@ -41,14 +51,16 @@ export function encodeBody(value: unknown, encoding: 'json' | 'yaml', pretty: bo
 }
 
 export function send(text: string, contentType: string, opts: ResponseOptions): Response {
-  const headers = baseHeaders(contentType, opts);
-  const bytes = encoder.encode(text);
-  if (bytes.byteLength > GZIP_THRESHOLD_BYTES && opts.acceptEncoding && /\bgzip\b/.test(opts.acceptEncoding)) {
-    headers.set('Content-Encoding', 'gzip');
-    headers.set('Vary', 'Accept-Encoding');
-    return new Response(gzipSync(bytes, { level: 1 }), { status: opts.status ?? 200, headers });
+  const status = opts.status ?? 200;
+  // a UTF-8 string is at most 3 bytes per UTF-16 unit: only long ones can pass the threshold
+  if (text.length * 3 > GZIP_THRESHOLD_BYTES && opts.acceptEncoding && /\bgzip\b/.test(opts.acceptEncoding)) {
+    const bytes = Buffer.from(text, 'utf8');
+    if (bytes.byteLength > GZIP_THRESHOLD_BYTES) {
+      const headers = responseHeaders(contentType, opts, { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
+      return new Response(gzipSync(bytes, { level: 1 }) as unknown as BodyInit, { status, headers });
+    }
   }
-  return new Response(bytes, { status: opts.status ?? 200, headers });
+  return new Response(text, { status, headers: responseHeaders(contentType, opts) });
 }
 
 export function sendJSON(value: unknown, opts: ResponseOptions = {}): Response {

@@ -17,6 +17,7 @@ import { createManagedFieldsHook } from '../http/managed-fields.ts';
 import { alwaysAllow } from '../http/handlers/review.ts';
 import { openAPIServer } from '../http/openapi.ts';
 import { installBuiltins } from '../builtins/index.ts';
+import { GarbageCollector } from '../gc/garbage-collector.ts';
 import { Defaulter } from '../registry/defaults.ts';
 import { openStorage } from '../storage/factory.ts';
 import { formatters } from '../table/formatters.ts';
@@ -38,6 +39,8 @@ export interface StartOptions {
   /** History kept for watches and continue tokens (default 5 minutes). */
   historyWindowMs?: number;
   watchCache?: boolean;
+  maxRequestsInflight?: number;
+  maxMutatingRequestsInflight?: number;
   /** --service-cluster-ip-range (CIDRs, comma-separated for dual-stack). */
   serviceClusterIPRange?: string;
   /** --service-node-port-range (`30000-32767`). */
@@ -118,6 +121,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     },
     openapi: openAPIServer(generated.openapiDir),
     serverAddress: `${options.bindAddress ?? '127.0.0.1'}:${options.port ?? 0}`,
+    maxRequestsInflight: options.maxRequestsInflight,
+    maxMutatingRequestsInflight: options.maxMutatingRequestsInflight,
   });
 
   const builtins = await installBuiltins({
@@ -127,6 +132,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       'service-node-port-range': options.serviceNodePortRange,
     },
   });
+  const gc = new GarbageCollector(api);
+  await gc.start();
   bootstrapped = true;
 
   const host = options.bindAddress ?? '127.0.0.1';
@@ -155,6 +162,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           // watches are long-lived: end open connections so close() can finish
           (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
         });
+        await gc.stop();
         await builtins.stop();
         await storage.close();
       })();

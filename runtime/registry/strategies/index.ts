@@ -7,6 +7,7 @@ import type { Strategy } from '../strategy.ts';
 import { configMapStrategy } from './configmap.ts';
 import { namespaceStrategy } from './namespace.ts';
 import { secretStrategy } from './secret.ts';
+import { serviceStrategy } from './service/strategy.ts';
 
 export type StrategyFactory = (def: ResourceDef, base: Strategy) => Strategy;
 
@@ -14,6 +15,7 @@ const factories: Record<string, StrategyFactory> = {
   '/Namespace': namespaceStrategy,
   '/Secret': secretStrategy,
   '/ConfigMap': configMapStrategy,
+  '/Service': serviceStrategy,
 };
 
 export function strategyFor(def: ResourceDef, base: Strategy): Strategy {

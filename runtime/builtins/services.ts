@@ -1,0 +1,86 @@
+// Service allocation at start-up: builds the allocators from
+// --service-cluster-ip-range and --service-node-port-range, restores what
+// stored Services hold (so a restart on the same data never hands out an
+// address twice), binds them to the Service strategy, mirrors addresses as
+// IPAddress objects when networking.k8s.io/v1beta1 is served, and makes sure
+// the `kubernetes` Service exists in `default` with the range's first address.
+
+import { ApiError } from '../http/status.ts';
+import { NS_DEFAULT } from '../k8s-names.ts';
+import type { IPFamily } from '../registry/allocators/ip.ts';
+import { type AddressObserver, DEFAULT_NODE_PORT_RANGE, DEFAULT_SERVICE_CIDR, ServiceAllocators } from '../registry/strategies/service/allocate.ts';
+import { bindServiceAllocators } from '../registry/strategies/service/strategy.ts';
+import type { ApiIndex } from '../server/api-index.ts';
+import type { Obj } from '../storage/interface.ts';
+
+export const LABEL_IP_FAMILY = 'ipaddress.kubernetes.io/ip-family';
+export const LABEL_MANAGED_BY = 'ipaddress.kubernetes.io/managed-by';
+export const IP_ALLOCATOR_MANAGER = 'ipallocator.k8s.io';
+
+function ignore(codes: number[]) {
+  return (err: unknown) => {
+    if (!(err instanceof ApiError && codes.includes(err.code))) throw err;
+  };
+}
+
+/** IPAddress objects (networking.k8s.io) named by canonical address, parentRef to the Service. */
+export function ipAddressObserver(api: ApiIndex): AddressObserver | undefined {
+  const res = api.byKind('networking.k8s.io', 'IPAddress');
+  if (!res) return undefined;
+  const apiVersion = `${res.storageDef.group}/${res.storageDef.version}`;
+  return {
+    async allocated(ip: string, family: IPFamily, svc: Obj) {
+      await res.store.create('', {
+        apiVersion, kind: 'IPAddress',
+        metadata: { name: ip, labels: { [LABEL_IP_FAMILY]: family, [LABEL_MANAGED_BY]: IP_ALLOCATOR_MANAGER } },
+        spec: { parentRef: { group: '', resource: 'services', namespace: svc.metadata.namespace, name: svc.metadata.name } },
+      }).catch(ignore([409]));
+    },
+    async released(ip: string) {
+      await res.store.delete('', ip).catch(ignore([404]));
+    },
+  };
+}
+
+export interface ServiceBuiltins {
+  allocators: ServiceAllocators;
+}
+
+export async function installServiceAllocation(api: ApiIndex, flags: Record<string, unknown>): Promise<ServiceBuiltins | undefined> {
+  const svc = api.byKind('', 'Service');
+  if (!svc) return undefined;
+  const allocators = new ServiceAllocators(
+    String(flags['service-cluster-ip-range'] || DEFAULT_SERVICE_CIDR),
+    String(flags['service-node-port-range'] || DEFAULT_NODE_PORT_RANGE),
+  );
+  const { items } = await svc.store.list('', {});
+  for (const s of items) allocators.restore(s);
+  const observer = ipAddressObserver(api);
+  if (observer) {
+    allocators.observer = observer;
+    for (const s of items) {
+      const ips: string[] = s.spec?.clusterIPs ?? [];
+      for (const ip of ips) {
+        const fam = ip.includes(':') ? 'IPv6' : 'IPv4';
+        if (allocators.ip.get(fam)?.has(ip)) await observer.allocated(ip, fam, s);
+      }
+    }
+  }
+  bindServiceAllocators(svc.store.strategy, allocators);
+  await ensureKubernetesService(api, allocators, Number(flags['secure-port'] || 6443));
+  return { allocators };
+}
+
+export async function ensureKubernetesService(api: ApiIndex, allocators: ServiceAllocators, targetPort: number): Promise<void> {
+  const svc = api.byKind('', 'Service');
+  if (!svc) return;
+  const primary = allocators.ip.get(allocators.families[0])!;
+  await svc.store.create(NS_DEFAULT, {
+    apiVersion: 'v1', kind: 'Service',
+    metadata: { name: 'kubernetes', namespace: NS_DEFAULT, labels: { component: 'apiserver', provider: 'kubernetes' } },
+    spec: {
+      type: 'ClusterIP', clusterIP: primary.nth(0), sessionAffinity: 'None',
+      ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort }],
+    },
+  }).catch(ignore([409, 422]));
+}

@@ -1,0 +1,232 @@
+// The garbage collector: acts on ownerReferences the way kube-controller-
+// manager's does, in process.
+// - Background: when an owner is gone, a dependent none of whose owners
+//   exist any more is deleted; one that still has a live owner loses the
+//   dangling reference.
+// - Orphan: an owner being deleted with the `orphan` finalizer has its
+//   references removed from every dependent, then loses the finalizer.
+// - Foreground: an owner being deleted with `foregroundDeletion` has its
+//   dependents deleted; when none is left it loses the finalizer.
+// It watches every stored resource to keep an index of objects by uid and
+// of dependents by owner uid; work is queued and done one item at a time.
+
+import { ANNOTATION_INITIAL_EVENTS_END, FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../k8s-names.ts';
+import { ApiError } from '../http/status.ts';
+import type { RegistryStore } from '../registry/store.ts';
+import type { ApiIndex } from '../server/api-index.ts';
+import type { Obj, WatchStream } from '../storage/interface.ts';
+
+interface Node {
+  uid: string;
+  store: RegistryStore;
+  namespace: string;
+  name: string;
+  owners: string[];
+  deleting: boolean;
+  finalizers: string[];
+}
+
+export class GarbageCollector {
+  private readonly nodes = new Map<string, Node>();
+  private readonly dependents = new Map<string, Set<string>>();
+  private readonly streams: WatchStream[] = [];
+  private readonly queue: (() => Promise<void>)[] = [];
+  private running = false;
+  private stopped = false;
+  private idleWaiters: (() => void)[] = [];
+  /** Until every resource's initial state is indexed, an absent owner may just not be seen yet. */
+  private synced = false;
+  private unsynced = 0;
+
+  constructor(private readonly api: ApiIndex) {}
+
+  async start(): Promise<void> {
+    const stores = new Set<RegistryStore>();
+    for (const s of this.api.served) if (!s.def.virtual && s.def.verbs.includes('watch')) stores.add(s.store);
+    this.unsynced = stores.size;
+    for (const store of stores) {
+      // the initial state ends with a BOOKMARK annotated initial-events-end
+      const stream = await store.watch('', { resourceVersion: '', resourceVersionMatch: 'NotOlderThan', sendInitialEvents: true, allowWatchBookmarks: true });
+      this.streams.push(stream);
+      void this.consume(store, stream);
+    }
+    if (stores.size === 0) this.markSynced();
+  }
+
+  private markSynced(): void {
+    this.synced = true;
+    for (const n of this.nodes.values()) {
+      if (n.owners.length) this.enqueue(() => this.checkDependent(n.uid));
+      if (n.deleting) this.enqueue(() => this.checkOwner(n.uid));
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const s of this.streams) s.stop();
+  }
+
+  /** Resolves when no work is queued (for tests). */
+  idle(): Promise<void> {
+    if (!this.running && this.queue.length === 0) return Promise.resolve();
+    return new Promise((r) => this.idleWaiters.push(r));
+  }
+
+  private async consume(store: RegistryStore, stream: WatchStream): Promise<void> {
+    try {
+      let initialDone = false;
+      for await (const ev of stream) {
+        if (ev.type === 'BOOKMARK') {
+          if (!initialDone && ev.object.metadata?.annotations?.[ANNOTATION_INITIAL_EVENTS_END] === 'true') {
+            initialDone = true;
+            if (--this.unsynced === 0) this.markSynced();
+          }
+          continue;
+        }
+        if (ev.type === 'ERROR') continue;
+        this.observe(store, ev.type, ev.object);
+      }
+    } catch {
+      /* the watch ended (server stopping) */
+    }
+  }
+
+  private observe(store: RegistryStore, type: string, obj: Obj): void {
+    const md = obj.metadata ?? {};
+    const uid: string | undefined = md.uid;
+    if (!uid) return;
+    const old = this.nodes.get(uid);
+    if (old) for (const o of old.owners) this.dependents.get(o)?.delete(uid);
+    if (type === 'DELETED') {
+      this.nodes.delete(uid);
+      // its dependents may now be orphans of a vanished owner
+      const deps = this.dependents.get(uid);
+      if (deps?.size) for (const d of deps) this.enqueue(() => this.checkDependent(d));
+      // a foreground owner waiting for this dependent may be done
+      for (const o of old?.owners ?? []) this.enqueue(() => this.checkOwner(o));
+      return;
+    }
+    const node: Node = {
+      uid, store, namespace: md.namespace ?? '', name: md.name,
+      owners: (md.ownerReferences ?? []).map((r: { uid: string }) => r.uid).filter(Boolean),
+      deleting: !!md.deletionTimestamp, finalizers: md.finalizers ?? [],
+    };
+    this.nodes.set(uid, node);
+    for (const o of node.owners) {
+      let set = this.dependents.get(o);
+      if (!set) this.dependents.set(o, (set = new Set()));
+      set.add(uid);
+    }
+    if (node.deleting && (node.finalizers.includes(FINALIZER_ORPHAN) || node.finalizers.includes(FINALIZER_FOREGROUND))) {
+      this.enqueue(() => this.checkOwner(uid));
+    }
+    // a dependent created after its owners vanished (or pointing at none that exist)
+    if (node.owners.length && node.owners.every((o) => !this.nodes.has(o))) this.enqueue(() => this.checkDependent(uid));
+  }
+
+  private enqueue(work: () => Promise<void>): void {
+    if (this.stopped || !this.synced) return;
+    this.queue.push(work);
+    if (!this.running) void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    while (this.queue.length && !this.stopped) {
+      const work = this.queue.shift()!;
+      try {
+        await work();
+      } catch (err) {
+        // conflicts and vanished objects are normal: a later event re-queues what still matters
+        if (!(err instanceof ApiError && (err.code === 404 || err.code === 409))) console.error('garbage collector:', err);
+      }
+    }
+    this.running = false;
+    for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  /**
+   * Whether an owner exists, asking storage when the index has not seen it:
+   * events of different resources arrive independently, so the index may lag.
+   */
+  private async ownerExists(dependent: Node, ref: { apiVersion?: string; kind?: string; name?: string; uid: string }): Promise<boolean> {
+    if (this.nodes.has(ref.uid)) return true;
+    const group = ref.apiVersion?.includes('/') ? ref.apiVersion.split('/')[0] : '';
+    const served = ref.kind ? this.api.byKind(group, ref.kind) : undefined;
+    if (!served || !ref.name) return false;
+    try {
+      const obj = await served.store.get(served.def.namespaced ? dependent.namespace : '', ref.name);
+      return obj.metadata?.uid === ref.uid;
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) return false;
+      throw err;
+    }
+  }
+
+  /** A dependent whose owners may have gone. */
+  private async checkDependent(uid: string): Promise<void> {
+    const node = this.nodes.get(uid);
+    if (!node || node.deleting) return;
+    const refs = await this.ownerRefs(node);
+    const liveUids = new Set<string>();
+    for (const r of refs) if (await this.ownerExists(node, r)) liveUids.add(r.uid);
+    const live = node.owners.filter((o) => liveUids.has(o));
+    if (live.length === 0) {
+      await node.store.delete(node.namespace, node.name, { preconditions: { uid }, propagationPolicy: 'Background' });
+      return;
+    }
+    if (live.length < node.owners.length) {
+      await this.removeOwnerRefs(node, (ref) => !liveUids.has(ref));
+    }
+  }
+
+  private async ownerRefs(node: Node): Promise<{ apiVersion?: string; kind?: string; name?: string; uid: string }[]> {
+    try {
+      const obj = await node.store.get(node.namespace, node.name);
+      return obj.metadata?.uid === node.uid ? obj.metadata.ownerReferences ?? [] : [];
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) return [];
+      throw err;
+    }
+  }
+
+  /** An owner being deleted with the orphan or foreground finalizer. */
+  private async checkOwner(uid: string): Promise<void> {
+    const owner = this.nodes.get(uid);
+    if (!owner || !owner.deleting) return;
+    const deps = [...(this.dependents.get(uid) ?? [])].map((d) => this.nodes.get(d)).filter((n): n is Node => !!n);
+    if (owner.finalizers.includes(FINALIZER_ORPHAN)) {
+      for (const d of deps) await this.removeOwnerRefs(d, (ref) => ref === uid);
+      await this.removeFinalizer(owner, FINALIZER_ORPHAN);
+      return;
+    }
+    if (owner.finalizers.includes(FINALIZER_FOREGROUND)) {
+      for (const d of deps) {
+        if (!d.deleting) await d.store.delete(d.namespace, d.name, { preconditions: { uid: d.uid }, propagationPolicy: 'Foreground' });
+      }
+      const remaining = [...(this.dependents.get(uid) ?? [])].filter((d) => this.nodes.has(d));
+      if (remaining.length === 0) await this.removeFinalizer(owner, FINALIZER_FOREGROUND);
+    }
+  }
+
+  private async removeOwnerRefs(node: Node, drop: (ownerUid: string) => boolean): Promise<void> {
+    await node.store.update(node.namespace, node.name, (live) => {
+      if (!live || live.metadata.uid !== node.uid) throw new ApiError(404, 'NotFound', 'gone');
+      const refs: { uid: string }[] = live.metadata.ownerReferences ?? [];
+      const kept = refs.filter((r) => !drop(r.uid));
+      if (kept.length) live.metadata.ownerReferences = kept;
+      else delete live.metadata.ownerReferences;
+      return live;
+    });
+  }
+
+  private async removeFinalizer(node: Node, finalizer: string): Promise<void> {
+    await node.store.update(node.namespace, node.name, (live) => {
+      if (!live || live.metadata.uid !== node.uid) throw new ApiError(404, 'NotFound', 'gone');
+      const f: string[] = (live.metadata.finalizers ?? []).filter((x: string) => x !== finalizer);
+      if (f.length) live.metadata.finalizers = f;
+      else delete live.metadata.finalizers;
+      return live;
+    });
+  }
+}

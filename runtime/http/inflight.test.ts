@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from './status.ts';
+import { InflightLimiter } from './inflight.ts';
+import { parseRequestInfo } from './request-info.ts';
+
+const info = (method: string, path: string, q = '') => parseRequestInfo(method, path, new URLSearchParams(q));
+const user = { name: 'u', groups: ['system:authenticated'] };
+const admin = { name: 'a', groups: ['system:masters'] };
+
+describe('InflightLimiter', () => {
+  it('refuses reads over the limit with 429 and counts them out again', () => {
+    const l = new InflightLimiter(2, 1);
+    const a = l.enter(info('GET', '/api/v1/pods'), user);
+    l.enter(info('GET', '/api/v1/pods'), user);
+    let err: unknown;
+    try { l.enter(info('GET', '/api/v1/pods'), user); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).status()).toMatchObject({ code: 429, reason: 'TooManyRequests', details: { retryAfterSeconds: 1 } });
+    expect((err as ApiError).headers).toEqual({ 'Retry-After': '1' });
+    a();
+    a(); // idempotent
+    expect(() => l.enter(info('GET', '/api/v1/pods'), user)).not.toThrow();
+  });
+  it('keeps mutating and read-only budgets apart', () => {
+    const l = new InflightLimiter(1, 1);
+    l.enter(info('POST', '/api/v1/namespaces/d/pods'), user);
+    expect(() => l.enter(info('GET', '/api/v1/pods'), user)).not.toThrow();
+    expect(() => l.enter(info('DELETE', '/api/v1/namespaces/d/pods/x'), user)).toThrow(ApiError);
+  });
+  it('never counts watches and never refuses system:masters', () => {
+    const l = new InflightLimiter(1, 1);
+    l.enter(info('GET', '/api/v1/pods'), user);
+    expect(() => l.enter(info('GET', '/api/v1/pods', 'watch=1'), user)).not.toThrow();
+    expect(() => l.enter(info('GET', '/api/v1/pods'), admin)).not.toThrow();
+    expect(l.counts.readOnly).toBe(2);
+  });
+  it('0 disables a limit', () => {
+    const l = new InflightLimiter(0, 0);
+    for (let i = 0; i < 1000; i++) l.enter(info('GET', '/api/v1/pods'), user);
+    expect(l.counts.readOnly).toBe(1000);
+  });
+});

@@ -1,0 +1,143 @@
+// In-memory allocators for service cluster IPs (one per CIDR; the network
+// address and, for IPv4, the broadcast address are never handed out) and
+// node ports (a numeric range). Allocation is synchronous so concurrent
+// requests in one process cannot race; durability comes from rebuilding
+// the state from the stored Services at start-up (see runtime/builtins).
+
+import { type CIDR, type IPFamily, type ParsedIP, cidrContains, formatIP, parseCIDR, parseIP } from './ip.ts';
+
+/** Why a specific value cannot be allocated; the text is upstream's. */
+export class AllocationError extends Error {
+  constructor(message: string, readonly kind: 'range' | 'allocated' | 'full') {
+    super(message);
+  }
+}
+
+export class IPAllocator {
+  readonly cidr: CIDR;
+  readonly family: IPFamily;
+  private readonly used = new Set<bigint>();
+  private readonly first: bigint;
+  private readonly count: bigint;
+
+  constructor(cidrText: string) {
+    this.cidr = parseCIDR(cidrText);
+    this.family = this.cidr.family;
+    // reserve the network address; IPv4 also reserves broadcast
+    const reserved = this.family === 'IPv4' ? 2n : 1n;
+    this.first = this.cidr.base + 1n;
+    this.count = this.cidr.size > reserved ? this.cidr.size - reserved : 0n;
+  }
+
+  private inRange(ip: ParsedIP): boolean {
+    return cidrContains(this.cidr, ip) && ip.value >= this.first && ip.value < this.first + this.count;
+  }
+
+  contains(text: string): boolean {
+    const ip = parseIP(text);
+    return !!ip && this.inRange(ip);
+  }
+
+  /** Reserves one address; throws AllocationError when out of range or taken. */
+  allocate(text: string): string {
+    const ip = parseIP(text);
+    if (!ip || !this.inRange(ip)) {
+      throw new AllocationError(`the provided IP (${text}) is not in the valid range. The range of valid IPs is ${this.cidr.text}`, 'range');
+    }
+    if (this.used.has(ip.value)) throw new AllocationError('provided IP is already allocated', 'allocated');
+    this.used.add(ip.value);
+    return formatIP(ip);
+  }
+
+  /** Reserves a free address (random start, then the next free one). */
+  allocateNext(): string {
+    if (BigInt(this.used.size) >= this.count) throw new AllocationError('range is full', 'full');
+    const span = this.count > 1n << 32n ? 1n << 32n : this.count;
+    let off = BigInt(Math.floor(Math.random() * Number(span)));
+    for (let i = 0n; i < this.count; i++) {
+      const v = this.first + ((off + i) % this.count);
+      if (!this.used.has(v)) {
+        this.used.add(v);
+        return formatIP({ family: this.family, value: v });
+      }
+    }
+    throw new AllocationError('range is full', 'full');
+  }
+
+  release(text: string): void {
+    const ip = parseIP(text);
+    if (ip && ip.family === this.family) this.used.delete(ip.value);
+  }
+
+  has(text: string): boolean {
+    const ip = parseIP(text);
+    return !!ip && this.used.has(ip.value);
+  }
+
+  /** The n-th usable address (the `kubernetes` Service takes the first). */
+  nth(n: number): string {
+    return formatIP({ family: this.family, value: this.first + BigInt(n) });
+  }
+
+  get allocated(): number {
+    return this.used.size;
+  }
+}
+
+export class PortAllocator {
+  readonly base: number;
+  readonly size: number;
+  private readonly used = new Set<number>();
+
+  constructor(rangeText: string) {
+    const m = /^\s*(\d+)\s*(?:-\s*(\d+))?\s*$/.exec(rangeText);
+    if (!m) throw new Error(`invalid port range: ${rangeText}`);
+    const lo = Number(m[1]);
+    const hi = m[2] === undefined ? lo : Number(m[2]);
+    if (lo < 1 || hi > 65535 || hi < lo) throw new Error(`invalid port range: ${rangeText}`);
+    this.base = lo;
+    this.size = hi - lo + 1;
+  }
+
+  get text(): string {
+    return `${this.base}-${this.base + this.size - 1}`;
+  }
+
+  contains(port: number): boolean {
+    return Number.isInteger(port) && port >= this.base && port < this.base + this.size;
+  }
+
+  allocate(port: number): number {
+    if (!this.contains(port)) {
+      throw new AllocationError(`provided port is not in the valid range. The range of valid ports is ${this.text}`, 'range');
+    }
+    if (this.used.has(port)) throw new AllocationError('provided port is already allocated', 'allocated');
+    this.used.add(port);
+    return port;
+  }
+
+  allocateNext(): number {
+    if (this.used.size >= this.size) throw new AllocationError('range is full', 'full');
+    const start = Math.floor(Math.random() * this.size);
+    for (let i = 0; i < this.size; i++) {
+      const p = this.base + ((start + i) % this.size);
+      if (!this.used.has(p)) {
+        this.used.add(p);
+        return p;
+      }
+    }
+    throw new AllocationError('range is full', 'full');
+  }
+
+  release(port: number): void {
+    this.used.delete(port);
+  }
+
+  has(port: number): boolean {
+    return this.used.has(port);
+  }
+
+  get allocated(): number {
+    return this.used.size;
+  }
+}
