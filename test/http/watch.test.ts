@@ -119,3 +119,14 @@ describe('watch from a compacted revision', () => {
     }
   });
 });
+
+describe('watch of one object', () => {
+  it('by name in the path sees only that object, also on the legacy /watch/ path', async () => {
+    await post(CM, { metadata: { name: 'one-a' } });
+    await post(CM, { metadata: { name: 'one-b' } });
+    for (const path of [`${CM}/one-a?watch=1`, '/api/v1/watch/namespaces/default/configmaps/one-a']) {
+      const events = await collect(await s.app.request(path), 2, 800);
+      expect(events.map((e) => e.object.metadata.name)).toEqual(['one-a']);
+    }
+  });
+});

@@ -67,7 +67,10 @@ export function predicate(rc: RequestContext): Predicate {
   try {
     const ls = rc.query.get('labelSelector');
     if (ls) p.label = parseLabelSelector(ls);
-    const fs = rc.query.get('fieldSelector');
+    // a watch (or list) addressed to one object selects it by name
+    const byName = rc.info.name ? `metadata.name=${rc.info.name}` : '';
+    const given = rc.query.get('fieldSelector');
+    const fs = [byName, given].filter(Boolean).join(',');
     if (fs) {
       p.field = parseFieldSelector(fs);
       const known = new Set(['metadata.name', ...(rc.res.def.namespaced ? ['metadata.namespace'] : []), ...rc.res.def.selectableFields]);
