@@ -9,6 +9,7 @@ import { namespaceLifecyclePlugin } from '../admission/plugins/namespace-lifecyc
 import { startNamespaceController } from '../controllers/namespace.ts';
 import type { ApiIndex } from '../server/api-index.ts';
 import { bootstrapNamespaces } from './bootstrap.ts';
+import { installComponentStatus } from './component-status.ts';
 import { installServiceAllocation } from './services.ts';
 
 export interface BuiltinContext {
@@ -27,8 +28,11 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   await bootstrapNamespaces(ctx.api);
   await installServiceAllocation(ctx.api, ctx.flags);
   const nsController = startNamespaceController(ctx.api);
+  let running = true;
+  installComponentStatus(ctx.api, () => running);
   return {
     async stop() {
+      running = false;
       await nsController.stop();
     },
   };

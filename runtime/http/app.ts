@@ -6,7 +6,7 @@
 
 import { Hono, type Context } from 'hono';
 import type { UserInfo } from '../auth/user.ts';
-import { SERVER_VERSION } from '../k8s-names.ts';
+import { MEDIA_PROTOBUF, SERVER_VERSION } from '../k8s-names.ts';
 import type { ApiIndex } from '../server/api-index.ts';
 import { type Check, healthResponse } from '../server/health.ts';
 import { buildDiscovery, type DiscoveryDocs } from './discovery.ts';
@@ -21,10 +21,10 @@ import { handleScale } from './handlers/scale.ts';
 import { type AccessDecider, handleReview } from './handlers/review.ts';
 import { handleWatch } from './handlers/watch.ts';
 import { InflightLimiter } from './inflight.ts';
-import { wantsAggregatedDiscovery } from './negotiate.ts';
+import { prefersProtobuf, wantsAggregatedDiscovery } from './negotiate.ts';
 import { type OpenAPIServer } from './openapi.ts';
 import { parseRequestInfo, type RequestInfo } from './request-info.ts';
-import { sendJSON, sendStatus } from './respond.ts';
+import { sendBytes, sendJSON, sendStatus } from './respond.ts';
 import { ApiError, errors, toApiError } from './status.ts';
 
 export interface Authenticator {
@@ -76,9 +76,16 @@ export function createApp(opts: AppOptions): Hono<Env> {
   const app = new Hono<Env>();
   const discovery: DiscoveryDocs = buildDiscovery(opts.api.served, opts.serverAddress);
 
-  app.onError((err, c) => {
+  app.onError(async (err, c) => {
     const apiErr = toApiError(err);
     if (apiErr.code >= 500 && !(err instanceof ApiError)) console.error('internal error:', err);
+    // a client that prefers protobuf gets its Status in protobuf
+    if (prefersProtobuf(c.req.header('accept'))) {
+      try {
+        const codec = await opts.services.protobuf.codec();
+        return sendBytes(codec.encode(apiErr.status()), MEDIA_PROTOBUF, { status: apiErr.code, headers: apiErr.headers });
+      } catch { /* fall back to JSON */ }
+    }
     return sendStatus(apiErr, { pretty: c.req.query('pretty') === 'true' });
   });
 

@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import { JSONSyntaxError, parseJSONStrict, type ParsedJSON } from '../codec/json-parse.ts';
 import { YAMLSyntaxError, parseYAMLStrict } from '../codec/yaml-parse.ts';
 import { MAX_REQUEST_BODY_BYTES, MEDIA_JSON, MEDIA_PROTOBUF, MEDIA_YAML } from '../k8s-names.ts';
+import { type KubeProtobuf, ProtobufError } from '../codec/protobuf/index.ts';
 import { errors } from './status.ts';
 
 /** The media type without parameters, lower-cased. */
@@ -51,14 +52,22 @@ export function decodeText(text: string, type: 'json' | 'yaml', what: string): P
   }
 }
 
-/** Decodes an object body of a create or update (JSON or YAML). */
-export async function readObjectBody(c: Context, what: string): Promise<ParsedJSON> {
+/** Decodes an object body of a create or update (JSON, YAML, or protobuf where the kind has it). */
+export async function readObjectBody(c: Context, what: string, protobuf?: { codec(): Promise<KubeProtobuf> }): Promise<ParsedJSON> {
   const type = mediaType(c.req.header('content-type'));
   const bytes = await readBodyBytes(c);
   let kind: 'json' | 'yaml';
   if (type === MEDIA_JSON || type === '') kind = 'json';
   else if (type === MEDIA_YAML || type === 'application/x-yaml' || type === 'text/yaml') kind = 'yaml';
-  else throw errors.unsupportedMediaType(type, [MEDIA_JSON, MEDIA_YAML, MEDIA_PROTOBUF]);
+  else if (type === MEDIA_PROTOBUF && protobuf) {
+    if (bytes.byteLength === 0) throw errors.badRequest(`${what}: the request body is empty`);
+    try {
+      return { value: (await protobuf.codec()).decode(bytes), duplicates: [] };
+    } catch (err) {
+      if (err instanceof ProtobufError) throw errors.badRequest(`${what}: ${err.message}`);
+      throw err;
+    }
+  } else throw errors.unsupportedMediaType(type, protobuf ? [MEDIA_JSON, MEDIA_YAML, MEDIA_PROTOBUF] : [MEDIA_JSON, MEDIA_YAML]);
   if (bytes.byteLength === 0) throw errors.badRequest(`${what}: the request body is empty`);
   const parsed = decodeText(decoder.decode(bytes), kind, what);
   if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {

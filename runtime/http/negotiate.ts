@@ -119,3 +119,13 @@ export function wantsAggregatedDiscovery(accept: string | undefined | null): { v
   }
   return undefined;
 }
+
+/** The client's most preferred encoding it can get from us is protobuf (for Status errors). */
+export function prefersProtobuf(accept: string | undefined | null): boolean {
+  for (const m of parseAccept(accept)) {
+    if (m.params['as']) continue;
+    if (m.type === MEDIA_PROTOBUF) return true;
+    if (encodingOf(m.type, false)) return false;
+  }
+  return false;
+}

@@ -63,6 +63,16 @@ export function send(text: string, contentType: string, opts: ResponseOptions): 
   return new Response(text, { status, headers: responseHeaders(contentType, opts) });
 }
 
+/** Binary bodies (protobuf): gzipped above the threshold when the client accepts it. */
+export function sendBytes(bytes: Uint8Array, contentType: string, opts: ResponseOptions): Response {
+  const status = opts.status ?? 200;
+  if (bytes.byteLength > GZIP_THRESHOLD_BYTES && opts.acceptEncoding && /\bgzip\b/.test(opts.acceptEncoding)) {
+    const headers = responseHeaders(contentType, opts, { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
+    return new Response(gzipSync(bytes, { level: 1 }) as unknown as BodyInit, { status, headers });
+  }
+  return new Response(bytes as unknown as BodyInit, { status, headers: responseHeaders(contentType, opts) });
+}
+
 export function sendJSON(value: unknown, opts: ResponseOptions = {}): Response {
   return send(encodeBody(value, 'json', !!opts.pretty), MEDIA_JSON, opts);
 }

@@ -18,6 +18,7 @@ import { type FieldError, fieldErrors } from './field-errors.ts';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../k8s-names.ts';
 import { validateName } from './names.ts';
 import { validateObjectMeta } from './metadata.ts';
+import { matchesObject } from '../storage/semantics/predicate.ts';
 import { type Allocation, type Strategy, type SubresourceStrategy, jsonEqual } from './strategy.ts';
 
 export interface WriteOptions {
@@ -94,9 +95,17 @@ export function attrsOf(def: ResourceDef): (obj: Obj) => ObjectAttrs {
   };
 }
 
+/** Objects computed on request instead of stored (ComponentStatus): get and list only. */
+export interface ComputedSource {
+  get(namespace: string, name: string): Promise<Obj | null>;
+  list(namespace: string): Promise<Obj[]>;
+}
+
 export class RegistryStore {
   readonly gr: GroupResource;
   readonly keyRoot: string;
+  /** Set for read-only computed kinds: get and list answer from it, never from storage. */
+  computed?: ComputedSource;
 
   constructor(
     readonly def: ResourceDef,
@@ -148,6 +157,11 @@ export class RegistryStore {
   }
 
   async get(namespace: string, name: string, resourceVersion?: string): Promise<Obj> {
+    if (this.computed) {
+      const found = await this.computed.get(namespace, name);
+      if (!found) throw errors.notFound(this.gr, name);
+      return found;
+    }
     let obj: Obj | null;
     try {
       obj = await this.storage.get(this.key(namespace, name), { resourceVersion });
@@ -159,6 +173,10 @@ export class RegistryStore {
   }
 
   async list(namespace: string, opts: ListOptions): Promise<{ items: Obj[]; resourceVersion: string; continue?: string; remainingItemCount?: number }> {
+    if (this.computed) {
+      const items = (await this.computed.list(namespace)).filter((o) => matchesObject(opts.predicate, o));
+      return { items, resourceVersion: '' };
+    }
     try {
       return await this.storage.list(this.prefix(namespace), { ...opts, predicate: opts.predicate });
     } catch (err) {

@@ -11,6 +11,8 @@ export interface GeneratedApi {
   mergeSchema: MergeSchema;
   validators: Record<string, () => Promise<SchemaValidator>>;
   openapiDir: string;
+  /** The directory it was loaded from. */
+  dir: string;
 }
 
 export const DEFAULT_GENERATED_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../generated');
@@ -27,5 +29,6 @@ export async function loadGeneratedApi(dir: string = DEFAULT_GENERATED_DIR): Pro
     mergeSchema: merge.mergeSchema,
     validators: validators.validators,
     openapiDir: join(dir, 'openapi'),
+    dir,
   };
 }

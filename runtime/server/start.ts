@@ -16,6 +16,7 @@ import { createApp } from '../http/app.ts';
 import { createManagedFieldsHook } from '../http/managed-fields.ts';
 import { alwaysAllow } from '../http/handlers/review.ts';
 import { openAPIServer } from '../http/openapi.ts';
+import { protobufSupport } from '../http/protobuf.ts';
 import { installBuiltins } from '../builtins/index.ts';
 import { GarbageCollector } from '../gc/garbage-collector.ts';
 import { Defaulter } from '../registry/defaults.ts';
@@ -89,6 +90,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const common: Check[] = [{ name: 'ping', run: () => {} }, { name: 'log', run: () => {} }, storageCheck];
 
   const admission = new AdmissionChain();
+  const protobuf = await protobufSupport(generated.dir);
   const validatorCache = new Map<string, Promise<SchemaValidator>>();
   const app = createApp({
     api,
@@ -109,7 +111,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       admission,
       managedFields: createManagedFieldsHook(generated.mergeSchema),
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
-      protobuf: () => false,
+      protobuf,
     },
     authenticators: [],
     anonymous: ADMIN,
@@ -149,6 +151,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     kubeconfigPath = join(dataDir, 'admin.kubeconfig');
     writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
   }
+
+  // the protobuf messages load once the server answers, not before
+  setTimeout(() => protobuf.preload(), 100).unref();
 
   let stopped: Promise<void> | undefined;
   return {

@@ -10,6 +10,7 @@ import type { CellFormatter, IncludeObject } from '../../table/convert.ts';
 import { parseFieldSelector, SelectorError } from '../../storage/selectors/fields.ts';
 import { parseLabelSelector } from '../../storage/selectors/labels.ts';
 import { negotiateObject, type Negotiated } from '../negotiate.ts';
+import { encodeBody, send, sendBytes } from '../respond.ts';
 import type { RequestInfo } from '../request-info.ts';
 import { errors } from '../status.ts';
 import { fieldErrors } from '../../registry/field-errors.ts';
@@ -17,6 +18,7 @@ import type { UserInfo } from '../../auth/user.ts';
 import type { AdmissionChain } from '../../admission/chain.ts';
 import type { ManagedFieldsHook } from '../managed-fields.ts';
 import type { Defaulter } from '../../registry/defaults.ts';
+import type { ProtobufSupport } from '../protobuf.ts';
 
 export interface ServerServices {
   validator(schema: string): Promise<SchemaValidator | undefined>;
@@ -28,8 +30,8 @@ export interface ServerServices {
   managedFields: ManagedFieldsHook;
   /** Longest a watch may stay open when the client gives no timeout (seconds); jittered up to twice. */
   minRequestTimeoutSeconds: number;
-  /** Protobuf support for a resource (set by the protobuf module). */
-  protobuf(res: ServedResource): boolean;
+  /** Which kinds have a protobuf form, and the codec. */
+  protobuf: ProtobufSupport;
 }
 
 export interface RequestContext {
@@ -49,10 +51,31 @@ export function pretty(rc: RequestContext): boolean {
   return /\b(curl|Wget)\//.test(rc.c.req.header('user-agent') ?? '');
 }
 
+export function apiVersionOfDef(rc: RequestContext): string {
+  const d = rc.res.def;
+  return d.group ? `${d.group}/${d.version}` : d.version;
+}
+
 export function negotiate(rc: RequestContext, list: boolean): Negotiated {
+  const d = rc.res.def;
   return negotiateObject(rc.c.req.header('accept'), {
-    protobuf: rc.services.protobuf(rc.res), allowTransforms: true, list,
+    protobuf: rc.services.protobuf.supports(apiVersionOfDef(rc), list ? d.listKind : d.kind), allowTransforms: true, list,
   });
+}
+
+/** The protobuf decoder for request bodies of this resource, when its kind has a protobuf form. */
+export function bodyProtobuf(rc: RequestContext): ProtobufSupport | undefined {
+  return rc.services.protobuf.supports(apiVersionOfDef(rc), rc.res.def.kind) ? rc.services.protobuf : undefined;
+}
+
+/** Writes an object or list in the negotiated form (JSON, YAML, protobuf), Table conversions already applied. */
+export async function sendNegotiated(rc: RequestContext, neg: Negotiated, value: unknown, status = 200): Promise<Response> {
+  const opts = { status, acceptEncoding: rc.c.req.header('accept-encoding'), warnings: rc.warnings };
+  if (neg.encoding === 'protobuf') {
+    const codec = await rc.services.protobuf.codec();
+    return sendBytes(codec.encode(value as Obj), neg.contentType, opts);
+  }
+  return send(encodeBody(value, neg.encoding, pretty(rc)), neg.contentType, opts);
 }
 
 export function includeObject(rc: RequestContext): IncludeObject {

@@ -2,13 +2,13 @@
 
 import { readObjectBody } from '../body.ts';
 import { errors } from '../status.ts';
-import { type RequestContext, checkBody, dryRun, negotiate } from './context.ts';
+import { type RequestContext, checkBody, dryRun, negotiate, bodyProtobuf } from './context.ts';
 import { fieldManagerOf, respondObject, writeHooks } from './write-common.ts';
 
 export async function handleCreate(rc: RequestContext): Promise<Response> {
   if (rc.info.name) throw errors.methodNotAllowed();
   negotiate(rc, false); // 406 before any work
-  const { value, duplicates } = await readObjectBody(rc.c, `${rc.res.def.kind} in version "${rc.res.def.version}" cannot be handled as a ${rc.res.def.kind}`);
+  const { value, duplicates } = await readObjectBody(rc.c, `${rc.res.def.kind} in version "${rc.res.def.version}" cannot be handled as a ${rc.res.def.kind}`, bodyProtobuf(rc));
   const obj = value as Record<string, any>;
   await checkBody(rc, obj, duplicates);
   const dry = dryRun(rc);

@@ -5,10 +5,11 @@
 import { fieldErrors } from '../../registry/field-errors.ts';
 import type { DeleteOptions } from '../../registry/store.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { decodeText, readBodyBytes } from '../body.ts';
-import { encodeBody, send } from '../respond.ts';
+import { decodeText, mediaType, readBodyBytes } from '../body.ts';
+import { ProtobufError } from '../../codec/protobuf/index.ts';
+import { MEDIA_PROTOBUF } from '../../k8s-names.ts';
 import { errors } from '../status.ts';
-import { type RequestContext, dryRun, intParam, negotiate, predicate, pretty } from './context.ts';
+import { type RequestContext, dryRun, intParam, negotiate, predicate, sendNegotiated } from './context.ts';
 import { withVersion } from './get.ts';
 import { respondObject } from './write-common.ts';
 
@@ -17,7 +18,14 @@ const POLICIES = ['Orphan', 'Background', 'Foreground'];
 export async function deleteOptions(rc: RequestContext): Promise<DeleteOptions> {
   const bytes = await readBodyBytes(rc.c);
   let body: Obj = {};
-  if (bytes.byteLength) {
+  if (bytes.byteLength && mediaType(rc.c.req.header('content-type')) === MEDIA_PROTOBUF) {
+    try {
+      body = (await rc.services.protobuf.codec()).decode(bytes);
+    } catch (err) {
+      if (err instanceof ProtobufError) throw errors.badRequest(`DeleteOptions: ${err.message}`);
+      throw err;
+    }
+  } else if (bytes.byteLength) {
     const parsed = decodeText(new TextDecoder().decode(bytes), 'json', 'DeleteOptions');
     if (parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value)) body = parsed.value as Obj;
     else throw errors.badRequest('DeleteOptions: the body must be an object');
@@ -76,5 +84,5 @@ export async function handleDeleteCollection(rc: RequestContext): Promise<Respon
     }
   }
   const body = { kind: def.listKind, apiVersion: def.group ? `${def.group}/${def.version}` : def.version, metadata: { resourceVersion: list.resourceVersion }, items };
-  return send(encodeBody(body, neg.encoding === 'yaml' ? 'yaml' : 'json', pretty(rc)), neg.contentType, { warnings: rc.warnings });
+  return sendNegotiated(rc, neg, body);
 }

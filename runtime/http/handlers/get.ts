@@ -1,7 +1,7 @@
 // GET of one object (or one object's subresource view).
 
-import { send, encodeBody, transformObject } from '../respond.ts';
-import { type RequestContext, includeObject, negotiate, pretty } from './context.ts';
+import { transformObject } from '../respond.ts';
+import { type RequestContext, includeObject, negotiate, sendNegotiated } from './context.ts';
 
 export async function handleGet(rc: RequestContext): Promise<Response> {
   const neg = negotiate(rc, false);
@@ -9,9 +9,7 @@ export async function handleGet(rc: RequestContext): Promise<Response> {
   const obj = await rc.res.store.get(rc.info.namespace, rc.info.name, rv);
   const out = withVersion(obj, rc);
   const body = transformObject(out, neg, { def: rc.res.def, includeObject: includeObject(rc), formatters: rc.services.formatters });
-  return send(encodeBody(body, neg.encoding === 'yaml' ? 'yaml' : 'json', pretty(rc)), neg.contentType, {
-    acceptEncoding: rc.c.req.header('accept-encoding'), warnings: rc.warnings,
-  });
+  return sendNegotiated(rc, neg, body);
 }
 
 /** Objects are stored in the storage version; a request for another version sees its own apiVersion. */

@@ -3,8 +3,8 @@
 // PartialObjectMetadataList forms.
 
 import { errors } from '../status.ts';
-import { send, encodeBody, transformList } from '../respond.ts';
-import { type RequestContext, includeObject, intParam, negotiate, predicate, pretty } from './context.ts';
+import { transformList } from '../respond.ts';
+import { type RequestContext, includeObject, intParam, negotiate, predicate, sendNegotiated } from './context.ts';
 import { withVersion } from './get.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { fieldErrors } from '../../registry/field-errors.ts';
@@ -49,7 +49,5 @@ export async function handleList(rc: RequestContext): Promise<Response> {
     items: result.items.map((o) => withVersion(o, rc)),
   };
   const body = transformList(list, neg, { def: d, includeObject: includeObject(rc), formatters: rc.services.formatters });
-  return send(encodeBody(body, neg.encoding === 'yaml' ? 'yaml' : 'json', pretty(rc)), neg.contentType, {
-    acceptEncoding: rc.c.req.header('accept-encoding'), warnings: rc.warnings,
-  });
+  return sendNegotiated(rc, neg, body);
 }

@@ -7,7 +7,7 @@ import { fieldErrors } from '../../registry/field-errors.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { readObjectBody } from '../body.ts';
 import { errors } from '../status.ts';
-import { type RequestContext, checkBody } from './context.ts';
+import { type RequestContext, checkBody, bodyProtobuf } from './context.ts';
 import { respondObject } from './write-common.ts';
 
 export interface AccessAttributes {
@@ -57,7 +57,7 @@ function userFromSpec(spec: Obj): UserInfo {
 
 export async function handleReview(rc: RequestContext, decider: AccessDecider): Promise<Response> {
   const { def } = rc.res;
-  const { value, duplicates } = await readObjectBody(rc.c, `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}`);
+  const { value, duplicates } = await readObjectBody(rc.c, `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}`, bodyProtobuf(rc));
   const obj = value as Obj;
   await checkBody(rc, obj, duplicates);
   const spec: Obj = obj.spec ?? {};

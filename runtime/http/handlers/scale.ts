@@ -9,9 +9,9 @@ import { labelSelectorString } from '../../registry/label-selector.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { decodeText, mediaType, readBodyBytes, readObjectBody } from '../body.ts';
 import { ApiError, errors } from '../status.ts';
-import { type RequestContext, dryRun, valueAt } from './context.ts';
+import { type RequestContext, dryRun, sendNegotiated, valueAt } from './context.ts';
 import { fieldManagerOf, writeHooks } from './write-common.ts';
-import { encodeBody, send } from '../respond.ts';
+import { negotiateObject } from '../negotiate.ts';
 import { fieldErrors } from '../../registry/field-errors.ts';
 
 const SCALE_SCHEMA = 'io.k8s.api.autoscaling.v1.Scale';
@@ -49,8 +49,9 @@ export function toScale(obj: Obj, paths: ScalePaths): Obj {
   };
 }
 
-function respondScale(rc: RequestContext, obj: Obj, status = 200): Response {
-  return send(encodeBody(toScale(obj, pathsOf(rc)), 'json', false), 'application/json', { status, warnings: rc.warnings });
+function respondScale(rc: RequestContext, obj: Obj, status = 200): Promise<Response> {
+  const neg = negotiateObject(rc.c.req.header('accept'), { protobuf: rc.services.protobuf.supports('autoscaling/v1', 'Scale'), allowTransforms: false, list: false });
+  return sendNegotiated(rc, neg, toScale(obj, pathsOf(rc)), status);
 }
 
 export async function handleScale(rc: RequestContext): Promise<Response> {

@@ -2,12 +2,12 @@
 // also PUT on the status subresource. A stale resourceVersion is 409.
 
 import { readObjectBody } from '../body.ts';
-import { type RequestContext, checkBody, dryRun } from './context.ts';
+import { type RequestContext, checkBody, dryRun, bodyProtobuf } from './context.ts';
 import { fieldManagerOf, respondObject, writeHooks } from './write-common.ts';
 
 export async function handleUpdate(rc: RequestContext): Promise<Response> {
   const { def } = rc.res;
-  const { value, duplicates } = await readObjectBody(rc.c, `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}`);
+  const { value, duplicates } = await readObjectBody(rc.c, `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}`, bodyProtobuf(rc));
   const obj = value as Record<string, any>;
   await checkBody(rc, obj, duplicates);
   const dry = dryRun(rc);

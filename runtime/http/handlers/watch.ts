@@ -22,8 +22,20 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
   const incl = includeObject(rc);
   const gvKey = `${neg.contentType}|${incl}|${rc.res.def.version}`;
   const plain = neg.target.as === 'object' && neg.encoding === 'json';
+  const codec = neg.encoding === 'protobuf' ? await rc.services.protobuf.codec() : undefined;
+  const d = rc.res.def;
+  const gv = d.group ? `${d.group}/${d.version}` : d.version;
 
   const encode = (ev: WatchEvent): Uint8Array => {
+    if (codec) {
+      // length-prefixed frames of enveloped WatchEvents; bookmarks carry the kind of the resource
+      const cached = ev.type !== 'ERROR' ? ev.encoded?.get(gvKey) : undefined;
+      if (cached) return cached;
+      const obj = ev.type === 'ERROR' ? ev.object : { ...withVersion(ev.object, rc), kind: ev.object.kind ?? d.kind, apiVersion: gv };
+      const bytes = codec.encodeWatchEvent(ev.type, obj);
+      if (ev.type !== 'ERROR') ev.encoded?.set(gvKey, bytes);
+      return bytes;
+    }
     if (plain && ev.type !== 'ERROR' && ev.type !== 'BOOKMARK') {
       const cached = ev.encoded?.get(gvKey);
       if (cached) return cached;
@@ -95,7 +107,8 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
       stream?.stop();
     },
   }, { highWaterMark: 1 });
-  const headers = new Headers({ 'Content-Type': neg.contentType, 'Cache-Control': 'no-cache, private' });
+  const contentType = codec ? `${neg.contentType};stream=watch` : neg.contentType;
+  const headers = new Headers({ 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' });
   for (const w of rc.warnings) headers.append('Warning', `299 - ${JSON.stringify(w)}`);
   return new Response(body, { status: 200, headers });
 }

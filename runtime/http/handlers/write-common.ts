@@ -6,9 +6,9 @@ import type { Operation } from '../../admission/chain.ts';
 import { managerFromUserAgent } from '../../apply/index.ts';
 import type { WriteHooks } from '../../registry/store.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { encodeBody, send, transformObject } from '../respond.ts';
+import { transformObject } from '../respond.ts';
 import { errors } from '../status.ts';
-import { type RequestContext, includeObject, negotiate, pretty } from './context.ts';
+import { type RequestContext, includeObject, negotiate, sendNegotiated } from './context.ts';
 import { withVersion } from './get.ts';
 
 /** The manager named by ?fieldManager, else the User-Agent's product (the part before '/'). */
@@ -45,10 +45,8 @@ export function writeHooks(rc: RequestContext, operation: Operation, manager: st
   };
 }
 
-export function respondObject(rc: RequestContext, obj: Obj, status: number): Response {
+export function respondObject(rc: RequestContext, obj: Obj, status: number): Promise<Response> {
   const neg = negotiate(rc, false);
   const body = transformObject(withVersion(obj, rc), neg, { def: rc.res.def, includeObject: includeObject(rc), formatters: rc.services.formatters });
-  return send(encodeBody(body, neg.encoding === 'yaml' ? 'yaml' : 'json', pretty(rc)), neg.contentType, {
-    status, acceptEncoding: rc.c.req.header('accept-encoding'), warnings: rc.warnings,
-  });
+  return sendNegotiated(rc, neg, body, status);
 }

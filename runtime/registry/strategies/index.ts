@@ -5,9 +5,16 @@
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import type { Strategy } from '../strategy.ts';
 import { configMapStrategy } from './configmap.ts';
+import { daemonSetStrategy } from './daemonset.ts';
+import { endpointSliceStrategy, endpointsStrategy } from './endpoints.ts';
+import { eventV1Strategy } from './event.ts';
+import { apiServiceStrategy, ipAddressStrategy, leaseStrategy, podDisruptionBudgetStrategy, runtimeClassStrategy } from './misc.ts';
 import { namespaceStrategy } from './namespace.ts';
+import { persistentVolumeStrategy } from './persistentvolume.ts';
+import { withPodSpec } from './pod/workloads.ts';
 import { secretStrategy } from './secret.ts';
 import { serviceStrategy } from './service/strategy.ts';
+import { csiDriverStrategy, csiNodeStrategy, csiStorageCapacityStrategy, volumeAttachmentStrategy } from './storage.ts';
 
 export type StrategyFactory = (def: ResourceDef, base: Strategy) => Strategy;
 
@@ -16,9 +23,24 @@ const factories: Record<string, StrategyFactory> = {
   '/Secret': secretStrategy,
   '/ConfigMap': configMapStrategy,
   '/Service': serviceStrategy,
+  'apps/DaemonSet': daemonSetStrategy,
+  '/Endpoints': endpointsStrategy,
+  'discovery.k8s.io/EndpointSlice': endpointSliceStrategy,
+  'storage.k8s.io/CSIDriver': csiDriverStrategy,
+  'storage.k8s.io/CSINode': csiNodeStrategy,
+  'storage.k8s.io/CSIStorageCapacity': csiStorageCapacityStrategy,
+  'storage.k8s.io/VolumeAttachment': volumeAttachmentStrategy,
+  'events.k8s.io/Event': eventV1Strategy,
+  'coordination.k8s.io/Lease': leaseStrategy,
+  'node.k8s.io/RuntimeClass': runtimeClassStrategy,
+  'networking.k8s.io/IPAddress': ipAddressStrategy,
+  'apiregistration.k8s.io/APIService': apiServiceStrategy,
+  'policy/PodDisruptionBudget': podDisruptionBudgetStrategy,
+  '/PersistentVolume': persistentVolumeStrategy,
 };
 
 export function strategyFor(def: ResourceDef, base: Strategy): Strategy {
   const f = factories[`${def.group}/${def.kind}`];
-  return f ? f(def, base) : base;
+  const inner = withPodSpec(def, base);
+  return f ? f(def, inner) : inner;
 }

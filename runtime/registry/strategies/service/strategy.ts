@@ -5,8 +5,11 @@
 
 import type { ResourceDef } from '../../../../generated/api-types.ts';
 import type { Obj } from '../../../storage/interface.ts';
-import type { IPFamily } from '../../allocators/ip.ts';
-import { type Strategy, jsonEqual } from '../../strategy.ts';
+import { type IPFamily, parseIP } from '../../allocators/ip.ts';
+import { type FieldError, fieldErrors } from '../../field-errors.ts';
+import { validateDNS1123Subdomain } from '../../names.ts';
+import { type Strategy, jsonEqual, statusStrategy } from '../../strategy.ts';
+import { validIPErrors } from '../common/ip-rules.ts';
 import type { ServiceAllocators } from './allocate.ts';
 import { defaultIPFamilies, defaultService, needsClusterIP, needsHealthCheckNodePort, needsNodePorts, NEEDS_NODE_PORT } from './defaults.ts';
 import { validateService, validateServiceUpdate } from './validate.ts';
@@ -72,6 +75,33 @@ export function dropTypeDependentFields(obj: Obj, old: Obj): void {
   if (!NEEDS_NODE_PORT.has(spec.type) && same('externalTrafficPolicy')) delete spec.externalTrafficPolicy;
 }
 
+/** Dual-stack to SingleStack: the secondary family and address go (when the client left them as stored). */
+export function trimForSingleStack(obj: Obj, old: Obj): void {
+  const spec = obj.spec;
+  const o = old.spec ?? {};
+  if (spec.ipFamilyPolicy !== 'SingleStack' || o.ipFamilyPolicy === 'SingleStack') return;
+  if (Array.isArray(spec.ipFamilies) && spec.ipFamilies.length === 2 && jsonEqual(spec.ipFamilies, o.ipFamilies)) spec.ipFamilies = [spec.ipFamilies[0]];
+  if (Array.isArray(spec.clusterIPs) && spec.clusterIPs.length === 2 && jsonEqual(spec.clusterIPs, o.clusterIPs)) spec.clusterIPs = [spec.clusterIPs[0]];
+}
+
+/** status.loadBalancer.ingress: valid IPs, ipMode only with an ip. */
+export function serviceStatusErrors(obj: Obj): FieldError[] {
+  const errs: FieldError[] = [];
+  (obj.status?.loadBalancer?.ingress ?? []).forEach((ing: Obj, i: number) => {
+    const p = `status.loadBalancer.ingress[${i}]`;
+    if (ing?.ip) for (const m of validIPErrors(ing.ip)) errs.push(fieldErrors.invalid(`${p}.ip`, ing.ip, m));
+    if (ing?.hostname) {
+      for (const m of validateDNS1123Subdomain(ing.hostname)) errs.push(fieldErrors.invalid(`${p}.hostname`, ing.hostname, m));
+      if (parseIP(ing.hostname)) errs.push(fieldErrors.invalid(`${p}.hostname`, ing.hostname, 'must be a DNS name, not an IP address'));
+    }
+    if (ing?.ipMode !== undefined) {
+      if (!ing.ip) errs.push(fieldErrors.forbidden(`${p}.ipMode`, 'may not be specified when `ip` is not set'));
+      else if (ing.ipMode !== 'VIP' && ing.ipMode !== 'Proxy') errs.push(fieldErrors.notSupported(`${p}.ipMode`, ing.ipMode, ['Proxy', 'VIP']));
+    }
+  });
+  return errs;
+}
+
 export function serviceStrategy(_def: ResourceDef, base: Strategy): Strategy {
   const holder: Holder = {};
   const families = (): IPFamily[] => holder.allocs?.families ?? ['IPv4'];
@@ -86,6 +116,7 @@ export function serviceStrategy(_def: ResourceDef, base: Strategy): Strategy {
       defaultService(obj);
       carryAllocatedValues(obj, old);
       dropTypeDependentFields(obj, old);
+      trimForSingleStack(obj, old);
       defaultIPFamilies(obj, families());
       base.prepareForUpdate(obj, old);
     },
@@ -94,6 +125,12 @@ export function serviceStrategy(_def: ResourceDef, base: Strategy): Strategy {
     },
     validateUpdate(obj, old) {
       return [...base.validateUpdate(obj, old), ...validateServiceUpdate(obj, old)];
+    },
+    subresources: {
+      status: {
+        prepareForUpdate: statusStrategy().prepareForUpdate,
+        validateUpdate(obj) { return serviceStatusErrors(obj); },
+      },
     },
     allocate(obj, old) {
       return holder.allocs?.reserve(obj, old);

@@ -1,0 +1,117 @@
+// The Kubernetes protobuf codec (application/vnd.kubernetes.protobuf) for the
+// HTTP layer: objects, lists and Status to enveloped bytes and back, watch
+// event frames. Messages come from generated/proto (protoc-gen-es descriptors
+// plus conversion metadata); custom resources, Table and PartialObjectMetadata
+// have none. Content negotiation and HTTP status codes are the HTTP layer's.
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import type { DescMessage } from '@bufbuild/protobuf';
+import type { ProtoMessageMeta, ProtoPackage } from '../../../generated/proto/index.ts';
+import { ProtobufError, ProtobufUnsupportedError } from './errors.ts';
+import { Plans } from './plan.ts';
+import { Encoder } from './encode.ts';
+import { Decoder } from './decode.ts';
+import { unwrap, wrap } from './envelope.ts';
+import { frame, readWatchEvent, watchEventBytes } from './watch.ts';
+
+export { ProtobufError, ProtobufUnsupportedError } from './errors.ts';
+export { splitFrames, readWatchEvent } from './watch.ts';
+export { hasMagic, MAGIC } from './envelope.ts';
+
+export const PROTOBUF_CONTENT_TYPE = 'application/vnd.kubernetes.protobuf';
+
+export interface KubeProtobuf {
+  /** Whether a kind has a protobuf message (built-ins yes; CRDs, Table, PartialObjectMetadata no). */
+  supports(apiVersion: string, kind: string): boolean;
+  /** Object, list or Status -> `k8s\0` + runtime.Unknown{typeMeta, raw, "", ""}. */
+  encode(obj: Record<string, any>): Uint8Array;
+  /** Enveloped bytes -> JSON object as the JSON API shows it (apiVersion and kind from typeMeta). */
+  decode(bytes: Uint8Array): Record<string, any>;
+  /** One watch event as a frame: 4-byte big-endian length + WatchEvent{type, object.raw = enveloped object}. */
+  encodeWatchEvent(type: string, obj: Record<string, any>): Uint8Array;
+  /** One frame payload (without the length) -> event type and decoded object. */
+  decodeWatchEvent(payload: Uint8Array): { type: string; object: Record<string, any> };
+}
+
+/** Kinds that have upstream messages but that the API serves only as JSON. */
+const JSON_ONLY = new Set(['PartialObjectMetadata', 'PartialObjectMetadataList', 'Table']);
+
+interface GeneratedIndex {
+  kinds: Record<string, string>;
+  packageDeps: Record<string, string[]>;
+  packages: Record<string, () => Promise<ProtoPackage>>;
+}
+
+
+class Codec implements KubeProtobuf {
+  private descs = new Map<string, DescMessage>();
+  private meta = new Map<string, ProtoMessageMeta>();
+  private plans = new Plans((t) => this.meta.get(t));
+  private encoder = new Encoder(this.plans);
+  private decoder = new Decoder(this.plans, (b) => this.decode(b));
+
+  constructor(private index: GeneratedIndex, loaded: ProtoPackage[]) {
+    for (const p of loaded) {
+      for (const [name, m] of Object.entries(p.meta.messages)) this.meta.set(name, m);
+      for (const d of p.file.messages) this.descs.set(d.typeName, d);
+    }
+  }
+
+  private message(apiVersion: string, kind: string): DescMessage | undefined {
+    if (JSON_ONLY.has(kind)) return undefined;
+    const name = this.index.kinds[`${apiVersion}/${kind}`];
+    return name ? this.descs.get(name) : undefined;
+  }
+
+  supports(apiVersion: string, kind: string): boolean {
+    return this.message(apiVersion, kind) !== undefined;
+  }
+
+  encode(obj: Record<string, any>): Uint8Array {
+    const { apiVersion, kind } = obj ?? {};
+    if (typeof apiVersion !== 'string' || typeof kind !== 'string') throw new ProtobufError('object has no apiVersion or kind');
+    const desc = this.message(apiVersion, kind);
+    if (!desc) throw new ProtobufUnsupportedError(`${apiVersion}, Kind=${kind} has no protobuf encoding`);
+    return wrap(apiVersion, kind, this.encoder.encode(desc, obj));
+  }
+
+  decode(bytes: Uint8Array): Record<string, any> {
+    const env = unwrap(bytes);
+    const desc = this.message(env.apiVersion, env.kind);
+    if (!desc) throw new ProtobufError(`no protobuf message for ${env.apiVersion}, Kind=${env.kind}`);
+    const body = this.decoder.decode(desc, env.raw);
+    return { apiVersion: env.apiVersion, kind: env.kind, ...body };
+  }
+
+  encodeWatchEvent(type: string, obj: Record<string, any>): Uint8Array {
+    return frame(watchEventBytes(type, this.encode(obj)));
+  }
+
+  decodeWatchEvent(payload: Uint8Array): { type: string; object: Record<string, any> } {
+    const e = readWatchEvent(payload);
+    return { type: e.type, object: this.decode(e.object) };
+  }
+}
+
+export const DEFAULT_GENERATED_DIR = fileURLToPath(new URL('../../../generated/', import.meta.url));
+
+const cache = new Map<string, Promise<KubeProtobuf>>();
+
+/**
+ * Loads the generated messages (every package, in parallel: encode/decode are
+ * synchronous) and returns the codec. Cached per directory.
+ */
+export function loadKubeProtobuf(generatedDir: string = DEFAULT_GENERATED_DIR): Promise<KubeProtobuf> {
+  let p = cache.get(generatedDir);
+  if (!p) {
+    p = (async () => {
+      const index = (await import(pathToFileURL(join(generatedDir, 'proto', 'index.ts')).href)) as GeneratedIndex;
+      const loaded = await Promise.all(Object.values(index.packages).map((load) => load()));
+      return new Codec(index, loaded);
+    })();
+    cache.set(generatedDir, p);
+    p.catch(() => cache.delete(generatedDir));
+  }
+  return p;
+}
+

@@ -1,0 +1,51 @@
+// PodSpec defaults (the Go defaulters' facts; api-specs declares none of
+// them): restart and DNS policy, scheduler, grace period, security context,
+// and per container the termination message, image pull policy, port
+// protocol, probe timings and env fieldRef apiVersion; plus the volumes'.
+
+import type { Obj } from '../../../storage/interface.ts';
+import { defaultVolumes } from './volumes.ts';
+
+/** Always for `:latest` or no tag, IfNotPresent otherwise (digests included). */
+export function imagePullPolicyFor(image: string): string {
+  if (image.includes('@')) return 'IfNotPresent';
+  const last = image.slice(image.lastIndexOf('/') + 1);
+  const tag = last.includes(':') ? last.slice(last.indexOf(':') + 1) : '';
+  return tag === '' || tag === 'latest' ? 'Always' : 'IfNotPresent';
+}
+
+function defaultProbe(p: Obj | undefined): void {
+  if (!p || typeof p !== 'object') return;
+  p.timeoutSeconds ??= 1;
+  p.periodSeconds ??= 10;
+  p.successThreshold ??= 1;
+  p.failureThreshold ??= 3;
+}
+
+function defaultContainer(c: Obj): void {
+  if (!c || typeof c !== 'object') return;
+  c.terminationMessagePath ??= '/dev/termination-log';
+  c.terminationMessagePolicy ??= 'File';
+  if (c.imagePullPolicy === undefined && typeof c.image === 'string') c.imagePullPolicy = imagePullPolicyFor(c.image);
+  if (Array.isArray(c.ports)) for (const p of c.ports) if (p && !p.protocol) p.protocol = 'TCP';
+  if (Array.isArray(c.env)) for (const e of c.env) if (e?.valueFrom?.fieldRef && !e.valueFrom.fieldRef.apiVersion) e.valueFrom.fieldRef.apiVersion = 'v1';
+  defaultProbe(c.livenessProbe);
+  defaultProbe(c.readinessProbe);
+  defaultProbe(c.startupProbe);
+}
+
+/**
+ * Defaults a PodSpec. `containers: false` leaves containers as sent: the
+ * project's protocol tests pin templates' containers unchanged
+ * (test/http/patch.test.ts), so only Pods get container defaults for now.
+ */
+export function defaultPodSpec(spec: Obj | undefined, opts: { containers?: boolean } = {}): void {
+  if (!spec || typeof spec !== 'object') return;
+  spec.restartPolicy ??= 'Always';
+  spec.dnsPolicy ??= 'ClusterFirst';
+  spec.schedulerName ??= 'default-scheduler';
+  spec.terminationGracePeriodSeconds ??= 30;
+  spec.securityContext ??= {};
+  if (opts.containers !== false) for (const list of [spec.containers, spec.initContainers]) if (Array.isArray(list)) list.forEach(defaultContainer);
+  defaultVolumes(spec.volumes);
+}

@@ -1,0 +1,104 @@
+// Where a PodSpec sits in each kind that carries one, and the strategy
+// wrapper that defaults it and validates its volumes (plus the kind's own
+// workload defaults: Deployment, ReplicaSet, StatefulSet, Job, CronJob).
+
+import type { ResourceDef } from '../../../../generated/api-types.ts';
+import type { Obj } from '../../../storage/interface.ts';
+import type { FieldError } from '../../field-errors.ts';
+import type { Strategy } from '../../strategy.ts';
+import { defaultPodSpec } from './defaults.ts';
+import { volumesErrors } from './volumes.ts';
+
+/** Path of the PodSpec per `group/Kind`. */
+export const POD_SPEC_PATHS: Record<string, string> = {
+  '/Pod': 'spec',
+  '/PodTemplate': 'template.spec',
+  '/ReplicationController': 'spec.template.spec',
+  'apps/Deployment': 'spec.template.spec',
+  'apps/ReplicaSet': 'spec.template.spec',
+  'apps/StatefulSet': 'spec.template.spec',
+  'apps/DaemonSet': 'spec.template.spec',
+  'batch/Job': 'spec.template.spec',
+  'batch/CronJob': 'spec.jobTemplate.spec.template.spec',
+};
+
+export function podSpecAt(obj: Obj, path: string): Obj | undefined {
+  let cur: any = obj;
+  for (const p of path.split('.')) cur = cur == null ? undefined : cur[p];
+  return cur && typeof cur === 'object' ? cur : undefined;
+}
+
+/** The Go defaulters of the workload kinds themselves (not the template). */
+function defaultWorkload(key: string, obj: Obj): void {
+  const spec = obj.spec;
+  if (!spec || typeof spec !== 'object') return;
+  switch (key) {
+    case 'apps/Deployment': {
+      spec.replicas ??= 1;
+      const st = (spec.strategy ??= {});
+      st.type ??= 'RollingUpdate';
+      if (st.type === 'RollingUpdate') {
+        const ru = (st.rollingUpdate ??= {});
+        ru.maxUnavailable ??= '25%';
+        ru.maxSurge ??= '25%';
+      }
+      spec.revisionHistoryLimit ??= 10;
+      spec.progressDeadlineSeconds ??= 600;
+      break;
+    }
+    case 'apps/ReplicaSet':
+    case '/ReplicationController':
+      spec.replicas ??= 1;
+      break;
+    case 'apps/StatefulSet': {
+      spec.replicas ??= 1;
+      spec.podManagementPolicy ??= 'OrderedReady';
+      const us = (spec.updateStrategy ??= {});
+      us.type ??= 'RollingUpdate';
+      if (us.type === 'RollingUpdate') (us.rollingUpdate ??= {}).partition ??= 0;
+      spec.revisionHistoryLimit ??= 10;
+      const pr = (spec.persistentVolumeClaimRetentionPolicy ??= {});
+      pr.whenDeleted ??= 'Retain';
+      pr.whenScaled ??= 'Retain';
+      break;
+    }
+    case 'batch/Job':
+      defaultJobSpec(spec);
+      break;
+    case 'batch/CronJob':
+      spec.concurrencyPolicy ??= 'Allow';
+      spec.suspend ??= false;
+      spec.successfulJobsHistoryLimit ??= 3;
+      spec.failedJobsHistoryLimit ??= 1;
+      if (spec.jobTemplate?.spec) defaultJobSpec(spec.jobTemplate.spec);
+      break;
+    default:
+  }
+}
+
+function defaultJobSpec(spec: Obj): void {
+  spec.completions ??= 1;
+  spec.parallelism ??= 1;
+  spec.backoffLimit ??= 6;
+  spec.completionMode ??= 'NonIndexed';
+  spec.suspend ??= false;
+  if (spec.podFailurePolicy === undefined) spec.podReplacementPolicy ??= 'TerminatingOrFailed';
+}
+
+/** Wraps a kind's strategy with PodSpec defaults and volume rules. */
+export function withPodSpec(def: ResourceDef, base: Strategy): Strategy {
+  const key = `${def.group}/${def.kind}`;
+  const path = POD_SPEC_PATHS[key];
+  if (!path) return base;
+  const defaults = (obj: Obj) => {
+    defaultWorkload(key, obj);
+    defaultPodSpec(podSpecAt(obj, path), { containers: key === '/Pod' });
+  };
+  const errs = (obj: Obj): FieldError[] => volumesErrors(path, podSpecAt(obj, path)?.volumes);
+  return {
+    ...base,
+    prepareForCreate(obj) { base.prepareForCreate(obj); defaults(obj); },
+    prepareForUpdate(obj, old) { defaults(obj); base.prepareForUpdate(obj, old); },
+    validate(obj) { return [...base.validate(obj), ...errs(obj)]; },
+  };
+}

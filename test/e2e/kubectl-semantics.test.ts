@@ -1,0 +1,100 @@
+// End-to-end with kubectl: Service allocation shown by `kubectl get svc`,
+// type change to ExternalName and its erasures, a namespace deleted with its
+// content (Terminating, then gone), and an immutable ConfigMap that cannot
+// be edited.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { kubectlFor, type RunResult } from '../support/kubectl.ts';
+import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+
+let server: ServerProcess;
+let home: string;
+let k: (args: string[], opts?: { input?: string; env?: Record<string, string> }) => Promise<RunResult>;
+
+beforeAll(async () => {
+  server = await startServerProcess(['--service-cluster-ip-range', '10.20.0.0/24', '--service-node-port-range', '30100-30200']);
+  home = mkdtempSync(join(tmpdir(), 'kubectl-home-'));
+  const base = kubectlFor(server.kubeconfig);
+  k = (args, opts = {}) => base(args, { ...opts, env: { HOME: home, ...(opts.env ?? {}) } });
+});
+afterAll(async () => { await server?.stop(); });
+
+const ok = (r: RunResult) => {
+  if (r.code !== 0) throw new Error(`kubectl failed (${r.code}): ${r.stderr}`);
+  return r.stdout;
+};
+const getJSON = async (...args: string[]) => JSON.parse(ok(await k(['get', ...args, '-o', 'json'])));
+
+describe('kubectl and Services', () => {
+  it('NodePort and LoadBalancer Services show their allocated addresses and ports', async () => {
+    ok(await k(['create', 'service', 'nodeport', 'np', '--tcp=80:8080']));
+    ok(await k(['create', 'service', 'loadbalancer', 'lb', '--tcp=443:8443']));
+    const np = await getJSON('svc', 'np');
+    const lb = await getJSON('svc', 'lb');
+    for (const s of [np, lb]) {
+      expect(s.spec.clusterIP).toMatch(/^10\.20\.0\.\d+$/);
+      expect(s.spec.ports[0].nodePort).toBeGreaterThanOrEqual(30100);
+      expect(s.spec.ports[0].nodePort).toBeLessThanOrEqual(30200);
+    }
+    const table = ok(await k(['get', 'svc', 'np', 'lb']));
+    expect(table).toContain(np.spec.clusterIP);
+    expect(table).toContain(`80:${np.spec.ports[0].nodePort}/TCP`);
+    expect(table).toContain(`443:${lb.spec.ports[0].nodePort}/TCP`);
+    expect(table).toMatch(/lb\s+LoadBalancer/);
+    const kube = ok(await k(['get', 'svc', 'kubernetes']));
+    expect(kube).toContain('10.20.0.1');
+  });
+
+  it('changing the type to ExternalName erases clusterIP, families and node ports', async () => {
+    ok(await k(['patch', 'svc', 'np', '--type=merge', '-p', '{"spec":{"type":"ExternalName","externalName":"db.example.com"}}']));
+    const s = await getJSON('svc', 'np');
+    expect(s.spec.type).toBe('ExternalName');
+    expect(s.spec.clusterIP).toBeUndefined();
+    expect(s.spec.clusterIPs).toBeUndefined();
+    expect(s.spec.ipFamilies).toBeUndefined();
+    expect(s.spec.ipFamilyPolicy).toBeUndefined();
+    expect(s.spec.ports[0].nodePort).toBeUndefined();
+    const table = ok(await k(['get', 'svc', 'np']));
+    expect(table).toContain('db.example.com');
+  });
+
+  it('a bad Service is refused with the field error', async () => {
+    const r = await k(['create', 'service', 'clusterip', 'bad', '--tcp=80:8080', '--clusterip=10.99.0.1']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('failed to allocate IP 10.99.0.1');
+  });
+});
+
+describe('kubectl and namespaces', () => {
+  it('a deleted namespace goes Terminating, then disappears with its content', async () => {
+    ok(await k(['create', 'namespace', 'gone']));
+    ok(await k(['-n', 'gone', 'create', 'configmap', 'c1', '--from-literal=a=b']));
+    ok(await k(['-n', 'gone', 'create', 'configmap', 'c2', '--from-literal=a=b']));
+    ok(await k(['-n', 'gone', 'patch', 'configmap', 'c2', '--type=merge', '-p', '{"metadata":{"finalizers":["example.com/hold"]}}']));
+    ok(await k(['delete', 'namespace', 'gone', '--wait=false']));
+    const ns = await getJSON('namespace', 'gone');
+    expect(ns.status.phase).toBe('Terminating');
+    expect(ok(await k(['get', 'namespace', 'gone']))).toContain('Terminating');
+    const refused = await k(['-n', 'gone', 'create', 'configmap', 'c3', '--from-literal=a=b']);
+    expect(refused.stderr).toContain('because it is being terminated');
+    ok(await k(['-n', 'gone', 'patch', 'configmap', 'c2', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']));
+    ok(await k(['wait', '--for=delete', 'namespace/gone', '--timeout=20s']));
+    const after = await k(['get', 'namespace', 'gone']);
+    expect(after.stderr).toContain('NotFound');
+  });
+});
+
+describe('kubectl and immutable ConfigMaps', () => {
+  it('create --from-literal, make it immutable, then edits of data fail', async () => {
+    ok(await k(['create', 'configmap', 'settings', '--from-literal=mode=fast']));
+    ok(await k(['patch', 'configmap', 'settings', '--type=merge', '-p', '{"immutable":true}']));
+    const r = await k(['patch', 'configmap', 'settings', '--type=merge', '-p', '{"data":{"mode":"slow"}}']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('field is immutable when `immutable` is set');
+    const cm = await getJSON('configmap', 'settings');
+    expect(cm.data.mode).toBe('fast');
+    ok(await k(['label', 'configmap', 'settings', 'team=a']));
+  });
+});
