@@ -9,8 +9,7 @@ beforeAll(async () => { s = await startServer({ historyWindowMs: 60_000 }); });
 afterAll(async () => { await s?.stop(); });
 
 const CM = '/api/v1/namespaces/default/configmaps';
-const post = (path: string, body: unknown, method = 'POST', ct = 'application/json') =>
-  s.app.request(path, { method, headers: { 'content-type': ct }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, json: await r.json() }));
+const post = async (path: string, body: unknown, method = 'POST', ct = 'application/json') => { const r = await s.app.request(path, { method, headers: { 'content-type': ct }, body: JSON.stringify(body) }); return { status: r.status, json: await r.json() }; };
 
 /** Reads events from a watch response until `count` arrived or `ms` passed. */
 async function collect(res: Response, count: number, ms = 3000): Promise<any[]> {

@@ -1,0 +1,18 @@
+// Minimal types for autocannon (the package ships none): what the benches use.
+declare module 'autocannon' {
+  namespace autocannon {
+    interface Options {
+      url: string;
+      connections?: number;
+      duration?: number;
+      method?: string;
+      headers?: Record<string, string>;
+      body?: string;
+      requests?: { setupRequest?: (req: any) => any; method?: string; path?: string; body?: string }[];
+    }
+    interface Histogram { average: number; mean: number; p50: number; p99: number; min: number; max: number }
+    interface Result { requests: Histogram; latency: Histogram; throughput: Histogram; non2xx: number; errors: number }
+  }
+  function autocannon(opts: autocannon.Options): Promise<autocannon.Result>;
+  export default autocannon;
+}
