@@ -5,6 +5,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSpecs } from './load/index.ts';
+import { generateProto } from './proto/index.ts';
 import type { Model } from './model/types.ts';
 import { emitApiTypes } from './emit/api-types.ts';
 import { emitRegistry } from './emit/registry.ts';
@@ -64,6 +65,7 @@ export function writeFiles(outDir: string, files: Map<string, string>): { writte
   let written = 0;
   let removed = 0;
   for (const existing of listFiles(outDir)) {
+    if (existing.startsWith('proto/')) continue; // written by codegen/proto
     if (!files.has(existing) && isGeneratedFile(outDir, existing)) { rmSync(join(outDir, existing)); removed++; }
   }
   for (const [rel, text] of files) {
@@ -82,6 +84,8 @@ export async function generate(specsDir: string, outDir: string): Promise<{ file
   const model = loadSpecs(specsDir);
   const files = await generateFiles(model);
   const { written, removed } = writeFiles(outDir, files);
+  // protobuf: .proto files from the same specs, field numbers from the lock, codecs through buf
+  await generateProto(specsDir, outDir);
   return { files: files.size, written, removed, model };
 }
 

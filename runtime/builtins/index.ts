@@ -26,13 +26,14 @@ export interface InstalledBuiltins {
 export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBuiltins> {
   ctx.admission.add(namespaceLifecyclePlugin(ctx.api));
   await bootstrapNamespaces(ctx.api);
-  await installServiceAllocation(ctx.api, ctx.flags);
+  const services = await installServiceAllocation(ctx.api, ctx.flags);
   const nsController = startNamespaceController(ctx.api);
   let running = true;
   installComponentStatus(ctx.api, () => running);
   return {
     async stop() {
       running = false;
+      await services?.stop();
       await nsController.stop();
     },
   };

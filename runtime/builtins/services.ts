@@ -44,6 +44,7 @@ export function ipAddressObserver(api: ApiIndex): AddressObserver | undefined {
 
 export interface ServiceBuiltins {
   allocators: ServiceAllocators;
+  stop(): Promise<void>;
 }
 
 export async function installServiceAllocation(api: ApiIndex, flags: Record<string, unknown>): Promise<ServiceBuiltins | undefined> {
@@ -67,8 +68,40 @@ export async function installServiceAllocation(api: ApiIndex, flags: Record<stri
     }
   }
   bindServiceAllocators(svc.store.strategy, allocators);
-  await ensureKubernetesService(api, allocators, Number(flags['secure-port'] || 6443));
-  return { allocators };
+  const targetPort = Number(flags['secure-port'] || 6443);
+  await ensureKubernetesService(api, allocators, targetPort);
+  await ensureDefaultServiceCIDR(api, allocators);
+  // the apiserver keeps its own Service: deleted, it is created again
+  let stopped = false;
+  let pending: Promise<void> = Promise.resolve();
+  allocators.onServiceGone = (obj) => {
+    if (stopped || obj.metadata?.namespace !== NS_DEFAULT || obj.metadata?.name !== 'kubernetes') return;
+    pending = pending.then(() => new Promise<void>((r) => setTimeout(r, 0)))
+      .then(() => (stopped ? undefined : ensureKubernetesService(api, allocators, targetPort)))
+      .catch(() => { /* the namespace may be gone at shutdown */ });
+  };
+  return {
+    allocators,
+    async stop() {
+      stopped = true;
+      await pending;
+    },
+  };
+}
+
+/** The `kubernetes` ServiceCIDR (networking.k8s.io, when served) naming the configured ranges, Ready. */
+export async function ensureDefaultServiceCIDR(api: ApiIndex, allocators: ServiceAllocators): Promise<void> {
+  const res = api.byKind('networking.k8s.io', 'ServiceCIDR');
+  if (!res) return;
+  const apiVersion = `${res.storageDef.group}/${res.storageDef.version}`;
+  const cidrs = allocators.families.map((f) => allocators.ip.get(f)!.cidr.text);
+  await res.store.create('', { apiVersion, kind: 'ServiceCIDR', metadata: { name: 'kubernetes' }, spec: { cidrs } }).catch(ignore([409]));
+  await res.store.update('', 'kubernetes', (live) => {
+    if (!live) throw new Error('ServiceCIDR kubernetes is gone');
+    if (live.status?.conditions?.some((c: Obj) => c.type === 'Ready')) return live;
+    const ready = { type: 'Ready', status: 'True', reason: 'ServiceCIDRReady', message: 'Kubernetes Service CIDR is ready', lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') };
+    return { ...live, status: { conditions: [ready] } };
+  }, { subresource: 'status' });
 }
 
 export async function ensureKubernetesService(api: ApiIndex, allocators: ServiceAllocators, targetPort: number): Promise<void> {

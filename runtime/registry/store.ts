@@ -28,6 +28,8 @@ export interface WriteOptions {
 export interface DeleteOptions extends WriteOptions {
   preconditions?: Preconditions;
   propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  /** The deprecated orphanDependents option as sent (it only changes the response code). */
+  orphanDependents?: boolean;
   gracePeriodSeconds?: number;
 }
 

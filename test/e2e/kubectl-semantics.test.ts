@@ -3,7 +3,7 @@
 // content (Terminating, then gone), and an immutable ConfigMap that cannot
 // be edited.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kubectlFor, type RunResult } from '../support/kubectl.ts';
@@ -93,6 +93,13 @@ describe('kubectl and immutable ConfigMaps', () => {
     const r = await k(['patch', 'configmap', 'settings', '--type=merge', '-p', '{"data":{"mode":"slow"}}']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('field is immutable when `immutable` is set');
+    // kubectl edit through an EDITOR script is refused the same way
+    const editor = join(home, 'editor.sh');
+    writeFileSync(editor, '#!/bin/sh\nsed -i "s/mode: fast/mode: slow/" "$1"\n');
+    chmodSync(editor, 0o755);
+    const edit = await k(['edit', 'configmap', 'settings'], { env: { EDITOR: editor, KUBE_EDITOR: editor } });
+    expect(edit.code).not.toBe(0);
+    expect(edit.stderr).toContain('configmaps "settings" is invalid');
     const cm = await getJSON('configmap', 'settings');
     expect(cm.data.mode).toBe('fast');
     ok(await k(['label', 'configmap', 'settings', 'team=a']));

@@ -43,7 +43,7 @@ describe('garbage collection', () => {
     const owner = (await req('POST', CM, { metadata: { name: 'or-owner' } })).json;
     await req('POST', CM, { metadata: { name: 'or-dep', ownerReferences: [ownerRef(owner)] } });
     const d = await req('DELETE', `${CM}/or-owner`, { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Orphan' });
-    expect(d.status).toBe(202);
+    expect(d.status).toBe(200);
     expect(d.json.metadata.finalizers).toEqual(['orphan']);
     await eventually(async () => !(await exists('or-owner')));
     const dep = (await req('GET', `${CM}/or-dep`)).json;
@@ -54,7 +54,7 @@ describe('garbage collection', () => {
     const owner = (await req('POST', CM, { metadata: { name: 'fg-owner' } })).json;
     await req('POST', CM, { metadata: { name: 'fg-dep', ownerReferences: [ownerRef(owner)] } });
     const d = await req('DELETE', `${CM}/fg-owner`, { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Foreground' });
-    expect(d.status).toBe(202);
+    expect(d.status).toBe(200);
     expect(d.json.metadata.finalizers).toEqual(['foregroundDeletion']);
     await eventually(async () => !(await exists('fg-dep')) && !(await exists('fg-owner')));
   });

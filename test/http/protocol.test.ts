@@ -271,20 +271,26 @@ describe('content negotiation', () => {
 });
 
 describe('deletion', () => {
-  it('returns 200 with the object, or 202 while finalizers hold it', async () => {
+  it('returns 200 with the object, also while finalizers hold it (deletionTimestamp set)', async () => {
     await req('POST', CM, cm('del1'));
     const d1 = await req('DELETE', `${CM}/del1`);
     expect(d1.status).toBe(200);
     expect(d1.json.metadata.name).toBe('del1');
     await req('POST', CM, cm('del2', { finalizers: ['example.com/x'] }));
     const d2 = await req('DELETE', `${CM}/del2`);
-    expect(d2.status).toBe(202);
+    expect(d2.status).toBe(200);
     expect(d2.json.metadata.deletionTimestamp).toBeTruthy();
     const add = await req('PATCH', `${CM}/del2`, { metadata: { finalizers: ['example.com/x', 'example.com/y'] } }, { 'content-type': 'application/merge-patch+json' });
     expect(add.status).toBe(422);
     const rm = await req('PATCH', `${CM}/del2`, { metadata: { finalizers: [] } }, { 'content-type': 'application/merge-patch+json' });
     expect(rm.status).toBe(200);
     expect((await req('GET', `${CM}/del2`)).status).toBe(404);
+  });
+  it('202 only for a pending delete with orphanDependents=false', async () => {
+    await req('POST', CM, cm('del3', { finalizers: ['example.com/x'] }));
+    const d = await req('DELETE', `${CM}/del3`, { kind: 'DeleteOptions', apiVersion: 'v1', orphanDependents: false });
+    expect(d.status).toBe(202);
+    await req('PATCH', `${CM}/del3`, { metadata: { finalizers: null } }, { 'content-type': 'application/merge-patch+json' });
   });
   it('honours uid and resourceVersion preconditions', async () => {
     const c = await req('POST', CM, cm('pre'));

@@ -170,3 +170,26 @@ describe('common metadata rules', () => {
     expect(sp.body.status.replicas).toBe(3);
   });
 });
+
+describe('status writes and metadata', () => {
+  it('a status write keeps spec but takes labels and annotations; identity stays', async () => {
+    const path = '/apis/apps/v1/namespaces/default/replicasets';
+    const rs = {
+      apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'st-meta' },
+      spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+    };
+    const c = (await call(s, 'POST', path, rs)).body;
+    const r = await call(s, 'PUT', `${path}/st-meta/status`, {
+      ...c, metadata: { ...c.metadata, labels: { seen: 'yes' }, annotations: { note: 'x' } }, spec: { ...c.spec, replicas: 9 }, status: { replicas: 2 },
+    });
+    expect(r.code, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.metadata.labels).toEqual({ seen: 'yes' });
+    expect(r.body.metadata.annotations).toEqual({ note: 'x' });
+    expect(r.body.spec.replicas).toBe(c.spec.replicas);
+    expect(r.body.status.replicas).toBe(2);
+    expect(r.body.metadata.generation).toBe(c.metadata.generation);
+    const bad = await call(s, 'PUT', `${path}/st-meta/status`, { ...r.body, metadata: { ...r.body.metadata, labels: { 'bad key': 'v' } } });
+    expect(bad.code).toBe(422);
+    expect(causeFields(bad)).toContain('metadata.labels');
+  });
+});

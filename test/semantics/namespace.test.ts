@@ -52,11 +52,23 @@ describe('namespace lifecycle', () => {
     expect(refused.body.reason).toBe('Forbidden');
     expect(refused.body.message).toBe('configmaps "late" is forbidden: unable to create new content in namespace doomed because it is being terminated');
     expect(refused.body.details.causes[0].reason).toBe('NamespaceTerminating');
+    const applied = await s.app.request('/api/v1/namespaces/doomed/configmaps/late?fieldManager=t', {
+      method: 'PATCH', headers: { 'Content-Type': 'application/apply-patch+yaml' }, body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: late\n',
+    });
+    expect(applied.status).toBe(403);
     // a second delete is a conflict
     const again = await call(s, 'DELETE', '/api/v1/namespaces/doomed');
     expect(again.code).toBe(409);
     await until(async () => (await call(s, 'GET', '/api/v1/namespaces/doomed/configmaps')).body.items.length === 1);
-    expect((await call(s, 'GET', '/api/v1/namespaces/doomed')).body.status.phase).toBe('Terminating');
+    const terminating = (await call(s, 'GET', '/api/v1/namespaces/doomed')).body;
+    expect(terminating.status.phase).toBe('Terminating');
+    await until(async () => ((await call(s, 'GET', '/api/v1/namespaces/doomed')).body.status.conditions ?? []).length === 5);
+    const conds = (await call(s, 'GET', '/api/v1/namespaces/doomed')).body.status.conditions;
+    const byType = Object.fromEntries(conds.map((c: any) => [c.type, c]));
+    expect(byType.NamespaceContentRemaining).toMatchObject({ status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: configmaps. has 1 resource instances' });
+    expect(byType.NamespaceFinalizersRemaining).toMatchObject({ status: 'True', message: 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances' });
+    expect(byType.NamespaceDeletionContentFailure.status).toBe('False');
+    expect(byType.NamespaceContentRemaining.lastTransitionTime).toBeTruthy();
     // release the held object: everything goes
     const patched = await s.app.request('/api/v1/namespaces/doomed/configmaps/held', {
       method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify({ metadata: { finalizers: null } }),

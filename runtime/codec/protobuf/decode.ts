@@ -1,8 +1,9 @@
-// Protobuf bytes of one message -> the JSON object the JSON API shows. Parses
-// with protobuf-es fromBinary (generated descriptors), then walks the message
-// with the conversion plans: JSON names, inlined structs flattened, special
-// types to their JSON form, int64 to numbers, bytes to base64, and zero values
-// of by-value fields dropped (as Go's omitempty does).
+// Protobuf bytes of one message -> Kubernetes JSON through protobuf-es
+// fromBinary (generated descriptors) and a walk of the resulting message with
+// the conversion plans. Not on the request path: it is the reference the fast
+// one-pass reader (reader.ts) is tested against (Codec.decodeReflect). Same
+// output rules: JSON names, inlined structs flattened, special types to their
+// JSON form, int64 to numbers, bytes to base64, zero by-value scalars dropped.
 import { fromBinary, ScalarType, type DescMessage } from '@bufbuild/protobuf';
 import type { MessagePlan, Plans } from './plan.ts';
 import { ProtobufError } from './errors.ts';

@@ -4,7 +4,8 @@
 // fields written even when unset, map entries sorted by key, repeated scalars
 // unpacked (proto2), special types in their wire form.
 import { ScalarType } from '@bufbuild/protobuf';
-import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import { WireType } from '@bufbuild/protobuf/wire';
+import { WireWriter as BinaryWriter } from './writer.ts';
 import type { FieldPlan, MessagePlan, Plans } from './plan.ts';
 import type { DescMessage } from '@bufbuild/protobuf';
 import { ProtobufError } from './errors.ts';
@@ -52,11 +53,11 @@ function writeScalarValue(w: BinaryWriter, t: ScalarType, v: Json, path: string)
       return;
     case ScalarType.INT32:
       if (typeof v !== 'number' || !Number.isInteger(v)) fail(path, 'expected an integer');
-      w.int32(v);
+      w.varint(v);
       return;
     case ScalarType.INT64:
       if (typeof v !== 'number' || !Number.isInteger(v)) fail(path, 'expected an integer');
-      w.int64(v);
+      w.varint(v);
       return;
     case ScalarType.DOUBLE:
       if (typeof v !== 'number') fail(path, 'expected a number');
@@ -81,13 +82,23 @@ function zeroScalar(t: ScalarType): Json {
 }
 
 export class Encoder {
+  private scratch = new BinaryWriter();
+  private busy = false;
+
   constructor(private plans: Plans) {}
 
   /** Encodes `json` as message `desc` (no envelope). */
   encode(desc: DescMessage, json: Json): Uint8Array {
-    const w = new BinaryWriter();
-    this.writeFields(w, this.plans.get(desc), json, desc.typeName);
-    return w.finish();
+    const w = this.busy ? new BinaryWriter(1024) : this.scratch;
+    const own = w === this.scratch;
+    if (own) this.busy = true;
+    try {
+      w.reset();
+      this.writeFields(w, this.plans.get(desc), json, desc.typeName);
+      return w.finish();
+    } finally {
+      if (own) this.busy = false;
+    }
   }
 
   private writeFields(w: BinaryWriter, plan: MessagePlan, json: Json, path: string): void {
@@ -179,7 +190,7 @@ export class Encoder {
         this.writeSpecial(w, plan, '0', path);
         return;
       case 'Duration':
-        w.tag(1, WireType.Varint).int64(0);
+        w.tag(1, WireType.Varint).varint(0);
         return;
       case 'JSONSchemaPropsOrBool':
         w.tag(1, WireType.Varint).bool(false);
@@ -195,14 +206,14 @@ export class Encoder {
       case 'MicroTime': {
         if (typeof v !== 'string') fail(path, 'expected an RFC 3339 time string');
         const t = parseTime(v);
-        w.tag(1, WireType.Varint).int64(t.seconds);
+        w.tag(1, WireType.Varint).varint(t.seconds);
         const nanos = plan.special === 'MicroTime' ? Math.floor(t.nanos / 1000) * 1000 : 0;
-        w.tag(2, WireType.Varint).int32(nanos);
+        w.tag(2, WireType.Varint).varint(nanos);
         return;
       }
       case 'Duration':
         if (typeof v !== 'string') fail(path, 'expected a duration string');
-        w.tag(1, WireType.Varint).int64(parseDuration(v));
+        w.tag(1, WireType.Varint).varint(parseDuration(v));
         return;
       case 'Quantity':
         if (typeof v !== 'string' && typeof v !== 'number') fail(path, 'expected a quantity');
@@ -211,9 +222,9 @@ export class Encoder {
       case 'IntOrString':
         if (typeof v === 'number') {
           if (!Number.isInteger(v)) fail(path, 'expected an integer or a string');
-          w.tag(1, WireType.Varint).int64(0).tag(2, WireType.Varint).int32(v).tag(3, WireType.LengthDelimited).string('');
+          w.tag(1, WireType.Varint).varint(0).tag(2, WireType.Varint).varint(v).tag(3, WireType.LengthDelimited).string('');
         } else if (typeof v === 'string') {
-          w.tag(1, WireType.Varint).int64(1).tag(2, WireType.Varint).int32(0).tag(3, WireType.LengthDelimited).string(v);
+          w.tag(1, WireType.Varint).varint(1).tag(2, WireType.Varint).varint(0).tag(3, WireType.LengthDelimited).string(v);
         } else fail(path, 'expected an integer or a string');
         return;
       case 'RawExtension':

@@ -80,7 +80,6 @@ export function unwrap(bytes: Uint8Array): Envelope {
     if (e instanceof ProtobufError) throw e;
     throw new ProtobufError(`invalid protobuf envelope: ${(e as Error).message}`);
   }
-  if (env.kind === '') throw new ProtobufError('invalid protobuf envelope: the object has no kind');
   if (env.contentEncoding !== '') throw new ProtobufError(`unsupported content encoding ${JSON.stringify(env.contentEncoding)}`);
   if (env.contentType !== '' && env.contentType !== 'application/vnd.kubernetes.protobuf') {
     throw new ProtobufError(`unsupported embedded content type ${JSON.stringify(env.contentType)}`);

@@ -1,8 +1,10 @@
 // The Kubernetes protobuf codec (application/vnd.kubernetes.protobuf) for the
 // HTTP layer: objects, lists and Status to enveloped bytes and back, watch
 // event frames. Messages come from generated/proto (protoc-gen-es descriptors
-// plus conversion metadata); custom resources, Table and PartialObjectMetadata
-// have none. Content negotiation and HTTP status codes are the HTTP layer's.
+// plus conversion metadata); encoding writes straight from the JSON
+// (encode.ts, writer.ts), decoding reads straight into JSON (reader.ts).
+// Custom resources, Table and PartialObjectMetadata have no protobuf form.
+// Content negotiation and HTTP status codes are the HTTP layer's.
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import type { DescMessage } from '@bufbuild/protobuf';
@@ -10,6 +12,7 @@ import type { ProtoMessageMeta, ProtoPackage } from '../../../generated/proto/in
 import { ProtobufError, ProtobufUnsupportedError } from './errors.ts';
 import { Plans } from './plan.ts';
 import { Encoder } from './encode.ts';
+import { Reader } from './reader.ts';
 import { Decoder } from './decode.ts';
 import { unwrap, wrap } from './envelope.ts';
 import { frame, readWatchEvent, watchEventBytes } from './watch.ts';
@@ -43,12 +46,13 @@ interface GeneratedIndex {
 }
 
 
-class Codec implements KubeProtobuf {
+export class Codec implements KubeProtobuf {
   private descs = new Map<string, DescMessage>();
   private meta = new Map<string, ProtoMessageMeta>();
   private plans = new Plans((t) => this.meta.get(t));
   private encoder = new Encoder(this.plans);
-  private decoder = new Decoder(this.plans, (b) => this.decode(b));
+  private decoder = new Reader(this.plans, (b) => this.decode(b));
+  private reflectDecoder = new Decoder(this.plans, (b) => this.decodeReflect(b));
 
   constructor(private index: GeneratedIndex, loaded: ProtoPackage[]) {
     for (const p of loaded) {
@@ -77,10 +81,19 @@ class Codec implements KubeProtobuf {
 
   decode(bytes: Uint8Array): Record<string, any> {
     const env = unwrap(bytes);
+    if (env.kind === '') throw new ProtobufError('invalid protobuf envelope: the object has no kind');
     const desc = this.message(env.apiVersion, env.kind);
     if (!desc) throw new ProtobufError(`no protobuf message for ${env.apiVersion}, Kind=${env.kind}`);
     const body = this.decoder.decode(desc, env.raw);
     return { apiVersion: env.apiVersion, kind: env.kind, ...body };
+  }
+
+  /** decode() through protobuf-es fromBinary and reflection: the oracle the tests hold the fast reader to. */
+  decodeReflect(bytes: Uint8Array): Record<string, any> {
+    const env = unwrap(bytes);
+    const desc = this.message(env.apiVersion, env.kind);
+    if (!desc) throw new ProtobufError(`no protobuf message for ${env.apiVersion}, Kind=${env.kind}`);
+    return { apiVersion: env.apiVersion, kind: env.kind, ...this.reflectDecoder.decode(desc, env.raw) };
   }
 
   encodeWatchEvent(type: string, obj: Record<string, any>): Uint8Array {

@@ -38,7 +38,7 @@ export function splitFrames(buf: Uint8Array): { frames: Uint8Array[]; rest: Uint
 /** WatchEvent bytes -> type and the enveloped object bytes. */
 export function readWatchEvent(bytes: Uint8Array): { type: string; object: Uint8Array } {
   let type = '';
-  let object = new Uint8Array(0);
+  let object: Uint8Array = new Uint8Array(0);
   try {
     const r = new BinaryReader(bytes);
     while (r.pos < r.len) {

@@ -47,6 +47,7 @@ export async function deleteOptions(rc: RequestContext): Promise<DeleteOptions> 
     ]);
   }
   if (orphan === true) policy = 'Orphan';
+  if (orphan !== undefined) opts.orphanDependents = orphan;
   if (policy !== undefined) {
     if (!POLICIES.includes(policy)) {
       throw errors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [fieldErrors.notSupported('propagationPolicy', policy, POLICIES)]);
@@ -64,7 +65,9 @@ export async function handleDelete(rc: RequestContext): Promise<Response> {
   negotiate(rc, false);
   const opts = await deleteOptions(rc);
   const { obj, deleted } = await rc.res.store.delete(rc.info.namespace, rc.info.name, opts);
-  return respondObject(rc, obj, deleted ? 200 : 202);
+  // as kube-apiserver: 202 only for a pending delete that asked for cascading with the old
+  // orphanDependents=false; a delete held by finalizers is otherwise 200 with the object
+  return respondObject(rc, obj, !deleted && opts.orphanDependents === false ? 202 : 200);
 }
 
 export async function handleDeleteCollection(rc: RequestContext): Promise<Response> {

@@ -7,7 +7,8 @@
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { type FieldError, fieldErrors } from '../field-errors.ts';
-import { type Strategy, type SubresourceStrategy, jsonEqual, statusStrategy } from '../strategy.ts';
+import { type Strategy, type SubresourceStrategy, jsonEqual } from '../strategy.ts';
+import { statusWithMetadata } from './common/status.ts';
 import { intOrPercentErrors, isZero } from './common/int-or-percent.ts';
 import { isEmptySelector, labelSelectorErrors, selectorMatches } from './common/label-selector.ts';
 
@@ -78,11 +79,7 @@ export function validateDaemonSetStatus(obj: Obj): FieldError[] {
 }
 
 function statusSub(): SubresourceStrategy {
-  const base = statusStrategy();
-  return {
-    prepareForUpdate: base.prepareForUpdate,
-    validateUpdate(obj, old) { return [...base.validateUpdate(obj, old), ...validateDaemonSetStatus(obj)]; },
-  };
+  return statusWithMetadata((obj) => validateDaemonSetStatus(obj));
 }
 
 export function daemonSetStrategy(_def: ResourceDef, base: Strategy): Strategy {

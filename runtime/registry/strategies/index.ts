@@ -3,12 +3,13 @@
 // resource; a kind without an entry gets the default behaviour.
 
 import type { ResourceDef } from '../../../generated/api-types.ts';
-import type { Strategy } from '../strategy.ts';
+import { type Strategy, hasStatus } from '../strategy.ts';
+import { statusWithMetadata } from './common/status.ts';
 import { configMapStrategy } from './configmap.ts';
 import { daemonSetStrategy } from './daemonset.ts';
 import { endpointSliceStrategy, endpointsStrategy } from './endpoints.ts';
 import { eventV1Strategy } from './event.ts';
-import { apiServiceStrategy, ipAddressStrategy, leaseStrategy, podDisruptionBudgetStrategy, runtimeClassStrategy } from './misc.ts';
+import { apiServiceStrategy, ipAddressStrategy, leaseStrategy, podDisruptionBudgetStrategy, runtimeClassStrategy, serviceCIDRStrategy } from './misc.ts';
 import { namespaceStrategy } from './namespace.ts';
 import { persistentVolumeStrategy } from './persistentvolume.ts';
 import { withPodSpec } from './pod/workloads.ts';
@@ -34,6 +35,7 @@ const factories: Record<string, StrategyFactory> = {
   'coordination.k8s.io/Lease': leaseStrategy,
   'node.k8s.io/RuntimeClass': runtimeClassStrategy,
   'networking.k8s.io/IPAddress': ipAddressStrategy,
+  'networking.k8s.io/ServiceCIDR': serviceCIDRStrategy,
   'apiregistration.k8s.io/APIService': apiServiceStrategy,
   'policy/PodDisruptionBudget': podDisruptionBudgetStrategy,
   '/PersistentVolume': persistentVolumeStrategy,
@@ -42,5 +44,10 @@ const factories: Record<string, StrategyFactory> = {
 export function strategyFor(def: ResourceDef, base: Strategy): Strategy {
   const f = factories[`${def.group}/${def.kind}`];
   const inner = withPodSpec(def, base);
-  return f ? f(def, inner) : inner;
+  const strategy = f ? f(def, inner) : inner;
+  if (hasStatus(def) && !strategy.subresources?.status) {
+    const status = statusWithMetadata(() => [], { keepOwnerReferences: def.group === '' && def.kind === 'Pod' });
+    return { ...strategy, subresources: { ...(strategy.subresources ?? {}), status } };
+  }
+  return strategy;
 }

@@ -6,10 +6,12 @@
 
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { canonicalIP, parseIP } from '../allocators/ip.ts';
+import { canonicalIP, parseCIDR, parseIP } from '../allocators/ip.ts';
+import { validCIDRErrors } from './common/ip-rules.ts';
 import { type FieldError, fieldErrors } from '../field-errors.ts';
 import { validateDNS1123Label, validateDNS1123Subdomain, validatePathSegment } from '../names.ts';
-import { type Strategy, type SubresourceStrategy, statusStrategy } from '../strategy.ts';
+import type { Strategy, SubresourceStrategy } from '../strategy.ts';
+import { statusWithMetadata } from './common/status.ts';
 import { conditionsErrors } from './common/conditions.ts';
 import { immutable } from './common/immutable.ts';
 
@@ -79,6 +81,30 @@ export function ipAddressStrategy(_def: ResourceDef, base: Strategy): Strategy {
   };
 }
 
+/** ServiceCIDR: one or two CIDRs of different families, fixed once set. */
+export function serviceCIDRStrategy(_def: ResourceDef, base: Strategy): Strategy {
+  return {
+    ...base,
+    validate(obj) {
+      const errs = base.validate(obj);
+      const cidrs: string[] = obj.spec?.cidrs ?? [];
+      if (cidrs.length === 0) errs.push(fieldErrors.required('spec.cidrs', ''));
+      if (cidrs.length > 2) errs.push(fieldErrors.tooMany('spec.cidrs', cidrs.length, 2));
+      const fams: string[] = [];
+      cidrs.forEach((c, i) => {
+        const msgs = validCIDRErrors(c);
+        for (const m of msgs) errs.push(fieldErrors.invalid(`spec.cidrs[${i}]`, c, m));
+        if (!msgs.length) fams.push(parseCIDR(c).family);
+      });
+      if (fams.length === 2 && fams[0] === fams[1]) errs.push(fieldErrors.invalid('spec.cidrs', cidrs, 'may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64'));
+      return errs;
+    },
+    validateUpdate(obj, old) {
+      return [...base.validateUpdate(obj, old), ...immutable('spec.cidrs', obj.spec?.cidrs, old.spec?.cidrs)];
+    },
+  };
+}
+
 export function validateAPIService(obj: Obj): FieldError[] {
   const errs: FieldError[] = [];
   const spec: Obj = obj.spec ?? {};
@@ -124,18 +150,13 @@ export function apiServiceStrategy(_def: ResourceDef, base: Strategy): Strategy 
 }
 
 function pdbStatus(): SubresourceStrategy {
-  const s = statusStrategy();
-  return {
-    prepareForUpdate: s.prepareForUpdate,
-    validateUpdate(obj, old) {
-      const st: Obj = obj.status ?? {};
-      return [
-        ...s.validateUpdate(obj, old),
-        ...conditionsErrors('status.conditions', st.conditions),
-        ...['disruptionsAllowed', 'currentHealthy', 'desiredHealthy', 'expectedPods', 'observedGeneration'].flatMap((f) => nonNegative(`status.${f}`, st[f])),
-      ];
-    },
-  };
+  return statusWithMetadata((obj) => {
+    const st: Obj = obj.status ?? {};
+    return [
+      ...conditionsErrors('status.conditions', st.conditions),
+      ...['disruptionsAllowed', 'currentHealthy', 'desiredHealthy', 'expectedPods', 'observedGeneration'].flatMap((f) => nonNegative(`status.${f}`, st[f])),
+    ];
+  });
 }
 
 export function podDisruptionBudgetStrategy(_def: ResourceDef, base: Strategy): Strategy {

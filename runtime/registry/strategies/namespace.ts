@@ -12,7 +12,8 @@ import { FINALIZER_NAMESPACE, NS_DEFAULT, NS_PUBLIC, NS_SYSTEM } from '../../k8s
 import type { Obj } from '../../storage/interface.ts';
 import { type FieldError, fieldErrors } from '../field-errors.ts';
 import { qualifiedNameErrors } from '../metadata.ts';
-import { type Strategy, type SubresourceStrategy, statusStrategy } from '../strategy.ts';
+import type { Strategy, SubresourceStrategy } from '../strategy.ts';
+import { statusWithMetadata } from './common/status.ts';
 
 export const LABEL_METADATA_NAME = 'kubernetes.io/metadata.name';
 const IMMORTAL = new Set([NS_DEFAULT, NS_SYSTEM, NS_PUBLIC]);
@@ -56,14 +57,13 @@ function phaseErrors(obj: Obj): FieldError[] {
 }
 
 function statusSub(): SubresourceStrategy {
-  const base = statusStrategy();
+  const base = statusWithMetadata((obj) => phaseErrors(obj));
   return {
     prepareForUpdate(obj, old) {
       base.prepareForUpdate(obj, old);
+      setNameLabel(obj);
     },
-    validateUpdate(obj, old) {
-      return [...base.validateUpdate(obj, old), ...phaseErrors(obj)];
-    },
+    validateUpdate: base.validateUpdate,
   };
 }
 

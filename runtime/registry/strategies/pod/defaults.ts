@@ -34,18 +34,14 @@ function defaultContainer(c: Obj): void {
   defaultProbe(c.startupProbe);
 }
 
-/**
- * Defaults a PodSpec. `containers: false` leaves containers as sent: the
- * project's protocol tests pin templates' containers unchanged
- * (test/http/patch.test.ts), so only Pods get container defaults for now.
- */
-export function defaultPodSpec(spec: Obj | undefined, opts: { containers?: boolean } = {}): void {
+/** Defaults a PodSpec, its containers included, wherever it appears (Pods and workload templates). */
+export function defaultPodSpec(spec: Obj | undefined): void {
   if (!spec || typeof spec !== 'object') return;
   spec.restartPolicy ??= 'Always';
   spec.dnsPolicy ??= 'ClusterFirst';
   spec.schedulerName ??= 'default-scheduler';
   spec.terminationGracePeriodSeconds ??= 30;
   spec.securityContext ??= {};
-  if (opts.containers !== false) for (const list of [spec.containers, spec.initContainers]) if (Array.isArray(list)) list.forEach(defaultContainer);
+  for (const list of [spec.containers, spec.initContainers]) if (Array.isArray(list)) list.forEach(defaultContainer);
   defaultVolumes(spec.volumes);
 }

@@ -92,7 +92,7 @@ export function withPodSpec(def: ResourceDef, base: Strategy): Strategy {
   if (!path) return base;
   const defaults = (obj: Obj) => {
     defaultWorkload(key, obj);
-    defaultPodSpec(podSpecAt(obj, path), { containers: key === '/Pod' });
+    defaultPodSpec(podSpecAt(obj, path));
   };
   const errs = (obj: Obj): FieldError[] => volumesErrors(path, podSpecAt(obj, path)?.volumes);
   return {

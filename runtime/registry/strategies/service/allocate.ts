@@ -36,6 +36,8 @@ export class ServiceAllocators {
   readonly families: IPFamily[] = [];
   readonly nodePorts: PortAllocator;
   observer?: AddressObserver;
+  /** Called after a deleted Service's values are released (the `kubernetes` Service comes back). */
+  onServiceGone?: (obj: Obj) => void;
 
   constructor(cidrs: string = DEFAULT_SERVICE_CIDR, nodePortRange: string = DEFAULT_NODE_PORT_RANGE) {
     const list = cidrs.split(',').map((c) => c.trim()).filter(Boolean);
@@ -47,6 +49,15 @@ export class ServiceAllocators {
       this.families.push(a.family);
     }
     this.nodePorts = new PortAllocator(nodePortRange);
+  }
+
+  /** Observers mirror the allocator; their failures never undo a stored write. */
+  private async observe(f: () => void | Promise<void>): Promise<void> {
+    try {
+      await f();
+    } catch {
+      /* the allocator stays authoritative */
+    }
   }
 
   /** Marks what a stored Service holds as taken (start-up repair); conflicts are ignored. */
@@ -61,9 +72,10 @@ export class ServiceAllocators {
     }
   }
 
-  release(obj: Obj): Promise<void> {
+  async release(obj: Obj): Promise<void> {
     const { ips, ports } = heldBy(obj);
-    return this.give(ips, ports);
+    await this.give(ips, ports);
+    this.onServiceGone?.(obj);
   }
 
   private async give(ips: string[], ports: number[]): Promise<void> {
@@ -72,7 +84,7 @@ export class ServiceAllocators {
       const p = parseIP(ip);
       if (!p) continue;
       this.ip.get(p.family)?.release(ip);
-      await this.observer?.released(ip);
+      await this.observe(() => this.observer?.released(ip));
     }
   }
 
@@ -171,7 +183,7 @@ export class ServiceAllocators {
         done = true;
         const after = heldBy(stored);
         await this.give(before.ips.filter((ip) => !after.ips.includes(ip)), before.ports.filter((p) => !after.ports.includes(p)));
-        for (const ip of takenIPs) await this.observer?.allocated(ip, parseIP(ip)!.family, stored);
+        for (const ip of takenIPs) await this.observe(() => this.observer?.allocated(ip, parseIP(ip)!.family, stored));
       },
       rollback: () => {
         if (done) return;

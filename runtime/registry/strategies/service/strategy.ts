@@ -8,18 +8,20 @@ import type { Obj } from '../../../storage/interface.ts';
 import { type IPFamily, parseIP } from '../../allocators/ip.ts';
 import { type FieldError, fieldErrors } from '../../field-errors.ts';
 import { validateDNS1123Subdomain } from '../../names.ts';
-import { type Strategy, jsonEqual, statusStrategy } from '../../strategy.ts';
+import { type Strategy, jsonEqual } from '../../strategy.ts';
+import { statusWithMetadata } from '../common/status.ts';
 import { validIPErrors } from '../common/ip-rules.ts';
 import type { ServiceAllocators } from './allocate.ts';
 import { defaultIPFamilies, defaultService, needsClusterIP, needsHealthCheckNodePort, needsNodePorts, NEEDS_NODE_PORT } from './defaults.ts';
 import { validateService, validateServiceUpdate } from './validate.ts';
 
 interface Holder { allocs?: ServiceAllocators }
-const holders = new WeakMap<Strategy, Holder>();
+/** The allocator slot travels with copies of the strategy object (spread copies symbol keys). */
+const HOLDER = Symbol('service allocators');
 
 /** Gives a Service strategy (the store's) the allocators it reserves from. */
 export function bindServiceAllocators(strategy: Strategy, allocs: ServiceAllocators): void {
-  const h = holders.get(strategy);
+  const h = (strategy as unknown as Record<symbol, Holder | undefined>)[HOLDER];
   if (!h) throw new Error('not a Service strategy');
   h.allocs = allocs;
 }
@@ -127,10 +129,7 @@ export function serviceStrategy(_def: ResourceDef, base: Strategy): Strategy {
       return [...base.validateUpdate(obj, old), ...validateServiceUpdate(obj, old)];
     },
     subresources: {
-      status: {
-        prepareForUpdate: statusStrategy().prepareForUpdate,
-        validateUpdate(obj) { return serviceStatusErrors(obj); },
-      },
+      status: statusWithMetadata((obj) => serviceStatusErrors(obj)),
     },
     allocate(obj, old) {
       return holder.allocs?.reserve(obj, old);
@@ -139,6 +138,6 @@ export function serviceStrategy(_def: ResourceDef, base: Strategy): Strategy {
       await holder.allocs?.release(obj);
     },
   };
-  holders.set(strategy, holder);
+  (strategy as unknown as Record<symbol, Holder>)[HOLDER] = holder;
   return strategy;
 }

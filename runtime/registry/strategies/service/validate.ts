@@ -200,6 +200,9 @@ export function validateService(obj: Obj, clusterFamilies: IPFamily[]): FieldErr
       for (const m of validIPErrors(ip)) errs.push(fieldErrors.invalid(`spec.externalIPs[${i}]`, ip, m));
     });
   }
+  if (spec.trafficDistribution !== undefined && spec.trafficDistribution !== 'PreferClose') {
+    errs.push(fieldErrors.notSupported('spec.trafficDistribution', spec.trafficDistribution, ['PreferClose']));
+  }
   errs.push(...labelMapErrors('spec.selector', spec.selector));
   return errs;
 }
