@@ -159,6 +159,19 @@ describe('server-set metadata', () => {
   });
 });
 
+describe('PUT on a missing object', () => {
+  it('creates where the kind allows it (Lease) and is 404 where it does not (ConfigMap)', async () => {
+    const L = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
+    const lease = await req('PUT', `${L}/put-made`, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'put-made' }, spec: { holderIdentity: 'me' } });
+    expect(lease.status).toBe(201);
+    expect(lease.json.metadata.uid).toBeTruthy();
+    const again = await req('PUT', `${L}/put-made`, { ...lease.json, spec: { holderIdentity: 'you' } });
+    expect(again.status).toBe(200);
+    const cmPut = await req('PUT', `${CM}/put-missing`, cm('put-missing'));
+    expect(cmPut.status).toBe(404);
+  });
+});
+
 describe('dry run and field validation', () => {
   it('dryRun=All returns the object without storing it', async () => {
     const r = await req('POST', `${CM}?dryRun=All`, cm('dry'));
