@@ -127,8 +127,8 @@ export const errors = {
   notAcceptable(accepted: string[]): ApiError {
     return new ApiError(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`);
   },
-  unsupportedMediaType(contentType: string, accepted: string[]): ApiError {
-    return new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`, contentType ? undefined : undefined);
+  unsupportedMediaType(_contentType: string, accepted: string[]): ApiError {
+    return new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
   },
   gone(message: string): ApiError {
     return new ApiError(410, 'Expired', message);

@@ -61,7 +61,8 @@ export async function handleScale(rc: RequestContext): Promise<Response> {
 
   let wanted: (liveScale: Obj) => Obj;
   if (rc.info.verb === 'update') {
-    const { value } = await readObjectBody(rc.c, 'Scale in version "v1" cannot be handled as a Scale');
+    const pb = rc.services.protobuf.supports('autoscaling/v1', 'Scale') ? rc.services.protobuf : undefined;
+    const { value } = await readObjectBody(rc.c, 'Scale in version "v1" cannot be handled as a Scale', pb);
     const body = value as Obj;
     if ((body.kind ?? 'Scale') !== 'Scale') throw errors.badRequest(`${body.kind} in version "v1" cannot be handled as a Scale`);
     wanted = () => body;
