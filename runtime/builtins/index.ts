@@ -1,5 +1,5 @@
 // Built-in behaviour that is not one resource's strategy: objects created at
-// start-up (initial namespaces, the `kubernetes` Service), in-process
+// start-up (initial namespaces, the `kubernetes` Service, local APIServices), in-process
 // controllers (namespace deletion), allocators wired into the strategies
 // that need them, and admission plugins. startServer() calls
 // installBuiltins() once before it listens; stop() ends the controllers.
@@ -8,6 +8,7 @@ import type { AdmissionChain } from '../admission/chain.ts';
 import { namespaceLifecyclePlugin } from '../admission/plugins/namespace-lifecycle.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
 import type { ApiIndex } from '../server/api-index.ts';
+import { installLocalAPIServices } from './apiservices.ts';
 import { bootstrapNamespaces } from './bootstrap.ts';
 import { installComponentStatus } from './component-status.ts';
 import { installServiceAllocation } from './services.ts';
@@ -27,6 +28,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   ctx.admission.add(namespaceLifecyclePlugin(ctx.api));
   await bootstrapNamespaces(ctx.api);
   const services = await installServiceAllocation(ctx.api, ctx.flags);
+  const apiServices = await installLocalAPIServices(ctx.api);
   const nsController = startNamespaceController(ctx.api);
   let running = true;
   installComponentStatus(ctx.api, () => running);
@@ -34,6 +36,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
     async stop() {
       running = false;
       await services?.stop();
+      await apiServices?.stop();
       await nsController.stop();
     },
   };

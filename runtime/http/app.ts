@@ -76,11 +76,19 @@ export function createApp(opts: AppOptions): Hono<Env> {
   const app = new Hono<Env>();
   const discovery: DiscoveryDocs = buildDiscovery(opts.api.served, opts.serverAddress);
 
+  const protobufResource = (info: RequestInfo | undefined): boolean => {
+    if (!info?.isResourceRequest) return true; // Status of non-resource paths
+    const res = opts.api.lookup(info.apiGroup, info.apiVersion, info.resource);
+    if (!res) return true;
+    const gv = res.def.group ? `${res.def.group}/${res.def.version}` : res.def.version;
+    return opts.services.protobuf.supports(gv, res.def.kind);
+  };
+
   app.onError(async (err, c) => {
     const apiErr = toApiError(err);
     if (apiErr.code >= 500 && !(err instanceof ApiError)) console.error('internal error:', err);
-    // a client that prefers protobuf gets its Status in protobuf
-    if (prefersProtobuf(c.req.header('accept'))) {
+    // a client that prefers protobuf gets its Status in protobuf, where the resource has a protobuf form
+    if (prefersProtobuf(c.req.header('accept')) && protobufResource(c.get('info'))) {
       try {
         const codec = await opts.services.protobuf.codec();
         return sendBytes(codec.encode(apiErr.status()), MEDIA_PROTOBUF, { status: apiErr.code, headers: apiErr.headers });

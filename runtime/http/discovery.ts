@@ -1,7 +1,9 @@
 // Discovery documents, computed once from the served resources: the legacy
 // forms (/api, /api/v1, /apis, /apis/<g>, /apis/<g>/<v>) and aggregated
 // discovery (apidiscovery.k8s.io v2 APIGroupDiscoveryList), which kubectl
-// 1.31 asks for first.
+// 1.31 asks for first. Group and version order comes from the APIService
+// priorities once the built-ins report them (reorderDiscovery, on change,
+// rebuilding the documents in place); before that a fixed group order.
 
 import { createHash } from 'node:crypto';
 import type { ResourceDef } from '../../generated/api-types.ts';
@@ -45,7 +47,34 @@ export interface DiscoveryDocs {
   aggregatedGroups: object;
 }
 
-export function buildDiscovery(served: ServedResource[], serverAddress: string): DiscoveryDocs {
+/** Discovery order from APIServices: a group's priority (its highest groupPriorityMinimum) and each `group/version`'s versionPriority. */
+export interface DiscoveryPriorities {
+  groups: Map<string, number>;
+  versions: Map<string, number>;
+}
+
+/** The documents built per served list, so the built-ins can reorder them in place. */
+const built = new WeakMap<ServedResource[], { docs: DiscoveryDocs; serverAddress: string }>();
+
+/**
+ * Rebuilds the discovery documents of a served list with new priorities, in
+ * place (handlers read the same DiscoveryDocs object). False when no
+ * documents were built for that list.
+ */
+export function reorderDiscovery(served: ServedResource[], priorities: DiscoveryPriorities): boolean {
+  const entry = built.get(served);
+  if (!entry) return false;
+  Object.assign(entry.docs, computeDiscovery(served, entry.serverAddress, priorities));
+  return true;
+}
+
+export function buildDiscovery(served: ServedResource[], serverAddress: string, priorities?: DiscoveryPriorities): DiscoveryDocs {
+  const docs = computeDiscovery(served, serverAddress, priorities);
+  built.set(served, { docs, serverAddress });
+  return docs;
+}
+
+function computeDiscovery(served: ServedResource[], serverAddress: string, priorities?: DiscoveryPriorities): DiscoveryDocs {
   const byGroup = new Map<string, Map<string, ServedResource[]>>();
   for (const s of served) {
     const versions = byGroup.get(s.def.group) ?? new Map<string, ServedResource[]>();
@@ -54,17 +83,26 @@ export function buildDiscovery(served: ServedResource[], serverAddress: string):
     versions.set(s.def.version, list);
     byGroup.set(s.def.group, versions);
   }
-  const groupsSorted = [...byGroup.keys()].sort((a, b) => groupRank(a) - groupRank(b) || a.localeCompare(b));
+  const groupPriority = (g: string) => priorities?.groups.get(g) ?? -1;
+  const groupsSorted = [...byGroup.keys()].sort(priorities
+    ? (a, b) => groupPriority(b) - groupPriority(a) || a.localeCompare(b)
+    : (a, b) => groupRank(a) - groupRank(b) || a.localeCompare(b));
+  const versionPriority = (g: string, v: string) => priorities?.versions.get(`${g}/${v}`);
+  const byPriority = (g: string) => [...byGroup.get(g)!.keys()].every((v) => versionPriority(g, v) !== undefined);
 
   const preferredOf = (g: string): string => {
+    if (byPriority(g)) return versionsOf(g)[0];
     const versions = [...byGroup.get(g)!.keys()];
     const flagged = versions.find((v) => byGroup.get(g)!.get(v)!.some((s) => s.def.preferredVersion));
     return flagged ?? versions.sort(compareVersions)[0];
   };
-  const versionsOf = (g: string): string[] => {
+  function versionsOf(g: string): string[] {
+    if (byPriority(g)) {
+      return [...byGroup.get(g)!.keys()].sort((a, b) => versionPriority(g, b)! - versionPriority(g, a)! || compareVersions(a, b));
+    }
     const pref = preferredOf(g);
     return [...byGroup.get(g)!.keys()].sort(compareVersions).sort((a, b) => (a === pref ? -1 : b === pref ? 1 : 0));
-  };
+  }
 
   const resourceLists = new Map<string, object>();
   for (const [g, versions] of byGroup) {

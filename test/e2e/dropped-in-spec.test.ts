@@ -69,6 +69,13 @@ describe('a dropped-in spec is served end to end', () => {
   it('serves a custom resource from the CRD manifest', async () => {
     ok(await k(['create', '-f', '-'], { input: 'apiVersion: toys.example.dev/v1\nkind: Gadget\nmetadata:\n  name: g1\nspec:\n  mode: fast\n  replicas: 2\n' }));
     expect(ok(await k(['get', 'gadgets']))).toMatch(/^NAME\s+MODE\ng1\s+fast$/m);
+    // custom resources have no protobuf form: 406 when only protobuf is acceptable, JSON when it is an alternative
+    const G = `${server.url}/apis/toys.example.dev/v1/namespaces/default/gadgets/g1`;
+    const pbOnly = await fetch(G, { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+    expect(pbOnly.status).toBe(406);
+    expect((await pbOnly.json()).reason).toBe('NotAcceptable');
+    const fallback = await fetch(G, { headers: { accept: 'application/vnd.kubernetes.protobuf, application/json' } });
+    expect(fallback.headers.get('content-type')).toBe('application/json');
     ok(await k(['scale', 'gadget', 'g1', '--replicas=5']));
     expect(JSON.parse(ok(await k(['get', 'gadget', 'g1', '-o', 'json']))).spec.replicas).toBe(5);
     const missing = await k(['create', '-f', '-'], { input: 'apiVersion: toys.example.dev/v1\nkind: Gadget\nmetadata:\n  name: g2\nspec: {}\n' });
