@@ -2,7 +2,9 @@
 
 import { readObjectBody } from '../body.ts';
 import { errors } from '../status.ts';
-import { type RequestContext, checkBody, dryRun, negotiate, bodyProtobuf } from './context.ts';
+import { type RequestContext, negotiate, bodyProtobuf } from './context.ts';
+import { dryRun } from './params.ts';
+import { checkBody } from './body-check.ts';
 import { fieldManagerOf, respondObject, writeHooks } from './write-common.ts';
 
 export async function handleCreate(rc: RequestContext): Promise<Response> {

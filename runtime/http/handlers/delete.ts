@@ -9,7 +9,8 @@ import { decodeText, mediaType, readBodyBytes } from '../body.ts';
 import { ProtobufError } from '../../codec/protobuf/index.ts';
 import { MEDIA_PROTOBUF } from '../../k8s-names.ts';
 import { errors } from '../status.ts';
-import { type RequestContext, dryRun, intParam, negotiate, predicate, sendNegotiated } from './context.ts';
+import { type RequestContext, negotiate, sendNegotiated } from './context.ts';
+import { dryRun, intParam, predicate } from './params.ts';
 import { withVersion } from './get.ts';
 import { respondObject } from './write-common.ts';
 

@@ -1,7 +1,8 @@
 // GET of one object (or one object's subresource view).
 
 import { transformObject } from '../respond.ts';
-import { type RequestContext, includeObject, negotiate, sendNegotiated } from './context.ts';
+import { type RequestContext, groupVersion, negotiate, sendNegotiated } from './context.ts';
+import { includeObject } from './params.ts';
 
 export async function handleGet(rc: RequestContext): Promise<Response> {
   const neg = negotiate(rc, false);
@@ -14,8 +15,7 @@ export async function handleGet(rc: RequestContext): Promise<Response> {
 
 /** Objects are stored in the storage version; a request for another version sees its own apiVersion. */
 export function withVersion<T extends Record<string, any>>(obj: T, rc: RequestContext): T {
-  const d = rc.res.def;
-  const gv = d.group ? `${d.group}/${d.version}` : d.version;
+  const gv = groupVersion(rc);
   if (obj.apiVersion === gv) return obj;
   return { ...obj, apiVersion: gv };
 }

@@ -4,7 +4,8 @@
 
 import { errors } from '../status.ts';
 import { transformList } from '../respond.ts';
-import { type RequestContext, includeObject, intParam, negotiate, predicate, sendNegotiated } from './context.ts';
+import { type RequestContext, groupVersion, negotiate, sendNegotiated } from './context.ts';
+import { includeObject, intParam, predicate } from './params.ts';
 import { withVersion } from './get.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { fieldErrors } from '../../registry/field-errors.ts';
@@ -44,7 +45,7 @@ export async function handleList(rc: RequestContext): Promise<Response> {
   if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
   const list: Obj = {
     kind: d.listKind,
-    apiVersion: d.group ? `${d.group}/${d.version}` : d.version,
+    apiVersion: groupVersion(rc),
     metadata,
     items: result.items.map((o) => withVersion(o, rc)),
   };

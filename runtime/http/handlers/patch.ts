@@ -9,7 +9,9 @@ import { fieldErrors } from '../../registry/field-errors.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { decodeText, mediaType, readBodyBytes } from '../body.ts';
 import { ApiError, errors } from '../status.ts';
-import { type RequestContext, boolParam, checkBody, dryRun, negotiate } from './context.ts';
+import { type RequestContext, negotiate } from './context.ts';
+import { boolParam, dryRun } from './params.ts';
+import { checkBody } from './body-check.ts';
 import { fieldManagerOf, respondObject, writeHooks } from './write-common.ts';
 
 function toApi(err: unknown): unknown {

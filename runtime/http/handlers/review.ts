@@ -7,7 +7,8 @@ import { fieldErrors } from '../../registry/field-errors.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { readObjectBody } from '../body.ts';
 import { errors } from '../status.ts';
-import { type RequestContext, checkBody, bodyProtobuf } from './context.ts';
+import { type RequestContext, bodyProtobuf } from './context.ts';
+import { checkBody } from './body-check.ts';
 import { respondObject } from './write-common.ts';
 
 export interface AccessAttributes {

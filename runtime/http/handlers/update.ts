@@ -2,7 +2,9 @@
 // also PUT on the status subresource. A stale resourceVersion is 409.
 
 import { readObjectBody } from '../body.ts';
-import { type RequestContext, checkBody, dryRun, bodyProtobuf } from './context.ts';
+import { type RequestContext, bodyProtobuf } from './context.ts';
+import { dryRun } from './params.ts';
+import { checkBody } from './body-check.ts';
 import { fieldManagerOf, respondObject, writeHooks } from './write-common.ts';
 
 export async function handleUpdate(rc: RequestContext): Promise<Response> {

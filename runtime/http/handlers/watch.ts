@@ -6,7 +6,8 @@
 import type { Obj, WatchEvent, WatchStream } from '../../storage/interface.ts';
 import { transformObject } from '../respond.ts';
 import { ApiError } from '../status.ts';
-import { type RequestContext, boolParam, includeObject, intParam, negotiate, predicate } from './context.ts';
+import { type RequestContext, groupVersion, negotiate } from './context.ts';
+import { boolParam, includeObject, intParam, predicate } from './params.ts';
 import { withVersion } from './get.ts';
 import { listQuery } from './list.ts';
 
@@ -24,7 +25,7 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
   const plain = neg.target.as === 'object' && neg.encoding === 'json';
   const codec = neg.encoding === 'protobuf' ? await rc.services.protobuf.codec() : undefined;
   const d = rc.res.def;
-  const gv = d.group ? `${d.group}/${d.version}` : d.version;
+  const gv = groupVersion(rc);
 
   const encode = (ev: WatchEvent): Uint8Array => {
     if (codec) {

@@ -8,7 +8,8 @@ import type { WriteHooks } from '../../registry/store.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { transformObject } from '../respond.ts';
 import { errors } from '../status.ts';
-import { type RequestContext, includeObject, negotiate, sendNegotiated } from './context.ts';
+import { type RequestContext, negotiate, sendNegotiated } from './context.ts';
+import { includeObject } from './params.ts';
 import { withVersion } from './get.ts';
 
 /** The manager named by ?fieldManager, else the User-Agent's product (the part before '/'). */
