@@ -3,9 +3,9 @@
 // metadata and index.ts. Deterministic and idempotent: files are rewritten
 // only when their content changes, stale ones are removed. Extends the lock
 // for fields it has no number for (a new field gets a new number).
-import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, existsSync, unlinkSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, existsSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSchemas } from './load-schemas.ts';
 import { readLock, writeLock, DEFAULT_LOCK_PATH } from './lock.ts';
@@ -111,7 +111,25 @@ function wireChanges(model: ProtoModel, protoOut: string): string[] {
   return out;
 }
 
-/** Writes `<outDir>/proto/` from the specs in `specsDir` (see module header). */
+/** The project's generated/ directory: the only output that extends the project's lock. */
+const PROJECT_GENERATED_DIR = fileURLToPath(new URL('../../generated', import.meta.url));
+
+/**
+ * Writes `<outDir>/proto/` from the specs in `specsDir` (see module header).
+ * Generating the project's own generated/ reads and extends the project's
+ * lock; any other output (a temporary api-specs copy in tests) works on a
+ * copy of it beside the output, so the project's lock is never changed by
+ * specs that are not the project's.
+ */
 export async function generateProto(specsDir: string, outDir: string): Promise<void> {
-  await generateProtoDetailed(specsDir, outDir);
+  if (resolve(outDir) === resolve(PROJECT_GENERATED_DIR)) {
+    await generateProtoDetailed(specsDir, outDir);
+    return;
+  }
+  const lockPath = join(outDir, '.proto-field-numbers.lock.json'); // dot file: not an output
+  if (!existsSync(lockPath)) {
+    mkdirSync(outDir, { recursive: true });
+    copyFileSync(DEFAULT_LOCK_PATH, lockPath);
+  }
+  await generateProtoDetailed(specsDir, outDir, { lockPath });
 }
