@@ -46,6 +46,7 @@ async function main(): Promise<void> {
     watchCache: Boolean(flags['watch-cache']),
     generatedDir: flags['generated-dir'] as string | undefined,
     serviceClusterIPRange: String(flags['service-cluster-ip-range']),
+    advertiseAddress: flags['advertise-address'] as string | undefined,
     maxRequestsInflight: Number(flags['max-requests-inflight']),
     maxMutatingRequestsInflight: Number(flags['max-mutating-requests-inflight']),
     serviceNodePortRange: String(flags['service-node-port-range']),

@@ -9,7 +9,8 @@
 import { reorderDiscovery, type DiscoveryPriorities } from '../http/discovery.ts';
 import { ApiError } from '../http/status.ts';
 import type { ApiIndex } from '../server/api-index.ts';
-import type { Obj, WatchStream } from '../storage/interface.ts';
+import type { Obj } from '../storage/interface.ts';
+import { startWatchLoop } from './watch-loop.ts';
 
 export const LABEL_AUTOMANAGED = 'kube-aggregator.kubernetes.io/automanaged';
 
@@ -148,46 +149,23 @@ export async function installLocalAPIServices(api: ApiIndex): Promise<APIService
   }
 
   const current = new Map<string, Obj>();
-  const list = await store.list('', {});
-  for (const o of list.items) current.set(o.metadata.name, o);
   const apply = () => reorderDiscovery(api.served, prioritiesOf([...current.values()]));
-  apply();
-
-  let stopped = false;
-  let watch: WatchStream | undefined;
-  const loop = (async () => {
-    let rv = list.resourceVersion;
-    while (!stopped) {
-      try {
-        watch = await store.watch('', { resourceVersion: rv });
-        if (stopped) { watch.stop(); break; }
-        for await (const ev of watch) {
-          const o = ev.object as Obj;
-          if (ev.type === 'ADDED' || ev.type === 'MODIFIED') current.set(o.metadata.name, o);
-          else if (ev.type === 'DELETED') current.delete(o.metadata.name);
-          else continue;
-          if (o.metadata?.resourceVersion) rv = o.metadata.resourceVersion;
-          apply();
-        }
-      } catch {
-        // the watch ended (410 or shutdown): start again from a fresh list
-        if (stopped) break;
-        const again = await store.list('', {}).catch(() => undefined);
-        if (again) {
-          current.clear();
-          for (const o of again.items) current.set(o.metadata.name, o);
-          rv = again.resourceVersion;
-          apply();
-        }
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-  })();
-  return {
-    async stop() {
-      stopped = true;
-      watch?.stop();
-      await loop;
+  const loop = startWatchLoop(store, '', {
+    resync(items) {
+      current.clear();
+      for (const o of items) current.set(o.metadata.name, o);
+      apply();
     },
-  };
+    event(ev) {
+      const o = ev.object;
+      if (ev.type === 'DELETED') current.delete(o.metadata.name);
+      else current.set(o.metadata.name, o);
+      apply();
+    },
+  });
+  // discovery is ordered before the server answers its first request
+  const first = await store.list('', {});
+  for (const o of first.items) current.set(o.metadata.name, o);
+  apply();
+  return loop;
 }

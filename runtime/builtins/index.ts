@@ -1,5 +1,6 @@
 // Built-in behaviour that is not one resource's strategy: objects created at
-// start-up (initial namespaces, the `kubernetes` Service, local APIServices), in-process
+// start-up (initial namespaces, the `kubernetes` Service, Endpoints and
+// EndpointSlice, local APIServices), in-process
 // controllers (namespace deletion), allocators wired into the strategies
 // that need them, and admission plugins. startServer() calls
 // installBuiltins() once before it listens; stop() ends the controllers.
@@ -10,13 +11,14 @@ import { startNamespaceController } from '../controllers/namespace.ts';
 import type { ApiIndex } from '../server/api-index.ts';
 import { installLocalAPIServices } from './apiservices.ts';
 import { bootstrapNamespaces } from './bootstrap.ts';
+import { installKubernetesEndpoints } from './kubernetes-endpoints.ts';
 import { installComponentStatus } from './component-status.ts';
 import { installServiceAllocation } from './services.ts';
 
 export interface BuiltinContext {
   api: ApiIndex;
   admission: AdmissionChain;
-  /** Server flags that built-ins read (service ranges ...). */
+  /** Server flags that built-ins read (service ranges; secure-port, bind-address, advertise-address when given). */
   flags: Record<string, string | number | boolean | undefined>;
 }
 
@@ -29,6 +31,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   await bootstrapNamespaces(ctx.api);
   const services = await installServiceAllocation(ctx.api, ctx.flags);
   const apiServices = await installLocalAPIServices(ctx.api);
+  const endpoints = await installKubernetesEndpoints(ctx.api, ctx.flags);
   const nsController = startNamespaceController(ctx.api);
   let running = true;
   installComponentStatus(ctx.api, () => running);
@@ -37,6 +40,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       running = false;
       await services?.stop();
       await apiServices?.stop();
+      await endpoints.stop();
       await nsController.stop();
     },
   };

@@ -33,6 +33,7 @@ interface FlagSpec {
 export const FLAGS: Record<string, FlagSpec> = {
   'secure-port': { kind: 'int', default: '6443', help: 'port to serve on (0 picks a free port)' },
   'bind-address': { kind: 'string', default: '127.0.0.1', help: 'address to listen on' },
+  'advertise-address': { kind: 'string', help: 'address published in the kubernetes Endpoints (default: --bind-address if routable, else a host interface address)' },
   'data-dir': { kind: 'string', default: './data', help: 'directory for the SQLite database and admin.kubeconfig; ":memory:" keeps nothing' },
   'etcd-servers': { kind: 'string', help: 'comma-separated etcd client URLs (the etcd storage backend)' },
   'etcd-compaction-interval': { kind: 'duration', default: '5m', help: 'history window kept for watches and continue tokens' },

@@ -409,6 +409,7 @@ export class RegistryStore {
       const live = await this.storage.get(key);
       if (!live) throw errors.notFound(this.gr, name);
       checkPreconditions(live);
+      this.strategy.validateDelete?.(live);
       const finalizers: string[] = [...(live.metadata.finalizers ?? [])];
       if (wantFinalizer && !finalizers.includes(wantFinalizer)) finalizers.push(wantFinalizer);
       const pending = (o: Obj) => !!this.strategy.hasPendingFinalizers?.(o);

@@ -35,6 +35,8 @@ export interface Strategy {
    * turns Terminating) or throw an ApiError to refuse.
    */
   prepareForGracefulDelete?(obj: Obj, alreadyDeleting: boolean): void;
+  /** Called with the live object before every delete (graceful or not, dry runs too); throws an ApiError to refuse. */
+  validateDelete?(live: Obj): void;
   /**
    * Reserves what a main-resource write needs (cluster IPs, node ports) once
    * the object is valid; may fill fields of obj and throw an ApiError (422).

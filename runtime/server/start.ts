@@ -42,6 +42,8 @@ export interface StartOptions {
   watchCache?: boolean;
   maxRequestsInflight?: number;
   maxMutatingRequestsInflight?: number;
+  /** --advertise-address: the address the `kubernetes` Endpoints publish. */
+  advertiseAddress?: string;
   /** --service-cluster-ip-range (CIDRs, comma-separated for dual-stack). */
   serviceClusterIPRange?: string;
   /** --service-node-port-range (`30000-32767`). */
@@ -127,22 +129,27 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     maxMutatingRequestsInflight: options.maxMutatingRequestsInflight,
   });
 
-  const builtins = await installBuiltins({
-    api, admission,
-    flags: {
-      'service-cluster-ip-range': options.serviceClusterIPRange,
-      'service-node-port-range': options.serviceNodePortRange,
-    },
-  });
-  const gc = new GarbageCollector(api);
-  await gc.start();
-  bootstrapped = true;
-
   const host = options.bindAddress ?? '127.0.0.1';
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 0 }, () => resolve(s));
   });
   const port = (server.address() as AddressInfo).port;
+
+  // Built-ins after listening, so they know the port (the kubernetes Endpoints); /readyz
+  // reports not ready until they are installed, and startServer() resolves after them.
+  const builtins = await installBuiltins({
+    api, admission,
+    flags: {
+      'service-cluster-ip-range': options.serviceClusterIPRange,
+      'service-node-port-range': options.serviceNodePortRange,
+      'secure-port': port,
+      'bind-address': host,
+      'advertise-address': options.advertiseAddress,
+    },
+  });
+  const gc = new GarbageCollector(api);
+  await gc.start();
+  bootstrapped = true;
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const url = `http://${urlHost}:${port}`;
   const kubeconfig = kubeconfigYAML({ server: url });

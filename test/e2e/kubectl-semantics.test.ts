@@ -1,7 +1,9 @@
 // End-to-end with kubectl: Service allocation shown by `kubectl get svc`,
 // type change to ExternalName and its erasures, a namespace deleted with its
-// content (Terminating, then gone), and an immutable ConfigMap that cannot
-// be edited.
+// content (Terminating, then gone), an immutable ConfigMap that cannot
+// be edited, local APIServices, workloads (generated Job selector, refused
+// CronJob schedule and Deployment), the finalizer-name warning, the
+// undeletable default namespace and the `kubernetes` endpoints.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -103,5 +105,54 @@ describe('kubectl and immutable ConfigMaps', () => {
     const cm = await getJSON('configmap', 'settings');
     expect(cm.data.mode).toBe('fast');
     ok(await k(['label', 'configmap', 'settings', 'team=a']));
+  });
+});
+
+describe('kubectl and the built-in objects', () => {
+  it('lists the local APIServices as available', async () => {
+    const table = ok(await k(['get', 'apiservices']));
+    expect(table).toMatch(/v1\.apps\s+Local\s+True/);
+    expect(table).toMatch(/v1\.\s+Local\s+True/);
+  });
+
+  it('default may not be deleted', async () => {
+    const r = await k(['delete', 'namespace', 'default', '--wait=false']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('namespaces "default" is forbidden: this namespace may not be deleted');
+  });
+
+  it('the kubernetes EndpointSlice names the https port', async () => {
+    const slice = await getJSON('endpointslice', 'kubernetes');
+    expect(slice.ports).toEqual([{ name: 'https', port: 6443, protocol: 'TCP' }]);
+  });
+
+  it('a finalizer without a domain is accepted with a warning', async () => {
+    const r = await k(['create', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'warned', finalizers: ['cleanup'] } }) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Warning: metadata.finalizers: "cleanup": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers');
+    ok(await k(['patch', 'configmap', 'warned', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']));
+  });
+});
+
+describe('kubectl and workloads', () => {
+  it('create job gets a generated selector', async () => {
+    ok(await k(['create', 'job', 'pi', '--image=busybox:1.36', '--', 'true']));
+    const job = await getJSON('job', 'pi');
+    expect(job.spec.selector.matchLabels['batch.kubernetes.io/controller-uid']).toBe(job.metadata.uid);
+    expect(job.spec.template.metadata.labels['batch.kubernetes.io/job-name']).toBe('pi');
+  });
+
+  it('create deployment works; a bad replica count is refused', async () => {
+    ok(await k(['create', 'deployment', 'web', '--image=nginx:1.25', '--replicas=2']));
+    const r = await k(['patch', 'deployment', 'web', '--type=merge', '-p', '{"spec":{"replicas":-1}}']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('spec.replicas: Invalid value: -1: must be greater than or equal to 0');
+  });
+
+  it('a CronJob with a bad schedule is refused with the parser text', async () => {
+    const r = await k(['create', 'cronjob', 'nightly', '--image=busybox:1.36', '--schedule=61 * * * *']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('spec.schedule: Invalid value: "61 * * * *": end of range (61) above maximum (59): 61');
+    ok(await k(['create', 'cronjob', 'nightly', '--image=busybox:1.36', '--schedule=0 3 * * *']));
   });
 });

@@ -29,6 +29,20 @@ describe('namespace lifecycle', () => {
     expect(r.body.message).toBe(`namespaces "${name}" is forbidden: this namespace may not be deleted`);
   });
 
+  it.each(['default', 'kube-system', 'kube-public'])('%s may not be deleted once spec.finalizers is emptied either (403)', async (name) => {
+    const live = (await call(s, 'GET', `/api/v1/namespaces/${name}`)).body;
+    const fin = await call(s, 'PUT', `/api/v1/namespaces/${name}/finalize`, { ...live, spec: { finalizers: [] } });
+    expect(fin.code, JSON.stringify(fin.body)).toBe(200);
+    expect(fin.body.spec.finalizers ?? []).toEqual([]);
+    for (const q of ['', '?dryRun=All']) {
+      const r = await call(s, 'DELETE', `/api/v1/namespaces/${name}${q}`);
+      expect(r.code).toBe(403);
+      expect(r.body.reason).toBe('Forbidden');
+      expect(r.body.message).toBe(`namespaces "${name}" is forbidden: this namespace may not be deleted`);
+    }
+    expect((await call(s, 'GET', `/api/v1/namespaces/${name}`)).code).toBe(200);
+  });
+
   it('creating in a missing namespace is 404', async () => {
     const r = await call(s, 'POST', '/api/v1/namespaces/nope/configmaps', cm('x'));
     expect(r.code).toBe(404);

@@ -70,9 +70,9 @@ const invalid: Row[] = [
   ['externalName syntax', { type: 'ExternalName', externalName: 'Not_A_Host' }, 'spec.externalName', 'Invalid value: "Not_A_Host"'],
   ['clusterIP on ExternalName', { type: 'ExternalName', externalName: 'example.com', clusterIP: '10.0.0.9' }, 'spec.clusterIP', 'Forbidden: may not be set for ExternalName services'],
   ['clusterIP syntax', { ports: port80, clusterIP: '10.0.0.300' }, 'spec.clusterIPs[0]', 'Invalid value: "10.0.0.300": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'],
-  ['clusterIP out of range', { ports: port80, clusterIP: '10.1.0.5' }, 'spec.clusterIPs', 'Invalid value: ["10.1.0.5"]: failed to allocate IP 10.1.0.5: the provided IP (10.1.0.5) is not in the valid range. The range of valid IPs is 10.0.0.0/24'],
-  ['clusterIP taken', { ports: port80, clusterIP: '10.0.0.1' }, 'spec.clusterIPs', 'Invalid value: ["10.0.0.1"]: failed to allocate IP 10.0.0.1: provided IP is already allocated'],
-  ['clusterIP and clusterIPs disagree', { ports: port80, clusterIP: '10.0.0.40', clusterIPs: ['10.0.0.41'] }, 'spec.clusterIPs', 'Invalid value: ["10.0.0.41"]: first value must match `clusterIP`'],
+  ['clusterIP out of range', { ports: port80, clusterIP: '10.1.0.5' }, 'spec.clusterIPs', 'Invalid value: []string{"10.1.0.5"}: failed to allocate IP 10.1.0.5: the provided IP (10.1.0.5) is not in the valid range. The range of valid IPs is 10.0.0.0/24'],
+  ['clusterIP taken', { ports: port80, clusterIP: '10.0.0.1' }, 'spec.clusterIPs', 'Invalid value: []string{"10.0.0.1"}: failed to allocate IP 10.0.0.1: provided IP is already allocated'],
+  ['clusterIP and clusterIPs disagree', { ports: port80, clusterIP: '10.0.0.40', clusterIPs: ['10.0.0.41'] }, 'spec.clusterIPs', 'Invalid value: []string{"10.0.0.41"}: first value must match `clusterIP`'],
   ['IPv6 family not configured', { ports: port80, ipFamilies: ['IPv6'] }, 'spec.ipFamilies[0]', 'Invalid value: "IPv6": not configured on this cluster'],
   ['unknown family', { ports: port80, ipFamilies: ['IPv5'] }, 'spec.ipFamilies[0]', 'Unsupported value: "IPv5"'],
   ['RequireDualStack on single stack', { ports: port80, ipFamilyPolicy: 'RequireDualStack' }, 'spec.ipFamilyPolicy', 'Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services'],
@@ -155,7 +155,7 @@ describe('allocation bookkeeping', () => {
     expect(c.code).toBe(201);
     const change = await call(s, 'PUT', `${SVC}/to-ext`, { ...c.body, spec: { ...c.body.spec, clusterIP: '10.0.0.161', clusterIPs: ['10.0.0.161'] } });
     expect(change.code).toBe(422);
-    expect(causeMessages(change)).toContain('spec.clusterIPs[0]: Invalid value: ["10.0.0.161"]: may not change once set');
+    expect(causeMessages(change)).toContain('spec.clusterIPs[0]: Invalid value: []string{"10.0.0.161"}: may not change once set');
     const cls = await call(s, 'PUT', `${SVC}/to-ext`, { ...c.body, spec: { ...c.body.spec, loadBalancerClass: 'example.com/other' } });
     expect(causeMessages(cls)).toContain('spec.loadBalancerClass: Invalid value: "example.com/other": may not change once set');
     const ext = await call(s, 'PUT', `${SVC}/to-ext`, { ...c.body, spec: { ...c.body.spec, type: 'ExternalName', externalName: 'example.com' } });

@@ -46,14 +46,14 @@ describe('DaemonSet', () => {
 
   const rows: [string, Record<string, any>, Record<string, any>, string, string][] = [
     ['selector required', { selector: undefined }, {}, 'spec.selector', 'Required value'],
-    ['empty selector', { selector: {} }, {}, 'spec.selector', 'Invalid value'],
-    ['selector does not match', { selector: { matchLabels: { app: 'other' } } }, {}, 'spec.template.metadata.labels', 'Invalid value: {"app":"d"}: `selector` does not match template `labels`'],
+    ['empty selector', { selector: {} }, {}, 'spec.selector', 'Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for daemonset'],
+    ['selector does not match', { selector: { matchLabels: { app: 'other' } } }, {}, 'spec.template.metadata.labels', 'Invalid value: map[string]string{"app":"d"}: `selector` does not match template `labels`'],
     ['selector operator', { selector: { matchExpressions: [{ key: 'app', operator: 'Near', values: ['d'] }] } }, {}, 'spec.selector.matchExpressions[0].operator', 'Invalid value: "Near": not a valid selector operator'],
     ['restartPolicy Never', {}, { restartPolicy: 'Never' }, 'spec.template.spec.restartPolicy', 'Unsupported value: "Never": supported values: "Always"'],
     ['activeDeadlineSeconds', {}, { activeDeadlineSeconds: 5 }, 'spec.template.spec.activeDeadlineSeconds', 'Forbidden: activeDeadlineSeconds in DaemonSet is not Supported'],
-    ['both zero', { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } } }, {}, 'spec.updateStrategy.rollingUpdate.maxUnavailable', 'Invalid value: 0: may not be 0 when `maxSurge` is 0'],
+    ['both zero', { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } } }, {}, 'spec.updateStrategy.rollingUpdate.maxUnavailable', 'Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: may not be 0 when `maxSurge` is 0'],
     ['percent syntax', { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '10 percent' } } }, {}, 'spec.updateStrategy.rollingUpdate.maxUnavailable', 'Invalid value: "10 percent": a valid percent string'],
-    ['percent over 100', { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '150%' } } }, {}, 'spec.updateStrategy.rollingUpdate.maxSurge', 'Invalid value: "150%": must not be greater than 100%'],
+    ['percent over 100', { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '150%' } } }, {}, 'spec.updateStrategy.rollingUpdate.maxSurge', 'Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"150%"}: must not be greater than 100%'],
     ['negative maxUnavailable', { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: -1 } } }, {}, 'spec.updateStrategy.rollingUpdate.maxUnavailable', 'Invalid value: -1: must be greater than or equal to 0'],
     ['strategy type', { updateStrategy: { type: 'Rolling' } }, {}, 'spec.updateStrategy.type', 'Unsupported value: "Rolling": supported values: "OnDelete", "RollingUpdate"'],
     ['negative minReadySeconds', { minReadySeconds: -1 }, {}, 'spec.minReadySeconds', 'Invalid value: -1: must be greater than or equal to 0'],

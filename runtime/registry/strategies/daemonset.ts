@@ -1,7 +1,7 @@
 // DaemonSet: defaults (updateStrategy RollingUpdate with maxUnavailable 1
 // and maxSurge 0, revisionHistoryLimit 10), a required non-empty selector
-// that matches the template labels and never changes, restartPolicy Always
-// only, no activeDeadlineSeconds, update-strategy rules (not both 0,
+// that matches the template labels and never changes (restartPolicy Always
+// is checked with the containers, pod/containers.ts), no activeDeadlineSeconds, update-strategy rules (not both 0,
 // percentages), non-negative counts, and status counters through /status.
 
 import type { ResourceDef } from '../../../generated/api-types.ts';
@@ -9,6 +9,7 @@ import type { Obj } from '../../storage/interface.ts';
 import { type FieldError, fieldErrors } from '../field-errors.ts';
 import { type Strategy, type SubresourceStrategy, jsonEqual } from '../strategy.ts';
 import { statusWithMetadata } from './common/status.ts';
+import { goIntOrString, goLabelSelector } from './common/go-literals.ts';
 import { intOrPercentErrors, isZero } from './common/int-or-percent.ts';
 import { isEmptySelector, labelSelectorErrors, selectorMatches } from './common/label-selector.ts';
 
@@ -40,7 +41,7 @@ export function validateDaemonSet(obj: Obj): FieldError[] {
   if (!sel) errs.push(fieldErrors.required('spec.selector', ''));
   else {
     errs.push(...labelSelectorErrors('spec.selector', sel));
-    if (isEmptySelector(sel)) errs.push(fieldErrors.invalid('spec.selector', sel, 'empty selector is invalid for daemonset'));
+    if (isEmptySelector(sel)) errs.push(fieldErrors.invalid('spec.selector', goLabelSelector(sel), 'empty selector is invalid for daemonset'));
     const labels = spec.template?.metadata?.labels ?? {};
     if (!isEmptySelector(sel) && !selectorMatches(sel, labels)) {
       errs.push(fieldErrors.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
@@ -49,7 +50,6 @@ export function validateDaemonSet(obj: Obj): FieldError[] {
   const pod = spec.template?.spec;
   if (!spec.template) errs.push(fieldErrors.required('spec.template', ''));
   if (pod) {
-    if (pod.restartPolicy !== 'Always') errs.push(fieldErrors.notSupported('spec.template.spec.restartPolicy', pod.restartPolicy ?? '', ['Always']));
     if (pod.activeDeadlineSeconds !== undefined) errs.push(fieldErrors.forbidden('spec.template.spec.activeDeadlineSeconds', 'activeDeadlineSeconds in DaemonSet is not Supported'));
   }
   errs.push(...nonNegative('spec.minReadySeconds', spec.minReadySeconds));
@@ -66,7 +66,7 @@ export function validateDaemonSet(obj: Obj): FieldError[] {
       errs.push(...intOrPercentErrors(`${p}.maxUnavailable`, ru.maxUnavailable));
       errs.push(...intOrPercentErrors(`${p}.maxSurge`, ru.maxSurge));
       if (isZero(ru.maxUnavailable) && isZero(ru.maxSurge)) {
-        errs.push(fieldErrors.invalid(`${p}.maxUnavailable`, ru.maxUnavailable, 'may not be 0 when `maxSurge` is 0'));
+        errs.push(fieldErrors.invalid(`${p}.maxUnavailable`, goIntOrString(ru.maxUnavailable), 'may not be 0 when `maxSurge` is 0'));
       }
     }
   }
@@ -91,7 +91,7 @@ export function daemonSetStrategy(_def: ResourceDef, base: Strategy): Strategy {
     validate(obj) { return [...base.validate(obj), ...validateDaemonSet(obj)]; },
     validateUpdate(obj, old) {
       const errs = base.validateUpdate(obj, old);
-      if (!jsonEqual(obj.spec?.selector, old.spec?.selector)) errs.push(fieldErrors.invalid('spec.selector', obj.spec?.selector ?? null, 'field is immutable'));
+      if (!jsonEqual(obj.spec?.selector, old.spec?.selector)) errs.push(fieldErrors.invalid('spec.selector', goLabelSelector(obj.spec?.selector), 'field is immutable'));
       return errs;
     },
   };

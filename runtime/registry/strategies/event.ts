@@ -3,6 +3,11 @@
 // Warning, lengths are limited (128 characters, note 1 KiB) and the
 // deprecated* fields must be unset; series counts at least 2; on update
 // everything but series (and metadata) is fixed.
+// core/v1 Event: upstream's legacy rules, the same on create and update:
+// without eventTime the involved object's namespace must match the
+// event's (an empty one only in `default`); with eventTime the reporting
+// fields are required (reportingComponent, reportingInstance, action,
+// reason) and lengths are limited. Type and count are not checked there.
 
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
@@ -51,5 +56,36 @@ export function eventV1Strategy(_def: ResourceDef, base: Strategy): Strategy {
     validateUpdate(obj, old) {
       return [...base.validateUpdate(obj, old), ...FIXED.flatMap((f) => immutable(f, obj[f], old[f]))];
     },
+  };
+}
+
+/** The core/v1 Event rules (the legacy path upstream keeps for this version). */
+export function validateEventCoreV1(obj: Obj): FieldError[] {
+  const errs: FieldError[] = [];
+  const ns: string = obj.metadata?.namespace ?? '';
+  const ins: string = obj.involvedObject?.namespace ?? '';
+  const mismatch = () => errs.push(fieldErrors.invalid('involvedObject.namespace', ins, 'does not match event.namespace'));
+  if (!obj.eventTime) {
+    if (!ins) { if (ns !== '' && ns !== 'default') mismatch(); } else if (ns !== ins) mismatch();
+  } else {
+    if (!ins && ns !== 'default' && ns !== 'kube-system') mismatch();
+    const rc: string = obj.reportingComponent ?? '';
+    if (!rc) errs.push(fieldErrors.required('reportingComponent', ''));
+    for (const m of qualifiedNameErrors(rc)) errs.push(fieldErrors.invalid('reportingComponent', rc, m));
+    for (const f of ['reportingInstance', 'action', 'reason']) {
+      const v = String(obj[f] ?? '');
+      if (!v) errs.push(fieldErrors.required(f, ''));
+      if (v.length > LIMIT) errs.push(fieldErrors.invalid(f, '', `can have at most ${LIMIT} characters`));
+    }
+    if (typeof obj.message === 'string' && obj.message.length > NOTE_LIMIT) errs.push(fieldErrors.invalid('message', '', `can have at most ${NOTE_LIMIT} characters`));
+  }
+  return errs;
+}
+
+export function eventCoreV1Strategy(_def: ResourceDef, base: Strategy): Strategy {
+  return {
+    ...base,
+    validate(obj) { return [...base.validate(obj), ...validateEventCoreV1(obj)]; },
+    validateUpdate(obj, old) { return [...base.validateUpdate(obj, old), ...validateEventCoreV1(obj)]; },
   };
 }

@@ -1,30 +1,43 @@
 // Resource-specific strategies, looked up by group and kind. Each wraps the
 // default strategy (runtime/registry/strategy.ts) and adds the rules of its
-// resource; a kind without an entry gets the default behaviour.
+// resource; a kind without an entry gets the default behaviour. Every
+// strategy warns about finalizer names without a domain.
 
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import { type Strategy, hasStatus } from '../strategy.ts';
+import { finalizerWarnings } from './common/finalizer-warnings.ts';
 import { statusWithMetadata } from './common/status.ts';
 import { configMapStrategy } from './configmap.ts';
 import { daemonSetStrategy } from './daemonset.ts';
 import { endpointSliceStrategy, endpointsStrategy } from './endpoints.ts';
-import { eventV1Strategy } from './event.ts';
+import { eventCoreV1Strategy, eventV1Strategy } from './event.ts';
 import { apiServiceStrategy, ipAddressStrategy, leaseStrategy, podDisruptionBudgetStrategy, runtimeClassStrategy, serviceCIDRStrategy } from './misc.ts';
 import { namespaceStrategy } from './namespace.ts';
 import { persistentVolumeStrategy } from './persistentvolume.ts';
+import { podStrategy } from './pod/update.ts';
 import { withPodSpec } from './pod/workloads.ts';
 import { secretStrategy } from './secret.ts';
 import { serviceStrategy } from './service/strategy.ts';
+import { cronJobStrategy } from './workloads/cronjob.ts';
+import { deploymentStrategy, replicaSetStrategy } from './workloads/deployment.ts';
+import { jobStrategy } from './workloads/job.ts';
+import { statefulSetStrategy } from './workloads/statefulset.ts';
 import { csiDriverStrategy, csiNodeStrategy, csiStorageCapacityStrategy, volumeAttachmentStrategy } from './storage.ts';
 
 export type StrategyFactory = (def: ResourceDef, base: Strategy) => Strategy;
 
 const factories: Record<string, StrategyFactory> = {
   '/Namespace': namespaceStrategy,
+  '/Pod': podStrategy,
   '/Secret': secretStrategy,
   '/ConfigMap': configMapStrategy,
   '/Service': serviceStrategy,
   'apps/DaemonSet': daemonSetStrategy,
+  'apps/Deployment': deploymentStrategy,
+  'apps/ReplicaSet': replicaSetStrategy,
+  'apps/StatefulSet': statefulSetStrategy,
+  'batch/Job': jobStrategy,
+  'batch/CronJob': cronJobStrategy,
   '/Endpoints': endpointsStrategy,
   'discovery.k8s.io/EndpointSlice': endpointSliceStrategy,
   'storage.k8s.io/CSIDriver': csiDriverStrategy,
@@ -32,6 +45,7 @@ const factories: Record<string, StrategyFactory> = {
   'storage.k8s.io/CSIStorageCapacity': csiStorageCapacityStrategy,
   'storage.k8s.io/VolumeAttachment': volumeAttachmentStrategy,
   'events.k8s.io/Event': eventV1Strategy,
+  '/Event': eventCoreV1Strategy,
   'coordination.k8s.io/Lease': leaseStrategy,
   'node.k8s.io/RuntimeClass': runtimeClassStrategy,
   'networking.k8s.io/IPAddress': ipAddressStrategy,
@@ -44,7 +58,12 @@ const factories: Record<string, StrategyFactory> = {
 export function strategyFor(def: ResourceDef, base: Strategy): Strategy {
   const f = factories[`${def.group}/${def.kind}`];
   const inner = withPodSpec(def, base);
-  const strategy = f ? f(def, inner) : inner;
+  const kind = f ? f(def, inner) : inner;
+  const strategy: Strategy = {
+    ...kind,
+    warningsOnCreate: (obj) => [...kind.warningsOnCreate(obj), ...finalizerWarnings(obj)],
+    warningsOnUpdate: (obj, old) => [...kind.warningsOnUpdate(obj, old), ...finalizerWarnings(obj, old)],
+  };
   if (hasStatus(def) && !strategy.subresources?.status) {
     const status = statusWithMetadata(() => [], { keepOwnerReferences: def.group === '' && def.kind === 'Pod' });
     return { ...strategy, subresources: { ...(strategy.subresources ?? {}), status } };

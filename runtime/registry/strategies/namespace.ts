@@ -111,6 +111,10 @@ export function namespaceStrategy(_def: ResourceDef, base: Strategy): Strategy {
     },
     subresources: { status: statusSub(), finalize: finalizeSub() },
     hasPendingFinalizers: pendingFinalizers,
+    validateDelete(live) {
+      const name: string = live.metadata?.name ?? '';
+      if (IMMORTAL.has(name)) throw errors.forbidden(GR, name, 'this namespace may not be deleted');
+    },
     prepareForGracefulDelete(obj, alreadyDeleting) {
       const name: string = obj.metadata?.name ?? '';
       if (IMMORTAL.has(name)) throw errors.forbidden(GR, name, 'this namespace may not be deleted');

@@ -1,11 +1,13 @@
 // Where a PodSpec sits in each kind that carries one, and the strategy
-// wrapper that defaults it and validates its volumes (plus the kind's own
-// workload defaults: Deployment, ReplicaSet, StatefulSet, Job, CronJob).
+// wrapper that defaults it and validates its containers, restart policy and
+// volumes (plus the kind's own workload defaults: Deployment, ReplicaSet,
+// StatefulSet, Job, CronJob).
 
 import type { ResourceDef } from '../../../../generated/api-types.ts';
 import type { Obj } from '../../../storage/interface.ts';
 import type { FieldError } from '../../field-errors.ts';
 import type { Strategy } from '../../strategy.ts';
+import { ALL_RESTART_POLICIES, type PodSpecRules, podSpecErrors } from './containers.ts';
 import { defaultPodSpec } from './defaults.ts';
 import { volumesErrors } from './volumes.ts';
 
@@ -20,6 +22,19 @@ export const POD_SPEC_PATHS: Record<string, string> = {
   'apps/DaemonSet': 'spec.template.spec',
   'batch/Job': 'spec.template.spec',
   'batch/CronJob': 'spec.jobTemplate.spec.template.spec',
+};
+
+/** Container rules per carrying kind: Pods need images; controllers of long-running pods restart them Always, jobs never Always. */
+export const POD_SPEC_RULES: Record<string, PodSpecRules> = {
+  '/Pod': { requireImage: true, restartPolicies: ALL_RESTART_POLICIES },
+  '/PodTemplate': { requireImage: false, restartPolicies: ALL_RESTART_POLICIES },
+  '/ReplicationController': { requireImage: false, restartPolicies: ['Always'] },
+  'apps/Deployment': { requireImage: false, restartPolicies: ['Always'] },
+  'apps/ReplicaSet': { requireImage: false, restartPolicies: ['Always'] },
+  'apps/StatefulSet': { requireImage: false, restartPolicies: ['Always'] },
+  'apps/DaemonSet': { requireImage: false, restartPolicies: ['Always'] },
+  'batch/Job': { requireImage: false, restartPolicies: ['OnFailure', 'Never'] },
+  'batch/CronJob': { requireImage: false, restartPolicies: ['OnFailure', 'Never'] },
 };
 
 export function podSpecAt(obj: Obj, path: string): Obj | undefined {
@@ -94,7 +109,11 @@ export function withPodSpec(def: ResourceDef, base: Strategy): Strategy {
     defaultWorkload(key, obj);
     defaultPodSpec(podSpecAt(obj, path));
   };
-  const errs = (obj: Obj): FieldError[] => volumesErrors(path, podSpecAt(obj, path)?.volumes);
+  const rules = POD_SPEC_RULES[key];
+  const errs = (obj: Obj): FieldError[] => {
+    const spec = podSpecAt(obj, path);
+    return [...podSpecErrors(path, spec, rules), ...volumesErrors(path, spec?.volumes)];
+  };
   return {
     ...base,
     prepareForCreate(obj) { base.prepareForCreate(obj); defaults(obj); },
