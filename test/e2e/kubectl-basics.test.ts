@@ -1,29 +1,20 @@
 // End-to-end: the real kubectl 1.31 against a real server process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { kubectlFor, type RunResult } from '../support/kubectl.ts';
-import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import { type Kubectl, type KubectlSession, kubectlSession, ok } from '../support/kubectl.ts';
+import type { ServerProcess } from '../support/server-process.ts';
 
+let session: KubectlSession;
 let server: ServerProcess;
-let k: (args: string[], opts?: { input?: string; env?: Record<string, string>; timeoutMs?: number }) => Promise<RunResult>;
 let home: string;
+const k: Kubectl = (args, opts) => session.k(args, opts);
 
 beforeAll(async () => {
-  server = await startServerProcess();
-  home = mkdtempSync(join(tmpdir(), 'kubectl-home-'));
-  const base = kubectlFor(server.kubeconfig);
-  k = (args, opts = {}) => base(args, { ...opts, env: { HOME: home, ...(opts.env ?? {}) } });
+  session = await kubectlSession();
+  ({ server, home } = session);
 });
-afterAll(async () => {
-  await server?.stop();
-});
-
-function ok(r: RunResult): string {
-  if (r.code !== 0) throw new Error(`kubectl failed (${r.code}): ${r.stderr}\n${r.stdout}`);
-  return r.stdout;
-}
+afterAll(async () => { await session?.stop(); });
 
 describe('kubectl against specserver', () => {
   it('lists API resources with short names and scope', async () => {

@@ -2,28 +2,19 @@
 // strategic merge), edit, label, annotate, patch of every type, scale, set
 // image — against a real server process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { kubectlFor, type RunResult } from '../support/kubectl.ts';
-import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import { type Kubectl, type KubectlSession, kubectlSession, ok } from '../support/kubectl.ts';
 
-let server: ServerProcess;
+let session: KubectlSession;
 let home: string;
-let k: (args: string[], opts?: { input?: string; env?: Record<string, string> }) => Promise<RunResult>;
+const k: Kubectl = (args, opts) => session.k(args, opts);
 
 beforeAll(async () => {
-  server = await startServerProcess();
-  home = mkdtempSync(join(tmpdir(), 'kubectl-home-'));
-  const base = kubectlFor(server.kubeconfig);
-  k = (args, opts = {}) => base(args, { ...opts, env: { HOME: home, ...(opts.env ?? {}) } });
+  session = await kubectlSession();
+  ({ home } = session);
 });
-afterAll(async () => { await server?.stop(); });
-
-const ok = (r: RunResult) => {
-  if (r.code !== 0) throw new Error(`kubectl failed (${r.code}): ${r.stderr}`);
-  return r.stdout;
-};
+afterAll(async () => { await session?.stop(); });
 const getJSON = async (...args: string[]) => JSON.parse(ok(await k(['get', ...args, '-o', 'json'])));
 
 function deployment(image: string, ports: number[], extraEnv = true): string {

@@ -5,28 +5,21 @@
 // CronJob schedule and Deployment), the finalizer-name warning, the
 // undeletable default namespace and the `kubernetes` endpoints.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { kubectlFor, type RunResult } from '../support/kubectl.ts';
-import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import { type Kubectl, type KubectlSession, kubectlSession, ok } from '../support/kubectl.ts';
+import type { ServerProcess } from '../support/server-process.ts';
 
+let session: KubectlSession;
 let server: ServerProcess;
 let home: string;
-let k: (args: string[], opts?: { input?: string; env?: Record<string, string> }) => Promise<RunResult>;
+const k: Kubectl = (args, opts) => session.k(args, opts);
 
 beforeAll(async () => {
-  server = await startServerProcess(['--service-cluster-ip-range', '10.20.0.0/24', '--service-node-port-range', '30100-30200']);
-  home = mkdtempSync(join(tmpdir(), 'kubectl-home-'));
-  const base = kubectlFor(server.kubeconfig);
-  k = (args, opts = {}) => base(args, { ...opts, env: { HOME: home, ...(opts.env ?? {}) } });
+  session = await kubectlSession(['--service-cluster-ip-range', '10.20.0.0/24', '--service-node-port-range', '30100-30200']);
+  ({ server, home } = session);
 });
-afterAll(async () => { await server?.stop(); });
-
-const ok = (r: RunResult) => {
-  if (r.code !== 0) throw new Error(`kubectl failed (${r.code}): ${r.stderr}`);
-  return r.stdout;
-};
+afterAll(async () => { await session?.stop(); });
 const getJSON = async (...args: string[]) => JSON.parse(ok(await k(['get', ...args, '-o', 'json'])));
 
 describe('kubectl and Services', () => {

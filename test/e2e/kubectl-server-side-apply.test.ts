@@ -3,27 +3,18 @@
 // of dropped fields, migration from client-side apply, managed fields, and
 // apply to the status subresource.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { kubectlFor, type RunResult } from '../support/kubectl.ts';
-import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import { type Kubectl, type KubectlSession, kubectlSession, ok } from '../support/kubectl.ts';
+import type { ServerProcess } from '../support/server-process.ts';
 
+let session: KubectlSession;
 let server: ServerProcess;
-let k: (args: string[], opts?: { input?: string }) => Promise<RunResult>;
+const k: Kubectl = (args, opts) => session.k(args, opts);
 
 beforeAll(async () => {
-  server = await startServerProcess();
-  const home = mkdtempSync(join(tmpdir(), 'kubectl-home-'));
-  const base = kubectlFor(server.kubeconfig);
-  k = (args, opts = {}) => base(args, { ...opts, env: { HOME: home } });
+  session = await kubectlSession();
+  ({ server } = session);
 });
-afterAll(async () => { await server?.stop(); });
-
-const ok = (r: RunResult) => {
-  if (r.code !== 0) throw new Error(`kubectl failed (${r.code}): ${r.stderr}`);
-  return r.stdout;
-};
+afterAll(async () => { await session?.stop(); });
 const get = async (...args: string[]) => JSON.parse(ok(await k(['get', ...args, '-o', 'json', '--show-managed-fields'])));
 
 const dep = (name: string, replicas: number | undefined, image: string, extra = '') => `apiVersion: apps/v1

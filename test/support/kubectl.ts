@@ -1,7 +1,12 @@
-// Runs the real kubectl (or helm) against a test server and captures output.
+// Runs the real kubectl (or helm) against a test server and captures output;
+// kubectlSession() starts a server process with a kubectl bound to it.
 
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ensureClients } from './clients.ts';
+import { startServerProcess, type ServerProcess } from './server-process.ts';
 
 export interface RunResult {
   code: number | null;
@@ -27,4 +32,28 @@ export function kubectlFor(kubeconfig: string) {
   const { kubectl } = ensureClients();
   return (args: string[], opts: { input?: string; env?: Record<string, string>; timeoutMs?: number } = {}) =>
     run(kubectl, ['--kubeconfig', kubeconfig, ...args], opts);
+}
+
+export type Kubectl = (args: string[], opts?: { input?: string; env?: Record<string, string>; timeoutMs?: number }) => Promise<RunResult>;
+
+/** A real server process and a kubectl bound to it with its own HOME (a fresh discovery cache). */
+export interface KubectlSession {
+  server: ServerProcess;
+  home: string;
+  k: Kubectl;
+  stop(): Promise<void>;
+}
+
+export async function kubectlSession(serverArgs: string[] = []): Promise<KubectlSession> {
+  const server = await startServerProcess(serverArgs);
+  const home = mkdtempSync(join(tmpdir(), 'kubectl-home-'));
+  const base = kubectlFor(server.kubeconfig);
+  const k: Kubectl = (args, opts = {}) => base(args, { ...opts, env: { HOME: home, ...(opts.env ?? {}) } });
+  return { server, home, k, stop: async () => { await server.stop(); } };
+}
+
+/** The output of a kubectl run that must succeed. */
+export function ok(r: RunResult): string {
+  if (r.code !== 0) throw new Error(`kubectl failed (${r.code}): ${r.stderr}\n${r.stdout}`);
+  return r.stdout;
 }
