@@ -105,8 +105,8 @@ describe('Service field rules', () => {
   it.each([
     ['headless', { clusterIP: 'None', selector: { a: 'b' } }, (sp: any) => expect(sp.clusterIPs).toEqual(['None'])],
     ['ExternalName', { type: 'ExternalName', externalName: 'db.example.com.' }, (sp: any) => expect(sp.clusterIP).toBeUndefined()],
-    ['requested address in range', { ports: port80, clusterIP: '10.0.0.200' }, (sp: any) => expect(sp.clusterIPs).toEqual(['10.0.0.200'])],
-    ['requested nodePort', { type: 'NodePort', ports: [{ port: 80, nodePort: 30777 }] }, (sp: any) => expect(sp.ports[0].nodePort).toBe(30777)],
+    ['requested address in range', { ports: port80, clusterIP: '10.0.0.12' }, (sp: any) => expect(sp.clusterIPs).toEqual(['10.0.0.12'])],
+    ['requested nodePort', { type: 'NodePort', ports: [{ port: 80, nodePort: 30077 }] }, (sp: any) => expect(sp.ports[0].nodePort).toBe(30077)],
     ['LB with Local gets a health check port', { type: 'LoadBalancer', externalTrafficPolicy: 'Local', ports: port80 }, (sp: any) => expect(sp.healthCheckNodePort).toBeGreaterThanOrEqual(30000)],
     ['LB without node ports', { type: 'LoadBalancer', allocateLoadBalancerNodePorts: false, ports: port80 }, (sp: any) => expect(sp.ports[0].nodePort).toBeUndefined()],
   ])('valid: %s', async (_n, spec, check) => {
@@ -116,20 +116,22 @@ describe('Service field rules', () => {
   });
 });
 
+// Requested addresses and ports in these tests sit in the static bands (10.0.0.2-16, 30000-30085),
+// which random allocation does not enter while the rest of the range has room.
 describe('allocation bookkeeping', () => {
   it('a requested address is free again after delete; dry-run and failed writes hold nothing', async () => {
-    const a = await call(s, 'POST', SVC, svc({ ports: port80, clusterIP: '10.0.0.150' }, 'keep-150'));
+    const a = await call(s, 'POST', SVC, svc({ ports: port80, clusterIP: '10.0.0.13' }, 'keep-13'));
     expect(a.code).toBe(201);
-    expect((await call(s, 'POST', SVC, svc({ ports: port80, clusterIP: '10.0.0.150' }))).code).toBe(422);
-    expect((await call(s, 'DELETE', `${SVC}/keep-150`)).code).toBe(200);
+    expect((await call(s, 'POST', SVC, svc({ ports: port80, clusterIP: '10.0.0.13' }))).code).toBe(422);
+    expect((await call(s, 'DELETE', `${SVC}/keep-13`)).code).toBe(200);
     // dry-run shows the address but does not take it
-    const dry = await call(s, 'POST', `${SVC}?dryRun=All`, svc({ ports: port80, clusterIP: '10.0.0.150' }));
+    const dry = await call(s, 'POST', `${SVC}?dryRun=All`, svc({ ports: port80, clusterIP: '10.0.0.13' }));
     expect(dry.code).toBe(201);
-    expect(dry.body.spec.clusterIP).toBe('10.0.0.150');
+    expect(dry.body.spec.clusterIP).toBe('10.0.0.13');
     // a failed write (name taken) does not keep its reservation
-    const dup = await call(s, 'POST', SVC, svc({ type: 'NodePort', ports: [{ port: 80, nodePort: 31500 }], clusterIP: '10.0.0.150' }, 'kubernetes'));
+    const dup = await call(s, 'POST', SVC, svc({ type: 'NodePort', ports: [{ port: 80, nodePort: 30050 }], clusterIP: '10.0.0.13' }, 'kubernetes'));
     expect(dup.code).toBe(409);
-    const again = await call(s, 'POST', SVC, svc({ type: 'NodePort', ports: [{ port: 80, nodePort: 31500 }], clusterIP: '10.0.0.150' }));
+    const again = await call(s, 'POST', SVC, svc({ type: 'NodePort', ports: [{ port: 80, nodePort: 30050 }], clusterIP: '10.0.0.13' }));
     expect(again.code, JSON.stringify(again.body)).toBe(201);
   });
 
@@ -151,11 +153,11 @@ describe('allocation bookkeeping', () => {
   });
 
   it('clusterIP may not change; changing to ExternalName erases the address fields and frees the address', async () => {
-    const c = await call(s, 'POST', SVC, svc({ type: 'LoadBalancer', loadBalancerClass: 'example.com/lb', ports: port80, clusterIP: '10.0.0.160' }, 'to-ext'));
+    const c = await call(s, 'POST', SVC, svc({ type: 'LoadBalancer', loadBalancerClass: 'example.com/lb', ports: port80, clusterIP: '10.0.0.10' }, 'to-ext'));
     expect(c.code).toBe(201);
-    const change = await call(s, 'PUT', `${SVC}/to-ext`, { ...c.body, spec: { ...c.body.spec, clusterIP: '10.0.0.161', clusterIPs: ['10.0.0.161'] } });
+    const change = await call(s, 'PUT', `${SVC}/to-ext`, { ...c.body, spec: { ...c.body.spec, clusterIP: '10.0.0.11', clusterIPs: ['10.0.0.11'] } });
     expect(change.code).toBe(422);
-    expect(causeMessages(change)).toContain('spec.clusterIPs[0]: Invalid value: []string{"10.0.0.161"}: may not change once set');
+    expect(causeMessages(change)).toContain('spec.clusterIPs[0]: Invalid value: []string{"10.0.0.11"}: may not change once set');
     const cls = await call(s, 'PUT', `${SVC}/to-ext`, { ...c.body, spec: { ...c.body.spec, loadBalancerClass: 'example.com/other' } });
     expect(causeMessages(cls)).toContain('spec.loadBalancerClass: Invalid value: "example.com/other": may not change once set');
     const ext = await call(s, 'PUT', `${SVC}/to-ext`, { ...c.body, spec: { ...c.body.spec, type: 'ExternalName', externalName: 'example.com' } });
@@ -164,7 +166,7 @@ describe('allocation bookkeeping', () => {
       expect(ext.body.spec[f], f).toBeUndefined();
     }
     expect(ext.body.spec.ports[0].nodePort).toBeUndefined();
-    expect((await call(s, 'POST', SVC, svc({ ports: port80, clusterIP: '10.0.0.160' }))).code).toBe(201);
+    expect((await call(s, 'POST', SVC, svc({ ports: port80, clusterIP: '10.0.0.10' }))).code).toBe(201);
     // and back: a new address is allocated
     const back = await call(s, 'PUT', `${SVC}/to-ext`, { ...ext.body, spec: { ...ext.body.spec, type: 'ClusterIP', externalName: undefined } });
     expect(back.code, JSON.stringify(back.body)).toBe(200);
@@ -273,14 +275,14 @@ describe('restart on the same data', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-restart-'));
     try {
       const a = await server({ dataDir: dir });
-      const c = await call(a, 'POST', SVC, svc({ type: 'NodePort', ports: [{ port: 80, nodePort: 30999 }], clusterIP: '10.0.0.99' }, 'held'));
+      const c = await call(a, 'POST', SVC, svc({ type: 'NodePort', ports: [{ port: 80, nodePort: 30051 }], clusterIP: '10.0.0.14' }, 'held'));
       expect(c.code).toBe(201);
       await a.stop();
       const b = await server({ dataDir: dir });
       try {
-        const ip = await call(b, 'POST', SVC, svc({ ports: port80, clusterIP: '10.0.0.99' }));
+        const ip = await call(b, 'POST', SVC, svc({ ports: port80, clusterIP: '10.0.0.14' }));
         expect(causeMessages(ip)[0]).toContain('provided IP is already allocated');
-        const np = await call(b, 'POST', SVC, svc({ type: 'NodePort', ports: [{ port: 80, nodePort: 30999 }] }));
+        const np = await call(b, 'POST', SVC, svc({ type: 'NodePort', ports: [{ port: 80, nodePort: 30051 }] }));
         expect(causeMessages(np)[0]).toContain('provided port is already allocated');
         expect((await call(b, 'GET', `${SVC}/kubernetes`)).body.spec.clusterIP).toBe('10.0.0.1');
       } finally {

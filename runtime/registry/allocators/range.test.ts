@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AllocationError, IPAllocator, PortAllocator } from './range.ts';
+import { AllocationError, IPAllocator, PortAllocator, staticBand } from './range.ts';
 
 describe('IPAllocator', () => {
   it('hands out every usable address once, never network or broadcast', () => {
@@ -42,5 +42,27 @@ describe('PortAllocator', () => {
   });
   it.each(['', 'a-b', '0-10', '10-5', '1-70000'])('rejects range %j', (r) => {
     expect(() => new PortAllocator(r)).toThrow();
+  });
+});
+
+describe('static band (ServiceIPStaticSubrange, ServiceNodePortStaticSubrange)', () => {
+  it.each([
+    [8, 16, 256, 16, 0], [16, 16, 256, 16, 16], [254, 16, 256, 16, 16], [1024, 16, 256, 16, 64], [1 << 20, 16, 256, 16, 256],
+    [2768, 16, 128, 32, 86], [100, 16, 128, 32, 16], [10, 16, 128, 32, 0],
+  ])('size %d -> band %d..', (size, min, max, step, want) => {
+    expect(staticBand(size, min, max, step)).toBe(want);
+  });
+  it('random allocation stays above the band until the rest is full', () => {
+    const a = new IPAllocator('10.0.0.0/24'); // 254 usable, band 16: 10.0.0.1 - 10.0.0.16
+    const got = Array.from({ length: 238 }, () => a.allocateNext());
+    const lastOctet = (ip: string) => Number(ip.split('.')[3]);
+    expect(got.every((ip) => lastOctet(ip) > 16)).toBe(true);
+    expect(lastOctet(a.allocateNext())).toBeLessThanOrEqual(16);
+  });
+  it('node ports likewise', () => {
+    const p = new PortAllocator('30000-30099'); // 100 ports, band 16
+    const got = Array.from({ length: 84 }, () => p.allocateNext());
+    expect(got.every((x) => x >= 30016)).toBe(true);
+    expect(p.allocateNext()).toBeLessThan(30016);
   });
 });

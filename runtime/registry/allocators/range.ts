@@ -13,6 +13,28 @@ export class AllocationError extends Error {
   }
 }
 
+/**
+ * The static band at the bottom of a range (kube-apiserver's
+ * ServiceIPStaticSubrange / ServiceNodePortStaticSubrange): random allocation
+ * takes from above it first and enters it only when the rest is full, so
+ * values users request there rarely collide with allocated ones. Its size is
+ * size/step clamped to [min, max]; 0 for ranges smaller than min.
+ */
+export function staticBand(size: number, min: number, max: number, step: number): number {
+  if (size < min) return 0;
+  return Math.min(max, Math.max(min, Math.floor(size / step)));
+}
+
+/** Scans offsets [0, count): the dynamic band from a random start, then the static band. */
+function* dynamicFirst(count: number, band: number): Generator<number> {
+  const upper = count - band;
+  if (upper > 0) {
+    const start = Math.floor(Math.random() * upper);
+    for (let i = 0; i < upper; i++) yield band + ((start + i) % upper);
+  }
+  for (let i = 0; i < Math.min(band, count); i++) yield i;
+}
+
 export class IPAllocator {
   readonly cidr: CIDR;
   readonly family: IPFamily;
@@ -49,13 +71,13 @@ export class IPAllocator {
     return formatIP(ip);
   }
 
-  /** Reserves a free address (random start, then the next free one). */
+  /** Reserves a free address: a random one above the static band, else one in it. */
   allocateNext(): string {
     if (BigInt(this.used.size) >= this.count) throw new AllocationError('range is full', 'full');
-    const span = this.count > 1n << 32n ? 1n << 32n : this.count;
-    let off = BigInt(Math.floor(Math.random() * Number(span)));
-    for (let i = 0n; i < this.count; i++) {
-      const v = this.first + ((off + i) % this.count);
+    // large (IPv6) ranges are scanned within their first 2^20 addresses
+    const span = Number(this.count > 1n << 20n ? 1n << 20n : this.count);
+    for (const off of dynamicFirst(span, staticBand(span, 16, 256, 16))) {
+      const v = this.first + BigInt(off);
       if (!this.used.has(v)) {
         this.used.add(v);
         return formatIP({ family: this.family, value: v });
@@ -116,11 +138,11 @@ export class PortAllocator {
     return port;
   }
 
+  /** Reserves a free port: a random one above the static band, else one in it. */
   allocateNext(): number {
     if (this.used.size >= this.size) throw new AllocationError('range is full', 'full');
-    const start = Math.floor(Math.random() * this.size);
-    for (let i = 0; i < this.size; i++) {
-      const p = this.base + ((start + i) % this.size);
+    for (const off of dynamicFirst(this.size, staticBand(this.size, 16, 128, 32))) {
+      const p = this.base + off;
       if (!this.used.has(p)) {
         this.used.add(p);
         return p;
