@@ -2,11 +2,16 @@
 // SQLite under --data-dir (default ./data), prints where the admin
 // kubeconfig is, and shuts down gracefully on SIGTERM/SIGINT: /readyz turns
 // 503 at once, requests are served for --shutdown-delay-duration, then the
-// server drains and exits.
+// server stops listening, lets requests in flight finish, ends watches and
+// exits 0. A store that cannot be opened
+// (data directory in use, damaged file, unreadable values) is one message
+// and exit 1.
 
 import { resolve } from 'node:path';
 import { FlagError, parseFlags, usage } from './config/flags.ts';
+import { BindAddressError, checkBindAddress, INSECURE_REMOTE_FLAG } from './server/bind-address.ts';
 import { startServer } from './server/start.ts';
+import { StorageOpenError } from './storage/sqlite/open-errors.ts';
 
 async function main(): Promise<void> {
   let flags;
@@ -33,10 +38,21 @@ async function main(): Promise<void> {
     console.error(`Error: --authorization-mode ${flags['authorization-mode']} is not supported yet by this build (AlwaysAllow only)`);
     process.exit(1);
   }
+  const allowInsecureRemote = Boolean(flags[INSECURE_REMOTE_FLAG]);
+  try {
+    checkBindAddress(String(flags['bind-address']), allowInsecureRemote);
+  } catch (err) {
+    if (!(err instanceof BindAddressError)) throw err;
+    console.error(`Error: ${err.message}`);
+    process.exit(1);
+  }
   const dataDirFlag = String(flags['data-dir']);
   const server = await startServer({
+    quarantineUnreadable: Boolean(flags['quarantine-unreadable']),
+    log: (msg) => console.log(msg),
     dataDir: dataDirFlag === ':memory:' ? undefined : resolve(dataDirFlag),
     bindAddress: String(flags['bind-address']),
+    allowInsecureRemote,
     port: Number(flags['secure-port']),
     runtimeConfig: flags['runtime-config'] as string | undefined,
     minRequestTimeoutSeconds: Number(flags['min-request-timeout']),
@@ -49,13 +65,28 @@ async function main(): Promise<void> {
     advertiseAddress: flags['advertise-address'] as string | undefined,
     maxRequestsInflight: Number(flags['max-requests-inflight']),
     maxMutatingRequestsInflight: Number(flags['max-mutating-requests-inflight']),
+    requestTimeoutMs: Number(flags['request-timeout']),
+    maxWatches: Number(flags['max-watches']),
+    maxWatchesPerUser: Number(flags['max-watches-per-user']),
+    watchStallTimeoutMs: Number(flags['watch-stall-timeout']),
     serviceNodePortRange: String(flags['service-node-port-range']),
   });
+  const report = server.storageReport;
+  if (report.previousOwner) {
+    console.log(`took over ${report.file} from pid ${report.previousOwner.pid} (since ${report.previousOwner.since}), which did not shut down cleanly`);
+  }
+  for (const r of report.quarantined) {
+    console.warn(`quarantined unreadable value of ${r.key} (revision ${r.rev}${r.current ? '' : ', history'}: ${r.reason})`);
+  }
+  if (report.quarantined.length || report.quarantinedEarlier) {
+    console.warn(`the table "quarantine" of ${report.file} holds ${report.quarantined.length + report.quarantinedEarlier} row(s); see docs/recovery.md`);
+  }
   if (server.kubeconfigPath) {
     console.log(`admin kubeconfig: ${server.kubeconfigPath}`);
     console.log(`try: kubectl --kubeconfig ${server.kubeconfigPath} get namespaces`);
   }
-  console.log(`specserver listening on ${server.url}`);
+  // the address really bound; for a wildcard the kubeconfig reaches it through loopback
+  console.log(server.boundURL === server.url ? `specserver listening on ${server.url}` : `specserver listening on ${server.boundURL} (kubeconfig uses ${server.url})`);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
@@ -75,6 +106,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error(err);
+  if (err instanceof StorageOpenError) console.error(`Error: ${err.message}`);
+  else console.error(err);
   process.exit(1);
 });

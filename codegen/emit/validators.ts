@@ -135,6 +135,9 @@ export function validatorRoots(model: Model): Map<string, string[]> {
   return byModule;
 }
 
+/** ajv's way of adding a callee's errors to the caller's list (`vErrors = vErrors === null ? f.errors : vErrors.concat(f.errors);`). */
+const CONCAT_ERRORS = /vErrors = vErrors === null \? ([A-Za-z0-9_.]+)\.errors : vErrors\.concat\(\1\.errors\);/g;
+
 export function emitValidatorModule(model: Model, roots: string[]): string {
   const names = closure(model, roots);
   const definitions: Json = {};
@@ -157,8 +160,13 @@ export function emitValidatorModule(model: Model, roots: string[]): string {
   const standaloneCode = standalone as unknown as typeof standalone.default;
   let code = standaloneCode(ajv, exportsMap);
   code = code.replace(/^"use strict";/, '');
+  // ajv gathers a callee's errors with concat, which copies the whole list at
+  // every call: quadratic when thousands of list items each fail. Append instead.
+  code = code.replace(CONCAT_ERRORS, (_m, callee: string) => `vErrors = appendErrors(vErrors, ${callee}.errors);`);
+  if (code.includes('vErrors.concat(')) throw new Error('validators: an ajv error concatenation was left unrewritten');
   const w = new ModuleWriter(`Validators compiled ahead of time (ajv standalone) for:\n${roots.map((r) => `  ${r}`).join('\n')}`, true);
   w.importValue('wrap', './runtime.ts');
+  w.importValue('appendErrors', './runtime.ts');
   w.importType('Shape', './runtime.ts');
   w.importType('SchemaValidator', '../api-types.ts');
   w.importValue('createRequire', 'node:module');

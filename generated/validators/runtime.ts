@@ -42,6 +42,18 @@ const KIND_OF_KEYWORD: Record<string, SchemaIssueKind> = {
   not: 'type',
 };
 
+/**
+ * Adds a callee's errors to the caller's list in place (linear, where ajv's
+ * own concat copies the list at every call). A first batch is copied so the
+ * list never aliases the callee's own array.
+ */
+export function appendErrors(acc: AjvError[] | null, more: AjvError[] | null | undefined): AjvError[] | null {
+  if (!more) return acc;
+  if (acc === null) return more.slice();
+  for (let i = 0; i < more.length; i++) acc.push(more[i]);
+  return acc;
+}
+
 /** Drops null-valued object fields: JSON null reads as "absent", as kube-apiserver decodes it. */
 export function dropNulls(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(dropNulls);
@@ -120,6 +132,12 @@ function message(e: AjvError, path: string, value: unknown): string {
 }
 
 /** Wraps one compiled ajv function as a SchemaValidator for the named root schema. */
+/**
+ * Issues reported for one value at most. Each costs microseconds to place, and
+ * a 3 MiB body can hold over a million failing items; no client reads more.
+ */
+export const MAX_SCHEMA_ISSUES = 1000;
+
 export function wrap(fn: AjvFunction, root: string, shapes: Record<string, Shape>): SchemaValidator {
   return (input: unknown): SchemaIssue[] => {
     const value = dropNulls(input);
@@ -127,6 +145,8 @@ export function wrap(fn: AjvFunction, root: string, shapes: Record<string, Shape
     const seen = new Set<string>();
     const issues: SchemaIssue[] = [];
     for (const e of fn.errors ?? []) {
+      // a body can fail on every one of a million list items: report the first ones only
+      if (issues.length >= MAX_SCHEMA_ISSUES) break;
       // Errors inside anyOf/oneOf/not branches are summarised by the combinator's own error.
       if (/\/(anyOf|oneOf)\/\d+\/|\/not\//.test(e.schemaPath)) continue;
       const extra = e.keyword === 'additionalProperties' ? String(e.params.additionalProperty)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JSONSyntaxError, parseJSONStrict } from './json-parse.ts';
+import { MAX_NESTING_DEPTH } from './limits.ts';
 
 describe('parseJSONStrict', () => {
   it.each([
@@ -35,5 +36,53 @@ describe('parseJSONStrict', () => {
     const r = parseJSONStrict('{"__proto__":{"polluted":1}}');
     expect(({} as any).polluted).toBeUndefined();
     expect(Object.keys(r.value as object)).toEqual(['__proto__']);
+  });
+
+  describe('nesting limit', () => {
+    const arrays = (d: number) => '['.repeat(d) + ']'.repeat(d);
+    const objects = (d: number) => '{"a":'.repeat(d) + '1' + '}'.repeat(d);
+    const depthOf = (v: unknown): number => {
+      let d = 0;
+      while (v !== null && typeof v === 'object') {
+        d++;
+        v = Array.isArray(v) ? v[0] : (v as Record<string, unknown>).a;
+      }
+      return d;
+    };
+
+    it.each([
+      ['lists', arrays],
+      ['objects', objects],
+    ])('accepts %s nested exactly to the limit', (_n, make) => {
+      expect(depthOf(parseJSONStrict(make(MAX_NESTING_DEPTH)).value)).toBe(MAX_NESTING_DEPTH);
+    });
+
+    it.each([
+      ['lists', arrays(MAX_NESTING_DEPTH + 1), "invalid character '[' exceeded max depth"],
+      ['objects', objects(MAX_NESTING_DEPTH + 1), "invalid character '{' exceeded max depth"],
+      ['empty list one past the limit', `${'['.repeat(MAX_NESTING_DEPTH)}[]${']'.repeat(MAX_NESTING_DEPTH)}`, "invalid character '[' exceeded max depth"],
+      ['a million levels (no stack overflow)', '['.repeat(1_000_000), "invalid character '[' exceeded max depth"],
+      ['a million unclosed objects', '{"a":'.repeat(1_000_000), "invalid character '{' exceeded max depth"],
+    ])('rejects %s', (_n, text, msg) => {
+      let err: unknown;
+      try {
+        parseJSONStrict(text);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(JSONSyntaxError);
+      expect((err as Error).message).toBe(msg);
+      expect((err as JSONSyntaxError).offset).toBe(MAX_NESTING_DEPTH * (text.startsWith('{') ? 5 : 1));
+    });
+
+    it('takes a smaller limit when asked', () => {
+      expect(() => parseJSONStrict('[[[]]]', { maxDepth: 2 })).toThrow('exceeded max depth');
+      expect(parseJSONStrict('[[]]', { maxDepth: 2 }).value).toEqual([[]]);
+    });
+
+    it('reports duplicates deep inside lists and objects', () => {
+      const r = parseJSONStrict('[{"a":[0,{"b":1,"b":2}]},{"c":{"d":1,"d":2}}]');
+      expect(r.duplicates).toEqual(['[0].a[1].b', '[1].c.d']);
+    });
   });
 });

@@ -2,6 +2,11 @@
 // paths (`metadata.name`, `spec.containers[0].image`), which JSON.parse
 // silently collapses. Used on every write body, so it is a single pass with
 // no backtracking. Syntax errors carry the offset and a Go-like description.
+// Iterative (an explicit stack of open containers), so no input can overflow
+// the call stack; nesting deeper than the limit (MAX_NESTING_DEPTH unless
+// given) fails like Go's encoding/json at its own limit of 10,000:
+// `invalid character '[' exceeded max depth`.
+import { MAX_NESTING_DEPTH } from './limits.ts';
 
 export class JSONSyntaxError extends Error {
   constructor(message: string, readonly offset: number) {
@@ -18,7 +23,17 @@ export interface ParsedJSON {
 const WS = new Uint8Array(128);
 WS[0x20] = WS[0x09] = WS[0x0a] = WS[0x0d] = 1;
 
-export function parseJSONStrict(text: string): ParsedJSON {
+/** An array or object being filled; `seg` is its key or index in its parent. */
+interface Frame {
+  arr: boolean;
+  value: unknown[] | Record<string, unknown>;
+  /** The key whose value comes next (objects). */
+  key: string;
+  seg: string | number;
+}
+
+export function parseJSONStrict(text: string, opts: { maxDepth?: number } = {}): ParsedJSON {
+  const maxDepth = opts.maxDepth ?? MAX_NESTING_DEPTH;
   let i = 0;
   const n = text.length;
   const duplicates: string[] = [];
@@ -113,58 +128,87 @@ export function parseJSONStrict(text: string): ParsedJSON {
     return fail(`in literal ${word} (expecting '${word[k]}')`);
   };
 
-  const parseValue = (path: string): unknown => {
+  /** Reads `"key" :` of an object member (the key's string and the colon). */
+  const readKey = (): string => {
+    ws();
+    if (text[i] !== '"') fail('looking for beginning of object key string');
+    const key = parseString();
+    ws();
+    if (text[i] !== ':') fail('after object key');
+    i++;
+    return key;
+  };
+
+  // The containers being filled, outermost first. A frame remembers how its
+  // parent reaches it (`seg`), so field paths are only built for duplicates.
+  const stack: Frame[] = [];
+  const pathTo = (key: string): string => {
+    let out = '';
+    for (let k = 1; k <= stack.length; k++) {
+      const seg = k < stack.length ? stack[k].seg : key;
+      out = typeof seg === 'number' ? `${out}[${seg}]` : out ? `${out}.${seg}` : seg;
+    }
+    return out;
+  };
+
+  let value: unknown;
+  parse: for (;;) {
+    // a value starts here
     ws();
     const c = text[i];
-    if (c === '{') return parseObject(path);
-    if (c === '[') return parseArray(path);
-    if (c === '"') return parseString();
-    if (c === 't') return literal('true', true);
-    if (c === 'f') return literal('false', false);
-    if (c === 'n') return literal('null', null);
-    if (c === '-' || (c >= '0' && c <= '9')) return parseNumber();
-    return fail('looking for beginning of value');
-  };
-
-  const parseObject = (path: string): Record<string, unknown> => {
-    i++;
-    const obj: Record<string, unknown> = {};
-    ws();
-    if (text[i] === '}') { i++; return obj; }
-    for (;;) {
-      ws();
-      if (text[i] !== '"') fail('looking for beginning of object key string');
-      const key = parseString();
-      ws();
-      if (text[i] !== ':') fail('after object key');
+    let v: unknown;
+    if (c === '{' || c === '[') {
+      if (stack.length >= maxDepth) throw new JSONSyntaxError(`invalid character '${c}' exceeded max depth`, i);
       i++;
-      const childPath = path ? `${path}.${key}` : key;
-      const v = parseValue(childPath);
-      if (Object.prototype.hasOwnProperty.call(obj, key)) duplicates.push(childPath);
-      if (key === '__proto__') Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
-      else obj[key] = v;
+      const top = stack[stack.length - 1];
+      const seg = top === undefined ? '' : top.arr ? (top.value as unknown[]).length : top.key;
+      const frame: Frame = c === '[' ? { arr: true, value: [], key: '', seg } : { arr: false, value: {}, key: '', seg };
       ws();
-      if (text[i] === ',') { i++; continue; }
-      if (text[i] === '}') { i++; return obj; }
-      fail('after object key:value pair');
-    }
-  };
+      if (text[i] === (c === '[' ? ']' : '}')) {
+        i++;
+        v = frame.value;
+      } else {
+        stack.push(frame);
+        if (!frame.arr) frame.key = readKey();
+        continue parse;
+      }
+    } else if (c === '"') v = parseString();
+    else if (c === 't') v = literal('true', true);
+    else if (c === 'f') v = literal('false', false);
+    else if (c === 'n') v = literal('null', null);
+    else if (c === '-' || (c >= '0' && c <= '9')) v = parseNumber();
+    else fail('looking for beginning of value');
 
-  const parseArray = (path: string): unknown[] => {
-    i++;
-    const arr: unknown[] = [];
-    ws();
-    if (text[i] === ']') { i++; return arr; }
+    // the value is complete: store it, then close every container that ends here
     for (;;) {
-      arr.push(parseValue(`${path}[${arr.length}]`));
+      const top = stack[stack.length - 1];
+      if (top === undefined) {
+        value = v;
+        break parse;
+      }
       ws();
-      if (text[i] === ',') { i++; continue; }
-      if (text[i] === ']') { i++; return arr; }
-      fail('after array element');
+      if (top.arr) {
+        (top.value as unknown[]).push(v);
+        if (text[i] === ',') { i++; continue parse; }
+        if (text[i] !== ']') fail('after array element');
+      } else {
+        const obj = top.value as Record<string, unknown>;
+        const key = top.key;
+        if (Object.prototype.hasOwnProperty.call(obj, key)) duplicates.push(pathTo(key));
+        if (key === '__proto__') Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
+        else obj[key] = v;
+        if (text[i] === ',') {
+          i++;
+          top.key = readKey();
+          continue parse;
+        }
+        if (text[i] !== '}') fail('after object key:value pair');
+      }
+      i++;
+      v = top.value;
+      stack.pop();
     }
-  };
-
-  const value = parseValue('');
+  }
   ws();
   if (i < n) fail('after top-level value');
   return { value, duplicates };

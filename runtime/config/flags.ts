@@ -32,7 +32,8 @@ interface FlagSpec {
 
 export const FLAGS: Record<string, FlagSpec> = {
   'secure-port': { kind: 'int', default: '6443', help: 'port to serve on (0 picks a free port)' },
-  'bind-address': { kind: 'string', default: '127.0.0.1', help: 'address to listen on' },
+  'bind-address': { kind: 'string', default: '127.0.0.1', help: 'address to listen on (loopback only, unless --insecure-allow-unauthenticated-remote)' },
+  'insecure-allow-unauthenticated-remote': { kind: 'bool', default: 'false', help: 'INSECURE: allow a non-loopback --bind-address although there is no authentication or TLS yet (every client that reaches the port is cluster admin)' },
   'advertise-address': { kind: 'string', help: 'address published in the kubernetes Endpoints (default: --bind-address if routable, else a host interface address)' },
   'data-dir': { kind: 'string', default: './data', help: 'directory for the SQLite database and admin.kubeconfig; ":memory:" keeps nothing' },
   'etcd-servers': { kind: 'string', help: 'comma-separated etcd client URLs (the etcd storage backend)' },
@@ -46,7 +47,12 @@ export const FLAGS: Record<string, FlagSpec> = {
   'shutdown-delay-duration': { kind: 'duration', default: '0s', help: 'time to keep serving after SIGTERM while /readyz reports 503' },
   'max-requests-inflight': { kind: 'int', default: '400', help: 'non-mutating requests served at once before 429 (0: no limit)' },
   'max-mutating-requests-inflight': { kind: 'int', default: '200', help: 'mutating requests served at once before 429 (0: no limit)' },
+  'request-timeout': { kind: 'duration', default: '1m0s', help: 'longest a non-long-running request may take before 504 (a shorter ?timeout= wins; 0: none)' },
+  'max-watches': { kind: 'int', default: '10000', help: 'open watches in total before 429 (0: no limit)' },
+  'max-watches-per-user': { kind: 'int', default: '1000', help: 'open watches of one user before 429 (0: no limit)' },
+  'watch-stall-timeout': { kind: 'duration', default: '30s', help: 'a watch whose client takes no data for this long is closed (0: never)' },
   'watch-cache': { kind: 'bool', default: 'true', help: 'serve reads and watches from the in-memory watch cache' },
+  'quarantine-unreadable': { kind: 'bool', default: 'false', help: 'move stored values that cannot be read into the table "quarantine" of the database and start (docs/recovery.md)' },
   'service-cluster-ip-range': { kind: 'string', default: '10.0.0.0/24', help: 'CIDR(s) for Service cluster IPs' },
   'service-node-port-range': { kind: 'string', default: '30000-32767', help: 'port range for NodePort Services' },
   'generated-dir': { kind: 'string', help: 'load the API from another codegen output directory (development)' },

@@ -21,9 +21,12 @@ import { handleScale } from './handlers/scale.ts';
 import { type AccessDecider, handleReview } from './handlers/review.ts';
 import { handleWatch } from './handlers/watch.ts';
 import { InflightLimiter } from './inflight.ts';
+import { requestTimeout } from './request-timeout.ts';
 import { prefersProtobuf, wantsAggregatedDiscovery } from './negotiate.ts';
 import { type OpenAPIServer } from './openapi.ts';
-import { parseRequestInfo, type RequestInfo } from './request-info.ts';
+import { originGuard } from './origin-guard.ts';
+import { checkRoute } from './path-verbs.ts';
+import { parseRequestInfo, splitTarget, type RequestInfo } from './request-info.ts';
 import { sendBytes, sendJSON, sendStatus } from './respond.ts';
 import { ApiError, errors, toApiError } from './status.ts';
 
@@ -53,6 +56,10 @@ export interface AppOptions {
   maxRequestsInflight?: number;
   /** --max-mutating-requests-inflight (default 200; 0: no limit). */
   maxMutatingRequestsInflight?: number;
+  /** --request-timeout in ms for non-long-running requests (default 60 s; 0: none). */
+  requestTimeoutMs?: number;
+  /** --bind-address: besides loopback, the Host an unauthenticated request may name (default 127.0.0.1). */
+  bindAddress?: string;
 }
 
 type Env = { Variables: { info: RequestInfo; user: UserInfo; url: URL } };
@@ -98,12 +105,21 @@ export function createApp(opts: AppOptions): Hono<Env> {
   });
 
   // Stage 1: what the request is about.
+  // The path is taken from the raw request target, not the normalised URL (see request-info.ts).
   app.use('*', async (c, next) => {
     const url = new URL(c.req.url);
+    const raw = (c.env as { incoming?: { url?: string } } | undefined)?.incoming?.url;
+    const target = splitTarget(raw ?? `${url.pathname}${url.search}`);
+    if (target.query !== url.search.slice(1)) url.search = target.query;
     c.set('url', url);
-    c.set('info', parseRequestInfo(c.req.method, url.pathname, url.searchParams));
+    const info = parseRequestInfo(c.req.method, target.path, url.searchParams);
+    c.set('info', info);
+    if (info.pathError) throw info.pathError;
     await next();
   });
+
+  // Deadline of non-long-running requests (504 Timeout; a bad ?timeout= is 400), before authentication as upstream.
+  app.use('*', requestTimeout(opts.requestTimeoutMs ?? 60_000));
 
   // Stage 2: authentication.
   app.use('*', async (c, next) => {
@@ -117,6 +133,9 @@ export function createApp(opts: AppOptions): Hono<Env> {
     c.set('user', user);
     await next();
   });
+
+  // Callers no credential identified: no foreign Host, no cross-site browser writes (origin-guard.ts).
+  app.use('*', originGuard({ bindAddress: opts.bindAddress ?? '127.0.0.1', applies: (c) => c.get('user') === opts.anonymous }));
 
   // Stage 3 (impersonation) is added by the authentication module when enabled.
 
@@ -188,15 +207,11 @@ export function createApp(opts: AppOptions): Hono<Env> {
     }
     const res = opts.api.lookup(info.apiGroup, info.apiVersion, info.resource);
     if (!res) throw errors.notFoundPath();
-    if (info.namespace && !res.def.namespaced && info.resource !== 'namespaces') throw errors.notFoundPath();
-    if (info.subresource) {
-      const sub = res.def.subresources.find((s) => s.name === info.subresource);
-      if (!sub || !sub.verbs.includes(info.verb as never)) {
-        throw sub ? errors.methodNotAllowed() : errors.notFoundPath();
-      }
-    } else if (!res.def.verbs.includes(info.verb as never)) {
-      throw errors.methodNotAllowed();
-    }
+    // 404/405/400 unless this path shape of this resource serves the verb (path-verbs.ts)
+    checkRoute(res.def, info);
+    // no handler serves creates or deletes of subresources (eviction, binding, proxy ...) yet:
+    // they must never reach the handlers of the object itself
+    if (info.subresource && (info.verb === 'create' || info.verb === 'delete')) throw errors.methodNotAllowed();
     if (res.def.virtual) {
       if (info.verb !== 'create') throw errors.methodNotAllowed();
       return handleReview({ c, info, query: c.get('url').searchParams, res, user: c.get('user'), services: opts.services, warnings: [] }, opts.access);

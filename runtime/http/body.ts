@@ -4,10 +4,10 @@
 
 import type { Context } from 'hono';
 import { JSONSyntaxError, parseJSONStrict, type ParsedJSON } from '../codec/json-parse.ts';
-import { YAMLSyntaxError, parseYAMLStrict } from '../codec/yaml-parse.ts';
+import { YAMLSyntaxError, YAMLTooLargeError, parseYAMLStrict } from '../codec/yaml-parse.ts';
 import { MAX_REQUEST_BODY_BYTES, MEDIA_JSON, MEDIA_PROTOBUF, MEDIA_YAML } from '../k8s-names.ts';
 import { type KubeProtobuf, ProtobufError } from '../codec/protobuf/index.ts';
-import { errors } from './status.ts';
+import { ApiError, errors } from './status.ts';
 
 /** The media type without parameters, lower-cased. */
 export function mediaType(contentType: string | undefined | null): string {
@@ -41,13 +41,18 @@ export async function readBodyBytes(c: Context, limit = MAX_REQUEST_BODY_BYTES):
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
-/** Decodes a JSON or YAML text; a syntax error is 400 with the parser's message. */
+/**
+ * Decodes a JSON or YAML text; a syntax error (nesting past the limit and
+ * broken or excessive YAML aliases included) is 400 with the parser's message,
+ * a YAML body with too many tokens 413.
+ */
 export function decodeText(text: string, type: 'json' | 'yaml', what: string): ParsedJSON {
   try {
     return type === 'json' ? parseJSONStrict(text) : parseYAMLStrict(text);
   } catch (err) {
     if (err instanceof JSONSyntaxError) throw errors.badRequest(`${what}: json: ${err.message}`);
     if (err instanceof YAMLSyntaxError) throw errors.badRequest(`${what}: ${err.message}`);
+    if (err instanceof YAMLTooLargeError) throw new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: ${err.message}`);
     throw err;
   }
 }

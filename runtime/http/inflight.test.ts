@@ -27,12 +27,26 @@ describe('InflightLimiter', () => {
     expect(() => l.enter(info('GET', '/api/v1/pods'), user)).not.toThrow();
     expect(() => l.enter(info('DELETE', '/api/v1/namespaces/d/pods/x'), user)).toThrow(ApiError);
   });
-  it('never counts watches and never refuses system:masters', () => {
+  it('never counts watches and never refuses system:masters (served beyond the limit uncounted)', () => {
     const l = new InflightLimiter(1, 1);
     l.enter(info('GET', '/api/v1/pods'), user);
     expect(() => l.enter(info('GET', '/api/v1/pods', 'watch=1'), user)).not.toThrow();
     expect(() => l.enter(info('GET', '/api/v1/pods'), admin)).not.toThrow();
-    expect(l.counts.readOnly).toBe(2);
+    expect(l.counts.readOnly).toBe(1);
+  });
+  it('counts system:masters while under the limit', () => {
+    const l = new InflightLimiter(1, 1);
+    const leave = l.enter(info('GET', '/api/v1/pods'), admin);
+    expect(() => l.enter(info('GET', '/api/v1/pods'), user)).toThrow(ApiError);
+    leave();
+    expect(() => l.enter(info('GET', '/api/v1/pods'), user)).not.toThrow();
+  });
+  it.each(['/healthz', '/livez', '/readyz'])('never refuses the probe %s', (path) => {
+    const l = new InflightLimiter(1, 1);
+    l.enter(info('GET', '/api/v1/pods'), user);
+    expect(() => l.enter(info('GET', path), user)).not.toThrow();
+    expect(() => l.enter(info('GET', '/version'), user)).toThrow(ApiError);
+    expect(() => l.enter(info('GET', `${path}/etcd`), user)).toThrow(ApiError);
   });
   it('0 disables a limit', () => {
     const l = new InflightLimiter(0, 0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRequestInfo } from './request-info.ts';
+import { parseRequestInfo, splitTarget } from './request-info.ts';
 
 const q = (s = '') => new URLSearchParams(s);
 
@@ -21,11 +21,69 @@ describe('parseRequestInfo', () => {
     ['DELETE', '/api/v1/namespaces/x/pods', '', { verb: 'deletecollection' }],
     ['DELETE', '/api/v1/namespaces/x/pods/p', '', { verb: 'delete', name: 'p' }],
     ['GET', '/api/v1/nodes/n1', '', { verb: 'get', resource: 'nodes', name: 'n1', namespace: '' }],
+    // as upstream: a named GET with ?watch stays a get; any watch value but false/0 is a watch
+    ['GET', '/api/v1/namespaces/default/configmaps/a', 'watch=1', { verb: 'get', name: 'a' }],
+    ['GET', '/api/v1/namespaces/default/configmaps', 'watch=FALSE', { verb: 'list' }],
+    ['GET', '/api/v1/namespaces/default/configmaps', 'watch=', { verb: 'watch' }],
+    // the shape is kept: the all-namespaces collection, watch paths, non-GET on watch paths
+    ['DELETE', '/api/v1/configmaps', '', { verb: 'deletecollection', namespace: '', namespacePath: false, parts: ['configmaps'] }],
+    ['DELETE', '/api/v1/namespaces/x/configmaps', '', { verb: 'deletecollection', namespace: 'x', namespacePath: true }],
+    ['GET', '/api/v1/watch/configmaps', '', { verb: 'watch', watchPath: true, namespacePath: false }],
+    ['DELETE', '/api/v1/watch/namespaces/x/configmaps', '', { verb: 'delete', watchPath: true, namespacePath: true }],
+    ['GET', '/api/v1/namespaces/x/namespaces', '', { resource: 'namespaces', namespace: 'x', namespacePath: true, name: '' }],
+    // raw segments are decoded one by one; a literal '#' is part of the name, not a fragment
+    ['DELETE', '/api/v1/namespaces/x/configmaps/#', '', { verb: 'delete', name: '#' }],
+    ['DELETE', '/api/v1/namespaces/x/configmaps/%23', '', { verb: 'delete', name: '#' }],
+    ['GET', '/api/v1/namespaces/x/configmaps/a%20b', '', { name: 'a b' }],
+    ['GET', '/api/v1/namespaces/x/configmaps/%C3%A9', '', { name: 'é' }],
+    ['GET', '/api/v1/namespaces/x/configmaps/\u00c3\u00a9', '', { name: 'é' }],
+    ['GET', '/api/v1/namespaces/x/configmaps/%ff', '', { name: '\ufffd' }],
+    // a dot segment in the name is kept for the router to refuse (400), never resolved
+    ['DELETE', '/api/v1/namespaces/x/configmaps/..', '', { verb: 'delete', name: '..' }],
+    ['DELETE', '/api/v1/namespaces/x/configmaps/%2e%2E', '', { verb: 'delete', name: '..' }],
+    ['DELETE', '/api/v1/namespaces/x/configmaps/./', '', { verb: 'delete', name: '.' }],
   ];
   it.each(rows)('%s %s?%s', (method, path, query, want) => {
     const info = parseRequestInfo(method, path, q(query));
     expect(info.isResourceRequest).toBe(true);
+    expect(info.pathError).toBeUndefined();
     expect(info).toMatchObject(want);
+  });
+
+  // paths that address nothing as written: refused, never normalised into another path
+  it.each([
+    ['DELETE', '/api/v1/namespaces/x/configmaps/a/..', 404],
+    ['DELETE', '/api/v1/namespaces/x/configmaps/a/%2e%2e', 404],
+    ['DELETE', '/api/v1/namespaces/x/configmaps/a/.', 404],
+    ['DELETE', '/api/v1/namespaces/../configmaps', 404],
+    ['DELETE', '/api/v1/namespaces/x/../configmaps', 404],
+    ['DELETE', '/api/v1/../v1/namespaces/x/configmaps', 404],
+    ['DELETE', '/apis/apps/%2E%2E/namespaces/x/deployments', 404],
+    ['DELETE', '/api/v1/namespaces//configmaps', 404],
+    ['DELETE', '/api/v1/namespaces/x/configmaps//', 404],
+    ['DELETE', '//api/v1/namespaces/x/configmaps', 404],
+    ['DELETE', '/api/v1/namespaces/x%2Fconfigmaps', 404],
+    ['DELETE', '/api/v1/namespaces/x/configmaps/a%2F..', 404],
+    ['DELETE', '/api/v1/namespaces/x/configmaps/a%zz', 400],
+    ['DELETE', '/api/v1/namespaces/x/configmaps/a%2', 400],
+    ['GET', '/healthz/../api/v1/namespaces/x/secrets', 404],
+    ['GET', '/openapi/../api', 404],
+    ['GET', '*', 404],
+  ])('%s %s → %i', (method, path, code) => {
+    expect(parseRequestInfo(method, path, q()).pathError?.code).toBe(code);
+  });
+
+  it('names the bad escape', () => {
+    expect(parseRequestInfo('GET', '/api/v1/namespaces/x/configmaps/a%zz', q()).pathError?.message).toBe('invalid URL escape "%zz"');
+  });
+
+  it.each([
+    ['/api/v1/x?watch=1', { path: '/api/v1/x', query: 'watch=1' }],
+    ['/api/v1/x/#?a=b#c', { path: '/api/v1/x/#', query: 'a=b#c' }],
+    ['http://h:1/api/v1/x/..?q', { path: '/api/v1/x/..', query: 'q' }],
+    ['http://h:1', { path: '/', query: '' }],
+  ])('splitTarget %s', (target, want) => {
+    expect(splitTarget(target)).toEqual(want);
   });
 
   it.each([['/api'], ['/api/v1'], ['/apis'], ['/apis/apps'], ['/apis/apps/v1'], ['/healthz'], ['/openapi/v2'], ['/']])(

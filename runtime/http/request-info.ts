@@ -2,6 +2,18 @@
 // of the request path): verb, group, version, namespace, resource, name and
 // subresource for resource requests; the raw path for everything else.
 // Pure: no registry look-ups here.
+//
+// The path is the raw request target as the client sent it, never a
+// normalised URL: a URL parser resolves `a/..` and `a/%2e%2e` and cuts a
+// literal `#` off as a fragment, which would re-target a request for one
+// oddly named object to its collection. Segments are split first and then
+// percent-decoded one by one (as a Go server sees them, a literal `#` is part
+// of the name). A path that cannot address anything as written (a malformed
+// escape, an encoded `/`, an empty segment, a `.` or `..` segment outside the
+// name) carries a `pathError` instead of being repaired; names themselves are
+// checked by the routing stage (http/path-verbs.ts), after the verb.
+
+import { ApiError, errors } from './status.ts';
 
 export interface RequestInfo {
   isResourceRequest: boolean;
@@ -16,74 +28,144 @@ export interface RequestInfo {
   resource: string;
   subresource: string;
   name: string;
-  /** Path segments after the version. */
+  /** Path segments after the version (and after `/watch` and `/namespaces/{ns}`), decoded. */
   parts: string[];
+  /** The path was one of the legacy `/watch/...` paths (served for GET only). */
+  watchPath: boolean;
+  /** The path named a namespace before the resource (`.../namespaces/{ns}/{resource}...`). */
+  namespacePath: boolean;
+  /** Why the path as written addresses nothing (400 or 404); the request must be refused with it. */
+  pathError?: ApiError;
 }
 
 /** Subresources of the namespace object itself (not namespaced resources). */
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
 function isWatch(query: URLSearchParams): boolean {
+  // as kube-apiserver: any value but false/0 asks for a watch
   const w = query.get('watch');
-  return w === '1' || w === 'true';
+  return w !== null && !['false', '0'].includes(w.toLowerCase());
+}
+
+const isDotSegment = (s: string): boolean => s === '.' || s === '..';
+
+/** Splits a raw request target (`/path?query`, or an absolute URL) into its raw path and raw query. */
+export function splitTarget(target: string): { path: string; query: string } {
+  let rest = target;
+  const scheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?]*/.exec(rest);
+  if (scheme) rest = rest.slice(scheme[0].length);
+  const q = rest.indexOf('?');
+  const path = q < 0 ? rest : rest.slice(0, q);
+  return { path: path === '' ? '/' : path, query: q < 0 ? '' : rest.slice(q + 1) };
+}
+
+class BadEscape extends Error {}
+
+const utf8 = new TextDecoder('utf-8', { fatal: false });
+const utf8Encoder = new TextEncoder();
+
+/**
+ * Decodes one raw path segment: `%XX` escapes and raw bytes (a Node server hands
+ * non-ASCII bytes over as latin1 characters) become UTF-8 text, invalid byte
+ * sequences the replacement character; a malformed escape throws.
+ */
+export function decodeSegment(raw: string): string {
+  if (!/[%\u0080-\u00ff]/.test(raw)) return raw;
+  const bytes: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const ch = raw.charCodeAt(i);
+    if (ch === 0x25) {
+      const hex = raw.slice(i + 1, i + 3);
+      if (!/^[0-9a-fA-F]{2}$/.test(hex)) throw new BadEscape(`invalid URL escape "${raw.slice(i, i + 3)}"`);
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else if (ch <= 0xff) {
+      bytes.push(ch);
+    } else {
+      bytes.push(...utf8Encoder.encode(String.fromCodePoint(raw.codePointAt(i)!)));
+      if (ch >= 0xd800 && ch <= 0xdbff) i++;
+    }
+  }
+  return utf8.decode(new Uint8Array(bytes));
 }
 
 export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
   const info: RequestInfo = {
     isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '',
-    namespace: '', resource: '', subresource: '', name: '', parts: [],
+    namespace: '', resource: '', subresource: '', name: '', parts: [], watchPath: false, namespacePath: false,
   };
-  const segs = path.split('/').filter((s, i) => i > 0 || s !== '');
-  if (segs[0] === '') segs.shift();
-  // trailing slash tolerated
-  if (segs.length && segs[segs.length - 1] === '') segs.pop();
+  if (!path.startsWith('/')) {
+    info.pathError = errors.notFoundPath();
+    return info;
+  }
+  const rawSegs = path.slice(1).split('/');
+  // one trailing slash is tolerated (as upstream's router does); anything emptier is not collapsed
+  if (rawSegs.length > 1 && rawSegs[rawSegs.length - 1] === '') rawSegs.pop();
+  if (rawSegs.length === 1 && rawSegs[0] === '') rawSegs.pop();
+
+  let segs: string[];
+  try {
+    segs = rawSegs.map(decodeSegment);
+  } catch (err) {
+    if (!(err instanceof BadEscape)) throw err;
+    info.pathError = errors.badRequest(err.message);
+    return info;
+  }
+  if (segs.some((s) => s === '') || segs.some((s) => s.includes('/'))) {
+    // an empty segment or an encoded '/' never stands for another path
+    info.pathError = errors.notFoundPath();
+    return info;
+  }
+
   let rest: string[];
-  if (segs[0] === 'api') {
-    if (segs.length < 2) return info;
+  if (segs[0] === 'api' && segs.length >= 2) {
     info.apiPrefix = 'api';
     info.apiVersion = segs[1];
     rest = segs.slice(2);
-  } else if (segs[0] === 'apis') {
-    if (segs.length < 3) return info;
+  } else if (segs[0] === 'apis' && segs.length >= 3) {
     info.apiPrefix = 'apis';
     info.apiGroup = segs[1];
     info.apiVersion = segs[2];
     rest = segs.slice(3);
   } else {
+    if (segs.some(isDotSegment)) info.pathError = errors.notFoundPath();
     return info;
   }
-  if (rest.length === 0) return info;
-  info.isResourceRequest = true;
-  try {
-    rest = rest.map((s) => decodeURIComponent(s));
-  } catch {
-    /* keep raw segments; names with bad escapes fail validation later */
+  if (rest.length === 0) {
+    if (segs.some(isDotSegment)) info.pathError = errors.notFoundPath();
+    return info;
   }
+  info.isResourceRequest = true;
 
-  let watchPath = false;
   if (rest[0] === 'watch') {
-    watchPath = true;
+    info.watchPath = true;
     rest = rest.slice(1);
   }
   // /namespaces/{ns}/{resource}/... ; a bare /namespaces[/{name}[/sub]] is the namespace resource itself
   if (rest[0] === 'namespaces' && rest.length >= 3 && !NAMESPACE_SUBRESOURCES.has(rest[2])) {
     info.namespace = rest[1];
+    info.namespacePath = true;
     rest = rest.slice(2);
   }
   info.parts = rest;
   info.resource = rest[0] ?? '';
   info.name = rest[1] ?? '';
   info.subresource = rest[2] ?? '';
-  if (info.resource === 'namespaces' && info.name) {
+  if (info.resource === 'namespaces' && info.name && !info.namespacePath) {
     // a namespace object is cluster-scoped; its own namespace is its name for authorization
     info.namespace = info.name;
   }
+  // a dot segment anywhere but the name (which the router validates) addresses nothing
+  const named = [info.apiGroup, info.apiVersion, info.namespacePath ? info.namespace : '', info.resource, ...rest.slice(2)];
+  if (named.some(isDotSegment)) info.pathError = errors.notFoundPath();
 
   const m = method.toUpperCase();
-  if (watchPath || (m === 'GET' && isWatch(query))) {
-    info.verb = 'watch';
+  if (info.watchPath) {
+    // the /watch/ paths serve GET only; other methods keep their own verb and are refused by the router
+    info.verb = m === 'GET' || m === 'HEAD' ? 'watch' : m.toLowerCase();
   } else if (m === 'GET' || m === 'HEAD') {
-    info.verb = info.name ? 'get' : 'list';
+    // as kube-apiserver: ?watch turns a collection read into a watch; a named read stays a get
+    info.verb = info.name ? 'get' : isWatch(query) ? 'watch' : 'list';
   } else if (m === 'POST') {
     info.verb = 'create';
   } else if (m === 'PUT') {

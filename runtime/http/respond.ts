@@ -10,6 +10,7 @@ import type { Obj } from '../storage/interface.ts';
 import { type CellFormatter, type IncludeObject, partialObjectMetadata, toTable } from '../table/convert.ts';
 import type { Negotiated } from './negotiate.ts';
 import { ApiError, type StatusBody } from './status.ts';
+import { isAscii, warningHeaderValues } from './warnings.ts';
 
 export interface ResponseOptions {
   status?: number;
@@ -19,27 +20,24 @@ export interface ResponseOptions {
   headers?: Record<string, string>;
 }
 
-/** Formats a warning as a Warning header value (code 299, agent "-"). */
-export function warningHeader(text: string): string {
-  return `299 - ${JSON.stringify(text)}`;
-}
-
 /**
  * Response headers: a plain object when possible, which lets @hono/node-server
  * write the response without building a WHATWG Headers object; a Headers
- * instance only when several Warning headers must be sent.
+ * instance only when several Warning headers must be sent. Warning values
+ * come from warnings.ts, which makes them valid header values whatever the
+ * texts contain.
  */
 function responseHeaders(contentType: string, opts: ResponseOptions, extra?: Record<string, string>): Record<string, string> | Headers {
-  const warnings = opts.warnings?.length ? [...new Set(opts.warnings)] : undefined;
-  if (!warnings || warnings.length === 1) {
+  const warnings = warningHeaderValues(opts.warnings);
+  if (warnings.length <= 1) {
     const h: Record<string, string> = { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' };
-    if (warnings) h.Warning = warningHeader(warnings[0]);
+    if (warnings.length) h.Warning = warnings[0];
     if (opts.headers) Object.assign(h, opts.headers);
     if (extra) Object.assign(h, extra);
     return h;
   }
   const h = new Headers({ 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' });
-  for (const w of warnings) h.append('Warning', warningHeader(w));
+  for (const w of warnings) h.append('Warning', w);
   if (opts.headers) for (const [k, v] of Object.entries(opts.headers)) h.set(k, v);
   if (extra) for (const [k, v] of Object.entries(extra)) h.set(k, v);
   return h;
@@ -52,6 +50,11 @@ export function encodeBody(value: unknown, encoding: 'json' | 'yaml', pretty: bo
 
 export function send(text: string, contentType: string, opts: ResponseOptions): Response {
   const status = opts.status ?? 200;
+  // Node writes the headers of a string body in the body's encoding: raw UTF-8 in a
+  // Warning header needs a byte body to reach the wire as it is
+  if (opts.warnings?.length && opts.warnings.some((w) => !isAscii(w))) {
+    return sendBytes(Buffer.from(text, 'utf8'), contentType, opts);
+  }
   // a UTF-8 string is at most 3 bytes per UTF-16 unit: only long ones can pass the threshold
   if (text.length * 3 > GZIP_THRESHOLD_BYTES && opts.acceptEncoding && /\bgzip\b/.test(opts.acceptEncoding)) {
     const bytes = Buffer.from(text, 'utf8');

@@ -121,6 +121,10 @@ export const errors = {
     const subject = name ? `${qualifiedResource(gr)} "${name}"` : qualifiedResource(gr);
     return new ApiError(403, 'Forbidden', `${subject} is forbidden: ${why}`, grDetails(gr, name));
   },
+  /** A request refused as a whole, before any resource is looked at (`forbidden: <why>`). */
+  forbiddenRequest(why: string): ApiError {
+    return new ApiError(403, 'Forbidden', `forbidden: ${why}`, {});
+  },
   methodNotAllowed(): ApiError {
     return new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
   },
@@ -138,6 +142,17 @@ export const errors = {
   },
   tooLarge(limit: number): ApiError {
     return new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${limit}`);
+  },
+  /** A write larger than storage accepts (etcd's request limit), with storage's text. */
+  storageTooLarge(message: string): ApiError {
+    return new ApiError(413, 'RequestEntityTooLarge', message);
+  },
+  /**
+   * A storage error kube-apiserver passes through unconverted (etcd's
+   * `mvcc: database space exceeded`): 500 with no reason, storage's text.
+   */
+  storageFailure(message: string): ApiError {
+    return new ApiError(500, '', message);
   },
   tooManyRequests(message = 'Too many requests, please try again later.', retryAfterSeconds = 1): ApiError {
     return new ApiError(429, 'TooManyRequests', message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });

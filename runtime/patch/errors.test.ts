@@ -1,6 +1,6 @@
 // PatchError values and the Status bodies they stand for.
 import { describe, expect, it } from 'vitest';
-import { badRequest, genericUnprocessable, internal, invalidPatchResult, PatchError, tooLarge, unsupportedMediaType } from './errors.ts';
+import { badPatch, badRequest, genericUnprocessable, internal, invalidPatchResult, PatchError, tooLarge, unsupportedMediaType } from './errors.ts';
 
 describe('PatchError.status()', () => {
   it.each([
@@ -9,7 +9,8 @@ describe('PatchError.status()', () => {
       genericUnprocessable('testing value failed'),
       { message: 'the server rejected our request due to an error in our request', reason: 'Invalid', details: {}, code: 422 },
     ],
-    [internal('merging lists cannot yet be specified in the patch'), { message: 'merging lists cannot yet be specified in the patch', code: 500 }],
+    [internal('no merge schema for type x'), { message: 'no merge schema for type x', code: 500 }],
+    [badPatch('merging lists cannot yet be specified in the patch'), { message: 'merging lists cannot yet be specified in the patch', reason: 'BadRequest', code: 400 }],
     [tooLarge('x'), { message: 'Request entity too large: x', reason: 'RequestEntityTooLarge', code: 413 }],
     [unsupportedMediaType(['a', 'b']), { message: 'the body of the request was in an unknown format - accepted media types include: a, b', reason: 'UnsupportedMediaType', code: 415 }],
     [

@@ -64,11 +64,25 @@ export function genericUnprocessable(detail: string): PatchError {
 }
 
 /**
- * 500 for an error kube-apiserver does not map to a status: the Status has
- * reason '' (StatusReasonUnknown) and the error text as message.
+ * 500 for a failure that is ours, not the client's (a type missing from the
+ * merge schema, a strategy the schema should not hold): reason ''
+ * (StatusReasonUnknown) and the error text as message, as kube-apiserver
+ * renders errors it does not classify.
  */
 export function internal(message: string): PatchError {
   return new PatchError(500, '', message, { detail: message });
+}
+
+/**
+ * A strategic merge patch that cannot be applied because of what it contains
+ * (unknown `$patch`, missing merge key, mixed list element types, a directive
+ * of the wrong type, ...). kube-apiserver 1.31 passes these strategicpatch
+ * errors through unclassified, which makes them 500s with reason ''; they are
+ * the client's mistake and never a server fault, so we answer 400 BadRequest
+ * with the same text (a deliberate difference, docs/decisions/patch.md).
+ */
+export function badPatch(message: string): PatchError {
+  return new PatchError(400, 'BadRequest', message, { detail: message });
 }
 
 /**

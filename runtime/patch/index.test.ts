@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { acceptedPatchTypes, applyPatch, contentTypeToPatchKind, PatchError } from './index.ts';
 import type { Obj } from './index.ts';
 import { DAEMONSET, liveDaemonSet, testSchema } from './test-fixtures.ts';
+import { MAX_NESTING_DEPTH } from '../codec/limits.ts';
 
 const ctx = { schema: testSchema, typeName: DAEMONSET };
 
@@ -105,5 +106,55 @@ describe('applyPatch', () => {
     expect(() => applyPatch('json', live, [{ op: 'remove', path: '/metadata/labels' }, { op: 'test', path: '/x', value: 1 }], ctx)).toThrow(PatchError);
     expect(() => applyPatch('strategic', live, { metadata: { $retainKeys: 'x' } }, ctx)).toThrow(PatchError);
     expect(live).toEqual(before);
+  });
+});
+
+describe('nesting of JSON patch results', () => {
+  const chain = (d: number): Record<string, unknown> => {
+    let v: Record<string, unknown> = {};
+    for (let i = 1; i < d; i++) v = { a: v };
+    return v;
+  };
+  const deepPath = (prefix: string, d: number) => prefix + '/a'.repeat(d - 1);
+
+  it('moving one chain below another past the limit: 422 Invalid, nothing recursive overflows', () => {
+    const half = Math.ceil(MAX_NESTING_DEPTH / 2) + 1;
+    const live = { ...liveDaemonSet(), x: chain(half), y: chain(half) } as Obj;
+    const err = failure(() => applyPatch('json', live, [{ op: 'move', from: '/y', path: `${deepPath('/x', half)}/b` }], ctx));
+    expect(err.code).toBe(422);
+    expect(err.reason).toBe('Invalid');
+    expect(err.message).toMatch(/^ "" is invalid: patch: Invalid value: ".*": couldn't get version\/kind; json parse error: invalid character '\{' exceeded max depth$/s);
+  });
+
+  it('a result exactly at the limit passes', () => {
+    const live = { ...liveDaemonSet(), x: chain(MAX_NESTING_DEPTH - 2), y: {} } as Obj;
+    const out = applyPatch('json', live, [{ op: 'move', from: '/y', path: `${deepPath('/x', MAX_NESTING_DEPTH - 2)}/b` }], ctx);
+    expect(out.x).toBeDefined();
+  });
+
+  it('ten thousand moves stacking chains a million levels deep: 422, no stack overflow', () => {
+    // 2,000 chains of 100 levels, each moved into the deepest object of the next
+    const live = { ...liveDaemonSet() } as Obj;
+    const ops: unknown[] = [];
+    for (let i = 0; i < 2000; i++) {
+      (live as Record<string, unknown>)[`c${i}`] = chain(100);
+      if (i > 0) ops.push({ op: 'move', from: `/c${i - 1}`, path: `${deepPath(`/c${i}`, 100)}/n` });
+    }
+    const err = failure(() => applyPatch('json', live, ops, ctx));
+    expect(err.code).toBe(422);
+    expect(err.message).toContain('exceeded max depth');
+  });
+
+  it('copying a subtree too deep to measure: the generic 422', () => {
+    const live = { ...liveDaemonSet() } as Obj;
+    const ops: unknown[] = [];
+    for (let i = 0; i < 200; i++) {
+      (live as Record<string, unknown>)[`c${i}`] = chain(100);
+      if (i > 0) ops.push({ op: 'move', from: `/c${i - 1}`, path: `${deepPath(`/c${i}`, 100)}/n` });
+    }
+    ops.push({ op: 'copy', from: '/c199', path: '/copy' });
+    const err = failure(() => applyPatch('json', live, ops, ctx));
+    expect(err.code).toBe(422);
+    expect(err.message).toBe('the server rejected our request due to an error in our request');
   });
 });

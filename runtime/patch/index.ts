@@ -5,6 +5,7 @@
 // HTTP layer reads the body, retries on conflicts, checks preconditions,
 // validates the result and stores it.
 import type { JSONValue, MergeSchema } from '../../generated/api-types.ts';
+import { MAX_NESTING_DEPTH, tooDeep } from '../codec/limits.ts';
 import { isJSONObject } from './clone.ts';
 import { jsonKindName } from './go-format.ts';
 import { invalidPatchResult, unsupportedMediaType } from './errors.ts';
@@ -84,6 +85,18 @@ export function applyPatch(kind: PatchKind, current: Obj, patchBody: unknown, ct
     default:
       throw unsupportedMediaType(acceptedPatchTypes(ctx.custom ?? false));
   }
+  // A JSON patch can move subtrees below each other and so nest deeper than
+  // any body may; what kube-apiserver would then fail to decode fails here,
+  // before anything recursive walks the result. (Merge and strategic merge
+  // patches put patch values where the patch has them: no deeper than their
+  // inputs, which the decoders bound.)
+  const deep = kind === 'json' ? tooDeep(result, MAX_NESTING_DEPTH) : undefined;
+  if (deep) {
+    throw invalidPatchResult(
+      textOf(result),
+      `couldn't get version/kind; json parse error: invalid character '${Array.isArray(deep) ? '[' : '{'}' exceeded max depth`,
+    );
+  }
   if (!isJSONObject(result)) {
     const text = JSON.stringify(result);
     throw invalidPatchResult(
@@ -92,4 +105,13 @@ export function applyPatch(kind: PatchKind, current: Obj, patchBody: unknown, ct
     );
   }
   return result;
+}
+
+/** The JSON text of a patched document for an error message (elided when too deep to serialize). */
+function textOf(v: JSONValue): string {
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return '<the patched object, nested too deeply to show>';
+  }
 }

@@ -2,10 +2,10 @@
 // code path, kube-apiserver's differences from the RFC suite, and the status
 // codes and texts of each failure.
 import { createRequire } from 'node:module';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { JSONValue } from '../../generated/api-types.ts';
 import { PatchError } from './errors.ts';
-import { applyOperations, jsonPatch, MAX_JSON_PATCH_OPERATIONS } from './json-patch.ts';
+import { applyOperations, jsonPatch, MAX_JSON_PATCH_LIST_SHIFTS, MAX_JSON_PATCH_OPERATIONS } from './json-patch.ts';
 
 type JMap = { [k: string]: JSONValue };
 interface SuiteTest {
@@ -169,3 +169,67 @@ describe('JSON patch against a Kubernetes object', () => {
     expect.assertions(1);
   });
 });
+
+describe('move and copy sources', () => {
+  // the library instance json-patch.ts uses (Node loads the package as CommonJS)
+  const helpers = require('fast-json-patch/commonjs/helpers.js') as { _deepClone: (v: unknown) => unknown };
+
+  it('are looked up without copying the whole document for each operation', () => {
+    const doc: JMap = { data: Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, 'v'.repeat(100)])), a: { x: 1 } };
+    const ops = Array.from({ length: 200 }, (_, i) => ({ op: 'move', from: i % 2 ? '/b' : '/a', path: i % 2 ? '/a' : '/b' }));
+    const spy = vi.spyOn(helpers, '_deepClone');
+    try {
+      const out = applyOperations(doc, ops) as JMap;
+      expect(out.a).toEqual({ x: 1 });
+      expect(spy.mock.calls.filter(([v]) => v === doc)).toHaveLength(0);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it.each([
+    ['a missing field', { op: 'move', from: '/nope', path: '/x' }],
+    ['a missing nested field', { op: 'copy', from: '/a/nope', path: '/x' }],
+    ['an index past the end', { op: 'copy', from: '/l/2', path: '/x' }],
+    ['a non-numeric index', { op: 'move', from: '/l/x', path: '/x' }],
+    ['an inherited name', { op: 'copy', from: '/a/constructor', path: '/x' }],
+  ])('%s: 422', (_n, op) => {
+    let err: unknown;
+    try {
+      applyOperations({ a: { b: 1 }, l: [1, 2] }, [op as JMap]);
+    } catch (e) {
+      err = e;
+    }
+    expect((err as PatchError).code).toBe(422);
+    expect((err as PatchError).detail).toMatch(/\[OPERATION_FROM_UNRESOLVABLE\]$/);
+  });
+});
+
+describe('list shifting budget', () => {
+  const withList = (n: number): JMap => ({ data: { l: new Array(n).fill(1) } });
+  const failure = (fn: () => unknown): PatchError => {
+    try {
+      fn();
+    } catch (e) {
+      if (e instanceof PatchError) return e;
+      throw e;
+    }
+    throw new Error('expected a PatchError');
+  };
+
+  it('10,000 moves at the front of a 700,000-item list: 422 before the budget is spent', () => {
+    const ops = Array.from({ length: 10_000 }, () => ({ op: 'move', from: '/data/l/0', path: '/data/l/1' }));
+    const err = failure(() => applyOperations(withList(700_000), ops));
+    expect(err.code).toBe(422);
+    expect(err.message).toBe('the server rejected our request due to an error in our request');
+    expect(err.detail).toMatch(new RegExp(`^operation \\d+ \\(move /data/l/1\\): the operations would shift more than ${MAX_JSON_PATCH_LIST_SHIFTS} list items$`));
+  });
+
+  it('counts only list operations, and ordinary patches stay far below', () => {
+    const ops = Array.from({ length: 10_000 }, (_, i) => ({ op: 'add', path: `/data/k${i}`, value: 1 }));
+    expect(Object.keys((applyOperations(withList(700_000), ops) as JMap).data as JMap)).toHaveLength(10_001);
+    const listOps = Array.from({ length: 10_000 }, () => ({ op: 'add', path: '/data/l/-', value: 2 }));
+    expect((((applyOperations(withList(1000), listOps) as JMap).data as JMap).l as JSONValue[]).length).toBe(11_000);
+  });
+});
+

@@ -20,6 +20,15 @@ export const MAX_JSON_PATCH_OPERATIONS = 10000;
 /** kube-apiserver's default limit of bytes a patch's `copy` operations may add (JSONPatchMaxCopyBytes). */
 export const MAX_JSON_PATCH_COPY_BYTES = 3 * 1024 * 1024;
 
+/**
+ * Our own bound (kube-apiserver has none) on the list items that adding,
+ * removing and moving list items may shift, summed over a patch: each such
+ * operation shifts up to the whole list, so 10,000 moves at the front of a
+ * 700,000-item list held the single thread for seconds. 10^9 shifts take a
+ * fraction of a second; ordinary patches shift a few thousand.
+ */
+export const MAX_JSON_PATCH_LIST_SHIFTS = 1_000_000_000;
+
 /** Returns the patched document (the caller checks that it is still an object). */
 export function jsonPatch(current: JMap, patch: unknown): JSONValue {
   if (patch === null) return cloneJSON(current);
@@ -44,6 +53,7 @@ export function jsonPatch(current: JMap, patch: unknown): JSONValue {
  */
 export function applyOperations(doc: JSONValue, ops: readonly (JMap | null)[]): JSONValue {
   let copied = 0;
+  let shifts = 0;
   ops.forEach((raw, index) => {
     if (raw === null) throw genericUnprocessable('Unexpected kind: unknown');
     const op = { ...raw } as JMap;
@@ -62,8 +72,15 @@ export function applyOperations(doc: JSONValue, ops: readonly (JMap | null)[]): 
         );
       }
     }
+    if (op.op === 'add' || op.op === 'remove' || op.op === 'move' || op.op === 'copy') {
+      if (typeof op.path === 'string') shifts += parentListLength(doc, op.path);
+      if (op.op === 'move' && typeof op.from === 'string') shifts += parentListLength(doc, op.from);
+      if (shifts > MAX_JSON_PATCH_LIST_SHIFTS) {
+        throw genericUnprocessable(`operation ${index} (${String(op.op)} ${String(op.path)}): the operations would shift more than ${MAX_JSON_PATCH_LIST_SHIFTS} list items`);
+      }
+    }
     try {
-      doc = jsonpatch.applyOperation(doc, op as unknown as Operation, true, true, true, index).newDocument;
+      doc = jsonpatch.applyOperation(doc, op as unknown as Operation, validate, true, true, index).newDocument;
     } catch (e) {
       // The library's message embeds the whole document; keep its first line.
       const text = (e instanceof Error ? e.message : String(e)).split('\n')[0];
@@ -72,6 +89,39 @@ export function applyOperations(doc: JSONValue, ops: readonly (JMap | null)[]): 
     }
   });
   return doc;
+}
+
+/**
+ * The library's operation check, except that a `move` or `copy` source is
+ * looked up directly: the library checks it by deep-copying the whole
+ * document, once per operation (10,000 moves on a large object would take
+ * minutes of the single thread).
+ */
+function validate(operation: Operation, index: number, document: unknown, existingPathFragment?: string): void {
+  if ((operation.op === 'move' || operation.op === 'copy') && typeof operation.from === 'string') {
+    jsonpatch.validator(operation, index, undefined, existingPathFragment);
+    if (!pointerExists(document as JSONValue, operation.from)) {
+      throw new jsonpatch.JsonPatchError('Cannot perform the operation from a path that does not exist', 'OPERATION_FROM_UNRESOLVABLE', index, operation);
+    }
+    return;
+  }
+  jsonpatch.validator(operation, index, document, existingPathFragment);
+}
+
+/** Whether a JSON pointer names a value of the document (own fields, array positions in range). */
+function pointerExists(doc: JSONValue, pointer: string): boolean {
+  if (pointer === '') return true;
+  let node: JSONValue | undefined = doc;
+  for (const tok of pointer.split('/').slice(1).map(unescapeToken)) {
+    if (Array.isArray(node)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(tok) || Number(tok) >= node.length) return false;
+      node = node[Number(tok)];
+    } else if (isJSONObject(node)) {
+      if (!Object.hasOwn(node, tok)) return false;
+      node = node[tok];
+    } else return false;
+  }
+  return node !== undefined;
 }
 
 function unescapeToken(t: string): string {
@@ -117,7 +167,26 @@ function copySize(doc: JSONValue, from: string): number {
     else if (isJSONObject(node)) node = getOwn(node, tok);
     else return 0;
   }
-  return node === undefined ? 0 : Buffer.byteLength(JSON.stringify(node));
+  if (node === undefined) return 0;
+  try {
+    return Buffer.byteLength(JSON.stringify(node));
+  } catch (e) {
+    // a subtree too deep to serialize (moves can nest subtrees below each other)
+    if (e instanceof RangeError) throw genericUnprocessable(`copy operation does not apply: the value at ${from} is nested too deeply`);
+    throw e;
+  }
+}
+
+/** The length of the list the pointer's last token indexes (0 when its parent is not a list). */
+function parentListLength(doc: JSONValue, pointer: string): number {
+  const tokens = pointer.split('/').slice(1);
+  let node: JSONValue | undefined = doc;
+  for (let i = 0; i < tokens.length - 1; i++) {
+    if (Array.isArray(node)) node = node[Number(tokens[i])];
+    else if (isJSONObject(node)) node = getOwn(node, unescapeToken(tokens[i]));
+    else return 0;
+  }
+  return Array.isArray(node) ? node.length : 0;
 }
 
 /** True when the path's parent is an object that lacks the last key. */

@@ -6,18 +6,18 @@
 import type { JSONValue } from '../../generated/api-types.ts';
 import { isJSONObject } from './clone.ts';
 import { DIRECTIVE_MARKER } from './directives.ts';
-import { internal } from './errors.ts';
+import { badPatch } from './errors.ts';
 import { goTypeName, goValue } from './go-format.ts';
 import type { GoKind } from './go-format.ts';
 
 type JMap = { [k: string]: JSONValue };
 
 export function noMergeKeyError(m: JMap, mergeKey: string): Error {
-  return internal(`map: ${goValue(m)} does not contain declared merge key: ${mergeKey}`);
+  return badPatch(`map: ${goValue(m)} does not contain declared merge key: ${mergeKey}`);
 }
 
 export function badArgTypeError(expected: string, actual: unknown): Error {
-  return internal(`expected a ${expected}, but received a ${goTypeName(actual)}`);
+  return badPatch(`expected a ${expected}, but received a ${goTypeName(actual)}`);
 }
 
 /** The identity an item is compared by: its merge key value for maps, itself otherwise. */
@@ -51,7 +51,7 @@ export function partitionByPresence(
   }
   const present = new Set<unknown>();
   for (const b of by) {
-    if (!isJSONObject(b)) throw internal(`value for key ${by.indexOf(b)} is not a map.`);
+    if (!isJSONObject(b)) throw badPatch(`value for key ${by.indexOf(b)} is not a map.`);
     if (b[mergeKey] !== undefined) present.add(b[mergeKey]);
   }
   for (const v of items) {
@@ -90,14 +90,80 @@ export function sortByOrder(toSort: JSONValue[], order: readonly JSONValue[], me
   if (idx.every((i) => i >= 0)) {
     sorted = items.map((v, i) => ({ v, p: idx[i] })).sort((a, b) => a.p - b.p).map((e) => e.v);
   } else {
-    const e = items.map((v, i) => ({ v, p: idx[i] }));
-    const less = (a: { p: number }, b: { p: number }) => (a.p >= 0 && b.p >= 0 ? a.p < b.p : true);
-    for (let i = 1; i < e.length; i++) {
-      for (let j = i; j > 0 && less(e[j], e[j - 1]); j--) [e[j], e[j - 1]] = [e[j - 1], e[j]];
-    }
-    sorted = e.map((x) => x.v);
+    sorted = insertionSortResult(items, idx);
   }
   return rest.length ? sorted.concat(rest) : sorted;
+}
+
+/**
+ * The order an insertion sort leaves `items` in with upstream's comparator,
+ * under which an item missing from the order (position -1) is "less" than
+ * anything, computed in O(n log n) instead of the sort's O(n^2). Inserting
+ * the items one by one, an item at -1 moves to the front; any other item moves
+ * left past items at -1 and items of higher position, and stops right after
+ * the nearest item whose position is not higher. So the positioned items stay
+ * stably sorted, each followed by the run of -1 items that last sat behind
+ * whatever it was inserted after; -1 items arriving later start a new run at
+ * the front.
+ */
+function insertionSortResult(items: JSONValue[], idx: number[]): JSONValue[] {
+  // rank of each positioned item in the final (stable) order
+  const positioned: number[] = [];
+  for (let i = 0; i < items.length; i++) if (idx[i] >= 0) positioned.push(i);
+  positioned.sort((a, b) => idx[a] - idx[b] || a - b);
+  const rank = new Map<number, number>();
+  positioned.forEach((item, r) => rank.set(item, r));
+
+  // Fenwick tree over ranks: which positioned items are in so far
+  const tree = new Int32Array(positioned.length + 1);
+  const add = (r: number) => {
+    for (let i = r + 1; i < tree.length; i += i & -i) tree[i]++;
+  };
+  const countBelow = (r: number) => {
+    let c = 0;
+    for (let i = r; i > 0; i -= i & -i) c += tree[i];
+    return c;
+  };
+  /** The rank of the k-th (1-based) item in. */
+  const kth = (k: number) => {
+    let pos = 0;
+    for (let step = 1 << Math.floor(Math.log2(tree.length)); step > 0; step >>= 1) {
+      if (pos + step < tree.length && tree[pos + step] < k) {
+        pos += step;
+        k -= tree[pos];
+      }
+    }
+    return pos;
+  };
+
+  // runs of -1 items, each in arrival order (the latest is first in the result)
+  let front: JSONValue[] = [];
+  const tails: JSONValue[][] = new Array(positioned.length);
+  for (let i = 0; i < items.length; i++) {
+    if (idx[i] < 0) {
+      front.push(items[i]);
+      continue;
+    }
+    const r = rank.get(i)!;
+    const below = countBelow(r);
+    if (below === 0) {
+      tails[r] = front;
+      front = [];
+    } else {
+      const prev = kth(below);
+      tails[r] = tails[prev] ?? [];
+      tails[prev] = [];
+    }
+    add(r);
+  }
+  const out: JSONValue[] = [];
+  for (let k = front.length - 1; k >= 0; k--) out.push(front[k]);
+  positioned.forEach((item, r) => {
+    out.push(items[item]);
+    const tail = tails[r] ?? [];
+    for (let k = tail.length - 1; k >= 0; k--) out.push(tail[k]);
+  });
+  return out;
 }
 
 /**

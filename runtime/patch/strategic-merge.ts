@@ -16,7 +16,7 @@ import {
   SET_ELEMENT_ORDER_PREFIX,
   withoutDirectives,
 } from './directives.ts';
-import { badRequest, genericUnprocessable, internal } from './errors.ts';
+import { badPatch, badRequest, genericUnprocessable, internal } from './errors.ts';
 import { goKind, goTypeName, goValue, jsonKindName } from './go-format.ts';
 import type { GoKind } from './go-format.ts';
 import { badArgTypeError, noMergeKeyError, normalizeOrder, partitionByPresence } from './list-order.ts';
@@ -105,7 +105,7 @@ function badPatchType(directive: JSONValue, m: JMap): Error {
       : directive === null
         ? '%!s(<nil>)'
         : `%!s(${goTypeName(directive)}=${goValue(directive)})`;
-  return internal(`unknown patch type: ${d} in map: ${goValue(m)}`);
+  return badPatch(`unknown patch type: ${d} in map: ${goValue(m)}`);
 }
 
 /** The field name after a directive prefix (`$setElementOrder/containers` -> `containers`). */
@@ -203,7 +203,7 @@ function checkOrderList(patchList: JSONValue[], order: JSONValue[], mergeKey: st
     o++;
   }
   if (p < items.length) {
-    throw internal(
+    throw badPatch(
       `The order in patch list:\n${goValue(patchList)}\n doesn't match ${SET_ELEMENT_ORDER_PREFIX} list:\n${goValue(order)}\n`,
     );
   }
@@ -228,11 +228,11 @@ function elementKind(...lists: JSONValue[][]): GoKind {
         if (k === 'slice') throw genericUnprocessable(ERR_NO_LIST_OF_LISTS);
         kind = k;
       } else if (k !== kind) {
-        throw internal(`list element types are not identical: ${goValue(lists)}`);
+        throw badPatch(`list element types are not identical: ${goValue(lists)}`);
       }
     }
   }
-  if (kind === undefined) throw internal('no elements in any of the given slices');
+  if (kind === undefined) throw badPatch('no elements in any of the given slices');
   return kind;
 }
 
@@ -264,7 +264,7 @@ function mergeList(original: JSONValue[], patch: JSONValue[], element: SchemaNod
     merged = dedupe(original.concat(patch));
   } else {
     if (mergeKey === '') {
-      throw internal(`cannot merge lists without merge key for ${element.atom?.map?.fields ? 'struct' : 'map'}`);
+      throw badPatch(`cannot merge lists without merge key for ${element.atom?.map?.fields ? 'struct' : 'map'}`);
     }
     [original, patch] = splitSpecialElements(original, patch, mergeKey);
     merged = mergeByKey(original, patch, mergeKey, element);
@@ -293,6 +293,9 @@ function dedupe(list: JSONValue[]): JSONValue[] {
 function splitSpecialElements(original: JSONValue[], patch: JSONValue[], mergeKey: string): [JSONValue[], JSONValue[]] {
   const plain: JSONValue[] = [];
   let replace = false;
+  // merge key values to delete, removed in one pass at the end (one filter per
+  // deletion would make a long list of deletions quadratic)
+  let deletes: Set<unknown> | undefined;
   for (const v of patch) {
     const item = v as JMap;
     if (!Object.hasOwn(item, DIRECTIVE_MARKER)) {
@@ -302,18 +305,24 @@ function splitSpecialElements(original: JSONValue[], patch: JSONValue[], mergeKe
     const directive = item[DIRECTIVE_MARKER];
     if (directive === 'delete') {
       if (!Object.hasOwn(item, mergeKey)) throw noMergeKeyError(item, mergeKey);
-      const value = item[mergeKey];
-      original = original.filter((o, i) => {
-        if (!isJSONObject(o)) throw internal(`value for key ${i} is not a map.`);
-        return !(Object.hasOwn(o, mergeKey) && o[mergeKey] === value);
-      });
+      if (!deletes) {
+        original.forEach((o, i) => {
+          if (!isJSONObject(o)) throw badPatch(`value for key ${i} is not a map.`);
+        });
+        deletes = new Set();
+      }
+      deletes.add(item[mergeKey]);
     } else if (directive === 'replace') {
       replace = true;
     } else if (directive === 'merge') {
-      throw internal('merging lists cannot yet be specified in the patch');
+      throw badPatch('merging lists cannot yet be specified in the patch');
     } else {
       throw badPatchType(directive, item);
     }
+  }
+  if (deletes) {
+    const drop = deletes;
+    original = original.filter((o) => !(Object.hasOwn(o as JMap, mergeKey) && drop.has((o as JMap)[mergeKey])));
   }
   if (replace) return [asDecoded(plain) as JSONValue[], []];
   return [original, plain];
@@ -323,21 +332,30 @@ function splitSpecialElements(original: JSONValue[], patch: JSONValue[], mergeKe
 function mergeByKey(live: JSONValue[], patch: JSONValue[], mergeKey: string, element: SchemaNode): JSONValue[] {
   // A new array: the caller still orders by the live list as it was.
   const original = live.slice();
+  // Position of the first item with each merge key value. Upstream scans the
+  // list for each patch item and fails at an item that is not a map before
+  // finding a match: items past the first such one are never matched.
+  const index = new Map<unknown, number>();
+  let firstNonMap = -1;
+  for (let i = 0; i < original.length; i++) {
+    const o = original[i];
+    if (!isJSONObject(o)) {
+      firstNonMap = i;
+      break;
+    }
+    if (Object.hasOwn(o, mergeKey) && !index.has(o[mergeKey])) index.set(o[mergeKey], i);
+  }
   for (const v of patch) {
     const item = v as JMap;
     if (!Object.hasOwn(item, mergeKey)) throw noMergeKeyError(item, mergeKey);
     const value = item[mergeKey];
-    let found = -1;
-    for (let i = 0; i < original.length; i++) {
-      const o = original[i];
-      if (!isJSONObject(o)) throw internal(`value for key ${i} is not a map.`);
-      if (Object.hasOwn(o, mergeKey) && o[mergeKey] === value) {
-        found = i;
-        break;
-      }
+    const found = index.get(value);
+    if (found !== undefined) original[found] = mergeMap(original[found] as JMap, item, element);
+    else if (firstNonMap >= 0) throw badPatch(`value for key ${firstNonMap} is not a map.`);
+    else {
+      index.set(value, original.length);
+      original.push(asDecoded(item));
     }
-    if (found >= 0) original[found] = mergeMap(original[found] as JMap, item, element);
-    else original.push(asDecoded(item));
   }
   return original;
 }

@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ResourceDef } from '../../generated/api-types.ts';
 import { ApiError, errors, type GroupResource } from '../http/status.ts';
-import { ListOptionsInvalidError, ResourceExpiredError, TooLargeResourceVersionError } from '../storage/errors.ts';
+import { CommitFailedError, ListOptionsInvalidError, ResourceExpiredError, TooLargeResourceVersionError } from '../storage/errors.ts';
+import { RequestTooLargeError } from '../storage/kvstore/request-size.ts';
 import {
   CompactedError, ConflictError, FutureRevisionError, InvalidRequestError, KeyExistsError, NotFoundError,
   PreconditionError,
@@ -150,7 +151,11 @@ export class RegistryStore {
     if (err instanceof ListOptionsInvalidError) {
       throw new ApiError(422, 'Invalid', err.message, { group: 'meta.k8s.io', kind: 'ListOptions', causes: err.causes });
     }
+    // over the storage's size limit (etcd's 1.5 MiB): 413, not a server error
+    if (err instanceof RequestTooLargeError) throw errors.storageTooLarge(err.message);
     if (err instanceof InvalidRequestError) throw errors.badRequest(err.message);
+    // a write storage could not commit (full disk): passed through as upstream does
+    if (err instanceof CommitFailedError) throw errors.storageFailure(err.message);
     throw err;
   }
 

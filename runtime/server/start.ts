@@ -1,10 +1,11 @@
 // startServer(): assembles a running API server — storage (SQLite file or
 // in-memory), the generated API, the Hono app with its stages, the health
 // checks, initial namespaces — listens, writes the admin kubeconfig, and
-// returns a handle with the URL and stop(). Used by the CLI and in-process
-// by tests.
+// returns a handle with the URL and stop() (graceful: see drain.ts). Used by
+// the CLI and in-process by tests.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
@@ -12,20 +13,23 @@ import type { Hono } from 'hono';
 import type { SchemaValidator } from '../../generated/api-types.ts';
 import { AdmissionChain } from '../admission/chain.ts';
 import { ADMIN } from '../auth/user.ts';
-import { createApp } from '../http/app.ts';
+import { type Authenticator, type Authorizer, createApp } from '../http/app.ts';
 import { createManagedFieldsHook } from '../http/managed-fields.ts';
 import { alwaysAllow } from '../http/handlers/review.ts';
 import { openAPIServer } from '../http/openapi.ts';
 import { protobufSupport } from '../http/protobuf.ts';
+import { WatchGuard } from '../http/watch-guard.ts';
 import { installBuiltins } from '../builtins/index.ts';
 import { GarbageCollector } from '../gc/garbage-collector.ts';
 import { Defaulter } from '../registry/defaults.ts';
-import { openStorage } from '../storage/factory.ts';
+import { openStorage, type OpenedStorage } from '../storage/factory.ts';
 import { formatters } from '../table/formatters.ts';
 import { ApiIndex, parseRuntimeConfig } from './api-index.ts';
 import { loadGeneratedApi } from './generated-api.ts';
 import type { Check } from './health.ts';
+import { RequestDrain } from './drain.ts';
 import { kubeconfigYAML } from './kubeconfig.ts';
+import { boundURL, checkBindAddress, clientURL, insecureBindWarning } from './bind-address.ts';
 
 export interface StartOptions {
   /** Directory for the database and admin.kubeconfig; undefined or ':memory:' keeps everything in memory. */
@@ -42,6 +46,17 @@ export interface StartOptions {
   watchCache?: boolean;
   maxRequestsInflight?: number;
   maxMutatingRequestsInflight?: number;
+  /** --request-timeout in ms (default 60 s; 0: none). */
+  requestTimeoutMs?: number;
+  /** --max-watches, --max-watches-per-user (defaults 10000 and 1000; 0: no limit). */
+  maxWatches?: number;
+  maxWatchesPerUser?: number;
+  /** --watch-stall-timeout in ms: a watch whose client takes no data for this long is closed (default 30 s; 0: never). */
+  watchStallTimeoutMs?: number;
+  /** Who a request is (tests and embedders); none by default: every caller is the anonymous admin. */
+  authenticators?: Authenticator[];
+  /** What a request may do (tests and embedders); default: everything. */
+  authorizer?: Authorizer;
   /** --advertise-address: the address the `kubernetes` Endpoints publish. */
   advertiseAddress?: string;
   /** --service-cluster-ip-range (CIDRs, comma-separated for dual-stack). */
@@ -50,10 +65,26 @@ export interface StartOptions {
   serviceNodePortRange?: string;
   /** Another codegen output directory to serve (tests of dropped-in specs). */
   generatedDir?: string;
+  /**
+   * Serve a non-loopback bindAddress although there is no authentication yet
+   * (--insecure-allow-unauthenticated-remote); without it startServer refuses one.
+   */
+  allowInsecureRemote?: boolean;
+  /** --quarantine-unreadable: move stored values that cannot be read aside instead of refusing to start. */
+  quarantineUnreadable?: boolean;
+  /** How long stop() waits for requests in flight before ending them (default 60 s, upstream's request timeout). */
+  shutdownTimeoutMs?: number;
+  /** Where shutdown phases and storage state changes are reported (default: nowhere). */
+  log?: (msg: string) => void;
+  /** Test only: SQLite's max_page_count (a full database without a full disk) and the readiness probe interval. */
+  storageTesting?: { maxPageCount?: number; probeIntervalMs?: number };
 }
 
 export interface RunningServer {
+  /** The URL clients on this machine use (written to the kubeconfig): loopback for a wildcard bind address. */
   url: string;
+  /** The address really listened on (`http://0.0.0.0:6443` for a wildcard bind address). */
+  boundURL: string;
   port: number;
   /** An admin kubeconfig for this server (YAML). */
   kubeconfig: string;
@@ -65,23 +96,43 @@ export interface RunningServer {
   stop(): Promise<void>;
   /** Marks the server as shutting down (readyz 503) without stopping it. */
   beginShutdown(): void;
+  /** What opening the store found (quarantined rows, a previous owner that was killed). */
+  storageReport: OpenedStorage['report'];
+  /** Internal (tests): the storage stack. */
+  storage: OpenedStorage;
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const startedAt = Date.now();
+  // no credentials are checked yet: a non-loopback address only when the caller accepted that
+  checkBindAddress(options.bindAddress ?? '127.0.0.1', options.allowInsecureRemote ?? false);
+  const bindWarning = insecureBindWarning(options.bindAddress ?? '127.0.0.1');
+  if (bindWarning) console.warn(bindWarning);
   const inMemory = !options.dataDir || options.dataDir === ':memory:';
   const dataDir = inMemory ? undefined : options.dataDir!;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
 
   const [generated, storage] = await Promise.all([
     loadGeneratedApi(options.generatedDir),
-    openStorage({ dataDir, historyWindowMs: options.historyWindowMs, watchCache: options.watchCache ?? true }),
+    openStorage({
+      dataDir, historyWindowMs: options.historyWindowMs, watchCache: options.watchCache ?? true,
+      quarantineUnreadable: options.quarantineUnreadable, log: options.log, testing: options.storageTesting,
+    }),
   ]);
   const api = new ApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig));
 
   let shuttingDown = false;
   let bootstrapped = false;
   const storageCheck: Check = { name: 'etcd', run: async () => { await storage.kv.currentRevision(); } };
+  // readiness also needs writes to commit (a full disk fails it); liveness only reads, as upstream's
+  const storageReady: Check = {
+    name: 'etcd',
+    run: async () => {
+      await storage.kv.currentRevision();
+      const err = storage.commitHealth();
+      if (err) throw err;
+    },
+  };
   const bootstrapCheck: Check = {
     name: 'poststarthook/start-system-namespaces-controller',
     run: () => {
@@ -114,24 +165,30 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       managedFields: createManagedFieldsHook(generated.mergeSchema),
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
       protobuf,
+      watches: new WatchGuard({ maxWatches: options.maxWatches, maxWatchesPerUser: options.maxWatchesPerUser, stallTimeoutMs: options.watchStallTimeoutMs }),
     },
-    authenticators: [],
+    authenticators: options.authenticators ?? [],
     anonymous: ADMIN,
-    authorizer: { authorize() {} },
+    authorizer: options.authorizer ?? { authorize() {} },
     access: alwaysAllow,
     health: {
       livez: [...common, bootstrapCheck],
-      readyz: [...common, readyBootstrap, { name: 'shutdown', run: () => { if (shuttingDown) throw new Error('shutting down'); } }],
+      readyz: [...common.map((c) => (c === storageCheck ? storageReady : c)), readyBootstrap, { name: 'shutdown', run: () => { if (shuttingDown) throw new Error('shutting down'); } }],
     },
     openapi: openAPIServer(generated.openapiDir),
     serverAddress: `${options.bindAddress ?? '127.0.0.1'}:${options.port ?? 0}`,
+    bindAddress: options.bindAddress ?? '127.0.0.1',
     maxRequestsInflight: options.maxRequestsInflight,
     maxMutatingRequestsInflight: options.maxMutatingRequestsInflight,
+    requestTimeoutMs: options.requestTimeoutMs,
   });
 
   const host = options.bindAddress ?? '127.0.0.1';
+  let drain: RequestDrain | undefined;
+  const fetch = (req: Request, env: unknown) => drain?.refusal(req) ?? app.fetch(req, env as never);
   const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 0 }, () => resolve(s));
+    const s = serve({ fetch, hostname: host, port: options.port ?? 0 }, () => resolve(s));
+    drain = new RequestDrain(s as Server);
   });
   const port = (server.address() as AddressInfo).port;
 
@@ -150,8 +207,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const gc = new GarbageCollector(api);
   await gc.start();
   bootstrapped = true;
-  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
-  const url = `http://${urlHost}:${port}`;
+  const url = clientURL(host, port);
+  storage.describeOwner(url);
   const kubeconfig = kubeconfigYAML({ server: url });
   let kubeconfigPath: string | undefined;
   if (dataDir) {
@@ -163,20 +220,35 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   setTimeout(() => protobuf.preload(), 100).unref();
 
   let stopped: Promise<void> | undefined;
+  const log = options.log ?? (() => {});
+  const drainTimeoutMs = options.shutdownTimeoutMs ?? 60_000;
   return {
     url, port, kubeconfig, kubeconfigPath, app,
+    boundURL: boundURL((server.address() as AddressInfo).address, port),
+    storageReport: storage.report,
+    storage,
     beginShutdown() { shuttingDown = true; },
     stop() {
       stopped ??= (async () => {
         shuttingDown = true;
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          // watches are long-lived: end open connections so close() can finish
-          (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-        });
+        // stop listening; requests in flight finish, new ones on open connections get 503
+        const closed = drain!.begin();
+        const inFlight = drain!.counts();
+        log(`stopped listening; waiting for ${inFlight.short} request(s) in flight (at most ${drainTimeoutMs / 1000}s), ` +
+          `then ending ${inFlight.watches} watch(es)`);
+        if (!(await drain!.shortDone(drainTimeoutMs))) {
+          log(`${drain!.counts().short} request(s) still in flight after ${drainTimeoutMs / 1000}s: ending them`);
+        }
         await gc.stop();
         await builtins.stop();
+        // closing the storage ends every watch stream: each response ends normally
         await storage.close();
+        await drain!.allDone(5000);
+        drain!.closeConnections(false);
+        const force = setTimeout(() => drain!.closeConnections(true), 5000);
+        await closed;
+        clearTimeout(force);
+        log('stopped');
       })();
       return stopped;
     },

@@ -1,9 +1,9 @@
 // Errors of the object layer that carry the exact upstream texts and the
 // HTTP status they map to. Built on the base classes of interface.ts so a
 // caller that only knows those still maps them right (CompactedError -> 410,
-// FutureRevisionError -> wait/504, InvalidRequestError -> 400). Pure types and
-// message builders; no I/O.
-import { CompactedError, FutureRevisionError, InvalidRequestError } from './interface.ts';
+// FutureRevisionError -> wait/504, InvalidRequestError -> 400, CommitFailedError
+// -> 500 without a reason). Pure types and message builders; no I/O.
+import { CompactedError, FutureRevisionError, InvalidRequestError, StorageError } from './interface.ts';
 
 /** The list revision asked for has been compacted away (410 Expired). */
 export const EXPIRED_LIST_MESSAGE = 'The resourceVersion for the provided list is too old.';
@@ -106,4 +106,34 @@ export function parseResourceVersion(rv: string | undefined): number {
       `invalid resource version: resourceVersion: Invalid value: ${goQuote(rv)}: strconv.ParseUint: parsing ${goQuote(rv)}: value out of range`);
   }
   return n;
+}
+
+/**
+ * A write the backend could not commit because of its environment (disk or
+ * database full, I/O error, read-only or locked file). kube-apiserver passes
+ * such etcd errors (`etcdserver: mvcc: database space exceeded` when etcd's
+ * NOSPACE alarm is raised) through its registry unconverted, so the client
+ * gets a 500 Status with no reason whose message is the backend's text; this
+ * error carries that text. `backendCode` is the SQLite result code.
+ */
+export class CommitFailedError extends StorageError {
+  readonly code = 500;
+  constructor(public backendCode: string, message: string) {
+    super(message);
+  }
+}
+
+/** The SQLite result codes that mean the store cannot commit at all (not a bad request). */
+const ENVIRONMENT_CODES = /^SQLITE_(FULL|IOERR|READONLY|CORRUPT|NOTADB|CANTOPEN|BUSY|LOCKED|NOMEM|PROTOCOL)(_|$)/;
+
+/**
+ * Maps an error thrown by a SQLite commit to a CommitFailedError when it is
+ * about the store's environment; null for anything else (a bug, a constraint).
+ */
+export function commitFailure(err: unknown): CommitFailedError | null {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code !== 'string' || !ENVIRONMENT_CODES.test(code)) return null;
+  const text = err instanceof Error ? err.message : String(err);
+  if (code.startsWith('SQLITE_FULL')) return new CommitFailedError(code, `database space exceeded: ${text}`);
+  return new CommitFailedError(code, `storage commit failed: ${text}`);
 }

@@ -1,11 +1,15 @@
 // Opens the storage stack the server runs on: the SQLite revision log
 // (<dataDir>/specserver.db, or in memory), one KVStorage over it, and one
 // watch cache per resource prefix (unless disabled). The only place that
-// wires the layers together.
+// wires the layers together. Opening a file takes its exclusive lock and
+// checks that every stored value is an object (see sqlite/open-errors.ts for
+// the refusals, sqlite/quarantine.ts for the way past unreadable values).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { KV, ObjectAttrs, Obj, Storage } from './interface.ts';
 import { openSqliteKV } from './sqlite/index.ts';
+import type { UnreadableRow } from './sqlite/open-errors.ts';
+import type { OwnerRecord } from './sqlite/owner.ts';
 import { KVStorage } from './kvstore/index.ts';
 import { Cacher, type CacherOptions } from './cacher/index.ts';
 
@@ -18,12 +22,27 @@ export interface OpenStorageOptions {
   watchCache?: boolean;
   /** Extra options for every cache (bookmark period, buffer sizes). */
   cacher?: Partial<Omit<CacherOptions, 'prefix' | 'attrs'>>;
+  /** Move stored values that cannot be read into the quarantine table instead of refusing to open. */
+  quarantineUnreadable?: boolean;
+  /** Where storage state changes are reported (commits failing, recovering). */
+  log?: (msg: string) => void;
+  /** Test only: SQLite's max_page_count and the readiness probe interval. */
+  testing?: { maxPageCount?: number; probeIntervalMs?: number };
 }
 
 export interface OpenedStorage {
   kv: KV;
   base: KVStorage;
   storageFor(prefix: string, attrs: (obj: Obj) => ObjectAttrs): Storage;
+  /** null while writes can commit; otherwise why not (readiness reports it). */
+  commitHealth(): Error | null;
+  /** What the open found: rows moved into quarantine now, rows quarantined before, a previous owner that was killed. */
+  report: { file?: string; quarantined: UnreadableRow[]; quarantinedEarlier: number; previousOwner: OwnerRecord | null };
+  /** Records the URL the owner serves at, for the message another process gets. */
+  describeOwner(url: string): void;
+  /** Test only: SQLite's max_page_count (returns the limit in effect). */
+  setMaxPageCount(pages: number): number;
+  pageCount(): number;
   close(): Promise<void>;
 }
 
@@ -35,7 +54,11 @@ export async function openStorage(opts: OpenStorageOptions = {}): Promise<Opened
     fs.mkdirSync(opts.dataDir, { recursive: true });
     file = path.join(opts.dataDir, DB_FILE);
   }
-  const kv = openSqliteKV({ path: file, historyWindowMs: opts.historyWindowMs });
+  const kv = openSqliteKV({
+    path: file, historyWindowMs: opts.historyWindowMs,
+    valueCheck: 'json-object', quarantineUnreadable: opts.quarantineUnreadable, log: opts.log,
+    maxPageCount: opts.testing?.maxPageCount, probeIntervalMs: opts.testing?.probeIntervalMs,
+  });
   const base = new KVStorage(kv);
   // The caches' own feed is unbounded: a cache drains it in the same turn,
   // and cutting it off would end every client watch of the type.
@@ -54,6 +77,14 @@ export async function openStorage(opts: OpenStorageOptions = {}): Promise<Opened
       }
       return c;
     },
+    commitHealth: () => kv.commitHealth(),
+    report: {
+      file: file === ':memory:' ? undefined : file,
+      quarantined: kv.quarantined, quarantinedEarlier: kv.quarantinedEarlier, previousOwner: kv.previousOwner,
+    },
+    describeOwner: (url) => kv.describeOwner(url),
+    setMaxPageCount: (pages) => kv.setMaxPageCount(pages),
+    pageCount: () => kv.pageCount(),
     async close() {
       for (const c of caches.values()) await c.close();
       await kv.close();

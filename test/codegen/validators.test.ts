@@ -76,3 +76,19 @@ describe('Gadget (CRD) validator', () => {
     expect(brief(list({ apiVersion: 'example.dev/v1', kind: 'WidgetList', metadata: {}, items: [{ metadata: { name: 'a' }, spec: { color: 'no' } }] }))).toEqual(['enum items[0].spec.color']);
   });
 });
+
+describe('many failing items', () => {
+  // every item of a long list fails in a nested validator: the errors are gathered
+  // in place (no copy per call) and at most MAX_SCHEMA_ISSUES are reported
+  it.each([10, 999, 5000, 200_000])('%i bad parts give min(n, 1000) issues, first ones first', (n) => {
+    const issues = widget(W({ parts: Array.from({ length: n }, () => ({ name: 1 })) }));
+    expect(issues.length).toBe(Math.min(n, 1000));
+    expect(issues[0].path).toBe('spec.parts[0].name');
+    expect(issues[issues.length - 1].path).toBe(`spec.parts[${Math.min(n, 1000) - 1}].name`);
+  });
+  it('the generated modules never concatenate error lists', () => {
+    const code = readFileSync(join(t.dir, 'out', 'validators', 'example.dev_v1.ts'), 'utf8');
+    expect(code).toContain('appendErrors(');
+    expect(code).not.toContain('vErrors.concat(');
+  });
+});

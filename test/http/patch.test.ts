@@ -83,7 +83,7 @@ describe('PATCH', () => {
       ['a failed test operation', [{ op: 'test', path: '/spec/replicas', value: 1000 }], JSONP, 422],
       ['a bad JSON patch path', [{ op: 'remove', path: '/spec/nothing/here' }], JSONP, 422],
       ['a JSON patch that is not a list', { op: 'add' }, JSONP, 400],
-      ['an unknown $patch directive', { spec: { template: { spec: { containers: [{ name: 'web', $patch: 'explode' }] } } } }, SMP, 500],
+      ['an unknown $patch directive', { spec: { template: { spec: { containers: [{ name: 'web', $patch: 'explode' }] } } } }, SMP, 400],
       ['a wrong type in the result', { spec: { replicas: 'many' } }, MERGE, 400],
     ];
     it.each(cases)('%s', async (_name, body, ct, code) => {

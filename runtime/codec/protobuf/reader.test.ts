@@ -3,6 +3,8 @@ import { BinaryWriter } from '@bufbuild/protobuf/wire';
 import { loadKubeProtobuf, type Codec } from './index.ts';
 import { WireWriter } from './writer.ts';
 import { wrap } from './envelope.ts';
+import { ProtobufError } from './errors.ts';
+import { MAX_NESTING_DEPTH } from '../limits.ts';
 
 let pb: Codec;
 beforeAll(async () => {
@@ -63,6 +65,110 @@ describe('fast reader', () => {
     ['invalid UTF-8', [0x0a, 0x03, 0x0a, 0x81, 0xff]],
   ])('rejects %s', (_n, raw) => {
     expect(() => pb.decode(wrap('v1', 'ConfigMap', new Uint8Array(raw)))).toThrow(/invalid k8s.io.api.core.v1.ConfigMap bytes/);
+  });
+});
+
+/** Bytes built back to front, so each length is known when its field is written. */
+class Backwards {
+  private buf = new Uint8Array(1024);
+  private start = this.buf.length;
+  get length(): number {
+    return this.buf.length - this.start;
+  }
+  private prepend(bytes: ArrayLike<number>): void {
+    while (this.start < bytes.length) {
+      const next = new Uint8Array(this.buf.length * 2);
+      next.set(this.buf.subarray(this.start), next.length - this.length);
+      this.start += next.length - this.buf.length;
+      this.buf = next;
+    }
+    this.start -= bytes.length;
+    this.buf.set(bytes, this.start);
+  }
+  /** Makes everything so far the value of a length-delimited field. */
+  field(tag: number[]): this {
+    const len: number[] = [];
+    let n = this.length;
+    do {
+      len.push((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
+      n >>>= 7;
+    } while (n > 0);
+    this.prepend(len);
+    this.prepend(tag);
+    return this;
+  }
+  raw(bytes: ArrayLike<number>): this {
+    this.prepend(bytes);
+    return this;
+  }
+  bytes(): Uint8Array {
+    return this.buf.slice(this.start);
+  }
+}
+
+/** A CRD whose openAPIV3Schema nests `levels` JSONSchemaProps through `not` (field 28). */
+function crdWithNot(levels: number): Uint8Array {
+  const b = new Backwards();
+  for (let i = 0; i < levels; i++) b.field([0xe2, 0x01]);
+  // openAPIV3Schema (1) < schema (4) < versions (7) < spec (2)
+  b.field([0x0a]).field([0x22]).field([0x3a]).field([0x12]);
+  return wrap('apiextensions.k8s.io/v1', 'CustomResourceDefinition', b.bytes());
+}
+
+/** A ControllerRevision whose data (2) is a RawExtension with `raw` (1). */
+function revisionWithRaw(raw: Uint8Array): Uint8Array {
+  return wrap('apps/v1', 'ControllerRevision', new Backwards().raw(raw).field([0x0a]).field([0x12]).bytes());
+}
+
+function decodeError(bytes: Uint8Array): Error {
+  try {
+    pb.decode(bytes);
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('decoded');
+}
+
+describe('nesting limit', () => {
+  // CRD (1) > spec (2) > versions list (3) and item (4) > schema (5) > openAPIV3Schema (6) > not ...
+  const notLevels = MAX_NESTING_DEPTH - 6;
+
+  it('decodes nested messages up to the limit', () => {
+    let v = pb.decode(crdWithNot(notLevels)).spec.versions[0].schema.openAPIV3Schema;
+    let n = 0;
+    while (v.not) {
+      v = v.not;
+      n++;
+    }
+    expect(n).toBe(notLevels);
+  });
+
+  it.each([
+    ['one message past the limit', crdWithNot(notLevels + 1)],
+    ['a million nested messages', crdWithNot(1_000_000)],
+    // ControllerRevision (1) > data (2): JSON nested L levels there ends at L + 1
+    ['RawExtension JSON past the limit', revisionWithRaw(Buffer.from('['.repeat(MAX_NESTING_DEPTH) + ']'.repeat(MAX_NESTING_DEPTH)))],
+    ['RawExtension JSON a million deep', revisionWithRaw(Buffer.from('['.repeat(1_000_000)))],
+  ])('rejects %s with a ProtobufError', (_n, bytes) => {
+    const err = decodeError(bytes);
+    expect(err).toBeInstanceOf(ProtobufError);
+    expect(err.message).toMatch(/ bytes: exceeded max depth of \d+$/);
+  });
+
+  it('counts RawExtension JSON from where it stands', () => {
+    const ok = revisionWithRaw(Buffer.from('['.repeat(MAX_NESTING_DEPTH - 1) + ']'.repeat(MAX_NESTING_DEPTH - 1)));
+    expect(pb.decode(ok).data).toBeInstanceOf(Array);
+  });
+
+  it('bounds objects enveloped inside RawExtensions inside each other', () => {
+    let inner = revisionWithRaw(Buffer.from('{}'));
+    for (let i = 0; i < 1000; i++) inner = revisionWithRaw(inner);
+    const err = decodeError(inner);
+    expect(err).toBeInstanceOf(ProtobufError);
+    expect(err.message).toMatch(/exceeded max depth/);
+    let shallow = revisionWithRaw(Buffer.from('{}'));
+    for (let i = 0; i < 10; i++) shallow = revisionWithRaw(shallow);
+    expect(pb.decode(shallow).data.data.kind).toBe('ControllerRevision');
   });
 });
 

@@ -3,11 +3,17 @@
 // metadata), without building protobuf-es message objects first. Produces
 // the same JSON as the reflection decoder (decode.ts, fromBinary based), which
 // the tests use as its oracle; several times faster on large lists.
+// Nesting is bounded: `depth` is the JSON depth of the object being filled
+// (a nested message one more, a list or map of messages two more, JSON in a
+// RawExtension and enveloped objects inside it included), and bodies deeper
+// than MAX_NESTING_DEPTH are a ProtobufError before the recursion gets deep.
 import { ScalarType } from '@bufbuild/protobuf';
 import { WireType } from '@bufbuild/protobuf/wire';
 import type { FieldPlan, MessagePlan, Plans } from './plan.ts';
 import type { DescMessage } from '@bufbuild/protobuf';
 import { ProtobufError } from './errors.ts';
+import { JSONSyntaxError, parseJSONStrict } from '../json-parse.ts';
+import { MAX_NESTING_DEPTH } from '../limits.ts';
 import { formatDuration, formatTime } from './special-values.ts';
 
 type Json = any;
@@ -148,11 +154,14 @@ function byNumber(plan: MessagePlan): Map<number, FieldPlan> {
 }
 
 export class Reader {
+  /** JSON depth above the object being decoded (non-zero while an enveloped object inside a RawExtension is read). */
+  private outer = 0;
+
   constructor(private plans: Plans, private nested: (bytes: Uint8Array) => Json) {}
 
   decode(desc: DescMessage, bytes: Uint8Array): Json {
     try {
-      return this.message(this.plans.get(desc), new Cursor(bytes, 0, bytes.length), {});
+      return this.message(this.plans.get(desc), new Cursor(bytes, 0, bytes.length), {}, this.outer + 1);
     } catch (e) {
       if (e instanceof ProtobufError && !/^invalid /.test(e.message)) throw new ProtobufError(`invalid ${desc.typeName} bytes: ${e.message}`);
       throw e;
@@ -167,8 +176,9 @@ export class Reader {
     return s;
   }
 
-  private message(plan: MessagePlan, c: Cursor, out: Json): Json {
-    if (plan.special) return this.special(plan, c);
+  private message(plan: MessagePlan, c: Cursor, out: Json, depth: number): Json {
+    if (depth > MAX_NESTING_DEPTH) throw new ProtobufError(`exceeded max depth of ${MAX_NESTING_DEPTH}`);
+    if (plan.special) return this.special(plan, c, depth);
     const fields = byNumber(plan);
     while (c.pos < c.end) {
       const key = c.varint();
@@ -180,7 +190,7 @@ export class Reader {
         continue;
       }
       if (f.inline) {
-        this.message(this.plans.get(f.message!), this.sub(c, wt, f), out);
+        this.message(this.plans.get(f.message!), this.sub(c, wt, f), out, depth);
         continue;
       }
       switch (f.shape) {
@@ -194,14 +204,14 @@ export class Reader {
         case 'message': {
           const sub = this.plans.get(f.message!);
           const prev = out[f.json];
-          const v = this.message(sub, this.sub(c, wt, f), !sub.special && prev && typeof prev === 'object' ? prev : {});
+          const v = this.message(sub, this.sub(c, wt, f), !sub.special && prev && typeof prev === 'object' ? prev : {}, depth + 1);
           if (v === null) delete out[f.json];
           else out[f.json] = v;
           break;
         }
         case 'list': {
           const list = (out[f.json] ??= []);
-          if (f.message) list.push(this.message(this.plans.get(f.message), this.sub(c, wt, f), {}));
+          if (f.message) list.push(this.message(this.plans.get(f.message), this.sub(c, wt, f), {}, depth + 2));
           else if (wt === WireType.LengthDelimited && wireOf(f.scalar!) !== WireType.LengthDelimited) {
             const s = this.sub(c, wt, f); // packed
             while (s.pos < s.end) list.push(readScalar(s, f.scalar!));
@@ -216,10 +226,10 @@ export class Reader {
           while (e.pos < e.end) {
             const ek = e.varint();
             if (ek >>> 3 === 1 && (ek & 7) === WireType.LengthDelimited) k = e.string();
-            else if (ek >>> 3 === 2) v = f.message ? this.message(this.plans.get(f.message), this.sub(e, ek & 7, f), {}) : readScalar(e, f.scalar!);
+            else if (ek >>> 3 === 2) v = f.message ? this.message(this.plans.get(f.message), this.sub(e, ek & 7, f), {}, depth + 2) : readScalar(e, f.scalar!);
             else e.skip(ek & 7);
           }
-          if (v === undefined) v = f.message ? this.message(this.plans.get(f.message), new Cursor(e.buf, 0, 0), {}) : zeroJson(f.scalar!);
+          if (v === undefined) v = f.message ? this.message(this.plans.get(f.message), new Cursor(e.buf, 0, 0), {}, depth + 2) : zeroJson(f.scalar!);
           map[k] = v;
           break;
         }
@@ -229,7 +239,7 @@ export class Reader {
   }
 
   /** Reads a special message's fields by number, then converts. */
-  private special(plan: MessagePlan, c: Cursor): Json {
+  private special(plan: MessagePlan, c: Cursor, depth: number): Json {
     const vals: Json[] = [];
     const lists: Json[][] = [];
     const seen: boolean[] = [];
@@ -243,7 +253,8 @@ export class Reader {
       }
       const f = plan.fields[idx];
       seen[idx] = true;
-      const v = f.message ? this.message(this.plans.get(f.message), this.sub(c, key & 7, f), {}) : f.scalar === ScalarType.BYTES ? c.bytes() : readScalar(c, f.scalar!);
+      // the message of a special type stands in its place (list wrappers: one level down)
+      const v = f.message ? this.message(this.plans.get(f.message), this.sub(c, key & 7, f), {}, depth + 1) : f.scalar === ScalarType.BYTES ? c.bytes() : readScalar(c, f.scalar!);
       if (f.shape === 'list') lists[idx].push(v);
       else vals[idx] = v;
     }
@@ -261,7 +272,7 @@ export class Reader {
       case 'RawExtension':
       case 'JSON':
       case 'FieldsV1':
-        return this.raw(vals[0]);
+        return this.raw(vals[0], depth);
       case 'ListWrapper':
         return lists[0];
       case 'JSONSchemaPropsOrArray':
@@ -280,12 +291,28 @@ export class Reader {
     }
   }
 
-  private raw(bytes: Uint8Array | undefined): Json {
+  /** A RawExtension's bytes standing at JSON depth `depth`: an enveloped object or JSON. */
+  private raw(bytes: Uint8Array | undefined, depth: number): Json {
     if (!bytes || bytes.length === 0) return null;
-    if (bytes.length >= 4 && bytes[0] === 0x6b && bytes[1] === 0x38 && bytes[2] === 0x73 && bytes[3] === 0x00) return this.nested(bytes);
+    if (bytes.length >= 4 && bytes[0] === 0x6b && bytes[1] === 0x38 && bytes[2] === 0x73 && bytes[3] === 0x00) {
+      const saved = this.outer;
+      this.outer = depth - 1;
+      try {
+        return this.nested(bytes);
+      } finally {
+        this.outer = saved;
+      }
+    }
+    let text: string;
     try {
-      return JSON.parse(utf8.decode(bytes));
+      text = utf8.decode(bytes);
     } catch {
+      throw new ProtobufError('embedded raw object is neither JSON nor a protobuf-encoded object');
+    }
+    try {
+      return parseJSONStrict(text, { maxDepth: MAX_NESTING_DEPTH - depth + 1 }).value;
+    } catch (e) {
+      if (e instanceof JSONSyntaxError && e.message.endsWith('exceeded max depth')) throw new ProtobufError(`exceeded max depth of ${MAX_NESTING_DEPTH}`);
       throw new ProtobufError('embedded raw object is neither JSON nor a protobuf-encoded object');
     }
   }

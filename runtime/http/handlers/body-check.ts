@@ -8,6 +8,7 @@ import type { SchemaIssue } from '../../../generated/api-types.ts';
 import { fieldErrors } from '../../registry/field-errors.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { errors } from '../status.ts';
+import { goQuote } from '../warnings.ts';
 import { type RequestContext, groupVersion } from './context.ts';
 import { fieldValidation } from './params.ts';
 
@@ -39,8 +40,9 @@ export async function checkBody(rc: RequestContext, obj: Obj, duplicates: string
   if (typeIssues.length) {
     throw errors.badRequest(`${kind} in version "${rc.res.def.version}" cannot be handled as a ${kind}: ${typeIssues.map((i) => `${i.path}: ${i.message}`).join(', ')}`);
   }
-  const unknown = issues.filter((i) => i.kind === 'unknown').map((i) => `unknown field "${i.path}"`);
-  const dup = duplicates.map((p) => `duplicate field "${p}"`);
+  // field paths quoted as Go's %q does (control characters escaped, printable Unicode kept)
+  const unknown = issues.filter((i) => i.kind === 'unknown').map((i) => `unknown field ${goQuote(i.path)}`);
+  const dup = duplicates.map((p) => `duplicate field ${goQuote(p)}`);
   const strictProblems = [...unknown, ...dup];
   if (strictProblems.length && mode === 'Strict') {
     throw errors.badRequest(`${kind} in version "${rc.res.def.version}" cannot be handled as a ${kind}: strict decoding error: ${strictProblems.join(', ')}`);

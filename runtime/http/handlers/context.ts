@@ -16,6 +16,7 @@ import type { AdmissionChain } from '../../admission/chain.ts';
 import type { ManagedFieldsHook } from '../managed-fields.ts';
 import type { Defaulter } from '../../registry/defaults.ts';
 import type { ProtobufSupport } from '../protobuf.ts';
+import type { WatchGuard } from '../watch-guard.ts';
 
 export interface ServerServices {
   validator(schema: string): Promise<SchemaValidator | undefined>;
@@ -29,6 +30,8 @@ export interface ServerServices {
   minRequestTimeoutSeconds: number;
   /** Which kinds have a protobuf form, and the codec. */
   protobuf: ProtobufSupport;
+  /** Limits on open watches and on clients that stop taking their data. */
+  watches: WatchGuard;
 }
 
 export interface RequestContext {

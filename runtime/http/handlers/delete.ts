@@ -12,7 +12,7 @@ import { errors } from '../status.ts';
 import { type RequestContext, negotiate, sendNegotiated } from './context.ts';
 import { dryRun, intParam, predicate } from './params.ts';
 import { withVersion } from './get.ts';
-import { respondObject } from './write-common.ts';
+import { respondObject, sendCommitted } from './write-common.ts';
 
 const POLICIES = ['Orphan', 'Background', 'Foreground'];
 
@@ -37,7 +37,8 @@ export async function deleteOptions(rc: RequestContext): Promise<DeleteOptions> 
   const opts: DeleteOptions = {};
   const grace = body.gracePeriodSeconds ?? intParam(rc, 'gracePeriodSeconds');
   if (grace !== undefined) {
-    if (typeof grace !== 'number') throw errors.badRequest('DeleteOptions: gracePeriodSeconds must be an integer');
+    // an int64 (a fraction or a number beyond int64 does not decode upstream)
+    if (typeof grace !== 'number' || !Number.isInteger(grace) || Math.abs(grace) > 2 ** 63) throw errors.badRequest('DeleteOptions: gracePeriodSeconds must be an integer');
     opts.gracePeriodSeconds = grace;
   }
   let policy = body.propagationPolicy ?? rc.query.get('propagationPolicy') ?? undefined;
@@ -72,6 +73,8 @@ export async function handleDelete(rc: RequestContext): Promise<Response> {
 }
 
 export async function handleDeleteCollection(rc: RequestContext): Promise<Response> {
+  // never across namespaces: the router only sends namespaced collections here (defence in depth)
+  if (rc.res.def.namespaced && !rc.info.namespace) throw errors.methodNotAllowed();
   const neg = negotiate(rc, true);
   const opts = await deleteOptions(rc);
   const pred = predicate(rc);
@@ -88,5 +91,5 @@ export async function handleDeleteCollection(rc: RequestContext): Promise<Respon
     }
   }
   const body = { kind: def.listKind, apiVersion: def.group ? `${def.group}/${def.version}` : def.version, metadata: { resourceVersion: list.resourceVersion }, items };
-  return sendNegotiated(rc, neg, body);
+  return sendCommitted(rc, body, 200, () => sendNegotiated(rc, neg, body));
 }

@@ -28,7 +28,8 @@ export function listQuery(rc: RequestContext, watch: boolean): ListQuery {
   const cont = rc.query.get('continue') ?? undefined;
   const limit = intParam(rc, 'limit');
   const sendInitial = rc.query.get('sendInitialEvents');
-  if (!watch && sendInitial !== null && sendInitial !== '') {
+  // any value is a boolean upstream (even empty), and forbidden for a list
+  if (!watch && sendInitial !== null) {
     throw errors.invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', [fieldErrors.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list')]);
   }
   return { resourceVersion: rv, resourceVersionMatch: match as ListQuery['resourceVersionMatch'], limit, continue: cont };

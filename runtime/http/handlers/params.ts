@@ -1,12 +1,14 @@
 // Query parameters of resource requests: includeObject, selectors (as a
-// storage predicate), integers and booleans, dryRun and fieldValidation, with
-// the 400s kube-apiserver answers for bad values.
+// storage predicate), integers and booleans (converted as upstream's
+// query-parameter codec does), dryRun and fieldValidation, with the 400s
+// kube-apiserver answers for bad values.
 
 import type { Predicate } from '../../storage/interface.ts';
 import { parseFieldSelector, SelectorError } from '../../storage/selectors/fields.ts';
 import { parseLabelSelector } from '../../storage/selectors/labels.ts';
 import type { IncludeObject } from '../../table/convert.ts';
 import { errors } from '../status.ts';
+import { goQuote } from '../warnings.ts';
 import type { RequestContext } from './context.ts';
 
 export function includeObject(rc: RequestContext): IncludeObject {
@@ -40,19 +42,53 @@ export function predicate(rc: RequestContext): Predicate {
   return p;
 }
 
-export function intParam(rc: RequestContext, name: string): number | undefined {
-  const v = rc.query.get(name);
-  if (v === null || v === '') return undefined;
-  if (!/^-?\d+$/.test(v)) throw errors.badRequest(`invalid value for ${name}: ${v}`);
-  return Number(v);
+const UINT64_MAX = (1n << 64n) - 1n;
+const INT64_MAX = (1n << 63n) - 1n;
+const INT64_MIN = -(1n << 63n);
+const SAFE_MAX = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Go's strconv.ParseInt(v, 10, 64), which kube-apiserver applies to integer
+ * query parameters: an optional sign, then decimal digits only, within
+ * int64. Throws 400 BadRequest with Go's error text.
+ */
+export function parseInt64(v: string): bigint {
+  const fail = (why: string) => errors.badRequest(`strconv.ParseInt: parsing ${goQuote(v)}: ${why}`);
+  const digits = v.startsWith('+') || v.startsWith('-') ? v.slice(1) : v;
+  if (digits === '') throw fail('invalid syntax');
+  let n = 0n;
+  for (const ch of digits) {
+    if (ch < '0' || ch > '9') throw fail('invalid syntax');
+    n = n * 10n + BigInt(ch.charCodeAt(0) - 48);
+    if (n > UINT64_MAX) throw fail('value out of range');
+  }
+  if (v.startsWith('-')) n = -n;
+  if (n > INT64_MAX || n < INT64_MIN) throw fail('value out of range');
+  return n;
 }
 
+/**
+ * An integer query parameter (limit, timeoutSeconds, gracePeriodSeconds):
+ * undefined when absent; present, even empty, it must parse as int64 (as
+ * upstream's query-parameter conversion requires). The value is clamped to
+ * JavaScript's safe integers, which changes nothing for any of its uses (a
+ * limit or a number of seconds that large means "no limit").
+ */
+export function intParam(rc: RequestContext, name: string): number | undefined {
+  const v = rc.query.get(name);
+  if (v === null) return undefined;
+  const n = parseInt64(v);
+  return Number(n > SAFE_MAX ? SAFE_MAX : n < -SAFE_MAX ? -SAFE_MAX : n);
+}
+
+/**
+ * A boolean query parameter as upstream converts it: absent is undefined;
+ * "false" (any case) and "0" are false; any other value, even empty, is true.
+ */
 export function boolParam(rc: RequestContext, name: string): boolean | undefined {
   const v = rc.query.get(name);
-  if (v === null || v === '') return undefined;
-  if (v === 'true' || v === '1') return true;
-  if (v === 'false' || v === '0') return false;
-  throw errors.badRequest(`invalid value for ${name}: ${v}`);
+  if (v === null) return undefined;
+  return !(v === '0' || v.toLowerCase() === 'false');
 }
 
 export function dryRun(rc: RequestContext): boolean {

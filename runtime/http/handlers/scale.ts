@@ -12,7 +12,7 @@ import { ApiError, errors } from '../status.ts';
 import { type RequestContext, sendNegotiated } from './context.ts';
 import { dryRun } from './params.ts';
 import { valueAt } from './body-check.ts';
-import { fieldManagerOf, writeHooks } from './write-common.ts';
+import { fieldManagerOf, sendCommitted, writeHooks } from './write-common.ts';
 import { negotiateObject } from '../negotiate.ts';
 import { fieldErrors } from '../../registry/field-errors.ts';
 
@@ -95,5 +95,5 @@ export async function handleScale(rc: RequestContext): Promise<Response> {
     setAt(next, paths.spec, replicas ?? 0);
     return next;
   }, { dryRun: dry, subresource: 'scale', warnings: rc.warnings, hooks: writeHooks(rc, 'UPDATE', fieldManagerOf(rc), dry, { subresource: 'scale' }) });
-  return respondScale(rc, obj);
+  return sendCommitted(rc, toScale(obj, paths), 200, () => respondScale(rc, obj));
 }

@@ -1,11 +1,12 @@
 // Shared by the write handlers: the field manager's name, admission and
 // managed fields run on the object about to be stored, and the write
-// response.
+// response (which, once the write is stored, is always a success).
 
 import type { Operation } from '../../admission/chain.ts';
 import { managerFromUserAgent } from '../../apply/index.ts';
 import type { WriteHooks } from '../../registry/store.ts';
 import type { Obj } from '../../storage/interface.ts';
+import { MEDIA_JSON } from '../../k8s-names.ts';
 import { transformObject } from '../respond.ts';
 import { errors } from '../status.ts';
 import { type RequestContext, negotiate, sendNegotiated } from './context.ts';
@@ -47,7 +48,39 @@ export function writeHooks(rc: RequestContext, operation: Operation, manager: st
 }
 
 export function respondObject(rc: RequestContext, obj: Obj, status: number): Promise<Response> {
-  const neg = negotiate(rc, false);
-  const body = transformObject(withVersion(obj, rc), neg, { def: rc.res.def, includeObject: includeObject(rc), formatters: rc.services.formatters });
-  return sendNegotiated(rc, neg, body, status);
+  return sendCommitted(rc, obj, status, () => {
+    const neg = negotiate(rc, false);
+    const body = transformObject(withVersion(obj, rc), neg, { def: rc.res.def, includeObject: includeObject(rc), formatters: rc.services.formatters });
+    return sendNegotiated(rc, neg, body, status);
+  });
+}
+
+/**
+ * The answer to a write that is already stored: whatever fails while it is
+ * built (a conversion, an encoding, a header) must not turn the success into
+ * an error. The failure is logged; the response is built again without
+ * warnings, and as a last resort the result is sent as plain JSON.
+ */
+export async function sendCommitted(rc: RequestContext, result: unknown, status: number, build: () => Promise<Response>): Promise<Response> {
+  const where = `${rc.c.req.method} ${rc.info.path}`;
+  try {
+    return await build();
+  } catch (err) {
+    console.error(`response of a committed write failed (${where}):`, err);
+  }
+  if (rc.warnings.length) {
+    rc.warnings.length = 0;
+    try {
+      return await build();
+    } catch (err) {
+      console.error(`response of a committed write failed again without warnings (${where}):`, err);
+    }
+  }
+  let text: string;
+  try {
+    text = `${JSON.stringify(result)}\n`;
+  } catch {
+    text = `${JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: status })}\n`;
+  }
+  return new Response(text, { status, headers: { 'Content-Type': MEDIA_JSON, 'Cache-Control': 'no-cache, private' } });
 }

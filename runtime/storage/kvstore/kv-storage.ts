@@ -17,6 +17,7 @@ import { matchesObject, predicateEmpty, statusObject, transition } from '../sema
 import { EventQueue } from '../stream/event-queue.ts';
 import { decodeContinue, encodeContinue } from './continue.ts';
 import { decodeKV, decodeValue, encodeObject, setResourceVersion } from './codec.ts';
+import { checkRequestSize, DEFAULT_MAX_REQUEST_BYTES } from './request-size.ts';
 
 export const WATCH_TOO_OLD_MESSAGE = 'The resourceVersion for the provided watch is too old.';
 
@@ -25,6 +26,8 @@ export interface KVStorageOptions {
   watchBuffer?: number;
   /** Keys read per round when a selector filters a chunked list (default 500). */
   filterChunk?: number;
+  /** Largest write (key plus stored value) in bytes, as etcd's --max-request-bytes (default 1.5 MiB; 0: none). */
+  maxRequestBytes?: number;
 }
 
 /** Upper bound of a prefix range (prefixes end with '/'). */
@@ -48,17 +51,21 @@ export function checkPreconditions(key: string, pre: Preconditions | undefined, 
 export class KVStorage implements Storage {
   private watchBuffer: number;
   private filterChunk: number;
+  private maxRequestBytes: number;
 
   constructor(public readonly kv: KV, opts: KVStorageOptions = {}) {
     this.watchBuffer = opts.watchBuffer ?? 10_000;
     this.filterChunk = opts.filterChunk ?? 500;
+    this.maxRequestBytes = opts.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
   }
 
   async create(key: string, obj: Obj): Promise<Obj> {
     if (obj.metadata?.resourceVersion) {
       throw new InvalidRequestError('resourceVersion should not be set on objects to be created');
     }
-    const kv = await this.kv.create(key, encodeObject(obj));
+    const value = encodeObject(obj);
+    checkRequestSize(key, value, this.maxRequestBytes);
+    const kv = await this.kv.create(key, value);
     return decodeKV(kv);
   }
 
@@ -233,8 +240,9 @@ export class KVStorage implements Storage {
       const next = await opts.tryUpdate(current ? structuredClone(current) : null);
       const value = encodeObject(next);
       try {
+        if (kv && value === kv.value) return current!;
+        checkRequestSize(key, value, this.maxRequestBytes);
         if (!kv) return decodeKV(await this.kv.create(key, value));
-        if (value === kv.value) return current!;
         return decodeKV(await this.kv.update(key, value, kv.modRevision));
       } catch (err) {
         // Someone wrote in between: read again and re-apply.

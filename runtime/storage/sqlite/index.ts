@@ -1,10 +1,14 @@
 // Entry point of the SQLite backend: openSqliteKV opens (or creates) the
 // revision-log database and returns a KV with a few SQLite-only extras
-// (stats, compactNow, checkpoint). See sqlite-kv.ts for the design.
+// (stats, compactNow, checkpoint, commitHealth). See sqlite-kv.ts for the
+// design; open-errors.ts lists why an open is refused.
 import { SqliteKV, type SqliteKVOptions, type SqliteKVStats } from './sqlite-kv.ts';
 
 export { SqliteKV, type SqliteKVOptions, type SqliteKVStats };
 export { prefixEnd } from './schema.ts';
+export {
+  StorageOpenError, DataDirInUseError, DatabaseFileError, UnreadableRowsError, QUARANTINE_FLAG, type UnreadableRow,
+} from './open-errors.ts';
 
 export function openSqliteKV(opts: SqliteKVOptions): SqliteKV {
   return new SqliteKV(opts);

@@ -1,8 +1,8 @@
 // The SQLite layout of the revision log: an append-only `log` table (row id =
 // revision, like kine), a `current` table pointing every live key at its
 // latest log row (so reads of the present never scan history), and `meta` for
-// the compaction mark. Also the connection pragmas. Knows nothing of watches
-// or batching.
+// the compaction mark, `probe` for the write probe of readiness. Also the
+// connection pragmas. Knows nothing of watches or batching.
 import type Database from 'better-sqlite3';
 
 export type SyncMode = 'FULL' | 'NORMAL' | 'OFF';
@@ -27,16 +27,26 @@ CREATE TABLE IF NOT EXISTS meta (
   name  TEXT PRIMARY KEY,
   value INTEGER NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS probe (
+  id  INTEGER PRIMARY KEY,
+  pad BLOB NOT NULL             -- written and removed in one transaction: never holds a row
+);
 `;
 
 /**
- * WAL journal (readers never block the writer, one sequential append per
- * commit), `synchronous` as chosen (FULL: fsync at every commit, survives
- * power loss), bounded WAL: checkpoint every 1000 pages and truncate the file
- * back to 16 MiB after a checkpoint.
+ * Exclusive locking (set before the first access: the connection takes the
+ * file lock once and keeps it until closed, so no other process can open the
+ * file meanwhile; the WAL index then lives in memory, with no -shm file),
+ * WAL journal (one sequential append per commit), `synchronous` as chosen
+ * (FULL: fsync at every commit, survives power loss), bounded WAL:
+ * checkpoint every 1000 pages and truncate the file back to 16 MiB after a
+ * checkpoint.
  */
 export function applyPragmas(db: Database.Database, sync: SyncMode, inMemory: boolean): void {
-  if (!inMemory) db.pragma('journal_mode = WAL');
+  if (!inMemory) {
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('journal_mode = WAL');
+  }
   db.pragma(`synchronous = ${sync}`);
   db.pragma('wal_autocheckpoint = 1000');
   db.pragma(`journal_size_limit = ${16 * 1024 * 1024}`);

@@ -2,14 +2,23 @@
 // revision log with a current-state table beside it, group commit (every write
 // arriving in the same event-loop turn shares one transaction and one fsync),
 // reads at a revision, watches from a revision, and background compaction that
-// keeps a time window of history. Knows nothing of Kubernetes objects.
+// keeps a time window of history. A file is held with an exclusive lock for
+// the store's life (one process per database), checked at open (structure,
+// and optionally that every value is a JSON object), and the outcome of the
+// last commit is kept for readiness. Knows nothing of Kubernetes objects.
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
+import os from 'node:os';
 import {
   CompactedError, ConflictError, FutureRevisionError, KeyExistsError, NotFoundError, StorageError,
   type KV, type KeyValue, type KVListOptions, type KVListResult, type KVWatcher, type KVWatchOptions,
 } from '../interface.ts';
+import { commitFailure } from '../errors.ts';
 import { applyPragmas, DDL, MAX_KEY, prefixEnd, type SyncMode } from './schema.ts';
+import { CommitHealth } from './commit-health.ts';
+import { DataDirInUseError, DatabaseFileError, UnreadableRowsError, type UnreadableRow } from './open-errors.ts';
+import { pidAlive, readOwner, removeOwner, writeOwner, type OwnerRecord } from './owner.ts';
+import { findUnreadable, quarantineCount, quarantineRows } from './quarantine.ts';
 import { WatchHub, type LogRow } from './watch-hub.ts';
 import { compactChunk, prepareCompact, RevisionClock, type CompactStatements } from './compactor.ts';
 
@@ -24,6 +33,19 @@ export interface SqliteKVOptions {
   synchronous?: SyncMode;
   /** Rows handled per compaction transaction (default 2000). */
   compactChunkRows?: number;
+  /**
+   * Check at open that every stored value is a JSON object (the object
+   * layer's encoding); unreadable rows refuse the open unless quarantined.
+   */
+  valueCheck?: 'json-object';
+  /** Move unreadable rows into the `quarantine` table instead of refusing to open. */
+  quarantineUnreadable?: boolean;
+  /** While commits fail, readiness re-probes with a small commit at most this often (default 1000 ms). */
+  probeIntervalMs?: number;
+  /** Test only: SQLite's max_page_count, to make a full database without a full disk. */
+  maxPageCount?: number;
+  /** Where state changes worth an operator's attention are reported. */
+  log?: (msg: string) => void;
 }
 
 export interface SqliteKVStats {
@@ -65,14 +87,39 @@ export class SqliteKV implements KV {
   private chunkRows: number;
   private st: Record<string, Database.Statement>;
   private cst: CompactStatements;
+  private health: CommitHealth;
+  /** Rows moved into the quarantine table by this open. */
+  readonly quarantined: UnreadableRow[] = [];
+  /** Rows the quarantine table held before this open. */
+  readonly quarantinedEarlier: number = 0;
+  /** The owner record of a previous process that did not close the store (it was killed). */
+  readonly previousOwner: OwnerRecord | null = null;
 
   constructor(opts: SqliteKVOptions) {
     this.path = opts.path;
     const inMemory = opts.path === ':memory:';
-    this.db = new Database(opts.path);
-    applyPragmas(this.db, opts.synchronous ?? 'FULL', inMemory);
-    this.db.exec(DDL);
+    this.db = openChecked(opts.path, opts.synchronous ?? 'FULL', inMemory);
     const db = this.db;
+    try {
+      if (opts.maxPageCount !== undefined) db.pragma(`max_page_count = ${Math.floor(opts.maxPageCount)}`);
+      if (opts.valueCheck === 'json-object' && !inMemory) {
+        this.quarantinedEarlier = quarantineCount(db);
+        const bad = findUnreadable(db);
+        if (bad.length && !opts.quarantineUnreadable) throw new UnreadableRowsError(opts.path, bad);
+        if (bad.length) {
+          quarantineRows(db, bad);
+          this.quarantined = bad;
+        }
+      }
+      if (!inMemory) {
+        const prev = readOwner(opts.path);
+        if (prev && !(prev.pid === process.pid && prev.host === os.hostname())) this.previousOwner = prev;
+        writeOwner(opts.path);
+      }
+    } catch (err) {
+      db.close();
+      throw err;
+    }
     this.st = {
       getCurrent: db.prepare('SELECT rev, create_rev AS createRev FROM current WHERE key = ?'),
       getValue: db.prepare('SELECT value FROM log WHERE rev = ?').pluck(),
@@ -90,7 +137,12 @@ export class SqliteKV implements KV {
       getMeta: db.prepare('SELECT value FROM meta WHERE name = ?').pluck(),
       logCount: db.prepare('SELECT count(*) FROM log').pluck(),
       currentCount: db.prepare('SELECT count(*) FROM current').pluck(),
+      probeWrite: db.prepare('INSERT INTO probe (id, pad) VALUES (1, zeroblob(8192))'),
+      probeClear: db.prepare('DELETE FROM probe'),
     };
+    // the probe commits a row of two pages' size and removes it in the same transaction
+    const probe = db.transaction(() => { this.st.probeWrite.run(); this.st.probeClear.run(); });
+    this.health = new CommitHealth(() => probe.immediate(), opts.probeIntervalMs ?? 1000, opts.log);
     this.cst = prepareCompact(db);
     // Revisions start at 1 like etcd's, so "0" never names a real state.
     this.rev = Math.max(1, (this.st.maxRev.get() as number | null) ?? 0);
@@ -112,6 +164,32 @@ export class SqliteKV implements KV {
   async compactedRevision(): Promise<number> { return this.compacted; }
   /** Synchronous reads of the counters, for callers on a hot path. */
   revisionSync(): number { return this.rev; }
+
+  /**
+   * null while commits succeed; otherwise why they fail (a full disk, an I/O
+   * error), until a commit — a client's or the readiness probe's — succeeds.
+   */
+  commitHealth(): Error | null {
+    if (this.closed) return new StorageError('storage closed');
+    return this.health.check();
+  }
+
+  /** Test only: changes SQLite's max_page_count (below the current size it stops at the current size). */
+  setMaxPageCount(pages: number): number {
+    return this.db.pragma(`max_page_count = ${Math.floor(pages)}`, { simple: true }) as number;
+  }
+
+  /** Test only: the database's page count. */
+  pageCount(): number {
+    return this.db.pragma('page_count', { simple: true }) as number;
+  }
+
+  /** Records where the owner of this file serves, for the message a second process gets. */
+  describeOwner(url: string): void {
+    if (this.path === ':memory:' || this.closed) return;
+    const cur = readOwner(this.path);
+    writeOwner(this.path, { url, since: cur?.pid === process.pid ? cur.since : undefined });
+  }
 
   async get(key: string, revision?: number): Promise<KeyValue | null> {
     this.checkOpen();
@@ -242,6 +320,7 @@ export class SqliteKV implements KV {
     clearInterval(this.timer);
     this.hub.closeAll(new StorageError('storage closed'));
     this.db.close();
+    if (this.path !== ':memory:') removeOwner(this.path);
   }
 
   // -------------------------------------------------------------------------
@@ -281,9 +360,12 @@ export class SqliteKV implements KV {
       }).immediate();
     } catch (err) {
       this.rev = startRev;
-      for (const op of ops) op.reject(err as Error);
+      const failure = commitFailure(err);
+      if (failure) this.health.failed(failure);
+      for (const op of ops) op.reject(failure ?? err as Error);
       return;
     }
+    this.health.succeeded();
     this.commitCount++;
     this.writeCount += rows.length;
     this.hub.dispatch(rows);
@@ -358,3 +440,37 @@ function toKV(r: ValueRow): KeyValue {
 }
 
 export { MAX_KEY, prefixEnd };
+
+/**
+ * Opens the file, takes its exclusive lock and checks its structure; every
+ * failure becomes an error that names the file (or the process holding it).
+ */
+function openChecked(file: string, sync: SyncMode, inMemory: boolean): Database.Database {
+  let db: Database.Database | undefined;
+  try {
+    // no busy wait: a file held by another process is refused at once
+    db = new Database(file, { timeout: 0 });
+    applyPragmas(db, sync, inMemory);
+    if (!inMemory) db.exec('BEGIN EXCLUSIVE; COMMIT'); // take the lock now, even before the first write
+    db.exec(DDL);
+    if (!inMemory) {
+      const problems = db.pragma('quick_check(5)', { simple: false }) as { quick_check: string }[];
+      const texts = problems.map((p) => p.quick_check).filter((t) => t !== 'ok');
+      if (texts.length) throw new DatabaseFileError(file, `the integrity check failed: ${texts.join('; ')}`);
+    }
+    return db;
+  } catch (err) {
+    try { db?.close(); } catch { /* already unusable */ }
+    const code = (err as { code?: unknown }).code;
+    if (typeof code !== 'string') throw err;
+    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+      const owner = readOwner(file);
+      const alive = !!owner && (owner.host !== os.hostname() || pidAlive(owner.pid));
+      throw new DataDirInUseError(file, owner, alive);
+    }
+    if (/^SQLITE_(NOTADB|CORRUPT|CANTOPEN|IOERR|READONLY|PERM|AUTH|FORMAT)/.test(code)) {
+      throw new DatabaseFileError(file, `${(err as Error).message} (${code})`);
+    }
+    throw err;
+  }
+}

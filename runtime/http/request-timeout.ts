@@ -1,0 +1,65 @@
+// The deadline of non-long-running requests (kube-apiserver's
+// --request-timeout, default 60 s, and the request's own `?timeout=`, a Go
+// duration honoured when shorter than the server's). A request still being
+// served at its deadline is answered 504 Timeout at once; its handler may
+// still finish in the background (as upstream's), but its result is no
+// longer sent. Watches are long-running and bounded by their own timeouts.
+
+import type { MiddlewareHandler } from 'hono';
+import { DurationError, parseGoDuration } from './go-duration.ts';
+import type { RequestInfo } from './request-info.ts';
+import { ApiError, errors } from './status.ts';
+
+/** The longest delay a Node timer takes (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Upstream's answer at the deadline (a Status with empty details, no Retry-After). */
+export function allottedTimeoutError(): ApiError {
+  return new ApiError(504, 'Timeout', 'Timeout: request did not complete within the allotted timeout', {});
+}
+
+/**
+ * The deadline of a request in ms (0: none), from the server's maximum and
+ * the `timeout` query parameter: a positive value shorter than the maximum
+ * wins; 0, a negative value or a longer one leaves the maximum. A value that
+ * is not a Go duration is 400.
+ */
+export function requestDeadlineMs(timeoutParam: string | null, maxMs: number): number {
+  if (timeoutParam === null || timeoutParam === '') return maxMs;
+  let ns: bigint;
+  try {
+    ns = parseGoDuration(timeoutParam);
+  } catch (err) {
+    if (err instanceof DurationError) throw errors.badRequest(`invalid timeout specified in the request URL - ${err.message}`);
+    throw err;
+  }
+  const ms = Number(ns) / 1e6;
+  if (ms > 0 && (maxMs <= 0 || ms < maxMs)) return Math.max(1, Math.ceil(ms));
+  return maxMs;
+}
+
+/** Only watches are long-running here (no exec, attach, proxy or log follow is served). */
+export function isLongRunning(info: RequestInfo): boolean {
+  return info.verb === 'watch';
+}
+
+/** The middleware; `maxMs` is --request-timeout in ms (0: no deadline unless the request asks for one). */
+export function requestTimeout(maxMs: number): MiddlewareHandler<{ Variables: { info: RequestInfo; url: URL } }> {
+  return async (c, next) => {
+    const info = c.get('info');
+    if (isLongRunning(info)) return next();
+    const ms = requestDeadlineMs(c.get('url').searchParams.get('timeout'), maxMs);
+    if (ms <= 0) return next();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<true>((resolve) => { timer = setTimeout(() => resolve(true), Math.min(ms, MAX_TIMER_MS)); });
+    const served = next().then(() => false as const);
+    try {
+      if (await Promise.race([served, deadline])) {
+        served.catch(() => { /* finished after its answer was sent */ });
+        throw allottedTimeoutError();
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}

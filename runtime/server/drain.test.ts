@@ -1,0 +1,70 @@
+// RequestDrain's refusal while draining (upstream's WithWaitGroup answer:
+// 503 ServiceUnavailable "apiserver is shutting down", Retry-After: 1; watches
+// still start) and its bookkeeping of requests in flight, on a real node
+// HTTP server.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RequestDrain } from './drain.ts';
+
+const servers: http.Server[] = [];
+afterEach(() => { for (const s of servers.splice(0)) s.closeAllConnections(); });
+
+async function serverWith(handler: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<{ drain: RequestDrain; port: number }> {
+  const server = http.createServer(handler);
+  servers.push(server);
+  const drain = new RequestDrain(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return { drain, port: (server.address() as AddressInfo).port };
+}
+
+describe('RequestDrain', () => {
+  it.each([
+    ['GET', '/api/v1/namespaces/default/configmaps', true],
+    ['POST', '/api/v1/namespaces/default/configmaps', true],
+    ['GET', '/readyz', true],
+    ['GET', '/api/v1/namespaces/default/configmaps?watch=true', false],
+    ['GET', '/api/v1/watch/namespaces/default/configmaps', false],
+    ['GET', '/apis/apps/v1/deployments?watch=1&resourceVersion=5', false],
+  ])('while draining, %s %s is refused: %s', async (method, target, refused) => {
+    const { drain } = await serverWith(() => {});
+    const req = new Request(`http://127.0.0.1${target}`, { method });
+    expect(drain.refusal(req)).toBeNull(); // not draining yet
+    void drain.begin();
+    const r = drain.refusal(req);
+    if (!refused) {
+      expect(r).toBeNull();
+      return;
+    }
+    expect(r!.status).toBe(503);
+    expect(r!.headers.get('retry-after')).toBe('1');
+    expect(await r!.json()).toEqual({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: 'apiserver is shutting down', reason: 'ServiceUnavailable', code: 503,
+    });
+  });
+
+  it('counts short requests and watches in flight and waits for the short ones', async () => {
+    const pending = new Map<string, http.ServerResponse>();
+    const { drain, port } = await serverWith((req, res) => { pending.set(req.url!, res); });
+    const get = (path: string) => new Promise<number>((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port, path, agent: false }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode!)); }).on('error', reject);
+    });
+    const a = get('/api/v1/namespaces');
+    const w = get('/api/v1/namespaces?watch=true');
+    while (pending.size < 2) await new Promise((r) => setTimeout(r, 5));
+    expect(drain.counts()).toEqual({ short: 1, watches: 1 });
+    const closed = drain.begin();
+    const short = drain.shortDone(30_000);
+    pending.get('/api/v1/namespaces')!.end('done');
+    expect(await short).toBe(true);
+    expect(await a).toBe(200);
+    expect(drain.counts()).toEqual({ short: 0, watches: 1 });
+    expect(await drain.allDone(10)).toBe(false); // the watch is still open
+    pending.get('/api/v1/namespaces?watch=true')!.end();
+    expect(await drain.allDone(30_000)).toBe(true);
+    expect(await w).toBe(200);
+    drain.closeConnections(false);
+    await closed;
+  });
+});

@@ -1,0 +1,113 @@
+// Graceful termination of the HTTP side, as kube-apiserver does it without
+// --shutdown-send-retry-after: once draining starts the listener closes (new
+// connections are refused), a request arriving on a connection that is
+// already open is answered 503 ServiceUnavailable "apiserver is shutting
+// down" with Retry-After: 1 (watches still start), requests in flight run to
+// completion (bounded by a timeout) and their connections close after the
+// response. Watches are long-running: they are not waited for; the owner ends
+// them (closing the storage ends every watch stream cleanly), then waits for
+// their responses to finish. Tracks requests on the node server; no routing.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { errors } from '../http/status.ts';
+import { parseRequestInfo, splitTarget } from '../http/request-info.ts';
+
+interface Tracked {
+  longRunning: boolean;
+}
+
+/** Whether a request target (raw `/path?query` or absolute URL) asks for a watch. */
+function isWatch(method: string, target: string): boolean {
+  try {
+    const { path, query } = splitTarget(target);
+    return parseRequestInfo(method, path, new URLSearchParams(query)).verb === 'watch';
+  } catch {
+    return false;
+  }
+}
+
+export class RequestDrain {
+  private active = new Map<ServerResponse, Tracked>();
+  private waiters = new Set<() => void>();
+  /** Set when draining starts: no new connections, new short requests get 503. */
+  draining = false;
+
+  constructor(private server: Server) {
+    // before the app's own listener, so the app sees the request only after it is tracked
+    server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+      const t: Tracked = { longRunning: isWatch(req.method ?? 'GET', req.url ?? '/') };
+      this.active.set(res, t);
+      if (this.draining) res.setHeader('Connection', 'close');
+      res.once('close', () => {
+        this.active.delete(res);
+        for (const w of [...this.waiters]) w();
+      });
+    });
+  }
+
+  /**
+   * While draining, the answer to a request that is not long-running and
+   * arrived after draining began (upstream's WithWaitGroup filter refuses it
+   * so); null to serve it.
+   */
+  refusal(req: Request): Response | null {
+    if (!this.draining || isWatch(req.method, req.url)) return null;
+    const err = errors.serviceUnavailable('apiserver is shutting down');
+    return new Response(JSON.stringify(err.status()), {
+      status: 503,
+      headers: { 'Content-Type': 'application/json', 'Retry-After': '1', 'X-Content-Type-Options': 'nosniff', Connection: 'close' },
+    });
+  }
+
+  /** Requests in flight: short ones and watches. */
+  counts(): { short: number; watches: number } {
+    let short = 0;
+    let watches = 0;
+    for (const t of this.active.values()) (t.longRunning ? watches++ : short++);
+    return { short, watches };
+  }
+
+  /**
+   * Stops accepting connections and marks every response not yet started to
+   * close its connection when done; returns the promise of the listener's
+   * final close (all connections gone).
+   */
+  begin(): Promise<void> {
+    this.draining = true;
+    for (const res of this.active.keys()) if (!res.headersSent) res.setHeader('Connection', 'close');
+    return new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** Resolves true once no request but watches is in flight, false after timeoutMs. */
+  shortDone(timeoutMs: number): Promise<boolean> {
+    return this.until(() => this.counts().short === 0, timeoutMs);
+  }
+
+  /** Resolves true once nothing is in flight, false after timeoutMs. */
+  allDone(timeoutMs: number): Promise<boolean> {
+    return this.until(() => this.active.size === 0, timeoutMs);
+  }
+
+  /** Closes the connections left: idle ones, and (last resort) those still busy. */
+  closeConnections(force: boolean): void {
+    const s = this.server as Server & { closeIdleConnections?: () => void; closeAllConnections?: () => void };
+    s.closeIdleConnections?.();
+    if (force) s.closeAllConnections?.();
+  }
+
+  private until(cond: () => boolean, timeoutMs: number): Promise<boolean> {
+    if (cond()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!cond()) return;
+        done(true);
+      };
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        resolve(ok);
+      };
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.waiters.add(check);
+    });
+  }
+}
