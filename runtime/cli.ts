@@ -10,6 +10,7 @@
 import { resolve } from 'node:path';
 import { FlagError, parseFlags, usage } from './config/flags.ts';
 import { BindAddressError, checkBindAddress, INSECURE_REMOTE_FLAG } from './server/bind-address.ts';
+import { ListenError } from './server/listen.ts';
 import { startServer } from './server/start.ts';
 import { StorageOpenError } from './storage/sqlite/open-errors.ts';
 
@@ -106,7 +107,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  if (err instanceof StorageOpenError) console.error(`Error: ${err.message}`);
+  if (err instanceof StorageOpenError || err instanceof ListenError) console.error(`Error: ${err.message}`);
   else console.error(err);
   process.exit(1);
 });

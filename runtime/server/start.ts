@@ -8,7 +8,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { SchemaValidator } from '../../generated/api-types.ts';
 import { AdmissionChain } from '../admission/chain.ts';
@@ -29,6 +28,7 @@ import { loadGeneratedApi } from './generated-api.ts';
 import type { Check } from './health.ts';
 import { RequestDrain } from './drain.ts';
 import { kubeconfigYAML } from './kubeconfig.ts';
+import { listen } from './listen.ts';
 import { boundURL, checkBindAddress, clientURL, insecureBindWarning } from './bind-address.ts';
 
 export interface StartOptions {
@@ -186,10 +186,14 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const host = options.bindAddress ?? '127.0.0.1';
   let drain: RequestDrain | undefined;
   const fetch = (req: Request, env: unknown) => drain?.refusal(req) ?? app.fetch(req, env as never);
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch, hostname: host, port: options.port ?? 0 }, () => resolve(s));
-    drain = new RequestDrain(s as Server);
-  });
+  let server: Server;
+  try {
+    server = await listen(fetch, host, options.port ?? 0, (s) => { drain = new RequestDrain(s); });
+  } catch (err) {
+    // nothing was served: release the store (and its lock on the data directory)
+    await storage.close();
+    throw err;
+  }
   const port = (server.address() as AddressInfo).port;
 
   // Built-ins after listening, so they know the port (the kubernetes Endpoints); /readyz
