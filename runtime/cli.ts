@@ -82,12 +82,7 @@ async function main(): Promise<void> {
   if (report.quarantined.length || report.quarantinedEarlier) {
     console.warn(`the table "quarantine" of ${report.file} holds ${report.quarantined.length + report.quarantinedEarlier} row(s); see docs/recovery.md`);
   }
-  if (server.kubeconfigPath) {
-    console.log(`admin kubeconfig: ${server.kubeconfigPath}`);
-    console.log(`try: kubectl --kubeconfig ${server.kubeconfigPath} get namespaces`);
-  }
-  // the address really bound; for a wildcard the kubeconfig reaches it through loopback
-  console.log(server.boundURL === server.url ? `specserver listening on ${server.url}` : `specserver listening on ${server.boundURL} (kubeconfig uses ${server.url})`);
+  // signal handlers before the lines that tell a supervisor (or a test) the server is up
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
@@ -104,6 +99,12 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  if (server.kubeconfigPath) {
+    console.log(`admin kubeconfig: ${server.kubeconfigPath}`);
+    console.log(`try: kubectl --kubeconfig ${server.kubeconfigPath} get namespaces`);
+  }
+  // the address really bound; for a wildcard the kubeconfig reaches it through loopback
+  console.log(server.boundURL === server.url ? `specserver listening on ${server.url}` : `specserver listening on ${server.boundURL} (kubeconfig uses ${server.url})`);
 }
 
 main().catch((err) => {

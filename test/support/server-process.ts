@@ -38,7 +38,11 @@ export async function startServerProcess(args: string[] = [], opts: { dataDir?: 
     proc.stdout!.on('data', onData);
     proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited with ${code}:\n${out}`)); });
   });
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code, signal) => {
+    // a process ended by a signal has no exit code: say which signal, for the failure message
+    if (signal) out += `\n[the server process was ended by ${signal}]\n`;
+    resolve(code);
+  }));
   return {
     url, dataDir, kubeconfig: join(dataDir, 'admin.kubeconfig'), proc,
     output: () => out,
