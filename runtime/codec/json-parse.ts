@@ -6,7 +6,7 @@
 // the call stack; nesting deeper than the limit (MAX_NESTING_DEPTH unless
 // given) fails like Go's encoding/json at its own limit of 10,000:
 // `invalid character '[' exceeded max depth`.
-import { MAX_NESTING_DEPTH } from './limits.ts';
+import { fieldPathIn, MAX_NESTING_DEPTH } from './limits.ts';
 
 export class JSONSyntaxError extends Error {
   constructor(message: string, readonly offset: number) {
@@ -142,14 +142,7 @@ export function parseJSONStrict(text: string, opts: { maxDepth?: number } = {}):
   // The containers being filled, outermost first. A frame remembers how its
   // parent reaches it (`seg`), so field paths are only built for duplicates.
   const stack: Frame[] = [];
-  const pathTo = (key: string): string => {
-    let out = '';
-    for (let k = 1; k <= stack.length; k++) {
-      const seg = k < stack.length ? stack[k].seg : key;
-      out = typeof seg === 'number' ? `${out}[${seg}]` : out ? `${out}.${seg}` : seg;
-    }
-    return out;
-  };
+  const pathTo = (key: string): string => fieldPathIn(stack, key);
 
   let value: unknown;
   parse: for (;;) {

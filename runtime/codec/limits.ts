@@ -1,6 +1,7 @@
 // Nesting limit of decoded request bodies (JSON, YAML, protobuf) and the
 // iterative depth measure used to enforce it on values built after decoding
-// (a JSON patch can move one deep subtree below another).
+// (a JSON patch can move one deep subtree below another); and the field path
+// of a key in the container stack the iterative decoders keep.
 //
 // kube-apiserver allows 10,000 levels (Go's encoding/json scanner and
 // go-yaml's scanner both stop at 10,000; Go stacks grow on demand). Ours do
@@ -33,4 +34,19 @@ export function tooDeep(value: unknown, max: number): object | undefined {
     for (const c of children) if (c !== null && typeof c === 'object') stack.push({ v: c, d: d + 1 });
   }
   return undefined;
+}
+
+/**
+ * The field path (`spec.containers[0].name`) of `key` inside the innermost of
+ * a stack of containers being filled, outermost first; each frame after the
+ * first knows how its parent reaches it (`seg`). The decoders build it only
+ * when they report a duplicate key, so the common path pays nothing.
+ */
+export function fieldPathIn(stack: readonly { seg: string | number }[], key: string): string {
+  let out = '';
+  for (let k = 1; k <= stack.length; k++) {
+    const seg = k < stack.length ? stack[k].seg : key;
+    out = typeof seg === 'number' ? `${out}[${seg}]` : out ? `${out}.${seg}` : seg;
+  }
+  return out;
 }

@@ -24,7 +24,7 @@
 import { Composer, isAlias, isMap, isPair, isScalar, isSeq, Lexer, Parser, type Document, type Node } from 'yaml';
 import type { CST } from 'yaml';
 import { JSONSyntaxError, parseJSONStrict, type ParsedJSON } from './json-parse.ts';
-import { MAX_NESTING_DEPTH } from './limits.ts';
+import { fieldPathIn, MAX_NESTING_DEPTH } from './limits.ts';
 
 export class YAMLSyntaxError extends Error {}
 
@@ -225,14 +225,7 @@ function toJSON(root: Item, targets: Map<Node, Node>, maxDepth: number, duplicat
   let aliasDepth = 0;
   const stack: Frame[] = [];
 
-  const pathTo = (key: string): string => {
-    let out = '';
-    for (let k = 1; k <= stack.length; k++) {
-      const seg = k < stack.length ? stack[k].seg : key;
-      out = typeof seg === 'number' ? `${out}[${seg}]` : out ? `${out}.${seg}` : seg;
-    }
-    return out;
-  };
+  const pathTo = (key: string): string => fieldPathIn(stack, key);
 
   /** Follows aliases (counting them as go-yaml does); returns the node and the aliases entered. */
   const enter = (item: Item): [Item, number] => {

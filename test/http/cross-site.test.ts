@@ -4,31 +4,14 @@
 // store nothing; the requests real clients send keep working; a caller
 // identified by a credential is not subject to the guard; a server bound to
 // every interface accepts IP literals but still no foreign names.
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Authenticator } from '../../runtime/http/app.ts';
 import { BindAddressError } from '../../runtime/server/bind-address.ts';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
+import { rawRequest } from '../support/raw-http.ts';
 
-interface RawResponse { status: number; json: any; text: string }
-
-function send(server: RunningServer, method: string, path: string, opts: { body?: string; headers?: Record<string, string> } = {}): Promise<RawResponse> {
-  const u = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, method, path, headers: opts.headers ?? {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        let json: any;
-        try { json = JSON.parse(text); } catch { json = undefined; }
-        resolve({ status: res.statusCode ?? 0, json, text });
-      });
-    });
-    req.on('error', reject);
-    req.end(opts.body);
-  });
-}
+const send = (server: RunningServer, method: string, path: string, opts: { body?: string; headers?: Record<string, string> } = {}) =>
+  rawRequest(server.url, method, path, opts);
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const cm = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1' } });

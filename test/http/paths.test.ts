@@ -5,37 +5,18 @@
 // slashes, empty segments and a literal '#' never re-target a request to
 // another object or to a collection, and the sentinel objects in two
 // namespaces survive every row.
-import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
+import { rawRequest, type RawResponse } from '../support/raw-http.ts';
 
 let s: RunningServer;
 
-interface RawResponse { status: number; text: string; json: any }
-
 /** One request with its target exactly as given. */
 function raw(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
-  const u = new URL(s.url);
   const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request({
-      host: u.hostname, port: u.port, method, path,
-      headers: { accept: 'application/json', ...(payload ? { 'content-type': 'application/json' } : {}), ...headers },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        let json: any;
-        try { json = JSON.parse(text); } catch { json = undefined; }
-        resolve({ status: res.statusCode ?? 0, text, json });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    // only a broken server gets here (a DELETE served as a watch): fail the row instead of hanging
-    req.setTimeout(20_000, () => req.destroy(new Error(`no answer to ${method} ${path}`)));
-    req.end(payload);
+  return rawRequest(s.url, method, path, {
+    body: payload,
+    headers: { accept: 'application/json', ...(payload ? { 'content-type': 'application/json' } : {}), ...headers },
   });
 }
 

@@ -44,7 +44,7 @@ export function manyLabels(name: string, n: number): string {
 }
 
 /** Protobuf bytes built back to front, so each length is known when its field is written. */
-class Backwards {
+export class Backwards {
   private buf = new Uint8Array(1024);
   private start = this.buf.length;
 

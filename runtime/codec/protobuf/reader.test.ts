@@ -5,6 +5,7 @@ import { WireWriter } from './writer.ts';
 import { wrap } from './envelope.ts';
 import { ProtobufError } from './errors.ts';
 import { MAX_NESTING_DEPTH } from '../limits.ts';
+import { Backwards } from '../../../test/support/hostile-bodies.ts';
 
 let pb: Codec;
 beforeAll(async () => {
@@ -68,43 +69,6 @@ describe('fast reader', () => {
   });
 });
 
-/** Bytes built back to front, so each length is known when its field is written. */
-class Backwards {
-  private buf = new Uint8Array(1024);
-  private start = this.buf.length;
-  get length(): number {
-    return this.buf.length - this.start;
-  }
-  private prepend(bytes: ArrayLike<number>): void {
-    while (this.start < bytes.length) {
-      const next = new Uint8Array(this.buf.length * 2);
-      next.set(this.buf.subarray(this.start), next.length - this.length);
-      this.start += next.length - this.buf.length;
-      this.buf = next;
-    }
-    this.start -= bytes.length;
-    this.buf.set(bytes, this.start);
-  }
-  /** Makes everything so far the value of a length-delimited field. */
-  field(tag: number[]): this {
-    const len: number[] = [];
-    let n = this.length;
-    do {
-      len.push((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
-      n >>>= 7;
-    } while (n > 0);
-    this.prepend(len);
-    this.prepend(tag);
-    return this;
-  }
-  raw(bytes: ArrayLike<number>): this {
-    this.prepend(bytes);
-    return this;
-  }
-  bytes(): Uint8Array {
-    return this.buf.slice(this.start);
-  }
-}
 
 /** A CRD whose openAPIV3Schema nests `levels` JSONSchemaProps through `not` (field 28). */
 function crdWithNot(levels: number): Uint8Array {
