@@ -67,11 +67,25 @@ export function crossSiteReason(method: string, headers: { host?: string; origin
   return undefined;
 }
 
+/** Host headers already judged (clients send the same few): the answer without parsing again. */
+const HOST_MEMO_SIZE = 64;
+
 export function originGuard(opts: OriginGuardOptions): MiddlewareHandler {
+  const judged = new Map<string, boolean>();
+  const allowed = (host: string | undefined): boolean => {
+    if (host === undefined) return hostAllowed(host, opts.bindAddress);
+    let ok = judged.get(host);
+    if (ok === undefined) {
+      ok = hostAllowed(host, opts.bindAddress);
+      if (judged.size >= HOST_MEMO_SIZE) judged.clear();
+      judged.set(host, ok);
+    }
+    return ok;
+  };
   return async (c, next) => {
     if (opts.applies(c)) {
       const host = c.req.header('host');
-      if (!hostAllowed(host, opts.bindAddress)) {
+      if (!allowed(host)) {
         throw errors.forbiddenRequest(`the Host ${JSON.stringify(host)} is not a loopback address or the address this server listens on; ` +
           'without authentication the server answers only requests addressed to it by IP or as localhost');
       }

@@ -67,6 +67,21 @@ export function pathSegmentNameProblems(name: string): string[] {
   return out;
 }
 
+/** verbsAt per resource and path shape, computed once (every request asks). */
+const memo = new WeakMap<ResourceDef, Map<string, Set<Verb>>>();
+
+function servedVerbs(def: ResourceDef, shape: PathShape, info: RequestInfo): Set<Verb> {
+  let byShape = memo.get(def);
+  if (!byShape) memo.set(def, (byShape = new Map()));
+  const key = `${shape}|${info.namespacePath ? 1 : 0}|${info.watchPath ? 1 : 0}|${shape === 'subresource' ? info.subresource : ''}`;
+  let verbs = byShape.get(key);
+  if (!verbs) {
+    verbs = verbsAt(def, shape, { namespacePath: info.namespacePath, watchPath: info.watchPath, subresource: info.subresource });
+    byShape.set(key, verbs);
+  }
+  return verbs;
+}
+
 /**
  * Throws the Status kube-apiserver answers when the request's path shape has no
  * route for this resource (404), does not serve the request's verb (405), or
@@ -75,7 +90,7 @@ export function pathSegmentNameProblems(name: string): string[] {
 export function checkRoute(def: ResourceDef, info: RequestInfo): void {
   const shape = shapeOf(info);
   if (!shape) throw errors.notFoundPath();
-  const verbs = verbsAt(def, shape, { namespacePath: info.namespacePath, watchPath: info.watchPath, subresource: info.subresource });
+  const verbs = servedVerbs(def, shape, info);
   if (verbs.size === 0) throw errors.notFoundPath();
   if (!verbs.has(info.verb as Verb)) throw errors.methodNotAllowed();
   if (info.name) {

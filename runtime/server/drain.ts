@@ -17,6 +17,8 @@ interface Tracked {
 
 /** Whether a request target (raw `/path?query` or absolute URL) asks for a watch. */
 function isWatch(method: string, target: string): boolean {
+  // a watch names itself in its path or its query (perhaps percent-encoded): most requests need no parsing
+  if (!target.includes('watch') && !target.includes('%')) return false;
   try {
     const { path, query } = splitTarget(target);
     return parseRequestInfo(method, path, new URLSearchParams(query)).verb === 'watch';
