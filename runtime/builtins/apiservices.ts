@@ -7,8 +7,8 @@
 // (reorderDiscovery), recomputed on each change, never per request.
 
 import { reorderDiscovery, type DiscoveryPriorities } from '../http/discovery.ts';
-import { ApiError } from '../http/status.ts';
-import type { ApiIndex } from '../server/api-index.ts';
+import { ApiError } from '../api/errors.ts';
+import type { ApiIndex } from '../registry/served.ts';
 import type { Obj } from '../storage/interface.ts';
 import { startWatchLoop } from './watch-loop.ts';
 

@@ -8,7 +8,7 @@
 import type { AdmissionChain } from '../admission/chain.ts';
 import { namespaceLifecyclePlugin } from '../admission/plugins/namespace-lifecycle.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
-import type { ApiIndex } from '../server/api-index.ts';
+import type { ApiIndex } from '../registry/served.ts';
 import { installLocalAPIServices } from './apiservices.ts';
 import { bootstrapNamespaces } from './bootstrap.ts';
 import { installKubernetesEndpoints } from './kubernetes-endpoints.ts';

@@ -9,11 +9,11 @@
 // port is --secure-port (6443 by default), the Service's targetPort.
 
 import { networkInterfaces } from 'node:os';
-import { ApiError } from '../http/status.ts';
-import { NS_DEFAULT } from '../k8s-names.ts';
+import { ApiError } from '../api/errors.ts';
+import { NS_DEFAULT } from '../api/k8s-names.ts';
 import { parseIP } from '../registry/allocators/ip.ts';
 import { specialIPErrors } from '../registry/strategies/common/ip-rules.ts';
-import type { ApiIndex, ServedResource } from '../server/api-index.ts';
+import type { ApiIndex, ServedResource } from '../registry/served.ts';
 import type { Obj } from '../storage/interface.ts';
 import { jsonEqual } from '../registry/strategy.ts';
 import { type WatchLoop, startWatchLoop } from './watch-loop.ts';

@@ -5,12 +5,12 @@
 // IPAddress objects when networking.k8s.io/v1beta1 is served, and makes sure
 // the `kubernetes` Service exists in `default` with the range's first address.
 
-import { ApiError } from '../http/status.ts';
-import { NS_DEFAULT } from '../k8s-names.ts';
+import { ApiError } from '../api/errors.ts';
+import { NS_DEFAULT } from '../api/k8s-names.ts';
 import type { IPFamily } from '../registry/allocators/ip.ts';
 import { type AddressObserver, DEFAULT_NODE_PORT_RANGE, DEFAULT_SERVICE_CIDR, ServiceAllocators } from '../registry/strategies/service/allocate.ts';
 import { bindServiceAllocators } from '../registry/strategies/service/strategy.ts';
-import type { ApiIndex } from '../server/api-index.ts';
+import type { ApiIndex } from '../registry/served.ts';
 import type { Obj } from '../storage/interface.ts';
 
 export const LABEL_IP_FAMILY = 'ipaddress.kubernetes.io/ip-family';

@@ -6,8 +6,8 @@
 
 import { Hono, type Context } from 'hono';
 import type { UserInfo } from '../auth/user.ts';
-import { MEDIA_PROTOBUF, SERVER_VERSION } from '../k8s-names.ts';
-import type { ApiIndex } from '../server/api-index.ts';
+import { MEDIA_PROTOBUF, SERVER_VERSION } from '../api/k8s-names.ts';
+import type { ApiIndex } from '../registry/served.ts';
 import { type Check, healthResponse } from '../server/health.ts';
 import { buildDiscovery, type DiscoveryDocs } from './discovery.ts';
 import type { ServerServices, RequestContext } from './handlers/context.ts';
@@ -28,7 +28,7 @@ import { originGuard } from './origin-guard.ts';
 import { checkRoute } from './path-verbs.ts';
 import { parseRequestInfo, splitTarget, type RequestInfo } from './request-info.ts';
 import { sendBytes, sendJSON, sendStatus } from './respond.ts';
-import { ApiError, errors, toApiError } from './status.ts';
+import { ApiError, errors, toApiError } from '../api/errors.ts';
 
 export interface Authenticator {
   /** Returns the user, or undefined when the request carries no credentials this authenticator knows. Throws 401 on bad ones. */

@@ -7,7 +7,7 @@
 
 import { createHash } from 'node:crypto';
 import type { ResourceDef } from '../../generated/api-types.ts';
-import type { ServedResource } from '../server/api-index.ts';
+import type { ServedResource } from '../registry/served.ts';
 
 /** Order groups are listed in (kube-apiserver's group priorities); others follow by name. */
 const GROUP_ORDER = [

@@ -4,8 +4,8 @@
 
 import type { MergeSchema } from '../../generated/api-types.ts';
 import { ApplyConflictError, FieldManager, FieldManagerError } from '../apply/index.ts';
-import type { ServedResource } from '../server/api-index.ts';
-import { ApiError, errors, type StatusDetails } from './status.ts';
+import type { ServedResource } from '../registry/served.ts';
+import { ApiError, errors, type StatusDetails } from '../api/errors.ts';
 import type { Obj } from '../storage/interface.ts';
 
 export interface ManagedFieldsHook {

@@ -3,7 +3,7 @@
 // kube-apiserver's apimachinery validation.
 
 import type { Obj } from '../storage/interface.ts';
-import { type FieldError, fieldErrors } from './field-errors.ts';
+import { type FieldError, fieldErrors } from '../api/field-errors.ts';
 import { validateDNS1123Subdomain } from './names.ts';
 
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;

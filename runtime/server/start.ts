@@ -23,7 +23,8 @@ import { GarbageCollector } from '../gc/garbage-collector.ts';
 import { Defaulter } from '../registry/defaults.ts';
 import { openStorage, type OpenedStorage } from '../storage/factory.ts';
 import { formatters } from '../table/formatters.ts';
-import { ApiIndex, parseRuntimeConfig } from './api-index.ts';
+import { parseRuntimeConfig } from '../api/served-index.ts';
+import { buildApiIndex } from '../registry/served.ts';
 import { loadGeneratedApi } from './generated-api.ts';
 import type { Check } from './health.ts';
 import { RequestDrain } from './drain.ts';
@@ -119,7 +120,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       quarantineUnreadable: options.quarantineUnreadable, log: options.log, testing: options.storageTesting,
     }),
   ]);
-  const api = new ApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig));
+  const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig));
 
   let shuttingDown = false;
   let bootstrapped = false;

@@ -5,7 +5,7 @@
 
 import type { Context } from 'hono';
 import type { MergeSchema, SchemaValidator } from '../../../generated/api-types.ts';
-import type { ServedResource } from '../../server/api-index.ts';
+import type { ServedResource } from '../../registry/served.ts';
 import type { Obj } from '../../storage/interface.ts';
 import type { CellFormatter } from '../../table/convert.ts';
 import { negotiateObject, type Negotiated } from '../negotiate.ts';

@@ -11,7 +11,7 @@
 
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { type FieldError, fieldErrors } from '../field-errors.ts';
+import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
 import { qualifiedNameErrors } from '../metadata.ts';
 import type { Strategy } from '../strategy.ts';
 import { immutable } from './common/immutable.ts';

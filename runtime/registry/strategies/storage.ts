@@ -7,7 +7,7 @@
 
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { type FieldError, fieldErrors } from '../field-errors.ts';
+import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
 import { qualifiedNameErrors } from '../metadata.ts';
 import { validateDNS1123Subdomain } from '../names.ts';
 import type { Strategy } from '../strategy.ts';

@@ -19,6 +19,7 @@ import { matchesAttrs, predicateEmpty, statusObject, transition } from '../seman
 import { EventQueue } from '../stream/event-queue.ts';
 import { EventRing, sharedEvent, type CacheEvent } from './ring.ts';
 import { SortedKeys } from './sorted-keys.ts';
+import { objectKey } from '../../api/keys.ts';
 
 export interface CacherOptions {
   /** The resource type's key prefix, ending with '/'. */
@@ -99,8 +100,7 @@ export class Cacher implements Storage {
 
   private keyOf(obj: Obj): string {
     if (this.opts.keyOf) return this.opts.keyOf(obj);
-    const ns = obj.metadata?.namespace;
-    return this.prefix + (ns ? ns + '/' : '') + obj.metadata?.name;
+    return objectKey(this.prefix, obj.metadata?.namespace, obj.metadata?.name as string);
   }
 
   /** Lists the inner storage and starts following it. */

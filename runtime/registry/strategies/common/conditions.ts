@@ -4,7 +4,7 @@
 // characters, observedGeneration non-negative, lastTransitionTime set.
 
 import type { Obj } from '../../../storage/interface.ts';
-import { type FieldError, fieldErrors } from '../../field-errors.ts';
+import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
 import { qualifiedNameErrors } from '../../metadata.ts';
 
 const REASON = /^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$/;

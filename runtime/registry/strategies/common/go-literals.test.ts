@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatValue } from '../../field-errors.ts';
+import { formatValue } from '../../../api/field-errors.ts';
 import { goIntOrString, goLabelSelector } from './go-literals.ts';
 
 describe('Go literals', () => {

@@ -4,7 +4,7 @@
 // and an IntOrString (`intstr.IntOrString{Type:0, IntVal:1, StrVal:""}`).
 
 import type { Obj } from '../../../storage/interface.ts';
-import { GoValue } from '../../field-errors.ts';
+import { GoValue } from '../../../api/field-errors.ts';
 
 const q = (s: unknown) => JSON.stringify(String(s ?? ''));
 

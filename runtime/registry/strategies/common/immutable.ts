@@ -1,7 +1,7 @@
 // Immutability helpers: a field that may not change on update, with
 // upstream's "field is immutable" text.
 
-import { type FieldError, fieldErrors } from '../../field-errors.ts';
+import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
 import { jsonEqual } from '../../strategy.ts';
 
 /** An Invalid "field is immutable" error when the value changed (unset and empty differ only for objects). */

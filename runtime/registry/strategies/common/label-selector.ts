@@ -3,7 +3,7 @@
 // selector select its own template?).
 
 import type { Obj } from '../../../storage/interface.ts';
-import { type FieldError, fieldErrors } from '../../field-errors.ts';
+import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
 import { labelValueErrors, qualifiedNameErrors } from '../../metadata.ts';
 
 

@@ -11,7 +11,7 @@
 
 import { QuantityValue } from '../../../cel/libs/quantity-parse.ts';
 import type { Obj } from '../../../storage/interface.ts';
-import { type FieldError, fieldErrors } from '../../field-errors.ts';
+import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
 import { validateDNS1123Label } from '../../names.ts';
 import { portNameErrors, portNumOrNameErrors } from '../common/ip-rules.ts';
 

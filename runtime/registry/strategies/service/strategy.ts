@@ -6,7 +6,7 @@
 import type { ResourceDef } from '../../../../generated/api-types.ts';
 import type { Obj } from '../../../storage/interface.ts';
 import { type IPFamily, parseIP } from '../../allocators/ip.ts';
-import { type FieldError, fieldErrors } from '../../field-errors.ts';
+import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
 import { validateDNS1123Subdomain } from '../../names.ts';
 import { type Strategy, jsonEqual } from '../../strategy.ts';
 import { statusWithMetadata } from '../common/status.ts';

@@ -7,7 +7,7 @@
 
 import type { Obj } from '../../../storage/interface.ts';
 import { type IPFamily, parseIP } from '../../allocators/ip.ts';
-import { type FieldError, fieldErrors } from '../../field-errors.ts';
+import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
 import { labelValueErrors, qualifiedNameErrors } from '../../metadata.ts';
 import { validateDNS1123Label, validateDNS1123Subdomain } from '../../names.ts';
 import { jsonEqual } from '../../strategy.ts';

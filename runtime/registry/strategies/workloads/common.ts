@@ -4,7 +4,7 @@
 // upstream's paths, texts and Go-printed values.
 
 import type { Obj } from '../../../storage/interface.ts';
-import { type FieldError, fieldErrors } from '../../field-errors.ts';
+import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
 import { jsonEqual } from '../../strategy.ts';
 import { goLabelSelector } from '../common/go-literals.ts';
 import { isEmptySelector, labelSelectorErrors, selectorMatches } from '../common/label-selector.ts';

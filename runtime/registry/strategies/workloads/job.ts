@@ -10,7 +10,7 @@
 
 import type { ResourceDef } from '../../../../generated/api-types.ts';
 import type { Obj } from '../../../storage/interface.ts';
-import { type FieldError, fieldErrors } from '../../field-errors.ts';
+import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
 import { type Strategy, jsonEqual } from '../../strategy.ts';
 import { goLabelSelector } from '../common/go-literals.ts';
 import { immutable } from '../common/immutable.ts';

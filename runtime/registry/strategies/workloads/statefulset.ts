@@ -7,7 +7,7 @@
 
 import type { ResourceDef } from '../../../../generated/api-types.ts';
 import type { Obj } from '../../../storage/interface.ts';
-import { type FieldError, GoValue, fieldErrors } from '../../field-errors.ts';
+import { type FieldError, GoValue, fieldErrors } from '../../../api/field-errors.ts';
 import { type Strategy, jsonEqual } from '../../strategy.ts';
 import { goIntOrString } from '../common/go-literals.ts';
 import { noActiveDeadline, nonNegative, selectorTemplateErrors } from './common.ts';

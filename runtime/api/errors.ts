@@ -1,9 +1,9 @@
 // Kubernetes Status errors: one ApiError class carrying the Status body that
 // kube-apiserver would send, and constructors for each reason with upstream's
 // message texts (kubectl prints them verbatim). Field-level errors (the
-// causes of a 422) are in registry/field-errors.ts.
+// causes of a 422) are in field-errors.ts beside it.
 
-import type { FieldError } from '../registry/field-errors.ts';
+import type { FieldError } from './field-errors.ts';
 
 export interface StatusCause {
   reason?: string;

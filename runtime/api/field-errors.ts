@@ -1,7 +1,7 @@
 // Field errors: what validation finds wrong with one field, in the form
 // kube-apiserver reports it (`spec.ports[0].port: Required value`), and the
 // Status cause each becomes. The 422 Invalid error that lists them is built
-// by http/status.ts. Values print in Go's notation where upstream prints a
+// by errors.ts. Values print in Go's notation where upstream prints a
 // Go value (`[]string{"10.1.0.5"}`, `map[string]string{"app":"d"}`).
 
 export type FieldErrorType =
