@@ -4,9 +4,9 @@
 // Available=True (reason Local). Created idempotently at start; automanaged
 // ones whose group-version is no longer served (--runtime-config) are
 // removed. A watch on APIServices feeds their priorities to discovery
-// (reorderDiscovery), recomputed on each change, never per request.
+// (Discovery.reorder), recomputed on each change, never per request.
 
-import { reorderDiscovery, type DiscoveryPriorities } from '../http/discovery.ts';
+import type { Discovery, DiscoveryPriorities } from '../http/discovery.ts';
 import { ApiError } from '../api/errors.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import type { Obj } from '../storage/interface.ts';
@@ -106,7 +106,7 @@ export interface APIServiceBuiltins {
  * longer served, orders discovery by the stored APIServices and keeps it
  * ordered while they change. Undefined when APIService is not served.
  */
-export async function installLocalAPIServices(api: ApiIndex): Promise<APIServiceBuiltins | undefined> {
+export async function installLocalAPIServices(api: ApiIndex, discovery: Discovery): Promise<APIServiceBuiltins | undefined> {
   const res = api.byKind('apiregistration.k8s.io', 'APIService');
   if (!res) return undefined;
   const store = res.store;
@@ -149,7 +149,7 @@ export async function installLocalAPIServices(api: ApiIndex): Promise<APIService
   }
 
   const current = new Map<string, Obj>();
-  const apply = () => reorderDiscovery(api.served, prioritiesOf([...current.values()]));
+  const apply = () => discovery.reorder(prioritiesOf([...current.values()]));
   const loop = startWatchLoop(store, '', {
     resync(items) {
       current.clear();

@@ -9,7 +9,7 @@ import type { UserInfo } from '../auth/user.ts';
 import { MEDIA_PROTOBUF, SERVER_VERSION } from '../api/k8s-names.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import { type Check, healthResponse } from '../server/health.ts';
-import { buildDiscovery, type DiscoveryDocs } from './discovery.ts';
+import type { Discovery } from './discovery.ts';
 import type { ServerServices, RequestContext } from './handlers/context.ts';
 import { handleCreate } from './handlers/create.ts';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.ts';
@@ -51,7 +51,8 @@ export interface AppOptions {
   access: AccessDecider;
   health: { livez: Check[]; readyz: Check[] };
   openapi: OpenAPIServer;
-  serverAddress: string;
+  /** The server's discovery documents (the built-ins reorder them by APIService priority). */
+  discovery: Discovery;
   /** --max-requests-inflight (default 400; 0: no limit). */
   maxRequestsInflight?: number;
   /** --max-mutating-requests-inflight (default 200; 0: no limit). */
@@ -81,7 +82,7 @@ const TEXT_404 = () => new Response('404 page not found\n', { status: 404, heade
 
 export function createApp(opts: AppOptions): Hono<Env> {
   const app = new Hono<Env>();
-  const discovery: DiscoveryDocs = buildDiscovery(opts.api.served, opts.serverAddress);
+  const discovery = opts.discovery;
 
   const protobufResource = (info: RequestInfo | undefined): boolean => {
     if (!info?.isResourceRequest) return true; // Status of non-resource paths
@@ -182,8 +183,8 @@ export function createApp(opts: AppOptions): Hono<Env> {
     }
     return sendJSON(legacy);
   };
-  app.get('/api', (c) => discoveryResponse(c, discovery.apiVersions, discovery.aggregatedCore));
-  app.get('/apis', (c) => discoveryResponse(c, discovery.apiGroupList, discovery.aggregatedGroups));
+  app.get('/api', (c) => discoveryResponse(c, discovery.documents.apiVersions, discovery.documents.aggregatedCore));
+  app.get('/apis', (c) => discoveryResponse(c, discovery.documents.apiGroupList, discovery.documents.aggregatedGroups));
 
   // Resource requests and per-group discovery.
   app.all('*', async (c) => {
@@ -191,16 +192,16 @@ export function createApp(opts: AppOptions): Hono<Env> {
     if (!info.isResourceRequest) {
       if (c.req.method !== 'GET') return TEXT_404();
       if (info.apiPrefix === 'api' && info.apiVersion) {
-        const doc = discovery.resourceLists.get(info.apiVersion);
+        const doc = discovery.documents.resourceLists.get(info.apiVersion);
         return doc ? sendJSON(doc) : sendStatus(errors.notFoundPath());
       }
       if (info.apiPrefix === 'apis' && info.apiGroup) {
-        const doc = info.apiVersion ? discovery.resourceLists.get(`${info.apiGroup}/${info.apiVersion}`) : discovery.groups.get(info.apiGroup);
+        const doc = info.apiVersion ? discovery.documents.resourceLists.get(`${info.apiGroup}/${info.apiVersion}`) : discovery.documents.groups.get(info.apiGroup);
         return doc ? sendJSON(doc) : sendStatus(errors.notFoundPath());
       }
       const segs = info.path.split('/');
       if (segs[1] === 'apis' && segs.length === 3) {
-        const doc = discovery.groups.get(segs[2]);
+        const doc = discovery.documents.groups.get(segs[2]);
         return doc ? sendJSON(doc) : sendStatus(errors.notFoundPath());
       }
       return TEXT_404();

@@ -13,6 +13,7 @@ import type { SchemaValidator } from '../../generated/api-types.ts';
 import { AdmissionChain } from '../admission/chain.ts';
 import { ADMIN } from '../auth/user.ts';
 import { type Authenticator, type Authorizer, createApp } from '../http/app.ts';
+import { Discovery } from '../http/discovery.ts';
 import { createManagedFieldsHook } from '../http/managed-fields.ts';
 import { alwaysAllow } from '../http/handlers/review.ts';
 import { openAPIServer } from '../http/openapi.ts';
@@ -146,6 +147,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const admission = new AdmissionChain();
   const protobuf = await protobufSupport(generated.dir);
   const validatorCache = new Map<string, Promise<SchemaValidator>>();
+  const discovery = new Discovery(api.served, `${options.bindAddress ?? '127.0.0.1'}:${options.port ?? 0}`);
   const app = createApp({
     api,
     services: {
@@ -177,7 +179,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       readyz: [...common.map((c) => (c === storageCheck ? storageReady : c)), readyBootstrap, { name: 'shutdown', run: () => { if (shuttingDown) throw new Error('shutting down'); } }],
     },
     openapi: openAPIServer(generated.openapiDir),
-    serverAddress: `${options.bindAddress ?? '127.0.0.1'}:${options.port ?? 0}`,
+    discovery,
     bindAddress: options.bindAddress ?? '127.0.0.1',
     maxRequestsInflight: options.maxRequestsInflight,
     maxMutatingRequestsInflight: options.maxMutatingRequestsInflight,
@@ -200,7 +202,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // Built-ins after listening, so they know the port (the kubernetes Endpoints); /readyz
   // reports not ready until they are installed, and startServer() resolves after them.
   const builtins = await installBuiltins({
-    api, admission,
+    api, admission, discovery,
     flags: {
       'service-cluster-ip-range': options.serviceClusterIPRange,
       'service-node-port-range': options.serviceNodePortRange,
