@@ -8,7 +8,7 @@ import { Hono, type Context } from 'hono';
 import type { UserInfo } from '../auth/user.ts';
 import { MEDIA_PROTOBUF, SERVER_VERSION } from '../api/k8s-names.ts';
 import type { ApiIndex } from '../registry/served.ts';
-import { type Check, healthResponse } from '../server/health.ts';
+import { type Check, healthResponse } from './health.ts';
 import type { Discovery } from './discovery.ts';
 import type { ServerServices, RequestContext } from './handlers/context.ts';
 import { handleCreate } from './handlers/create.ts';

@@ -16,7 +16,7 @@
 
 import type { Context, MiddlewareHandler } from 'hono';
 import { isIP } from 'node:net';
-import { canonicalAddress, isLoopbackAddress, isWildcardAddress } from '../server/bind-address.ts';
+import { canonicalAddress, isLoopbackAddress, isWildcardAddress } from './bind-address.ts';
 import { errors } from '../api/errors.ts';
 
 export interface OriginGuardOptions {

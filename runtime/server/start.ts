@@ -27,11 +27,11 @@ import { formatters } from '../table/formatters.ts';
 import { parseRuntimeConfig } from '../api/served-index.ts';
 import { buildApiIndex } from '../registry/served.ts';
 import { loadGeneratedApi } from './generated-api.ts';
-import type { Check } from './health.ts';
+import type { Check } from '../http/health.ts';
 import { RequestDrain } from './drain.ts';
 import { kubeconfigYAML } from './kubeconfig.ts';
 import { listen } from './listen.ts';
-import { boundURL, checkBindAddress, clientURL, insecureBindWarning } from './bind-address.ts';
+import { boundURL, checkBindAddress, clientURL, insecureBindWarning } from '../http/bind-address.ts';
 
 export interface StartOptions {
   /** Directory for the database and admin.kubeconfig; undefined or ':memory:' keeps everything in memory. */

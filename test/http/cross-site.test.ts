@@ -7,7 +7,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Authenticator } from '../../runtime/http/app.ts';
-import { BindAddressError } from '../../runtime/server/bind-address.ts';
+import { BindAddressError } from '../../runtime/http/bind-address.ts';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 
 interface RawResponse { status: number; json: any; text: string }
