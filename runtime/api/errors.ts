@@ -5,6 +5,12 @@
 
 import type { FieldError } from './field-errors.ts';
 
+/**
+ * One cause in a Status's details (metav1.StatusCause): the one cause type of
+ * the server. Field errors, list-option errors, patch errors and apply
+ * conflicts all carry their causes in this shape; every member is optional,
+ * as upstream omits empty ones.
+ */
 export interface StatusCause {
   reason?: string;
   message?: string;

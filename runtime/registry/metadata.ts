@@ -5,6 +5,7 @@
 import type { Obj } from '../storage/interface.ts';
 import { type FieldError, fieldErrors } from '../api/field-errors.ts';
 import { validateDNS1123Subdomain } from './names.ts';
+import { formatValue } from '../api/go-format.ts';
 
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
@@ -100,7 +101,7 @@ export function validateObjectMetaUpdate(meta: Obj, old: Obj): FieldError[] {
   if (old.deletionTimestamp && Array.isArray(meta.finalizers)) {
     const oldSet = new Set<string>(old.finalizers ?? []);
     for (const f of meta.finalizers) {
-      if (!oldSet.has(f)) errs.push(fieldErrors.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers []string{"${f}"}`));
+      if (!oldSet.has(f)) errs.push(fieldErrors.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers ${formatValue([f])}`));
     }
   }
   errs.push(...validateObjectMeta(meta));

@@ -4,7 +4,7 @@
 export * from './interface.ts';
 export {
   ResourceExpiredError, TooLargeResourceVersionError, ListOptionsInvalidError, parseResourceVersion,
-  EXPIRED_LIST_MESSAGE, CONTINUE_EXPIRED_MESSAGE, INCONSISTENT_CONTINUE_MESSAGE, type FieldCause,
+  EXPIRED_LIST_MESSAGE, CONTINUE_EXPIRED_MESSAGE, INCONSISTENT_CONTINUE_MESSAGE,
 } from './errors.ts';
 export { openStorage, DB_FILE, type OpenStorageOptions, type OpenedStorage } from './factory.ts';
 export { openSqliteKV, SqliteKV, type SqliteKVOptions, type SqliteKVStats } from './sqlite/index.ts';

@@ -8,7 +8,7 @@ import type { SchemaIssue } from '../../../generated/api-types.ts';
 import { fieldErrors } from '../../api/field-errors.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { errors } from '../../api/errors.ts';
-import { goQuote } from '../warnings.ts';
+import { goQuote } from '../../api/go-format.ts';
 import { type RequestContext, groupVersion } from './context.ts';
 import { fieldValidation } from './params.ts';
 

@@ -9,7 +9,7 @@ import type { Obj } from '../../storage/interface.ts';
 import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
 import { type Strategy, type SubresourceStrategy, jsonEqual } from '../strategy.ts';
 import { statusWithMetadata } from './common/status.ts';
-import { goIntOrString, goLabelSelector } from './common/go-literals.ts';
+import { goIntOrString, goLabelSelector } from '../../api/go-format.ts';
 import { intOrPercentErrors, isZero } from './common/int-or-percent.ts';
 import { isEmptySelector, labelSelectorErrors, selectorMatches } from './common/label-selector.ts';
 

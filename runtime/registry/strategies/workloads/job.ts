@@ -12,7 +12,7 @@ import type { ResourceDef } from '../../../../generated/api-types.ts';
 import type { Obj } from '../../../storage/interface.ts';
 import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
 import { type Strategy, jsonEqual } from '../../strategy.ts';
-import { goLabelSelector } from '../common/go-literals.ts';
+import { goLabelSelector } from '../../../api/go-format.ts';
 import { immutable } from '../common/immutable.ts';
 import { labelSelectorErrors, selectorMatches } from '../common/label-selector.ts';
 import { nonNegative } from './common.ts';
