@@ -18,7 +18,7 @@ import {
 import { type FieldError, fieldErrors } from '../api/field-errors.ts';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../api/k8s-names.ts';
 import { keyRoot, objectKey } from '../api/keys.ts';
-import { validateName } from './names.ts';
+import { validateName } from '../api/validation.ts';
 import { validateObjectMeta } from './metadata.ts';
 import { matchesObject } from '../storage/semantics/predicate.ts';
 import { type Allocation, type Strategy, type SubresourceStrategy, jsonEqual } from './strategy.ts';

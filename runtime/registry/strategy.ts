@@ -8,7 +8,7 @@
 import type { ResourceDef } from '../../generated/api-types.ts';
 import type { Obj } from '../storage/interface.ts';
 import { type FieldError, fieldErrors } from '../api/field-errors.ts';
-import { validateName } from './names.ts';
+import { validateName } from '../api/validation.ts';
 import { validateObjectMetaUpdate } from './metadata.ts';
 
 export interface Strategy {

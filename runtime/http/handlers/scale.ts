@@ -5,7 +5,7 @@
 // precondition.
 
 import { applyPatch, contentTypeToPatchKind, PatchError } from '../../patch/index.ts';
-import { labelSelectorString } from '../../registry/label-selector.ts';
+import { labelSelectorString } from '../../api/label-selector.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { decodeText, mediaType, readBodyBytes, readObjectBody } from '../body.ts';
 import { ApiError, errors } from '../../api/errors.ts';

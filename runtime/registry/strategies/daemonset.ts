@@ -11,7 +11,7 @@ import { type Strategy, type SubresourceStrategy, jsonEqual } from '../strategy.
 import { statusWithMetadata } from './common/status.ts';
 import { goIntOrString, goLabelSelector } from '../../api/go-format.ts';
 import { intOrPercentErrors, isZero } from './common/int-or-percent.ts';
-import { isEmptySelector, labelSelectorErrors, selectorMatches } from './common/label-selector.ts';
+import { isEmptySelector, labelSelectorErrors, selectorMatches } from '../../api/label-selector.ts';
 
 const STATUS_COUNTS = [
   'currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady',

@@ -12,7 +12,7 @@
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
-import { qualifiedNameErrors } from '../metadata.ts';
+import { qualifiedNameErrors } from '../../api/validation.ts';
 import type { Strategy } from '../strategy.ts';
 import { immutable } from './common/immutable.ts';
 

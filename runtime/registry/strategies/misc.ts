@@ -9,7 +9,7 @@ import type { Obj } from '../../storage/interface.ts';
 import { canonicalIP, parseCIDR, parseIP } from '../allocators/ip.ts';
 import { validCIDRErrors } from './common/ip-rules.ts';
 import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
-import { validateDNS1123Label, validateDNS1123Subdomain, validatePathSegment } from '../names.ts';
+import { validateDNS1123Label, validateDNS1123Subdomain, validatePathSegment } from '../../api/validation.ts';
 import type { Strategy, SubresourceStrategy } from '../strategy.ts';
 import { statusWithMetadata } from './common/status.ts';
 import { conditionsErrors } from './common/conditions.ts';

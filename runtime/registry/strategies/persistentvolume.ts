@@ -7,7 +7,7 @@
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
-import { validateDNS1123Subdomain } from '../names.ts';
+import { validateDNS1123Subdomain } from '../../api/validation.ts';
 import { type Strategy, jsonEqual } from '../strategy.ts';
 import { immutable } from './common/immutable.ts';
 

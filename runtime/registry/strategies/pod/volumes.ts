@@ -7,7 +7,7 @@
 
 import type { Obj } from '../../../storage/interface.ts';
 import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
-import { validateDNS1123Label } from '../../names.ts';
+import { validateDNS1123Label } from '../../../api/validation.ts';
 
 export const FILE_MODE_MSG = 'must be a number between 0 and 0777 (octal), both inclusive';
 const DEFAULT_MODE = 0o644;

@@ -7,7 +7,7 @@ import type { Obj } from '../../../storage/interface.ts';
 import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
 import { jsonEqual } from '../../strategy.ts';
 import { goLabelSelector } from '../../../api/go-format.ts';
-import { isEmptySelector, labelSelectorErrors, selectorMatches } from '../common/label-selector.ts';
+import { isEmptySelector, labelSelectorErrors, selectorMatches } from '../../../api/label-selector.ts';
 
 export const NEGATIVE = 'must be greater than or equal to 0';
 
