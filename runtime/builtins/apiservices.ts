@@ -11,6 +11,7 @@ import { ApiError } from '../api/errors.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import type { Obj } from '../storage/interface.ts';
 import { startWatchLoop } from './watch-loop.ts';
+import { groupVersion } from '../api/keys.ts';
 
 export const LABEL_AUTOMANAGED = 'kube-aggregator.kubernetes.io/automanaged';
 
@@ -110,7 +111,7 @@ export async function installLocalAPIServices(api: ApiIndex, discovery: Discover
   const res = api.byKind('apiregistration.k8s.io', 'APIService');
   if (!res) return undefined;
   const store = res.store;
-  const apiVersion = `${res.storageDef.group}/${res.storageDef.version}`;
+  const apiVersion = groupVersion(res.storageDef.group, res.storageDef.version);
   const wanted = new Map<string, Obj>();
   for (const [group, versions] of api.groupVersions()) {
     for (const version of versions) {

@@ -29,6 +29,7 @@ import { checkRoute } from './path-verbs.ts';
 import { parseRequestInfo, splitTarget, type RequestInfo } from './request-info.ts';
 import { sendBytes, sendJSON, sendStatus } from './respond.ts';
 import { ApiError, errors, toApiError } from '../api/errors.ts';
+import { groupVersion } from '../api/keys.ts';
 
 export interface Authenticator {
   /** Returns the user, or undefined when the request carries no credentials this authenticator knows. Throws 401 on bad ones. */
@@ -88,7 +89,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
     if (!info?.isResourceRequest) return true; // Status of non-resource paths
     const res = opts.api.lookup(info.apiGroup, info.apiVersion, info.resource);
     if (!res) return true;
-    const gv = res.def.group ? `${res.def.group}/${res.def.version}` : res.def.version;
+    const gv = groupVersion(res.def.group, res.def.version);
     return opts.services.protobuf.supports(gv, res.def.kind);
   };
 

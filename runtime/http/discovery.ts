@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { ResourceDef } from '../../generated/api-types.ts';
 import type { Served } from '../api/served-index.ts';
+import { groupVersion } from '../api/keys.ts';
 
 /** Order groups are listed in (kube-apiserver's group priorities); others follow by name. */
 const GROUP_ORDER = [
@@ -109,7 +110,7 @@ function computeDiscovery(served: readonly Served<unknown>[], serverAddress: str
   const resourceLists = new Map<string, object>();
   for (const [g, versions] of byGroup) {
     for (const [v, list] of versions) {
-      const gv = g ? `${g}/${v}` : v;
+      const gv = groupVersion(g, v);
       const resources: object[] = [];
       for (const s of [...list].sort((a, b) => a.def.resource.localeCompare(b.def.resource))) {
         const d = s.def;

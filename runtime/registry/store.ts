@@ -21,7 +21,8 @@ import { keyRoot, objectKey } from '../api/keys.ts';
 import { validateName } from '../api/validation.ts';
 import { validateObjectMeta } from './metadata.ts';
 import { matchesObject } from '../storage/semantics/predicate.ts';
-import { type Allocation, type Strategy, type SubresourceStrategy, jsonEqual } from './strategy.ts';
+import { type Allocation, type Strategy, type SubresourceStrategy } from './strategy.ts';
+import { jsonEqual } from '../api/json-equal.ts';
 
 export interface WriteOptions {
   dryRun?: boolean;

@@ -13,4 +13,3 @@ export { Cacher, type CacherOptions } from './cacher/index.ts';
 export { parseLabelSelector, labelSelectorFromObject, SelectorError } from './selectors/labels.ts';
 export { parseFieldSelector, type FieldSelector } from './selectors/fields.ts';
 export { attrsFor, supportedFields } from './selectors/attrs.ts';
-export { INITIAL_EVENTS_END_ANNOTATION } from './semantics/options.ts';

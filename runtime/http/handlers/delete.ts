@@ -13,6 +13,7 @@ import { type RequestContext, negotiate, sendNegotiated } from './context.ts';
 import { dryRun, intParam, predicate } from './params.ts';
 import { withVersion } from './get.ts';
 import { respondObject, sendCommitted } from './write-common.ts';
+import { groupVersion } from '../../api/keys.ts';
 
 const POLICIES = ['Orphan', 'Background', 'Foreground'];
 
@@ -90,6 +91,6 @@ export async function handleDeleteCollection(rc: RequestContext): Promise<Respon
       throw err;
     }
   }
-  const body = { kind: def.listKind, apiVersion: def.group ? `${def.group}/${def.version}` : def.version, metadata: { resourceVersion: list.resourceVersion }, items };
+  const body = { kind: def.listKind, apiVersion: groupVersion(def.group, def.version), metadata: { resourceVersion: list.resourceVersion }, items };
   return sendCommitted(rc, body, 200, () => sendNegotiated(rc, neg, body));
 }

@@ -7,7 +7,8 @@
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
-import { type Strategy, type SubresourceStrategy, jsonEqual } from '../strategy.ts';
+import { type Strategy, type SubresourceStrategy } from '../strategy.ts';
+import { jsonEqual } from '../../api/json-equal.ts';
 import { statusWithMetadata } from './common/status.ts';
 import { goIntOrString, goLabelSelector } from '../../api/go-format.ts';
 import { intOrPercentErrors, isZero } from './common/int-or-percent.ts';

@@ -90,4 +90,3 @@ export function planWatch(opts: WatchOptions): WatchPlan {
   return { initialEvents: false, initialEventsEndBookmark: false, start: { kind: 'exact', rev: n } };
 }
 
-export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';

@@ -5,7 +5,7 @@
 
 import type { Obj } from '../../../storage/interface.ts';
 import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
-import { jsonEqual } from '../../strategy.ts';
+import { jsonEqual } from '../../../api/json-equal.ts';
 import { goLabelSelector } from '../../../api/go-format.ts';
 import { isEmptySelector, labelSelectorErrors, selectorMatches } from '../../../api/label-selector.ts';
 

@@ -11,7 +11,8 @@
 import type { ResourceDef } from '../../../../generated/api-types.ts';
 import type { Obj } from '../../../storage/interface.ts';
 import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
-import { type Strategy, jsonEqual } from '../../strategy.ts';
+import { type Strategy } from '../../strategy.ts';
+import { jsonEqual } from '../../../api/json-equal.ts';
 import { goLabelSelector } from '../../../api/go-format.ts';
 import { immutable } from '../common/immutable.ts';
 import { labelSelectorErrors, selectorMatches } from '../../../api/label-selector.ts';
