@@ -9,7 +9,7 @@
 
 import { resolve } from 'node:path';
 import { FlagError, parseFlags, usage } from './config/flags.ts';
-import { BindAddressError, checkBindAddress, INSECURE_REMOTE_FLAG } from './server/bind-address.ts';
+import { BindAddressError, checkBindAddress, INSECURE_REMOTE_FLAG } from './http/bind-address.ts';
 import { ListenError } from './server/listen.ts';
 import { startServer } from './server/start.ts';
 import { StorageOpenError } from './storage/sqlite/open-errors.ts';

@@ -7,7 +7,7 @@ export {
   FieldManager, FieldManagerError,
   type FieldManagerOptions, type WriteOptions, type ApplyOptions,
 } from './manager/field-manager.ts';
-export { ApplyConflictError, printManager, type StatusCause } from './merge/conflicts.ts';
+export { ApplyConflictError, printManager } from './merge/conflicts.ts';
 export { managerFromUserAgent } from './manager/user-agent.ts';
 export {
   decodeManagedFields, encodeManagedFields, managerIdentifier, isResetManagedFields, ManagedFieldsError,

@@ -4,13 +4,14 @@
 // Available=True (reason Local). Created idempotently at start; automanaged
 // ones whose group-version is no longer served (--runtime-config) are
 // removed. A watch on APIServices feeds their priorities to discovery
-// (reorderDiscovery), recomputed on each change, never per request.
+// (Discovery.reorder), recomputed on each change, never per request.
 
-import { reorderDiscovery, type DiscoveryPriorities } from '../http/discovery.ts';
-import { ApiError } from '../http/status.ts';
-import type { ApiIndex } from '../server/api-index.ts';
+import type { Discovery, DiscoveryPriorities } from '../http/discovery.ts';
+import { ApiError } from '../api/errors.ts';
+import type { ApiIndex } from '../registry/served.ts';
 import type { Obj } from '../storage/interface.ts';
 import { startWatchLoop } from './watch-loop.ts';
+import { groupVersion } from '../api/keys.ts';
 
 export const LABEL_AUTOMANAGED = 'kube-aggregator.kubernetes.io/automanaged';
 
@@ -106,11 +107,11 @@ export interface APIServiceBuiltins {
  * longer served, orders discovery by the stored APIServices and keeps it
  * ordered while they change. Undefined when APIService is not served.
  */
-export async function installLocalAPIServices(api: ApiIndex): Promise<APIServiceBuiltins | undefined> {
+export async function installLocalAPIServices(api: ApiIndex, discovery: Discovery): Promise<APIServiceBuiltins | undefined> {
   const res = api.byKind('apiregistration.k8s.io', 'APIService');
   if (!res) return undefined;
   const store = res.store;
-  const apiVersion = `${res.storageDef.group}/${res.storageDef.version}`;
+  const apiVersion = groupVersion(res.storageDef.group, res.storageDef.version);
   const wanted = new Map<string, Obj>();
   for (const [group, versions] of api.groupVersions()) {
     for (const version of versions) {
@@ -149,7 +150,7 @@ export async function installLocalAPIServices(api: ApiIndex): Promise<APIService
   }
 
   const current = new Map<string, Obj>();
-  const apply = () => reorderDiscovery(api.served, prioritiesOf([...current.values()]));
+  const apply = () => discovery.reorder(prioritiesOf([...current.values()]));
   const loop = startWatchLoop(store, '', {
     resync(items) {
       current.clear();

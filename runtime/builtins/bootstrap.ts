@@ -2,9 +2,9 @@
 // kube-system, kube-public and kube-node-lease. Creating one that exists is
 // not an error (restarts on the same data).
 
-import { ApiError } from '../http/status.ts';
-import { INITIAL_NAMESPACES } from '../k8s-names.ts';
-import type { ApiIndex } from '../server/api-index.ts';
+import { ApiError } from '../api/errors.ts';
+import { INITIAL_NAMESPACES } from '../api/k8s-names.ts';
+import type { ApiIndex } from '../registry/served.ts';
 
 export async function bootstrapNamespaces(api: ApiIndex): Promise<void> {
   const ns = api.lookup('', 'v1', 'namespaces');

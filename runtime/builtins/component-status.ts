@@ -4,7 +4,7 @@
 // the kind's verbs (get and list only).
 
 import type { ComputedSource } from '../registry/store.ts';
-import type { ApiIndex } from '../server/api-index.ts';
+import type { ApiIndex } from '../registry/served.ts';
 import type { Obj } from '../storage/interface.ts';
 
 export type HealthProbe = () => Promise<void> | void;

@@ -6,9 +6,10 @@
 // installBuiltins() once before it listens; stop() ends the controllers.
 
 import type { AdmissionChain } from '../admission/chain.ts';
+import type { Discovery } from '../http/discovery.ts';
 import { namespaceLifecyclePlugin } from '../admission/plugins/namespace-lifecycle.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
-import type { ApiIndex } from '../server/api-index.ts';
+import type { ApiIndex } from '../registry/served.ts';
 import { installLocalAPIServices } from './apiservices.ts';
 import { bootstrapNamespaces } from './bootstrap.ts';
 import { installKubernetesEndpoints } from './kubernetes-endpoints.ts';
@@ -18,6 +19,8 @@ import { installServiceAllocation } from './services.ts';
 export interface BuiltinContext {
   api: ApiIndex;
   admission: AdmissionChain;
+  /** The server's discovery documents, ordered by the stored APIServices. */
+  discovery: Discovery;
   /** Server flags that built-ins read (service ranges; secure-port, bind-address, advertise-address when given). */
   flags: Record<string, string | number | boolean | undefined>;
 }
@@ -30,7 +33,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   ctx.admission.add(namespaceLifecyclePlugin(ctx.api));
   await bootstrapNamespaces(ctx.api);
   const services = await installServiceAllocation(ctx.api, ctx.flags);
-  const apiServices = await installLocalAPIServices(ctx.api);
+  const apiServices = await installLocalAPIServices(ctx.api, ctx.discovery);
   const endpoints = await installKubernetesEndpoints(ctx.api, ctx.flags);
   const nsController = startNamespaceController(ctx.api);
   let running = true;

@@ -9,14 +9,15 @@
 // port is --secure-port (6443 by default), the Service's targetPort.
 
 import { networkInterfaces } from 'node:os';
-import { ApiError } from '../http/status.ts';
-import { NS_DEFAULT } from '../k8s-names.ts';
+import { ApiError } from '../api/errors.ts';
+import { NS_DEFAULT } from '../api/k8s-names.ts';
 import { parseIP } from '../registry/allocators/ip.ts';
 import { specialIPErrors } from '../registry/strategies/common/ip-rules.ts';
-import type { ApiIndex, ServedResource } from '../server/api-index.ts';
+import type { ApiIndex, ServedResource } from '../registry/served.ts';
 import type { Obj } from '../storage/interface.ts';
-import { jsonEqual } from '../registry/strategy.ts';
+import { jsonEqual } from '../api/json-equal.ts';
 import { type WatchLoop, startWatchLoop } from './watch-loop.ts';
+import { groupVersion } from '../api/keys.ts';
 
 export const NAME = 'kubernetes';
 export const LABEL_SKIP_MIRROR = 'endpointslice.kubernetes.io/skip-mirror';
@@ -99,7 +100,7 @@ export async function installKubernetesEndpoints(api: ApiIndex, flags: Record<st
   const endpoints = api.byKind('', 'Endpoints');
   if (endpoints) targets.push({ res: endpoints, desired: kubernetesEndpoints(ep) });
   const slices = api.byKind('discovery.k8s.io', 'EndpointSlice');
-  if (slices) targets.push({ res: slices, desired: kubernetesEndpointSlice(`${slices.storageDef.group}/${slices.storageDef.version}`, ep) });
+  if (slices) targets.push({ res: slices, desired: kubernetesEndpointSlice(groupVersion(slices.storageDef.group, slices.storageDef.version), ep) });
 
   const loops: WatchLoop[] = [];
   for (const t of targets) {

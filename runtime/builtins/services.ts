@@ -5,13 +5,14 @@
 // IPAddress objects when networking.k8s.io/v1beta1 is served, and makes sure
 // the `kubernetes` Service exists in `default` with the range's first address.
 
-import { ApiError } from '../http/status.ts';
-import { NS_DEFAULT } from '../k8s-names.ts';
+import { ApiError } from '../api/errors.ts';
+import { NS_DEFAULT } from '../api/k8s-names.ts';
 import type { IPFamily } from '../registry/allocators/ip.ts';
 import { type AddressObserver, DEFAULT_NODE_PORT_RANGE, DEFAULT_SERVICE_CIDR, ServiceAllocators } from '../registry/strategies/service/allocate.ts';
 import { bindServiceAllocators } from '../registry/strategies/service/strategy.ts';
-import type { ApiIndex } from '../server/api-index.ts';
+import type { ApiIndex } from '../registry/served.ts';
 import type { Obj } from '../storage/interface.ts';
+import { groupVersion } from '../api/keys.ts';
 
 export const LABEL_IP_FAMILY = 'ipaddress.kubernetes.io/ip-family';
 export const LABEL_MANAGED_BY = 'ipaddress.kubernetes.io/managed-by';
@@ -27,7 +28,7 @@ function ignore(codes: number[]) {
 export function ipAddressObserver(api: ApiIndex): AddressObserver | undefined {
   const res = api.byKind('networking.k8s.io', 'IPAddress');
   if (!res) return undefined;
-  const apiVersion = `${res.storageDef.group}/${res.storageDef.version}`;
+  const apiVersion = groupVersion(res.storageDef.group, res.storageDef.version);
   return {
     async allocated(ip: string, family: IPFamily, svc: Obj) {
       await res.store.create('', {
@@ -93,7 +94,7 @@ export async function installServiceAllocation(api: ApiIndex, flags: Record<stri
 export async function ensureDefaultServiceCIDR(api: ApiIndex, allocators: ServiceAllocators): Promise<void> {
   const res = api.byKind('networking.k8s.io', 'ServiceCIDR');
   if (!res) return;
-  const apiVersion = `${res.storageDef.group}/${res.storageDef.version}`;
+  const apiVersion = groupVersion(res.storageDef.group, res.storageDef.version);
   const cidrs = allocators.families.map((f) => allocators.ip.get(f)!.cidr.text);
   await res.store.create('', { apiVersion, kind: 'ServiceCIDR', metadata: { name: 'kubernetes' }, spec: { cidrs } }).catch(ignore([409]));
   await res.store.update('', 'kubernetes', (live) => {

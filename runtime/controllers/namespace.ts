@@ -7,9 +7,9 @@
 // it reports upstream's deletion conditions through /status. Event-driven
 // from a watch on namespaces, with a bounded retry delay for remaining content.
 
-import { FINALIZER_NAMESPACE } from '../k8s-names.ts';
+import { FINALIZER_NAMESPACE } from '../api/k8s-names.ts';
 import type { RegistryStore } from '../registry/store.ts';
-import type { ApiIndex } from '../server/api-index.ts';
+import type { ApiIndex } from '../registry/served.ts';
 import type { Obj, WatchStream } from '../storage/interface.ts';
 
 export interface NamespaceController {

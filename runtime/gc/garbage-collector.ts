@@ -10,10 +10,10 @@
 // It watches every stored resource to keep an index of objects by uid and
 // of dependents by owner uid; work is queued and done one item at a time.
 
-import { ANNOTATION_INITIAL_EVENTS_END, FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../k8s-names.ts';
-import { ApiError } from '../http/status.ts';
+import { ANNOTATION_INITIAL_EVENTS_END, FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../api/k8s-names.ts';
+import { ApiError } from '../api/errors.ts';
 import type { RegistryStore } from '../registry/store.ts';
-import type { ApiIndex } from '../server/api-index.ts';
+import type { ApiIndex } from '../registry/served.ts';
 import type { Obj, WatchStream } from '../storage/interface.ts';
 
 interface Node {

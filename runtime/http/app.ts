@@ -6,10 +6,10 @@
 
 import { Hono, type Context } from 'hono';
 import type { UserInfo } from '../auth/user.ts';
-import { MEDIA_PROTOBUF, SERVER_VERSION } from '../k8s-names.ts';
-import type { ApiIndex } from '../server/api-index.ts';
-import { type Check, healthResponse } from '../server/health.ts';
-import { buildDiscovery, type DiscoveryDocs } from './discovery.ts';
+import { MEDIA_PROTOBUF, SERVER_VERSION } from '../api/k8s-names.ts';
+import type { ApiIndex } from '../registry/served.ts';
+import { type Check, healthResponse } from './health.ts';
+import type { Discovery } from './discovery.ts';
 import type { ServerServices, RequestContext } from './handlers/context.ts';
 import { handleCreate } from './handlers/create.ts';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.ts';
@@ -28,7 +28,8 @@ import { originGuard } from './origin-guard.ts';
 import { checkRoute } from './path-verbs.ts';
 import { parseRequestInfo, splitTarget, type RequestInfo } from './request-info.ts';
 import { sendBytes, sendJSON, sendStatus } from './respond.ts';
-import { ApiError, errors, toApiError } from './status.ts';
+import { ApiError, errors, toApiError } from '../api/errors.ts';
+import { groupVersion } from '../api/keys.ts';
 
 export interface Authenticator {
   /** Returns the user, or undefined when the request carries no credentials this authenticator knows. Throws 401 on bad ones. */
@@ -51,7 +52,8 @@ export interface AppOptions {
   access: AccessDecider;
   health: { livez: Check[]; readyz: Check[] };
   openapi: OpenAPIServer;
-  serverAddress: string;
+  /** The server's discovery documents (the built-ins reorder them by APIService priority). */
+  discovery: Discovery;
   /** --max-requests-inflight (default 400; 0: no limit). */
   maxRequestsInflight?: number;
   /** --max-mutating-requests-inflight (default 200; 0: no limit). */
@@ -81,13 +83,13 @@ const TEXT_404 = () => new Response('404 page not found\n', { status: 404, heade
 
 export function createApp(opts: AppOptions): Hono<Env> {
   const app = new Hono<Env>();
-  const discovery: DiscoveryDocs = buildDiscovery(opts.api.served, opts.serverAddress);
+  const discovery = opts.discovery;
 
   const protobufResource = (info: RequestInfo | undefined): boolean => {
     if (!info?.isResourceRequest) return true; // Status of non-resource paths
     const res = opts.api.lookup(info.apiGroup, info.apiVersion, info.resource);
     if (!res) return true;
-    const gv = res.def.group ? `${res.def.group}/${res.def.version}` : res.def.version;
+    const gv = groupVersion(res.def.group, res.def.version);
     return opts.services.protobuf.supports(gv, res.def.kind);
   };
 
@@ -182,8 +184,8 @@ export function createApp(opts: AppOptions): Hono<Env> {
     }
     return sendJSON(legacy);
   };
-  app.get('/api', (c) => discoveryResponse(c, discovery.apiVersions, discovery.aggregatedCore));
-  app.get('/apis', (c) => discoveryResponse(c, discovery.apiGroupList, discovery.aggregatedGroups));
+  app.get('/api', (c) => discoveryResponse(c, discovery.documents.apiVersions, discovery.documents.aggregatedCore));
+  app.get('/apis', (c) => discoveryResponse(c, discovery.documents.apiGroupList, discovery.documents.aggregatedGroups));
 
   // Resource requests and per-group discovery.
   app.all('*', async (c) => {
@@ -191,16 +193,16 @@ export function createApp(opts: AppOptions): Hono<Env> {
     if (!info.isResourceRequest) {
       if (c.req.method !== 'GET') return TEXT_404();
       if (info.apiPrefix === 'api' && info.apiVersion) {
-        const doc = discovery.resourceLists.get(info.apiVersion);
+        const doc = discovery.documents.resourceLists.get(info.apiVersion);
         return doc ? sendJSON(doc) : sendStatus(errors.notFoundPath());
       }
       if (info.apiPrefix === 'apis' && info.apiGroup) {
-        const doc = info.apiVersion ? discovery.resourceLists.get(`${info.apiGroup}/${info.apiVersion}`) : discovery.groups.get(info.apiGroup);
+        const doc = info.apiVersion ? discovery.documents.resourceLists.get(`${info.apiGroup}/${info.apiVersion}`) : discovery.documents.groups.get(info.apiGroup);
         return doc ? sendJSON(doc) : sendStatus(errors.notFoundPath());
       }
       const segs = info.path.split('/');
       if (segs[1] === 'apis' && segs.length === 3) {
-        const doc = discovery.groups.get(segs[2]);
+        const doc = discovery.documents.groups.get(segs[2]);
         return doc ? sendJSON(doc) : sendStatus(errors.notFoundPath());
       }
       return TEXT_404();

@@ -5,9 +5,9 @@
 import type { Context } from 'hono';
 import { JSONSyntaxError, parseJSONStrict, type ParsedJSON } from '../codec/json-parse.ts';
 import { YAMLSyntaxError, YAMLTooLargeError, parseYAMLStrict } from '../codec/yaml-parse.ts';
-import { MAX_REQUEST_BODY_BYTES, MEDIA_JSON, MEDIA_PROTOBUF, MEDIA_YAML } from '../k8s-names.ts';
+import { MAX_REQUEST_BODY_BYTES, MEDIA_JSON, MEDIA_PROTOBUF, MEDIA_YAML } from '../api/k8s-names.ts';
 import { type KubeProtobuf, ProtobufError } from '../codec/protobuf/index.ts';
-import { ApiError, errors } from './status.ts';
+import { ApiError, errors } from '../api/errors.ts';
 
 /** The media type without parameters, lower-cased. */
 export function mediaType(contentType: string | undefined | null): string {

@@ -2,12 +2,13 @@
 // forms (/api, /api/v1, /apis, /apis/<g>, /apis/<g>/<v>) and aggregated
 // discovery (apidiscovery.k8s.io v2 APIGroupDiscoveryList), which kubectl
 // 1.31 asks for first. Group and version order comes from the APIService
-// priorities once the built-ins report them (reorderDiscovery, on change,
-// rebuilding the documents in place); before that a fixed group order.
+// priorities once the built-ins report them (Discovery.reorder, on change);
+// before that a fixed group order. The server owns one Discovery object.
 
 import { createHash } from 'node:crypto';
 import type { ResourceDef } from '../../generated/api-types.ts';
-import type { ServedResource } from '../server/api-index.ts';
+import type { Served } from '../api/served-index.ts';
+import { groupVersion } from '../api/keys.ts';
 
 /** Order groups are listed in (kube-apiserver's group priorities); others follow by name. */
 const GROUP_ORDER = [
@@ -53,31 +54,33 @@ export interface DiscoveryPriorities {
   versions: Map<string, number>;
 }
 
-/** The documents built per served list, so the built-ins can reorder them in place. */
-const built = new WeakMap<ServedResource[], { docs: DiscoveryDocs; serverAddress: string }>();
-
 /**
- * Rebuilds the discovery documents of a served list with new priorities, in
- * place (handlers read the same DiscoveryDocs object). False when no
- * documents were built for that list.
+ * The discovery documents of one server, owned by it: built from the served
+ * resources at start-up, rebuilt by reorder() when APIService priorities
+ * change. Handlers read `documents` on each request, so a reorder is seen
+ * by the next request.
  */
-export function reorderDiscovery(served: ServedResource[], priorities: DiscoveryPriorities): boolean {
-  const entry = built.get(served);
-  if (!entry) return false;
-  Object.assign(entry.docs, computeDiscovery(served, entry.serverAddress, priorities));
-  return true;
+export class Discovery {
+  private docs: DiscoveryDocs;
+
+  constructor(private readonly served: readonly Served<unknown>[], private readonly serverAddress: string) {
+    this.docs = computeDiscovery(served, serverAddress);
+  }
+
+  get documents(): DiscoveryDocs {
+    return this.docs;
+  }
+
+  /** Rebuilds the documents with groups and versions in the order of these priorities. */
+  reorder(priorities: DiscoveryPriorities): void {
+    this.docs = computeDiscovery(this.served, this.serverAddress, priorities);
+  }
 }
 
-export function buildDiscovery(served: ServedResource[], serverAddress: string, priorities?: DiscoveryPriorities): DiscoveryDocs {
-  const docs = computeDiscovery(served, serverAddress, priorities);
-  built.set(served, { docs, serverAddress });
-  return docs;
-}
-
-function computeDiscovery(served: ServedResource[], serverAddress: string, priorities?: DiscoveryPriorities): DiscoveryDocs {
-  const byGroup = new Map<string, Map<string, ServedResource[]>>();
+function computeDiscovery(served: readonly Served<unknown>[], serverAddress: string, priorities?: DiscoveryPriorities): DiscoveryDocs {
+  const byGroup = new Map<string, Map<string, Served<unknown>[]>>();
   for (const s of served) {
-    const versions = byGroup.get(s.def.group) ?? new Map<string, ServedResource[]>();
+    const versions = byGroup.get(s.def.group) ?? new Map<string, Served<unknown>[]>();
     const list = versions.get(s.def.version) ?? [];
     list.push(s);
     versions.set(s.def.version, list);
@@ -107,7 +110,7 @@ function computeDiscovery(served: ServedResource[], serverAddress: string, prior
   const resourceLists = new Map<string, object>();
   for (const [g, versions] of byGroup) {
     for (const [v, list] of versions) {
-      const gv = g ? `${g}/${v}` : v;
+      const gv = groupVersion(g, v);
       const resources: object[] = [];
       for (const s of [...list].sort((a, b) => a.def.resource.localeCompare(b.def.resource))) {
         const d = s.def;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from './status.ts';
+import { ApiError } from '../api/errors.ts';
 import { InflightLimiter } from './inflight.ts';
 import { parseRequestInfo } from './request-info.ts';
 

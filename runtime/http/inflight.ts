@@ -10,7 +10,7 @@
 
 import type { UserInfo } from '../auth/user.ts';
 import type { RequestInfo } from './request-info.ts';
-import { errors } from './status.ts';
+import { errors } from '../api/errors.ts';
 
 const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 const PROBES = new Set(['/healthz', '/livez', '/readyz']);

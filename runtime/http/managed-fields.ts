@@ -4,9 +4,10 @@
 
 import type { MergeSchema } from '../../generated/api-types.ts';
 import { ApplyConflictError, FieldManager, FieldManagerError } from '../apply/index.ts';
-import type { ServedResource } from '../server/api-index.ts';
-import { ApiError, errors, type StatusDetails } from './status.ts';
+import type { ServedResource } from '../registry/served.ts';
+import { ApiError, errors, type StatusDetails } from '../api/errors.ts';
 import type { Obj } from '../storage/interface.ts';
+import { groupVersion } from '../api/keys.ts';
 
 export interface ManagedFieldsHook {
   /** Records the writer's ownership on `obj` (operation Update); returns the object to store. */
@@ -32,7 +33,7 @@ export function createManagedFieldsHook(schema: MergeSchema): ManagedFieldsHook 
     if (!fm) {
       const hasStatus = d.subresources.some((s) => s.name === 'status');
       fm = new FieldManager({
-        schema, typeName: d.schema, apiVersion: d.group ? `${d.group}/${d.version}` : d.version, unstructured: d.custom, kind: d.kind,
+        schema, typeName: d.schema, apiVersion: groupVersion(d.group, d.version), unstructured: d.custom, kind: d.kind,
         // what each endpoint's strategy resets is never owned through it
         resetFields: hasStatus ? { '': ['status'], status: ['spec', 'metadata'] } : {},
       });

@@ -4,8 +4,8 @@
 // acceptable entry in the client's order of preference wins; nothing
 // acceptable is 406.
 
-import { DISCOVERY_GROUP, MEDIA_JSON, MEDIA_PROTOBUF, MEDIA_YAML, META_GROUP } from '../k8s-names.ts';
-import { errors } from './status.ts';
+import { DISCOVERY_GROUP, MEDIA_JSON, MEDIA_PROTOBUF, MEDIA_YAML, META_GROUP } from '../api/k8s-names.ts';
+import { errors } from '../api/errors.ts';
 
 export interface MediaRange {
   type: string;      // e.g. application/json, */*

@@ -6,7 +6,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from 'hono';
-import { errors } from './status.ts';
+import { errors } from '../api/errors.ts';
 import { sendStatus } from './respond.ts';
 
 export interface OpenAPIServer {

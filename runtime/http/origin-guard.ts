@@ -16,8 +16,8 @@
 
 import type { Context, MiddlewareHandler } from 'hono';
 import { isIP } from 'node:net';
-import { canonicalAddress, isLoopbackAddress, isWildcardAddress } from '../server/bind-address.ts';
-import { errors } from './status.ts';
+import { canonicalAddress, isLoopbackAddress, isWildcardAddress } from './bind-address.ts';
+import { errors } from '../api/errors.ts';
 
 export interface OriginGuardOptions {
   /** The address the server listens on (--bind-address). */

@@ -8,7 +8,7 @@ import type { ResourceDef, Verb } from '../../generated/api-types.ts';
 import { resources } from '../../generated/registry.ts';
 import { checkRoute, pathSegmentNameProblems, verbsAt } from './path-verbs.ts';
 import { parseRequestInfo } from './request-info.ts';
-import type { ApiError } from './status.ts';
+import type { ApiError } from '../api/errors.ts';
 
 const def = (group: string, version: string, resource: string): ResourceDef => {
   const d = resources.find((r) => r.group === group && r.version === version && r.resource === resource);

@@ -19,7 +19,7 @@
 
 import type { ResourceDef, Verb } from '../../generated/api-types.ts';
 import type { RequestInfo } from './request-info.ts';
-import { errors } from './status.ts';
+import { errors } from '../api/errors.ts';
 
 export type PathShape = 'collection' | 'object' | 'subresource';
 

@@ -13,7 +13,7 @@
 // name) carries a `pathError` instead of being repaired; names themselves are
 // checked by the routing stage (http/path-verbs.ts), after the verb.
 
-import { ApiError, errors } from './status.ts';
+import { ApiError, errors } from '../api/errors.ts';
 
 export interface RequestInfo {
   isResourceRequest: boolean;

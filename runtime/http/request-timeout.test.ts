@@ -1,6 +1,6 @@
 // The deadline of a request from --request-timeout and ?timeout=.
 import { describe, expect, it } from 'vitest';
-import { ApiError } from './status.ts';
+import { ApiError } from '../api/errors.ts';
 import { allottedTimeoutError, requestDeadlineMs } from './request-timeout.ts';
 
 describe('requestDeadlineMs', () => {

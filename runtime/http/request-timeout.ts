@@ -8,7 +8,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { DurationError, parseGoDuration } from './go-duration.ts';
 import type { RequestInfo } from './request-info.ts';
-import { ApiError, errors } from './status.ts';
+import { ApiError, errors } from '../api/errors.ts';
 
 /** The longest delay a Node timer takes (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;

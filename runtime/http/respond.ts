@@ -5,11 +5,11 @@
 import { gzipSync } from 'node:zlib';
 import { stringify as yamlStringify } from 'yaml';
 import type { ResourceDef } from '../../generated/api-types.ts';
-import { GZIP_THRESHOLD_BYTES, MEDIA_JSON } from '../k8s-names.ts';
+import { GZIP_THRESHOLD_BYTES, MEDIA_JSON } from '../api/k8s-names.ts';
 import type { Obj } from '../storage/interface.ts';
 import { type CellFormatter, type IncludeObject, partialObjectMetadata, toTable } from '../table/convert.ts';
 import type { Negotiated } from './negotiate.ts';
-import { ApiError, type StatusBody } from './status.ts';
+import { ApiError, type StatusBody } from '../api/errors.ts';
 import { isAscii, warningHeaderValues } from './warnings.ts';
 
 export interface ResponseOptions {

@@ -1,24 +1,7 @@
-// Warning header formatting, limits and Go's %q, table-driven (cases after
-// upstream's filters/warning_test.go and strconv.Quote).
+// Warning header formatting and limits, table-driven (cases after
+// upstream's filters/warning_test.go).
 import { describe, expect, it } from 'vitest';
-import { encodeWords, formatWarning, fromWire, goQuote, toWire, warningHeaderValues } from './warnings.ts';
-
-describe('goQuote (strconv.Quote)', () => {
-  it.each([
-    ['plain', 'abc', '"abc"'],
-    ['quote and backslash', 'a"b\\c', '"a\\"b\\\\c"'],
-    ['printable non-ASCII kept', 'ñ中😀', '"ñ中😀"'],
-    ['simple escapes', '\x07\b\f\n\r\t\v', '"\\a\\b\\f\\n\\r\\t\\v"'],
-    ['C0 and DEL as \\x', '\u0001\u007f', '"\\x01\\x7f"'],
-    ['C1 control as \\u', '\u0085', '"\\u0085"'],
-    ['non-printable space as \\u', '\u00a0', '"\\u00a0"'],
-    ['format character as \\u', '\u200b', '"\\u200b"'],
-    ['lone surrogate as U+FFFD', 'a\ud800b', '"a\ufffdb"'],
-    ['space kept', 'a b', '"a b"'],
-  ])('%s', (_n, input, want) => {
-    expect(goQuote(input)).toBe(want);
-  });
-});
+import { encodeWords, formatWarning, fromWire, toWire, warningHeaderValues } from './warnings.ts';
 
 describe('formatWarning (NewWarningHeader)', () => {
   it.each([

@@ -7,8 +7,6 @@
 // be bytes: Node writes the headers of a string body in that string's
 // encoding). Headers that cannot rely on that (a streamed watch) carry
 // non-ASCII text as RFC 2047 encoded-words instead, which client-go decodes.
-// Also Go's %q (strconv.Quote), which upstream uses to quote values inside
-// messages.
 
 /** kube-apiserver's limits on warning text per response (filters/warning.go). */
 export const WARNING_TOTAL_RUNES = 4 * 1024;
@@ -16,32 +14,6 @@ export const WARNING_ITEM_RUNES = 256;
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
-const SIMPLE_ESCAPES: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v' };
-
-const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
-
-/**
- * Go's strconv.Quote: printable characters as they are, `"` and `\`
- * backslash-escaped, others as \a \b \f \n \r \t \v, \xNN, \uNNNN or
- * \UNNNNNNNN. A lone surrogate (which Go's JSON decoder turns into U+FFFD)
- * is written as U+FFFD.
- */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (cp >= 0xd800 && cp <= 0xdfff) out += '\ufffd';
-    else if (cp === 0x20 || PRINTABLE.test(ch)) out += ch;
-    else if (SIMPLE_ESCAPES[ch]) out += SIMPLE_ESCAPES[ch];
-    else if (cp < 0x20 || cp === 0x7f) out += `\\x${hex(cp, 2)}`;
-    else if (cp < 0x10000) out += `\\u${hex(cp, 4)}`;
-    else out += `\\U${hex(cp, 8)}`;
-  }
-  return `${out}"`;
-}
-
 /** Characters (runes) of a string, counting a surrogate pair once. */
 function runes(s: string): string[] {
   return Array.from(s);

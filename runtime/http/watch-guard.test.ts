@@ -1,7 +1,7 @@
 // The watch guard: total and per-user caps (429), release, and the stall
 // sweep that ends watches whose client takes no data.
 import { describe, expect, it } from 'vitest';
-import { ApiError } from './status.ts';
+import { ApiError } from '../api/errors.ts';
 import { WatchGuard } from './watch-guard.ts';
 
 const alice = { name: 'alice', groups: ['system:authenticated'] };

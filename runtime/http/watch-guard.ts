@@ -8,7 +8,7 @@
 // when no new events arrive to overflow its queue.
 
 import type { UserInfo } from '../auth/user.ts';
-import { errors } from './status.ts';
+import { errors } from '../api/errors.ts';
 
 export interface WatchGuardOptions {
   /** Open watches in total before 429 (0: no limit; default 10000). */

@@ -3,11 +3,7 @@
 // with for the same failure. Boundary: builds error values only; turning them
 // into a Status response is the HTTP layer's job.
 
-export interface PatchStatusCause {
-  reason: string;
-  message: string;
-  field: string;
-}
+import type { StatusCause } from '../api/errors.ts';
 
 export class PatchError extends Error {
   /** HTTP status code of the answer. */
@@ -15,7 +11,7 @@ export class PatchError extends Error {
   /** Kubernetes Status reason (`BadRequest`, `Invalid`, ...; '' is StatusReasonUnknown). */
   readonly reason: string;
   /** Status details.causes, when the upstream answer carries them. */
-  readonly causes?: PatchStatusCause[];
+  readonly causes?: StatusCause[];
   /**
    * The underlying library/merge error text. Upstream hides it behind a generic
    * message for some failures (a failed JSON patch `test`); kept for logs.
@@ -29,7 +25,7 @@ export class PatchError extends Error {
     code: number,
     reason: string,
     message: string,
-    opts: { causes?: PatchStatusCause[]; detail?: string; withDetails?: boolean } = {},
+    opts: { causes?: StatusCause[]; detail?: string; withDetails?: boolean } = {},
   ) {
     super(message);
     this.name = 'PatchError';

@@ -7,14 +7,13 @@
 import type { JSONValue, MergeSchema } from '../../generated/api-types.ts';
 import { MAX_NESTING_DEPTH, tooDeep } from '../codec/limits.ts';
 import { isJSONObject } from './clone.ts';
-import { jsonKindName } from './go-format.ts';
+import { jsonKindName } from '../api/go-format.ts';
 import { invalidPatchResult, unsupportedMediaType } from './errors.ts';
 import { jsonPatch } from './json-patch.ts';
 import { mergePatch } from './merge-patch.ts';
 import { strategicMergePatch } from './strategic-merge.ts';
 
 export { PatchError, unsupportedMediaType } from './errors.ts';
-export type { PatchStatusCause } from './errors.ts';
 export { MAX_JSON_PATCH_OPERATIONS } from './json-patch.ts';
 
 /** A Kubernetes object as JSON. */

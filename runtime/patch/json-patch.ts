@@ -12,7 +12,7 @@ import type { Operation } from 'fast-json-patch';
 import type { JSONValue } from '../../generated/api-types.ts';
 import { cloneJSON, getOwn, isJSONObject } from './clone.ts';
 import { badRequest, genericUnprocessable, tooLarge } from './errors.ts';
-import { jsonKindName } from './go-format.ts';
+import { jsonKindName } from '../api/go-format.ts';
 
 type JMap = { [k: string]: JSONValue };
 

@@ -7,8 +7,8 @@ import type { JSONValue } from '../../generated/api-types.ts';
 import { isJSONObject } from './clone.ts';
 import { DIRECTIVE_MARKER } from './directives.ts';
 import { badPatch } from './errors.ts';
-import { goTypeName, goValue } from './go-format.ts';
-import type { GoKind } from './go-format.ts';
+import { goTypeName, goValue } from '../api/go-format.ts';
+import type { GoKind } from '../api/go-format.ts';
 
 type JMap = { [k: string]: JSONValue };
 

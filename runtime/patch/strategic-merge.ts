@@ -17,8 +17,8 @@ import {
   withoutDirectives,
 } from './directives.ts';
 import { badPatch, badRequest, genericUnprocessable, internal } from './errors.ts';
-import { goKind, goTypeName, goValue, jsonKindName } from './go-format.ts';
-import type { GoKind } from './go-format.ts';
+import { goKind, goTypeName, goValue, jsonKindName } from '../api/go-format.ts';
+import type { GoKind } from '../api/go-format.ts';
 import { badArgTypeError, noMergeKeyError, normalizeOrder, partitionByPresence } from './list-order.ts';
 import { listElement, lookupField, rootNode } from './schema-lookup.ts';
 import type { SchemaNode } from './schema-lookup.ts';

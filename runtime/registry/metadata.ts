@@ -3,41 +3,11 @@
 // kube-apiserver's apimachinery validation.
 
 import type { Obj } from '../storage/interface.ts';
-import { type FieldError, fieldErrors } from './field-errors.ts';
-import { validateDNS1123Subdomain } from './names.ts';
-
-const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-const QUALIFIED_NAME_MSG = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-const LABEL_VALUE_MSG = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+import { type FieldError, fieldErrors } from '../api/field-errors.ts';
+import { labelValueErrors, qualifiedNameErrors } from '../api/validation.ts';
+import { formatValue } from '../api/go-format.ts';
 
 export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
-
-/** Checks a qualified name (`prefix/name` or `name`); returns messages. */
-export function qualifiedNameErrors(key: string): string[] {
-  const errs: string[] = [];
-  const parts = key.split('/');
-  let name = key;
-  if (parts.length === 2) {
-    const [prefix, n] = parts;
-    name = n;
-    if (prefix.length === 0) errs.push('prefix part must be non-empty');
-    else for (const m of validateDNS1123Subdomain(prefix)) errs.push(`prefix part ${m}`);
-  } else if (parts.length > 2) {
-    return ["a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"];
-  }
-  if (name.length === 0) errs.push('name part must be non-empty');
-  else if (name.length > 63) errs.push('name part must be no more than 63 characters');
-  if (name.length && !QUALIFIED_NAME.test(name)) errs.push(QUALIFIED_NAME_MSG);
-  return errs;
-}
-
-export function labelValueErrors(v: string): string[] {
-  const errs: string[] = [];
-  if (v.length > 63) errs.push('must be no more than 63 characters');
-  if (!LABEL_VALUE.test(v)) errs.push(LABEL_VALUE_MSG);
-  return errs;
-}
 
 export function validateObjectMeta(meta: Obj): FieldError[] {
   const errs: FieldError[] = [];
@@ -100,7 +70,7 @@ export function validateObjectMetaUpdate(meta: Obj, old: Obj): FieldError[] {
   if (old.deletionTimestamp && Array.isArray(meta.finalizers)) {
     const oldSet = new Set<string>(old.finalizers ?? []);
     for (const f of meta.finalizers) {
-      if (!oldSet.has(f)) errs.push(fieldErrors.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers []string{"${f}"}`));
+      if (!oldSet.has(f)) errs.push(fieldErrors.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers ${formatValue([f])}`));
     }
   }
   errs.push(...validateObjectMeta(meta));

@@ -7,7 +7,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { ResourceDef } from '../../generated/api-types.ts';
-import { ApiError, errors, type GroupResource } from '../http/status.ts';
+import { ApiError, errors, type GroupResource } from '../api/errors.ts';
 import { CommitFailedError, ListOptionsInvalidError, ResourceExpiredError, TooLargeResourceVersionError } from '../storage/errors.ts';
 import { RequestTooLargeError } from '../storage/kvstore/request-size.ts';
 import {
@@ -15,12 +15,14 @@ import {
   PreconditionError,
   type ListOptions, type Obj, type ObjectAttrs, type Preconditions, type Storage, type WatchOptions, type WatchStream,
 } from '../storage/interface.ts';
-import { type FieldError, fieldErrors } from './field-errors.ts';
-import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../k8s-names.ts';
-import { validateName } from './names.ts';
+import { type FieldError, fieldErrors } from '../api/field-errors.ts';
+import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../api/k8s-names.ts';
+import { keyRoot, objectKey } from '../api/keys.ts';
+import { validateName } from '../api/validation.ts';
 import { validateObjectMeta } from './metadata.ts';
 import { matchesObject } from '../storage/semantics/predicate.ts';
-import { type Allocation, type Strategy, type SubresourceStrategy, jsonEqual } from './strategy.ts';
+import { type Allocation, type Strategy, type SubresourceStrategy } from './strategy.ts';
+import { jsonEqual } from '../api/json-equal.ts';
 
 export interface WriteOptions {
   dryRun?: boolean;
@@ -68,7 +70,7 @@ function nowRFC3339(): string {
 
 /** The key prefix of a resource: `/registry/<group or core>/<resource>/`. */
 export function keyRootOf(def: ResourceDef): string {
-  return `/registry/${def.group || 'core'}/${def.resource}/`;
+  return keyRoot(def.group, def.resource);
 }
 
 /**
@@ -122,7 +124,7 @@ export class RegistryStore {
   }
 
   key(namespace: string, name: string): string {
-    return this.def.namespaced ? `${this.keyRoot}${namespace}/${name}` : `${this.keyRoot}${name}`;
+    return objectKey(this.keyRoot, this.def.namespaced ? namespace : undefined, name);
   }
 
   prefix(namespace: string): string {

@@ -7,8 +7,9 @@
 
 import type { ResourceDef } from '../../generated/api-types.ts';
 import type { Obj } from '../storage/interface.ts';
-import { type FieldError, fieldErrors } from './field-errors.ts';
-import { validateName } from './names.ts';
+import { type FieldError, fieldErrors } from '../api/field-errors.ts';
+import { jsonEqual } from '../api/json-equal.ts';
+import { validateName } from '../api/validation.ts';
 import { validateObjectMetaUpdate } from './metadata.ts';
 
 export interface Strategy {
@@ -61,26 +62,6 @@ export interface SubresourceStrategy {
   /** Build what is stored from the request's object and the live one. */
   prepareForUpdate(obj: Obj, old: Obj): void;
   validateUpdate(obj: Obj, old: Obj): FieldError[];
-}
-
-/** Deep equality of JSON values (key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ak = Object.keys(a as object);
-  const bk = Object.keys(b as object);
-  if (ak.length !== bk.length) return false;
-  for (const k of ak) {
-    if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
-    if (!jsonEqual((a as any)[k], (b as any)[k])) return false;
-  }
-  return true;
 }
 
 /** Everything but metadata and status: what a generation bump is about. */

@@ -8,7 +8,7 @@
 // them (closing the storage ends every watch stream cleanly), then waits for
 // their responses to finish. Tracks requests on the node server; no routing.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { errors } from '../http/status.ts';
+import { errors } from '../api/errors.ts';
 import { parseRequestInfo, splitTarget } from '../http/request-info.ts';
 
 interface Tracked {

@@ -14,7 +14,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { sendStatus } from '../http/respond.ts';
-import { ApiError, errors } from '../http/status.ts';
+import { ApiError, errors } from '../api/errors.ts';
 
 /** The server could not listen (the CLI prints the message alone). */
 export class ListenError extends Error {}

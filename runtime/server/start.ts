@@ -13,6 +13,7 @@ import type { SchemaValidator } from '../../generated/api-types.ts';
 import { AdmissionChain } from '../admission/chain.ts';
 import { ADMIN } from '../auth/user.ts';
 import { type Authenticator, type Authorizer, createApp } from '../http/app.ts';
+import { Discovery } from '../http/discovery.ts';
 import { createManagedFieldsHook } from '../http/managed-fields.ts';
 import { alwaysAllow } from '../http/handlers/review.ts';
 import { openAPIServer } from '../http/openapi.ts';
@@ -23,13 +24,14 @@ import { GarbageCollector } from '../gc/garbage-collector.ts';
 import { Defaulter } from '../registry/defaults.ts';
 import { openStorage, type OpenedStorage } from '../storage/factory.ts';
 import { formatters } from '../table/formatters.ts';
-import { ApiIndex, parseRuntimeConfig } from './api-index.ts';
+import { parseRuntimeConfig } from '../api/served-index.ts';
+import { buildApiIndex } from '../registry/served.ts';
 import { loadGeneratedApi } from './generated-api.ts';
-import type { Check } from './health.ts';
+import type { Check } from '../http/health.ts';
 import { RequestDrain } from './drain.ts';
 import { kubeconfigYAML } from './kubeconfig.ts';
 import { listen } from './listen.ts';
-import { boundURL, checkBindAddress, clientURL, insecureBindWarning } from './bind-address.ts';
+import { boundURL, checkBindAddress, clientURL, insecureBindWarning } from '../http/bind-address.ts';
 
 export interface StartOptions {
   /** Directory for the database and admin.kubeconfig; undefined or ':memory:' keeps everything in memory. */
@@ -119,7 +121,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       quarantineUnreadable: options.quarantineUnreadable, log: options.log, testing: options.storageTesting,
     }),
   ]);
-  const api = new ApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig));
+  const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig));
 
   let shuttingDown = false;
   let bootstrapped = false;
@@ -145,6 +147,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const admission = new AdmissionChain();
   const protobuf = await protobufSupport(generated.dir);
   const validatorCache = new Map<string, Promise<SchemaValidator>>();
+  const discovery = new Discovery(api.served, `${options.bindAddress ?? '127.0.0.1'}:${options.port ?? 0}`);
   const app = createApp({
     api,
     services: {
@@ -176,7 +179,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       readyz: [...common.map((c) => (c === storageCheck ? storageReady : c)), readyBootstrap, { name: 'shutdown', run: () => { if (shuttingDown) throw new Error('shutting down'); } }],
     },
     openapi: openAPIServer(generated.openapiDir),
-    serverAddress: `${options.bindAddress ?? '127.0.0.1'}:${options.port ?? 0}`,
+    discovery,
     bindAddress: options.bindAddress ?? '127.0.0.1',
     maxRequestsInflight: options.maxRequestsInflight,
     maxMutatingRequestsInflight: options.maxMutatingRequestsInflight,
@@ -199,7 +202,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // Built-ins after listening, so they know the port (the kubernetes Endpoints); /readyz
   // reports not ready until they are installed, and startServer() resolves after them.
   const builtins = await installBuiltins({
-    api, admission,
+    api, admission, discovery,
     flags: {
       'service-cluster-ip-range': options.serviceClusterIPRange,
       'service-node-port-range': options.serviceNodePortRange,

@@ -4,6 +4,9 @@
 // FutureRevisionError -> wait/504, InvalidRequestError -> 400, CommitFailedError
 // -> 500 without a reason). Pure types and message builders; no I/O.
 import { CompactedError, FutureRevisionError, InvalidRequestError, StorageError } from './interface.ts';
+import type { StatusCause } from '../api/errors.ts';
+import type { FieldError } from '../api/field-errors.ts';
+import { goQuote } from '../api/go-format.ts';
 
 /** The list revision asked for has been compacted away (410 Expired). */
 export const EXPIRED_LIST_MESSAGE = 'The resourceVersion for the provided list is too old.';
@@ -52,44 +55,24 @@ export class TooLargeResourceVersionError extends FutureRevisionError {
   }
 }
 
-export interface FieldCause {
-  /** e.g. FieldValueForbidden, FieldValueNotSupported, FieldValueInvalid */
-  reason: string;
-  field: string;
-  message: string;
-}
-
 /**
  * Invalid combinations of list/watch options (resourceVersionMatch without
  * resourceVersion, ...). Upstream answers these as 422 Invalid on kind
- * ListOptions (group meta.k8s.io); `causes` hold each field error, `message`
- * the joined field errors.
+ * ListOptions (group meta.k8s.io); `errors` hold each field error, `message`
+ * the joined field errors, `causes` the Status causes.
  */
 export class ListOptionsInvalidError extends InvalidRequestError {
   readonly code = 422;
   readonly reason = 'Invalid';
-  constructor(public causes: FieldCause[]) {
-    super(causes.map((c) => c.message).join(', '));
+  constructor(readonly errors: FieldError[]) {
+    super(errors.map((e) => e.toString()).join(', '));
     this.message = `ListOptions.meta.k8s.io "" is invalid: ${
-      causes.length === 1 ? causes[0].message : '[' + causes.map((c) => c.message).join(', ') + ']'}`;
+      errors.length === 1 ? errors[0].toString() : '[' + errors.map((e) => e.toString()).join(', ') + ']'}`;
   }
-}
 
-/** Go's %q for the strings that appear in field errors (ASCII-exact). */
-export function goQuote(s: string): string {
-  return JSON.stringify(s);
-}
-
-export function forbidden(field: string, detail: string): FieldCause {
-  return { reason: 'FieldValueForbidden', field, message: `${field}: Forbidden: ${detail}` };
-}
-
-export function notSupported(field: string, value: string, supported: string[]): FieldCause {
-  return {
-    reason: 'FieldValueNotSupported',
-    field,
-    message: `${field}: Unsupported value: ${goQuote(value)}: supported values: ${supported.map(goQuote).join(', ')}`,
-  };
+  get causes(): StatusCause[] {
+    return this.errors.map((e) => e.cause());
+  }
 }
 
 /** Parses a resourceVersion query parameter; '' gives 0. Throws 400 on junk. */

@@ -4,13 +4,12 @@
 export * from './interface.ts';
 export {
   ResourceExpiredError, TooLargeResourceVersionError, ListOptionsInvalidError, parseResourceVersion,
-  EXPIRED_LIST_MESSAGE, CONTINUE_EXPIRED_MESSAGE, INCONSISTENT_CONTINUE_MESSAGE, type FieldCause,
+  EXPIRED_LIST_MESSAGE, CONTINUE_EXPIRED_MESSAGE, INCONSISTENT_CONTINUE_MESSAGE,
 } from './errors.ts';
 export { openStorage, DB_FILE, type OpenStorageOptions, type OpenedStorage } from './factory.ts';
 export { openSqliteKV, SqliteKV, type SqliteKVOptions, type SqliteKVStats } from './sqlite/index.ts';
 export { KVStorage, ContinueTokenError, WATCH_TOO_OLD_MESSAGE, type KVStorageOptions } from './kvstore/index.ts';
 export { Cacher, type CacherOptions } from './cacher/index.ts';
-export { parseLabelSelector, labelSelectorFromObject, SelectorError, type LabelSelector } from './selectors/labels.ts';
+export { parseLabelSelector, labelSelectorFromObject, SelectorError } from './selectors/labels.ts';
 export { parseFieldSelector, type FieldSelector } from './selectors/fields.ts';
 export { attrsFor, supportedFields } from './selectors/attrs.ts';
-export { INITIAL_EVENTS_END_ANNOTATION } from './semantics/options.ts';

@@ -6,7 +6,7 @@
 // every interface accepts IP literals but still no foreign names.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Authenticator } from '../../runtime/http/app.ts';
-import { BindAddressError } from '../../runtime/server/bind-address.ts';
+import { BindAddressError } from '../../runtime/http/bind-address.ts';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { rawRequest } from '../support/raw-http.ts';
 

@@ -121,6 +121,11 @@ describe('errors are Status objects with upstream codes and texts', () => {
     const r = await req('GET', `${CM}?resourceVersionMatch=Exact`);
     expect(r.status).toBe(422);
     expect(r.json.message).toBe('ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
+    // causes as upstream's NewInvalid builds them: the field apart, the message without it
+    expect(r.json.details).toEqual({
+      group: 'meta.k8s.io', kind: 'ListOptions',
+      causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided', field: 'resourceVersionMatch' }],
+    });
   });
   it('400 for a bad label selector', async () => {
     const r = await req('GET', `${CM}?labelSelector=${encodeURIComponent('a in (b')}`);

@@ -374,7 +374,7 @@ export function describeStorageSuite(name: string, open: () => Promise<StorageFi
       for (const [opts, msg] of invalid) {
         const err = await s.list(P, opts as never).catch((e) => e);
         expect(err).toBeInstanceOf(ListOptionsInvalidError);
-        expect(err.causes.map((c: { message: string }) => c.message)).toContain(msg);
+        expect(err.errors.map((e: { toString(): string }) => e.toString())).toContain(msg);
       }
     });
 
@@ -484,7 +484,7 @@ export function describeStorageSuite(name: string, open: () => Promise<StorageFi
       await w.done;
       const bad = await s.watch(P, { recursive: true, sendInitialEvents: true }).catch((e) => e);
       expect(bad).toBeInstanceOf(ListOptionsInvalidError);
-      expect(bad.causes[0].message).toBe('resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+      expect(bad.errors[0].toString()).toBe('resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
       const bad2 = await s.watch(P, { recursive: true, resourceVersionMatch: 'NotOlderThan' }).catch((e) => e);
       expect(bad2).toBeInstanceOf(ListOptionsInvalidError);
     });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, errors } from '../../http/status.ts';
-import type { ApiIndex } from '../../server/api-index.ts';
+import { ApiError, errors } from '../../api/errors.ts';
+import type { ApiIndex } from '../../registry/served.ts';
 import type { AdmissionAttributes } from '../chain.ts';
 import { namespaceLifecyclePlugin } from './namespace-lifecycle.ts';
 

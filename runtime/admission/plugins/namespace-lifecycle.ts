@@ -3,8 +3,8 @@
 // NamespaceTerminating cause). Deleting the immortal namespaces is refused
 // by the namespace strategy, since deletes do not pass through admission here.
 
-import { ApiError, errors } from '../../http/status.ts';
-import type { ApiIndex } from '../../server/api-index.ts';
+import { ApiError, errors } from '../../api/errors.ts';
+import type { ApiIndex } from '../../registry/served.ts';
 import type { AdmissionPlugin } from '../chain.ts';
 
 const NS_GR = { group: '', resource: 'namespaces' };

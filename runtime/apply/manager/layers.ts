@@ -11,7 +11,8 @@ import type { SchemaView } from '../schema/resolve.ts';
 import type { TypeRef } from '../../../generated/api-types.ts';
 import { compare } from '../typed/compare.ts';
 import { toFieldSet } from '../typed/to-field-set.ts';
-import { clone, deepEqual, goJSON, isObj, type JSONValue, type Obj } from '../value/json.ts';
+import { clone, goJSON, isObj, type JSONValue, type Obj } from '../value/json.ts';
+import { jsonEqual } from '../../api/json-equal.ts';
 import { managerIdentifier, type Managed } from './managed-fields.ts';
 
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -146,8 +147,8 @@ export function keepTimestampsOnNoop(prev: Obj | null, next: Obj): Obj {
     if (!isObj(x) || !isObj(y)) return next;
     const { time: _t1, ...xr } = x;
     const { time: _t2, ...yr } = y;
-    if (!deepEqual(xr, yr)) return next;
+    if (!jsonEqual(xr, yr)) return next;
   }
-  if (!deepEqual(withManagedFields(prev, undefined), withManagedFields(next, undefined))) return next;
+  if (!jsonEqual(withManagedFields(prev, undefined), withManagedFields(next, undefined))) return next;
   return withManagedFields(next, clone(a));
 }

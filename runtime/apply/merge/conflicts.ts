@@ -2,6 +2,7 @@
 // another manager owns, with kube-apiserver's message text and Status causes.
 // Boundary: formatting only; managers arrive as their identifier JSON
 // (manager, operation, apiVersion, subresource) and print as upstream does.
+import type { StatusCause } from '../../api/errors.ts';
 import { pathToString, type Path } from '../fieldpath/element.ts';
 
 export interface Conflict {
@@ -15,12 +16,6 @@ export class MergeConflicts extends Error {
   constructor(readonly conflicts: Conflict[]) {
     super(`${conflicts.length} conflict(s)`);
   }
-}
-
-export interface StatusCause {
-  reason: 'FieldManagerConflict';
-  message: string;
-  field: string;
 }
 
 /** How upstream names a manager in conflict messages: `"name"`, `"name" using apps/v1`, `"name" with subresource "status"`. */

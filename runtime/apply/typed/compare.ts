@@ -8,7 +8,8 @@ import type { TypeRef } from '../../../generated/api-types.ts';
 import { fieldPE, type Path, type PathElement } from '../fieldpath/element.ts';
 import { FieldSet } from '../fieldpath/set.ts';
 import type { Form, SchemaView } from '../schema/resolve.ts';
-import { deepEqual, isObj, type JSONValue } from '../value/json.ts';
+import { isObj, type JSONValue } from '../value/json.ts';
+import { jsonEqual } from '../../api/json-equal.ts';
 import { indexList, itemOrDups, type ListIndex } from './list-index.ts';
 
 export interface Comparison {
@@ -47,7 +48,7 @@ export function isEmptyValue(v: JSONValue | undefined): boolean {
 function leaf(l: JSONValue | undefined, r: JSONValue | undefined, path: Path, c: Comparison): void {
   if (l === undefined) c.added.insert(path);
   else if (r === undefined) c.removed.insert(path);
-  else if (!deepEqual(l, r)) c.modified.insert(path);
+  else if (!jsonEqual(l, r)) c.modified.insert(path);
 }
 
 function walk(view: SchemaView, ref: TypeRef, l: JSONValue | undefined, r: JSONValue | undefined, path: Path, c: Comparison): void {

@@ -1,6 +1,7 @@
 // Tests of the JSON value helpers: value order, Go JSON text, printing, equality.
 import { describe, expect, it } from 'vitest';
-import { clone, compareValues, deepEqual, goJSON, valueToString, type JSONValue } from './json.ts';
+import { clone, compareValues, goJSON, valueToString, type JSONValue } from './json.ts';
+import { jsonEqual } from '../../api/json-equal.ts';
 
 describe('compareValues', () => {
   const ordered: JSONValue[] = [-1, 0, 2.5, 10, 'a', 'b', false, true, [], [1], [1, 2], {}, { a: 1 }, { a: 2 }, { b: 0 }, null];
@@ -20,7 +21,7 @@ describe('goJSON', () => {
   ] as [JSONValue, string][])('%j -> %s', (v, s) => expect(goJSON(v)).toBe(s));
 });
 
-describe('valueToString and deepEqual', () => {
+describe('valueToString and jsonEqual', () => {
   it.each([['x', '"x"'], [3, '3'], [true, 'true'], [null, 'null'], [[1, 'a'], '[1,"a"]']] as [JSONValue, string][])(
     '%j prints as %s', (v, s) => expect(valueToString(v)).toBe(s));
   it.each([
@@ -29,5 +30,5 @@ describe('valueToString and deepEqual', () => {
     [[1, 2], [2, 1], false],
     [{}, [], false],
     [null, {}, false],
-  ] as [JSONValue, JSONValue, boolean][])('deepEqual(%j, %j) = %s', (a, b, r) => expect(deepEqual(a, b)).toBe(r));
+  ] as [JSONValue, JSONValue, boolean][])('jsonEqual(%j, %j) = %s', (a, b, r) => expect(jsonEqual(a, b)).toBe(r));
 });

@@ -1,5 +1,4 @@
-// JSON value helpers for server-side apply: type guards, deep equality, the
-// total order structured-merge-diff defines over values, Go-compatible JSON
+// JSON value helpers for server-side apply: type guards, the total order structured-merge-diff defines over values, Go-compatible JSON
 // text (for fieldsV1 keys) and the human-readable form used in field paths.
 // Boundary: pure functions over plain JSON data; knows nothing of schemas.
 import type { JSONValue } from '../../../generated/api-types.ts';
@@ -9,25 +8,6 @@ export type Obj = { [k: string]: JSONValue };
 
 export function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-export function deepEqual(a: JSONValue | undefined, b: JSONValue | undefined): boolean {
-  if (a === b) return true;
-  if (a === undefined || b === undefined || a === null || b === null) return false;
-  if (typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ak = Object.keys(a);
-  if (ak.length !== Object.keys(b).length) return false;
-  for (const k of ak) {
-    if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
-    if (!deepEqual(a[k], (b as Obj)[k])) return false;
-  }
-  return true;
 }
 
 /** Rank of a value's type in the order: numbers, strings, booleans, lists, maps, null. */

@@ -5,10 +5,10 @@
 // these need.
 
 import type { SchemaIssue } from '../../../generated/api-types.ts';
-import { fieldErrors } from '../../registry/field-errors.ts';
+import { fieldErrors } from '../../api/field-errors.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { errors } from '../status.ts';
-import { goQuote } from '../warnings.ts';
+import { errors } from '../../api/errors.ts';
+import { goQuote } from '../../api/go-format.ts';
 import { type RequestContext, groupVersion } from './context.ts';
 import { fieldValidation } from './params.ts';
 

@@ -5,7 +5,7 @@
 
 import type { Context } from 'hono';
 import type { MergeSchema, SchemaValidator } from '../../../generated/api-types.ts';
-import type { ServedResource } from '../../server/api-index.ts';
+import type { ServedResource } from '../../registry/served.ts';
 import type { Obj } from '../../storage/interface.ts';
 import type { CellFormatter } from '../../table/convert.ts';
 import { negotiateObject, type Negotiated } from '../negotiate.ts';
@@ -17,6 +17,7 @@ import type { ManagedFieldsHook } from '../managed-fields.ts';
 import type { Defaulter } from '../../registry/defaults.ts';
 import type { ProtobufSupport } from '../protobuf.ts';
 import type { WatchGuard } from '../watch-guard.ts';
+import { groupVersion as apiVersionOf } from '../../api/keys.ts';
 
 export interface ServerServices {
   validator(schema: string): Promise<SchemaValidator | undefined>;
@@ -54,7 +55,7 @@ export function pretty(rc: RequestContext): boolean {
 /** The group/version of the endpoint (`apps/v1`, `v1`). */
 export function groupVersion(rc: RequestContext): string {
   const d = rc.res.def;
-  return d.group ? `${d.group}/${d.version}` : d.version;
+  return apiVersionOf(d.group, d.version);
 }
 
 export function negotiate(rc: RequestContext, list: boolean): Negotiated {

@@ -1,7 +1,7 @@
 // POST: create an object from a JSON or YAML body (201 Created).
 
 import { readObjectBody } from '../body.ts';
-import { errors } from '../status.ts';
+import { errors } from '../../api/errors.ts';
 import { type RequestContext, negotiate, bodyProtobuf } from './context.ts';
 import { dryRun } from './params.ts';
 import { checkBody } from './body-check.ts';

@@ -2,17 +2,18 @@
 // collection (selectors; the deleted objects are returned as a list).
 // DeleteOptions come from the body or the query.
 
-import { fieldErrors } from '../../registry/field-errors.ts';
+import { fieldErrors } from '../../api/field-errors.ts';
 import type { DeleteOptions } from '../../registry/store.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { decodeText, mediaType, readBodyBytes } from '../body.ts';
 import { ProtobufError } from '../../codec/protobuf/index.ts';
-import { MEDIA_PROTOBUF } from '../../k8s-names.ts';
-import { errors } from '../status.ts';
+import { MEDIA_PROTOBUF } from '../../api/k8s-names.ts';
+import { errors } from '../../api/errors.ts';
 import { type RequestContext, negotiate, sendNegotiated } from './context.ts';
 import { dryRun, intParam, predicate } from './params.ts';
 import { withVersion } from './get.ts';
 import { respondObject, sendCommitted } from './write-common.ts';
+import { groupVersion } from '../../api/keys.ts';
 
 const POLICIES = ['Orphan', 'Background', 'Foreground'];
 
@@ -90,6 +91,6 @@ export async function handleDeleteCollection(rc: RequestContext): Promise<Respon
       throw err;
     }
   }
-  const body = { kind: def.listKind, apiVersion: def.group ? `${def.group}/${def.version}` : def.version, metadata: { resourceVersion: list.resourceVersion }, items };
+  const body = { kind: def.listKind, apiVersion: groupVersion(def.group, def.version), metadata: { resourceVersion: list.resourceVersion }, items };
   return sendCommitted(rc, body, 200, () => sendNegotiated(rc, neg, body));
 }

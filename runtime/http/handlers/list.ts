@@ -2,13 +2,13 @@
 // resourceVersion semantics (served by storage), Table and
 // PartialObjectMetadataList forms.
 
-import { errors } from '../status.ts';
+import { errors } from '../../api/errors.ts';
 import { transformList } from '../respond.ts';
 import { type RequestContext, groupVersion, negotiate, sendNegotiated } from './context.ts';
 import { includeObject, intParam, predicate } from './params.ts';
 import { withVersion } from './get.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { fieldErrors } from '../../registry/field-errors.ts';
+import { fieldErrors } from '../../api/field-errors.ts';
 
 export interface ListQuery {
   resourceVersion?: string;

@@ -1,7 +1,7 @@
 // Integer and boolean query parameters as upstream's query-parameter codec
 // converts them (strconv.ParseInt base 10, Convert_Slice_string_To_bool).
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../status.ts';
+import { ApiError } from '../../api/errors.ts';
 import type { RequestContext } from './context.ts';
 import { boolParam, intParam, parseInt64 } from './params.ts';
 

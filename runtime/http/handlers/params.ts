@@ -7,8 +7,8 @@ import type { Predicate } from '../../storage/interface.ts';
 import { parseFieldSelector, SelectorError } from '../../storage/selectors/fields.ts';
 import { parseLabelSelector } from '../../storage/selectors/labels.ts';
 import type { IncludeObject } from '../../table/convert.ts';
-import { errors } from '../status.ts';
-import { goQuote } from '../warnings.ts';
+import { errors } from '../../api/errors.ts';
+import { goQuote } from '../../api/go-format.ts';
 import type { RequestContext } from './context.ts';
 
 export function includeObject(rc: RequestContext): IncludeObject {

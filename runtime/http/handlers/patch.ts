@@ -5,10 +5,10 @@
 // precondition. Apply on a missing object creates it.
 
 import { acceptedPatchTypes, applyPatch, contentTypeToPatchKind, PatchError } from '../../patch/index.ts';
-import { fieldErrors } from '../../registry/field-errors.ts';
+import { fieldErrors } from '../../api/field-errors.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { decodeText, mediaType, readBodyBytes } from '../body.ts';
-import { ApiError, errors } from '../status.ts';
+import { ApiError, errors } from '../../api/errors.ts';
 import { type RequestContext, negotiate } from './context.ts';
 import { boolParam, dryRun } from './params.ts';
 import { checkBody } from './body-check.ts';

@@ -3,10 +3,10 @@
 // object and its computed status, and nothing is stored.
 
 import type { UserInfo } from '../../auth/user.ts';
-import { fieldErrors } from '../../registry/field-errors.ts';
+import { fieldErrors } from '../../api/field-errors.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { readObjectBody } from '../body.ts';
-import { errors } from '../status.ts';
+import { errors } from '../../api/errors.ts';
 import { type RequestContext, bodyProtobuf } from './context.ts';
 import { checkBody } from './body-check.ts';
 import { respondObject } from './write-common.ts';

@@ -5,16 +5,16 @@
 // precondition.
 
 import { applyPatch, contentTypeToPatchKind, PatchError } from '../../patch/index.ts';
-import { labelSelectorString } from '../../registry/label-selector.ts';
+import { labelSelectorString } from '../../api/label-selector.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { decodeText, mediaType, readBodyBytes, readObjectBody } from '../body.ts';
-import { ApiError, errors } from '../status.ts';
+import { ApiError, errors } from '../../api/errors.ts';
 import { type RequestContext, sendNegotiated } from './context.ts';
 import { dryRun } from './params.ts';
 import { valueAt } from './body-check.ts';
 import { fieldManagerOf, sendCommitted, writeHooks } from './write-common.ts';
 import { negotiateObject } from '../negotiate.ts';
-import { fieldErrors } from '../../registry/field-errors.ts';
+import { fieldErrors } from '../../api/field-errors.ts';
 
 const SCALE_SCHEMA = 'io.k8s.api.autoscaling.v1.Scale';
 

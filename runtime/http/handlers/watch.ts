@@ -7,7 +7,7 @@
 
 import type { Obj, WatchEvent, WatchStream } from '../../storage/interface.ts';
 import { transformObject } from '../respond.ts';
-import { ApiError } from '../status.ts';
+import { ApiError } from '../../api/errors.ts';
 import { warningHeaderValues } from '../warnings.ts';
 import { type RequestContext, groupVersion, negotiate } from './context.ts';
 import { boolParam, includeObject, intParam, predicate } from './params.ts';

@@ -4,8 +4,9 @@
 
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { type FieldError, fieldErrors } from '../field-errors.ts';
-import { type Strategy, jsonEqual } from '../strategy.ts';
+import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
+import { type Strategy } from '../strategy.ts';
+import { jsonEqual } from '../../api/json-equal.ts';
 import { configKeyErrors } from './common/keys.ts';
 
 export const MAX_CONFIG_SIZE = 1024 * 1024;

@@ -6,12 +6,13 @@
 
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { type FieldError, fieldErrors } from '../field-errors.ts';
-import { type Strategy, type SubresourceStrategy, jsonEqual } from '../strategy.ts';
+import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
+import { type Strategy, type SubresourceStrategy } from '../strategy.ts';
+import { jsonEqual } from '../../api/json-equal.ts';
 import { statusWithMetadata } from './common/status.ts';
-import { goIntOrString, goLabelSelector } from './common/go-literals.ts';
+import { goIntOrString, goLabelSelector } from '../../api/go-format.ts';
 import { intOrPercentErrors, isZero } from './common/int-or-percent.ts';
-import { isEmptySelector, labelSelectorErrors, selectorMatches } from './common/label-selector.ts';
+import { isEmptySelector, labelSelectorErrors, selectorMatches } from '../../api/label-selector.ts';
 
 const STATUS_COUNTS = [
   'currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady',

@@ -7,9 +7,9 @@
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { parseIP } from '../allocators/ip.ts';
-import { type FieldError, fieldErrors } from '../field-errors.ts';
-import { qualifiedNameErrors } from '../metadata.ts';
-import { validateDNS1123Label, validateDNS1123Subdomain } from '../names.ts';
+import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
+import { qualifiedNameErrors } from '../../api/validation.ts';
+import { validateDNS1123Label, validateDNS1123Subdomain } from '../../api/validation.ts';
 import type { Strategy } from '../strategy.ts';
 import { immutable } from './common/immutable.ts';
 import { PORT_RANGE_MSG, specialIPErrors, validIPErrors } from './common/ip-rules.ts';

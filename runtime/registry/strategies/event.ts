@@ -11,8 +11,8 @@
 
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { type FieldError, fieldErrors } from '../field-errors.ts';
-import { qualifiedNameErrors } from '../metadata.ts';
+import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
+import { qualifiedNameErrors } from '../../api/validation.ts';
 import type { Strategy } from '../strategy.ts';
 import { immutable } from './common/immutable.ts';
 

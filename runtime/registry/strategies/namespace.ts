@@ -7,11 +7,11 @@
 // but spec.finalizers. default, kube-system and kube-public cannot be deleted.
 
 import type { ResourceDef } from '../../../generated/api-types.ts';
-import { errors } from '../../http/status.ts';
-import { FINALIZER_NAMESPACE, NS_DEFAULT, NS_PUBLIC, NS_SYSTEM } from '../../k8s-names.ts';
+import { errors } from '../../api/errors.ts';
+import { FINALIZER_NAMESPACE, NS_DEFAULT, NS_PUBLIC, NS_SYSTEM } from '../../api/k8s-names.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { type FieldError, fieldErrors } from '../field-errors.ts';
-import { qualifiedNameErrors } from '../metadata.ts';
+import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
+import { qualifiedNameErrors } from '../../api/validation.ts';
 import type { Strategy, SubresourceStrategy } from '../strategy.ts';
 import { statusWithMetadata } from './common/status.ts';
 

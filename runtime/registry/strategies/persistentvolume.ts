@@ -6,9 +6,10 @@
 
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { type FieldError, fieldErrors } from '../field-errors.ts';
-import { validateDNS1123Subdomain } from '../names.ts';
-import { type Strategy, jsonEqual } from '../strategy.ts';
+import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
+import { validateDNS1123Subdomain } from '../../api/validation.ts';
+import { type Strategy } from '../strategy.ts';
+import { jsonEqual } from '../../api/json-equal.ts';
 import { immutable } from './common/immutable.ts';
 
 const PV_SOURCES = [

@@ -5,9 +5,9 @@
 // dockerconfigjson, basic-auth, ssh-auth, tls) and bootstrap tokens.
 
 import type { ResourceDef } from '../../../generated/api-types.ts';
-import { SECRET_TYPE_BOOTSTRAP_TOKEN } from '../../k8s-names.ts';
+import { SECRET_TYPE_BOOTSTRAP_TOKEN } from '../../api/k8s-names.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { type FieldError, fieldErrors } from '../field-errors.ts';
+import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
 import type { Strategy } from '../strategy.ts';
 import { configKeyErrors } from './common/keys.ts';
 import { base64Length, immutableDataErrors, MAX_CONFIG_SIZE } from './configmap.ts';

@@ -7,12 +7,12 @@
 
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { type FieldError, fieldErrors } from '../field-errors.ts';
-import { qualifiedNameErrors } from '../metadata.ts';
-import { validateDNS1123Subdomain } from '../names.ts';
+import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
+import { qualifiedNameErrors } from '../../api/validation.ts';
+import { validateDNS1123Subdomain } from '../../api/validation.ts';
 import type { Strategy } from '../strategy.ts';
 import { immutable } from './common/immutable.ts';
-import { labelSelectorErrors } from './common/label-selector.ts';
+import { labelSelectorErrors } from '../../api/label-selector.ts';
 
 const CSI_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const CSI_NAME_MSG = "a CSI driver name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";

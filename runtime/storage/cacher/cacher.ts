@@ -12,13 +12,15 @@ import {
 } from '../interface.ts';
 import { TooLargeResourceVersionError } from '../errors.ts';
 import {
-  planGet, planList, planWatch, validateListOptions, validateWatchOptions, INITIAL_EVENTS_END_ANNOTATION,
+  planGet, planList, planWatch, validateListOptions, validateWatchOptions,
   type ReadPlan,
 } from '../semantics/options.ts';
 import { matchesAttrs, predicateEmpty, statusObject, transition } from '../semantics/predicate.ts';
 import { EventQueue } from '../stream/event-queue.ts';
 import { EventRing, sharedEvent, type CacheEvent } from './ring.ts';
 import { SortedKeys } from './sorted-keys.ts';
+import { objectKey } from '../../api/keys.ts';
+import { ANNOTATION_INITIAL_EVENTS_END } from '../../api/k8s-names.ts';
 
 export interface CacherOptions {
   /** The resource type's key prefix, ending with '/'. */
@@ -99,8 +101,7 @@ export class Cacher implements Storage {
 
   private keyOf(obj: Obj): string {
     if (this.opts.keyOf) return this.opts.keyOf(obj);
-    const ns = obj.metadata?.namespace;
-    return this.prefix + (ns ? ns + '/' : '') + obj.metadata?.name;
+    return objectKey(this.prefix, obj.metadata?.namespace, obj.metadata?.name as string);
   }
 
   /** Lists the inner storage and starts following it. */
@@ -301,7 +302,7 @@ export class Cacher implements Storage {
       if (plan.initialEventsEndBookmark) {
         w.q.pushInitial({
           type: 'BOOKMARK',
-          object: { ...this.typeInfo, metadata: { resourceVersion: String(this.rev), annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } } },
+          object: { ...this.typeInfo, metadata: { resourceVersion: String(this.rev), annotations: { [ANNOTATION_INITIAL_EVENTS_END]: 'true' } } },
         });
       }
     } else if (plan.start.kind === 'exact') {

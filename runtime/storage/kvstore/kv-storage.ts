@@ -12,7 +12,8 @@ import {
 import {
   EXPIRED_LIST_MESSAGE, INCONSISTENT_CONTINUE_MESSAGE, ResourceExpiredError, TooLargeResourceVersionError,
 } from '../errors.ts';
-import { planGet, planList, planWatch, validateListOptions, validateWatchOptions, INITIAL_EVENTS_END_ANNOTATION } from '../semantics/options.ts';
+import { planGet, planList, planWatch, validateListOptions, validateWatchOptions } from '../semantics/options.ts';
+import { ANNOTATION_INITIAL_EVENTS_END } from '../../api/k8s-names.ts';
 import { matchesObject, predicateEmpty, statusObject, transition } from '../semantics/predicate.ts';
 import { EventQueue } from '../stream/event-queue.ts';
 import { decodeContinue, encodeContinue } from './continue.ts';
@@ -185,7 +186,7 @@ export class KVStorage implements Storage {
         if (matchesObject(pred, obj)) q.push({ type: 'ADDED', object: obj });
       }
       startRev = state.revision;
-      if (plan.initialEventsEndBookmark) q.push(bookmark(startRev, { [INITIAL_EVENTS_END_ANNOTATION]: 'true' }));
+      if (plan.initialEventsEndBookmark) q.push(bookmark(startRev, { [ANNOTATION_INITIAL_EVENTS_END]: 'true' }));
     } else {
       startRev = plan.start.kind === 'exact' ? plan.start.rev : cur;
     }

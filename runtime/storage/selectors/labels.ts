@@ -3,105 +3,15 @@
 // LabelSelector object (matchLabels, matchExpressions), parsed into a matcher
 // that satisfies Predicate['label']. Errors are SelectorError with
 // kube-apiserver's texts. No knowledge of objects or storage.
-import { invalidValue, isQualifiedName, isValidLabelValue } from './validation.ts';
+import { fieldErrors } from '../../api/field-errors.ts';
+import { qualifiedNameErrors } from '../../api/validation.ts';
+import {
+  makeLabelSelector, NOTHING, objectRequirements, requirementErrors,
+  type LabelSelector, type LabelSelectorObject, type Requirement, type LabelOperator,
+} from '../../api/label-selector.ts';
 
 /** A selector that cannot be parsed; the HTTP layer answers 400 BadRequest with its message. */
 export class SelectorError extends Error {}
-
-export type LabelOperator = 'in' | 'notin' | '=' | '==' | '!=' | 'exists' | '!' | 'gt' | 'lt';
-
-export interface Requirement {
-  key: string;
-  operator: LabelOperator;
-  values: string[];
-}
-
-export interface LabelSelector {
-  matches(labels: Record<string, string>): boolean;
-  empty(): boolean;
-  requirements: Requirement[];
-  toString(): string;
-}
-
-const has = (o: Record<string, string>, k: string) => Object.prototype.hasOwnProperty.call(o, k);
-
-export function requirementMatches(r: Requirement, labels: Record<string, string>): boolean {
-  switch (r.operator) {
-    case 'in': case '=': case '==':
-      return has(labels, r.key) && r.values.includes(labels[r.key]);
-    case 'notin': case '!=':
-      return !has(labels, r.key) || !r.values.includes(labels[r.key]);
-    case 'exists':
-      return has(labels, r.key);
-    case '!':
-      return !has(labels, r.key);
-    case 'gt': case 'lt': {
-      if (!has(labels, r.key) || !/^[+-]?[0-9]+$/.test(labels[r.key])) return false;
-      const v = BigInt(labels[r.key]);
-      const want = BigInt(r.values[0]);
-      return r.operator === 'gt' ? v > want : v < want;
-    }
-  }
-}
-
-function requirementString(r: Requirement): string {
-  const vals = [...r.values].sort().join(',');
-  switch (r.operator) {
-    case '!': return '!' + r.key;
-    case 'exists': return r.key;
-    case 'in': return `${r.key} in (${vals})`;
-    case 'notin': return `${r.key} notin (${vals})`;
-    case 'gt': return `${r.key}>${vals}`;
-    case 'lt': return `${r.key}<${vals}`;
-    default: return `${r.key}${r.operator}${vals}`;
-  }
-}
-
-export function makeLabelSelector(reqs: Requirement[]): LabelSelector {
-  const sorted = [...reqs].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return {
-    requirements: sorted,
-    matches: (labels) => sorted.every((r) => requirementMatches(r, labels)),
-    empty: () => sorted.length === 0,
-    toString: () => sorted.map(requirementString).join(','),
-  };
-}
-
-/** Matches no object (a null LabelSelector object). */
-export const NOTHING: LabelSelector = {
-  requirements: [], matches: () => false, empty: () => false, toString: () => '',
-};
-
-/** Checks a requirement as upstream's NewRequirement does; returns the error messages. */
-function validateRequirement(r: Requirement, path: string | null): string[] {
-  const errs: string[] = [];
-  const keyErrs = isQualifiedName(r.key);
-  if (keyErrs.length) errs.push(invalidValue(path === null ? 'key' : `${path}.key`, r.key, keyErrs.join('; ')));
-  const valuePath = path === null ? 'values' : `${path}.values`;
-  const listText = `[]string{${r.values.map((v) => JSON.stringify(v)).join(', ')}}`;
-  switch (r.operator) {
-    case 'in': case 'notin':
-      if (r.values.length === 0) errs.push(`${valuePath}: Invalid value: ${listText}: for 'in', 'notin' operators, values set can't be empty`);
-      break;
-    case '=': case '==': case '!=':
-      if (r.values.length !== 1) errs.push(`${valuePath}: Invalid value: ${listText}: exact-match compatibility requires one single value`);
-      break;
-    case 'exists': case '!':
-      if (r.values.length !== 0) errs.push(`${valuePath}: Invalid value: ${listText}: values set must be empty for exists and does not exist`);
-      break;
-    case 'gt': case 'lt':
-      if (r.values.length !== 1) errs.push(`${valuePath}: Invalid value: ${listText}: for 'Gt', 'Lt' operators, exactly one value is required`);
-      r.values.forEach((v, i) => {
-        if (!/^[+-]?[0-9]+$/.test(v)) errs.push(invalidValue(`${valuePath}[${i}]`, v, "for 'Gt', 'Lt' operators, the value must be an integer"));
-      });
-      break;
-  }
-  r.values.forEach((v, i) => {
-    const ve = isValidLabelValue(v);
-    if (ve.length) errs.push(invalidValue(`${valuePath}[${i}][${r.key}]`, v, ve.join('; ')));
-  });
-  return errs;
-}
 
 function aggregate(errs: string[]): string {
   return errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`;
@@ -186,8 +96,8 @@ class Parser {
     if (t.tok === '!') { op = '!'; t = this.next(true); }
     if (t.tok !== 'id') throw new Error(`found '${t.lit}', expected: identifier`);
     const key = t.lit;
-    const keyErrs = isQualifiedName(key);
-    if (keyErrs.length) throw new Error(invalidValue(null, key, keyErrs.join('; ')));
+    const keyErrs = qualifiedNameErrors(key);
+    if (keyErrs.length) throw new Error(fieldErrors.invalid('<nil>', key, keyErrs.join('; ')).toString());
     const after = this.look(true).tok;
     // `!key` is complete by itself; what follows is checked by the caller.
     if (op === '!' || after === 'eos' || after === ',') {
@@ -202,7 +112,7 @@ class Parser {
   }
 
   private checked(r: Requirement): Requirement {
-    const errs = validateRequirement(r, null);
+    const errs = requirementErrors(r, null);
     if (errs.length) throw new Error(aggregate(errs));
     return r;
   }
@@ -249,32 +159,16 @@ export function parseLabelSelector(text: string): LabelSelector {
   return makeLabelSelector(new Parser(lex(text)).parse());
 }
 
-export interface LabelSelectorObject {
-  matchLabels?: Record<string, string> | null;
-  matchExpressions?: { key: string; operator: string; values?: string[] | null }[] | null;
-}
-
 /**
  * A LabelSelector object as a matcher: null matches nothing, {} everything.
- * Operators In, NotIn, Exists, DoesNotExist.
+ * Operators In, NotIn, Exists, DoesNotExist; a requirement that breaks
+ * upstream's rules is a SelectorError.
  */
 export function labelSelectorFromObject(ls: LabelSelectorObject | null | undefined): LabelSelector {
   if (ls === null || ls === undefined) return NOTHING;
-  const reqs: Requirement[] = [];
-  const errs: string[] = [];
-  for (const [k, v] of Object.entries(ls.matchLabels ?? {})) {
-    const r: Requirement = { key: k, operator: '=', values: [v] };
-    errs.push(...validateRequirement(r, null));
-    reqs.push(r);
-  }
-  const opMap: Record<string, LabelOperator> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' };
-  for (const e of ls.matchExpressions ?? []) {
-    const op = opMap[e.operator];
-    if (!op) throw new SelectorError(`${JSON.stringify(e.operator)} is not a valid label selector operator`);
-    const r: Requirement = { key: e.key, operator: op, values: [...(e.values ?? [])] };
-    errs.push(...validateRequirement(r, null));
-    reqs.push(r);
-  }
+  const { requirements, unknown } = objectRequirements(ls);
+  if (unknown.length) throw new SelectorError(`${JSON.stringify(unknown[0])} is not a valid label selector operator`);
+  const errs = requirements.flatMap((r) => requirementErrors(r, null));
   if (errs.length) throw new SelectorError(aggregate(errs));
-  return makeLabelSelector(reqs);
+  return makeLabelSelector(requirements);
 }

@@ -50,7 +50,7 @@ describe('planList', () => {
     let err: unknown;
     try { validateListOptions(opts); } catch (e) { err = e; }
     expect(err).toBeInstanceOf(ListOptionsInvalidError);
-    expect((err as ListOptionsInvalidError).causes.map((c) => c.message)).toEqual(msgs);
+    expect((err as ListOptionsInvalidError).errors.map((e) => e.toString())).toEqual(msgs);
     expect((err as ListOptionsInvalidError).code).toBe(422);
   });
 });
@@ -76,7 +76,7 @@ describe('planWatch', () => {
     expect(() => validateWatchOptions({ recursive: true, resourceVersionMatch: 'NotOlderThan' })).toThrow(ListOptionsInvalidError);
     let err: ListOptionsInvalidError | undefined;
     try { validateWatchOptions({ recursive: true, sendInitialEvents: true, resourceVersionMatch: 'Exact' as never }); } catch (e) { err = e as ListOptionsInvalidError; }
-    expect(err!.causes.map((c) => c.message)).toEqual([
+    expect(err!.errors.map((e) => e.toString())).toEqual([
       'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
       'resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"',
     ]);

@@ -4,7 +4,8 @@
 // by kvstore and cacher so both answer every row of the tables the same way.
 // No I/O.
 import { InvalidRequestError, type ListOptions, type WatchOptions } from '../interface.ts';
-import { forbidden, ListOptionsInvalidError, notSupported, parseResourceVersion, type FieldCause } from '../errors.ts';
+import { ListOptionsInvalidError, parseResourceVersion } from '../errors.ts';
+import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
 
 export type ReadPlan =
   | { kind: 'consistent' }               // rv unset: the latest state
@@ -20,13 +21,13 @@ export function planGet(resourceVersion: string | undefined): ReadPlan {
 
 /** Throws ListOptionsInvalidError for the combinations upstream refuses on a list. */
 export function validateListOptions(opts: ListOptions): void {
-  const causes: FieldCause[] = [];
+  const causes: FieldError[] = [];
   const match = opts.resourceVersionMatch ?? '';
   if (match) {
-    if (!opts.resourceVersion) causes.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
-    if (opts.continue) causes.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
-    if (match !== 'Exact' && match !== 'NotOlderThan') causes.push(notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
-    if (match === 'Exact' && opts.resourceVersion === '0') causes.push(forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+    if (!opts.resourceVersion) causes.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+    if (opts.continue) causes.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    if (match !== 'Exact' && match !== 'NotOlderThan') causes.push(fieldErrors.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+    if (match === 'Exact' && opts.resourceVersion === '0') causes.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
   }
   if (opts.limit !== undefined && opts.limit < 0) {
     throw new InvalidRequestError('limit: Invalid value: ' + opts.limit + ': must be greater than or equal to 0');
@@ -48,14 +49,14 @@ export function planList(opts: ListOptions): ReadPlan {
 
 /** Throws ListOptionsInvalidError for the combinations upstream refuses on a watch. */
 export function validateWatchOptions(opts: WatchOptions): void {
-  const causes: FieldCause[] = [];
+  const causes: FieldError[] = [];
   const match = opts.resourceVersionMatch ?? '';
   if (opts.sendInitialEvents !== undefined) {
-    if (match !== 'NotOlderThan') causes.push(forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    if (match !== 'NotOlderThan') causes.push(fieldErrors.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
   }
   if (match) {
-    if (opts.sendInitialEvents === undefined) causes.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
-    if (match !== 'NotOlderThan') causes.push(notSupported('resourceVersionMatch', match, ['NotOlderThan']));
+    if (opts.sendInitialEvents === undefined) causes.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+    if (match !== 'NotOlderThan') causes.push(fieldErrors.notSupported('resourceVersionMatch', match, ['NotOlderThan']));
   }
   if (causes.length) throw new ListOptionsInvalidError(causes);
 }
@@ -89,4 +90,3 @@ export function planWatch(opts: WatchOptions): WatchPlan {
   return { initialEvents: false, initialEventsEndBookmark: false, start: { kind: 'exact', rev: n } };
 }
 
-export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';

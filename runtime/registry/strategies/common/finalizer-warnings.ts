@@ -3,7 +3,7 @@
 // Warning, as upstream does for every resource; on update only the
 // finalizers the write adds are looked at.
 
-import { FINALIZER_NAMESPACE } from '../../../k8s-names.ts';
+import { FINALIZER_NAMESPACE } from '../../../api/k8s-names.ts';
 import type { Obj } from '../../../storage/interface.ts';
 
 const STANDARD = new Set([FINALIZER_NAMESPACE, 'orphan', 'foregroundDeletion']);

@@ -1,8 +1,8 @@
 // IntOrString values used as counts or percentages (maxUnavailable,
 // maxSurge): syntax and range checks with upstream's texts.
 
-import { type FieldError, fieldErrors } from '../../field-errors.ts';
-import { goIntOrString } from './go-literals.ts';
+import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
+import { goIntOrString } from '../../../api/go-format.ts';
 
 export const PERCENT_MSG = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
 

@@ -6,7 +6,7 @@
 // statusStrategy. Kind rules add their status checks on top.
 
 import type { Obj } from '../../../storage/interface.ts';
-import type { FieldError } from '../../field-errors.ts';
+import type { FieldError } from '../../../api/field-errors.ts';
 import { validateObjectMetaUpdate } from '../../metadata.ts';
 import type { SubresourceStrategy } from '../../strategy.ts';
 

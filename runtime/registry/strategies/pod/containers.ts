@@ -11,8 +11,8 @@
 
 import { QuantityValue } from '../../../cel/libs/quantity-parse.ts';
 import type { Obj } from '../../../storage/interface.ts';
-import { type FieldError, fieldErrors } from '../../field-errors.ts';
-import { validateDNS1123Label } from '../../names.ts';
+import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
+import { validateDNS1123Label } from '../../../api/validation.ts';
 import { portNameErrors, portNumOrNameErrors } from '../common/ip-rules.ts';
 
 const PORT_RANGE = 'must be between 1 and 65535, inclusive';

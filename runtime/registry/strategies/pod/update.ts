@@ -7,8 +7,9 @@
 
 import type { ResourceDef } from '../../../../generated/api-types.ts';
 import type { Obj } from '../../../storage/interface.ts';
-import { type FieldError, fieldErrors } from '../../field-errors.ts';
-import { type Strategy, jsonEqual } from '../../strategy.ts';
+import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
+import { type Strategy } from '../../strategy.ts';
+import { jsonEqual } from '../../../api/json-equal.ts';
 
 export const POD_UPDATE_FORBIDDEN = 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
 

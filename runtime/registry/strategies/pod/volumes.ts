@@ -6,8 +6,8 @@
 // template, csi, nfs; file modes 0 to 0777; KeyToPath and downward API paths.
 
 import type { Obj } from '../../../storage/interface.ts';
-import { type FieldError, fieldErrors } from '../../field-errors.ts';
-import { validateDNS1123Label } from '../../names.ts';
+import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
+import { validateDNS1123Label } from '../../../api/validation.ts';
 
 export const FILE_MODE_MSG = 'must be a number between 0 and 0777 (octal), both inclusive';
 const DEFAULT_MODE = 0o644;

@@ -5,7 +5,7 @@
 
 import type { ResourceDef } from '../../../../generated/api-types.ts';
 import type { Obj } from '../../../storage/interface.ts';
-import type { FieldError } from '../../field-errors.ts';
+import type { FieldError } from '../../../api/field-errors.ts';
 import type { Strategy } from '../../strategy.ts';
 import { ALL_RESTART_POLICIES, type PodSpecRules, podSpecErrors } from './containers.ts';
 import { defaultPodSpec } from './defaults.ts';

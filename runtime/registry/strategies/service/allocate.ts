@@ -5,11 +5,11 @@
 // the old object held and the new one does not), rolled back, or deleted.
 // Observers (IPAddress objects) hear about addresses taken and given back.
 
-import { errors } from '../../../http/status.ts';
+import { errors } from '../../../api/errors.ts';
 import type { Obj } from '../../../storage/interface.ts';
 import { type IPFamily, canonicalIP, parseIP } from '../../allocators/ip.ts';
 import { AllocationError, IPAllocator, PortAllocator } from '../../allocators/range.ts';
-import { type FieldError, fieldErrors } from '../../field-errors.ts';
+import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
 import type { Allocation } from '../../strategy.ts';
 import { isHeadless, needsClusterIP, needsHealthCheckNodePort, needsNodePorts } from './defaults.ts';
 

@@ -7,10 +7,10 @@
 
 import type { Obj } from '../../../storage/interface.ts';
 import { type IPFamily, parseIP } from '../../allocators/ip.ts';
-import { type FieldError, fieldErrors } from '../../field-errors.ts';
-import { labelValueErrors, qualifiedNameErrors } from '../../metadata.ts';
-import { validateDNS1123Label, validateDNS1123Subdomain } from '../../names.ts';
-import { jsonEqual } from '../../strategy.ts';
+import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
+import { labelValueErrors, qualifiedNameErrors } from '../../../api/validation.ts';
+import { validateDNS1123Label, validateDNS1123Subdomain } from '../../../api/validation.ts';
+import { jsonEqual } from '../../../api/json-equal.ts';
 import { portNumberErrors, portNumOrNameErrors, validCIDRErrors, validIPErrors } from '../common/ip-rules.ts';
 import { isHeadless, needsClusterIP } from './defaults.ts';
 

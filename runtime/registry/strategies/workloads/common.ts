@@ -4,10 +4,10 @@
 // upstream's paths, texts and Go-printed values.
 
 import type { Obj } from '../../../storage/interface.ts';
-import { type FieldError, fieldErrors } from '../../field-errors.ts';
-import { jsonEqual } from '../../strategy.ts';
-import { goLabelSelector } from '../common/go-literals.ts';
-import { isEmptySelector, labelSelectorErrors, selectorMatches } from '../common/label-selector.ts';
+import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
+import { jsonEqual } from '../../../api/json-equal.ts';
+import { goLabelSelector } from '../../../api/go-format.ts';
+import { isEmptySelector, labelSelectorErrors, selectorMatches } from '../../../api/label-selector.ts';
 
 export const NEGATIVE = 'must be greater than or equal to 0';
 

@@ -5,9 +5,9 @@
 
 import type { ResourceDef } from '../../../../generated/api-types.ts';
 import type { Obj } from '../../../storage/interface.ts';
-import { type FieldError, fieldErrors } from '../../field-errors.ts';
+import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
 import type { Strategy } from '../../strategy.ts';
-import { goLabelSelector } from '../common/go-literals.ts';
+import { goLabelSelector } from '../../../api/go-format.ts';
 import { nonNegative } from './common.ts';
 import { cronScheduleError, knownTimeZone } from './cron.ts';
 import { jobSpecErrors } from './job.ts';

@@ -7,9 +7,9 @@
 
 import type { ResourceDef } from '../../../../generated/api-types.ts';
 import type { Obj } from '../../../storage/interface.ts';
-import { type FieldError, GoValue, fieldErrors } from '../../field-errors.ts';
+import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
 import type { Strategy } from '../../strategy.ts';
-import { goIntOrString } from '../common/go-literals.ts';
+import { GoValue, goIntOrString } from '../../../api/go-format.ts';
 import { intOrPercentErrors, isZero } from '../common/int-or-percent.ts';
 import { noActiveDeadline, nonNegative, selectorImmutable, selectorTemplateErrors } from './common.ts';
 

@@ -10,11 +10,12 @@
 
 import type { ResourceDef } from '../../../../generated/api-types.ts';
 import type { Obj } from '../../../storage/interface.ts';
-import { type FieldError, fieldErrors } from '../../field-errors.ts';
-import { type Strategy, jsonEqual } from '../../strategy.ts';
-import { goLabelSelector } from '../common/go-literals.ts';
+import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
+import { type Strategy } from '../../strategy.ts';
+import { jsonEqual } from '../../../api/json-equal.ts';
+import { goLabelSelector } from '../../../api/go-format.ts';
 import { immutable } from '../common/immutable.ts';
-import { labelSelectorErrors, selectorMatches } from '../common/label-selector.ts';
+import { labelSelectorErrors, selectorMatches } from '../../../api/label-selector.ts';
 import { nonNegative } from './common.ts';
 
 export const LABEL_CONTROLLER_UID = 'batch.kubernetes.io/controller-uid';

@@ -7,9 +7,10 @@
 
 import type { ResourceDef } from '../../../../generated/api-types.ts';
 import type { Obj } from '../../../storage/interface.ts';
-import { type FieldError, GoValue, fieldErrors } from '../../field-errors.ts';
-import { type Strategy, jsonEqual } from '../../strategy.ts';
-import { goIntOrString } from '../common/go-literals.ts';
+import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
+import { type Strategy } from '../../strategy.ts';
+import { jsonEqual } from '../../../api/json-equal.ts';
+import { GoValue, goIntOrString } from '../../../api/go-format.ts';
 import { noActiveDeadline, nonNegative, selectorTemplateErrors } from './common.ts';
 
 const MUTABLE = ['replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];

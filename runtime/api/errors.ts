@@ -1,10 +1,16 @@
 // Kubernetes Status errors: one ApiError class carrying the Status body that
 // kube-apiserver would send, and constructors for each reason with upstream's
 // message texts (kubectl prints them verbatim). Field-level errors (the
-// causes of a 422) are in registry/field-errors.ts.
+// causes of a 422) are in field-errors.ts beside it.
 
-import type { FieldError } from '../registry/field-errors.ts';
+import type { FieldError } from './field-errors.ts';
 
+/**
+ * One cause in a Status's details (metav1.StatusCause): the one cause type of
+ * the server. Field errors, list-option errors, patch errors and apply
+ * conflicts all carry their causes in this shape; every member is optional,
+ * as upstream omits empty ones.
+ */
 export interface StatusCause {
   reason?: string;
   message?: string;

@@ -1,23 +1,20 @@
-// The served API: which generated resources are enabled (defaults plus
-// --runtime-config), one registry store per group and resource (shared by
-// every version of it), and look-up by group, version and resource. Built
-// once at start-up from the generated registry; nothing here is per kind.
+// The served API, by group, version and resource (the scheme/RESTMapper
+// role): which generated resources are enabled (defaults plus
+// --runtime-config), which version of each group and resource is stored,
+// and look-up by path or kind. It is generic over what each group and
+// resource is bound to (the registry binds a store; see
+// registry/served.ts), so this layer knows nothing of storage.
 
 import type { ResourceDef } from '../../generated/api-types.ts';
-import { RegistryStore, attrsOf, keyRootOf } from '../registry/store.ts';
-import { defaultStrategy, scaleStrategy, statusStrategy, type SubresourceStrategy } from '../registry/strategy.ts';
-import { strategyFor } from '../registry/strategies/index.ts';
-import type { ObjectAttrs, Obj, Storage } from '../storage/interface.ts';
+import { groupVersion } from './keys.ts';
 
-export interface ServedResource {
+export interface Served<S> {
   def: ResourceDef;
-  /** The store of its group and resource (storage version objects). */
-  store: RegistryStore;
+  /** What the group and resource is bound to, shared by every version of it. */
+  store: S;
   /** The version objects are stored in. */
   storageDef: ResourceDef;
 }
-
-export type StorageProvider = (prefix: string, attrs: (obj: Obj) => ObjectAttrs) => Storage;
 
 /** Parses --runtime-config (`api/all=true,networking.k8s.io/v1beta1=true,batch/v1=false`). */
 export function parseRuntimeConfig(text: string | undefined): Map<string, boolean> {
@@ -34,7 +31,7 @@ export function parseRuntimeConfig(text: string | undefined): Map<string, boolea
 }
 
 export function isEnabled(def: ResourceDef, rc: Map<string, boolean>): boolean {
-  const gv = def.group ? `${def.group}/${def.version}` : `v1`;
+  const gv = groupVersion(def.group, def.version);
   const gvr = `${gv}/${def.resource}`;
   if (rc.has(gvr)) return rc.get(gvr)!;
   if (rc.has(gv)) return rc.get(gv)!;
@@ -45,44 +42,37 @@ export function isEnabled(def: ResourceDef, rc: Map<string, boolean>): boolean {
   return def.enabledByDefault;
 }
 
-export class ApiIndex {
-  readonly served: ServedResource[] = [];
-  private readonly byPath = new Map<string, ServedResource>();
-  private readonly byGroupKind = new Map<string, ServedResource>();
+export class ServedIndex<S> {
+  readonly served: Served<S>[] = [];
+  private readonly byPath = new Map<string, Served<S>>();
+  private readonly byGroupKind = new Map<string, Served<S>>();
 
-  constructor(defs: ResourceDef[], storageFor: StorageProvider, runtimeConfig: Map<string, boolean>) {
+  /** `bind` is called once per enabled group and resource, with the version it is stored in. */
+  constructor(defs: ResourceDef[], bind: (storageDef: ResourceDef) => S, runtimeConfig: Map<string, boolean>) {
     const enabled = defs.filter((d) => isEnabled(d, runtimeConfig));
-    const stores = new Map<string, { store: RegistryStore; storageDef: ResourceDef }>();
+    const bound = new Map<string, { store: S; storageDef: ResourceDef }>();
     for (const def of enabled) {
       const grKey = `${def.group}/${def.resource}`;
-      let entry = stores.get(grKey);
+      let entry = bound.get(grKey);
       if (!entry) {
         const storageDef = enabled.find((d) => d.group === def.group && d.resource === def.resource && d.storageVersion)
           ?? enabled.find((d) => d.group === def.group && d.resource === def.resource)!;
-        const subs: Record<string, SubresourceStrategy> = {};
-        for (const s of storageDef.subresources) {
-          if (s.name === 'status') subs.status = statusStrategy();
-          if (s.name === 'scale') subs.scale = scaleStrategy();
-        }
-        const strategy = strategyFor(storageDef, defaultStrategy(storageDef));
-        Object.assign(subs, strategy.subresources ?? {});
-        const storage = storageFor(keyRootOf(storageDef), attrsOf(storageDef));
-        entry = { store: new RegistryStore(storageDef, storage, strategy, subs), storageDef };
-        stores.set(grKey, entry);
+        entry = { store: bind(storageDef), storageDef };
+        bound.set(grKey, entry);
       }
-      const served: ServedResource = { def, store: entry.store, storageDef: entry.storageDef };
+      const served: Served<S> = { def, store: entry.store, storageDef: entry.storageDef };
       this.served.push(served);
       this.byPath.set(`${def.group}/${def.version}/${def.resource}`, served);
       if (def.preferredVersion || !this.byGroupKind.has(`${def.group}/${def.kind}`)) this.byGroupKind.set(`${def.group}/${def.kind}`, served);
     }
   }
 
-  lookup(group: string, version: string, resource: string): ServedResource | undefined {
+  lookup(group: string, version: string, resource: string): Served<S> | undefined {
     return this.byPath.get(`${group}/${version}/${resource}`);
   }
 
   /** The served resource of a kind, preferring the group's preferred version. */
-  byKind(group: string, kind: string): ServedResource | undefined {
+  byKind(group: string, kind: string): Served<S> | undefined {
     return this.byGroupKind.get(`${group}/${kind}`);
   }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GoValue, fieldErrors, formatValue } from './field-errors.ts';
+import { fieldErrors } from './field-errors.ts';
+import { GoValue, formatValue } from './go-format.ts';
 
 describe('formatValue (Go notation)', () => {
   it.each([

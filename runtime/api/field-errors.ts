@@ -1,8 +1,12 @@
 // Field errors: what validation finds wrong with one field, in the form
 // kube-apiserver reports it (`spec.ports[0].port: Required value`), and the
 // Status cause each becomes. The 422 Invalid error that lists them is built
-// by http/status.ts. Values print in Go's notation where upstream prints a
-// Go value (`[]string{"10.1.0.5"}`, `map[string]string{"app":"d"}`).
+// by errors.ts. Values print in Go's notation where upstream prints a
+// Go value (`[]string{"10.1.0.5"}`, `map[string]string{"app":"d"}`; see
+// go-format.ts).
+
+import type { StatusCause } from './errors.ts';
+import { formatValue } from './go-format.ts';
 
 export type FieldErrorType =
   | 'FieldValueRequired'
@@ -34,47 +38,6 @@ const OMIT_VALUE = new Set<FieldErrorType>(['FieldValueRequired', 'FieldValueFor
 
 const NO_VALUE = Symbol('no value');
 
-/** A value printed verbatim in an error body: the Go literal upstream shows for a struct (`core.ServicePort{...}`). */
-export class GoValue {
-  constructor(readonly text: string) {}
-}
-
-function goString(s: string): string {
-  return JSON.stringify(s);
-}
-
-/** Go's %#v of a list: `[]string{"a", "b"}`; numbers as int32 (ports, counts), booleans as bool. */
-function goSlice(items: unknown[]): string | undefined {
-  if (items.every((x) => typeof x === 'string')) return `[]string{${items.map((x) => goString(x as string)).join(', ')}}`;
-  if (items.length && items.every((x) => typeof x === 'number' && Number.isInteger(x))) return `[]int32{${items.join(', ')}}`;
-  if (items.length && items.every((x) => typeof x === 'boolean')) return `[]bool{${items.join(', ')}}`;
-  return undefined;
-}
-
-/** Go's %#v of a map of strings (labels, selectors): keys sorted, `map[string]string{"a":"b"}`. */
-function goStringMap(m: Record<string, unknown>): string | undefined {
-  const entries = Object.entries(m);
-  if (!entries.every(([, v]) => typeof v === 'string')) return undefined;
-  entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `map[string]string{${entries.map(([k, v]) => `${goString(k)}:${goString(v as string)}`).join(', ')}}`;
-}
-
-/**
- * Formats a value the way upstream's error bodies print it: strings quoted,
- * numbers and booleans bare, a missing value as "null" (a string, as Go
- * prints a nil pointer there), lists and string maps as Go literals, a
- * GoValue verbatim. Other structures have no Go type here and print as JSON.
- */
-export function formatValue(v: unknown): string {
-  if (v instanceof GoValue) return v.text;
-  if (typeof v === 'string') return goString(v);
-  if (v === null || v === undefined) return '"null"';
-  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-  if (Array.isArray(v)) return goSlice(v) ?? JSON.stringify(v);
-  if (typeof v === 'object') return goStringMap(v as Record<string, unknown>) ?? JSON.stringify(v);
-  return JSON.stringify(v);
-}
-
 export class FieldError {
   constructor(
     readonly type: FieldErrorType,
@@ -94,7 +57,8 @@ export class FieldError {
     return this.field ? `${this.field}: ${this.body()}` : this.body();
   }
 
-  cause(): { reason: string; message: string; field: string } {
+  /** The Status cause: the type as reason, the body without the field as message (upstream's NewInvalid). */
+  cause(): StatusCause {
     return { reason: this.type, message: this.body(), field: this.field };
   }
 }
