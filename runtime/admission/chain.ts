@@ -1,7 +1,10 @@
 // Admission: the stage between authorization and storage where plugins may
-// mutate (first) and then validate (second) an object about to be written.
-// Plugins are registered at start-up; the chain runs them in order and turns
-// a refusal into the Status error the plugin chose.
+// mutate and validate an object about to be written. The two halves run at
+// different places of the registry's write pipeline: mutating admission
+// before the strategy prepares and validates the object, validating
+// admission after, on the object as it will be stored. Plugins are
+// registered at start-up; each half runs them in order, and a refusal is
+// the Status error the plugin chose.
 
 import type { UserInfo } from '../auth/user.ts';
 import type { Obj } from '../storage/interface.ts';
@@ -38,8 +41,13 @@ export class AdmissionChain {
     this.plugins.push(plugin);
   }
 
-  async run(attrs: AdmissionAttributes): Promise<void> {
+  /** The mutating half: every plugin's admit, in order. */
+  async admit(attrs: AdmissionAttributes): Promise<void> {
     for (const p of this.plugins) if (p.admit) await p.admit(attrs);
+  }
+
+  /** The validating half: every plugin's validate, in order. */
+  async validate(attrs: AdmissionAttributes): Promise<void> {
     for (const p of this.plugins) if (p.validate) await p.validate(attrs);
   }
 

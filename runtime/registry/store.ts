@@ -43,11 +43,21 @@ export interface DeleteOptions extends WriteOptions {
  */
 export type Transform = (live: Obj | null) => Obj | Promise<Obj>;
 
-/** Observes objects about to be written (field management, admission). */
+/**
+ * The request's stages that wrap the strategy in a write, each called at its
+ * place in the pipeline (see create() and update()). `old` is null when the
+ * write creates the object.
+ */
 export interface WriteHooks {
-  /** Called with the final object before create or update is stored. */
-  beforeWrite?(obj: Obj, old: Obj | null): void | Promise<void>;
+  /** Records the writer's field ownership (metadata.managedFields) on the object as sent. */
+  manageFields?(obj: Obj, old: Obj | null): void;
+  /** Mutating admission: may change the object in place; what it sets is prepared and validated after it. */
+  admit?(obj: Obj, old: Obj | null): void | Promise<void>;
+  /** Validating admission: sees the final object and refuses by throwing. */
+  validate?(obj: Obj, old: Obj | null): void | Promise<void>;
 }
+
+type CreateOptions = WriteOptions & { hooks?: WriteHooks; warnings?: string[] };
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 const GENERATE_NAME_RETRIES = 8;
@@ -201,8 +211,8 @@ export class RegistryStore {
     }
   }
 
-  /** Common create-time metadata: namespace, identity, timestamps; generateName is resolved by create(). */
-  private prepareCreateMeta(namespace: string, obj: Obj): void {
+  /** The request's checks of an object to create: its namespace is the request's, it has no resourceVersion. */
+  private checkCreateRequest(namespace: string, obj: Obj): void {
     const md = (obj.metadata ??= {});
     if (this.def.namespaced) {
       if (md.namespace && namespace && md.namespace !== namespace) {
@@ -214,6 +224,11 @@ export class RegistryStore {
       delete md.namespace;
     }
     if (md.resourceVersion) throw errors.badRequest('resourceVersion should not be set on objects to be created');
+  }
+
+  /** Server-set metadata of a new object: identity and timestamps; generateName is resolved by create(). */
+  private fillSystemFields(obj: Obj): void {
+    const md = obj.metadata;
     md.uid = randomUUID();
     md.creationTimestamp = nowRFC3339();
     delete md.deletionTimestamp;
@@ -232,10 +247,17 @@ export class RegistryStore {
     if (errs.length) this.invalid(md.name ?? md.generateName ?? '', errs);
   }
 
-  async create(namespace: string, input: Obj, opts: WriteOptions & { hooks?: WriteHooks; warnings?: string[] } = {}): Promise<Obj> {
-    const obj = input;
-    this.prepareCreateMeta(namespace, obj);
-    const md = obj.metadata;
+  /**
+   * The first half of a create, up to the strategy (steps 1-4 of create()):
+   * request checks, field ownership, mutating admission, strategy prepare.
+   * Returns whether the name is to be generated.
+   */
+  private async admitAndPrepareCreate(namespace: string, obj: Obj, opts: CreateOptions): Promise<boolean> {
+    this.checkCreateRequest(namespace, obj);
+    opts.hooks?.manageFields?.(obj, null);
+    await opts.hooks?.admit?.(obj, null);
+    const md = (obj.metadata ??= {});
+    this.fillSystemFields(obj);
     const generate = !md.name && typeof md.generateName === 'string' && md.generateName !== '';
     if (generate) {
       for (const m of validateName(this.def.nameRule, md.generateName, true)) {
@@ -243,16 +265,51 @@ export class RegistryStore {
       }
     }
     this.strategy.prepareForCreate(obj);
+    return generate;
+  }
+
+  /**
+   * The second half of a create, once the name is known (steps 5-7 of
+   * create()): validation, allocation, canonical form and warnings,
+   * validating admission. Returns the allocation to commit or roll back.
+   */
+  private async validateAndAdmitCreate(obj: Obj, opts: CreateOptions): Promise<Allocation | undefined> {
+    this.validateCreate(obj);
+    const alloc = await this.strategy.allocate?.(obj, null, { dryRun: !!opts.dryRun });
+    try {
+      this.strategy.canonicalize(obj);
+      opts.warnings?.push(...this.strategy.warningsOnCreate(obj));
+      await opts.hooks?.validate?.(obj, null);
+    } catch (err) {
+      alloc?.rollback();
+      throw err;
+    }
+    return alloc;
+  }
+
+  /**
+   * Create, in kube-apiserver's order (the handler's decode and defaults
+   * come before; PUT and apply that create run the same steps from update()):
+   *  1. request checks: namespace matches the request, no resourceVersion
+   *  2. field ownership recorded for the object as sent (hooks.manageFields)
+   *  3. mutating admission (hooks.admit)
+   *  4. strategy prepare (BeforeCreate): server-set metadata (uid,
+   *     creationTimestamp), generateName checked, PrepareForCreate
+   *  5. validation: name or generated name, object metadata, strategy rules
+   *  6. allocation (cluster IPs, node ports), canonical form, warnings
+   *  7. validating admission (hooks.validate), on the object as it will be stored
+   *  8. storage; a generated name that is taken is drawn again from step 5
+   */
+  async create(namespace: string, input: Obj, opts: CreateOptions = {}): Promise<Obj> {
+    const obj = input;
+    const generate = await this.admitAndPrepareCreate(namespace, obj, opts);
+    const md = obj.metadata;
     for (let attempt = 0; ; attempt++) {
       if (generate) md.name = md.generateName + randomSuffix();
-      this.validateCreate(obj);
-      const alloc = await this.strategy.allocate?.(obj, null, { dryRun: !!opts.dryRun });
+      const alloc = await this.validateAndAdmitCreate(obj, opts);
       const key = this.key(md.namespace ?? '', md.name);
       let stored: Obj;
       try {
-        this.strategy.canonicalize(obj);
-        opts.warnings?.push(...this.strategy.warningsOnCreate(obj));
-        await opts.hooks?.beforeWrite?.(obj, null);
         if (opts.dryRun) {
           if (await this.storage.get(key)) throw new KeyExistsError(key);
           alloc?.rollback();
@@ -270,9 +327,23 @@ export class RegistryStore {
   }
 
   /**
-   * Update (PUT), patch, or a subresource write: transform gives the wanted
-   * object from the live one. Returns the stored object and whether it was
-   * created (PUT on a missing object, where allowed).
+   * Update (PUT), patch, apply, or a subresource write: transform gives the
+   * wanted object from the live one. Returns the stored object and whether
+   * it was created (PUT or apply on a missing object, where allowed: then
+   * the steps of create() run on the transformed object instead of these).
+   * Inside storage's read-modify-write, so a conflict runs all of them again,
+   * in kube-apiserver's order:
+   *  1. transform: the client's object (PUT body, patched or applied live object);
+   *     its name and namespace must be the request's
+   *  2. field ownership recorded (hooks.manageFields; apply records its own)
+   *  3. mutating admission (hooks.admit)
+   *  4. strategy prepare (BeforeUpdate): resourceVersion precondition, identity
+   *     carried over from the live object, PrepareForUpdate of the resource or
+   *     of the subresource
+   *  5. validation: strategy rules and update rules (the subresource's own)
+   *  6. allocation, canonical form, warnings
+   *  7. validating admission (hooks.validate), on the object as it will be stored
+   *  8. storage; an object being deleted whose last finalizer went is deleted
    */
   async update(namespace: string, name: string, transform: Transform, opts: WriteOptions & {
     subresource?: string;
@@ -289,6 +360,12 @@ export class RegistryStore {
     let result: Obj | undefined;
     let deleteAfter = false;
     let alloc: Allocation | undefined;
+    const checkName = (wanted: Obj, emptyAllowed: boolean): void => {
+      const given = wanted.metadata.name;
+      if ((emptyAllowed ? !!given : given !== undefined) && given !== name) {
+        throw errors.badRequest(`the name of the object (${given}) does not match the name on the URL (${name})`);
+      }
+    };
 
     const tryUpdate = async (live: Obj | null): Promise<Obj> => {
       created = false;
@@ -299,30 +376,26 @@ export class RegistryStore {
         const allowed = opts.createIfMissing && !opts.subresource && (this.strategy.allowCreateOnUpdate || opts.forceAllowCreate);
         if (!allowed) throw errors.notFound(this.gr, name);
         const wanted = await transform(null);
-        const md = (wanted.metadata ??= {});
-        if (md.name && md.name !== name) {
-          throw errors.badRequest(`the name of the object (${md.name}) does not match the name on the URL (${name})`);
-        }
-        md.name = name;
-        this.prepareCreateMeta(namespace, wanted);
-        this.strategy.prepareForCreate(wanted);
-        this.validateCreate(wanted);
-        alloc = await this.strategy.allocate?.(wanted, null, { dryRun: !!opts.dryRun });
-        this.strategy.canonicalize(wanted);
-        opts.warnings?.push(...this.strategy.warningsOnCreate(wanted));
-        await opts.hooks?.beforeWrite?.(wanted, null);
+        wanted.metadata ??= {};
+        checkName(wanted, true);
+        wanted.metadata.name = name;
+        await this.admitAndPrepareCreate(namespace, wanted, opts);
+        alloc = await this.validateAndAdmitCreate(wanted, opts);
         created = true;
         return canonicalOrder(wanted);
       }
+      // 1. transform
       const wanted = await transform(structuredClone(live));
       const md = (wanted.metadata ??= {});
-      if (md.name !== undefined && md.name !== name) {
-        throw errors.badRequest(`the name of the object (${md.name}) does not match the name on the URL (${name})`);
-      }
+      checkName(wanted, false);
       if (this.def.namespaced && md.namespace && md.namespace !== namespace) {
         throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
       }
-      const rv = md.resourceVersion;
+      // 2, 3. field ownership, mutating admission
+      opts.hooks?.manageFields?.(wanted, live);
+      await opts.hooks?.admit?.(wanted, live);
+      // 4. prepare
+      const rv = wanted.metadata.resourceVersion;
       if (rv !== undefined && rv !== '' && rv !== live.metadata.resourceVersion) {
         throw errors.staleUpdate(this.gr, name);
       }
@@ -330,15 +403,16 @@ export class RegistryStore {
         this.invalid(name, [fieldErrors.invalid('metadata.resourceVersion', '', 'must be specified for an update')]);
       }
       // identity fields the client may omit are carried over
-      md.name = name;
-      if (this.def.namespaced) md.namespace = namespace;
+      wanted.metadata.name = name;
+      if (this.def.namespaced) wanted.metadata.namespace = namespace;
       for (const f of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds'] as const) {
-        if (md[f] === undefined && live.metadata[f] !== undefined) md[f] = live.metadata[f];
+        if (wanted.metadata[f] === undefined && live.metadata[f] !== undefined) wanted.metadata[f] = live.metadata[f];
       }
       if (live.metadata.deletionTimestamp) {
-        md.deletionTimestamp = live.metadata.deletionTimestamp;
-        md.deletionGracePeriodSeconds = live.metadata.deletionGracePeriodSeconds;
+        wanted.metadata.deletionTimestamp = live.metadata.deletionTimestamp;
+        wanted.metadata.deletionGracePeriodSeconds = live.metadata.deletionGracePeriodSeconds;
       }
+      // 4, 5. prepare and validate, as the resource or as the subresource
       const errs: FieldError[] = [];
       if (sub) {
         sub.prepareForUpdate(wanted, live);
@@ -349,11 +423,13 @@ export class RegistryStore {
         errs.push(...this.strategy.validateUpdate(wanted, live));
       }
       if (errs.length) this.invalid(name, errs);
+      // 6. allocation, canonical form, warnings
       if (!sub) alloc = await this.strategy.allocate?.(wanted, live, { dryRun: !!opts.dryRun });
       this.strategy.canonicalize(wanted);
       opts.warnings?.push(...this.strategy.warningsOnUpdate(wanted, live));
       wanted.metadata.resourceVersion = live.metadata.resourceVersion;
-      await opts.hooks?.beforeWrite?.(wanted, live);
+      // 7. validating admission
+      await opts.hooks?.validate?.(wanted, live);
       if (wanted.metadata.deletionTimestamp && !(wanted.metadata.finalizers?.length) && !this.strategy.hasPendingFinalizers?.(wanted)) deleteAfter = true;
       return canonicalOrder(wanted);
     };

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Hono } from 'hono';
 import type { SchemaValidator } from '../../generated/api-types.ts';
-import { AdmissionChain } from '../admission/chain.ts';
+import { AdmissionChain, type AdmissionPlugin } from '../admission/chain.ts';
 import { ADMIN } from '../auth/user.ts';
 import { type Authenticator, type Authorizer, createApp } from '../http/app.ts';
 import { Discovery } from '../http/discovery.ts';
@@ -42,6 +42,8 @@ export interface StartOptions {
   runtimeConfig?: string;
   minRequestTimeoutSeconds?: number;
   livezGracePeriodMs?: number;
+  /** Admission plugins run after the built-in ones (for embedders and tests). */
+  admissionPlugins?: AdmissionPlugin[];
   shutdownDelayMs?: number;
   /** History kept for watches and continue tokens (default 5 minutes). */
   historyWindowMs?: number;
@@ -211,6 +213,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       'advertise-address': options.advertiseAddress,
     },
   });
+  for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);
   const gc = new GarbageCollector(api);
   await gc.start();
   bootstrapped = true;

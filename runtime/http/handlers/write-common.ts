@@ -1,8 +1,9 @@
-// Shared by the write handlers: the field manager's name, admission and
-// managed fields run on the object about to be stored, and the write
-// response (which, once the write is stored, is always a success).
+// Shared by the write handlers: the field manager's name, the hooks that
+// record managed fields and run admission inside the registry's write
+// pipeline, and the write response (which, once the write is stored, is
+// always a success).
 
-import type { Operation } from '../../admission/chain.ts';
+import type { AdmissionAttributes, Operation } from '../../admission/chain.ts';
 import { managerFromUserAgent } from '../../apply/index.ts';
 import type { WriteHooks } from '../../registry/store.ts';
 import type { Obj } from '../../storage/interface.ts';
@@ -25,26 +26,28 @@ export function fieldManagerOf(rc: RequestContext, required = false): string {
   return managerFromUserAgent(rc.c.req.header('user-agent') ?? '');
 }
 
-/** The hook that runs admission and records field ownership just before a write. */
+/** The request's stages of the registry's write pipeline: field ownership and the two halves of admission. */
 export function writeHooks(rc: RequestContext, operation: Operation, manager: string, dryRun: boolean, opts: { subresource?: string; skipManagedFields?: boolean } = {}): WriteHooks {
   const { res, services, info } = rc;
-  return {
-    async beforeWrite(obj: Obj, old: Obj | null) {
-      if (!opts.skipManagedFields) {
-        const withFields = services.managedFields.update(res, old, obj, manager, opts.subresource);
-        if (withFields.metadata?.managedFields === undefined) delete obj.metadata.managedFields;
-        else obj.metadata.managedFields = withFields.metadata.managedFields;
-      }
-      if (services.admission.size) {
-        await services.admission.run({
-          operation: old ? 'UPDATE' : operation,
-          group: res.def.group, version: res.def.version, kind: res.def.kind, resource: res.def.resource,
-          subresource: opts.subresource ?? '', namespace: info.namespace, name: obj.metadata?.name ?? info.name,
-          object: obj, oldObject: old, dryRun, user: rc.user,
-        });
-      }
-    },
-  };
+  const attrs = (obj: Obj, old: Obj | null): AdmissionAttributes => ({
+    operation: old ? 'UPDATE' : operation,
+    group: res.def.group, version: res.def.version, kind: res.def.kind, resource: res.def.resource,
+    subresource: opts.subresource ?? '', namespace: info.namespace, name: obj.metadata?.name ?? info.name,
+    object: obj, oldObject: old, dryRun, user: rc.user,
+  });
+  const hooks: WriteHooks = {};
+  if (!opts.skipManagedFields) {
+    hooks.manageFields = (obj, old) => {
+      const withFields = services.managedFields.update(res, old, obj, manager, opts.subresource);
+      if (withFields.metadata?.managedFields === undefined) delete obj.metadata.managedFields;
+      else obj.metadata.managedFields = withFields.metadata.managedFields;
+    };
+  }
+  if (services.admission.size) {
+    hooks.admit = (obj, old) => services.admission.admit(attrs(obj, old));
+    hooks.validate = (obj, old) => services.admission.validate(attrs(obj, old));
+  }
+  return hooks;
 }
 
 export function respondObject(rc: RequestContext, obj: Obj, status: number): Promise<Response> {
