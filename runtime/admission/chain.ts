@@ -6,25 +6,9 @@
 // registered at start-up; each half runs them in order, and a refusal is
 // the Status error the plugin chose.
 
-import type { UserInfo } from '../auth/user.ts';
-import type { Obj } from '../storage/interface.ts';
+import type { AdmissionAttributes, AdmissionStage, Operation } from '../registry/write-services.ts';
 
-export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
-
-export interface AdmissionAttributes {
-  operation: Operation;
-  group: string;
-  version: string;
-  kind: string;
-  resource: string;
-  subresource: string;
-  namespace: string;
-  name: string;
-  object: Obj | null;
-  oldObject: Obj | null;
-  dryRun: boolean;
-  user: UserInfo;
-}
+export type { AdmissionAttributes, Operation };
 
 export interface AdmissionPlugin {
   name: string;
@@ -34,7 +18,7 @@ export interface AdmissionPlugin {
   validate?(attrs: AdmissionAttributes): void | Promise<void>;
 }
 
-export class AdmissionChain {
+export class AdmissionChain implements AdmissionStage {
   constructor(private readonly plugins: AdmissionPlugin[] = []) {}
 
   add(plugin: AdmissionPlugin): void {

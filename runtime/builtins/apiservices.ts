@@ -12,6 +12,7 @@ import type { ApiIndex } from '../registry/served.ts';
 import type { Obj } from '../storage/interface.ts';
 import { startWatchLoop } from './watch-loop.ts';
 import { groupVersion } from '../api/keys.ts';
+import { APISERVER_WRITER } from '../registry/write-services.ts';
 
 export const LABEL_AUTOMANAGED = 'kube-aggregator.kubernetes.io/automanaged';
 
@@ -124,7 +125,7 @@ export async function installLocalAPIServices(api: ApiIndex, discovery: Discover
     let live = existing.get(name);
     if (!live) {
       try {
-        live = await store.create('', obj);
+        live = await store.create('', obj, { writer: APISERVER_WRITER });
       } catch (err) {
         if (!(err instanceof ApiError && err.code === 409)) throw err;
         live = await store.get('', name);
@@ -139,7 +140,7 @@ export async function installLocalAPIServices(api: ApiIndex, discovery: Discover
         };
         const others = (cur.status?.conditions ?? []).filter((c: Obj) => c.type !== 'Available');
         return { ...cur, status: { ...(cur.status ?? {}), conditions: [...others, available] } };
-      }, { subresource: 'status' });
+      }, { subresource: 'status', writer: APISERVER_WRITER });
     }
   }
   // automanaged at start and no longer served (a group-version turned off)

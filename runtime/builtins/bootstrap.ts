@@ -5,13 +5,14 @@
 import { ApiError } from '../api/errors.ts';
 import { INITIAL_NAMESPACES } from '../api/k8s-names.ts';
 import type { ApiIndex } from '../registry/served.ts';
+import { APISERVER_WRITER } from '../registry/write-services.ts';
 
 export async function bootstrapNamespaces(api: ApiIndex): Promise<void> {
   const ns = api.lookup('', 'v1', 'namespaces');
   if (!ns) return;
   for (const name of INITIAL_NAMESPACES) {
     try {
-      await ns.store.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+      await ns.store.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { writer: APISERVER_WRITER });
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 409)) throw err;
     }

@@ -18,6 +18,7 @@ import type { Obj } from '../storage/interface.ts';
 import { jsonEqual } from '../api/json-equal.ts';
 import { type WatchLoop, startWatchLoop } from './watch-loop.ts';
 import { groupVersion } from '../api/keys.ts';
+import { APISERVER_WRITER } from '../registry/write-services.ts';
 
 export const NAME = 'kubernetes';
 export const LABEL_SKIP_MIRROR = 'endpointslice.kubernetes.io/skip-mirror';
@@ -77,7 +78,7 @@ function owned(obj: Obj): Obj {
 
 async function ensure(res: ServedResource, desired: Obj): Promise<void> {
   try {
-    await res.store.create(NS_DEFAULT, structuredClone(desired));
+    await res.store.create(NS_DEFAULT, structuredClone(desired), { writer: APISERVER_WRITER });
     return;
   } catch (err) {
     if (!(err instanceof ApiError && err.code === 409)) throw err;
@@ -86,7 +87,7 @@ async function ensure(res: ServedResource, desired: Obj): Promise<void> {
     if (!live) throw new Error(`${desired.kind} ${NAME} is gone`);
     const next = { ...live, ...structuredClone(desired), metadata: { ...live.metadata, labels: { ...(live.metadata.labels ?? {}), ...desired.metadata.labels } } };
     return jsonEqual(owned(next), owned(live)) ? live : next;
-  });
+  }, { writer: APISERVER_WRITER });
 }
 
 export interface KubernetesEndpointsBuiltin {

@@ -13,6 +13,7 @@ import { bindServiceAllocators } from '../registry/strategies/service/strategy.t
 import type { ApiIndex } from '../registry/served.ts';
 import type { Obj } from '../storage/interface.ts';
 import { groupVersion } from '../api/keys.ts';
+import { APISERVER_WRITER } from '../registry/write-services.ts';
 
 export const LABEL_IP_FAMILY = 'ipaddress.kubernetes.io/ip-family';
 export const LABEL_MANAGED_BY = 'ipaddress.kubernetes.io/managed-by';
@@ -35,7 +36,7 @@ export function ipAddressObserver(api: ApiIndex): AddressObserver | undefined {
         apiVersion, kind: 'IPAddress',
         metadata: { name: ip, labels: { [LABEL_IP_FAMILY]: family, [LABEL_MANAGED_BY]: IP_ALLOCATOR_MANAGER } },
         spec: { parentRef: { group: '', resource: 'services', namespace: svc.metadata.namespace, name: svc.metadata.name } },
-      }).catch(ignore([409]));
+      }, { writer: APISERVER_WRITER }).catch(ignore([409]));
     },
     async released(ip: string) {
       await res.store.delete('', ip).catch(ignore([404]));
@@ -96,13 +97,13 @@ export async function ensureDefaultServiceCIDR(api: ApiIndex, allocators: Servic
   if (!res) return;
   const apiVersion = groupVersion(res.storageDef.group, res.storageDef.version);
   const cidrs = allocators.families.map((f) => allocators.ip.get(f)!.cidr.text);
-  await res.store.create('', { apiVersion, kind: 'ServiceCIDR', metadata: { name: 'kubernetes' }, spec: { cidrs } }).catch(ignore([409]));
+  await res.store.create('', { apiVersion, kind: 'ServiceCIDR', metadata: { name: 'kubernetes' }, spec: { cidrs } }, { writer: APISERVER_WRITER }).catch(ignore([409]));
   await res.store.update('', 'kubernetes', (live) => {
     if (!live) throw new Error('ServiceCIDR kubernetes is gone');
     if (live.status?.conditions?.some((c: Obj) => c.type === 'Ready')) return live;
     const ready = { type: 'Ready', status: 'True', reason: 'ServiceCIDRReady', message: 'Kubernetes Service CIDR is ready', lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') };
     return { ...live, status: { conditions: [ready] } };
-  }, { subresource: 'status' });
+  }, { subresource: 'status', writer: APISERVER_WRITER });
 }
 
 export async function ensureKubernetesService(api: ApiIndex, allocators: ServiceAllocators, targetPort: number): Promise<void> {
@@ -116,5 +117,5 @@ export async function ensureKubernetesService(api: ApiIndex, allocators: Service
       type: 'ClusterIP', clusterIP: primary.nth(0), sessionAffinity: 'None',
       ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort }],
     },
-  }).catch(ignore([409, 422]));
+  }, { writer: APISERVER_WRITER }).catch(ignore([409, 422]));
 }

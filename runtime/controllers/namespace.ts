@@ -11,6 +11,7 @@ import { FINALIZER_NAMESPACE } from '../api/k8s-names.ts';
 import type { RegistryStore } from '../registry/store.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import type { Obj, WatchStream } from '../storage/interface.ts';
+import { NAMESPACE_CONTROLLER_WRITER } from '../registry/write-services.ts';
 
 export interface NamespaceController {
   stop(): Promise<void>;
@@ -120,7 +121,7 @@ export function startNamespaceController(api: ApiIndex, opts: NamespaceControlle
       const spec = { ...(live.spec ?? {}) };
       spec.finalizers = (spec.finalizers ?? []).filter((f: string) => f !== FINALIZER_NAMESPACE);
       return { ...live, spec };
-    }, { subresource: 'finalize' });
+    }, { subresource: 'finalize', writer: NAMESPACE_CONTROLLER_WRITER });
   };
 
   const reportConditions = async (name: string, left: RemainingContent): Promise<void> => {
@@ -131,7 +132,7 @@ export function startNamespaceController(api: ApiIndex, opts: NamespaceControlle
       const strip = (l: Obj[]) => l.map(({ lastTransitionTime: _t, ...c }) => c);
       if (JSON.stringify(strip(old)) === JSON.stringify(wanted)) return live;
       return { ...live, status: { ...(live.status ?? {}), conditions: mergeConditions(old, wanted) } };
-    }, { subresource: 'status' });
+    }, { subresource: 'status', writer: NAMESPACE_CONTROLLER_WRITER });
   };
 
   const process = async (name: string): Promise<void> => {

@@ -15,6 +15,7 @@ import { ApiError } from '../api/errors.ts';
 import type { RegistryStore } from '../registry/store.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import type { Obj, WatchStream } from '../storage/interface.ts';
+import { GARBAGE_COLLECTOR_WRITER } from '../registry/write-services.ts';
 
 interface Node {
   uid: string;
@@ -217,7 +218,7 @@ export class GarbageCollector {
       if (kept.length) live.metadata.ownerReferences = kept;
       else delete live.metadata.ownerReferences;
       return live;
-    });
+    }, { writer: GARBAGE_COLLECTOR_WRITER });
   }
 
   private async removeFinalizer(node: Node, finalizer: string): Promise<void> {
@@ -227,6 +228,6 @@ export class GarbageCollector {
       if (f.length) live.metadata.finalizers = f;
       else delete live.metadata.finalizers;
       return live;
-    });
+    }, { writer: GARBAGE_COLLECTOR_WRITER });
   }
 }

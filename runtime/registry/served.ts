@@ -9,6 +9,7 @@ import { RegistryStore, attrsOf, keyRootOf } from './store.ts';
 import { defaultStrategy, scaleStrategy, statusStrategy, type SubresourceStrategy } from './strategy.ts';
 import { strategyFor } from './strategies/index.ts';
 import type { ObjectAttrs, Obj, Storage } from '../storage/interface.ts';
+import type { WriteServices } from './write-services.ts';
 
 export type ServedResource = Served<RegistryStore>;
 export type ApiIndex = ServedIndex<RegistryStore>;
@@ -16,7 +17,7 @@ export type ApiIndex = ServedIndex<RegistryStore>;
 export type StorageProvider = (prefix: string, attrs: (obj: Obj) => ObjectAttrs) => Storage;
 
 /** The store of one group and resource, over the version it is stored in. */
-function bindStore(storageDef: ResourceDef, storageFor: StorageProvider): RegistryStore {
+function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, services?: WriteServices): RegistryStore {
   const subs: Record<string, SubresourceStrategy> = {};
   for (const s of storageDef.subresources) {
     if (s.name === 'status') subs.status = statusStrategy();
@@ -25,9 +26,10 @@ function bindStore(storageDef: ResourceDef, storageFor: StorageProvider): Regist
   const strategy = strategyFor(storageDef, defaultStrategy(storageDef));
   Object.assign(subs, strategy.subresources ?? {});
   const storage = storageFor(keyRootOf(storageDef), attrsOf(storageDef));
-  return new RegistryStore(storageDef, storage, strategy, subs);
+  return new RegistryStore(storageDef, storage, strategy, subs, services);
 }
 
-export function buildApiIndex(defs: ResourceDef[], storageFor: StorageProvider, runtimeConfig: Map<string, boolean>): ApiIndex {
-  return new ServedIndex(defs, (storageDef) => bindStore(storageDef, storageFor), runtimeConfig);
+/** The served index; `services` lets in-process writers run the whole write pipeline (see write-services.ts). */
+export function buildApiIndex(defs: ResourceDef[], storageFor: StorageProvider, runtimeConfig: Map<string, boolean>, services?: WriteServices): ApiIndex {
+  return new ServedIndex(defs, (storageDef) => bindStore(storageDef, storageFor, services), runtimeConfig);
 }

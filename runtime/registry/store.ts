@@ -23,6 +23,8 @@ import { validateObjectMeta } from './metadata.ts';
 import { matchesObject } from '../storage/semantics/predicate.ts';
 import { type Allocation, type Strategy, type SubresourceStrategy } from './strategy.ts';
 import { jsonEqual } from '../api/json-equal.ts';
+import { checkObject } from './object-checks.ts';
+import { type WriteHooks, type WriteServices, type Writer, writerHooks } from './write-services.ts';
 
 export interface WriteOptions {
   dryRun?: boolean;
@@ -44,20 +46,18 @@ export interface DeleteOptions extends WriteOptions {
 export type Transform = (live: Obj | null) => Obj | Promise<Obj>;
 
 /**
- * The request's stages that wrap the strategy in a write, each called at its
- * place in the pipeline (see create() and update()). `old` is null when the
- * write creates the object.
+ * The stages of a write around the strategy: a request's handler passes its
+ * hooks; an in-process writer passes who it is instead, and the store runs
+ * the object checks (defaults, schema) and builds the hooks (its managed
+ * fields, admission with its user) itself.
  */
-export interface WriteHooks {
-  /** Records the writer's field ownership (metadata.managedFields) on the object as sent. */
-  manageFields?(obj: Obj, old: Obj | null): void;
-  /** Mutating admission: may change the object in place; what it sets is prepared and validated after it. */
-  admit?(obj: Obj, old: Obj | null): void | Promise<void>;
-  /** Validating admission: sees the final object and refuses by throwing. */
-  validate?(obj: Obj, old: Obj | null): void | Promise<void>;
+export interface PipelineOptions extends WriteOptions {
+  hooks?: WriteHooks;
+  writer?: Writer;
+  warnings?: string[];
 }
 
-type CreateOptions = WriteOptions & { hooks?: WriteHooks; warnings?: string[] };
+type CreateOptions = PipelineOptions;
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 const GENERATE_NAME_RETRIES = 8;
@@ -127,6 +127,8 @@ export class RegistryStore {
     readonly storage: Storage,
     readonly strategy: Strategy,
     readonly subresources: Record<string, SubresourceStrategy> = {},
+    /** Needed for writes by an in-process writer (opts.writer). */
+    readonly services?: WriteServices,
   ) {
     this.gr = { group: def.group, resource: def.resource };
     this.keyRoot = keyRootOf(def);
@@ -236,6 +238,28 @@ export class RegistryStore {
     delete md.selfLink;
   }
 
+  /** The services for an in-process writer's write; a store built without them refuses such writes. */
+  private writeServices(): WriteServices {
+    if (!this.services) throw errors.internal(new Error(`no write services for ${this.gr.resource}: in-process writes need them`));
+    return this.services;
+  }
+
+  /**
+   * For an in-process writer, what a handler does for a request body: spec
+   * defaults and the schema check (an unknown field is a bug of the writer:
+   * refused, as fieldValidation=Strict).
+   */
+  private async checkWriterObject(obj: Obj, opts: PipelineOptions): Promise<void> {
+    if (!opts.writer) return;
+    await checkObject(this.writeServices(), this.def, obj, { fieldValidation: 'Strict', warnings: opts.warnings });
+  }
+
+  /** The hooks of this write: the handler's, or those the store builds for an in-process writer. */
+  private hooksOf(opts: PipelineOptions, namespace: string, name: string, subresource?: string): WriteHooks | undefined {
+    if (!opts.writer) return opts.hooks;
+    return writerHooks(this.writeServices(), this.def, opts.writer, { namespace, name, subresource, dryRun: !!opts.dryRun });
+  }
+
   private validateCreate(obj: Obj): void {
     const md = obj.metadata;
     const errs: FieldError[] = [];
@@ -248,13 +272,12 @@ export class RegistryStore {
   }
 
   /**
-   * The first half of a create, up to the strategy (steps 1-4 of create()):
-   * request checks, field ownership, mutating admission, strategy prepare.
+   * The first half of a create, up to the strategy (steps 1-3 of create()):
+   * request checks, mutating admission, strategy prepare.
    * Returns whether the name is to be generated.
    */
   private async admitAndPrepareCreate(namespace: string, obj: Obj, opts: CreateOptions): Promise<boolean> {
     this.checkCreateRequest(namespace, obj);
-    opts.hooks?.manageFields?.(obj, null);
     await opts.hooks?.admit?.(obj, null);
     const md = (obj.metadata ??= {});
     this.fillSystemFields(obj);
@@ -269,9 +292,10 @@ export class RegistryStore {
   }
 
   /**
-   * The second half of a create, once the name is known (steps 5-7 of
-   * create()): validation, allocation, canonical form and warnings,
-   * validating admission. Returns the allocation to commit or roll back.
+   * The second half of a create, once the name is known (steps 4-7 of
+   * create()): validation, allocation, canonical form and warnings, field
+   * ownership, validating admission. Returns the allocation to commit or
+   * roll back.
    */
   private async validateAndAdmitCreate(obj: Obj, opts: CreateOptions): Promise<Allocation | undefined> {
     this.validateCreate(obj);
@@ -279,6 +303,7 @@ export class RegistryStore {
     try {
       this.strategy.canonicalize(obj);
       opts.warnings?.push(...this.strategy.warningsOnCreate(obj));
+      opts.hooks?.manageFields?.(obj, null);
       await opts.hooks?.validate?.(obj, null);
     } catch (err) {
       alloc?.rollback();
@@ -288,20 +313,30 @@ export class RegistryStore {
   }
 
   /**
-   * Create, in kube-apiserver's order (the handler's decode and defaults
-   * come before; PUT and apply that create run the same steps from update()):
+   * Create, in kube-apiserver's order (a request's handler decodes the body,
+   * applies defaults and checks it against the schema before; for an
+   * in-process writer the store does, at step 1; PUT and apply that create
+   * run the same steps from update()):
    *  1. request checks: namespace matches the request, no resourceVersion
-   *  2. field ownership recorded for the object as sent (hooks.manageFields)
-   *  3. mutating admission (hooks.admit)
-   *  4. strategy prepare (BeforeCreate): server-set metadata (uid,
+   *  2. mutating admission (hooks.admit)
+   *  3. strategy prepare (BeforeCreate): server-set metadata (uid,
    *     creationTimestamp), generateName checked, PrepareForCreate
-   *  5. validation: name or generated name, object metadata, strategy rules
-   *  6. allocation (cluster IPs, node ports), canonical form, warnings
+   *  4. validation: name or generated name, object metadata, strategy rules
+   *  5. allocation (cluster IPs, node ports), canonical form, warnings
+   *  6. field ownership (hooks.manageFields)
    *  7. validating admission (hooks.validate), on the object as it will be stored
-   *  8. storage; a generated name that is taken is drawn again from step 5
+   *  8. storage; a generated name that is taken is drawn again from step 4
+   * Field ownership: kube-apiserver records it before mutating admission, on
+   * the decoded and defaulted object. Here the Go defaulters' facts (Pod and
+   * Service spec defaults, the namespace name label) are applied by the
+   * strategies' prepare, so ownership is recorded after prepare, so that the
+   * writer owns its defaults as upstream; the cost is that the writer also
+   * owns what a mutating plugin added, which upstream leaves unowned.
    */
-  async create(namespace: string, input: Obj, opts: CreateOptions = {}): Promise<Obj> {
+  async create(namespace: string, input: Obj, given: CreateOptions = {}): Promise<Obj> {
     const obj = input;
+    await this.checkWriterObject(obj, given);
+    const opts = { ...given, hooks: this.hooksOf(given, namespace, obj.metadata?.name ?? '') };
     const generate = await this.admitAndPrepareCreate(namespace, obj, opts);
     const md = obj.metadata;
     for (let attempt = 0; ; attempt++) {
@@ -334,25 +369,26 @@ export class RegistryStore {
    * Inside storage's read-modify-write, so a conflict runs all of them again,
    * in kube-apiserver's order:
    *  1. transform: the client's object (PUT body, patched or applied live object);
-   *     its name and namespace must be the request's
-   *  2. field ownership recorded (hooks.manageFields; apply records its own)
-   *  3. mutating admission (hooks.admit)
-   *  4. strategy prepare (BeforeUpdate): resourceVersion precondition, identity
+   *     its name and namespace must be the request's; for an in-process
+   *     writer, defaults and the schema check
+   *  2. mutating admission (hooks.admit)
+   *  3. strategy prepare (BeforeUpdate): resourceVersion precondition, identity
    *     carried over from the live object, PrepareForUpdate of the resource or
    *     of the subresource
-   *  5. validation: strategy rules and update rules (the subresource's own)
-   *  6. allocation, canonical form, warnings
+   *  4. validation: strategy rules and update rules (the subresource's own)
+   *  5. allocation, canonical form, warnings
+   *  6. field ownership (hooks.manageFields; apply records its own in step 1),
+   *     after prepare for the reason given at create()
    *  7. validating admission (hooks.validate), on the object as it will be stored
    *  8. storage; an object being deleted whose last finalizer went is deleted
    */
-  async update(namespace: string, name: string, transform: Transform, opts: WriteOptions & {
+  async update(namespace: string, name: string, transform: Transform, given: PipelineOptions & {
     subresource?: string;
     /** Allow creating when missing (PUT and server-side apply); refused unless the strategy allows it or force is set. */
     createIfMissing?: boolean;
     forceAllowCreate?: boolean;
-    hooks?: WriteHooks;
-    warnings?: string[];
   } = {}): Promise<{ obj: Obj; created: boolean }> {
+    const opts = { ...given, hooks: this.hooksOf(given, namespace, name, given.subresource) };
     const key = this.key(namespace, name);
     const sub = opts.subresource ? this.subresources[opts.subresource] : undefined;
     if (opts.subresource && !sub) throw errors.notFoundPath();
@@ -376,6 +412,7 @@ export class RegistryStore {
         const allowed = opts.createIfMissing && !opts.subresource && (this.strategy.allowCreateOnUpdate || opts.forceAllowCreate);
         if (!allowed) throw errors.notFound(this.gr, name);
         const wanted = await transform(null);
+        await this.checkWriterObject(wanted, opts);
         wanted.metadata ??= {};
         checkName(wanted, true);
         wanted.metadata.name = name;
@@ -386,15 +423,15 @@ export class RegistryStore {
       }
       // 1. transform
       const wanted = await transform(structuredClone(live));
+      await this.checkWriterObject(wanted, opts);
       const md = (wanted.metadata ??= {});
       checkName(wanted, false);
       if (this.def.namespaced && md.namespace && md.namespace !== namespace) {
         throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
       }
-      // 2, 3. field ownership, mutating admission
-      opts.hooks?.manageFields?.(wanted, live);
+      // 2. mutating admission
       await opts.hooks?.admit?.(wanted, live);
-      // 4. prepare
+      // 3. prepare
       const rv = wanted.metadata.resourceVersion;
       if (rv !== undefined && rv !== '' && rv !== live.metadata.resourceVersion) {
         throw errors.staleUpdate(this.gr, name);
@@ -412,7 +449,7 @@ export class RegistryStore {
         wanted.metadata.deletionTimestamp = live.metadata.deletionTimestamp;
         wanted.metadata.deletionGracePeriodSeconds = live.metadata.deletionGracePeriodSeconds;
       }
-      // 4, 5. prepare and validate, as the resource or as the subresource
+      // 3, 4. prepare and validate, as the resource or as the subresource
       const errs: FieldError[] = [];
       if (sub) {
         sub.prepareForUpdate(wanted, live);
@@ -423,12 +460,13 @@ export class RegistryStore {
         errs.push(...this.strategy.validateUpdate(wanted, live));
       }
       if (errs.length) this.invalid(name, errs);
-      // 6. allocation, canonical form, warnings
+      // 5. allocation, canonical form, warnings
       if (!sub) alloc = await this.strategy.allocate?.(wanted, live, { dryRun: !!opts.dryRun });
       this.strategy.canonicalize(wanted);
       opts.warnings?.push(...this.strategy.warningsOnUpdate(wanted, live));
       wanted.metadata.resourceVersion = live.metadata.resourceVersion;
-      // 7. validating admission
+      // 6, 7. field ownership, validating admission
+      opts.hooks?.manageFields?.(wanted, live);
       await opts.hooks?.validate?.(wanted, live);
       if (wanted.metadata.deletionTimestamp && !(wanted.metadata.finalizers?.length) && !this.strategy.hasPendingFinalizers?.(wanted)) deleteAfter = true;
       return canonicalOrder(wanted);

@@ -14,7 +14,7 @@ import { AdmissionChain, type AdmissionPlugin } from '../admission/chain.ts';
 import { ADMIN } from '../auth/user.ts';
 import { type Authenticator, type Authorizer, createApp } from '../http/app.ts';
 import { Discovery } from '../http/discovery.ts';
-import { createManagedFieldsHook } from '../http/managed-fields.ts';
+import { createManagedFieldsHook } from '../registry/managed-fields.ts';
 import { alwaysAllow } from '../http/handlers/review.ts';
 import { openAPIServer } from '../http/openapi.ts';
 import { protobufSupport } from '../http/protobuf.ts';
@@ -26,6 +26,7 @@ import { openStorage, type OpenedStorage } from '../storage/factory.ts';
 import { formatters } from '../table/formatters.ts';
 import { parseRuntimeConfig } from '../api/served-index.ts';
 import { buildApiIndex } from '../registry/served.ts';
+import type { WriteServices } from '../registry/write-services.ts';
 import { loadGeneratedApi } from './generated-api.ts';
 import type { Check } from '../http/health.ts';
 import { RequestDrain } from './drain.ts';
@@ -123,7 +124,25 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       quarantineUnreadable: options.quarantineUnreadable, log: options.log, testing: options.storageTesting,
     }),
   ]);
-  const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig));
+  // the write pipeline's services, shared by request handlers and in-process writers
+  const admission = new AdmissionChain();
+  const validatorCache = new Map<string, Promise<SchemaValidator>>();
+  const writeServices: WriteServices = {
+    validator(schema) {
+      const loader = generated.validators[schema];
+      if (!loader) return Promise.resolve(undefined);
+      let p = validatorCache.get(schema);
+      if (!p) {
+        p = loader();
+        validatorCache.set(schema, p);
+      }
+      return p as Promise<SchemaValidator>;
+    },
+    defaulter: new Defaulter(generated.mergeSchema),
+    managedFields: createManagedFieldsHook(generated.mergeSchema),
+    admission,
+  };
+  const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig), writeServices);
 
   let shuttingDown = false;
   let bootstrapped = false;
@@ -146,28 +165,17 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const readyBootstrap: Check = { name: bootstrapCheck.name, run: () => { if (!bootstrapped) throw new Error('not finished'); } };
   const common: Check[] = [{ name: 'ping', run: () => {} }, { name: 'log', run: () => {} }, storageCheck];
 
-  const admission = new AdmissionChain();
   const protobuf = await protobufSupport(generated.dir);
-  const validatorCache = new Map<string, Promise<SchemaValidator>>();
   const discovery = new Discovery(api.served, `${options.bindAddress ?? '127.0.0.1'}:${options.port ?? 0}`);
   const app = createApp({
     api,
     services: {
-      validator(schema) {
-        const loader = generated.validators[schema];
-        if (!loader) return Promise.resolve(undefined);
-        let p = validatorCache.get(schema);
-        if (!p) {
-          p = loader();
-          validatorCache.set(schema, p);
-        }
-        return p as Promise<SchemaValidator>;
-      },
+      validator: writeServices.validator,
       formatters,
       mergeSchema: generated.mergeSchema,
-      defaulter: new Defaulter(generated.mergeSchema),
+      defaulter: writeServices.defaulter,
       admission,
-      managedFields: createManagedFieldsHook(generated.mergeSchema),
+      managedFields: writeServices.managedFields,
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
       protobuf,
       watches: new WatchGuard({ maxWatches: options.maxWatches, maxWatchesPerUser: options.maxWatchesPerUser, stallTimeoutMs: options.watchStallTimeoutMs }),

@@ -1,9 +1,9 @@
 // The place of admission in the registry's write pipeline, as in
-// kube-apiserver: field ownership is recorded, then mutating admission runs,
-// then the strategy prepares and validates the object (so what a mutating
-// plugin sets is validated and an invalid value is refused with 422), then
-// validating admission sees the object as it will be stored. Checked for
-// create, update (PUT), patch and an apply that creates.
+// kube-apiserver: mutating admission runs, then the strategy prepares and
+// validates the object (so what a mutating plugin sets is validated and an
+// invalid value is refused with 422), then validating admission sees the
+// object as it will be stored. Checked for create, update (PUT), patch and
+// an apply that creates.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import type { AdmissionAttributes } from '../../runtime/admission/chain.ts';
@@ -69,17 +69,6 @@ describe('mutating admission runs before validation', () => {
     const stored = await (await s.app.request(`${CM}/adm-good-create`)).json();
     expect(stored.metadata.labels).toEqual({ 'set-by-admission': 'yes' });
     expect(seenByValidate).toContainEqual({ operation: 'CREATE', name: 'adm-good-create', label: 'yes', status: undefined });
-  });
-
-  it('create: the field manager owns what the client sent, not what admission added', async () => {
-    const res = await s.app.request(`${CM}?fieldManager=tester`, { method: 'POST', headers: JSON_CT, body: JSON.stringify(cm('adm-owned', 'yes', { labels: { sent: 'by-client' } })) });
-    expect(res.status).toBe(201);
-    const out = await res.json();
-    expect(out.metadata.labels).toEqual({ sent: 'by-client', 'set-by-admission': 'yes' });
-    const entry = out.metadata.managedFields.find((m: { manager: string }) => m.manager === 'tester');
-    const labels = entry.fieldsV1['f:metadata']['f:labels'];
-    expect(labels['f:sent']).toBeDefined();
-    expect(labels['f:set-by-admission']).toBeUndefined();
   });
 
   it('update (PUT): an invalid value set by a mutating plugin is refused with 422; the live object is unchanged', async () => {

@@ -13,7 +13,7 @@ import { encodeBody, send, sendBytes } from '../respond.ts';
 import type { RequestInfo } from '../request-info.ts';
 import type { UserInfo } from '../../auth/user.ts';
 import type { AdmissionChain } from '../../admission/chain.ts';
-import type { ManagedFieldsHook } from '../managed-fields.ts';
+import type { ManagedFieldsHook } from '../../registry/managed-fields.ts';
 import type { Defaulter } from '../../registry/defaults.ts';
 import type { ProtobufSupport } from '../protobuf.ts';
 import type { WatchGuard } from '../watch-guard.ts';

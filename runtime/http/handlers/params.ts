@@ -10,6 +10,7 @@ import type { IncludeObject } from '../../table/convert.ts';
 import { errors } from '../../api/errors.ts';
 import { goQuote } from '../../api/go-format.ts';
 import type { RequestContext } from './context.ts';
+import type { FieldValidation } from '../../registry/object-checks.ts';
 
 export function includeObject(rc: RequestContext): IncludeObject {
   const v = rc.query.get('includeObject');
@@ -101,8 +102,6 @@ export function dryRun(rc: RequestContext): boolean {
   }
   return true;
 }
-
-export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
 export function fieldValidation(rc: RequestContext): FieldValidation {
   const v = rc.query.get('fieldValidation');

@@ -11,7 +11,7 @@ import { decodeText, mediaType, readBodyBytes, readObjectBody } from '../body.ts
 import { ApiError, errors } from '../../api/errors.ts';
 import { type RequestContext, sendNegotiated } from './context.ts';
 import { dryRun } from './params.ts';
-import { valueAt } from './body-check.ts';
+import { valueAt } from '../../registry/object-checks.ts';
 import { fieldManagerOf, sendCommitted, writeHooks } from './write-common.ts';
 import { negotiateObject } from '../negotiate.ts';
 import { fieldErrors } from '../../api/field-errors.ts';

@@ -5,7 +5,7 @@
 
 import type { AdmissionAttributes, Operation } from '../../admission/chain.ts';
 import { managerFromUserAgent } from '../../apply/index.ts';
-import type { WriteHooks } from '../../registry/store.ts';
+import type { WriteHooks } from '../../registry/write-services.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { MEDIA_JSON } from '../../api/k8s-names.ts';
 import { transformObject } from '../respond.ts';

@@ -1,19 +1,24 @@
-// The seam between the write handlers and server-side apply's field
-// manager (runtime/apply): every create, update and non-apply patch records
-// ownership as an Update; apply patches go through apply().
+// The seam between the registry's write pipeline and server-side apply's
+// field manager (runtime/apply): every create, update and non-apply patch,
+// from a request or from an in-process writer, records ownership as an
+// Update; apply patches go through apply().
 
-import type { MergeSchema } from '../../generated/api-types.ts';
+import type { MergeSchema, ResourceDef } from '../../generated/api-types.ts';
 import { ApplyConflictError, FieldManager, FieldManagerError } from '../apply/index.ts';
-import type { ServedResource } from '../registry/served.ts';
 import { ApiError, errors, type StatusDetails } from '../api/errors.ts';
 import type { Obj } from '../storage/interface.ts';
 import { groupVersion } from '../api/keys.ts';
 
+/** The resource a write is for, as served (its version's schema and apiVersion). */
+export interface ManagedResource {
+  def: ResourceDef;
+}
+
 export interface ManagedFieldsHook {
   /** Records the writer's ownership on `obj` (operation Update); returns the object to store. */
-  update(res: ServedResource, live: Obj | null, obj: Obj, manager: string, subresource?: string): Obj;
+  update(res: ManagedResource, live: Obj | null, obj: Obj, manager: string, subresource?: string): Obj;
   /** Merges an apply configuration into `live`; throws a 409 ApiError on conflicts unless force. */
-  apply(res: ServedResource, live: Obj | null, config: Obj, manager: string, force: boolean, subresource?: string): Obj;
+  apply(res: ManagedResource, live: Obj | null, config: Obj, manager: string, force: boolean, subresource?: string): Obj;
 }
 
 function mapError(err: unknown): unknown {
@@ -26,7 +31,7 @@ function mapError(err: unknown): unknown {
 /** The field-manager hook backed by server-side apply (runtime/apply), one FieldManager per resource version. */
 export function createManagedFieldsHook(schema: MergeSchema): ManagedFieldsHook {
   const managers = new Map<string, FieldManager>();
-  const managerFor = (res: ServedResource): FieldManager => {
+  const managerFor = (res: ManagedResource): FieldManager => {
     const d = res.def;
     const key = `${d.group}/${d.version}/${d.resource}`;
     let fm = managers.get(key);

@@ -1,0 +1,120 @@
+// The object checks of a write, before it reaches the registry store's
+// pipeline: nulls dropped (JSON null means unset), spec defaults applied,
+// and the generated schema validator run. Wrong types are 400, unknown and
+// duplicate fields follow fieldValidation (warned about, refused, or
+// ignored; then dropped), required/enum/bounds/format problems are 422
+// Invalid. Used for request bodies (http/handlers/body-check.ts) and for
+// what in-process writers store (the store's writer option). Also the
+// field-path helpers these need.
+
+import type { ResourceDef, SchemaIssue, SchemaValidator } from '../../generated/api-types.ts';
+import { fieldErrors } from '../api/field-errors.ts';
+import type { Obj } from '../storage/interface.ts';
+import { errors } from '../api/errors.ts';
+import { goQuote } from '../api/go-format.ts';
+import type { Defaulter } from './defaults.ts';
+
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
+/** What the checks need: the defaulter and the generated validator of a schema. */
+export interface ObjectCheckServices {
+  defaulter: Defaulter;
+  validator(schema: string): Promise<SchemaValidator | undefined>;
+}
+
+/**
+ * Drops nulls, applies defaults (unless `defaults` is false) and runs the
+ * schema validator of `def`'s version on `obj`; adds the warnings of
+ * fieldValidation Warn to `warnings` (before any refusal, so a 422 carries
+ * them too) and throws the 400 or 422 ApiError of a refusal.
+ */
+export async function checkObject(services: ObjectCheckServices, def: ResourceDef, obj: Obj, opts: {
+  fieldValidation: FieldValidation; duplicates?: string[]; defaults?: boolean; warnings?: string[];
+}): Promise<void> {
+  const schema = def.schema;
+  const kind = def.kind;
+  const duplicates = opts.duplicates ?? [];
+  dropNulls(obj);
+  if (opts.defaults !== false) services.defaulter.apply(schema, obj);
+  const mode = opts.fieldValidation;
+  const validator = await services.validator(schema);
+  const issues: SchemaIssue[] = validator ? validator(obj) : [];
+  const typeIssues = issues.filter((i) => i.kind === 'type');
+  if (typeIssues.length) {
+    throw errors.badRequest(`${kind} in version "${def.version}" cannot be handled as a ${kind}: ${typeIssues.map((i) => `${i.path}: ${i.message}`).join(', ')}`);
+  }
+  // field paths quoted as Go's %q does (control characters escaped, printable Unicode kept)
+  const unknown = issues.filter((i) => i.kind === 'unknown').map((i) => `unknown field ${goQuote(i.path)}`);
+  const dup = duplicates.map((p) => `duplicate field ${goQuote(p)}`);
+  const strictProblems = [...unknown, ...dup];
+  if (strictProblems.length && mode === 'Strict') {
+    throw errors.badRequest(`${kind} in version "${def.version}" cannot be handled as a ${kind}: strict decoding error: ${strictProblems.join(', ')}`);
+  }
+  if (strictProblems.length && mode === 'Warn') opts.warnings?.push(...strictProblems);
+  // unknown fields are dropped, as decoding into the typed object drops them upstream
+  for (const i of issues) if (i.kind === 'unknown') deleteAt(obj, i.path);
+  // Built-in kinds: a field required by the schema may be absent from status (Go decodes it as
+  // its zero value); their status is checked by the resource's strategy instead.
+  const invalid = issues.filter((i) => i.kind !== 'type' && i.kind !== 'unknown'
+    && !(i.kind === 'required' && !def.custom && (i.path === 'status' || i.path.startsWith('status.'))));
+  if (invalid.length) {
+    const errs = invalid.map((i) => {
+      if (i.kind === 'required') return fieldErrors.required(i.path, '');
+      return fieldErrors.invalid(i.path, valueAt(obj, i.path), i.message);
+    });
+    throw errors.invalid({ group: def.group, kind }, obj.metadata?.name ?? '', errs);
+  }
+}
+
+/** Removes null-valued fields: JSON null means "unset" for typed objects, as in Go decoding. */
+export function dropNulls(v: unknown): void {
+  if (Array.isArray(v)) {
+    for (const x of v) if (x !== null && typeof x === 'object') dropNulls(x);
+  } else if (v !== null && typeof v === 'object') {
+    for (const k of Object.keys(v)) {
+      const x = (v as Record<string, unknown>)[k];
+      if (x === null) delete (v as Record<string, unknown>)[k];
+      else if (typeof x === 'object') dropNulls(x);
+    }
+  }
+}
+
+/** Splits a field path into keys and indexes: `a.b[0].c`, `metadata.labels[app]`. */
+function pathSegments(path: string): string[] {
+  const out: string[] = [];
+  const re = /([^.[\]]+)|\[([^\]]*)\]/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(path))) out.push(m[1] ?? m[2]);
+  return out;
+}
+
+/** Deletes the field at a path; a key that itself contains dots is matched greedily. */
+export function deleteAt(obj: unknown, path: string): void {
+  const segs = pathSegments(path);
+  let cur: any = obj;
+  let i = 0;
+  while (cur != null && typeof cur === 'object' && i < segs.length) {
+    let j = i;
+    let key = segs[i];
+    while (!(key in cur) && j + 1 < segs.length) key = `${key}.${segs[++j]}`;
+    if (!(key in cur)) return;
+    if (j === segs.length - 1) {
+      if (!Array.isArray(cur)) delete cur[key];
+      return;
+    }
+    cur = cur[key];
+    i = j + 1;
+  }
+}
+
+/** Reads a value by Kubernetes field path (`spec.ports[0].port`, `metadata.labels[app]`). */
+export function valueAt(obj: unknown, path: string): unknown {
+  let cur: any = obj;
+  const re = /([^.[\]]+)|\[([^\]]*)\]/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(path)) && cur != null) {
+    const k = m[1] ?? m[2];
+    cur = Array.isArray(cur) && /^\d+$/.test(k) ? cur[Number(k)] : cur[k];
+  }
+  return cur;
+}

@@ -1,0 +1,103 @@
+// What the registry's write pipeline calls around the strategy: the hooks
+// of one write (field ownership, the two halves of admission), the
+// identities of in-process writers, and the services with which the store
+// builds those hooks itself when the server writes (built-ins, the
+// namespace controller, the garbage collector), so that what the server
+// stores is defaulted, schema-checked, admitted and carries managedFields
+// like what a client stores.
+
+import type { UserInfo } from '../auth/user.ts';
+import type { Obj } from '../storage/interface.ts';
+import type { ResourceDef } from '../../generated/api-types.ts';
+import type { ManagedFieldsHook } from './managed-fields.ts';
+import type { ObjectCheckServices } from './object-checks.ts';
+
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+/** What admission is told about a write. */
+export interface AdmissionAttributes {
+  operation: Operation;
+  group: string;
+  version: string;
+  kind: string;
+  resource: string;
+  subresource: string;
+  namespace: string;
+  name: string;
+  object: Obj | null;
+  oldObject: Obj | null;
+  dryRun: boolean;
+  user: UserInfo;
+}
+
+/** The admission chain as the pipeline calls it: its mutating half, then (later) its validating half. */
+export interface AdmissionStage {
+  readonly size: number;
+  admit(attrs: AdmissionAttributes): Promise<void>;
+  validate(attrs: AdmissionAttributes): Promise<void>;
+}
+
+/**
+ * The request's stages that wrap the strategy in a write, each called at its
+ * place in the pipeline (see RegistryStore.create() and update()). `old` is
+ * null when the write creates the object.
+ */
+export interface WriteHooks {
+  /** Records the writer's field ownership (metadata.managedFields) on the object as sent. */
+  manageFields?(obj: Obj, old: Obj | null): void;
+  /** Mutating admission: may change the object in place; what it sets is prepared and validated after it. */
+  admit?(obj: Obj, old: Obj | null): void | Promise<void>;
+  /** Validating admission: sees the final object and refuses by throwing. */
+  validate?(obj: Obj, old: Obj | null): void | Promise<void>;
+}
+
+/** An in-process writer: the user admission sees and the field manager its writes record. */
+export interface Writer {
+  user: UserInfo;
+  manager: string;
+}
+
+const serviceAccount = (name: string): UserInfo => ({
+  name: `system:serviceaccount:kube-system:${name}`,
+  groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
+});
+
+/** The API server itself (start-up objects, its own Service and Endpoints, local APIServices). */
+export const APISERVER_WRITER: Writer = {
+  user: { name: 'system:apiserver', groups: ['system:masters', 'system:authenticated'] },
+  manager: 'kube-apiserver',
+};
+
+/** The namespace controller (kube-controller-manager's, with its service account). */
+export const NAMESPACE_CONTROLLER_WRITER: Writer = { user: serviceAccount('namespace-controller'), manager: 'kube-controller-manager' };
+
+/** The garbage collector (kube-controller-manager's, with its service account). */
+export const GARBAGE_COLLECTOR_WRITER: Writer = { user: serviceAccount('generic-garbage-collector'), manager: 'kube-controller-manager' };
+
+/** What the store needs to run the whole pipeline for an in-process writer. */
+export interface WriteServices extends ObjectCheckServices {
+  managedFields: ManagedFieldsHook;
+  admission: AdmissionStage;
+}
+
+/** The hooks of an in-process write of `def` (its stored version) by `writer`. */
+export function writerHooks(services: WriteServices, def: ResourceDef, writer: Writer, opts: { namespace: string; name: string; subresource?: string; dryRun: boolean }): WriteHooks {
+  const attrs = (obj: Obj, old: Obj | null): AdmissionAttributes => ({
+    operation: old ? 'UPDATE' : 'CREATE',
+    group: def.group, version: def.version, kind: def.kind, resource: def.resource,
+    subresource: opts.subresource ?? '', namespace: opts.namespace, name: obj.metadata?.name || opts.name,
+    object: obj, oldObject: old, dryRun: opts.dryRun, user: writer.user,
+  });
+  const hooks: WriteHooks = {
+    manageFields(obj, old) {
+      const withFields = services.managedFields.update({ def }, old, obj, writer.manager, opts.subresource);
+      if (withFields.metadata?.managedFields === undefined) delete obj.metadata.managedFields;
+      else obj.metadata.managedFields = withFields.metadata.managedFields;
+    },
+  };
+  if (services.admission.size) {
+    hooks.admit = (obj, old) => services.admission.admit(attrs(obj, old));
+    hooks.validate = (obj, old) => services.admission.validate(attrs(obj, old));
+  }
+  return hooks;
+}
