@@ -9,9 +9,10 @@ import { ApiError, errors, type StatusDetails } from '../api/errors.ts';
 import type { Obj } from '../storage/interface.ts';
 import { groupVersion } from '../api/keys.ts';
 
-/** The resource a write is for, as served (its version's schema and apiVersion). */
+/** The resource a write is for: its version's schema and apiVersion, and what its strategies reset. */
 export interface ManagedResource {
   def: ResourceDef;
+  store: { resetFields: Record<string, string[]> };
 }
 
 export interface ManagedFieldsHook {
@@ -36,11 +37,10 @@ export function createManagedFieldsHook(schema: MergeSchema): ManagedFieldsHook 
     const key = `${d.group}/${d.version}/${d.resource}`;
     let fm = managers.get(key);
     if (!fm) {
-      const hasStatus = d.subresources.some((s) => s.name === 'status');
       fm = new FieldManager({
         schema, typeName: d.schema, apiVersion: groupVersion(d.group, d.version), unstructured: d.custom, kind: d.kind,
         // what each endpoint's strategy resets is never owned through it
-        resetFields: hasStatus ? { '': ['status'], status: ['spec', 'metadata'] } : {},
+        resetFields: res.store.resetFields,
       });
       managers.set(key, fm);
     }

@@ -24,7 +24,7 @@ import { matchesObject } from '../storage/semantics/predicate.ts';
 import { type Allocation, type Strategy, type SubresourceStrategy } from './strategy.ts';
 import { jsonEqual } from '../api/json-equal.ts';
 import { checkObject } from './object-checks.ts';
-import { type WriteHooks, type WriteServices, type Writer, writerHooks } from './write-services.ts';
+import { type WriteHooks, type WriteServices, type Writer, pipelineHooks } from './write-services.ts';
 
 export interface WriteOptions {
   dryRun?: boolean;
@@ -133,7 +133,14 @@ export class RegistryStore {
     this.gr = { group: def.group, resource: def.resource };
     this.keyRoot = keyRootOf(def);
     this.attrs = attrsOf(def);
+    const reset: Record<string, string[]> = {};
+    if (strategy.resetFields.length) reset[''] = strategy.resetFields;
+    for (const [name, sub] of Object.entries(subresources)) if (sub.resetFields.length) reset[name] = sub.resetFields;
+    this.resetFields = reset;
   }
+
+  /** The fields each endpoint's strategy resets, by subresource ('' for the main resource): never owned through it. */
+  readonly resetFields: Record<string, string[]>;
 
   key(namespace: string, name: string): string {
     return objectKey(this.keyRoot, this.def.namespaced ? namespace : undefined, name);
@@ -257,7 +264,8 @@ export class RegistryStore {
   /** The hooks of this write: the handler's, or those the store builds for an in-process writer. */
   private hooksOf(opts: PipelineOptions, namespace: string, name: string, subresource?: string): WriteHooks | undefined {
     if (!opts.writer) return opts.hooks;
-    return writerHooks(this.writeServices(), this.def, opts.writer, { namespace, name, subresource, dryRun: !!opts.dryRun });
+    const { user, manager } = opts.writer;
+    return pipelineHooks(this.writeServices(), { def: this.def, store: this }, { user, manager, namespace, name, subresource, dryRun: !!opts.dryRun });
   }
 
   private validateCreate(obj: Obj): void {

@@ -24,6 +24,13 @@ export interface Strategy {
   warningsOnCreate(obj: Obj): string[];
   warningsOnUpdate(obj: Obj, old: Obj): string[];
   allowCreateOnUpdate: boolean;
+  /**
+   * Top-level fields that writes of the main resource cannot change (the
+   * strategy resets them: `status` when there is a status subresource); no
+   * writer ever owns them through the main resource (upstream's
+   * GetResetFields).
+   */
+  resetFields: string[];
   /** An update without metadata.resourceVersion is accepted (last write wins). */
   allowUnconditionalUpdate: boolean;
   /** Subresource strategies of this kind, added to or replacing the generic ones (namespaces/finalize, a kind's status rules). */
@@ -59,6 +66,8 @@ export interface Allocation {
 
 /** The strategy for writes through a subresource such as status. */
 export interface SubresourceStrategy {
+  /** Top-level fields that writes through this subresource cannot change, so never own (see Strategy.resetFields). */
+  resetFields: string[];
   /** Build what is stored from the request's object and the live one. */
   prepareForUpdate(obj: Obj, old: Obj): void;
   validateUpdate(obj: Obj, old: Obj): FieldError[];
@@ -78,6 +87,7 @@ export function defaultStrategy(def: ResourceDef): Strategy {
   const withStatus = hasStatus(def);
   return {
     allowCreateOnUpdate: def.allowCreateOnUpdate,
+    resetFields: withStatus ? ['status'] : [],
     allowUnconditionalUpdate: true,
     prepareForCreate(obj) {
       if (withStatus) delete obj.status;
@@ -111,6 +121,7 @@ export function defaultStrategy(def: ResourceDef): Strategy {
 /** The scale subresource: the handler builds the whole object from the live one; only the replica count differs. */
 export function scaleStrategy(): SubresourceStrategy {
   return {
+    resetFields: [],
     prepareForUpdate(obj, old) {
       const oldGen = typeof old.metadata?.generation === 'number' ? old.metadata.generation : 1;
       obj.metadata.generation = jsonEqual(specPart(obj), specPart(old)) ? oldGen : oldGen + 1;
@@ -119,9 +130,13 @@ export function scaleStrategy(): SubresourceStrategy {
   };
 }
 
+/** What a status write cannot change: everything but status. */
+export const STATUS_RESET_FIELDS = ['spec', 'metadata'];
+
 /** The status subresource: only status changes; everything else stays as stored. */
 export function statusStrategy(): SubresourceStrategy {
   return {
+    resetFields: STATUS_RESET_FIELDS,
     prepareForUpdate(obj, old) {
       const status = obj.status;
       const managedFields = obj.metadata?.managedFields;

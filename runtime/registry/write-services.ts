@@ -8,8 +8,7 @@
 
 import type { UserInfo } from '../auth/user.ts';
 import type { Obj } from '../storage/interface.ts';
-import type { ResourceDef } from '../../generated/api-types.ts';
-import type { ManagedFieldsHook } from './managed-fields.ts';
+import type { ManagedFieldsHook, ManagedResource } from './managed-fields.ts';
 import type { ObjectCheckServices } from './object-checks.ts';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
@@ -80,21 +79,41 @@ export interface WriteServices extends ObjectCheckServices {
   admission: AdmissionStage;
 }
 
-/** The hooks of an in-process write of `def` (its stored version) by `writer`. */
-export function writerHooks(services: WriteServices, def: ResourceDef, writer: Writer, opts: { namespace: string; name: string; subresource?: string; dryRun: boolean }): WriteHooks {
+/** Who writes and where: what the hooks of one write need besides the object. */
+export interface WriteTarget {
+  user: UserInfo;
+  manager: string;
+  namespace: string;
+  name: string;
+  subresource?: string;
+  dryRun: boolean;
+  /** The operation admission is told when the write creates (a PUT or apply that creates is an UPDATE to admission). */
+  createOperation?: Operation;
+  /** Apply records field ownership itself, in its transform. */
+  skipManagedFields?: boolean;
+}
+
+/**
+ * The hooks of one write of `res` (the version the object is written in):
+ * field ownership for the target's manager, and admission as its user.
+ * Used by request handlers and, with a Writer, for in-process writes.
+ */
+export function pipelineHooks(services: Pick<WriteServices, 'managedFields' | 'admission'>, res: ManagedResource, target: WriteTarget): WriteHooks {
+  const { def } = res;
   const attrs = (obj: Obj, old: Obj | null): AdmissionAttributes => ({
-    operation: old ? 'UPDATE' : 'CREATE',
+    operation: old ? 'UPDATE' : target.createOperation ?? 'CREATE',
     group: def.group, version: def.version, kind: def.kind, resource: def.resource,
-    subresource: opts.subresource ?? '', namespace: opts.namespace, name: obj.metadata?.name || opts.name,
-    object: obj, oldObject: old, dryRun: opts.dryRun, user: writer.user,
+    subresource: target.subresource ?? '', namespace: target.namespace, name: obj.metadata?.name ?? target.name,
+    object: obj, oldObject: old, dryRun: target.dryRun, user: target.user,
   });
-  const hooks: WriteHooks = {
-    manageFields(obj, old) {
-      const withFields = services.managedFields.update({ def }, old, obj, writer.manager, opts.subresource);
+  const hooks: WriteHooks = {};
+  if (!target.skipManagedFields) {
+    hooks.manageFields = (obj, old) => {
+      const withFields = services.managedFields.update(res, old, obj, target.manager, target.subresource);
       if (withFields.metadata?.managedFields === undefined) delete obj.metadata.managedFields;
       else obj.metadata.managedFields = withFields.metadata.managedFields;
-    },
-  };
+    };
+  }
   if (services.admission.size) {
     hooks.admit = (obj, old) => services.admission.admit(attrs(obj, old));
     hooks.validate = (obj, old) => services.admission.validate(attrs(obj, old));

@@ -3,9 +3,9 @@
 // pipeline, and the write response (which, once the write is stored, is
 // always a success).
 
-import type { AdmissionAttributes, Operation } from '../../admission/chain.ts';
+import type { Operation } from '../../admission/chain.ts';
 import { managerFromUserAgent } from '../../apply/index.ts';
-import type { WriteHooks } from '../../registry/write-services.ts';
+import { type WriteHooks, pipelineHooks } from '../../registry/write-services.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { MEDIA_JSON } from '../../api/k8s-names.ts';
 import { transformObject } from '../respond.ts';
@@ -28,26 +28,10 @@ export function fieldManagerOf(rc: RequestContext, required = false): string {
 
 /** The request's stages of the registry's write pipeline: field ownership and the two halves of admission. */
 export function writeHooks(rc: RequestContext, operation: Operation, manager: string, dryRun: boolean, opts: { subresource?: string; skipManagedFields?: boolean } = {}): WriteHooks {
-  const { res, services, info } = rc;
-  const attrs = (obj: Obj, old: Obj | null): AdmissionAttributes => ({
-    operation: old ? 'UPDATE' : operation,
-    group: res.def.group, version: res.def.version, kind: res.def.kind, resource: res.def.resource,
-    subresource: opts.subresource ?? '', namespace: info.namespace, name: obj.metadata?.name ?? info.name,
-    object: obj, oldObject: old, dryRun, user: rc.user,
+  return pipelineHooks(rc.services, rc.res, {
+    user: rc.user, manager, namespace: rc.info.namespace, name: rc.info.name, dryRun,
+    subresource: opts.subresource, createOperation: operation, skipManagedFields: opts.skipManagedFields,
   });
-  const hooks: WriteHooks = {};
-  if (!opts.skipManagedFields) {
-    hooks.manageFields = (obj, old) => {
-      const withFields = services.managedFields.update(res, old, obj, manager, opts.subresource);
-      if (withFields.metadata?.managedFields === undefined) delete obj.metadata.managedFields;
-      else obj.metadata.managedFields = withFields.metadata.managedFields;
-    };
-  }
-  if (services.admission.size) {
-    hooks.admit = (obj, old) => services.admission.admit(attrs(obj, old));
-    hooks.validate = (obj, old) => services.admission.validate(attrs(obj, old));
-  }
-  return hooks;
 }
 
 export function respondObject(rc: RequestContext, obj: Obj, status: number): Promise<Response> {

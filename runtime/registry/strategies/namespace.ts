@@ -59,6 +59,7 @@ function phaseErrors(obj: Obj): FieldError[] {
 function statusSub(): SubresourceStrategy {
   const base = statusWithMetadata((obj) => phaseErrors(obj));
   return {
+    resetFields: base.resetFields,
     prepareForUpdate(obj, old) {
       base.prepareForUpdate(obj, old);
       setNameLabel(obj);
@@ -69,6 +70,8 @@ function statusSub(): SubresourceStrategy {
 
 function finalizeSub(): SubresourceStrategy {
   return {
+    // nothing is reset from field ownership through finalize
+    resetFields: [],
     prepareForUpdate(obj, old) {
       const finalizers = obj.spec?.finalizers;
       for (const k of Object.keys(obj)) delete obj[k];

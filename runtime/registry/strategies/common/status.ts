@@ -8,13 +8,14 @@
 import type { Obj } from '../../../storage/interface.ts';
 import type { FieldError } from '../../../api/field-errors.ts';
 import { validateObjectMetaUpdate } from '../../metadata.ts';
-import type { SubresourceStrategy } from '../../strategy.ts';
+import { STATUS_RESET_FIELDS, type SubresourceStrategy } from '../../strategy.ts';
 
 export const STATUS_WRITABLE_METADATA = ['labels', 'annotations', 'finalizers', 'ownerReferences', 'managedFields'] as const;
 
 export function statusWithMetadata(check: (obj: Obj, old: Obj) => FieldError[] = () => [], opts: { keepOwnerReferences?: boolean } = {}): SubresourceStrategy {
   const fields = STATUS_WRITABLE_METADATA.filter((f) => !(opts.keepOwnerReferences && f === 'ownerReferences'));
   return {
+    resetFields: STATUS_RESET_FIELDS,
     prepareForUpdate(obj, old) {
       const status = obj.status;
       const md: Obj = obj.metadata ?? {};
