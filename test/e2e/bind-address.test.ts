@@ -2,28 +2,13 @@
 // (there is no authentication yet) with a clear message and exit code 1,
 // unless --insecure-allow-unauthenticated-remote is given; then it warns,
 // logs the address really bound, and writes a kubeconfig that reaches it.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../support/clients.ts';
-import { startServerProcess } from '../support/server-process.ts';
+import { runCliToExit, startServerProcess } from '../support/server-process.ts';
 
-/** Runs the CLI to its exit (it must exit by itself: a refusal happens before listening). */
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'runtime', 'cli.ts'), ...args], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => { stdout += d; });
-    p.stderr.on('data', (d) => { stderr += d; });
-    // a server that did start would never exit: end it so the test fails instead of hanging
-    const timer = setTimeout(() => p.kill('SIGKILL'), 30_000);
-    p.on('error', reject);
-    p.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
-  });
-}
+const runCli = (args: string[]) => runCliToExit(args);
 
 describe('--bind-address', () => {
   it.each(['0.0.0.0', '::', '192.0.2.10'])('refuses %s without the insecure flag', async (addr) => {

@@ -5,14 +5,12 @@
 // short: one clear message naming the file, exit 1, no stack trace. Below,
 // what quarantining does to the revision log (history, tombstones, the
 // revision counter, compaction).
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { projectRoot } from '../support/clients.ts';
-import { startServerProcess } from '../support/server-process.ts';
+import { runCliToExit, startServerProcess } from '../support/server-process.ts';
 import { CompactedError } from '../../runtime/storage/interface.ts';
 import { openSqliteKV, UnreadableRowsError, DatabaseFileError } from '../../runtime/storage/sqlite/index.ts';
 
@@ -24,18 +22,7 @@ const tmpDir = () => {
 };
 afterEach(() => { for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true }); });
 
-function runCli(args: string[], timeoutMs = 30_000): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'runtime', 'cli.ts'), '--secure-port', '0', ...args], {
-      cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    proc.stdout.on('data', (d) => { out += d; });
-    proc.stderr.on('data', (d) => { out += d; });
-    const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs);
-    proc.on('exit', (code) => { clearTimeout(timer); resolve({ code, out }); });
-  });
-}
+const runCli = (args: string[], timeoutMs?: number) => runCliToExit(['--secure-port', '0', ...args], timeoutMs);
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const createCM = (url: string, name: string) => fetch(`${url}${CM}`, {

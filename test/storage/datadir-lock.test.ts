@@ -4,29 +4,15 @@
 // after kill -9 a new server starts (and says it took over). In-process, a
 // second open of the same directory is refused the same way until the first
 // is closed.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../support/clients.ts';
-import { startServerProcess } from '../support/server-process.ts';
+import { runCliToExit, startServerProcess } from '../support/server-process.ts';
 import { openStorage } from '../../runtime/storage/factory.ts';
 import { DataDirInUseError } from '../../runtime/storage/sqlite/index.ts';
 
-/** Runs the CLI to completion (or kills it after timeoutMs) and returns its exit code and output. */
-function runCli(args: string[], timeoutMs = 30_000): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'runtime', 'cli.ts'), '--secure-port', '0', ...args], {
-      cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    proc.stdout.on('data', (d) => { out += d; });
-    proc.stderr.on('data', (d) => { out += d; });
-    const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs);
-    proc.on('exit', (code) => { clearTimeout(timer); resolve({ code, out }); });
-  });
-}
+const runCli = (args: string[], timeoutMs?: number) => runCliToExit(['--secure-port', '0', ...args], timeoutMs);
 
 const createCM = (url: string, name: string) => fetch(`${url}/api/v1/namespaces/default/configmaps`, {
   method: 'POST', headers: { 'content-type': 'application/json' },

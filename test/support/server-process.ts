@@ -1,5 +1,6 @@
 // Runs the real server as a child process (what `npm start` runs) on a free
-// port with its own data directory, for end-to-end tests with real clients.
+// port with its own data directory, for end-to-end tests with real clients;
+// and runs the CLI to its exit, for tests of start-up refusals.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -57,4 +58,25 @@ export async function startServerProcess(args: string[] = [], opts: { dataDir?: 
       await exited;
     },
   };
+}
+
+export interface CliRun { code: number | null; stdout: string; stderr: string; /** both, interleaved as they came */ out: string }
+
+/**
+ * Runs the CLI with `args` until it exits by itself (a refusal happens before
+ * it listens); a server that did start is killed after timeoutMs so the test
+ * fails instead of hanging.
+ */
+export function runCliToExit(args: string[], timeoutMs = 30_000): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'runtime', 'cli.ts'), ...args], {
+      cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const run: CliRun = { code: null, stdout: '', stderr: '', out: '' };
+    proc.stdout!.on('data', (d) => { run.stdout += d; run.out += d; });
+    proc.stderr!.on('data', (d) => { run.stderr += d; run.out += d; });
+    const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs);
+    proc.on('error', reject);
+    proc.on('close', (code) => { clearTimeout(timer); run.code = code; resolve(run); });
+  });
 }
