@@ -11,6 +11,9 @@ import { resolve } from 'node:path';
 import { FlagError, parseFlags, usage } from './config/flags.ts';
 import { BindAddressError, checkBindAddress, INSECURE_REMOTE_FLAG } from './http/bind-address.ts';
 import { ListenError } from './server/listen.ts';
+import { PKIError } from './server/pki.ts';
+import { AuthorizationModeError, authorizerFor } from './http/authorization.ts';
+import { TLSFlagError, tlsCiphers, tlsMinVersion } from './config/tls.ts';
 import { startServer } from './server/start.ts';
 import { StorageOpenError } from './storage/sqlite/open-errors.ts';
 
@@ -35,15 +38,18 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   }
-  if (flags['authorization-mode'] !== 'AlwaysAllow') {
-    console.error(`Error: --authorization-mode ${flags['authorization-mode']} is not supported yet by this build (AlwaysAllow only)`);
-    process.exit(1);
-  }
+  const list = (v: unknown) => (typeof v === 'string' && v ? v.split(',').map((x) => x.trim()).filter(Boolean) : undefined);
+  const authorizationMode = list(flags['authorization-mode']) ?? [];
   const allowInsecureRemote = Boolean(flags[INSECURE_REMOTE_FLAG]);
+  const insecureServeHTTP = Boolean(flags['insecure-serve-http']);
+  // the checks startServer would make, before anything is written
   try {
-    checkBindAddress(String(flags['bind-address']), allowInsecureRemote);
+    authorizerFor(authorizationMode);
+    tlsMinVersion(flags['tls-min-version'] as string | undefined);
+    tlsCiphers(list(flags['tls-cipher-suites']));
+    if (insecureServeHTTP) checkBindAddress(String(flags['bind-address']), allowInsecureRemote);
   } catch (err) {
-    if (!(err instanceof BindAddressError)) throw err;
+    if (!(err instanceof BindAddressError || err instanceof AuthorizationModeError || err instanceof TLSFlagError)) throw err;
     console.error(`Error: ${err.message}`);
     process.exit(1);
   }
@@ -54,6 +60,15 @@ async function main(): Promise<void> {
     dataDir: dataDirFlag === ':memory:' ? undefined : resolve(dataDirFlag),
     bindAddress: String(flags['bind-address']),
     allowInsecureRemote,
+    insecureServeHTTP,
+    authorizationMode,
+    anonymousAuth: Boolean(flags['anonymous-auth']),
+    certDir: flags['cert-dir'] as string | undefined,
+    tlsCertFile: flags['tls-cert-file'] as string | undefined,
+    tlsPrivateKeyFile: flags['tls-private-key-file'] as string | undefined,
+    clientCAFile: flags['client-ca-file'] as string | undefined,
+    tlsMinVersion: flags['tls-min-version'] as string | undefined,
+    tlsCipherSuites: list(flags['tls-cipher-suites']),
     port: Number(flags['secure-port']),
     runtimeConfig: flags['runtime-config'] as string | undefined,
     minRequestTimeoutSeconds: Number(flags['min-request-timeout']),
@@ -108,7 +123,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  if (err instanceof StorageOpenError || err instanceof ListenError) console.error(`Error: ${err.message}`);
+  if (err instanceof StorageOpenError || err instanceof ListenError || err instanceof PKIError) console.error(`Error: ${err.message}`);
   else console.error(err);
   process.exit(1);
 });

@@ -5,7 +5,10 @@
 // handlers). Errors anywhere become Kubernetes Status responses.
 
 import { Hono, type Context } from 'hono';
-import type { UserInfo } from '../auth/user.ts';
+import type { AuthRequest } from '../auth/authenticator.ts';
+import { ANONYMOUS, type UserInfo } from '../auth/user.ts';
+import { authRequestOf } from './auth-request.ts';
+import type { Authorizer } from './authorization.ts';
 import { MEDIA_PROTOBUF, SERVER_VERSION } from '../api/k8s-names.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import { type Check, healthResponse } from './health.ts';
@@ -31,22 +34,15 @@ import { sendBytes, sendJSON, sendStatus } from './respond.ts';
 import { ApiError, errors, toApiError } from '../api/errors.ts';
 import { groupVersion } from '../api/keys.ts';
 
-export interface Authenticator {
-  /** Returns the user, or undefined when the request carries no credentials this authenticator knows. Throws 401 on bad ones. */
-  authenticate(c: Context): Promise<UserInfo | undefined> | UserInfo | undefined;
-}
-
-export interface Authorizer {
-  /** Throws a 403 ApiError to deny. */
-  authorize(user: UserInfo, info: RequestInfo): Promise<void> | void;
+/** Who a request is (auth/chain.ts): throws 401 for a bad credential, or for none where anonymous access is off. */
+export interface Authentication {
+  authenticate(req: AuthRequest): Promise<UserInfo>;
 }
 
 export interface AppOptions {
   api: ApiIndex;
   services: ServerServices;
-  authenticators: Authenticator[];
-  /** The user of a request no authenticator recognised (anonymous), or undefined to answer 401. */
-  anonymous?: UserInfo;
+  authentication: Authentication;
   authorizer: Authorizer;
   /** Answers access reviews (SubjectAccessReview ...) the way the authorizer decides. */
   access: AccessDecider;
@@ -125,19 +121,12 @@ export function createApp(opts: AppOptions): Hono<Env> {
 
   // Stage 2: authentication.
   app.use('*', async (c, next) => {
-    let user: UserInfo | undefined;
-    for (const a of opts.authenticators) {
-      user = await a.authenticate(c);
-      if (user) break;
-    }
-    user ??= opts.anonymous;
-    if (!user) throw errors.unauthorized();
-    c.set('user', user);
+    c.set('user', await opts.authentication.authenticate(authRequestOf(c, c.get('info').path)));
     await next();
   });
 
   // Callers no credential identified: no foreign Host, no cross-site browser writes (origin-guard.ts).
-  app.use('*', originGuard({ bindAddress: opts.bindAddress ?? '127.0.0.1', applies: (c) => c.get('user') === opts.anonymous }));
+  app.use('*', originGuard({ bindAddress: opts.bindAddress ?? '127.0.0.1', applies: (c) => c.get('user').name === ANONYMOUS.name }));
 
   // Stage 3 (impersonation) is added by the authentication module when enabled.
 
