@@ -67,7 +67,7 @@ function decodeAnonymous(raw: unknown, unknown: string[]): AnonymousConfig {
 /** Decodes and validates the file's text (YAML or JSON); throws ConfigProblem. */
 function decode(text: string): AuthenticationConfiguration {
   if (text.trim() === '') throw new ConfigProblem('empty config data');
-  const doc = parseDocument(text, { uniqueKeys: true, maxAliasCount: 100 });
+  const doc = parseDocument(text, { uniqueKeys: true });
   if (doc.errors.length) throw new ConfigProblem(`error converting YAML to JSON: ${doc.errors[0].message.split('\n')[0]}`);
   const raw: unknown = doc.toJS({ maxAliasCount: 100 });
   if (!isObject(raw)) throw new ConfigProblem(`couldn't get version/kind; json parse error: cannot unmarshal ${goType(raw)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
