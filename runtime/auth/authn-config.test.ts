@@ -1,3 +1,5 @@
+// Tests of the AuthenticationConfiguration file (anonymous section, strict decoding, upstream's validation), the flag conflict and the anonymous path rule.
+
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

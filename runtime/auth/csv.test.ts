@@ -1,3 +1,5 @@
+// Tests of the token file's CSV reader: Go encoding/csv's quoting, blank lines, line numbers and error texts.
+
 import { describe, expect, it } from 'vitest';
 import { parseCsv, CsvError } from './csv.ts';
 

@@ -1,3 +1,5 @@
+// Tests of user-extra header keys: Go's PathUnescape, lower-casing, malformed keys kept as sent.
+
 import { describe, expect, it } from 'vitest';
 import { extraKey, pathUnescape } from './extra-key.ts';
 

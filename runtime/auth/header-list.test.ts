@@ -1,3 +1,5 @@
+// Tests of the AuthRequest built from raw header pairs.
+
 import { describe, expect, it } from 'vitest';
 import { authRequestFromPairs } from './header-list.ts';
 

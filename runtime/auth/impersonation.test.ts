@@ -1,3 +1,5 @@
+// Tests of impersonation: headers to checks, upstream's group rules, the 400 and 403 texts.
+
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api/errors.ts';
 import { authRequestFromPairs } from './header-list.ts';

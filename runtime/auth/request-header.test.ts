@@ -1,3 +1,5 @@
+// Tests of the front-proxy authenticator (headers trusted only behind a verified, allowed proxy certificate) and the extension-apiserver-authentication data.
+
 import { describe, expect, it } from 'vitest';
 import type { PeerCertificate } from './authenticator.ts';
 import { authRequestFromPairs } from './header-list.ts';

@@ -1,3 +1,5 @@
+// Tests of the static token file: rows to users, upstream's skip/duplicate rules, start-up errors naming the line.
+
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

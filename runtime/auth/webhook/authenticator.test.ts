@@ -1,3 +1,6 @@
+// The webhook token authenticator against loopback HTTP and HTTPS servers started here: answers used,
+// cached for the TTL (fake clock), audiences, retries, timeouts, refusals that log no token.
+
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { webcrypto } from 'node:crypto';

@@ -1,3 +1,5 @@
+// Tests of the webhook answer cache on a fake clock: TTL, errors not cached, keys, shared lookups, size bound.
+
 import { describe, expect, it } from 'vitest';
 import { AnswerCache } from './cache.ts';
 

@@ -1,3 +1,5 @@
+// Tests of the webhook kubeconfig reader: current context, inline and file credentials, refusals that quote no secret.
+
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

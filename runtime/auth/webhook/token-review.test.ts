@@ -1,3 +1,5 @@
+// Tests of the TokenReview request and the strict reading of a webhook's answer.
+
 import { describe, expect, it } from 'vitest';
 import { parseWebhookVersion, readTokenReviewStatus, TokenReviewFormatError, tokenReviewRequest } from './token-review.ts';
 
