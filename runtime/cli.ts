@@ -12,6 +12,7 @@ import { FlagError, parseFlags, usage } from './config/flags.ts';
 import { BindAddressError, checkBindAddress, INSECURE_REMOTE_FLAG } from './http/bind-address.ts';
 import { ListenError } from './server/listen.ts';
 import { PKIError } from './server/pki.ts';
+import { AuthenticationSetupError } from './server/authentication.ts';
 import { AuthorizationModeError, authorizerFor } from './http/authorization.ts';
 import { TLSFlagError, tlsCiphers, tlsMinVersion } from './config/tls.ts';
 import { startServer } from './server/start.ts';
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
     console.log(`specserver: a Kubernetes-compatible API server\n\nFlags:\n${usage()}`);
     return;
   }
-  for (const unsupported of ['etcd-servers', 'token-auth-file'] as const) {
+  for (const unsupported of ['etcd-servers'] as const) {
     if (flags[unsupported]) {
       console.error(`Error: --${unsupported} is not supported yet by this build`);
       process.exit(1);
@@ -62,7 +63,23 @@ async function main(): Promise<void> {
     allowInsecureRemote,
     insecureServeHTTP,
     authorizationMode,
-    anonymousAuth: Boolean(flags['anonymous-auth']),
+    anonymousAuth: flags['anonymous-auth'] as boolean | undefined,
+    authenticationConfig: flags['authentication-config'] as string | undefined,
+    apiAudiences: list(flags['api-audiences']),
+    tokenAuthFile: flags['token-auth-file'] as string | undefined,
+    authenticationTokenWebhook: flags['authentication-token-webhook-config-file'] ? {
+      configFile: String(flags['authentication-token-webhook-config-file']),
+      version: String(flags['authentication-token-webhook-version']),
+      cacheTtlMs: Number(flags['authentication-token-webhook-cache-ttl']),
+    } : undefined,
+    requestHeader: flags['requestheader-client-ca-file'] ? {
+      clientCAFile: String(flags['requestheader-client-ca-file']),
+      allowedNames: list(flags['requestheader-allowed-names']),
+      usernameHeaders: list(flags['requestheader-username-headers']),
+      uidHeaders: list(flags['requestheader-uid-headers']),
+      groupHeaders: list(flags['requestheader-group-headers']),
+      extraHeadersPrefix: list(flags['requestheader-extra-headers-prefix']),
+    } : undefined,
     certDir: flags['cert-dir'] as string | undefined,
     tlsCertFile: flags['tls-cert-file'] as string | undefined,
     tlsPrivateKeyFile: flags['tls-private-key-file'] as string | undefined,
@@ -123,7 +140,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  if (err instanceof StorageOpenError || err instanceof ListenError || err instanceof PKIError) console.error(`Error: ${err.message}`);
+  if (err instanceof StorageOpenError || err instanceof ListenError || err instanceof PKIError || err instanceof AuthenticationSetupError) console.error(`Error: ${err.message}`);
   else console.error(err);
   process.exit(1);
 });

@@ -43,6 +43,10 @@ export function withAuthenticatedGroup(u: UserInfo): UserInfo {
 export class AuthenticationChain {
   constructor(private readonly o: ChainOptions) {}
 
+  get apiAudiences(): string[] {
+    return this.o.apiAudiences;
+  }
+
   /** Whether any authenticator could ever recognise a credential (else every caller is anonymous). */
   get hasAuthenticators(): boolean {
     return this.o.requestAuthenticators.length + this.o.tokenAuthenticators.length > 0;

@@ -5,7 +5,8 @@
 // handlers). Errors anywhere become Kubernetes Status responses.
 
 import { Hono, type Context } from 'hono';
-import type { AuthRequest } from '../auth/authenticator.ts';
+import type { AuthRequest, AuthResult } from '../auth/authenticator.ts';
+import { impersonate, type ImpersonationAuthorize, mastersOnly } from '../auth/impersonation.ts';
 import { ANONYMOUS, type UserInfo } from '../auth/user.ts';
 import { authRequestOf } from './auth-request.ts';
 import type { Authorizer } from './authorization.ts';
@@ -37,12 +38,18 @@ import { groupVersion } from '../api/keys.ts';
 /** Who a request is (auth/chain.ts): throws 401 for a bad credential, or for none where anonymous access is off. */
 export interface Authentication {
   authenticate(req: AuthRequest): Promise<UserInfo>;
+  /** The token authenticators alone, for TokenReview. */
+  authenticateToken(token: string, audiences: string[]): Promise<AuthResult | undefined>;
+  /** The audiences a TokenReview without spec.audiences checks for. */
+  readonly apiAudiences: string[];
 }
 
 export interface AppOptions {
   api: ApiIndex;
   services: ServerServices;
   authentication: Authentication;
+  /** Whether the requestor may impersonate (one check per requested attribute); default: system:masters only. */
+  impersonation?: ImpersonationAuthorize;
   authorizer: Authorizer;
   /** Answers access reviews (SubjectAccessReview ...) the way the authorizer decides. */
   access: AccessDecider;
@@ -60,7 +67,7 @@ export interface AppOptions {
   bindAddress?: string;
 }
 
-type Env = { Variables: { info: RequestInfo; user: UserInfo; url: URL } };
+type Env = { Variables: { info: RequestInfo; user: UserInfo; url: URL; auth: AuthRequest } };
 
 type VerbHandler = (rc: RequestContext) => Promise<Response>;
 
@@ -121,14 +128,22 @@ export function createApp(opts: AppOptions): Hono<Env> {
 
   // Stage 2: authentication.
   app.use('*', async (c, next) => {
-    c.set('user', await opts.authentication.authenticate(authRequestOf(c, c.get('info').path)));
+    const req = authRequestOf(c, c.get('info').path);
+    c.set('auth', req);
+    c.set('user', await opts.authentication.authenticate(req));
     await next();
   });
 
   // Callers no credential identified: no foreign Host, no cross-site browser writes (origin-guard.ts).
   app.use('*', originGuard({ bindAddress: opts.bindAddress ?? '127.0.0.1', applies: (c) => c.get('user').name === ANONYMOUS.name }));
 
-  // Stage 3 (impersonation) is added by the authentication module when enabled.
+  // Stage 3: impersonation (Impersonate-User, -Group, -Uid, -Extra-*), each attribute checked for the requestor.
+  const mayImpersonate = opts.impersonation ?? mastersOnly;
+  app.use('*', async (c, next) => {
+    const as = await impersonate(c.get('auth'), c.get('user'), mayImpersonate);
+    if (as) c.set('user', as.user);
+    await next();
+  });
 
   // In-flight limits (429), counted until the response is produced; watches are exempt.
   const limiter = new InflightLimiter(opts.maxRequestsInflight ?? 400, opts.maxMutatingRequestsInflight ?? 200);
@@ -205,7 +220,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
     if (info.subresource && (info.verb === 'create' || info.verb === 'delete')) throw errors.methodNotAllowed();
     if (res.def.virtual) {
       if (info.verb !== 'create') throw errors.methodNotAllowed();
-      return handleReview({ c, info, query: c.get('url').searchParams, res, user: c.get('user'), services: opts.services, warnings: [] }, opts.access);
+      return handleReview({ c, info, query: c.get('url').searchParams, res, user: c.get('user'), services: opts.services, warnings: [] }, opts.access, opts.authentication);
     }
     const handler = info.subresource === 'scale' ? handleScale : HANDLERS[info.verb];
     if (!handler) throw errors.methodNotAllowed();

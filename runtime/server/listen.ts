@@ -47,6 +47,9 @@ export function connectRefusal(): string {
   ].join('\r\n');
 }
 
+/** Request headers up to Go's http.DefaultMaxHeaderBytes (1 MiB; node's default is 16 KiB), so a long token is a 401, not a 431. */
+export const MAX_HEADER_BYTES = 1 << 20;
+
 /** What the TLS listener serves with. */
 export interface TLSServing {
   certPEM: string;
@@ -63,7 +66,7 @@ export const PLAIN_HTTP_ANSWER = 'HTTP/1.0 400 Bad Request\r\n\r\nClient sent an
 
 function tlsServer(listener: ReturnType<typeof getRequestListener>, t: TLSServing): Server {
   const server = createTLSServer({
-    cert: t.certPEM, key: t.keyPEM, ca: t.clientCAPEM, requestCert: true, rejectUnauthorized: false,
+    cert: t.certPEM, key: t.keyPEM, ca: t.clientCAPEM, requestCert: true, rejectUnauthorized: false, maxHeaderSize: MAX_HEADER_BYTES,
     minVersion: t.minVersion ?? 'TLSv1.2', ciphers: t.ciphers,
   }, listener);
   server.on('tlsClientError', (err: NodeJS.ErrnoException, socket: TLSSocket) => {
@@ -82,7 +85,7 @@ function tlsServer(listener: ReturnType<typeof getRequestListener>, t: TLSServin
  */
 export function listen(fetch: FetchHandler, host: string, port: number, prepare?: (server: Server) => void, tls?: TLSServing): Promise<Server> {
   const listener = getRequestListener(fetch as never, { hostname: host, errorHandler: adapterErrorResponse });
-  const server = tls ? tlsServer(listener, tls) : createServer(listener);
+  const server = tls ? tlsServer(listener, tls) : createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
   prepare?.(server);
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     socket.on('error', () => {});

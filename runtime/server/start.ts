@@ -12,8 +12,7 @@ import type { Hono } from 'hono';
 import type { SchemaValidator } from '../../generated/api-types.ts';
 import { AdmissionChain, type AdmissionPlugin } from '../admission/chain.ts';
 import type { RequestAuthenticator } from '../auth/authenticator.ts';
-import { AuthenticationChain } from '../auth/chain.ts';
-import { ClientCertAuthenticator } from '../auth/x509/authenticator.ts';
+import { buildAuthentication, type RequestHeaderFlags } from './authentication.ts';
 import { createApp } from '../http/app.ts';
 import { type Authorizer, authorizerFor } from '../http/authorization.ts';
 import { tlsMinVersion, tlsCiphers } from '../config/tls.ts';
@@ -90,6 +89,16 @@ export interface StartOptions {
   tlsMinVersion?: string;
   /** --tls-cipher-suites (Go names). */
   tlsCipherSuites?: string[];
+  /** --requestheader-client-ca-file and the other --requestheader-* flags (the front proxy). */
+  requestHeader?: RequestHeaderFlags;
+  /** --token-auth-file (CSV: token,user,uid,"group1,group2"). */
+  tokenAuthFile?: string;
+  /** --authentication-token-webhook-config-file, -version (default v1beta1) and -cache-ttl (default 2m). */
+  authenticationTokenWebhook?: { configFile: string; version?: string; cacheTtlMs?: number };
+  /** --authentication-config: an AuthenticationConfiguration file (anonymous access conditions). */
+  authenticationConfig?: string;
+  /** --api-audiences (default: https://kubernetes.default.svc.cluster.local, the default issuer). */
+  apiAudiences?: string[];
   /** --advertise-address: the address the `kubernetes` Endpoints publish. */
   advertiseAddress?: string;
   /** --service-cluster-ip-range (CIDRs, comma-separated for dual-stack). */
@@ -139,6 +148,9 @@ export interface RunningServer {
   storage: OpenedStorage;
 }
 
+/** The audience tokens for this server carry by default (kubeadm's default service-account issuer). */
+export const DEFAULT_API_AUDIENCE = 'https://kubernetes.default.svc.cluster.local';
+
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const startedAt = Date.now();
   const host = options.bindAddress ?? '127.0.0.1';
@@ -162,6 +174,18 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     clientCAFile: options.clientCAFile,
   });
   for (const note of pki?.notes ?? []) (options.log ?? console.warn)(note);
+  const authn = buildAuthentication({
+    extra: options.authenticators,
+    clientCAs: pki?.clientCAs,
+    clientCAPEM: pki?.clientCAPEM,
+    requestHeader: plain ? undefined : options.requestHeader,
+    tokenAuthFile: options.tokenAuthFile,
+    webhook: options.authenticationTokenWebhook,
+    anonymousAuth: options.anonymousAuth,
+    authenticationConfig: options.authenticationConfig,
+    apiAudiences: options.apiAudiences ?? [DEFAULT_API_AUDIENCE],
+    log: options.log ?? console.warn,
+  });
 
   const [generated, storage] = await Promise.all([
     loadGeneratedApi(options.generatedDir),
@@ -226,12 +250,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       protobuf,
       watches: new WatchGuard({ maxWatches: options.maxWatches, maxWatchesPerUser: options.maxWatchesPerUser, stallTimeoutMs: options.watchStallTimeoutMs }),
     },
-    authentication: new AuthenticationChain({
-      requestAuthenticators: [...(options.authenticators ?? []), ...(pki ? [new ClientCertAuthenticator(pki.clientCAs)] : [])],
-      tokenAuthenticators: [],
-      apiAudiences: [],
-      anonymous: (options.anonymousAuth ?? true) ? () => true : undefined,
-    }),
+    authentication: authn.chain,
     authorizer,
     access: alwaysAllow,
     health: {
@@ -251,10 +270,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   let server: Server;
   try {
     server = await listen(fetch, host, options.port ?? 0, (s) => { drain = new RequestDrain(s); }, pki && {
-      certPEM: pki.serving.certPEM, keyPEM: pki.serving.keyPEM, clientCAPEM: pki.clientCAPEM, ...tlsOptions,
+      certPEM: pki.serving.certPEM, keyPEM: pki.serving.keyPEM, ...tlsOptions,
+      // the CAs named in the certificate request: clients and front proxies
+      clientCAPEM: pki.clientCAPEM + (authn.requestHeaderCAPEM ? `\n${authn.requestHeaderCAPEM}` : ''),
     });
   } catch (err) {
     // nothing was served: release the store (and its lock on the data directory)
+    authn.close();
     await storage.close();
     throw err;
   }
@@ -271,6 +293,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       'bind-address': host,
       'advertise-address': options.advertiseAddress,
     },
+    extensionAuthentication: plain ? undefined : authn.extensionData,
   });
   for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);
   const gc = new GarbageCollector(api);
@@ -315,6 +338,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         }
         await gc.stop();
         await builtins.stop();
+        authn.close();
         // closing the storage ends every watch stream: each response ends normally
         await storage.close();
         await drain!.allDone(5000);
