@@ -67,6 +67,11 @@ async function main(): Promise<void> {
     authenticationConfig: flags['authentication-config'] as string | undefined,
     apiAudiences: list(flags['api-audiences']),
     tokenAuthFile: flags['token-auth-file'] as string | undefined,
+    serviceAccountSigningKeyFile: flags['service-account-signing-key-file'] as string | undefined,
+    serviceAccountKeyFiles: list(flags['service-account-key-file']),
+    serviceAccountIssuers: list(flags['service-account-issuer']),
+    serviceAccountMaxTokenExpirationSeconds: Number(flags['service-account-max-token-expiration']) / 1000,
+    enableBootstrapTokenAuth: Boolean(flags['enable-bootstrap-token-auth']),
     authenticationTokenWebhook: flags['authentication-token-webhook-config-file'] ? {
       configFile: String(flags['authentication-token-webhook-config-file']),
       version: String(flags['authentication-token-webhook-version']),

@@ -1,13 +1,14 @@
 // Built-in behaviour that is not one resource's strategy: objects created at
 // start-up (initial namespaces, the `kubernetes` Service, Endpoints and
 // EndpointSlice, local APIServices, extension-apiserver-authentication), in-process
-// controllers (namespace deletion), allocators wired into the strategies
+// controllers (namespace deletion, every namespace's default ServiceAccount), allocators wired into the strategies
 // that need them, and admission plugins. startServer() calls
 // installBuiltins() once before it listens; stop() ends the controllers.
 
 import type { AdmissionChain } from '../admission/chain.ts';
 import type { Discovery } from '../http/discovery.ts';
 import { namespaceLifecyclePlugin } from '../admission/plugins/namespace-lifecycle.ts';
+import { serviceAccountPlugin } from '../admission/plugins/service-account.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import { installLocalAPIServices } from './apiservices.ts';
@@ -15,6 +16,7 @@ import { bootstrapNamespaces } from './bootstrap.ts';
 import { installKubernetesEndpoints } from './kubernetes-endpoints.ts';
 import { installComponentStatus } from './component-status.ts';
 import { publishExtensionAuthentication } from './extension-authentication.ts';
+import { startServiceAccountController } from './default-serviceaccounts.ts';
 import { installServiceAllocation } from './services.ts';
 
 export interface BuiltinContext {
@@ -34,12 +36,14 @@ export interface InstalledBuiltins {
 
 export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBuiltins> {
   ctx.admission.add(namespaceLifecyclePlugin(ctx.api));
+  ctx.admission.add(serviceAccountPlugin());
   await bootstrapNamespaces(ctx.api);
   const services = await installServiceAllocation(ctx.api, ctx.flags);
   const apiServices = await installLocalAPIServices(ctx.api, ctx.discovery);
   const endpoints = await installKubernetesEndpoints(ctx.api, ctx.flags);
   if (ctx.extensionAuthentication) await publishExtensionAuthentication(ctx.api, ctx.extensionAuthentication);
   const nsController = startNamespaceController(ctx.api);
+  const saController = startServiceAccountController(ctx.api);
   let running = true;
   installComponentStatus(ctx.api, () => running);
   return {
@@ -49,6 +53,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await apiServices?.stop();
       await endpoints.stop();
       await nsController.stop();
+      await saController?.stop();
     },
   };
 }

@@ -70,6 +70,9 @@ export const APISERVER_WRITER: Writer = {
 /** The namespace controller (kube-controller-manager's, with its service account). */
 export const NAMESPACE_CONTROLLER_WRITER: Writer = { user: serviceAccount('namespace-controller'), manager: 'kube-controller-manager' };
 
+/** The service-account controller (every namespace's `default` ServiceAccount; kube-controller-manager's). */
+export const SERVICE_ACCOUNT_CONTROLLER_WRITER: Writer = { user: serviceAccount('service-account-controller'), manager: 'kube-controller-manager' };
+
 /** The garbage collector (kube-controller-manager's, with its service account). */
 export const GARBAGE_COLLECTOR_WRITER: Writer = { user: serviceAccount('generic-garbage-collector'), manager: 'kube-controller-manager' };
 
