@@ -17,6 +17,8 @@ import { installKubernetesEndpoints } from './kubernetes-endpoints.ts';
 import { installComponentStatus } from './component-status.ts';
 import { publishExtensionAuthentication } from './extension-authentication.ts';
 import { startServiceAccountController } from './default-serviceaccounts.ts';
+import { startBootstrapTokenControllers } from './bootstrap-token-controllers.ts';
+import { enabledControllers } from '../config/controllers.ts';
 import { installServiceAllocation } from './services.ts';
 
 export interface BuiltinContext {
@@ -26,6 +28,8 @@ export interface BuiltinContext {
   discovery: Discovery;
   /** Server flags that built-ins read (service ranges; secure-port, bind-address, advertise-address when given). */
   flags: Record<string, string | number | boolean | undefined>;
+  /** --controllers: the in-process controllers to run (config/controllers.ts). */
+  controllers?: Set<string>;
   /** The extension-apiserver-authentication ConfigMap's data (undefined over plain HTTP: no client certificates). */
   extensionAuthentication?: Record<string, string>;
 }
@@ -42,8 +46,10 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   const apiServices = await installLocalAPIServices(ctx.api, ctx.discovery);
   const endpoints = await installKubernetesEndpoints(ctx.api, ctx.flags);
   if (ctx.extensionAuthentication) await publishExtensionAuthentication(ctx.api, ctx.extensionAuthentication);
-  const nsController = startNamespaceController(ctx.api);
-  const saController = startServiceAccountController(ctx.api);
+  const controllers = ctx.controllers ?? enabledControllers(undefined);
+  const nsController = controllers.has('namespace') ? startNamespaceController(ctx.api) : undefined;
+  const saController = controllers.has('serviceaccount') ? startServiceAccountController(ctx.api) : undefined;
+  const tokenControllers = startBootstrapTokenControllers(ctx.api, { cleaner: controllers.has('tokencleaner'), signer: controllers.has('bootstrapsigner') });
   let running = true;
   installComponentStatus(ctx.api, () => running);
   return {
@@ -52,8 +58,9 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await services?.stop();
       await apiServices?.stop();
       await endpoints.stop();
-      await nsController.stop();
+      await nsController?.stop();
       await saController?.stop();
+      await tokenControllers?.stop();
     },
   };
 }

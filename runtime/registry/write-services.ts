@@ -73,6 +73,9 @@ export const NAMESPACE_CONTROLLER_WRITER: Writer = { user: serviceAccount('names
 /** The service-account controller (every namespace's `default` ServiceAccount; kube-controller-manager's). */
 export const SERVICE_ACCOUNT_CONTROLLER_WRITER: Writer = { user: serviceAccount('service-account-controller'), manager: 'kube-controller-manager' };
 
+/** The bootstrap signer controller (kube-controller-manager's bootstrapsigner). */
+export const BOOTSTRAP_SIGNER_WRITER: Writer = { user: serviceAccount('bootstrap-signer'), manager: 'kube-controller-manager' };
+
 /** The garbage collector (kube-controller-manager's, with its service account). */
 export const GARBAGE_COLLECTOR_WRITER: Writer = { user: serviceAccount('generic-garbage-collector'), manager: 'kube-controller-manager' };
 

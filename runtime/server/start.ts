@@ -19,6 +19,7 @@ import { createTokenRequest } from '../auth/serviceaccount/token-request.ts';
 import { createApp } from '../http/app.ts';
 import { type Authorizer, authorizerFor } from '../http/authorization.ts';
 import { tlsMinVersion, tlsCiphers } from '../config/tls.ts';
+import { enabledControllers } from '../config/controllers.ts';
 import { IPAllocator } from '../registry/allocators/range.ts';
 import { preparePKI, type ServerPKI } from './pki.ts';
 import { Discovery } from '../http/discovery.ts';
@@ -110,6 +111,8 @@ export interface StartOptions {
   serviceAccountMaxTokenExpirationSeconds?: number;
   /** --enable-bootstrap-token-auth */
   enableBootstrapTokenAuth?: boolean;
+  /** --controllers (`*`, names, `-name`): the in-process controllers; tokencleaner and bootstrapsigner only when named. */
+  controllers?: string[];
   /** --advertise-address: the address the `kubernetes` Endpoints publish. */
   advertiseAddress?: string;
   /** --service-cluster-ip-range (CIDRs, comma-separated for dual-stack). */
@@ -170,6 +173,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     if (bindWarning) console.warn(bindWarning);
   }
   const authorizer = options.authorizer ?? authorizerFor(options.authorizationMode ?? []);
+  const controllers = enabledControllers(options.controllers);
   const inMemory = !options.dataDir || options.dataDir === ':memory:';
   const dataDir = inMemory ? undefined : options.dataDir!;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
@@ -328,10 +332,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       'advertise-address': options.advertiseAddress,
     },
     extensionAuthentication: plain ? undefined : authn.extensionData,
+    controllers,
   });
   for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);
-  const gc = new GarbageCollector(api);
-  await gc.start();
+  const gc = controllers.has('garbagecollector') ? new GarbageCollector(api) : undefined;
+  await gc?.start();
   bootstrapped = true;
   const scheme = plain ? 'http' : 'https';
   const url = clientURL(host, port, scheme);
@@ -370,7 +375,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         if (!(await drain!.shortDone(drainTimeoutMs))) {
           log(`${drain!.counts().short} request(s) still in flight after ${drainTimeoutMs / 1000}s: ending them`);
         }
-        await gc.stop();
+        await gc?.stop();
         await builtins.stop();
         authn.close();
         // closing the storage ends every watch stream: each response ends normally
