@@ -19,6 +19,8 @@ import { publishExtensionAuthentication } from './extension-authentication.ts';
 import { startServiceAccountController } from './default-serviceaccounts.ts';
 import { startBootstrapTokenControllers } from './bootstrap-token-controllers.ts';
 import { enabledControllers } from '../config/controllers.ts';
+import type { TokenIssuer } from '../auth/serviceaccount/issuer.ts';
+import { startTokenSecretsController } from './token-secrets-controller.ts';
 import { installServiceAllocation } from './services.ts';
 
 export interface BuiltinContext {
@@ -28,6 +30,8 @@ export interface BuiltinContext {
   discovery: Discovery;
   /** Server flags that built-ins read (service ranges; secure-port, bind-address, advertise-address when given). */
   flags: Record<string, string | number | boolean | undefined>;
+  /** Signs legacy service-account tokens (the tokens controller), with the CA it publishes in ca.crt. */
+  serviceAccountTokens?: { issuer: TokenIssuer; rootCA: string };
   /** --controllers: the in-process controllers to run (config/controllers.ts). */
   controllers?: Set<string>;
   /** The extension-apiserver-authentication ConfigMap's data (undefined over plain HTTP: no client certificates). */
@@ -49,6 +53,8 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   const controllers = ctx.controllers ?? enabledControllers(undefined);
   const nsController = controllers.has('namespace') ? startNamespaceController(ctx.api) : undefined;
   const saController = controllers.has('serviceaccount') ? startServiceAccountController(ctx.api) : undefined;
+  const tokenSecrets = controllers.has('serviceaccount-token') && ctx.serviceAccountTokens
+    ? startTokenSecretsController(ctx.api, ctx.serviceAccountTokens.issuer, ctx.serviceAccountTokens.rootCA) : undefined;
   const tokenControllers = startBootstrapTokenControllers(ctx.api, { cleaner: controllers.has('tokencleaner'), signer: controllers.has('bootstrapsigner') });
   let running = true;
   installComponentStatus(ctx.api, () => running);
@@ -61,6 +67,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await nsController?.stop();
       await saController?.stop();
       await tokenControllers?.stop();
+      await tokenSecrets?.stop();
     },
   };
 }

@@ -4,10 +4,10 @@ import { ControllersFlagError, enabledControllers } from './controllers.ts';
 
 describe('--controllers', () => {
   const rows: [string[] | undefined, string[]][] = [
-    [undefined, ['garbagecollector', 'namespace', 'serviceaccount']],
-    [['*'], ['garbagecollector', 'namespace', 'serviceaccount']],
-    [['*', 'tokencleaner', 'bootstrapsigner'], ['bootstrapsigner', 'garbagecollector', 'namespace', 'serviceaccount', 'tokencleaner']],
-    [['*', '-serviceaccount'], ['garbagecollector', 'namespace']],
+    [undefined, ['garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token']],
+    [['*'], ['garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token']],
+    [['*', 'tokencleaner', 'bootstrapsigner'], ['bootstrapsigner', 'garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token', 'tokencleaner']],
+    [['*', '-serviceaccount'], ['garbagecollector', 'namespace', 'serviceaccount-token']],
     [['tokencleaner'], ['tokencleaner']],
   ];
   it.each(rows)('%j', (list, want) => {

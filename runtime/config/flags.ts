@@ -48,7 +48,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   'service-account-key-file': { kind: 'string', help: 'comma-separated PEM files of public keys (or certificates) that verify service-account tokens' },
   'service-account-issuer': { kind: 'string', help: 'comma-separated issuers of service-account tokens; the first signs (default https://kubernetes.default.svc.cluster.local)' },
   'service-account-max-token-expiration': { kind: 'duration', default: '0s', help: 'longest lifetime of a requested service-account token (0: no limit)' },
-  'controllers': { kind: 'string', default: '*', help: 'in-process controllers: * (namespace, serviceaccount, garbagecollector), names to add (tokencleaner, bootstrapsigner), -name to remove' },
+  'controllers': { kind: 'string', default: '*', help: 'in-process controllers: * (namespace, serviceaccount, serviceaccount-token, garbagecollector), names to add (tokencleaner, bootstrapsigner), -name to remove' },
   'enable-bootstrap-token-auth': { kind: 'bool', default: 'false', help: 'accept bootstrap tokens (Secrets bootstrap-token-<id> in kube-system) as bearer tokens' },
   'authentication-token-webhook-config-file': { kind: 'string', help: 'kubeconfig-format file of a TokenReview webhook that authenticates bearer tokens' },
   'authentication-token-webhook-version': { kind: 'string', default: 'v1beta1', help: 'TokenReview version sent to the webhook: v1 or v1beta1' },

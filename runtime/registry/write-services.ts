@@ -73,6 +73,9 @@ export const NAMESPACE_CONTROLLER_WRITER: Writer = { user: serviceAccount('names
 /** The service-account controller (every namespace's `default` ServiceAccount; kube-controller-manager's). */
 export const SERVICE_ACCOUNT_CONTROLLER_WRITER: Writer = { user: serviceAccount('service-account-controller'), manager: 'kube-controller-manager' };
 
+/** The service-account tokens controller (kube-controller-manager's own root credentials, as upstream). */
+export const TOKENS_CONTROLLER_WRITER: Writer = { user: { name: 'system:kube-controller-manager', groups: ['system:authenticated'] }, manager: 'kube-controller-manager' };
+
 /** The bootstrap signer controller (kube-controller-manager's bootstrapsigner). */
 export const BOOTSTRAP_SIGNER_WRITER: Writer = { user: serviceAccount('bootstrap-signer'), manager: 'kube-controller-manager' };
 

@@ -92,6 +92,26 @@ describe('service accounts and their tokens', () => {
     expect(after.status).toBe(401);
   });
 
+  it('fills a legacy token Secret; its token works until the Secret is deleted', async () => {
+    await defaultAccount('default');
+    const created = await call('/api/v1/namespaces/default/secrets', { method: 'POST', body: {
+      apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/service-account-token',
+      metadata: { name: 'legacy', annotations: { 'kubernetes.io/service-account.name': 'default' } },
+    } });
+    expect(created.status).toBe(201);
+    let secret: any;
+    for (let i = 0; i < 2000 && !secret?.data?.token; i++) {
+      secret = (await call('/api/v1/namespaces/default/secrets/legacy')).json;
+      if (!secret?.data?.token) await new Promise((r) => setImmediate(r));
+    }
+    expect(Buffer.from(secret.data.namespace, 'base64').toString()).toBe('default');
+    expect(Buffer.from(secret.data['ca.crt'], 'base64').toString()).toBe(s.caPEM);
+    const token = Buffer.from(secret.data.token, 'base64').toString();
+    expect((await whoami(token)).json.status.userInfo.username).toBe('system:serviceaccount:default:default');
+    expect((await call('/api/v1/namespaces/default/secrets/legacy', { method: 'DELETE' })).status).toBe(200);
+    expect((await whoami(token)).status).toBe(401);
+  });
+
   it('answers bad TokenRequests with Statuses', async () => {
     await defaultAccount('default');
     const rows: [string, string, unknown, number][] = [
