@@ -5,30 +5,17 @@
 // with a detached HS256 JWS per signing token and drops it when the token
 // goes away.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, fetch as undiciFetch } from 'undici';
 import { detachedSignatureIsValid } from '../../runtime/auth/bootstrap/signer.ts';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
+import { serverCaller } from '../support/server-call.ts';
 
 let s: RunningServer;
-let admin: Agent;
-let anon: Agent;
+let call: ReturnType<typeof serverCaller>;
 beforeAll(async () => {
   s = await startServer({ enableBootstrapTokenAuth: true, controllers: ['*', 'tokencleaner', 'bootstrapsigner'] });
-  admin = new Agent({ connect: { ca: s.caPEM, cert: s.adminCredentials!.certPEM, key: s.adminCredentials!.keyPEM } });
-  anon = new Agent({ connect: { ca: s.caPEM } });
+  call = serverCaller(s);
 });
 afterAll(async () => { await s?.stop(); });
-
-async function call(path: string, init: { method?: string; body?: unknown; token?: string } = {}) {
-  const headers: Record<string, string> = {};
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  const res = await undiciFetch(`${s.url}${path}`, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body), dispatcher: init.token ? anon : admin });
-  const text = await res.text();
-  let json: any;
-  try { json = JSON.parse(text); } catch { json = text; }
-  return { status: res.status, json };
-}
 
 /** Polls until f() is true (the controllers act on watch events, not on a clock). */
 async function until(what: string, f: () => Promise<boolean>): Promise<void> {

@@ -5,31 +5,16 @@
 // the issuer discovery documents describe the signing key; bad requests
 // and bad tokens are Statuses.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, fetch as undiciFetch } from 'undici';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
+import { serverCaller } from '../support/server-call.ts';
 
 let s: RunningServer;
-let admin: Agent;
-let anon: Agent;
+let call: ReturnType<typeof serverCaller>;
 beforeAll(async () => {
   s = await startServer();
-  admin = new Agent({ connect: { ca: s.caPEM, cert: s.adminCredentials!.certPEM, key: s.adminCredentials!.keyPEM } });
-  anon = new Agent({ connect: { ca: s.caPEM } });
+  call = serverCaller(s);
 });
 afterAll(async () => { await s?.stop(); });
-
-async function call(path: string, init: { method?: string; body?: unknown; token?: string } = {}) {
-  const headers: Record<string, string> = {};
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  const res = await undiciFetch(`${s.url}${path}`, {
-    method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body), dispatcher: init.token ? anon : admin,
-  });
-  const text = await res.text();
-  let json: any;
-  try { json = JSON.parse(text); } catch { json = text; }
-  return { status: res.status, json, warnings: res.headers.get('warning') };
-}
 
 /** Waits for the controller to create the default account (an event, not a time: polls the object). */
 async function defaultAccount(ns: string): Promise<any> {

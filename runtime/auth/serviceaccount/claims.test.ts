@@ -7,13 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { boundClaims, credentialIDForJTI, serviceAccountUser, splitUsername } from './claims.ts';
 import { TokenIssuer } from './issuer.ts';
 import { parsePrivateKeyPem } from './keys.ts';
+import { EC_PRIVATE } from './test-keys.ts';
 
-const EC_PRIVATE = `-----BEGIN EC PRIVATE KEY-----
-MHcCAQEEIEZmTmUhuanLjPA2CLquXivuwBDHTt5XYwgIr/kA1LtRoAoGCCqGSM49
-AwEHoUQDQgAEH6cuzP8XuD5wal6wf9M6xDljTOPLX2i8uIp/C/ASqiIGUeeKQtX0
-/IR3qCXyThP/dbCiHrF3v1cuhBOHY8CLVg==
------END EC PRIVATE KEY-----
-`;
 const key = parsePrivateKeyPem(EC_PRIVATE);
 const SA = { namespace: 'ns', name: 'sa', uid: 'sa-uid' };
 
