@@ -5,14 +5,14 @@
 // publishes the configuration. And --authentication-config restricting
 // anonymous requests to listed paths (with the start-up refusal when
 // --anonymous-auth is given too).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANONYMOUS_FLAG_CONFLICT } from '../../runtime/auth/authn-config.ts';
 import { createCA, issueCertificate, type KeyPairPEM } from '../../runtime/auth/pki/certs.ts';
 import {
-  kubeconfigServerURL, SELF_SUBJECT_REVIEW, SELF_SUBJECT_REVIEW_PATH, serverCA, tlsRequest,
+  adminCredentials, kubeconfigServerURL, SELF_SUBJECT_REVIEW, SELF_SUBJECT_REVIEW_PATH, serverCA, tlsRequest,
 } from '../support/auth-clients.ts';
 import { kubectlFor, ok } from '../support/kubectl.ts';
 import { runCliToExit, startServerProcess, type ServerProcess } from '../support/server-process.ts';
@@ -40,8 +40,7 @@ describe('the front proxy', () => {
     server = await startServerProcess(['--requestheader-client-ca-file', proxyCAFile, '--requestheader-allowed-names=front-proxy']);
     url = kubeconfigServerURL(server);
     ca = serverCA(server).certPEM;
-    const pki = join(server.dataDir, 'pki');
-    admin = { certPEM: readFileSync(join(pki, 'admin.crt'), 'utf8'), keyPEM: readFileSync(join(pki, 'admin.key'), 'utf8') };
+    admin = adminCredentials(server);
   });
   afterAll(async () => { await server?.stop(); });
 

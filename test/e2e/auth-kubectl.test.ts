@@ -6,13 +6,14 @@
 // credentials over the wire (garbage and oversized tokens, malformed
 // impersonation headers), with no token in the server's output.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCA, issueCertificate } from '../../runtime/auth/pki/certs.ts';
 import {
-  certUser, curl, curlAnswer, kubeconfigFor, kubeconfigServerURL, serverCA, tlsRequest,
+  adminCredentials, certUser, curl, curlAnswer, kubeconfigFor, kubeconfigServerURL, SELF_SUBJECT_REVIEW, SELF_SUBJECT_REVIEW_PATH,
+  serverCA, tlsRequest,
 } from '../support/auth-clients.ts';
 import { kubectlFor, ok, type Kubectl } from '../support/kubectl.ts';
 import { runCliToExit, startServerProcess, type ServerProcess } from '../support/server-process.ts';
@@ -196,11 +197,10 @@ describe('bad input over the wire', () => {
   });
 
   it('Impersonate-Extra- with malformed percent-encoding is kept as sent, not a 500', async () => {
-    const adminPair = { certPEM: readPKI('admin.crt'), keyPEM: readPKI('admin.key') };
-    const r = await tlsRequest(`${url}/apis/authentication.k8s.io/v1/selfsubjectreviews`, {
-      ca, client: adminPair, method: 'POST',
+    const r = await tlsRequest(`${url}${SELF_SUBJECT_REVIEW_PATH}`, {
+      ca, client: adminCredentials(server), method: 'POST',
       headers: { 'content-type': 'application/json', 'impersonate-user': 'bob', 'impersonate-extra-%zz': 'x' },
-      body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }),
+      body: SELF_SUBJECT_REVIEW,
     });
     expect(r.status).toBe(201);
     expect(r.json.status.userInfo).toMatchObject({ username: 'bob', extra: { '%zz': ['x'] } });
@@ -226,7 +226,3 @@ describe('--anonymous-auth=false', () => {
     expect(r.json).toMatchObject({ kind: 'Status', reason: 'Unauthorized', message: 'Unauthorized', code: 401 });
   });
 });
-
-function readPKI(name: string): string {
-  return readFileSync(join(server.dataDir, 'pki', name), 'utf8');
-}

@@ -14,7 +14,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { createCA, issueCertificate } from '../../runtime/auth/pki/certs.ts';
-import { kubeconfigFor, kubeconfigServerURL, serverCA, tlsRequest } from '../support/auth-clients.ts';
+import {
+  kubeconfigFor, kubeconfigServerURL, SELF_SUBJECT_REVIEW, SELF_SUBJECT_REVIEW_PATH, serverCA, tlsRequest,
+} from '../support/auth-clients.ts';
 import { kubectlFor, ok } from '../support/kubectl.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 
@@ -74,10 +76,10 @@ function serverWithWebhook(flags: string[]) {
     const home = mkdtempSync(join(tmpdir(), 'kubectl-home-'));
     return (args: string[]) => k(args, { env: { HOME: home } });
   };
-  const whoamiRaw = (token: string) => tlsRequest(`${kubeconfigServerURL(s.server!)}/apis/authentication.k8s.io/v1/selfsubjectreviews`, {
+  const whoamiRaw = (token: string) => tlsRequest(`${kubeconfigServerURL(s.server!)}${SELF_SUBJECT_REVIEW_PATH}`, {
     ca: serverCA(s.server!).certPEM, method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }),
+    body: SELF_SUBJECT_REVIEW,
   });
   return { s, kubectlWithToken, whoamiRaw };
 }

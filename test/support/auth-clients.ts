@@ -22,6 +22,14 @@ export function serverCA(server: ServerProcess): KeyPairPEM {
   };
 }
 
+/** The admin's client certificate and key (<data-dir>/pki/admin.{crt,key}). */
+export function adminCredentials(server: ServerProcess): KeyPairPEM {
+  return {
+    certPEM: readFileSync(join(server.dataDir, 'pki', 'admin.crt'), 'utf8'),
+    keyPEM: readFileSync(join(server.dataDir, 'pki', 'admin.key'), 'utf8'),
+  };
+}
+
 /** The URL the server's admin kubeconfig points at. */
 export function kubeconfigServerURL(server: ServerProcess): string {
   return parse(readFileSync(server.kubeconfig, 'utf8')).clusters[0].cluster.server as string;
