@@ -2,7 +2,8 @@
 // a backslash in the path and a Host that does not parse (refused by the
 // Node adapter) are 400 Statuses, CONNECT is a 405 Status (Node would drop
 // the socket), and a port already in use rejects startServer() with a
-// message and releases the data directory it had opened.
+// message and releases the data directory it had opened; thousands of
+// header lines are read as Go reads them (no count limit).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -74,6 +75,14 @@ describe('request headers as Go bounds them', () => {
     expect(JSON.parse(r.body)).toMatchObject({ kind: 'Status', reason: 'NotFound' });
     const long = await rawExchange(`GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\nx-long: ${'a'.repeat(100_000)}\r\nConnection: close\r\n\r\n`);
     expect(long.status).toBe(200);
+  });
+
+  it('are read as Go reads them: only the size of the header block is limited, not the count (a Host sent last is seen)', async () => {
+    const many = Array.from({ length: 3000 }, (_, i) => `X-Many-${i}: v\r\n`).join('');
+    // Host last: a server that stopped reading header lines after some count would not see it
+    const r = await rawExchange(`GET /version HTTP/1.1\r\n${many}Host: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body).major).toBe('1');
   });
 });
 
