@@ -26,7 +26,7 @@ type Row = [string, Record<string, any>, string, string];
 async function rowsFor(path: string, make: (b: Record<string, any>) => object, rows: Row[]) {
   for (const [name, body, field, msg] of rows) {
     const r = await call(s, 'POST', path, make(body));
-    try { expect422(r, field, msg); } catch (e) { throw new Error(`${name}: ${(e as Error).message}`); }
+    try { expect422(r, field, msg); } catch (e) { throw new Error(`${name}: ${(e as Error).message}`, { cause: e }); }
   }
 }
 
