@@ -18,10 +18,8 @@ import { unwrap, wrap } from './envelope.ts';
 import { frame, readWatchEvent, watchEventBytes } from './watch.ts';
 
 export { ProtobufError, ProtobufUnsupportedError } from './errors.ts';
-export { splitFrames, readWatchEvent } from './watch.ts';
-export { hasMagic, MAGIC } from './envelope.ts';
+export { splitFrames } from './watch.ts';
 
-export const PROTOBUF_CONTENT_TYPE = 'application/vnd.kubernetes.protobuf';
 
 export interface KubeProtobuf {
   /** Whether a kind has a protobuf message (built-ins yes; CRDs, Table, PartialObjectMetadata no). */
