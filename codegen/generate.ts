@@ -14,13 +14,12 @@ import { emitValidators } from './emit/validators.ts';
 import { emitOpenAPIV2 } from './emit/openapi-v2.ts';
 import { emitOpenAPIV3 } from './emit/openapi-v3.ts';
 import { emitOpenAPIIndex } from './emit/openapi-index.ts';
-import { emitTypes } from './emit/types.ts';
 import { GENERATED_HEADER } from './emit/printer.ts';
 
 export const templatesDir = join(dirname(fileURLToPath(import.meta.url)), 'templates');
 
 /** Output files (path relative to generated/ -> content) for a model. */
-export async function generateFiles(model: Model): Promise<Map<string, string>> {
+export function generateFiles(model: Model): Map<string, string> {
   const files = new Map<string, string>();
   files.set('api-types.ts', emitApiTypes(templatesDir));
   files.set('registry.ts', emitRegistry(model));
@@ -29,7 +28,6 @@ export async function generateFiles(model: Model): Promise<Map<string, string>> 
   for (const [name, text] of v.modules) files.set(`validators/${name}.ts`, text);
   files.set('validators/index.ts', v.index);
   files.set('validators/runtime.ts', v.runtime);
-  for (const [name, text] of await emitTypes(model)) files.set(`types/${name}`, text);
   files.set('openapi/v2.json', emitOpenAPIV2(model));
   const v3 = emitOpenAPIV3(model);
   for (const [name, text] of v3.files) files.set(`openapi/v3/${name}`, text);
@@ -82,7 +80,7 @@ export function writeFiles(outDir: string, files: Map<string, string>): { writte
 
 export async function generate(specsDir: string, outDir: string): Promise<{ files: number; written: number; removed: number; model: Model }> {
   const model = loadSpecs(specsDir);
-  const files = await generateFiles(model);
+  const files = generateFiles(model);
   const { written, removed } = writeFiles(outDir, files);
   // protobuf: .proto files from the same specs, field numbers from the lock, codecs through buf
   await generateProto(specsDir, outDir);

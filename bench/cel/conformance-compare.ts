@@ -61,12 +61,12 @@ const candidates: Candidate[] = [
   {
     name: 'runtime/cel (our module: @bufbuild/cel + gap filling; no skips applied here)',
     async prepare() {
-      const { parseCel } = await import('../../runtime/cel/syntax/parse.ts');
+      const { parseCelWithInfo } = await import('../../runtime/cel/syntax/parse.ts');
       const { makeEnv } = await import('../../runtime/cel/env.ts');
       const m = await import('@bufbuild/cel');
       return (c) => {
         try {
-          const r = m.plan(makeEnv({ namespace: c.test.container, registry: conformanceRegistry() }), parseCel(c.test.expr))(bindingsOf(c, false) as never);
+          const r = m.plan(makeEnv({ namespace: c.test.container, registry: conformanceRegistry() }), parseCelWithInfo(c.test.expr).expr)(bindingsOf(c, false) as never);
           return isCelError(r) ? { kind: 'error', message: r.message } : { kind: 'value', value: r };
         } catch (e) { return { kind: 'error', message: String(e) }; }
       };

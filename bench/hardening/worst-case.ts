@@ -18,7 +18,6 @@ import { loadKubeProtobuf, type KubeProtobuf } from '../../runtime/codec/protobu
 import { MAX_NESTING_DEPTH as L } from '../../runtime/codec/limits.ts';
 import {
   crdProtobufNot,
-  jsonLists,
   jsonObjects,
   manyLabels,
   revisionJSON,

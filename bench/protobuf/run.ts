@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   const dec = new TextDecoder();
   const pbBytes = pb.encode(list);
   const jsonBytes = enc.encode(JSON.stringify(list));
-  const back = pb.decode(pbBytes);
+  const back: any = pb.decode(pbBytes);
   if (back.items.length !== N || back.items[7].metadata.name !== list.items[7].metadata.name) throw new Error('round trip failed');
 
   const pbEnc = time(() => pb.encode(list));
@@ -83,4 +83,4 @@ async function main(): Promise<void> {
   row('decode', pbDec, jsonDec);
 }
 
-main();
+await main();

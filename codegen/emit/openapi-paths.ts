@@ -59,7 +59,7 @@ const WATCH_TYPES = [...JSON_TYPES, 'application/json;stream=watch', 'applicatio
 const PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
 
 function camel(s: string): string {
-  return s.split(/[.\-]/).filter((x) => x !== '').map((x) => x[0].toUpperCase() + x.slice(1)).join('');
+  return s.split(/[.-]/).filter((x) => x !== '').map((x) => x[0].toUpperCase() + x.slice(1)).join('');
 }
 
 /** `CoreV1`, `AppsV1`, `RbacAuthorizationV1`, `NodeV1`: the group-version part of operation ids. */
@@ -70,7 +70,7 @@ export function opGroupVersion(group: string, version: string): string {
 
 export function tagOf(group: string, version: string): string {
   const g = group === '' ? 'core' : group.replace(/\.k8s\.io$/, '');
-  return `${g.replace(/[.\-]/g, '_')}_${version}`;
+  return `${g.replace(/[.-]/g, '_')}_${version}`;
 }
 
 export function groupVersionPrefix(group: string, version: string): string {

@@ -5,6 +5,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import type { Schema } from './model.ts';
 
 function walk(dir: string, out: string[] = []): string[] {
   for (const e of readdirSync(dir).sort()) {
@@ -15,14 +16,14 @@ function walk(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-export function loadSchemas(specsDir: string): Record<string, Record<string, any>> {
-  const schemas: Record<string, Record<string, any>> = {};
+export function loadSchemas(specsDir: string): Record<string, Schema> {
+  const schemas: Record<string, Schema> = {};
   for (const file of walk(specsDir)) {
     const text = readFileSync(file, 'utf8');
     const docs: unknown[] = file.endsWith('.json') ? [JSON.parse(text)] : parseAllDocuments(text).map((d) => d.toJSON());
     for (const doc of docs) {
       if (!doc || typeof doc !== 'object' || !('openapi' in doc)) continue;
-      const s = (doc as { components?: { schemas?: Record<string, Record<string, any>> } }).components?.schemas ?? {};
+      const s = (doc as { components?: { schemas?: Record<string, Schema> } }).components?.schemas ?? {};
       for (const [name, schema] of Object.entries(s)) if (!(name in schemas)) schemas[name] = schema;
     }
   }

@@ -9,7 +9,17 @@ import { SPECIAL_TYPES, ALWAYS_EMITTED, NOT_PROTOBUF } from './special-types.ts'
 import { decidePresence, type PresenceData } from './presence.ts';
 import { jsonToProtoField, schemaToProtoName } from './names.ts';
 
-type Schema = Record<string, any>;
+/** An OpenAPI schema as far as the protobuf model reads it; markers and the rest stay unknown. */
+export interface Schema {
+  type?: string;
+  format?: string;
+  $ref?: string;
+  allOf?: Schema[];
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  additionalProperties?: Schema | boolean;
+  [key: string]: unknown;
+}
 
 export interface ProtoField {
   /** proto field name */

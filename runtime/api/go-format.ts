@@ -150,12 +150,15 @@ function stringSlice(l: unknown): string {
 }
 
 /** A label selector's %#v (`v1.LabelSelector{MatchLabels:..., MatchExpressions:...}`); a missing one prints as "null". */
-export function goLabelSelector(sel: Record<string, any> | undefined | null): GoValue {
+export function goLabelSelector(sel: unknown): GoValue {
   if (!sel || typeof sel !== 'object') return new GoValue('"null"');
-  const exprs = Array.isArray(sel.matchExpressions)
-    ? `[]v1.LabelSelectorRequirement{${sel.matchExpressions.map((e: Record<string, any>) => `v1.LabelSelectorRequirement{Key:${q(e?.key)}, Operator:${q(e?.operator)}, Values:${stringSlice(e?.values)}}`).join(', ')}}`
+  const { matchLabels, matchExpressions } = sel as { matchLabels?: Record<string, unknown>; matchExpressions?: unknown };
+  const requirement = (e: { key?: unknown; operator?: unknown; values?: unknown } | null | undefined) =>
+    `v1.LabelSelectorRequirement{Key:${q(e?.key)}, Operator:${q(e?.operator)}, Values:${stringSlice(e?.values)}}`;
+  const exprs = Array.isArray(matchExpressions)
+    ? `[]v1.LabelSelectorRequirement{${matchExpressions.map(requirement).join(', ')}}`
     : '[]v1.LabelSelectorRequirement(nil)';
-  return new GoValue(`v1.LabelSelector{MatchLabels:${stringMap(sel.matchLabels)}, MatchExpressions:${exprs}}`);
+  return new GoValue(`v1.LabelSelector{MatchLabels:${stringMap(matchLabels)}, MatchExpressions:${exprs}}`);
 }
 
 /** An IntOrString (a missing one prints as the zero value). */

@@ -2,18 +2,12 @@
 // media types, reserved namespaces, well-known annotations and headers.
 // Clients (kubectl, helm, client-go) look for these exact strings.
 
-export const API_DOMAIN = 'k8s.io';
 export const META_GROUP = 'meta.k8s.io';
 export const DISCOVERY_GROUP = 'apidiscovery.k8s.io';
 
 export const MEDIA_JSON = 'application/json';
 export const MEDIA_YAML = 'application/yaml';
 export const MEDIA_PROTOBUF = 'application/vnd.kubernetes.protobuf';
-export const MEDIA_JSON_PATCH = 'application/json-patch+json';
-export const MEDIA_MERGE_PATCH = 'application/merge-patch+json';
-export const MEDIA_STRATEGIC_PATCH = 'application/strategic-merge-patch+json';
-export const MEDIA_APPLY_PATCH = 'application/apply-patch+yaml';
-export const MEDIA_APPLY_PATCH_CBOR = 'application/apply-patch+cbor';
 
 export const NS_DEFAULT = 'default';
 export const NS_SYSTEM = 'kube-system';
@@ -22,9 +16,7 @@ export const NS_NODE_LEASE = 'kube-node-lease';
 export const INITIAL_NAMESPACES = [NS_DEFAULT, NS_SYSTEM, NS_PUBLIC, NS_NODE_LEASE];
 
 export const ANNOTATION_INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
-export const ANNOTATION_LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 export const SECRET_TYPE_BOOTSTRAP_TOKEN = 'bootstrap.kubernetes.io/token';
-export const ENV_EXEC_INFO = 'KUBERNETES_EXEC_INFO';
 
 export const FINALIZER_ORPHAN = 'orphan';
 export const FINALIZER_FOREGROUND = 'foregroundDeletion';

@@ -69,11 +69,6 @@ export function makeLabelSelector(reqs: Requirement[]): LabelSelector {
   };
 }
 
-/** Matches no object (a null LabelSelector object). */
-export const NOTHING: LabelSelector = {
-  requirements: [], matches: () => false, empty: () => false, toString: () => '',
-};
-
 /** Checks a requirement as upstream's NewRequirement does; returns the error messages (`path` null prints as `<nil>`). */
 export function requirementErrors(r: Requirement, path: string | null): string[] {
   const errs: string[] = [];

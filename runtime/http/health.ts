@@ -4,12 +4,6 @@
 
 export type Check = { name: string; run: () => Promise<void> | void };
 
-export interface HealthState {
-  /** Set on SIGTERM: readyz fails from then on. */
-  shuttingDown: boolean;
-  startedAt: number;
-}
-
 export function healthResponse(endpoint: 'healthz' | 'livez' | 'readyz', checks: Check[], url: URL, sub: string): Promise<Response> {
   return (async () => {
     const exclude = new Set(url.searchParams.getAll('exclude'));

@@ -1,7 +1,10 @@
 // Warning header formatting and limits, table-driven (cases after
 // upstream's filters/warning_test.go).
 import { describe, expect, it } from 'vitest';
-import { encodeWords, formatWarning, fromWire, toWire, warningHeaderValues } from './warnings.ts';
+import { encodeWords, formatWarning, toWire, warningHeaderValues } from './warnings.ts';
+
+/** Reads back a header value written by toWire (what a client that decodes UTF-8 sees). */
+const fromWire = (value: string): string => Buffer.from(value, 'latin1').toString('utf8');
 
 describe('formatWarning (NewWarningHeader)', () => {
   it.each([

@@ -62,11 +62,6 @@ export function encodeWords(text: string): string {
   return words.join(' ');
 }
 
-/** Reads back a header value written by toWire (what a client that decodes UTF-8 sees). */
-export function fromWire(value: string): string {
-  return Buffer.from(value, 'latin1').toString('utf8');
-}
-
 /**
  * The Warning header values for a response's warnings, in order: empty and
  * repeated texts skipped, unsendable ones dropped, the total limited as

@@ -13,8 +13,7 @@ import { jsonPatch } from './json-patch.ts';
 import { mergePatch } from './merge-patch.ts';
 import { strategicMergePatch } from './strategic-merge.ts';
 
-export { PatchError, unsupportedMediaType } from './errors.ts';
-export { MAX_JSON_PATCH_OPERATIONS } from './json-patch.ts';
+export { PatchError } from './errors.ts';
 
 /** A Kubernetes object as JSON. */
 export type Obj = { [k: string]: JSONValue };

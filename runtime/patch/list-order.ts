@@ -77,7 +77,7 @@ function checkMergeKeys(mergeKey: string, ...lists: (readonly JSONValue[])[]): v
  * comparator has them (treated as "less" than anything), with an insertion sort.
  */
 export function sortByOrder(toSort: JSONValue[], order: readonly JSONValue[], mergeKey: string, kind: GoKind): JSONValue[] {
-  let rest: JSONValue[] = [];
+  const rest: JSONValue[] = [];
   let items = toSort;
   if (kind === 'map') {
     checkMergeKeys(mergeKey, toSort, order);

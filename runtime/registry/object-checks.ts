@@ -91,7 +91,7 @@ function pathSegments(path: string): string[] {
 /** Deletes the field at a path; a key that itself contains dots is matched greedily. */
 export function deleteAt(obj: unknown, path: string): void {
   const segs = pathSegments(path);
-  let cur: any = obj;
+  let cur: unknown = obj;
   let i = 0;
   while (cur != null && typeof cur === 'object' && i < segs.length) {
     let j = i;
@@ -99,22 +99,23 @@ export function deleteAt(obj: unknown, path: string): void {
     while (!(key in cur) && j + 1 < segs.length) key = `${key}.${segs[++j]}`;
     if (!(key in cur)) return;
     if (j === segs.length - 1) {
-      if (!Array.isArray(cur)) delete cur[key];
+      if (!Array.isArray(cur)) delete (cur as Obj)[key];
       return;
     }
-    cur = cur[key];
+    cur = (cur as Obj)[key];
     i = j + 1;
   }
 }
 
 /** Reads a value by Kubernetes field path (`spec.ports[0].port`, `metadata.labels[app]`). */
 export function valueAt(obj: unknown, path: string): unknown {
-  let cur: any = obj;
+  let cur: unknown = obj;
   const re = /([^.[\]]+)|\[([^\]]*)\]/g;
   let m: RegExpExecArray | null;
   while ((m = re.exec(path)) && cur != null) {
     const k = m[1] ?? m[2];
-    cur = Array.isArray(cur) && /^\d+$/.test(k) ? cur[Number(k)] : cur[k];
+    if (typeof cur !== 'object') return undefined;
+    cur = Array.isArray(cur) && /^\d+$/.test(k) ? cur[Number(k)] : (cur as Obj)[k];
   }
   return cur;
 }

@@ -25,8 +25,8 @@ export function scalePathsOf(def: ResourceDef): ScalePaths {
 
 function setAt(obj: Obj, path: string, value: unknown): void {
   const parts = path.replace(/^\./, '').split('.');
-  let cur: any = obj;
-  for (const p of parts.slice(0, -1)) cur = (cur[p] ??= {});
+  let cur = obj;
+  for (const p of parts.slice(0, -1)) cur = (cur[p] ??= {}) as Obj;
   cur[parts[parts.length - 1]] = value;
 }
 

@@ -105,8 +105,8 @@ export function attrsOf(def: ResourceDef): (obj: Obj) => ObjectAttrs {
     const fields: Record<string, string> = { 'metadata.name': md.name ?? '' };
     if (def.namespaced) fields['metadata.namespace'] = md.namespace ?? '';
     for (const { f, parts, zero } of selectable) {
-      let v: any = obj;
-      for (const p of parts) v = v == null ? undefined : v[p];
+      let v: unknown = obj;
+      for (const p of parts) v = v !== null && typeof v === 'object' ? (v as Obj)[p] : undefined;
       fields[f] = v == null ? zero : String(v);
     }
     return { labels: md.labels ?? {}, fields };

@@ -8,7 +8,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Hono } from 'hono';
 import type { SchemaValidator } from '../../generated/api-types.ts';
 import { AdmissionChain, type AdmissionPlugin } from '../admission/chain.ts';
 import type { RequestAuthenticator } from '../auth/authenticator.ts';
@@ -151,7 +150,7 @@ export interface RunningServer {
   /** Where the kubeconfig was written (with a dataDir). */
   kubeconfigPath?: string;
   /** The Hono app, for app.request() tests without a socket. */
-  app: Hono<any>;
+  app: ReturnType<typeof createApp>;
   /** Readiness turns false at once; the server drains and closes storage. */
   stop(): Promise<void>;
   /** Marks the server as shutting down (readyz 503) without stopping it. */

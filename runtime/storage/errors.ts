@@ -10,10 +10,6 @@ import { goQuote } from '../api/go-format.ts';
 
 /** The list revision asked for has been compacted away (410 Expired). */
 export const EXPIRED_LIST_MESSAGE = 'The resourceVersion for the provided list is too old.';
-/** A continue token whose revision was compacted, when no fresh token could be made (410). */
-export const CONTINUE_EXPIRED_MESSAGE =
-  'The provided continue parameter is too old to display a consistent list result. ' +
-  'You can start a new list without the continue parameter.';
 /** A continue token whose revision was compacted; the error carries a token to go on inconsistently (410). */
 export const INCONSISTENT_CONTINUE_MESSAGE =
   'The provided continue parameter is too old to display a consistent list result. ' +

@@ -14,8 +14,6 @@ import { evalPath } from './jsonpath.ts';
 export type Cell = string | number | boolean | null;
 export type CellFormatter = (obj: Obj, column: PrinterColumn) => Cell;
 
-type Any = Record<string, any>;
-
 // ---------------------------------------------------------------------------
 // Small helpers
 // ---------------------------------------------------------------------------
@@ -39,8 +37,9 @@ function scalar(v: unknown): Cell {
   return JSON.stringify(v);
 }
 
-const arr = (v: unknown): any[] => (Array.isArray(v) ? v : []);
-const map = (v: unknown): Any => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Any) : {});
+/** The elements of a list field (objects unless the caller says otherwise), or none. */
+const arr = <T = Obj>(v: unknown): T[] => (Array.isArray(v) ? v : []);
+const map = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 
 /** Age of a timestamp as kubectl shows it, or undefined when absent or unparsable. */
 function ageOf(ts: unknown): string | undefined {
@@ -66,7 +65,7 @@ export function formatLabels(labels: unknown): string {
 /** A LabelSelector as a selector string (`app=web,tier in (a,b),!gone`); `<none>` when empty. */
 export function formatLabelSelector(selector: unknown): string {
   if (!selector || typeof selector !== 'object') return NONE;
-  const s = selector as Any;
+  const s = selector as Obj;
   const reqs: { key: string; text: string }[] = [];
   for (const [k, v] of Object.entries(map(s.matchLabels))) reqs.push({ key: k, text: `${k}=${v}` });
   for (const e of arr(s.matchExpressions)) {
@@ -87,7 +86,7 @@ export function formatLabelSelector(selector: unknown): string {
 const joined = (o: Obj, c: PrinterColumn) => evalPath(o, c.jsonPath)
   .flatMap((v) => (Array.isArray(v) ? v : [v])).filter((v) => !isEmpty(v)).map((v) => String(scalar(v)));
 
-const conditionOf = (conditions: unknown, type: string): Any | undefined => arr(conditions).find((c) => c?.type === type);
+const conditionOf = (conditions: unknown, type: string): Obj | undefined => arr(conditions).find((c) => c?.type === type);
 const conditionTrue = (conditions: unknown, type: string) => conditionOf(conditions, type)?.status === 'True';
 
 /** Load-balancer ingress points (ip, else hostname), sorted and unique, cut to 16 characters. */
@@ -157,7 +156,7 @@ const core: Record<string, CellFormatter> = {
   },
   serviceExternalIP: (o) => {
     const spec = map(o.spec);
-    const external = arr(spec.externalIPs) as string[];
+    const external = arr<string>(spec.externalIPs);
     switch (spec.type ?? 'ClusterIP') {
       case 'ClusterIP':
       case 'NodePort':
@@ -195,7 +194,7 @@ const core: Record<string, CellFormatter> = {
   componentMessage: (o) => conditionOf(o.conditions, 'Healthy')?.message ?? '',
   componentError: (o) => conditionOf(o.conditions, 'Healthy')?.error ?? '',
   accessModes: (o, c) => {
-    const modes = new Set(arr(valueAt(o, c)));
+    const modes = new Set(arr<string>(valueAt(o, c)));
     const abbrev: [string, string][] = [
       ['ReadWriteOnce', 'RWO'], ['ReadOnlyMany', 'ROX'], ['ReadWriteMany', 'RWX'], ['ReadWriteOncePod', 'RWOP'],
     ];
@@ -276,7 +275,7 @@ export function podSummary(o: Obj): PodSummary {
     reason: status.reason || status.phase || '',
   };
   if (arr(status.conditions).some((c) => c.type === 'PodScheduled' && c.reason === 'SchedulingGated')) out.reason = 'SchedulingGated';
-  const finishedAt = (s: Any) => { const t = Date.parse(s.lastState?.terminated?.finishedAt ?? ''); return Number.isNaN(t) ? 0 : t; };
+  const finishedAt = (s: Obj) => { const t = Date.parse(s.lastState?.terminated?.finishedAt ?? ''); return Number.isNaN(t) ? 0 : t; };
 
   let sidecarRestarts = 0;
   let sidecarLast = 0;
@@ -369,7 +368,7 @@ const events: Record<string, CellFormatter> = {
 const subjects = (o: Obj, kind: string) => arr(o.subjects).filter((s) => s.kind === kind)
   .map((s) => (kind === 'ServiceAccount' ? `${s.namespace ?? ''}:${s.name}` : s.name)).join(', ');
 
-const hpaMetric = (spec: Any, status: Any | undefined): string => {
+const hpaMetric = (spec: Obj, status: Obj | undefined): string => {
   const avg = (v: unknown) => (v === undefined || v === null ? '<unknown>' : String(v));
   switch (spec.type) {
     case 'External': {

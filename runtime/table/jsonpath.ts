@@ -56,7 +56,7 @@ export function evalPath(obj: unknown, expr: string): unknown[] {
     for (const v of cur) {
       if (v == null) continue;
       if ('field' in step) {
-        if (typeof v === 'object' && !Array.isArray(v) && step.field in (v as object)) next.push((v as any)[step.field]);
+        if (typeof v === 'object' && !Array.isArray(v) && step.field in (v as object)) next.push((v as Record<string, unknown>)[step.field]);
       } else if ('index' in step) {
         if (Array.isArray(v)) {
           const k = step.index < 0 ? v.length + step.index : step.index;
@@ -68,8 +68,8 @@ export function evalPath(obj: unknown, expr: string): unknown[] {
       } else {
         if (!Array.isArray(v)) continue;
         for (const el of v) {
-          let x: any = el;
-          for (const p of step.filter.path) x = x == null ? undefined : x[p];
+          let x: unknown = el;
+          for (const p of step.filter.path) x = x !== null && typeof x === 'object' ? (x as Record<string, unknown>)[p] : undefined;
           if (x !== undefined && String(x) === step.filter.value) next.push(el);
         }
       }

@@ -82,7 +82,7 @@ const rows: { name: string; files: () => Record<string, unknown>; file: string; 
   },
   {
     name: 'CRD version without a schema',
-    files: () => ({ 'crd.yaml': crd.replace(/    - name: v1beta1\n      served: true\n      storage: false\n      schema:\n        openAPIV3Schema:\n          type: object\n          x-kubernetes-preserve-unknown-fields: true\n/, '    - name: v1beta1\n      served: true\n      storage: false\n') }),
+    files: () => ({ 'crd.yaml': crd.replace('    - name: v1beta1\n      served: true\n      storage: false\n      schema:\n        openAPIV3Schema:\n          type: object\n          x-kubernetes-preserve-unknown-fields: true\n', '    - name: v1beta1\n      served: true\n      storage: false\n') }),
     file: 'crd.yaml', path: '$.spec.versions[1].schema.openAPIV3Schema', detail: /needs schema\.openAPIV3Schema/,
   },
   {

@@ -2,7 +2,7 @@
 // kind, and the Gadget CRD manifest) is regenerated and served by a real
 // server process; kubectl creates, lists, validates and deletes them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from '../../codegen/generate.ts';

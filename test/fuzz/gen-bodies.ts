@@ -28,6 +28,7 @@ function writeQuery(rng: Rng, bodySize: number): string {
   // big bodies mostly as dry runs: they exercise the same decoding without filling the store
   if (bodySize > 512 * 1024 ? rng.chance(0.7) : rng.chance(0.25)) parts.push('dryRun=All');
   if (rng.chance(0.3)) parts.push(queryString(rng, rng.int(1, 3), WRITE_PARAMS));
+  // eslint-disable-next-line no-dupe-else-if -- each rng.chance() call is a new draw
   else if (rng.chance(0.3)) parts.push(`fieldValidation=${rng.pick(['Strict', 'Warn', 'Ignore'])}`);
   return parts.join('&');
 }

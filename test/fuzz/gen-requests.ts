@@ -4,7 +4,7 @@
 // Accept, Content-Encoding, Host, huge and many headers).
 
 import { gzipSync } from 'node:zlib';
-import { type GenContext, type Generator, SAFE_SELECTOR, utf8, withQuery } from './case.ts';
+import { type Generator, SAFE_SELECTOR, utf8, withQuery } from './case.ts';
 import { collectionPath, type FuzzKind, objectPath, servedKinds, storedKinds } from './kinds.ts';
 import { emit, oddValue } from './mutate.ts';
 import { validObject } from './objects.ts';
@@ -149,7 +149,7 @@ export const oddHeaders: Generator = (rng, ctx, index) => {
   }
   const what = rng.pick(['content-type', 'accept', 'accept-encoding', 'content-encoding', 'huge-header', 'many-headers', 'host', 'browser', 'auth', 'override', 'charset-body']);
   let protocolReject = false;
-  let note = '';
+  let note: string;
   switch (what) {
     case 'content-type': {
       const ct = rng.pick(CONTENT_TYPES);

@@ -5,7 +5,9 @@
 // is never answered with an error once it is stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
-import { fromWire } from '../../runtime/http/warnings.ts';
+
+/** Reads back a Warning header value as a client that decodes UTF-8 sees it. */
+const fromWire = (value: string): string => Buffer.from(value, 'latin1').toString('utf8');
 
 let s: RunningServer;
 beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true }); });

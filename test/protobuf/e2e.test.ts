@@ -83,14 +83,14 @@ describe('protobuf over HTTP', () => {
     const body = pb.encode({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-pb' }, data: { x: '1' } });
     const created = await req('POST', CM, { contentType: PB, accept: PB, body });
     expect(created.status).toBe(201);
-    const obj = pb.decode(created.bytes);
+    const obj: any = pb.decode(created.bytes);
     expect(obj).toMatchObject({ kind: 'ConfigMap', metadata: { name: 'from-pb', namespace: 'default' }, data: { x: '1' } });
     obj.data.x = '2';
     const updated = await req('PUT', `${CM}/from-pb`, { contentType: PB, accept: PB, body: pb.encode(obj) });
     expect(updated.status).toBe(200);
     expect(pb.decode(updated.bytes).data).toEqual({ x: '2' });
     const list = await req('GET', CM, { accept: PB });
-    const decoded = pb.decode(list.bytes);
+    const decoded: any = pb.decode(list.bytes);
     expect(decoded.kind).toBe('ConfigMapList');
     expect(decoded.items.map((i: any) => i.metadata.name)).toEqual(expect.arrayContaining(['from-json', 'from-pb']));
   });

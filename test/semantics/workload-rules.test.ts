@@ -41,7 +41,7 @@ async function rows(path: string, make: () => any, table: Row[]) {
     const body = make();
     edit(body);
     const r = await call(s, 'POST', path, body);
-    try { expect422(r, field, msg); } catch (e) { throw new Error(`${name}: ${(e as Error).message}`); }
+    try { expect422(r, field, msg); } catch (e) { throw new Error(`${name}: ${(e as Error).message}`, { cause: e }); }
   }
 }
 

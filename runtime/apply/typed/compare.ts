@@ -24,10 +24,6 @@ export function compare(view: SchemaView, ref: TypeRef, lhs: JSONValue | undefin
   return c;
 }
 
-export function isEmptyComparison(c: Comparison): boolean {
-  return c.added.empty() && c.modified.empty() && c.removed.empty();
-}
-
 /** The form both sides are walked in; differing forms make a leaf. */
 export function jointForm(view: SchemaView, ref: TypeRef, l: JSONValue | undefined, r: JSONValue | undefined): Form {
   const atom = view.resolve(ref);

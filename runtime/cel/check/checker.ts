@@ -7,7 +7,7 @@
 import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import { T, typeName, type CelT } from '../schema/types.ts';
 import { escapeName, unescapeName } from '../schema/escape.ts';
-import { SIGNATURES, type Signature } from './signatures.ts';
+import { SIGNATURES } from './signatures.ts';
 
 export interface CheckError { message: string; exprId: bigint }
 

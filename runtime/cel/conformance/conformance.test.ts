@@ -7,7 +7,7 @@ import { describe, it, expect } from 'vitest';
 import { plan, parse, isCelError, isCelType, celEnv } from '@bufbuild/cel';
 import { isReflectMessage } from '@bufbuild/protobuf/reflect';
 import { conformanceCases, conformanceRegistry, valueToCel, sameValue, judge, type EvalAnswer, type ConformanceCase } from './harness.ts';
-import { parseCel } from '../syntax/parse.ts';
+import { parseCelWithInfo } from '../syntax/parse.ts';
 import { makeEnv } from '../env.ts';
 import type { ExprValue } from '@bufbuild/cel-spec/cel/expr/eval_pb.js';
 
@@ -68,7 +68,7 @@ function run(c: ConformanceCase): EvalAnswer {
   if (c.test.checkOnly) return { kind: 'skip', reason: 'check-only test of protobuf declarations' };
   try {
     const env = makeEnv({ namespace: c.test.container, registry: conformanceRegistry() });
-    const r = plan(env, parseCel(c.test.expr))(bindings(c) as never);
+    const r = plan(env, parseCelWithInfo(c.test.expr).expr)(bindings(c) as never);
     return isCelError(r) ? { kind: 'error', message: r.message } : { kind: 'value', value: r };
   } catch (e) {
     return { kind: 'error', message: (e as Error).message };

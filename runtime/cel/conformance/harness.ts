@@ -9,7 +9,7 @@ import type { SimpleTest } from '@bufbuild/cel-spec/cel/expr/conformance/test/si
 import type { Value } from '@bufbuild/cel-spec/cel/expr/value_pb.js';
 import { anyUnpack } from '@bufbuild/protobuf/wkt';
 import type { Registry } from '@bufbuild/protobuf';
-import { plan, parse, celEnv, celUint, isCelUint, isCelList, isCelMap, isCelError, celList, celMap, type CelValue, type CelInput } from '@bufbuild/cel';
+import { plan, parse, celEnv, celUint, isCelUint, isCelList, isCelMap, celList, celMap, type CelValue, type CelInput } from '@bufbuild/cel';
 
 export interface ConformanceCase {
   /** `file/section/name` */
@@ -142,4 +142,3 @@ function describe(a: EvalAnswer): string {
   try { return `value: ${String(a.value)}`; } catch { return 'value: <unprintable>'; }
 }
 
-export { isCelError };

@@ -4,8 +4,8 @@
 // `allowed()`, `reason()`, `errored()`, `error()`. Checks are answered by an
 // `Authorizer` the caller binds per evaluation. Boundary: the CEL surface;
 // the authorization decision itself belongs to the caller.
-import { celMethod, CelScalar, type CelFunc } from '@bufbuild/cel';
-import { Opaque, fail, defFunc, defMethod } from '../opaque.ts';
+import { CelScalar, type CelFunc } from '@bufbuild/cel';
+import { Opaque, fail, defMethod } from '../opaque.ts';
 
 /** What is being asked: a resource request or a non-resource path. */
 export interface AuthorizationAttributes {

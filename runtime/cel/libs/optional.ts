@@ -2,7 +2,7 @@
 // `hasValue`, `value`, `or`, `orValue`, optional list and map entries).
 // The parser front end (../syntax/) rewrites the optional syntax into calls
 // to the `@opt*` functions defined here. Boundary: runtime behaviour only.
-import { celFunc, celMethod, CelScalar, isCelList, isCelMap, celList, celMap, isCelUint, type CelFunc, type CelValue, type CelInput } from '@bufbuild/cel';
+import { CelScalar, isCelList, isCelMap, celList, celMap, isCelUint, type CelFunc, type CelValue, type CelInput } from '@bufbuild/cel';
 import { Opaque, fail, defFunc, defMethod } from '../opaque.ts';
 import { isReflectMessage } from '@bufbuild/protobuf/reflect';
 import { isZeroValue, selectField, indexValue } from '../values/access.ts';

@@ -28,7 +28,7 @@ export class QuantityValue {
     else throw new Error('unable to parse quantity\'s suffix');
     const [ip, fp = ''] = numStr.split('.');
     let unscaled = BigInt((ip || '0') + fp);
-    let exp = exp10 - fp.length;
+    const exp = exp10 - fp.length;
     if (pow2) unscaled *= 1n << BigInt(pow2);
     if (sign === '-') unscaled = -unscaled;
     return new QuantityValue(unscaled, exp, format).roundToNano();

@@ -2,7 +2,7 @@
 // and on a quantity `isInteger`, `asInteger`, `asApproximateFloat`, `sign`,
 // `add`, `sub` (quantity or int), `isLessThan`, `isGreaterThan`,
 // `compareTo`. Boundary: the CEL surface over QuantityValue.
-import { celFunc, celMethod, CelScalar, type CelFunc, type CelValue } from '@bufbuild/cel';
+import { CelScalar, type CelFunc, type CelValue } from '@bufbuild/cel';
 import { Opaque, fail, defFunc, defMethod } from '../opaque.ts';
 import { QuantityValue } from './quantity-parse.ts';
 

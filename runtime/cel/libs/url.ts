@@ -2,7 +2,7 @@
 // `getScheme`, `getHost`, `getHostname`, `getPort`, `getEscapedPath`,
 // `getQuery`. A URL must be absolute (has a scheme) or an absolute path, as
 // Go's url.ParseRequestURI requires. Boundary: parsing and these functions.
-import { celFunc, celMethod, CelScalar, type CelFunc } from '@bufbuild/cel';
+import { CelScalar, type CelFunc } from '@bufbuild/cel';
 import { Opaque, fail, defFunc, defMethod } from '../opaque.ts';
 
 export interface ParsedURL { scheme: string; host: string; path: string; rawQuery: string }
@@ -24,7 +24,7 @@ export function parseRequestURL(s: string): ParsedURL | undefined {
     rest = end < 0 ? '' : rest.slice(end);
     const at = host.lastIndexOf('@');
     if (at >= 0) host = host.slice(at + 1);
-    if (host.startsWith('[') ? !/^\[[0-9a-fA-F:.]+(%[^\]]+)?\](:\d*)?$/.test(host) : !/^[^\[\]:]*(:\d*)?$/.test(host)) return undefined;
+    if (host.startsWith('[') ? !/^\[[0-9a-fA-F:.]+(%[^\]]+)?\](:\d*)?$/.test(host) : !/^[^[\]:]*(:\d*)?$/.test(host)) return undefined;
   } else if (scheme && !rest.startsWith('/')) {
     // Opaque forms like `mailto:x` are not request URIs.
     return undefined;

@@ -142,10 +142,6 @@ export function positionOf(p: Parsed, id: bigint, src: string): string {
   return `${line}:${col}`;
 }
 
-export function parseCel(src: string): Expr {
-  return parseCelWithInfo(src).expr;
-}
-
 export function parseCelWithInfo(src: string): Parsed {
   let parsed: ParsedExpr;
   try {

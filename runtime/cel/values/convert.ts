@@ -5,7 +5,7 @@
 // Also CEL values back to JSON. Boundary: value conversion; no evaluation.
 import { celMap, celList, isCelList, isCelMap, isCelUint, isCelError, type CelValue, type CelInput } from '@bufbuild/cel';
 import { create, isMessage } from '@bufbuild/protobuf';
-import { TimestampSchema, DurationSchema, timestampFromMs } from '@bufbuild/protobuf/wkt';
+import { DurationSchema, timestampFromMs } from '@bufbuild/protobuf/wkt';
 import { isReflectMessage } from '@bufbuild/protobuf/reflect';
 import type { CelT, ListType } from '../schema/types.ts';
 import { isOpaque } from '../opaque.ts';

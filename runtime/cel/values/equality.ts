@@ -48,7 +48,7 @@ export function celEquals(a: CelValue, b: CelValue): boolean {
   const na = num(a), nb = num(b);
   if (na !== undefined || nb !== undefined) {
     if (na === undefined || nb === undefined) return false;
-    // eslint-disable-next-line eqeqeq
+    // loose on purpose: compares numbers of different kinds (bigint, number) by value
     return na == nb;
   }
   if (a === null || b === null) return false;

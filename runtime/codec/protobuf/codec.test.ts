@@ -46,7 +46,7 @@ describe('encode and decode', () => {
   });
 
   it('shows unset by-value structs as empty objects, as upstream JSON does', () => {
-    const out = pb.decode(pb.encode({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { template: { spec: { containers: [{ name: 'c' }] } } } }));
+    const out: any = pb.decode(pb.encode({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { template: { spec: { containers: [{ name: 'c' }] } } } }));
     expect(out.spec.strategy).toEqual({});
     expect(out.spec.template.spec.containers[0].resources).toEqual({});
     expect(out.status).toEqual({});
@@ -70,7 +70,7 @@ describe('encode and decode', () => {
   });
 
   it('drops the fraction of a Time (whole seconds on the wire) but keeps microseconds of a MicroTime', () => {
-    const out = pb.decode(pb.encode({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', creationTimestamp: '2024-01-02T03:04:05.987Z' } }));
+    const out: any = pb.decode(pb.encode({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', creationTimestamp: '2024-01-02T03:04:05.987Z' } }));
     expect(out.metadata.creationTimestamp).toBe('2024-01-02T03:04:05Z');
   });
 

@@ -9,11 +9,13 @@ import type { MessagePlan, Plans } from './plan.ts';
 import { ProtobufError } from './errors.ts';
 import { bytesToBase64, formatDuration, formatTime } from './special-values.ts';
 
-type Json = any;
+type Json = unknown;
+/** A decoded protobuf-es message, read field by field through its local names. */
+type Fields = Record<string, unknown>;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-function has(msg: Json, key: string): boolean {
+function has(msg: Fields, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(msg, key) && msg[key] !== undefined;
 }
 
@@ -41,21 +43,21 @@ export class Decoder {
   constructor(private plans: Plans, private nested: (bytes: Uint8Array) => Json) {}
 
   decode(desc: DescMessage, bytes: Uint8Array): Json {
-    let msg: Json;
+    let msg: Fields;
     try {
-      msg = fromBinary(desc, bytes);
+      msg = fromBinary(desc, bytes) as unknown as Fields;
     } catch (e) {
       throw new ProtobufError(`invalid ${desc.typeName} bytes: ${(e as Error).message}`);
     }
     return this.toJson(this.plans.get(desc), msg);
   }
 
-  private toJson(plan: MessagePlan, msg: Json, out: Json = {}): Json {
+  private toJson(plan: MessagePlan, msg: Fields, out: Record<string, Json> = {}): Json {
     if (plan.special) return this.special(plan, msg);
     for (const f of plan.fields) {
       const v = msg[f.localName];
       if (f.inline) {
-        if (has(msg, f.localName)) this.toJson(this.plans.get(f.message!), v, out);
+        if (has(msg, f.localName)) this.toJson(this.plans.get(f.message!), v as Fields, out);
         continue;
       }
       switch (f.shape) {
@@ -69,26 +71,28 @@ export class Decoder {
         case 'message': {
           if (!has(msg, f.localName)) break;
           const sub = this.plans.get(f.message!);
-          const j = this.toJson(sub, v);
+          const j = this.toJson(sub, v as Fields);
           if (j === null || j === undefined) break;
           out[f.json] = j;
           break;
         }
         case 'list': {
-          if (!v || v.length === 0) break;
+          const list = v as Json[] | undefined;
+          if (!list || list.length === 0) break;
           if (f.message) {
             const sub = this.plans.get(f.message);
-            out[f.json] = v.map((x: Json) => this.toJson(sub, x));
-          } else out[f.json] = v.map((x: Json) => scalarToJson(f.scalar!, x));
+            out[f.json] = list.map((x) => this.toJson(sub, x as Fields));
+          } else out[f.json] = list.map((x) => scalarToJson(f.scalar!, x));
           break;
         }
         case 'map': {
-          if (!v) break;
-          const keys = Object.keys(v);
+          const entries = v as Record<string, Json> | undefined;
+          if (!entries) break;
+          const keys = Object.keys(entries);
           if (keys.length === 0) break;
           const m: Record<string, Json> = {};
           const sub = f.message ? this.plans.get(f.message) : undefined;
-          for (const k of keys) m[k] = sub ? this.toJson(sub, v[k]) : scalarToJson(f.scalar!, v[k]);
+          for (const k of keys) m[k] = sub ? this.toJson(sub, entries[k] as Fields) : scalarToJson(f.scalar!, entries[k]);
           out[f.json] = m;
           break;
         }
@@ -107,7 +111,7 @@ export class Decoder {
     }
   }
 
-  private special(plan: MessagePlan, msg: Json): Json {
+  private special(plan: MessagePlan, msg: Fields): Json {
     const f = plan.fields;
     switch (plan.special) {
       case 'Time':
@@ -123,31 +127,31 @@ export class Decoder {
       case 'RawExtension':
       case 'JSON':
       case 'FieldsV1':
-        return this.raw(msg[f[0].localName]);
+        return this.raw(msg[f[0].localName] as Uint8Array | undefined);
       case 'ListWrapper': {
         const item = f[0];
-        const v = msg[item.localName] ?? [];
+        const v = (msg[item.localName] ?? []) as Json[];
         if (item.message) {
           const sub = this.plans.get(item.message);
-          return v.map((x: Json) => this.toJson(sub, x));
+          return v.map((x) => this.toJson(sub, x as Fields));
         }
-        return v.map((x: Json) => scalarToJson(item.scalar!, x));
+        return v.map((x) => scalarToJson(item.scalar!, x));
       }
       case 'JSONSchemaPropsOrArray': {
         const [schema, list] = f;
-        if (has(msg, schema.localName)) return this.toJson(this.plans.get(schema.message!), msg[schema.localName]);
+        if (has(msg, schema.localName)) return this.toJson(this.plans.get(schema.message!), msg[schema.localName] as Fields);
         const sub = this.plans.get(list.message!);
-        return (msg[list.localName] ?? []).map((x: Json) => this.toJson(sub, x));
+        return ((msg[list.localName] ?? []) as Fields[]).map((x) => this.toJson(sub, x));
       }
       case 'JSONSchemaPropsOrBool': {
         const [allows, schema] = f;
-        if (has(msg, schema.localName)) return this.toJson(this.plans.get(schema.message!), msg[schema.localName]);
+        if (has(msg, schema.localName)) return this.toJson(this.plans.get(schema.message!), msg[schema.localName] as Fields);
         return Boolean(msg[allows.localName]);
       }
       case 'JSONSchemaPropsOrStringArray': {
         const [schema, prop] = f;
-        if (has(msg, schema.localName)) return this.toJson(this.plans.get(schema.message!), msg[schema.localName]);
-        return [...(msg[prop.localName] ?? [])];
+        if (has(msg, schema.localName)) return this.toJson(this.plans.get(schema.message!), msg[schema.localName] as Fields);
+        return [...((msg[prop.localName] ?? []) as Json[])];
       }
       default:
         return this.toJson({ ...plan, special: undefined }, msg);

@@ -11,7 +11,7 @@ import type { DescMessage } from '@bufbuild/protobuf';
 import { ProtobufError } from './errors.ts';
 import { base64ToBytes, parseDuration, parseTime } from './special-values.ts';
 
-type Json = any;
+type Json = unknown;
 
 const utf8 = new TextEncoder();
 
@@ -107,14 +107,15 @@ export class Encoder {
       return;
     }
     if (json === null || typeof json !== 'object' || Array.isArray(json)) fail(path, 'expected an object');
+    const obj = json as Record<string, unknown>;
     for (const f of plan.fields) {
       if (f.inline) {
         w.tag(f.number, WireType.LengthDelimited).fork();
-        this.writeFields(w, this.plans.get(f.message!), json, path);
+        this.writeFields(w, this.plans.get(f.message!), obj, path);
         w.join();
         continue;
       }
-      const v = json[f.json];
+      const v = obj[f.json];
       const at = `${path}.${f.json}`;
       if (v === undefined || v === null) {
         if (f.always) this.writeZero(w, f, at);
@@ -141,9 +142,9 @@ export class Encoder {
           break;
         case 'map': {
           if (typeof v !== 'object' || Array.isArray(v)) fail(at, 'expected an object');
-          const keys = Object.keys(v).sort();
-          for (const k of keys) {
-            const mv = v[k];
+          const entries = v as Record<string, unknown>;
+          for (const k of Object.keys(entries).sort()) {
+            const mv = entries[k];
             w.tag(f.number, WireType.LengthDelimited).fork();
             w.tag(1, WireType.LengthDelimited).string(k);
             if (f.message) this.writeMessageField(w, 2, f.message, mv ?? null, `${at}[${k}]`, true);

@@ -18,22 +18,20 @@ import { unwrap, wrap } from './envelope.ts';
 import { frame, readWatchEvent, watchEventBytes } from './watch.ts';
 
 export { ProtobufError, ProtobufUnsupportedError } from './errors.ts';
-export { splitFrames, readWatchEvent } from './watch.ts';
-export { hasMagic, MAGIC } from './envelope.ts';
+export { splitFrames } from './watch.ts';
 
-export const PROTOBUF_CONTENT_TYPE = 'application/vnd.kubernetes.protobuf';
 
 export interface KubeProtobuf {
   /** Whether a kind has a protobuf message (built-ins yes; CRDs, Table, PartialObjectMetadata no). */
   supports(apiVersion: string, kind: string): boolean;
   /** Object, list or Status -> `k8s\0` + runtime.Unknown{typeMeta, raw, "", ""}. */
-  encode(obj: Record<string, any>): Uint8Array;
+  encode(obj: object): Uint8Array;
   /** Enveloped bytes -> JSON object as the JSON API shows it (apiVersion and kind from typeMeta). */
-  decode(bytes: Uint8Array): Record<string, any>;
+  decode(bytes: Uint8Array): Record<string, unknown>;
   /** One watch event as a frame: 4-byte big-endian length + WatchEvent{type, object.raw = enveloped object}. */
-  encodeWatchEvent(type: string, obj: Record<string, any>): Uint8Array;
+  encodeWatchEvent(type: string, obj: object): Uint8Array;
   /** One frame payload (without the length) -> event type and decoded object. */
-  decodeWatchEvent(payload: Uint8Array): { type: string; object: Record<string, any> };
+  decodeWatchEvent(payload: Uint8Array): { type: string; object: Record<string, unknown> };
 }
 
 /** Kinds that have upstream messages but that the API serves only as JSON. */
@@ -71,36 +69,36 @@ export class Codec implements KubeProtobuf {
     return this.message(apiVersion, kind) !== undefined;
   }
 
-  encode(obj: Record<string, any>): Uint8Array {
-    const { apiVersion, kind } = obj ?? {};
+  encode(obj: object): Uint8Array {
+    const { apiVersion, kind } = (obj ?? {}) as { apiVersion?: unknown; kind?: unknown };
     if (typeof apiVersion !== 'string' || typeof kind !== 'string') throw new ProtobufError('object has no apiVersion or kind');
     const desc = this.message(apiVersion, kind);
     if (!desc) throw new ProtobufUnsupportedError(`${apiVersion}, Kind=${kind} has no protobuf encoding`);
     return wrap(apiVersion, kind, this.encoder.encode(desc, obj));
   }
 
-  decode(bytes: Uint8Array): Record<string, any> {
+  decode(bytes: Uint8Array): Record<string, unknown> {
     const env = unwrap(bytes);
     if (env.kind === '') throw new ProtobufError('invalid protobuf envelope: the object has no kind');
     const desc = this.message(env.apiVersion, env.kind);
     if (!desc) throw new ProtobufError(`no protobuf message for ${env.apiVersion}, Kind=${env.kind}`);
-    const body = this.decoder.decode(desc, env.raw);
+    const body = this.decoder.decode(desc, env.raw) as Record<string, unknown>;
     return { apiVersion: env.apiVersion, kind: env.kind, ...body };
   }
 
   /** decode() through protobuf-es fromBinary and reflection: the oracle the tests hold the fast reader to. */
-  decodeReflect(bytes: Uint8Array): Record<string, any> {
+  decodeReflect(bytes: Uint8Array): Record<string, unknown> {
     const env = unwrap(bytes);
     const desc = this.message(env.apiVersion, env.kind);
     if (!desc) throw new ProtobufError(`no protobuf message for ${env.apiVersion}, Kind=${env.kind}`);
-    return { apiVersion: env.apiVersion, kind: env.kind, ...this.reflectDecoder.decode(desc, env.raw) };
+    return { apiVersion: env.apiVersion, kind: env.kind, ...(this.reflectDecoder.decode(desc, env.raw) as Record<string, unknown>) };
   }
 
-  encodeWatchEvent(type: string, obj: Record<string, any>): Uint8Array {
+  encodeWatchEvent(type: string, obj: object): Uint8Array {
     return frame(watchEventBytes(type, this.encode(obj)));
   }
 
-  decodeWatchEvent(payload: Uint8Array): { type: string; object: Record<string, any> } {
+  decodeWatchEvent(payload: Uint8Array): { type: string; object: Record<string, unknown> } {
     const e = readWatchEvent(payload);
     return { type: e.type, object: this.decode(e.object) };
   }

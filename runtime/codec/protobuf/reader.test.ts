@@ -53,7 +53,7 @@ describe('fast reader', () => {
     const psc = [0x22, 0x03, 0x01, 0xac, 0x02];
     const spec = [0x72, psc.length, ...psc];
     const raw = new Uint8Array([0x12, spec.length, ...spec]);
-    const out = pb.decode(wrap('v1', 'Pod', raw));
+    const out: any = pb.decode(wrap('v1', 'Pod', raw));
     expect(out.spec.securityContext.supplementalGroups).toEqual([1, 300]);
     expect(out).toEqual(pb.decodeReflect(wrap('v1', 'Pod', raw)));
   });
@@ -98,7 +98,7 @@ describe('nesting limit', () => {
   const notLevels = MAX_NESTING_DEPTH - 6;
 
   it('decodes nested messages up to the limit', () => {
-    let v = pb.decode(crdWithNot(notLevels)).spec.versions[0].schema.openAPIV3Schema;
+    let v = (pb.decode(crdWithNot(notLevels)) as any).spec.versions[0].schema.openAPIV3Schema;
     let n = 0;
     while (v.not) {
       v = v.not;
@@ -132,7 +132,7 @@ describe('nesting limit', () => {
     expect(err.message).toMatch(/exceeded max depth/);
     let shallow = revisionWithRaw(Buffer.from('{}'));
     for (let i = 0; i < 10; i++) shallow = revisionWithRaw(shallow);
-    expect(pb.decode(shallow).data.data.kind).toBe('ControllerRevision');
+    expect((pb.decode(shallow) as any).data.data.kind).toBe('ControllerRevision');
   });
 });
 

@@ -16,7 +16,8 @@ import { JSONSyntaxError, parseJSONStrict } from '../json-parse.ts';
 import { MAX_NESTING_DEPTH } from '../limits.ts';
 import { formatDuration, formatTime } from './special-values.ts';
 
-type Json = any;
+type Json = unknown;
+type JsonObject = Record<string, Json>;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -176,7 +177,7 @@ export class Reader {
     return s;
   }
 
-  private message(plan: MessagePlan, c: Cursor, out: Json, depth: number): Json {
+  private message(plan: MessagePlan, c: Cursor, out: JsonObject, depth: number): Json {
     if (depth > MAX_NESTING_DEPTH) throw new ProtobufError(`exceeded max depth of ${MAX_NESTING_DEPTH}`);
     if (plan.special) return this.special(plan, c, depth);
     const fields = byNumber(plan);
@@ -204,13 +205,13 @@ export class Reader {
         case 'message': {
           const sub = this.plans.get(f.message!);
           const prev = out[f.json];
-          const v = this.message(sub, this.sub(c, wt, f), !sub.special && prev && typeof prev === 'object' ? prev : {}, depth + 1);
+          const v = this.message(sub, this.sub(c, wt, f), !sub.special && prev && typeof prev === 'object' ? (prev as JsonObject) : {}, depth + 1);
           if (v === null) delete out[f.json];
           else out[f.json] = v;
           break;
         }
         case 'list': {
-          const list = (out[f.json] ??= []);
+          const list = (out[f.json] ??= []) as Json[];
           if (f.message) list.push(this.message(this.plans.get(f.message), this.sub(c, wt, f), {}, depth + 2));
           else if (wt === WireType.LengthDelimited && wireOf(f.scalar!) !== WireType.LengthDelimited) {
             const s = this.sub(c, wt, f); // packed
@@ -219,7 +220,7 @@ export class Reader {
           break;
         }
         case 'map': {
-          const map = (out[f.json] ??= {});
+          const map = (out[f.json] ??= {}) as JsonObject;
           const e = this.sub(c, wt, f);
           let k = '';
           let v: Json = undefined;
@@ -262,17 +263,17 @@ export class Reader {
       case 'Time':
       case 'MicroTime':
         if (!seen[0] && !seen[1]) return null;
-        return formatTime(vals[0] ?? 0, vals[1] ?? 0, plan.special === 'MicroTime');
+        return formatTime(Number(vals[0] ?? 0), Number(vals[1] ?? 0), plan.special === 'MicroTime');
       case 'Duration':
-        return formatDuration(vals[0] ?? 0);
+        return formatDuration(Number(vals[0] ?? 0));
       case 'Quantity':
         return seen[0] ? vals[0] : '0';
       case 'IntOrString':
-        return (vals[0] ?? 0) === 1 ? (vals[2] ?? '') : ((vals[1] ?? 0) | 0);
+        return (vals[0] ?? 0) === 1 ? (vals[2] ?? '') : (Number(vals[1] ?? 0) | 0);
       case 'RawExtension':
       case 'JSON':
       case 'FieldsV1':
-        return this.raw(vals[0], depth);
+        return this.raw(vals[0] as Uint8Array | undefined, depth);
       case 'ListWrapper':
         return lists[0];
       case 'JSONSchemaPropsOrArray':
@@ -282,9 +283,10 @@ export class Reader {
       case 'JSONSchemaPropsOrStringArray':
         return seen[0] ? vals[0] : lists[1];
       default: {
-        const out: Json = {};
+        const out: JsonObject = {};
         plan.fields.forEach((f, i) => {
-          if (seen[i]) out[f.json] = f.shape === 'list' ? lists[i] : vals[i] instanceof Uint8Array ? Buffer.from(vals[i]).toString('base64') : vals[i];
+          const v = vals[i];
+          if (seen[i]) out[f.json] = f.shape === 'list' ? lists[i] : v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v;
         });
         return out;
       }

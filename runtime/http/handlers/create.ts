@@ -1,6 +1,7 @@
 // POST: create an object from a JSON or YAML body (201 Created).
 
 import { readObjectBody } from '../body.ts';
+import type { Obj } from '../../storage/interface.ts';
 import { errors } from '../../api/errors.ts';
 import { type RequestContext, negotiate, bodyProtobuf } from './context.ts';
 import { dryRun } from './params.ts';
@@ -11,7 +12,7 @@ export async function handleCreate(rc: RequestContext): Promise<Response> {
   if (rc.info.name) throw errors.methodNotAllowed();
   negotiate(rc, false); // 406 before any work
   const { value, duplicates } = await readObjectBody(rc.c, `${rc.res.def.kind} in version "${rc.res.def.version}" cannot be handled as a ${rc.res.def.kind}`, bodyProtobuf(rc));
-  const obj = value as Record<string, any>;
+  const obj = value as Obj;
   await checkBody(rc, obj, duplicates);
   const dry = dryRun(rc);
   const manager = fieldManagerOf(rc);

@@ -3,6 +3,7 @@
 import { transformObject } from '../respond.ts';
 import { type RequestContext, groupVersion, negotiate, sendNegotiated } from './context.ts';
 import { includeObject } from './params.ts';
+import type { Obj } from '../../storage/interface.ts';
 
 export async function handleGet(rc: RequestContext): Promise<Response> {
   const neg = negotiate(rc, false);
@@ -14,7 +15,7 @@ export async function handleGet(rc: RequestContext): Promise<Response> {
 }
 
 /** Objects are stored in the storage version; a request for another version sees its own apiVersion. */
-export function withVersion<T extends Record<string, any>>(obj: T, rc: RequestContext): T {
+export function withVersion<T extends Obj>(obj: T, rc: RequestContext): T {
   const gv = groupVersion(rc);
   if (obj.apiVersion === gv) return obj;
   return { ...obj, apiVersion: gv };

@@ -2,6 +2,7 @@
 // also PUT on the status subresource. A stale resourceVersion is 409.
 
 import { readObjectBody } from '../body.ts';
+import type { Obj } from '../../storage/interface.ts';
 import { type RequestContext, bodyProtobuf, negotiate } from './context.ts';
 import { dryRun } from './params.ts';
 import { checkBody } from './body-check.ts';
@@ -11,7 +12,7 @@ export async function handleUpdate(rc: RequestContext): Promise<Response> {
   const { def } = rc.res;
   negotiate(rc, false); // 406 before any work
   const { value, duplicates } = await readObjectBody(rc.c, `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}`, bodyProtobuf(rc));
-  const obj = value as Record<string, any>;
+  const obj = value as Obj;
   await checkBody(rc, obj, duplicates);
   const dry = dryRun(rc);
   const manager = fieldManagerOf(rc);

@@ -135,13 +135,6 @@ export function validateAPIService(obj: Obj): FieldError[] {
   return errs;
 }
 
-/** APIServices in discovery order: group priority (highest first), then version priority, then name. */
-export function apiServiceOrder(items: Obj[]): Obj[] {
-  return [...items].sort((a, b) => (b.spec?.groupPriorityMinimum ?? 0) - (a.spec?.groupPriorityMinimum ?? 0)
-    || (b.spec?.versionPriority ?? 0) - (a.spec?.versionPriority ?? 0)
-    || String(a.metadata?.name).localeCompare(String(b.metadata?.name)));
-}
-
 export function apiServiceStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,

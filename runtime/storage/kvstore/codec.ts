@@ -29,7 +29,3 @@ export function setResourceVersion(obj: Obj, rev: number): void {
   obj.metadata.resourceVersion = String(rev);
 }
 
-export function resourceVersionOf(obj: Obj | null | undefined): number {
-  const rv = obj?.metadata?.resourceVersion;
-  return rv ? Number(rv) : 0;
-}

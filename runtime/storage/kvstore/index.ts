@@ -1,6 +1,4 @@
-// Entry point of the object layer over a KV: KVStorage (see kv-storage.ts)
-// and the continue-token codec.
-export { KVStorage, checkPreconditions, WATCH_TOO_OLD_MESSAGE, type KVStorageOptions } from './kv-storage.ts';
-export { encodeContinue, decodeContinue, ContinueTokenError } from './continue.ts';
-export { encodeObject, decodeKV, decodeValue } from './codec.ts';
-export { RequestTooLargeError, REQUEST_TOO_LARGE_MESSAGE, DEFAULT_MAX_REQUEST_BYTES } from './request-size.ts';
+// Entry point of the object layer over a KV: KVStorage (see kv-storage.ts).
+// The continue-token codec, the value codec and the request-size limit are
+// imported from their own modules.
+export { KVStorage } from './kv-storage.ts';

@@ -1,7 +1,7 @@
 // Table-driven tests of the label selector parser: matching, canonical form,
 // and the upstream error texts.
 import { describe, expect, it } from 'vitest';
-import { labelSelectorFromObject, parseLabelSelector, SelectorError } from './labels.ts';
+import { parseLabelSelector, SelectorError } from './labels.ts';
 
 const L = { app: 'web', tier: 'front', n: '5', empty: '' };
 
@@ -71,23 +71,3 @@ describe('parseLabelSelector errors', () => {
   }
 });
 
-describe('labelSelectorFromObject', () => {
-  it('matches labels and expressions', () => {
-    const s = labelSelectorFromObject({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['front', 'back'] }, { key: 'gone', operator: 'DoesNotExist' }] });
-    expect(s.matches(L)).toBe(true);
-    expect(s.matches({ app: 'web', tier: 'x' })).toBe(false);
-    expect(s.toString()).toBe('app=web,!gone,tier in (back,front)');
-  });
-  it('null matches nothing and {} everything', () => {
-    expect(labelSelectorFromObject(null).matches(L)).toBe(false);
-    expect(labelSelectorFromObject({}).matches({})).toBe(true);
-    expect(labelSelectorFromObject({}).empty()).toBe(true);
-  });
-  it('refuses unknown operators and bad values', () => {
-    expect(() => labelSelectorFromObject({ matchExpressions: [{ key: 'a', operator: 'Gt', values: ['1'] }] }))
-      .toThrow(new SelectorError('"Gt" is not a valid label selector operator'));
-    expect(() => labelSelectorFromObject({ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] }))
-      .toThrow("values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty");
-    expect(() => labelSelectorFromObject({ matchLabels: { a: 'b c' } })).toThrow(SelectorError);
-  });
-});

@@ -6,8 +6,8 @@
 import { fieldErrors } from '../../api/field-errors.ts';
 import { qualifiedNameErrors } from '../../api/validation.ts';
 import {
-  makeLabelSelector, NOTHING, objectRequirements, requirementErrors,
-  type LabelSelector, type LabelSelectorObject, type Requirement, type LabelOperator,
+  makeLabelSelector, requirementErrors,
+  type LabelSelector, type Requirement, type LabelOperator,
 } from '../../api/label-selector.ts';
 
 /** A selector that cannot be parsed; the HTTP layer answers 400 BadRequest with its message. */
@@ -159,16 +159,3 @@ export function parseLabelSelector(text: string): LabelSelector {
   return makeLabelSelector(new Parser(lex(text)).parse());
 }
 
-/**
- * A LabelSelector object as a matcher: null matches nothing, {} everything.
- * Operators In, NotIn, Exists, DoesNotExist; a requirement that breaks
- * upstream's rules is a SelectorError.
- */
-export function labelSelectorFromObject(ls: LabelSelectorObject | null | undefined): LabelSelector {
-  if (ls === null || ls === undefined) return NOTHING;
-  const { requirements, unknown } = objectRequirements(ls);
-  if (unknown.length) throw new SelectorError(`${JSON.stringify(unknown[0])} is not a valid label selector operator`);
-  const errs = requirements.flatMap((r) => requirementErrors(r, null));
-  if (errs.length) throw new SelectorError(aggregate(errs));
-  return makeLabelSelector(requirements);
-}

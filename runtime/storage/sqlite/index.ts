@@ -2,13 +2,10 @@
 // revision-log database and returns a KV with a few SQLite-only extras
 // (stats, compactNow, checkpoint, commitHealth). See sqlite-kv.ts for the
 // design; open-errors.ts lists why an open is refused.
-import { SqliteKV, type SqliteKVOptions, type SqliteKVStats } from './sqlite-kv.ts';
+import { SqliteKV, type SqliteKVOptions } from './sqlite-kv.ts';
 
-export { SqliteKV, type SqliteKVOptions, type SqliteKVStats };
-export { prefixEnd } from './schema.ts';
-export {
-  StorageOpenError, DataDirInUseError, DatabaseFileError, UnreadableRowsError, QUARANTINE_FLAG, type UnreadableRow,
-} from './open-errors.ts';
+export { SqliteKV, type SqliteKVOptions };
+export { DataDirInUseError, DatabaseFileError, UnreadableRowsError } from './open-errors.ts';
 
 export function openSqliteKV(opts: SqliteKVOptions): SqliteKV {
   return new SqliteKV(opts);

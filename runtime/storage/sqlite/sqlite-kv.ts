@@ -14,7 +14,7 @@ import {
   type KV, type KeyValue, type KVListOptions, type KVListResult, type KVWatcher, type KVWatchOptions,
 } from '../interface.ts';
 import { commitFailure } from '../errors.ts';
-import { applyPragmas, DDL, MAX_KEY, prefixEnd, type SyncMode } from './schema.ts';
+import { applyPragmas, DDL, prefixEnd, type SyncMode } from './schema.ts';
 import { CommitHealth } from './commit-health.ts';
 import { DataDirInUseError, DatabaseFileError, UnreadableRowsError, type UnreadableRow } from './open-errors.ts';
 import { pidAlive, readOwner, removeOwner, writeOwner, type OwnerRecord } from './owner.ts';
@@ -439,7 +439,7 @@ function toKV(r: ValueRow): KeyValue {
   return { key: r.key, value: r.value, createRevision: r.createRev, modRevision: r.rev };
 }
 
-export { MAX_KEY, prefixEnd };
+export { prefixEnd };
 
 /**
  * Opens the file, takes its exclusive lock and checks its structure; every

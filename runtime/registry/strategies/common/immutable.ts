@@ -9,14 +9,3 @@ export function immutable(path: string, value: unknown, old: unknown): FieldErro
   return jsonEqual(value, old) ? [] : [fieldErrors.invalid(path, value ?? null, 'field is immutable')];
 }
 
-/** Reads a dotted path (no list indexes). */
-export function at(obj: any, path: string): unknown {
-  let cur = obj;
-  for (const p of path.split('.')) cur = cur == null ? undefined : cur[p];
-  return cur;
-}
-
-/** `immutable` on each listed path of a spec-like object. */
-export function immutableFields(obj: any, old: any, paths: string[]): FieldError[] {
-  return paths.flatMap((p) => immutable(p, at(obj, p), at(old, p)));
-}

@@ -38,9 +38,9 @@ export const POD_SPEC_RULES: Record<string, PodSpecRules> = {
 };
 
 export function podSpecAt(obj: Obj, path: string): Obj | undefined {
-  let cur: any = obj;
-  for (const p of path.split('.')) cur = cur == null ? undefined : cur[p];
-  return cur && typeof cur === 'object' ? cur : undefined;
+  let cur: unknown = obj;
+  for (const p of path.split('.')) cur = cur !== null && typeof cur === 'object' ? (cur as Obj)[p] : undefined;
+  return cur && typeof cur === 'object' ? (cur as Obj) : undefined;
 }
 
 /** The Go defaulters of the workload kinds themselves (not the template). */
