@@ -9,4 +9,3 @@ export interface UserInfo {
 }
 
 export const ANONYMOUS: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
-export const ADMIN: UserInfo = { name: 'admin', groups: ['system:masters', 'system:authenticated'] };

@@ -58,7 +58,7 @@ export function startBootstrapTokenControllers(api: ApiIndex, enabled: { cleaner
       ignore([404])(err);
       return;
     }
-    const { data, changed } = await signClusterInfo(cm.data ?? {}, [...secrets.values()], now());
+    const { changed } = await signClusterInfo(cm.data ?? {}, [...secrets.values()], now());
     if (!changed) return;
     await cmRes.store.update(CLUSTER_INFO_NAMESPACE, CLUSTER_INFO_NAME, async (live) => {
       if (!live) throw new ApiError(404, 'NotFound', 'cluster-info is gone');

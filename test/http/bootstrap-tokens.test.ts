@@ -5,9 +5,9 @@
 // with a detached HS256 JWS per signing token and drops it when the token
 // goes away.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detachedSignatureIsValid } from '../../runtime/auth/bootstrap/signer.ts';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { serverCaller } from '../support/server-call.ts';
+import { verifyDetachedHS256 } from '../support/jws.ts';
 
 let s: RunningServer;
 let call: ReturnType<typeof serverCaller>;
@@ -71,8 +71,8 @@ describe('bootstrap tokens', () => {
       return 'jws-kubeconfig-signer' in data && 'jws-kubeconfig-signon' in data;
     });
     expect(data['jws-kubeconfig-abcdef']).toBeUndefined();
-    expect(await detachedSignatureIsValid(data['jws-kubeconfig-signer'], kubeconfig, 'signer', 'fedcba9876543210')).toBe(true);
-    expect(await detachedSignatureIsValid(data['jws-kubeconfig-signer'], kubeconfig, 'signer', 'fedcba987654321X')).toBe(false);
+    expect(await verifyDetachedHS256(data['jws-kubeconfig-signer'], kubeconfig, 'fedcba9876543210')).toBe(true);
+    expect(await verifyDetachedHS256(data['jws-kubeconfig-signer'], kubeconfig, 'fedcba987654321X')).toBe(false);
     expect((await call(`${SECRETS}/bootstrap-token-signer`, { method: 'DELETE' })).status).toBe(200);
     await until('the signature of a deleted token is dropped', async () => !('jws-kubeconfig-signer' in (await call('/api/v1/namespaces/kube-public/configmaps/cluster-info')).json.data));
   });

@@ -9,11 +9,7 @@ import { projectRoot } from '../support/clients.ts';
  * Exports nothing uses yet, each with the reason it stays. An entry that
  * becomes used (or goes away) fails the test too, so the list only shrinks.
  */
-const PENDING: { file: string; name: string; why: string }[] = [
-  { file: 'runtime/auth/authenticator.ts', name: 'RequestAuthenticator', why: 'authenticator contract of issue 14; its implementations come with the authentication work' },
-  { file: 'runtime/auth/authenticator.ts', name: 'TokenAuthenticator', why: 'authenticator contract of issue 14; its implementations come with the authentication work' },
-  { file: 'runtime/auth/user.ts', name: 'ANONYMOUS', why: 'the anonymous user of issue 14, used once anonymous requests stop being admin' },
-];
+const PENDING: { file: string; name: string; why: string }[] = [];
 
 describe('unused exports', () => {
   it('runtime/ and codegen/ export nothing that no other file uses (apart from the pending list)', () => {

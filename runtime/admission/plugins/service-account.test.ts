@@ -19,9 +19,9 @@ describe('ServiceAccount admission', () => {
     ['subresources are left alone', { spec: {} }, { subresource: 'status' }, {}],
     ['mirror pods are left alone', { metadata: { annotations: { 'kubernetes.io/config.mirror': 'x' } }, spec: {} }, {}, {}],
   ];
-  it.each(rows)('%s', (_name, object, over, wantSpec) => {
+  it.each(rows)('%s', async (_name, object, over, wantSpec) => {
     const a = attrs(structuredClone(object), over);
-    serviceAccountPlugin().admit!(a);
+    await serviceAccountPlugin().admit!(a);
     expect(a.object!.spec ?? {}).toEqual(wantSpec);
   });
 });

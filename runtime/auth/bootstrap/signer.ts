@@ -24,11 +24,6 @@ export async function computeDetachedSignature(content: string, tokenID: string,
   return `${header}..${signature}`;
 }
 
-/** Whether a detached JWS is the one the token makes for `content`. */
-export async function detachedSignatureIsValid(jws: string, content: string, tokenID: string, tokenSecret: string): Promise<boolean> {
-  return jws === (await computeDetachedSignature(content, tokenID, tokenSecret));
-}
-
 /** id → secret of the tokens that may sign now (upstream's validateSecretForSigning). */
 export function signingTokens(secrets: SecretObject[], nowMs: number): Map<string, string> {
   const out = new Map<string, string>();

@@ -5,7 +5,6 @@
 // counts as expired), and the extra groups (each must match
 // system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]).
 
-import { randomInt } from 'node:crypto';
 
 export const TOKEN_SECRET_NAMESPACE = 'kube-system';
 export const SECRET_PREFIX = 'bootstrap-token-';
@@ -41,13 +40,6 @@ export function parseSecretName(name: string): string | undefined {
 
 export function secretName(tokenID: string): string {
   return SECRET_PREFIX + tokenID;
-}
-
-/** A new random token (36 symbols, unbiased). */
-export function generateToken(): string {
-  const chars = '0123456789abcdefghijklmnopqrstuvwxyz';
-  const pick = (n: number) => Array.from({ length: n }, () => chars[randomInt(chars.length)]).join('');
-  return `${pick(6)}.${pick(16)}`;
 }
 
 export type SecretObject = Record<string, unknown>;

@@ -117,7 +117,7 @@ function readText(path: string, what: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (e) {
-    throw new Error(`error reading ${what} file ${path}: ${(e as Error).message}`);
+    throw new Error(`error reading ${what} file ${path}: ${(e as Error).message}`, { cause: e });
   }
 }
 
@@ -128,10 +128,10 @@ export function loadSigningKeyFile(path: string): SigningKey {
     try {
       return parsePrivateKeyPem(text);
     } catch (e) {
-      throw new Error(`error reading private key file ${path}: ${(e as Error).message}`);
+      throw new Error(`error reading private key file ${path}: ${(e as Error).message}`, { cause: e });
     }
   } catch (e) {
-    throw new Error(`failed to parse service-account-issuer-key-file: ${(e as Error).message}`);
+    throw new Error(`failed to parse service-account-issuer-key-file: ${(e as Error).message}`, { cause: e });
   }
 }
 
@@ -143,7 +143,7 @@ export function loadVerificationKeyFiles(paths: string[]): VerificationKey[] {
     try {
       out.push(...parsePublicKeysPem(text));
     } catch (e) {
-      throw new Error(`error reading public key file ${path}: ${(e as Error).message}`);
+      throw new Error(`error reading public key file ${path}: ${(e as Error).message}`, { cause: e });
     }
   }
   return out;

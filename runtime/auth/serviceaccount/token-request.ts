@@ -157,7 +157,7 @@ export async function createTokenRequest(opts: TokenRequestOptions): Promise<Tok
   if (ref) {
     const kind = bindableKind(ref);
     const refName = ref.name ?? '';
-    let uid = '';
+    let uid: string;
     if (kind === 'Pod') {
       const obj = await reader.get('pods', namespace, refName);
       if (!obj) throw errors.notFound({ group: '', resource: 'pods' }, refName);

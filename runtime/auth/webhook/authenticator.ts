@@ -85,7 +85,7 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
     try {
       status = readTokenReviewStatus(parsed);
     } catch (err) {
-      if (err instanceof TokenReviewFormatError) throw new Error(`the webhook's answer is not a TokenReview: ${err.message}`);
+      if (err instanceof TokenReviewFormatError) throw new Error(`the webhook's answer is not a TokenReview: ${err.message}`, { cause: err });
       throw err;
     }
     let auds: string[] | undefined;
