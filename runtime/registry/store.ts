@@ -26,14 +26,16 @@ import { validateObjectMeta } from './metadata.ts';
 import { matchesObject } from '../storage/semantics/predicate.ts';
 import { type Allocation, type Strategy, type SubresourceStrategy } from './strategy.ts';
 import { jsonEqual } from '../api/json-equal.ts';
-import { checkObject } from './object-checks.ts';
-import { type WriteHooks, type WriteServices, type Writer, pipelineHooks } from './write-services.ts';
+import { checkObject, checkRequestObject } from './object-checks.ts';
+import { type Operation, type WriteHooks, type WriteServices, type Writer, pipelineHooks } from './write-services.ts';
+import { applyPatch } from '../patch/index.ts';
+import { type ApplyRequest, type PatchRequest, type PatchServices, patchErrorToApi } from './patching.ts';
 
 export interface WriteOptions {
   dryRun?: boolean;
 }
 
-export interface DeleteOptions extends WriteOptions {
+export interface DeleteOptions extends PipelineOptions {
   preconditions?: Preconditions;
   propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   /** The deprecated orphanDependents option as sent (it only changes the response code). */
@@ -61,6 +63,12 @@ export interface PipelineOptions extends WriteOptions {
 }
 
 type CreateOptions = PipelineOptions;
+
+/** Options of patch() and apply(): the pipeline's, the subresource written, and the services they need. */
+export interface PatchOptions extends PipelineOptions {
+  subresource?: string;
+  services: PatchServices;
+}
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 const GENERATE_NAME_RETRIES = 8;
@@ -265,10 +273,10 @@ export class RegistryStore {
   }
 
   /** The hooks of this write: the handler's, or those the store builds for an in-process writer. */
-  private hooksOf(opts: PipelineOptions, namespace: string, name: string, subresource?: string): WriteHooks | undefined {
+  private hooksOf(opts: PipelineOptions, namespace: string, name: string, subresource?: string, createOperation?: Operation): WriteHooks | undefined {
     if (!opts.writer) return opts.hooks;
     const { user, manager } = opts.writer;
-    return pipelineHooks(this.writeServices(), { def: this.def, store: this }, { user, manager, namespace, name, subresource, dryRun: !!opts.dryRun });
+    return pipelineHooks(this.writeServices(), { def: this.def, store: this }, { user, manager, namespace, name, subresource, dryRun: !!opts.dryRun, createOperation });
   }
 
   private validateCreate(obj: Obj): void {
@@ -517,12 +525,104 @@ export class RegistryStore {
   }
 
   /**
-   * Delete in two phases: an object with finalizers (or a propagation policy
-   * that adds one) gets deletionTimestamp and stays until its last finalizer
-   * is removed; otherwise it goes now. Returns the last state and whether it
-   * is gone.
+   * Patch (JSON, merge or strategic merge patch), in kube-apiserver's order.
+   * Steps 1-3 run inside update()'s read-modify-write, so a write that
+   * conflicts runs them all again on the new live object:
+   *  1. read the live object (404 when missing: a patch never creates)
+   *  2. apply the patch to it; the result is checked as a request body of
+   *     the client's version: apiVersion and kind, nulls dropped, spec
+   *     defaults, schema with the request's fieldValidation (a JSON patch
+   *     has no duplicate fields to report, being a list of operations)
+   *  3. the update pipeline (update() steps 2-7: mutating admission,
+   *     prepare, validation, allocation, managed fields, validating admission)
+   *  4. storage (update() step 8)
+   * A resourceVersion the patch sets is a precondition (409 when stale), as
+   * for a PUT.
    */
-  async delete(namespace: string, name: string, opts: DeleteOptions = {}): Promise<{ obj: Obj; deleted: boolean }> {
+  async patch(namespace: string, name: string, req: PatchRequest, opts: PatchOptions): Promise<Obj> {
+    const { services, ...pipeline } = opts;
+    const context = { schema: services.mergeSchema, typeName: this.def.schema, custom: this.def.custom };
+    const duplicates = req.type === 'json' ? [] : req.duplicates;
+    const transform = async (live: Obj | null): Promise<Obj> => {
+      if (!live) throw errors.notFound(this.gr, name);
+      let patched: Obj;
+      try {
+        patched = applyPatch(req.type, live as never, req.patch, context) as Obj;
+      } catch (err) {
+        throw patchErrorToApi(err);
+      }
+      await checkRequestObject(services, req.def, patched, { fieldValidation: req.fieldValidation, duplicates, warnings: opts.warnings });
+      return patched;
+    };
+    const { obj } = await this.update(namespace, name, transform, pipeline);
+    return obj;
+  }
+
+  /**
+   * Server-side apply, in kube-apiserver's order. Steps 1-3 run inside
+   * update()'s read-modify-write, so a write that conflicts runs them all
+   * again on the new live object:
+   *  1. read the live object; a missing one is created (on the main
+   *     resource only; apply may create whatever the strategy says)
+   *  2. the configuration: metadata.managedFields must be absent, then it is
+   *     checked as a request body of the client's version without defaults
+   *     (it is merged as sent: defaults would make the applier own them);
+   *     it is merged into the live object by the field manager, which
+   *     records the applier's ownership (409 on conflicts with other
+   *     managers unless force); then spec defaults fill the merged object
+   *  3. the update pipeline (update() steps 2-7, without its own managed
+   *     fields step: step 2 recorded them), or create()'s steps when the
+   *     object is new (admission is told UPDATE, as upstream)
+   *  4. storage (update() step 8)
+   */
+  async apply(namespace: string, name: string, req: ApplyRequest, opts: PatchOptions): Promise<{ obj: Obj; created: boolean }> {
+    const { services, ...pipeline } = opts;
+    const res = { def: req.def, store: this };
+    const sub = opts.subresource;
+    const transform = async (live: Obj | null): Promise<Obj> => {
+      const config = req.config;
+      if (config.metadata?.managedFields !== undefined) throw errors.badRequest('metadata.managedFields must be nil');
+      await checkRequestObject(services, req.def, config, {
+        fieldValidation: req.fieldValidation, duplicates: req.duplicates, defaults: false, warnings: opts.warnings,
+      });
+      let merged: Obj;
+      try {
+        merged = services.managedFields.apply(res, live, config, req.manager, req.force, sub);
+      } catch (err) {
+        throw patchErrorToApi(err);
+      }
+      services.defaulter.apply(req.def.schema, merged);
+      return merged;
+    };
+    // the field manager recorded ownership in the transform: the pipeline's own step is left out
+    const hooks = { ...this.hooksOf(pipeline, namespace, name, sub, 'UPDATE') };
+    delete hooks.manageFields;
+    return this.update(namespace, name, transform, {
+      ...pipeline, writer: undefined, hooks, createIfMissing: !sub, forceAllowCreate: true,
+    });
+  }
+
+  /**
+   * Delete, in kube-apiserver's order; an object with finalizers (or a
+   * propagation policy that adds one) gets deletionTimestamp and stays until
+   * its last finalizer is removed, otherwise it goes now. Returns the last
+   * state and whether it is gone.
+   *  1. read the live object (404 when missing); preconditions (uid,
+   *     resourceVersion: 409); the strategy's delete check (validateDelete)
+   *  2. admission of the delete (hooks.admitDelete, or the in-process
+   *     writer's: both halves, the live object as oldObject), run again on
+   *     the object storage re-reads in step 3 (upstream's deleteValidation)
+   *  3. storage: with finalizers pending, a read-modify-write that adds the
+   *     propagation policy's finalizer, prepares the graceful delete and sets
+   *     deletionTimestamp (the object is deleted at once if no finalizer is
+   *     left); otherwise a delete with the preconditions, refused when
+   *     finalizers appeared concurrently. A dry run stops before storage,
+   *     after admission.
+   *  4. afterDelete of the strategy (release what the object held), once gone
+   */
+  async delete(namespace: string, name: string, given: DeleteOptions = {}): Promise<{ obj: Obj; deleted: boolean }> {
+    const opts = { ...given, hooks: this.hooksOf(given, namespace, name, undefined) };
+    const admit = async (live: Obj): Promise<void> => { await opts.hooks?.admitDelete?.(live); };
     const key = this.key(namespace, name);
     const checkPreconditions = (live: Obj) => {
       const p = opts.preconditions;
@@ -538,6 +638,7 @@ export class RegistryStore {
     let graceful = false;
     let result: Obj;
     try {
+      // 1. read, preconditions, the strategy's check
       const live = await this.storage.get(key);
       if (!live) throw errors.notFound(this.gr, name);
       checkPreconditions(live);
@@ -548,6 +649,8 @@ export class RegistryStore {
       if (finalizers.length > 0 || pending(live)) {
         graceful = true;
         if (opts.dryRun) {
+          // 2. admission; a dry run stops before storage
+          await admit(live);
           const copy = structuredClone(live);
           if (finalizers.length) copy.metadata.finalizers = finalizers;
           this.strategy.prepareForGracefulDelete?.(copy, !!live.metadata.deletionTimestamp);
@@ -555,10 +658,12 @@ export class RegistryStore {
           copy.metadata.deletionGracePeriodSeconds ??= 0;
           return { obj: copy, deleted: false };
         }
+        // 2, 3. admission of what storage read, then the graceful update
         result = await this.storage.guaranteedUpdate(key, {
-          tryUpdate: (cur) => {
+          tryUpdate: async (cur) => {
             if (!cur) throw new NotFoundError(key);
             checkPreconditions(cur);
+            await admit(cur);
             const next = structuredClone(cur);
             const f: string[] = [...(next.metadata.finalizers ?? [])];
             if (wantFinalizer && !f.includes(wantFinalizer)) f.push(wantFinalizer);
@@ -576,19 +681,49 @@ export class RegistryStore {
           graceful = false;
         }
       } else {
-        if (opts.dryRun) return { obj: live, deleted: true };
+        if (opts.dryRun) {
+          await admit(live);
+          return { obj: live, deleted: true };
+        }
+        // 2, 3. admission of what storage read, then the delete
         result = await this.storage.delete(key, {
           preconditions: { uid: opts.preconditions?.uid, resourceVersion: opts.preconditions?.resourceVersion },
-          validateDeletion: (cur) => {
+          validateDeletion: async (cur) => {
             checkPreconditions(cur);
             if (cur.metadata.finalizers?.length) throw new ConflictError(key, 'finalizers added concurrently');
+            await admit(cur);
           },
         });
       }
     } catch (err) {
       this.mapStorageError(err, name);
     }
+    // 4. release what the object held
     if (!graceful) await this.strategy.afterDelete?.(result!);
     return { obj: result!, deleted: !graceful };
+  }
+
+  /**
+   * Deletecollection: lists what the predicate selects in the namespace,
+   * then runs delete() on each object with the same options (admission per
+   * object, named '' as upstream's collection attributes are); an object
+   * already gone is skipped, any other error ends the collection (what was
+   * deleted before it stays deleted). Returns the last state of each object
+   * and the list's resourceVersion.
+   */
+  async deleteCollection(namespace: string, predicate: ListOptions['predicate'], opts: DeleteOptions = {}): Promise<{ items: Obj[]; resourceVersion: string }> {
+    const list = await this.list(namespace, { predicate });
+    const hooks = this.hooksOf(opts, namespace, '', undefined);
+    const items: Obj[] = [];
+    for (const item of list.items) {
+      try {
+        const { obj } = await this.delete(item.metadata.namespace ?? '', item.metadata.name, { ...opts, writer: undefined, hooks });
+        items.push(obj);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 404) continue;
+        throw err;
+      }
+    }
+    return { items, resourceVersion: list.resourceVersion };
   }
 }
