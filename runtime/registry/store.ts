@@ -272,11 +272,34 @@ export class RegistryStore {
     await checkObject(this.writeServices(), this.def, obj, { fieldValidation: 'Strict', warnings: opts.warnings });
   }
 
+  /**
+   * The decode step of a write, on the object the writer sent (a request's
+   * body was decoded, defaulted from the spec and schema-checked by its
+   * handler; an in-process writer's object is checked here): then the
+   * strategy's defaults, what upstream's Go defaulters set when decoding.
+   */
+  private async decode(obj: Obj, opts: PipelineOptions): Promise<void> {
+    await this.checkWriterObject(obj, opts);
+    this.strategy.defaults?.(obj);
+  }
+
   /** The hooks of this write: the handler's, or those the store builds for an in-process writer. */
   private hooksOf(opts: PipelineOptions, namespace: string, name: string, subresource?: string, createOperation?: Operation): WriteHooks | undefined {
     if (!opts.writer) return opts.hooks;
     const { user, manager } = opts.writer;
     return pipelineHooks(this.writeServices(), { def: this.def, store: this }, { user, manager, namespace, name, subresource, dryRun: !!opts.dryRun, createOperation });
+  }
+
+  /**
+   * Runs a strategy's prepare keeping the object's managedFields: they are
+   * the field manager's, recorded before admission, whatever prepare copies
+   * from the stored object.
+   */
+  private keepManagedFields(obj: Obj, prepare: () => void): void {
+    const managed = obj.metadata?.managedFields;
+    prepare();
+    if (managed === undefined) delete obj.metadata.managedFields;
+    else obj.metadata.managedFields = managed;
   }
 
   private validateCreate(obj: Obj): void {
@@ -291,12 +314,13 @@ export class RegistryStore {
   }
 
   /**
-   * The first half of a create, up to the strategy (steps 1-3 of create()):
-   * request checks, mutating admission, strategy prepare.
+   * The first half of a create, up to the strategy (steps 2-5 of create()):
+   * request checks, field ownership, mutating admission, strategy prepare.
    * Returns whether the name is to be generated.
    */
   private async admitAndPrepareCreate(namespace: string, obj: Obj, opts: CreateOptions): Promise<boolean> {
     this.checkCreateRequest(namespace, obj);
+    opts.hooks?.manageFields?.(obj, null);
     await opts.hooks?.admit?.(obj, null);
     const md = (obj.metadata ??= {});
     this.fillSystemFields(obj);
@@ -306,15 +330,14 @@ export class RegistryStore {
         this.invalid(md.generateName, [fieldErrors.invalid('metadata.generateName', md.generateName, m)]);
       }
     }
-    this.strategy.prepareForCreate(obj);
+    this.keepManagedFields(obj, () => this.strategy.prepareForCreate(obj));
     return generate;
   }
 
   /**
-   * The second half of a create, once the name is known (steps 4-7 of
-   * create()): validation, allocation, canonical form and warnings, field
-   * ownership, validating admission. Returns the allocation to commit or
-   * roll back.
+   * The second half of a create, once the name is known (steps 6-8 of
+   * create()): validation, allocation, canonical form and warnings,
+   * validating admission. Returns the allocation to commit or roll back.
    */
   private async validateAndAdmitCreate(obj: Obj, opts: CreateOptions): Promise<Allocation | undefined> {
     this.validateCreate(obj);
@@ -322,7 +345,6 @@ export class RegistryStore {
     try {
       this.strategy.canonicalize(obj);
       opts.warnings?.push(...this.strategy.warningsOnCreate(obj));
-      opts.hooks?.manageFields?.(obj, null);
       await opts.hooks?.validate?.(obj, null);
     } catch (err) {
       alloc?.rollback();
@@ -332,29 +354,26 @@ export class RegistryStore {
   }
 
   /**
-   * Create, in kube-apiserver's order (a request's handler decodes the body,
-   * applies defaults and checks it against the schema before; for an
-   * in-process writer the store does, at step 1; PUT and apply that create
-   * run the same steps from update()):
-   *  1. request checks: namespace matches the request, no resourceVersion
-   *  2. mutating admission (hooks.admit)
-   *  3. strategy prepare (BeforeCreate): server-set metadata (uid,
+   * Create, in kube-apiserver's order (PUT and apply that create run the
+   * same steps from update()):
+   *  1. decode: a request's handler decodes the body, applies the spec's
+   *     defaults and checks it against the schema; for an in-process writer
+   *     the store does; then the strategy's defaults (the Go defaulters)
+   *  2. request checks: namespace matches the request, no resourceVersion
+   *  3. field ownership (hooks.manageFields), on the decoded and defaulted
+   *     object, so the writer owns its defaults but not what admission or
+   *     the strategy set
+   *  4. mutating admission (hooks.admit)
+   *  5. strategy prepare (BeforeCreate): server-set metadata (uid,
    *     creationTimestamp), generateName checked, PrepareForCreate
-   *  4. validation: name or generated name, object metadata, strategy rules
-   *  5. allocation (cluster IPs, node ports), canonical form, warnings
-   *  6. field ownership (hooks.manageFields)
-   *  7. validating admission (hooks.validate), on the object as it will be stored
-   *  8. storage; a generated name that is taken is drawn again from step 4
-   * Field ownership: kube-apiserver records it before mutating admission, on
-   * the decoded and defaulted object. Here the Go defaulters' facts (Pod and
-   * Service spec defaults, the namespace name label) are applied by the
-   * strategies' prepare, so ownership is recorded after prepare, so that the
-   * writer owns its defaults as upstream; the cost is that the writer also
-   * owns what a mutating plugin added, which upstream leaves unowned.
+   *  6. validation: name or generated name, object metadata, strategy rules
+   *  7. allocation (cluster IPs, node ports), canonical form, warnings
+   *  8. validating admission (hooks.validate), on the object as it will be stored
+   *  9. storage; a generated name that is taken is drawn again from step 6
    */
   async create(namespace: string, input: Obj, given: CreateOptions = {}): Promise<Obj> {
     const obj = input;
-    await this.checkWriterObject(obj, given);
+    await this.decode(obj, given);
     const opts = { ...given, hooks: this.hooksOf(given, namespace, obj.metadata?.name ?? '') };
     const generate = await this.admitAndPrepareCreate(namespace, obj, opts);
     const md = obj.metadata;
@@ -387,17 +406,18 @@ export class RegistryStore {
    * the steps of create() run on the transformed object instead of these).
    * Inside storage's read-modify-write, so a conflict runs all of them again,
    * in kube-apiserver's order:
-   *  1. transform: the client's object (PUT body, patched or applied live object);
-   *     its name and namespace must be the request's; for an in-process
-   *     writer, defaults and the schema check
-   *  2. mutating admission (hooks.admit)
-   *  3. strategy prepare (BeforeUpdate): resourceVersion precondition, identity
+   *  1. transform and decode: the client's object (PUT body, patched or
+   *     applied live object); for an in-process writer, the spec's defaults
+   *     and the schema check; then the strategy's defaults (the Go
+   *     defaulters); its name and namespace must be the request's
+   *  2. field ownership (hooks.manageFields; apply records its own in step
+   *     1), on the decoded and defaulted object
+   *  3. mutating admission (hooks.admit)
+   *  4. strategy prepare (BeforeUpdate): resourceVersion precondition, identity
    *     carried over from the live object, PrepareForUpdate of the resource or
-   *     of the subresource
-   *  4. validation: strategy rules and update rules (the subresource's own)
-   *  5. allocation, canonical form, warnings
-   *  6. field ownership (hooks.manageFields; apply records its own in step 1),
-   *     after prepare for the reason given at create()
+   *     of the subresource (which keeps the managed fields of step 2)
+   *  5. validation: strategy rules and update rules (the subresource's own)
+   *  6. allocation, canonical form, warnings
    *  7. validating admission (hooks.validate), on the object as it will be stored
    *  8. storage; an object being deleted whose last finalizer went is deleted
    */
@@ -431,7 +451,7 @@ export class RegistryStore {
         const allowed = opts.createIfMissing && !opts.subresource && (this.strategy.allowCreateOnUpdate || opts.forceAllowCreate);
         if (!allowed) throw errors.notFound(this.gr, name);
         const wanted = await transform(null);
-        await this.checkWriterObject(wanted, opts);
+        await this.decode(wanted, opts);
         wanted.metadata ??= {};
         checkName(wanted, true);
         wanted.metadata.name = name;
@@ -440,17 +460,18 @@ export class RegistryStore {
         created = true;
         return canonicalOrder(wanted);
       }
-      // 1. transform
+      // 1. transform and decode
       const wanted = await transform(structuredClone(live));
-      await this.checkWriterObject(wanted, opts);
+      await this.decode(wanted, opts);
       const md = (wanted.metadata ??= {});
       checkName(wanted, false);
       if (this.def.namespaced && md.namespace && md.namespace !== namespace) {
         throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
       }
-      // 2. mutating admission
+      // 2. field ownership, 3. mutating admission
+      opts.hooks?.manageFields?.(wanted, live);
       await opts.hooks?.admit?.(wanted, live);
-      // 3. prepare
+      // 4. prepare
       const rv = wanted.metadata.resourceVersion;
       if (rv !== undefined && rv !== '' && rv !== live.metadata.resourceVersion) {
         throw errors.staleUpdate(this.gr, name);
@@ -468,24 +489,23 @@ export class RegistryStore {
         wanted.metadata.deletionTimestamp = live.metadata.deletionTimestamp;
         wanted.metadata.deletionGracePeriodSeconds = live.metadata.deletionGracePeriodSeconds;
       }
-      // 3, 4. prepare and validate, as the resource or as the subresource
+      // 4, 5. prepare and validate, as the resource or as the subresource
       const errs: FieldError[] = [];
       if (sub) {
-        sub.prepareForUpdate(wanted, live);
+        this.keepManagedFields(wanted, () => sub.prepareForUpdate(wanted, live));
         errs.push(...sub.validateUpdate(wanted, live));
       } else {
-        this.strategy.prepareForUpdate(wanted, live);
+        this.keepManagedFields(wanted, () => this.strategy.prepareForUpdate(wanted, live));
         errs.push(...this.strategy.validate(wanted));
         errs.push(...this.strategy.validateUpdate(wanted, live));
       }
       if (errs.length) this.invalid(name, errs);
-      // 5. allocation, canonical form, warnings
+      // 6. allocation, canonical form, warnings
       if (!sub) alloc = await this.strategy.allocate?.(wanted, live, { dryRun: !!opts.dryRun });
       this.strategy.canonicalize(wanted);
       opts.warnings?.push(...this.strategy.warningsOnUpdate(wanted, live));
       wanted.metadata.resourceVersion = live.metadata.resourceVersion;
-      // 6, 7. field ownership, validating admission
-      opts.hooks?.manageFields?.(wanted, live);
+      // 7. validating admission
       await opts.hooks?.validate?.(wanted, live);
       if (wanted.metadata.deletionTimestamp && !(wanted.metadata.finalizers?.length) && !this.strategy.hasPendingFinalizers?.(wanted)) deleteAfter = true;
       return canonicalOrder(wanted);
