@@ -107,6 +107,18 @@ export interface RunningServer {
   storage: OpenedStorage;
 }
 
+/**
+ * Loaded validators by generated directory and schema, shared by every server
+ * of the process: loading one is a dynamic import, which costs a round trip
+ * through the module loader even when the module is already loaded.
+ */
+const validatorCaches = new Map<string, Map<string, Promise<SchemaValidator>>>();
+function validatorCacheOf(dir: string): Map<string, Promise<SchemaValidator>> {
+  let cache = validatorCaches.get(dir);
+  if (!cache) validatorCaches.set(dir, (cache = new Map()));
+  return cache;
+}
+
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const startedAt = Date.now();
   // no credentials are checked yet: a non-loopback address only when the caller accepted that
@@ -126,7 +138,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   ]);
   // the write pipeline's services, shared by request handlers and in-process writers
   const admission = new AdmissionChain();
-  const validatorCache = new Map<string, Promise<SchemaValidator>>();
+  const validatorCache = validatorCacheOf(generated.dir);
   const writeServices: WriteServices = {
     validator(schema) {
       const loader = generated.validators[schema];
