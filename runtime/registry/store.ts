@@ -1,12 +1,12 @@
 // The generic registry store: one implementation of create, get, list,
-// update, delete, deletecollection and watch for every resource, over the
-// Storage interface, with per-resource behaviour supplied by a Strategy.
-// It owns the order of every write (the comments of create() and update():
-// admission, strategy, field ownership and storage at their places, for
-// requests and for in-process writers alike), server-set metadata (uid,
-// creationTimestamp, generation, generateName, deletionTimestamp),
-// preconditions, finalizer-based deletion and dry-run. It speaks objects
-// and ApiErrors; HTTP is the handlers' job.
+// update, patch, apply, delete, deletecollection and watch for every
+// resource, over the Storage interface, with per-resource behaviour supplied
+// by a Strategy. It owns the order of every write (the comment of each
+// operation: decoding defaults, field ownership, admission, strategy and
+// storage at their places, for requests and for in-process writers alike),
+// server-set metadata (uid, creationTimestamp, generation, generateName,
+// deletionTimestamp), preconditions, finalizer-based deletion and dry-run.
+// It speaks objects and ApiErrors; HTTP is the handlers' job.
 
 import { randomUUID } from 'node:crypto';
 import type { ResourceDef } from '../../generated/api-types.ts';
