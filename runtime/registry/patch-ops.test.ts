@@ -2,7 +2,9 @@
 // live object, patches or merges it, checks the result as a request body of
 // the client's version and runs the update pipeline; apply records the
 // applier's ownership itself and creates a missing object, a patch never
-// creates. Over in-memory storage with the generated API.
+// creates; a write that conflicts is retried inside the registry, the patch
+// or configuration applied again to the new live object. Over in-memory
+// storage with the generated API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchemaValidator } from '../../generated/api-types.ts';
 import { resources } from '../../generated/registry.ts';
@@ -10,6 +12,7 @@ import { mergeSchema } from '../../generated/merge-schema.ts';
 import { validators } from '../../generated/validators/index.ts';
 import { ApiError } from '../api/errors.ts';
 import { openStorage, type OpenedStorage } from '../storage/factory.ts';
+import type { Obj, Storage } from '../storage/interface.ts';
 import { Defaulter } from './defaults.ts';
 import { createManagedFieldsHook } from './managed-fields.ts';
 import { buildApiIndex, type ServedResource } from './served.ts';
@@ -19,6 +22,9 @@ import type { AdmissionStage, WriteServices } from './write-services.ts';
 const noAdmission: AdmissionStage = { size: 0, async admit() {}, async validate() {} };
 let storage: OpenedStorage;
 let cm: ServedResource;
+/** The ConfigMaps of a second index whose storage lets another writer in before the first attempt of each write commits. */
+let racing: ServedResource;
+let attempts = 0;
 let services: PatchServices & WriteServices;
 
 beforeAll(async () => {
@@ -33,6 +39,31 @@ beforeAll(async () => {
   };
   const api = buildApiIndex(resources, storage.storageFor, new Map(), services);
   cm = api.lookup('', 'v1', 'configmaps')!;
+  const interleaved = (prefix: string, attrs: Parameters<typeof storage.storageFor>[1]): Storage => {
+    const inner = storage.storageFor(prefix, attrs);
+    return new Proxy(inner, {
+      get(target, prop, receiver) {
+        if (prop !== 'guaranteedUpdate') return Reflect.get(target, prop, receiver);
+        return (key: string, opts: Parameters<Storage['guaranteedUpdate']>[1]) => {
+          let first = true;
+          return target.guaranteedUpdate(key, {
+            ...opts,
+            tryUpdate: async (live: Obj | null) => {
+              attempts++;
+              const next = await opts.tryUpdate(live);
+              if (first && live) {
+                first = false;
+                // another writer commits between this attempt's read and its write
+                await target.guaranteedUpdate(key, { tryUpdate: (cur) => ({ ...cur!, data: { ...cur!.data, other: 'concurrent' } }) });
+              }
+              return next;
+            },
+          });
+        };
+      },
+    });
+  };
+  racing = buildApiIndex(resources, interleaved, new Map(), services).lookup('', 'v1', 'configmaps')!;
 });
 afterAll(async () => { await storage?.close(); });
 
@@ -88,5 +119,24 @@ describe('RegistryStore.patch', () => {
     ['a result the schema refuses', 'p-merge', { data: { k: 5 } }, 400],
   ])('refuses %s', async (_n, name, patch, code) => {
     expect(await codeOf(cm.store.patch('default', name, { ...check(), type: 'merge', patch }, opts()))).toBe(code);
+  });
+});
+
+describe('a conflicting write is retried inside the registry', () => {
+  it('a patch is applied again to the object the other writer stored', async () => {
+    await cm.store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'race-patch' }, data: { k: 'v' } }, { hooks: {} });
+    attempts = 0;
+    const out = await racing.store.patch('default', 'race-patch', { ...check(), type: 'merge', patch: { data: { k: 'patched' } } }, opts());
+    expect(attempts).toBe(2);
+    expect(out.data).toEqual({ k: 'patched', other: 'concurrent' });
+  });
+
+  it('an apply is merged again into the object the other writer stored', async () => {
+    await cm.store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'race-apply' }, data: { k: 'v' } }, { hooks: {} });
+    attempts = 0;
+    const config = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'race-apply' }, data: { a: 'applied' } };
+    const { obj } = await racing.store.apply('default', 'race-apply', { ...check(), config, manager: 'me', force: false }, opts());
+    expect(attempts).toBe(2);
+    expect(obj.data).toEqual({ k: 'v', a: 'applied', other: 'concurrent' });
   });
 });
