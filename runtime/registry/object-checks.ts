@@ -25,6 +25,20 @@ export interface ObjectCheckServices {
 }
 
 /**
+ * Loaded validators by generated directory and schema, shared by every
+ * server of the process: loading one is a dynamic import, which costs a
+ * round trip through the module loader even when the module is loaded.
+ */
+const validatorCaches = new Map<string, Map<string, Promise<SchemaValidator>>>();
+
+/** The process's cache of loaded validators of one generated directory. */
+export function sharedValidatorCache(dir: string): Map<string, Promise<SchemaValidator>> {
+  let cache = validatorCaches.get(dir);
+  if (!cache) validatorCaches.set(dir, (cache = new Map()));
+  return cache;
+}
+
+/**
  * Drops nulls, applies defaults (unless `defaults` is false) and runs the
  * schema validator of `def`'s version on `obj`; adds the warnings of
  * fieldValidation Warn to `warnings` (before any refusal, so a 422 carries

@@ -27,6 +27,7 @@ import { formatters } from '../table/formatters.ts';
 import { parseRuntimeConfig } from '../api/served-index.ts';
 import { buildApiIndex } from '../registry/served.ts';
 import type { WriteServices } from '../registry/write-services.ts';
+import { sharedValidatorCache } from '../registry/object-checks.ts';
 import { loadGeneratedApi } from './generated-api.ts';
 import type { Check } from '../http/health.ts';
 import { RequestDrain } from './drain.ts';
@@ -107,18 +108,6 @@ export interface RunningServer {
   storage: OpenedStorage;
 }
 
-/**
- * Loaded validators by generated directory and schema, shared by every server
- * of the process: loading one is a dynamic import, which costs a round trip
- * through the module loader even when the module is already loaded.
- */
-const validatorCaches = new Map<string, Map<string, Promise<SchemaValidator>>>();
-function validatorCacheOf(dir: string): Map<string, Promise<SchemaValidator>> {
-  let cache = validatorCaches.get(dir);
-  if (!cache) validatorCaches.set(dir, (cache = new Map()));
-  return cache;
-}
-
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const startedAt = Date.now();
   // no credentials are checked yet: a non-loopback address only when the caller accepted that
@@ -138,7 +127,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   ]);
   // the write pipeline's services, shared by request handlers and in-process writers
   const admission = new AdmissionChain();
-  const validatorCache = validatorCacheOf(generated.dir);
+  const validatorCache = sharedValidatorCache(generated.dir);
   const writeServices: WriteServices = {
     validator(schema) {
       const loader = generated.validators[schema];
