@@ -8,6 +8,9 @@ declare module 'autocannon' {
       method?: string;
       headers?: Record<string, string>;
       body?: string;
+      /** TLS options of the connections (ca, cert, key); autocannon never verifies the server. */
+      tlsOptions?: { ca?: string; cert?: string; key?: string };
+      pipelining?: number;
       requests?: { setupRequest?: (req: any) => any; method?: string; path?: string; body?: string }[];
     }
     interface Histogram { average: number; mean: number; p50: number; p99: number; min: number; max: number }

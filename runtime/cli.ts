@@ -11,6 +11,10 @@ import { resolve } from 'node:path';
 import { FlagError, parseFlags, usage } from './config/flags.ts';
 import { BindAddressError, checkBindAddress, INSECURE_REMOTE_FLAG } from './http/bind-address.ts';
 import { ListenError } from './server/listen.ts';
+import { PKIError } from './server/pki.ts';
+import { AuthenticationSetupError } from './server/authentication.ts';
+import { AuthorizationModeError, authorizerFor } from './http/authorization.ts';
+import { TLSFlagError, tlsCiphers, tlsMinVersion } from './config/tls.ts';
 import { startServer } from './server/start.ts';
 import { StorageOpenError } from './storage/sqlite/open-errors.ts';
 
@@ -29,21 +33,24 @@ async function main(): Promise<void> {
     console.log(`specserver: a Kubernetes-compatible API server\n\nFlags:\n${usage()}`);
     return;
   }
-  for (const unsupported of ['etcd-servers', 'token-auth-file'] as const) {
+  for (const unsupported of ['etcd-servers'] as const) {
     if (flags[unsupported]) {
       console.error(`Error: --${unsupported} is not supported yet by this build`);
       process.exit(1);
     }
   }
-  if (flags['authorization-mode'] !== 'AlwaysAllow') {
-    console.error(`Error: --authorization-mode ${flags['authorization-mode']} is not supported yet by this build (AlwaysAllow only)`);
-    process.exit(1);
-  }
+  const list = (v: unknown) => (typeof v === 'string' && v ? v.split(',').map((x) => x.trim()).filter(Boolean) : undefined);
+  const authorizationMode = list(flags['authorization-mode']) ?? [];
   const allowInsecureRemote = Boolean(flags[INSECURE_REMOTE_FLAG]);
+  const insecureServeHTTP = Boolean(flags['insecure-serve-http']);
+  // the checks startServer would make, before anything is written
   try {
-    checkBindAddress(String(flags['bind-address']), allowInsecureRemote);
+    authorizerFor(authorizationMode);
+    tlsMinVersion(flags['tls-min-version'] as string | undefined);
+    tlsCiphers(list(flags['tls-cipher-suites']));
+    if (insecureServeHTTP) checkBindAddress(String(flags['bind-address']), allowInsecureRemote);
   } catch (err) {
-    if (!(err instanceof BindAddressError)) throw err;
+    if (!(err instanceof BindAddressError || err instanceof AuthorizationModeError || err instanceof TLSFlagError)) throw err;
     console.error(`Error: ${err.message}`);
     process.exit(1);
   }
@@ -54,6 +61,31 @@ async function main(): Promise<void> {
     dataDir: dataDirFlag === ':memory:' ? undefined : resolve(dataDirFlag),
     bindAddress: String(flags['bind-address']),
     allowInsecureRemote,
+    insecureServeHTTP,
+    authorizationMode,
+    anonymousAuth: flags['anonymous-auth'] as boolean | undefined,
+    authenticationConfig: flags['authentication-config'] as string | undefined,
+    apiAudiences: list(flags['api-audiences']),
+    tokenAuthFile: flags['token-auth-file'] as string | undefined,
+    authenticationTokenWebhook: flags['authentication-token-webhook-config-file'] ? {
+      configFile: String(flags['authentication-token-webhook-config-file']),
+      version: String(flags['authentication-token-webhook-version']),
+      cacheTtlMs: Number(flags['authentication-token-webhook-cache-ttl']),
+    } : undefined,
+    requestHeader: flags['requestheader-client-ca-file'] ? {
+      clientCAFile: String(flags['requestheader-client-ca-file']),
+      allowedNames: list(flags['requestheader-allowed-names']),
+      usernameHeaders: list(flags['requestheader-username-headers']),
+      uidHeaders: list(flags['requestheader-uid-headers']),
+      groupHeaders: list(flags['requestheader-group-headers']),
+      extraHeadersPrefix: list(flags['requestheader-extra-headers-prefix']),
+    } : undefined,
+    certDir: flags['cert-dir'] as string | undefined,
+    tlsCertFile: flags['tls-cert-file'] as string | undefined,
+    tlsPrivateKeyFile: flags['tls-private-key-file'] as string | undefined,
+    clientCAFile: flags['client-ca-file'] as string | undefined,
+    tlsMinVersion: flags['tls-min-version'] as string | undefined,
+    tlsCipherSuites: list(flags['tls-cipher-suites']),
     port: Number(flags['secure-port']),
     runtimeConfig: flags['runtime-config'] as string | undefined,
     minRequestTimeoutSeconds: Number(flags['min-request-timeout']),
@@ -108,7 +140,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  if (err instanceof StorageOpenError || err instanceof ListenError) console.error(`Error: ${err.message}`);
+  if (err instanceof StorageOpenError || err instanceof ListenError || err instanceof PKIError || err instanceof AuthenticationSetupError) console.error(`Error: ${err.message}`);
   else console.error(err);
   process.exit(1);
 });

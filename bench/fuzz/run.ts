@@ -25,7 +25,7 @@ if (families) {
   for (const f of families) if (!known.includes(f)) throw new Error(`unknown family ${f}; known: ${known.join(', ')}`);
 }
 
-const server = await startServer();
+const server = await startServer({ insecureServeHTTP: true, authorizationMode: ['AlwaysAllow'] });
 console.log(`fuzz: seed ${seed}, ${only ? `cases ${only.join(',')}` : `${count} cases`} against ${server.url}`);
 const rssBefore = process.memoryUsage().rss;
 let result;

@@ -247,7 +247,7 @@ const median = (xs: number[]) => {
 };
 
 async function main(): Promise<void> {
-  const [s, pb] = await Promise.all([startServerProcess(), loadKubeProtobuf()]);
+  const [s, pb] = await Promise.all([startServerProcess(['--insecure-serve-http', '--authorization-mode', 'AlwaysAllow']), loadKubeProtobuf()]);
   const client = new Client(s.url);
   try {
     for (;;) {

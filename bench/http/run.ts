@@ -110,7 +110,8 @@ async function main(): Promise<void> {
     results['startServer() in-process, median of 5 (ms), aim < 300'] = times[2].toFixed(0);
   }
   const bare = await spawnServer([barePath], /listening on (http\S+)/);
-  const ours = await spawnServer([join(root, 'runtime', 'cli.ts'), '--data-dir', join(scratch, 'd1'), '--secure-port', '0'], /listening on (http\S+)/);
+  // plain HTTP and no authorization, like the bare baseline (bench/auth compares TLS and authentication)
+  const ours = await spawnServer([join(root, 'runtime', 'cli.ts'), '--data-dir', join(scratch, 'd1'), '--secure-port', '0', '--insecure-serve-http', '--authorization-mode', 'AlwaysAllow'], /listening on (http\S+)/);
   results['start to ready: specserver (ms)'] = ours.startMs.toFixed(0);
   results['start to ready: bare hono (ms)'] = bare.startMs.toFixed(0);
   results['start-up ratio (ours / bare)'] = (ours.startMs / bare.startMs).toFixed(2);
@@ -142,7 +143,7 @@ async function main(): Promise<void> {
   await ours.stop();
 
   // 3. list of 10,000 ConfigMaps and 4. RSS with many
-  const many = await spawnServer([join(root, 'runtime', 'cli.ts'), '--data-dir', join(scratch, 'd2'), '--secure-port', '0'], /listening on (http\S+)/);
+  const many = await spawnServer([join(root, 'runtime', 'cli.ts'), '--data-dir', join(scratch, 'd2'), '--secure-port', '0', '--insecure-serve-http', '--authorization-mode', 'AlwaysAllow'], /listening on (http\S+)/);
   let made = 0;
   const makeBatch = async (ns: string, count: number) => {
     const conc = 32;

@@ -1,6 +1,6 @@
 // Built-in behaviour that is not one resource's strategy: objects created at
 // start-up (initial namespaces, the `kubernetes` Service, Endpoints and
-// EndpointSlice, local APIServices), in-process
+// EndpointSlice, local APIServices, extension-apiserver-authentication), in-process
 // controllers (namespace deletion), allocators wired into the strategies
 // that need them, and admission plugins. startServer() calls
 // installBuiltins() once before it listens; stop() ends the controllers.
@@ -14,6 +14,7 @@ import { installLocalAPIServices } from './apiservices.ts';
 import { bootstrapNamespaces } from './bootstrap.ts';
 import { installKubernetesEndpoints } from './kubernetes-endpoints.ts';
 import { installComponentStatus } from './component-status.ts';
+import { publishExtensionAuthentication } from './extension-authentication.ts';
 import { installServiceAllocation } from './services.ts';
 
 export interface BuiltinContext {
@@ -23,6 +24,8 @@ export interface BuiltinContext {
   discovery: Discovery;
   /** Server flags that built-ins read (service ranges; secure-port, bind-address, advertise-address when given). */
   flags: Record<string, string | number | boolean | undefined>;
+  /** The extension-apiserver-authentication ConfigMap's data (undefined over plain HTTP: no client certificates). */
+  extensionAuthentication?: Record<string, string>;
 }
 
 export interface InstalledBuiltins {
@@ -35,6 +38,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   const services = await installServiceAllocation(ctx.api, ctx.flags);
   const apiServices = await installLocalAPIServices(ctx.api, ctx.discovery);
   const endpoints = await installKubernetesEndpoints(ctx.api, ctx.flags);
+  if (ctx.extensionAuthentication) await publishExtensionAuthentication(ctx.api, ctx.extensionAuthentication);
   const nsController = startNamespaceController(ctx.api);
   let running = true;
   installComponentStatus(ctx.api, () => running);

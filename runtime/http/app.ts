@@ -5,7 +5,11 @@
 // handlers). Errors anywhere become Kubernetes Status responses.
 
 import { Hono, type Context } from 'hono';
-import type { UserInfo } from '../auth/user.ts';
+import type { AuthRequest, AuthResult } from '../auth/authenticator.ts';
+import { impersonate, type ImpersonationAuthorize, mastersOnly } from '../auth/impersonation.ts';
+import { ANONYMOUS, type UserInfo } from '../auth/user.ts';
+import { authRequestOf } from './auth-request.ts';
+import type { Authorizer } from './authorization.ts';
 import { MEDIA_PROTOBUF, SERVER_VERSION } from '../api/k8s-names.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import { type Check, healthResponse } from './health.ts';
@@ -31,22 +35,21 @@ import { sendBytes, sendJSON, sendStatus } from './respond.ts';
 import { ApiError, errors, toApiError } from '../api/errors.ts';
 import { groupVersion } from '../api/keys.ts';
 
-export interface Authenticator {
-  /** Returns the user, or undefined when the request carries no credentials this authenticator knows. Throws 401 on bad ones. */
-  authenticate(c: Context): Promise<UserInfo | undefined> | UserInfo | undefined;
-}
-
-export interface Authorizer {
-  /** Throws a 403 ApiError to deny. */
-  authorize(user: UserInfo, info: RequestInfo): Promise<void> | void;
+/** Who a request is (auth/chain.ts): throws 401 for a bad credential, or for none where anonymous access is off. */
+export interface Authentication {
+  authenticate(req: AuthRequest): Promise<UserInfo>;
+  /** The token authenticators alone, for TokenReview. */
+  authenticateToken(token: string, audiences: string[]): Promise<AuthResult | undefined>;
+  /** The audiences a TokenReview without spec.audiences checks for. */
+  readonly apiAudiences: string[];
 }
 
 export interface AppOptions {
   api: ApiIndex;
   services: ServerServices;
-  authenticators: Authenticator[];
-  /** The user of a request no authenticator recognised (anonymous), or undefined to answer 401. */
-  anonymous?: UserInfo;
+  authentication: Authentication;
+  /** Whether the requestor may impersonate (one check per requested attribute); default: system:masters only. */
+  impersonation?: ImpersonationAuthorize;
   authorizer: Authorizer;
   /** Answers access reviews (SubjectAccessReview ...) the way the authorizer decides. */
   access: AccessDecider;
@@ -64,7 +67,7 @@ export interface AppOptions {
   bindAddress?: string;
 }
 
-type Env = { Variables: { info: RequestInfo; user: UserInfo; url: URL } };
+type Env = { Variables: { info: RequestInfo; user: UserInfo; url: URL; auth: AuthRequest } };
 
 type VerbHandler = (rc: RequestContext) => Promise<Response>;
 
@@ -125,21 +128,22 @@ export function createApp(opts: AppOptions): Hono<Env> {
 
   // Stage 2: authentication.
   app.use('*', async (c, next) => {
-    let user: UserInfo | undefined;
-    for (const a of opts.authenticators) {
-      user = await a.authenticate(c);
-      if (user) break;
-    }
-    user ??= opts.anonymous;
-    if (!user) throw errors.unauthorized();
-    c.set('user', user);
+    const req = authRequestOf(c, c.get('info').path);
+    c.set('auth', req);
+    c.set('user', await opts.authentication.authenticate(req));
     await next();
   });
 
   // Callers no credential identified: no foreign Host, no cross-site browser writes (origin-guard.ts).
-  app.use('*', originGuard({ bindAddress: opts.bindAddress ?? '127.0.0.1', applies: (c) => c.get('user') === opts.anonymous }));
+  app.use('*', originGuard({ bindAddress: opts.bindAddress ?? '127.0.0.1', applies: (c) => c.get('user').name === ANONYMOUS.name }));
 
-  // Stage 3 (impersonation) is added by the authentication module when enabled.
+  // Stage 3: impersonation (Impersonate-User, -Group, -Uid, -Extra-*), each attribute checked for the requestor.
+  const mayImpersonate = opts.impersonation ?? mastersOnly;
+  app.use('*', async (c, next) => {
+    const as = await impersonate(c.get('auth'), c.get('user'), mayImpersonate);
+    if (as) c.set('user', as.user);
+    await next();
+  });
 
   // In-flight limits (429), counted until the response is produced; watches are exempt.
   const limiter = new InflightLimiter(opts.maxRequestsInflight ?? 400, opts.maxMutatingRequestsInflight ?? 200);
@@ -216,7 +220,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
     if (info.subresource && (info.verb === 'create' || info.verb === 'delete')) throw errors.methodNotAllowed();
     if (res.def.virtual) {
       if (info.verb !== 'create') throw errors.methodNotAllowed();
-      return handleReview({ c, info, query: c.get('url').searchParams, res, user: c.get('user'), services: opts.services, warnings: [] }, opts.access);
+      return handleReview({ c, info, query: c.get('url').searchParams, res, user: c.get('user'), services: opts.services, warnings: [] }, opts.access, opts.authentication);
     }
     const handler = info.subresource === 'scale' ? handleScale : HANDLERS[info.verb];
     if (!handler) throw errors.methodNotAllowed();

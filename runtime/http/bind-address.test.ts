@@ -19,7 +19,7 @@ describe('checkBindAddress', () => {
     expect(() => checkBindAddress(addr, false)).toThrow(BindAddressError);
     expect(() => checkBindAddress(addr, false)).toThrow('--insecure-allow-unauthenticated-remote');
     expect(() => checkBindAddress(addr, true)).not.toThrow();
-    expect(insecureBindWarning(addr)).toMatch(/^WARNING: .*no authentication/);
+    expect(insecureBindWarning(addr)).toMatch(/^WARNING: .*no TLS/);
   });
   it.each(['127.0.0.1', '::1', 'localhost'])('allows %s', (addr) => {
     expect(() => checkBindAddress(addr, false)).not.toThrow();

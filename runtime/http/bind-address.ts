@@ -1,9 +1,10 @@
 // The addresses the server may listen on, and how a bind address is shown.
-// Until authentication lands every caller is the anonymous cluster admin, so
-// the server listens on loopback only; a non-loopback --bind-address (0.0.0.0,
-// ::, or any other IP or name) is refused at start unless the operator passes
-// --insecure-allow-unauthenticated-remote (startServer's allowInsecureRemote),
-// and then the server warns loudly. Also: the URL a kubeconfig should use to
+// Served over plain HTTP (--insecure-serve-http) nothing is private on the
+// wire, so the server then listens on loopback only; a non-loopback
+// --bind-address (0.0.0.0, ::, or any other IP or name) is refused at start
+// unless the operator also passes --insecure-allow-unauthenticated-remote
+// (startServer's allowInsecureRemote), and then the server warns loudly.
+// Over TLS (the default) any address may be served. Also: the URL a kubeconfig should use to
 // reach a bind address (a wildcard is reached through loopback) and the URL
 // that shows what is really bound.
 
@@ -45,9 +46,9 @@ export function isWildcardAddress(addr: string): boolean {
 export function checkBindAddress(addr: string, allowInsecureRemote: boolean): void {
   if (isLoopbackAddress(addr) || allowInsecureRemote) return;
   throw new BindAddressError(
-    `--bind-address ${JSON.stringify(addr)} is not a loopback address, and this server has no authentication or TLS yet: ` +
-    'anyone who can reach the port would be cluster admin. Bind to 127.0.0.1 (the default) or ::1, ' +
-    `or pass --${INSECURE_REMOTE_FLAG} to serve every network client without credentials.`,
+    `--bind-address ${JSON.stringify(addr)} is not a loopback address, and --insecure-serve-http serves without TLS: ` +
+    'credentials and data would cross the network in the clear. Bind to 127.0.0.1 (the default) or ::1, serve TLS ' +
+    `(drop --insecure-serve-http), or pass --${INSECURE_REMOTE_FLAG} to serve plain HTTP to the network anyway.`,
   );
 }
 
@@ -55,20 +56,20 @@ export function checkBindAddress(addr: string, allowInsecureRemote: boolean): vo
 export function insecureBindWarning(addr: string): string | undefined {
   if (isLoopbackAddress(addr)) return undefined;
   return `WARNING: serving on ${isWildcardAddress(addr) ? 'every network interface' : addr} with --${INSECURE_REMOTE_FLAG}: ` +
-    'there is no authentication and no TLS, every client that can reach this port is cluster admin.';
+    'there is no TLS, credentials and data cross the network in the clear.';
 }
 
 const urlHost = (addr: string): string => (isIP(addr) === 6 ? `[${canonicalAddress(addr)}]` : addr);
 
-/** The URL that shows the address really bound (`http://0.0.0.0:6443`). */
-export function boundURL(addr: string, port: number): string {
-  return `http://${urlHost(addr === '' ? '::' : addr)}:${port}`;
+/** The URL that shows the address really bound (`https://0.0.0.0:6443`). */
+export function boundURL(addr: string, port: number, scheme: 'http' | 'https' = 'http'): string {
+  return `${scheme}://${urlHost(addr === '' ? '::' : addr)}:${port}`;
 }
 
 /** The URL a client on this machine uses to reach the server (a wildcard is reached through loopback). */
-export function clientURL(addr: string, port: number): string {
+export function clientURL(addr: string, port: number, scheme: 'http' | 'https' = 'http'): string {
   const a = canonicalAddress(addr);
-  if (a === '' || a === '0.0.0.0') return `http://127.0.0.1:${port}`;
-  if (a === '::') return `http://[::1]:${port}`;
-  return `http://${urlHost(addr)}:${port}`;
+  if (a === '' || a === '0.0.0.0') return `${scheme}://127.0.0.1:${port}`;
+  if (a === '::') return `${scheme}://[::1]:${port}`;
+  return `${scheme}://${urlHost(addr)}:${port}`;
 }

@@ -9,8 +9,15 @@
 //     is 405 MethodNotAllowed (no resource is served by CONNECT);
 //   - a port already in use rejects the returned promise with a message
 //     naming the address, instead of an unhandled 'error' event.
+// With serving certificates it is node:https instead: client certificates
+// are asked for but not required (authentication decides what they are
+// worth), and a plain HTTP request to the TLS port is answered as Go's
+// servers answer it (400 "Client sent an HTTP request to an HTTPS server.")
+// rather than with a silently closed connection.
 
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createTLSServer } from 'node:https';
+import type { SecureVersion, TLSSocket } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { sendStatus } from '../http/respond.ts';
@@ -40,13 +47,45 @@ export function connectRefusal(): string {
   ].join('\r\n');
 }
 
+/** Request headers up to Go's http.DefaultMaxHeaderBytes (1 MiB; node's default is 16 KiB), so a long token is a 401, not a 431. */
+export const MAX_HEADER_BYTES = 1 << 20;
+
+/** What the TLS listener serves with. */
+export interface TLSServing {
+  certPEM: string;
+  keyPEM: string;
+  /** CAs whose names are sent in the certificate request (client and front-proxy CAs). */
+  clientCAPEM?: string;
+  minVersion?: SecureVersion;
+  /** OpenSSL cipher list (TLS 1.2 suites; TLS 1.3 suites are not configurable, as in Go). */
+  ciphers?: string;
+}
+
+/** Go's answer to plain HTTP on a TLS port. */
+export const PLAIN_HTTP_ANSWER = 'HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n';
+
+function tlsServer(listener: ReturnType<typeof getRequestListener>, t: TLSServing): Server {
+  const server = createTLSServer({
+    cert: t.certPEM, key: t.keyPEM, ca: t.clientCAPEM, requestCert: true, rejectUnauthorized: false, maxHeaderSize: MAX_HEADER_BYTES,
+    minVersion: t.minVersion ?? 'TLSv1.2', ciphers: t.ciphers,
+  }, listener);
+  server.on('tlsClientError', (err: NodeJS.ErrnoException, socket: TLSSocket) => {
+    // OpenSSL saw an HTTP request line instead of a ClientHello; nothing was sent on the connection
+    // yet, so the plain answer goes on the TCP socket under the TLS one (node keeps it as _parent)
+    const raw = (socket as TLSSocket & { _parent?: { end?: (s: string) => void } })._parent;
+    if (err.code === 'ERR_SSL_HTTP_REQUEST' && typeof raw?.end === 'function') raw.end(PLAIN_HTTP_ANSWER);
+    else socket.destroy();
+  });
+  return server as unknown as Server;
+}
+
 /**
  * Creates the server and listens; resolves once it listens, rejects when it
  * cannot. `prepare` sees the server before it accepts a connection.
  */
-export function listen(fetch: FetchHandler, host: string, port: number, prepare?: (server: Server) => void): Promise<Server> {
+export function listen(fetch: FetchHandler, host: string, port: number, prepare?: (server: Server) => void, tls?: TLSServing): Promise<Server> {
   const listener = getRequestListener(fetch as never, { hostname: host, errorHandler: adapterErrorResponse });
-  const server = createServer(listener);
+  const server = tls ? tlsServer(listener, tls) : createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
   prepare?.(server);
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     socket.on('error', () => {});

@@ -11,8 +11,13 @@ import { join } from 'node:path';
 import type { Hono } from 'hono';
 import type { SchemaValidator } from '../../generated/api-types.ts';
 import { AdmissionChain, type AdmissionPlugin } from '../admission/chain.ts';
-import { ADMIN } from '../auth/user.ts';
-import { type Authenticator, type Authorizer, createApp } from '../http/app.ts';
+import type { RequestAuthenticator } from '../auth/authenticator.ts';
+import { buildAuthentication, type RequestHeaderFlags } from './authentication.ts';
+import { createApp } from '../http/app.ts';
+import { type Authorizer, authorizerFor } from '../http/authorization.ts';
+import { tlsMinVersion, tlsCiphers } from '../config/tls.ts';
+import { IPAllocator } from '../registry/allocators/range.ts';
+import { preparePKI, type ServerPKI } from './pki.ts';
 import { Discovery } from '../http/discovery.ts';
 import { createManagedFieldsHook } from '../registry/managed-fields.ts';
 import { alwaysAllow } from '../http/handlers/review.ts';
@@ -33,7 +38,9 @@ import type { Check } from '../http/health.ts';
 import { RequestDrain } from './drain.ts';
 import { kubeconfigYAML } from './kubeconfig.ts';
 import { listen } from './listen.ts';
-import { boundURL, checkBindAddress, clientURL, insecureBindWarning } from '../http/bind-address.ts';
+import { boundURL, canonicalAddress, checkBindAddress, clientURL, insecureBindWarning, isWildcardAddress } from '../http/bind-address.ts';
+import { apiServerEndpoint } from '../builtins/kubernetes-endpoints.ts';
+import { DEFAULT_SERVICE_CIDR } from '../registry/strategies/service/allocate.ts';
 
 export interface StartOptions {
   /** Directory for the database and admin.kubeconfig; undefined or ':memory:' keeps everything in memory. */
@@ -59,10 +66,40 @@ export interface StartOptions {
   maxWatchesPerUser?: number;
   /** --watch-stall-timeout in ms: a watch whose client takes no data for this long is closed (default 30 s; 0: never). */
   watchStallTimeoutMs?: number;
-  /** Who a request is (tests and embedders); none by default: every caller is the anonymous admin. */
-  authenticators?: Authenticator[];
-  /** What a request may do (tests and embedders); default: everything. */
+  /** Authenticators consulted before the server's own (tests and embedders). */
+  authenticators?: RequestAuthenticator[];
+  /** --anonymous-auth: a request without credentials is system:anonymous (default true); false: 401. */
+  anonymousAuth?: boolean;
+  /**
+   * --authorization-mode, in order (AlwaysAllow, AlwaysDeny). Unset: authenticated users may do
+   * anything and anonymous users only read health, version and discovery.
+   */
+  authorizationMode?: string[];
+  /** What a request may do (tests and embedders); replaces authorizationMode. */
   authorizer?: Authorizer;
+  /** INSECURE (--insecure-serve-http): plain HTTP instead of TLS. */
+  insecureServeHTTP?: boolean;
+  /** --cert-dir: where the generated CA and certificates are kept (default <dataDir>/pki; in memory without a dataDir). */
+  certDir?: string;
+  /** --tls-cert-file and --tls-private-key-file: the serving certificate instead of a generated one. */
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  /** --client-ca-file: the CAs client certificates are verified with (default: the server's CA). */
+  clientCAFile?: string;
+  /** --tls-min-version (VersionTLS12 by default). */
+  tlsMinVersion?: string;
+  /** --tls-cipher-suites (Go names). */
+  tlsCipherSuites?: string[];
+  /** --requestheader-client-ca-file and the other --requestheader-* flags (the front proxy). */
+  requestHeader?: RequestHeaderFlags;
+  /** --token-auth-file (CSV: token,user,uid,"group1,group2"). */
+  tokenAuthFile?: string;
+  /** --authentication-token-webhook-config-file, -version (default v1beta1) and -cache-ttl (default 2m). */
+  authenticationTokenWebhook?: { configFile: string; version?: string; cacheTtlMs?: number };
+  /** --authentication-config: an AuthenticationConfiguration file (anonymous access conditions). */
+  authenticationConfig?: string;
+  /** --api-audiences (default: https://kubernetes.default.svc.cluster.local, the default issuer). */
+  apiAudiences?: string[];
   /** --advertise-address: the address the `kubernetes` Endpoints publish. */
   advertiseAddress?: string;
   /** --service-cluster-ip-range (CIDRs, comma-separated for dual-stack). */
@@ -89,6 +126,10 @@ export interface StartOptions {
 export interface RunningServer {
   /** The URL clients on this machine use (written to the kubeconfig): loopback for a wildcard bind address. */
   url: string;
+  /** The CA that signed the serving certificate (PEM), for clients; undefined with plain HTTP or a foreign --tls-cert-file. */
+  caPEM?: string;
+  /** The admin's client certificate and key (PEM), as in the kubeconfig; undefined with plain HTTP. */
+  adminCredentials?: { certPEM: string; keyPEM: string };
   /** The address really listened on (`http://0.0.0.0:6443` for a wildcard bind address). */
   boundURL: string;
   port: number;
@@ -108,15 +149,44 @@ export interface RunningServer {
   storage: OpenedStorage;
 }
 
+/** The audience tokens for this server carry by default (kubeadm's default service-account issuer). */
+export const DEFAULT_API_AUDIENCE = 'https://kubernetes.default.svc.cluster.local';
+
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const startedAt = Date.now();
-  // no credentials are checked yet: a non-loopback address only when the caller accepted that
-  checkBindAddress(options.bindAddress ?? '127.0.0.1', options.allowInsecureRemote ?? false);
-  const bindWarning = insecureBindWarning(options.bindAddress ?? '127.0.0.1');
-  if (bindWarning) console.warn(bindWarning);
+  const host = options.bindAddress ?? '127.0.0.1';
+  const plain = options.insecureServeHTTP ?? false;
+  if (plain) {
+    // no TLS: a non-loopback address only when the caller accepted that
+    checkBindAddress(host, options.allowInsecureRemote ?? false);
+    const bindWarning = insecureBindWarning(host);
+    if (bindWarning) console.warn(bindWarning);
+  }
+  const authorizer = options.authorizer ?? authorizerFor(options.authorizationMode ?? []);
   const inMemory = !options.dataDir || options.dataDir === ':memory:';
   const dataDir = inMemory ? undefined : options.dataDir!;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const tlsOptions = plain ? undefined : { minVersion: tlsMinVersion(options.tlsMinVersion), ciphers: tlsCiphers(options.tlsCipherSuites) };
+  const pki: ServerPKI | undefined = plain ? undefined : await preparePKI({
+    certDir: options.certDir ?? (dataDir ? join(dataDir, 'pki') : undefined),
+    hosts: servingHosts(host, options.advertiseAddress, options.serviceClusterIPRange),
+    tlsCertFile: options.tlsCertFile,
+    tlsPrivateKeyFile: options.tlsPrivateKeyFile,
+    clientCAFile: options.clientCAFile,
+  });
+  for (const note of pki?.notes ?? []) (options.log ?? console.warn)(note);
+  const authn = buildAuthentication({
+    extra: options.authenticators,
+    clientCAs: pki?.clientCAs,
+    clientCAPEM: pki?.clientCAPEM,
+    requestHeader: plain ? undefined : options.requestHeader,
+    tokenAuthFile: options.tokenAuthFile,
+    webhook: options.authenticationTokenWebhook,
+    anonymousAuth: options.anonymousAuth,
+    authenticationConfig: options.authenticationConfig,
+    apiAudiences: options.apiAudiences ?? [DEFAULT_API_AUDIENCE],
+    log: options.log ?? console.warn,
+  });
 
   const [generated, storage] = await Promise.all([
     loadGeneratedApi(options.generatedDir),
@@ -181,9 +251,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       protobuf,
       watches: new WatchGuard({ maxWatches: options.maxWatches, maxWatchesPerUser: options.maxWatchesPerUser, stallTimeoutMs: options.watchStallTimeoutMs }),
     },
-    authenticators: options.authenticators ?? [],
-    anonymous: ADMIN,
-    authorizer: options.authorizer ?? { authorize() {} },
+    authentication: authn.chain,
+    authorizer,
     access: alwaysAllow,
     health: {
       livez: [...common, bootstrapCheck],
@@ -197,14 +266,18 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     requestTimeoutMs: options.requestTimeoutMs,
   });
 
-  const host = options.bindAddress ?? '127.0.0.1';
   let drain: RequestDrain | undefined;
   const fetch = (req: Request, env: unknown) => drain?.refusal(req) ?? app.fetch(req, env as never);
   let server: Server;
   try {
-    server = await listen(fetch, host, options.port ?? 0, (s) => { drain = new RequestDrain(s); });
+    server = await listen(fetch, host, options.port ?? 0, (s) => { drain = new RequestDrain(s); }, pki && {
+      certPEM: pki.serving.certPEM, keyPEM: pki.serving.keyPEM, ...tlsOptions,
+      // the CAs named in the certificate request: clients and front proxies
+      clientCAPEM: pki.clientCAPEM + (authn.requestHeaderCAPEM ? `\n${authn.requestHeaderCAPEM}` : ''),
+    });
   } catch (err) {
     // nothing was served: release the store (and its lock on the data directory)
+    authn.close();
     await storage.close();
     throw err;
   }
@@ -221,14 +294,18 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       'bind-address': host,
       'advertise-address': options.advertiseAddress,
     },
+    extensionAuthentication: plain ? undefined : authn.extensionData,
   });
   for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);
   const gc = new GarbageCollector(api);
   await gc.start();
   bootstrapped = true;
-  const url = clientURL(host, port);
+  const scheme = plain ? 'http' : 'https';
+  const url = clientURL(host, port, scheme);
   storage.describeOwner(url);
-  const kubeconfig = kubeconfigYAML({ server: url });
+  const kubeconfig = kubeconfigYAML({
+    server: url, caPEM: pki?.servingCAPEM, clientCertPEM: pki?.admin.certPEM, clientKeyPEM: pki?.admin.keyPEM,
+  });
   let kubeconfigPath: string | undefined;
   if (dataDir) {
     kubeconfigPath = join(dataDir, 'admin.kubeconfig');
@@ -243,7 +320,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const drainTimeoutMs = options.shutdownTimeoutMs ?? 60_000;
   return {
     url, port, kubeconfig, kubeconfigPath, app,
-    boundURL: boundURL((server.address() as AddressInfo).address, port),
+    caPEM: pki?.servingCAPEM,
+    adminCredentials: pki && { certPEM: pki.admin.certPEM, keyPEM: pki.admin.keyPEM },
+    boundURL: boundURL((server.address() as AddressInfo).address, port, scheme),
     storageReport: storage.report,
     storage,
     beginShutdown() { shuttingDown = true; },
@@ -260,6 +339,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         }
         await gc.stop();
         await builtins.stop();
+        authn.close();
         // closing the storage ends every watch stream: each response ends normally
         await storage.close();
         await drain!.allDone(5000);
@@ -272,4 +352,20 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       return stopped;
     },
   };
+}
+
+/** The names and addresses the serving certificate covers (kube-apiserver's list). */
+function servingHosts(bind: string, advertise: string | undefined, serviceRange: string | undefined): string[] {
+  const hosts = ['localhost', '127.0.0.1', '::1', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local'];
+  const a = canonicalAddress(bind);
+  if (!isWildcardAddress(a) && a !== 'localhost') hosts.push(a);
+  if (advertise) hosts.push(canonicalAddress(advertise));
+  const advertised = apiServerEndpoint({ 'advertise-address': advertise, 'bind-address': bind })?.ip;
+  if (advertised) hosts.push(advertised);
+  try {
+    hosts.push(new IPAllocator((serviceRange || DEFAULT_SERVICE_CIDR).split(',')[0].trim()).nth(0));
+  } catch {
+    // a bad range is reported where the services are set up
+  }
+  return [...new Set(hosts)];
 }

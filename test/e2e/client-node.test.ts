@@ -8,7 +8,7 @@ let server: RunningServer;
 let kc: k8s.KubeConfig;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ authorizationMode: ['AlwaysAllow'] });
   kc = new k8s.KubeConfig();
   kc.loadFromString(server.kubeconfig);
 });

@@ -9,6 +9,7 @@ import { generate } from '../../codegen/generate.ts';
 import { projectRoot } from '../support/clients.ts';
 import { kubectlFor, type RunResult } from '../support/kubectl.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import { serverFetch } from '../support/server-fetch.ts';
 
 let server: ServerProcess;
 let work: string;
@@ -71,10 +72,10 @@ describe('a dropped-in spec is served end to end', () => {
     expect(ok(await k(['get', 'gadgets']))).toMatch(/^NAME\s+MODE\ng1\s+fast$/m);
     // custom resources have no protobuf form: 406 when only protobuf is acceptable, JSON when it is an alternative
     const G = `${server.url}/apis/toys.example.dev/v1/namespaces/default/gadgets/g1`;
-    const pbOnly = await fetch(G, { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+    const pbOnly = await serverFetch(G, { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
     expect(pbOnly.status).toBe(406);
     expect((await pbOnly.json()).reason).toBe('NotAcceptable');
-    const fallback = await fetch(G, { headers: { accept: 'application/vnd.kubernetes.protobuf, application/json' } });
+    const fallback = await serverFetch(G, { headers: { accept: 'application/vnd.kubernetes.protobuf, application/json' } });
     expect(fallback.headers.get('content-type')).toBe('application/json');
     ok(await k(['scale', 'gadget', 'g1', '--replicas=5']));
     expect(JSON.parse(ok(await k(['get', 'gadget', 'g1', '-o', 'json']))).spec.replicas).toBe(5);

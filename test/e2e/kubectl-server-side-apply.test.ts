@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Kubectl, type KubectlSession, kubectlSession, ok } from '../support/kubectl.ts';
 import type { ServerProcess } from '../support/server-process.ts';
+import { serverFetch } from '../support/server-fetch.ts';
 
 let session: KubectlSession;
 let server: ServerProcess;
@@ -88,7 +89,7 @@ describe('kubectl apply --server-side', () => {
   });
 
   it('applies to the status subresource (as a controller does; kubectl 1.31 apply has no --subresource)', async () => {
-    const r = await fetch(`${server.url}/apis/apps/v1/namespaces/default/deployments/ssa/status?fieldManager=ctrl`, {
+    const r = await serverFetch(`${server.url}/apis/apps/v1/namespaces/default/deployments/ssa/status?fieldManager=ctrl`, {
       method: 'PATCH', headers: { 'content-type': 'application/apply-patch+yaml' },
       body: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ssa\nstatus:\n  replicas: 5\n  readyReplicas: 4\n',
     });

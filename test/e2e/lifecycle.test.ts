@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../support/clients.ts';
 import { startServerProcess } from '../support/server-process.ts';
+import { serverFetch } from '../support/server-fetch.ts';
 
 describe('server process', () => {
   it('refuses an unknown flag with a clear message', () => {
@@ -29,14 +30,14 @@ describe('server process', () => {
 
   it('on SIGTERM turns readyz 503 at once, keeps serving for the delay, then exits 0', async () => {
     const s = await startServerProcess(['--shutdown-delay-duration', '2s']);
-    expect((await fetch(`${s.url}/readyz`)).status).toBe(200);
+    expect((await serverFetch(`${s.url}/readyz`)).status).toBe(200);
     s.proc.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
-    const ready = await fetch(`${s.url}/readyz?verbose`);
+    const ready = await serverFetch(`${s.url}/readyz?verbose`);
     expect(ready.status).toBe(503);
     expect(await ready.text()).toContain('[-]shutdown failed');
-    expect((await fetch(`${s.url}/livez`)).status).toBe(200);
-    expect((await fetch(`${s.url}/api/v1/namespaces/default`)).status).toBe(200);
+    expect((await serverFetch(`${s.url}/livez`)).status).toBe(200);
+    expect((await serverFetch(`${s.url}/api/v1/namespaces/default`)).status).toBe(200);
     expect(await s.stop()).toBe(0);
   });
 
@@ -49,7 +50,7 @@ describe('server process', () => {
       for (let i = 0; !stop; i++) {
         const name = `w${w}-${i}`;
         try {
-          const r = await fetch(`${s1.url}/api/v1/namespaces/default/configmaps`, {
+          const r = await serverFetch(`${s1.url}/api/v1/namespaces/default/configmaps`, {
             method: 'POST', headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { i: String(i) } }),
           });
@@ -69,7 +70,7 @@ describe('server process', () => {
     expect(acked.length).toBeGreaterThan(50);
     const s2 = await startServerProcess([], { dataDir });
     try {
-      const list = await (await fetch(`${s2.url}/api/v1/namespaces/default/configmaps`)).json();
+      const list = await (await serverFetch(`${s2.url}/api/v1/namespaces/default/configmaps`)).json();
       const present = new Set(list.items.map((o: any) => o.metadata.name));
       const lost = acked.filter((n) => !present.has(n));
       expect(lost).toEqual([]);

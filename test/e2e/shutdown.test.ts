@@ -3,10 +3,12 @@
 // is in flight the server no longer accepts connections; an open watch gets
 // the write's event and then a normal end of its chunked response (not a
 // reset); the process exits 0.
-import http from 'node:http';
+import type http from 'node:http';
+import https from 'node:https';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { startServerProcess } from '../support/server-process.ts';
+import { serverFetch, tlsFor } from '../support/server-fetch.ts';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 
@@ -18,11 +20,17 @@ async function waitFor(cond: () => boolean, what: string, ms = 30_000): Promise<
   }
 }
 
-/** A watch over plain HTTP/1.1, recording its events and how the response ended. */
+/** The CA and admin certificate of the server at url (node:https options). */
+const tlsOptions = (url: string) => {
+  const t = tlsFor(url)!;
+  return { ca: t.caPEM, cert: t.certPEM, key: t.keyPEM };
+};
+
+/** A watch over HTTP/1.1 (TLS), recording its events and how the response ended. */
 async function openWatch(url: string): Promise<{ events: any[]; ended: Promise<string> }> {
   const events: any[] = [];
   let buf = '';
-  const req = http.get(url);
+  const req = https.get(url, tlsOptions(url));
   const res: http.IncomingMessage = (await once(req, 'response'))[0];
   expect(res.statusCode).toBe(200);
   const ended = new Promise<string>((resolve) => {
@@ -52,8 +60,8 @@ describe('graceful shutdown', () => {
 
     const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'in-flight' }, data: { a: 'b'.repeat(4000) } });
     const half = Math.floor(body.length / 2);
-    const post = http.request({
-      host: u.hostname, port: u.port, method: 'POST', path: CM,
+    const post = https.request({
+      host: u.hostname, port: u.port, method: 'POST', path: CM, ...tlsOptions(s.url),
       headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' },
     });
     const response = once(post, 'response');
@@ -65,7 +73,7 @@ describe('graceful shutdown', () => {
     s.proc.kill('SIGTERM');
     await waitFor(() => s.output().includes('stopped listening; waiting for 1 request(s) in flight'), 'the drain to start');
     // no new connections while draining
-    await expect(fetch(`${s.url}/readyz`)).rejects.toThrow();
+    await expect(serverFetch(`${s.url}/readyz`)).rejects.toThrow();
 
     post.end(body.slice(half));
     const res: http.IncomingMessage = (await response)[0];

@@ -18,7 +18,7 @@ const COUNT = Number(process.env.FUZZ_COUNT ?? 1000);
 const ONLY = process.env.FUZZ_ONLY ? process.env.FUZZ_ONLY.split(',').map(Number) : undefined;
 
 let s: RunningServer;
-beforeAll(async () => { s = await startServer(); });
+beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true }); });
 afterAll(async () => { await s?.stop(); });
 
 describe('fuzz harness building blocks', () => {

@@ -12,7 +12,7 @@ import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { ListenError } from '../../runtime/server/listen.ts';
 
 let s: RunningServer;
-beforeAll(async () => { s = await startServer(); });
+beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true }); });
 afterAll(async () => { await s?.stop(); });
 
 /** Sends `head` (request line and headers, no body) and reads until the server closes or the response is complete. */
@@ -69,10 +69,10 @@ describe('listening', () => {
   it('a port in use rejects with a message and releases the data directory', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'listen-'));
     try {
-      await expect(startServer({ dataDir: dir, port: s.port })).rejects.toThrow(ListenError);
-      await expect(startServer({ dataDir: dir, port: s.port })).rejects.toThrow(/already in use/);
+      await expect(startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true, dataDir: dir, port: s.port })).rejects.toThrow(ListenError);
+      await expect(startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true, dataDir: dir, port: s.port })).rejects.toThrow(/already in use/);
       // the failed starts left no lock behind
-      const ok = await startServer({ dataDir: dir });
+      const ok = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true, dataDir: dir });
       expect((await fetch(`${ok.url}/readyz`)).status).toBe(200);
       await ok.stop();
     } finally {

@@ -15,6 +15,7 @@ const seenByValidate: { operation: string; name: string; label: unknown; status:
 let s: RunningServer;
 beforeAll(async () => {
   s = await startServer({
+      authorizationMode: ['AlwaysAllow'],
     admissionPlugins: [{
       name: 'TestMutator',
       admit(attrs: AdmissionAttributes) {

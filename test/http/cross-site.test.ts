@@ -5,7 +5,7 @@
 // identified by a credential is not subject to the guard; a server bound to
 // every interface accepts IP literals but still no foreign names.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Authenticator } from '../../runtime/http/app.ts';
+import type { RequestAuthenticator } from '../../runtime/auth/authenticator.ts';
 import { BindAddressError } from '../../runtime/http/bind-address.ts';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { rawRequest } from '../support/raw-http.ts';
@@ -18,12 +18,12 @@ const cm = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap
 
 // a bearer token this test's authenticator knows (the guard is for callers no credential identified)
 const TOKEN = 'cross-site-test-token';
-const tokenAuth: Authenticator = {
-  authenticate: (c) => (c.req.header('authorization') === `Bearer ${TOKEN}` ? { name: 'token-user', groups: ['system:masters', 'system:authenticated'] } : undefined),
+const tokenAuth: RequestAuthenticator = {
+  authenticate: async (req) => (req.header('authorization') === `Bearer ${TOKEN}` ? { user: { name: 'token-user', groups: ['system:masters'] } } : undefined),
 };
 
 let s: RunningServer;
-beforeAll(async () => { s = await startServer({ authenticators: [tokenAuth] }); });
+beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true, authenticators: [tokenAuth] }); });
 afterAll(async () => { await s?.stop(); });
 
 async function exists(name: string): Promise<boolean> {
@@ -89,12 +89,12 @@ describe('an unauthenticated loopback server and web pages', () => {
 
 describe('bound to every interface', () => {
   it('is refused by startServer unless allowInsecureRemote', async () => {
-    await expect(startServer({ bindAddress: '0.0.0.0' })).rejects.toThrow(BindAddressError);
-    await expect(startServer({ bindAddress: '0.0.0.0' })).rejects.toThrow('--insecure-allow-unauthenticated-remote');
+    await expect(startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true, bindAddress: '0.0.0.0' })).rejects.toThrow(BindAddressError);
+    await expect(startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true, bindAddress: '0.0.0.0' })).rejects.toThrow('--insecure-allow-unauthenticated-remote');
   });
 
   it('with allowInsecureRemote accepts IP literals as Host, still no foreign names, and shows the real address', async () => {
-    const wide = await startServer({ bindAddress: '0.0.0.0', allowInsecureRemote: true });
+    const wide = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true, bindAddress: '0.0.0.0', allowInsecureRemote: true });
     try {
       const port = new URL(wide.url).port;
       expect(wide.url).toBe(`http://127.0.0.1:${port}`);

@@ -21,7 +21,7 @@ import {
 
 let s: RunningServer;
 beforeAll(async () => {
-  s = await startServer();
+  s = await startServer({ authorizationMode: ['AlwaysAllow'] });
 });
 afterAll(async () => {
   await s?.stop();

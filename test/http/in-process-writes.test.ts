@@ -12,6 +12,7 @@ const seen: { user: string; resource: string; subresource: string; name: string;
 let s: RunningServer;
 beforeAll(async () => {
   s = await startServer({
+      authorizationMode: ['AlwaysAllow'],
     admissionPlugins: [{
       name: 'Recorder',
       validate(a: AdmissionAttributes) {

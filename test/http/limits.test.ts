@@ -7,18 +7,18 @@
 // authorizer that waits), never by timing.
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Context } from 'hono';
+import type { RequestAuthenticator } from '../../runtime/auth/authenticator.ts';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import type { UserInfo } from '../../runtime/auth/user.ts';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const json = { 'content-type': 'application/json' };
 
-/** Who the request is: the `x-user` header names a user outside system:masters; without it, the anonymous admin. */
-const byHeader = {
-  authenticate(c: Context): UserInfo | undefined {
-    const name = c.req.header('x-user');
-    return name ? { name, groups: ['system:authenticated'] } : undefined;
+/** Who the request is: the `x-user` header names a user outside system:masters; without it, an admin (system:masters). */
+const byHeader: RequestAuthenticator = {
+  async authenticate(req) {
+    const name = req.header('x-user');
+    return { user: name ? { name, groups: [] } : { name: 'test-admin', groups: ['system:masters'] } };
   },
 };
 
@@ -51,6 +51,7 @@ describe('in-flight limits apply to users outside system:masters', () => {
   };
   beforeAll(async () => {
     s = await startServer({
+      authorizationMode: ['AlwaysAllow'],
       maxRequestsInflight: 1, maxMutatingRequestsInflight: 1, authenticators: [byHeader],
       authorizer: { async authorize(user: UserInfo) { const h = holds.get(user.name); if (h) { h.reached(); await h.gate; } } },
     });
@@ -112,8 +113,8 @@ describe('request deadline (--request-timeout and ?timeout=)', () => {
   let s: RunningServer;
   let quick: RunningServer;
   beforeAll(async () => {
-    s = await startServer({ requestTimeoutMs: 60_000 });
-    quick = await startServer({ requestTimeoutMs: 50 });
+    s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true, requestTimeoutMs: 60_000 });
+    quick = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true, requestTimeoutMs: 50 });
   });
   afterAll(async () => { await s?.stop(); await quick?.stop(); });
 
@@ -172,7 +173,7 @@ describe('object size limit of storage (etcd\'s 1.5 MiB request limit)', () => {
   const CR = '/apis/apps/v1/namespaces/default/controllerrevisions';
   const cr = (name: string, data: Record<string, string>) => JSON.stringify({ apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name }, revision: 1, data });
   let s: RunningServer;
-  beforeAll(async () => { s = await startServer(); });
+  beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true }); });
   afterAll(async () => { await s?.stop(); });
 
   const MiB = 1024 * 1024;
@@ -221,7 +222,7 @@ describe('object size limit of storage (etcd\'s 1.5 MiB request limit)', () => {
 describe('caps on open watches (--max-watches, --max-watches-per-user)', () => {
   let s: RunningServer;
   const open: ReadableStreamDefaultReader<Uint8Array>[] = [];
-  beforeAll(async () => { s = await startServer({ maxWatches: 3, maxWatchesPerUser: 2, authenticators: [byHeader] }); });
+  beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true, maxWatches: 3, maxWatchesPerUser: 2, authenticators: [byHeader] }); });
   afterAll(async () => {
     for (const r of open) await r.cancel().catch(() => {});
     await s?.stop();
@@ -261,7 +262,7 @@ describe('caps on open watches (--max-watches, --max-watches-per-user)', () => {
 
 describe('a watch whose client stops reading', () => {
   let s: RunningServer;
-  beforeAll(async () => { s = await startServer({ watchStallTimeoutMs: 2000 }); });
+  beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true, watchStallTimeoutMs: 2000 }); });
   afterAll(async () => { await s?.stop(); });
   afterEach(() => { vi.restoreAllMocks(); });
 

@@ -6,7 +6,7 @@ import { startServer, type RunningServer } from '../../runtime/index.ts';
 
 let s: RunningServer;
 beforeAll(async () => {
-  s = await startServer();
+  s = await startServer({ authorizationMode: ['AlwaysAllow'] });
   for (const n of ['p1', 'p2', 'p3']) await post(n);
 });
 afterAll(async () => { await s?.stop(); });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 
 let s: RunningServer;
-beforeAll(async () => { s = await startServer(); });
+beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'] }); });
 afterAll(async () => { await s?.stop(); });
 
 const D = '/apis/apps/v1/namespaces/default/deployments';

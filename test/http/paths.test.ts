@@ -60,7 +60,7 @@ async function seed(): Promise<void> {
 }
 
 beforeAll(async () => {
-  s = await startServer();
+  s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true });
   for (const ns of NAMESPACES) {
     expect((await raw('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status).toBe(201);
   }

@@ -6,7 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 
 let s: RunningServer;
-beforeAll(async () => { s = await startServer(); });
+beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'] }); });
 afterAll(async () => { await s?.stop(); });
 
 const CM = '/api/v1/namespaces/default/configmaps';

@@ -8,7 +8,7 @@ import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { fromWire } from '../../runtime/http/warnings.ts';
 
 let s: RunningServer;
-beforeAll(async () => { s = await startServer(); });
+beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true }); });
 afterAll(async () => { await s?.stop(); });
 
 const CM = '/api/v1/namespaces/default/configmaps';

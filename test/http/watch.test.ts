@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 
 let s: RunningServer;
-beforeAll(async () => { s = await startServer({ historyWindowMs: 60_000 }); });
+beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'], historyWindowMs: 60_000 }); });
 afterAll(async () => { await s?.stop(); });
 
 const CM = '/api/v1/namespaces/default/configmaps';
@@ -99,7 +99,7 @@ describe('watch', () => {
 
 describe('watch from a compacted revision', () => {
   it('is an ERROR event carrying a 410 Expired Status', async () => {
-    const small = await startServer({ historyWindowMs: 1 });
+    const small = await startServer({ authorizationMode: ['AlwaysAllow'], historyWindowMs: 1 });
     try {
       const mk = (name: string) => small.app.request(CM, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ metadata: { name } }) });
       await mk('a');

@@ -12,6 +12,7 @@ import { startServerProcess, type ServerProcess } from '../support/server-proces
 import { loadKubeProtobuf, splitFrames, type KubeProtobuf } from '../../runtime/codec/protobuf/index.ts';
 import { unwrap, wrap } from '../../runtime/codec/protobuf/envelope.ts';
 import { referenceDir } from './reference.ts';
+import { serverFetch } from '../support/server-fetch.ts';
 
 const PB = 'application/vnd.kubernetes.protobuf';
 const ref = referenceDir();
@@ -32,7 +33,7 @@ async function req(method: string, path: string, opts: { body?: Uint8Array | str
   if (opts.contentType) headers['content-type'] = opts.contentType;
   if (opts.accept) headers.accept = opts.accept;
   const body = typeof opts.body === 'string' || opts.body === undefined ? opts.body : Buffer.from(opts.body);
-  const res = await fetch(server.url + path, { method, headers, body });
+  const res = await serverFetch(server.url + path, { method, headers, body });
   let bytes = new Uint8Array(await res.arrayBuffer());
   if (res.headers.get('content-encoding') === 'gzip') bytes = new Uint8Array(gunzipSync(bytes));
   return { status: res.status, type: res.headers.get('content-type') ?? '', bytes, text: () => Buffer.from(bytes).toString() };
@@ -96,7 +97,7 @@ describe('protobuf over HTTP', () => {
 
   it('streams a watch as length-prefixed WatchEvent frames', async () => {
     const ctl = new AbortController();
-    const res = await fetch(`${server.url}${CM}?watch=1&timeoutSeconds=20`, { headers: { accept: PB }, signal: ctl.signal });
+    const res = await serverFetch(`${server.url}${CM}?watch=1&timeoutSeconds=20`, { headers: { accept: PB }, signal: ctl.signal });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain(PB);
     const reader = res.body!.getReader();

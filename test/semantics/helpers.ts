@@ -6,7 +6,7 @@ import { startServer, type RunningServer } from '../../runtime/index.ts';
 export interface Reply { code: number; body: any }
 
 export async function server(opts: Parameters<typeof startServer>[0] = {}): Promise<RunningServer> {
-  return startServer({ port: 0, ...opts });
+  return startServer({ authorizationMode: ['AlwaysAllow'], port: 0, ...opts });
 }
 
 export async function call(s: RunningServer, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Reply> {

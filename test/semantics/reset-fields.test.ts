@@ -26,7 +26,7 @@ describe('resetFields declared by the strategies', () => {
 
 describe('reset fields and field ownership', () => {
   let s: RunningServer;
-  beforeAll(async () => { s = await startServer(); });
+  beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'] }); });
   afterAll(async () => { await s?.stop(); });
   const DEP = '/apis/apps/v1/namespaces/default/deployments';
   const send = async (method: string, path: string, body: unknown, ct = 'application/json') => {

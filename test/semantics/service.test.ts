@@ -246,7 +246,8 @@ describe('dual-stack and IPAddress objects', () => {
 
 describe('concurrency', () => {
   it('200 Services created at once get distinct cluster IPs and node ports; none leaks after deletes', async () => {
-    const c = await server({ serviceClusterIPRange: '10.50.0.0/24' });
+    // 253 writes at once: more than the default mutating in-flight limit, which is not what this tests
+    const c = await server({ serviceClusterIPRange: '10.50.0.0/24', maxMutatingRequestsInflight: 0 });
     try {
       const names = Array.from({ length: 200 }, (_, i) => `con-${i}`);
       const created = await Promise.all(names.map((name) => call(c, 'POST', SVC, svc({ type: 'NodePort', ports: port80 }, name))));

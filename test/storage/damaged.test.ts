@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCliToExit, startServerProcess } from '../support/server-process.ts';
 import { CompactedError } from '../../runtime/storage/interface.ts';
 import { openSqliteKV, UnreadableRowsError, DatabaseFileError } from '../../runtime/storage/sqlite/index.ts';
+import { serverFetch } from '../support/server-fetch.ts';
 
 const dirs: string[] = [];
 const tmpDir = () => {
@@ -25,7 +26,7 @@ afterEach(() => { for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true
 const runCli = (args: string[], timeoutMs?: number) => runCliToExit(['--secure-port', '0', ...args], timeoutMs);
 
 const CM = '/api/v1/namespaces/default/configmaps';
-const createCM = (url: string, name: string) => fetch(`${url}${CM}`, {
+const createCM = (url: string, name: string) => serverFetch(`${url}${CM}`, {
   method: 'POST', headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { name } }),
 });
@@ -56,9 +57,9 @@ describe('a server on a damaged database', () => {
     const s2 = await startServerProcess(['--quarantine-unreadable'], { dataDir, keepDataDir: true });
     try {
       expect(s2.output()).toContain(`quarantined unreadable value of ${key}`);
-      expect((await fetch(`${s2.url}${CM}/good-1`)).status).toBe(200);
-      expect((await fetch(`${s2.url}${CM}/bad`)).status).toBe(404);
-      const list = await (await fetch(`${s2.url}${CM}`)).json();
+      expect((await serverFetch(`${s2.url}${CM}/good-1`)).status).toBe(200);
+      expect((await serverFetch(`${s2.url}${CM}/bad`)).status).toBe(404);
+      const list = await (await serverFetch(`${s2.url}${CM}`)).json();
       expect(list.items.map((o: any) => o.metadata.name).sort()).toEqual(['good-1', 'good-2']);
       // the name is free again: the object can be re-created by hand
       expect((await createCM(s2.url, 'bad')).status).toBe(201);

@@ -11,10 +11,11 @@ import { describe, expect, it } from 'vitest';
 import { runCliToExit, startServerProcess } from '../support/server-process.ts';
 import { openStorage } from '../../runtime/storage/factory.ts';
 import { DataDirInUseError } from '../../runtime/storage/sqlite/index.ts';
+import { serverFetch } from '../support/server-fetch.ts';
 
 const runCli = (args: string[], timeoutMs?: number) => runCliToExit(['--secure-port', '0', ...args], timeoutMs);
 
-const createCM = (url: string, name: string) => fetch(`${url}/api/v1/namespaces/default/configmaps`, {
+const createCM = (url: string, name: string) => serverFetch(`${url}/api/v1/namespaces/default/configmaps`, {
   method: 'POST', headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }),
 });
@@ -38,9 +39,9 @@ describe('data directory lock', () => {
 
       // the first one is untouched: writes commit, reads see them, it is ready
       expect((await createCM(first.url, 'after')).status).toBe(201);
-      const list = await (await fetch(`${first.url}/api/v1/namespaces/default/configmaps`)).json();
+      const list = await (await serverFetch(`${first.url}/api/v1/namespaces/default/configmaps`)).json();
       expect(list.items.map((o: any) => o.metadata.name).sort()).toEqual(['after', 'before']);
-      expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
+      expect((await serverFetch(`${first.url}/readyz`)).status).toBe(200);
 
       await first.kill();
       const third = await startServerProcess([], { dataDir, keepDataDir: true });
@@ -48,7 +49,7 @@ describe('data directory lock', () => {
         expect(third.output()).toContain(`from pid ${pid}`);
         expect(third.output()).toContain('did not shut down cleanly');
         expect((await createCM(third.url, 'third')).status).toBe(201);
-        const names = (await (await fetch(`${third.url}/api/v1/namespaces/default/configmaps`)).json()).items.map((o: any) => o.metadata.name);
+        const names = (await (await serverFetch(`${third.url}/api/v1/namespaces/default/configmaps`)).json()).items.map((o: any) => o.metadata.name);
         expect(names.sort()).toEqual(['after', 'before', 'third']);
       } finally {
         expect(await third.stop()).toBe(0);

@@ -20,7 +20,7 @@ describe('full database through the API', () => {
   let dir: string;
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'specserver-full-'));
-    s = await startServer({ dataDir: dir });
+    s = await startServer({ authorizationMode: ['AlwaysAllow'], dataDir: dir });
   });
   afterAll(async () => {
     await s?.stop();

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from './clients.ts';
+import { registerServer, tlsFromKubeconfig } from './server-fetch.ts';
 
 export interface ServerProcess {
   url: string;
@@ -33,12 +34,19 @@ export async function startServerProcess(args: string[] = [], opts: { dataDir?: 
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
     const onData = () => {
-      const m = /listening on (http\S+)/.exec(out);
+      const m = /listening on (https?\S+)/.exec(out);
       if (m) { clearTimeout(timer); resolve(m[1]); }
     };
     proc.stdout!.on('data', onData);
     proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited with ${code}:\n${out}`)); });
   });
+  if (url.startsWith('https:')) {
+    // the address logged and the one the kubeconfig uses (loopback, for a wildcard bind address)
+    const tls = tlsFromKubeconfig(join(dataDir, 'admin.kubeconfig'));
+    registerServer(url, tls);
+    const uses = /kubeconfig uses (https:\S+)\)/.exec(out);
+    if (uses) registerServer(uses[1], tls);
+  }
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code, signal) => {
     // a process ended by a signal has no exit code: say which signal, for the failure message
     if (signal) out += `\n[the server process was ended by ${signal}]\n`;

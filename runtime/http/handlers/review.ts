@@ -2,6 +2,7 @@
 // local and self forms, SelfSubjectRulesReview): a POST is answered with the
 // object and its computed status, and nothing is stored.
 
+import type { AuthResult } from '../../auth/authenticator.ts';
 import type { UserInfo } from '../../auth/user.ts';
 import { fieldErrors } from '../../api/field-errors.ts';
 import type { Obj } from '../../storage/interface.ts';
@@ -56,7 +57,13 @@ function userFromSpec(spec: Obj): UserInfo {
   return { name: spec.user ?? '', uid: spec.uid, groups: spec.groups ?? [], extra: spec.extra };
 }
 
-export async function handleReview(rc: RequestContext, decider: AccessDecider): Promise<Response> {
+/** What TokenReview asks of authentication. */
+export interface TokenReviewer {
+  authenticateToken(token: string, audiences: string[]): Promise<AuthResult | undefined>;
+  readonly apiAudiences: string[];
+}
+
+export async function handleReview(rc: RequestContext, decider: AccessDecider, tokens: TokenReviewer): Promise<Response> {
   const { def } = rc.res;
   const { value, duplicates } = await readObjectBody(rc.c, `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}`, bodyProtobuf(rc));
   const obj = value as Obj;
@@ -74,7 +81,17 @@ export async function handleReview(rc: RequestContext, decider: AccessDecider): 
     }
     case 'TokenReview': {
       if (!spec.token) throw invalid([fieldErrors.required('spec.token', '')]);
-      return respondObject(rc, withStatus({ authenticated: false, user: {}, error: 'token authentication is not configured' }), 201);
+      // the token authenticators decide, for the audiences asked about (default: the server's own)
+      const audiences: string[] = Array.isArray(spec.audiences) && spec.audiences.length ? spec.audiences : tokens.apiAudiences;
+      const r = await tokens.authenticateToken(String(spec.token), audiences);
+      if (!r) return respondObject(rc, withStatus({ user: {}, error: 'invalid bearer token' }), 201);
+      const user: Obj = { username: r.user.name, groups: r.user.groups };
+      if (r.user.uid) user.uid = r.user.uid;
+      if (r.user.extra && Object.keys(r.user.extra).length) user.extra = r.user.extra;
+      const status: Obj = { authenticated: true, user };
+      const auds = r.audiences ?? audiences;
+      if (auds.length) status.audiences = auds;
+      return respondObject(rc, withStatus(status), 201);
     }
     case 'SelfSubjectAccessReview':
     case 'SubjectAccessReview':

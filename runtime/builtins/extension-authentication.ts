@@ -1,0 +1,29 @@
+// kube-system/extension-apiserver-authentication: the ConfigMap in which
+// kube-apiserver publishes how it authenticates clients (its client CA and
+// the front-proxy settings), so that extension API servers and webhooks can
+// trust the same clients. Written at start with the server's identity,
+// replaced when the settings changed since the last start.
+
+import { ApiError } from '../api/errors.ts';
+import { jsonEqual } from '../api/json-equal.ts';
+import type { ApiIndex } from '../registry/served.ts';
+import { APISERVER_WRITER } from '../registry/write-services.ts';
+
+export const EXTENSION_AUTHENTICATION = { namespace: 'kube-system', name: 'extension-apiserver-authentication' };
+
+export async function publishExtensionAuthentication(api: ApiIndex, data: Record<string, string>): Promise<void> {
+  const cms = api.lookup('', 'v1', 'configmaps');
+  if (!cms) return;
+  const { namespace, name } = EXTENSION_AUTHENTICATION;
+  try {
+    await cms.store.create(namespace, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data }, { writer: APISERVER_WRITER });
+    return;
+  } catch (err) {
+    if (!(err instanceof ApiError && err.code === 409)) throw err;
+  }
+  await cms.store.update(namespace, name, (live) => {
+    if (!live) throw new Error(`${namespace}/${name} is gone`);
+    if (jsonEqual(live.data ?? {}, data)) return live;
+    return { ...live, data };
+  }, { writer: APISERVER_WRITER });
+}

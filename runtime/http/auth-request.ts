@@ -1,0 +1,56 @@
+// What authentication sees of an HTTP request (auth/authenticator.ts's
+// AuthRequest), built from the Hono context: the headers, the path, and the
+// client certificate of the TLS connection. The certificate is read from the
+// socket once per connection and the same object is handed to every request
+// on it, so authenticators can cache their verdict per connection.
+
+import type { Context } from 'hono';
+import type { TLSSocket } from 'node:tls';
+import type { AuthRequest, PeerCertificate } from '../auth/authenticator.ts';
+
+const peers = new WeakMap<object, PeerCertificate | null>();
+
+interface DetailedCert {
+  raw?: Buffer;
+  issuerCertificate?: DetailedCert;
+}
+
+/** The client certificate of a TLS socket (leaf and the chain OpenSSL saw), or undefined. */
+export function peerCertificate(socket: unknown): PeerCertificate | undefined {
+  const s = socket as Partial<TLSSocket> | undefined;
+  if (!s || typeof s.getPeerCertificate !== 'function') return undefined;
+  let cached = peers.get(s);
+  if (cached === undefined) {
+    const leaf = s.getPeerCertificate(true) as DetailedCert;
+    if (!leaf?.raw) cached = null;
+    else {
+      const intermediates: Uint8Array[] = [];
+      const seen = new Set<DetailedCert>([leaf]);
+      for (let c = leaf.issuerCertificate; c?.raw && !seen.has(c) && intermediates.length < 10; c = c.issuerCertificate) {
+        seen.add(c);
+        intermediates.push(c.raw);
+      }
+      cached = { raw: leaf.raw, intermediates };
+    }
+    peers.set(s, cached);
+  }
+  return cached ?? undefined;
+}
+
+export function authRequestOf(c: Context, path: string): AuthRequest {
+  const incoming = (c.env as { incoming?: { socket?: unknown; headersDistinct?: Record<string, string[] | undefined> } } | undefined)?.incoming;
+  const raw = c.req.raw.headers;
+  return {
+    path,
+    header: (name) => raw.get(name) ?? undefined,
+    headerValues: (name) => {
+      // each occurrence of a repeated header is one value (node joins them with commas in `headers`)
+      const v = incoming?.headersDistinct?.[name.toLowerCase()];
+      if (v) return v;
+      const joined = raw.get(name);
+      return joined === null ? [] : [joined];
+    },
+    headerNames: () => [...raw.keys()],
+    certificate: peerCertificate(incoming?.socket),
+  };
+}
