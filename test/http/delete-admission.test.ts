@@ -22,6 +22,7 @@ const record = (half: string, a: AdmissionAttributes) => {
 let s: RunningServer;
 beforeAll(async () => {
   s = await startServer({
+    authorizationMode: ['AlwaysAllow'],
     admissionPlugins: [{
       name: 'DeleteGuard',
       admit(a: AdmissionAttributes) { record('admit', a); },
@@ -59,7 +60,7 @@ describe('admission of DELETE', () => {
   it('both halves see the object being deleted as oldObject, no object, the user and the name', async () => {
     await create('del-seen', { labels: { app: 'x' } });
     expect((await send('DELETE', `${CM}/del-seen`)).status).toBe(200);
-    const want = { user: 'admin', name: 'del-seen', namespace: 'default', old: 'del-seen', object: null, dryRun: false };
+    const want = { user: 'system:anonymous', name: 'del-seen', namespace: 'default', old: 'del-seen', object: null, dryRun: false };
     expect(seen).toEqual([{ half: 'admit', ...want }, { half: 'validate', ...want }]);
   });
 
@@ -103,7 +104,7 @@ describe('admission of deletecollection', () => {
     expect(res.json.items.map((i: { metadata: { name: string } }) => i.metadata.name).sort()).toEqual(['coll-a', 'coll-b']);
     const validated = seen.filter((v) => v.half === 'validate');
     expect(validated.map((v) => v.old).sort()).toEqual(['coll-a', 'coll-b']);
-    for (const v of validated) expect(v).toMatchObject({ name: '', user: 'admin', namespace: 'default', object: null });
+    for (const v of validated) expect(v).toMatchObject({ name: '', user: 'system:anonymous', namespace: 'default', object: null });
   });
 
   it('a refused object answers the plugin\'s status and stays', async () => {

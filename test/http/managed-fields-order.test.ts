@@ -13,6 +13,7 @@ import type { AdmissionAttributes } from '../../runtime/admission/chain.ts';
 let s: RunningServer;
 beforeAll(async () => {
   s = await startServer({
+    authorizationMode: ['AlwaysAllow'],
     admissionPlugins: [{
       name: 'Labeller',
       admit(a: AdmissionAttributes) {
