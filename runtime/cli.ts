@@ -15,6 +15,7 @@ import { PKIError } from './server/pki.ts';
 import { AuthenticationSetupError } from './server/authentication.ts';
 import { AuthorizationModeError, authorizerFor } from './http/authorization.ts';
 import { TLSFlagError, tlsCiphers, tlsMinVersion } from './config/tls.ts';
+import { ControllersFlagError, enabledControllers } from './config/controllers.ts';
 import { startServer } from './server/start.ts';
 import { StorageOpenError } from './storage/sqlite/open-errors.ts';
 
@@ -48,9 +49,10 @@ async function main(): Promise<void> {
     authorizerFor(authorizationMode);
     tlsMinVersion(flags['tls-min-version'] as string | undefined);
     tlsCiphers(list(flags['tls-cipher-suites']));
+    enabledControllers(list(flags['controllers']));
     if (insecureServeHTTP) checkBindAddress(String(flags['bind-address']), allowInsecureRemote);
   } catch (err) {
-    if (!(err instanceof BindAddressError || err instanceof AuthorizationModeError || err instanceof TLSFlagError)) throw err;
+    if (!(err instanceof BindAddressError || err instanceof AuthorizationModeError || err instanceof TLSFlagError || err instanceof ControllersFlagError)) throw err;
     console.error(`Error: ${err.message}`);
     process.exit(1);
   }
@@ -67,6 +69,12 @@ async function main(): Promise<void> {
     authenticationConfig: flags['authentication-config'] as string | undefined,
     apiAudiences: list(flags['api-audiences']),
     tokenAuthFile: flags['token-auth-file'] as string | undefined,
+    serviceAccountSigningKeyFile: flags['service-account-signing-key-file'] as string | undefined,
+    serviceAccountKeyFiles: list(flags['service-account-key-file']),
+    serviceAccountIssuers: list(flags['service-account-issuer']),
+    serviceAccountMaxTokenExpirationSeconds: Number(flags['service-account-max-token-expiration']) / 1000,
+    enableBootstrapTokenAuth: Boolean(flags['enable-bootstrap-token-auth']),
+    controllers: list(flags['controllers']),
     authenticationTokenWebhook: flags['authentication-token-webhook-config-file'] ? {
       configFile: String(flags['authentication-token-webhook-config-file']),
       version: String(flags['authentication-token-webhook-version']),

@@ -1,13 +1,14 @@
 // Built-in behaviour that is not one resource's strategy: objects created at
 // start-up (initial namespaces, the `kubernetes` Service, Endpoints and
 // EndpointSlice, local APIServices, extension-apiserver-authentication), in-process
-// controllers (namespace deletion), allocators wired into the strategies
+// controllers (namespace deletion, every namespace's default ServiceAccount), allocators wired into the strategies
 // that need them, and admission plugins. startServer() calls
 // installBuiltins() once before it listens; stop() ends the controllers.
 
 import type { AdmissionChain } from '../admission/chain.ts';
 import type { Discovery } from '../http/discovery.ts';
 import { namespaceLifecyclePlugin } from '../admission/plugins/namespace-lifecycle.ts';
+import { serviceAccountPlugin } from '../admission/plugins/service-account.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import { installLocalAPIServices } from './apiservices.ts';
@@ -15,6 +16,11 @@ import { bootstrapNamespaces } from './bootstrap.ts';
 import { installKubernetesEndpoints } from './kubernetes-endpoints.ts';
 import { installComponentStatus } from './component-status.ts';
 import { publishExtensionAuthentication } from './extension-authentication.ts';
+import { startServiceAccountController } from './default-serviceaccounts.ts';
+import { startBootstrapTokenControllers } from './bootstrap-token-controllers.ts';
+import { enabledControllers } from '../config/controllers.ts';
+import type { TokenIssuer } from '../auth/serviceaccount/issuer.ts';
+import { startTokenSecretsController } from './token-secrets-controller.ts';
 import { installServiceAllocation } from './services.ts';
 
 export interface BuiltinContext {
@@ -24,6 +30,10 @@ export interface BuiltinContext {
   discovery: Discovery;
   /** Server flags that built-ins read (service ranges; secure-port, bind-address, advertise-address when given). */
   flags: Record<string, string | number | boolean | undefined>;
+  /** Signs legacy service-account tokens (the tokens controller), with the CA it publishes in ca.crt. */
+  serviceAccountTokens?: { issuer: TokenIssuer; rootCA: string };
+  /** --controllers: the in-process controllers to run (config/controllers.ts). */
+  controllers?: Set<string>;
   /** The extension-apiserver-authentication ConfigMap's data (undefined over plain HTTP: no client certificates). */
   extensionAuthentication?: Record<string, string>;
 }
@@ -34,12 +44,18 @@ export interface InstalledBuiltins {
 
 export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBuiltins> {
   ctx.admission.add(namespaceLifecyclePlugin(ctx.api));
+  ctx.admission.add(serviceAccountPlugin());
   await bootstrapNamespaces(ctx.api);
   const services = await installServiceAllocation(ctx.api, ctx.flags);
   const apiServices = await installLocalAPIServices(ctx.api, ctx.discovery);
   const endpoints = await installKubernetesEndpoints(ctx.api, ctx.flags);
   if (ctx.extensionAuthentication) await publishExtensionAuthentication(ctx.api, ctx.extensionAuthentication);
-  const nsController = startNamespaceController(ctx.api);
+  const controllers = ctx.controllers ?? enabledControllers(undefined);
+  const nsController = controllers.has('namespace') ? startNamespaceController(ctx.api) : undefined;
+  const saController = controllers.has('serviceaccount') ? startServiceAccountController(ctx.api) : undefined;
+  const tokenSecrets = controllers.has('serviceaccount-token') && ctx.serviceAccountTokens
+    ? startTokenSecretsController(ctx.api, ctx.serviceAccountTokens.issuer, ctx.serviceAccountTokens.rootCA) : undefined;
+  const tokenControllers = startBootstrapTokenControllers(ctx.api, { cleaner: controllers.has('tokencleaner'), signer: controllers.has('bootstrapsigner') });
   let running = true;
   installComponentStatus(ctx.api, () => running);
   return {
@@ -48,7 +64,10 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await services?.stop();
       await apiServices?.stop();
       await endpoints.stop();
-      await nsController.stop();
+      await nsController?.stop();
+      await saController?.stop();
+      await tokenControllers?.stop();
+      await tokenSecrets?.stop();
     },
   };
 }

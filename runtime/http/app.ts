@@ -22,6 +22,8 @@ import { handleList } from './handlers/list.ts';
 import { handlePatch } from './handlers/patch.ts';
 import { handleUpdate } from './handlers/update.ts';
 import { handleScale } from './handlers/scale.ts';
+import { handleTokenRequest, type TokenRequestIssuer } from './handlers/token-request.ts';
+import { JWKS_CONTENT_TYPE, JWKS_PATH, METADATA_MAX_AGE_SECONDS, OPENID_CONFIG_CONTENT_TYPE, OPENID_CONFIG_PATH } from '../auth/serviceaccount/oidc.ts';
 import { type AccessDecider, handleReview } from './handlers/review.ts';
 import { handleWatch } from './handlers/watch.ts';
 import { InflightLimiter } from './inflight.ts';
@@ -48,6 +50,10 @@ export interface AppOptions {
   api: ApiIndex;
   services: ServerServices;
   authentication: Authentication;
+  /** Issues service-account tokens (serviceaccounts/token); undefined: 405. */
+  tokenRequests?: TokenRequestIssuer;
+  /** The service-account issuer discovery documents, once known (undefined: 404). */
+  openid?: () => { configJSON: string; keysetJSON: string } | undefined;
   /** Whether the requestor may impersonate (one check per requested attribute); default: system:masters only. */
   impersonation?: ImpersonationAuthorize;
   authorizer: Authorizer;
@@ -174,6 +180,14 @@ export function createApp(opts: AppOptions): Hono<Env> {
     app.get(`/${ep}/:check`, health(ep));
   }
   app.get('/version', () => sendJSON(SERVER_VERSION, { pretty: true }));
+  // service-account issuer discovery (OIDC), for relying parties that verify service-account tokens
+  const discoveryDoc = (which: 'configJSON' | 'keysetJSON', type: string) => () => {
+    const body = opts.openid?.()?.[which];
+    if (body === undefined) return TEXT_404();
+    return new Response(body, { headers: { 'Content-Type': type, 'Cache-Control': `public, max-age=${METADATA_MAX_AGE_SECONDS}` } });
+  };
+  app.get(OPENID_CONFIG_PATH, discoveryDoc('configJSON', OPENID_CONFIG_CONTENT_TYPE));
+  app.get(JWKS_PATH, discoveryDoc('keysetJSON', JWKS_CONTENT_TYPE));
   app.get('/openapi/v2', (c) => opts.openapi.v2(c));
   app.get('/openapi/v3', (c) => opts.openapi.v3Index(c));
   app.get('/openapi/v3/*', (c) => opts.openapi.v3(c));
@@ -215,7 +229,11 @@ export function createApp(opts: AppOptions): Hono<Env> {
     if (!res) throw errors.notFoundPath();
     // 404/405/400 unless this path shape of this resource serves the verb (path-verbs.ts)
     checkRoute(res.def, info);
-    // no handler serves creates or deletes of subresources (eviction, binding, proxy ...) yet:
+    const rc0 = (): RequestContext => ({ c, info, query: c.get('url').searchParams, res, user: c.get('user'), services: opts.services, warnings: [] });
+    if (info.subresource === 'token' && info.verb === 'create' && res.def.group === '' && res.def.resource === 'serviceaccounts') {
+      return handleTokenRequest(rc0(), opts.tokenRequests);
+    }
+    // no handler serves creates or deletes of other subresources (eviction, binding, proxy ...) yet:
     // they must never reach the handlers of the object itself
     if (info.subresource && (info.verb === 'create' || info.verb === 'delete')) throw errors.methodNotAllowed();
     if (res.def.virtual) {

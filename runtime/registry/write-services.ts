@@ -76,6 +76,15 @@ export const APISERVER_WRITER: Writer = {
 /** The namespace controller (kube-controller-manager's, with its service account). */
 export const NAMESPACE_CONTROLLER_WRITER: Writer = { user: serviceAccount('namespace-controller'), manager: 'kube-controller-manager' };
 
+/** The service-account controller (every namespace's `default` ServiceAccount; kube-controller-manager's). */
+export const SERVICE_ACCOUNT_CONTROLLER_WRITER: Writer = { user: serviceAccount('service-account-controller'), manager: 'kube-controller-manager' };
+
+/** The service-account tokens controller (kube-controller-manager's own root credentials, as upstream). */
+export const TOKENS_CONTROLLER_WRITER: Writer = { user: { name: 'system:kube-controller-manager', groups: ['system:authenticated'] }, manager: 'kube-controller-manager' };
+
+/** The bootstrap signer controller (kube-controller-manager's bootstrapsigner). */
+export const BOOTSTRAP_SIGNER_WRITER: Writer = { user: serviceAccount('bootstrap-signer'), manager: 'kube-controller-manager' };
+
 /** The garbage collector (kube-controller-manager's, with its service account). */
 export const GARBAGE_COLLECTOR_WRITER: Writer = { user: serviceAccount('generic-garbage-collector'), manager: 'kube-controller-manager' };
 

@@ -1,7 +1,9 @@
 // Builds the server's authenticator chain from its options, in
 // kube-apiserver's order: the front proxy (--requestheader-*), client
 // certificates (--client-ca-file), then bearer tokens: the token file
-// (--token-auth-file), then the webhook (--authentication-token-webhook-*);
+// (--token-auth-file), service-account tokens (--service-account-*; a key
+// pair generated under <data-dir>/pki when none is given), bootstrap tokens
+// (--enable-bootstrap-token-auth), then the webhook (--authentication-token-webhook-*);
 // anonymous access from --anonymous-auth or the AuthenticationConfiguration
 // file (--authentication-config). Files are read here, at start, and every
 // problem is an AuthenticationSetupError naming the flag or file. Also the
@@ -21,6 +23,11 @@ import { loadTokenFile } from '../auth/token-file.ts';
 import { loadWebhookTokenAuthenticator, type WebhookTokenAuthenticator } from '../auth/webhook/authenticator.ts';
 import { parseWebhookVersion } from '../auth/webhook/token-review.ts';
 import { ClientCertAuthenticator, subjectNames } from '../auth/x509/authenticator.ts';
+import { BootstrapTokenAuthenticator } from '../auth/bootstrap/authenticator.ts';
+import { ServiceAccountTokenAuthenticator } from '../auth/serviceaccount/authenticator.ts';
+import { resolveServiceAccountConfig, type ServiceAccountConfig } from '../auth/serviceaccount/config.ts';
+import { TokenIssuer } from '../auth/serviceaccount/issuer.ts';
+import type { ObjectReader } from '../auth/serviceaccount/ports.ts';
 import { parseCABundle, verifyChain } from '../auth/x509/verify.ts';
 
 export class AuthenticationSetupError extends Error {}
@@ -48,9 +55,19 @@ export interface AuthenticationOptions {
   anonymousAuth?: boolean;
   /** --authentication-config. */
   authenticationConfig?: string;
-  apiAudiences: string[];
-  /** Token authenticators the server itself provides (service accounts, bootstrap tokens), after the token file. */
-  serverTokens?: TokenAuthenticator[];
+  /** --api-audiences (default: the service-account issuers). */
+  apiAudiences?: string[];
+  serviceAccounts: {
+    signingKeyFile?: string;
+    keyFiles?: string[];
+    issuers?: string[];
+    /** Where a generated key pair is kept (<data-dir>/pki); undefined: in memory. */
+    pkiDir?: string;
+  };
+  /** --enable-bootstrap-token-auth */
+  bootstrapTokens?: boolean;
+  /** Reads Secrets, ServiceAccounts, Pods and Nodes for the token checks. */
+  reader: ObjectReader;
   log: (msg: string) => void;
 }
 
@@ -60,6 +77,10 @@ export interface BuiltAuthentication {
   extensionData: Record<string, string>;
   /** PEM of the request-header CA, for the TLS certificate request. */
   requestHeaderCAPEM?: string;
+  serviceAccounts: ServiceAccountConfig;
+  /** Signs service-account tokens (TokenRequest). */
+  issuer: TokenIssuer;
+  apiAudiences: string[];
   close(): void;
 }
 
@@ -69,6 +90,17 @@ function fail(what: string, err: unknown): never {
 }
 
 export function buildAuthentication(o: AuthenticationOptions): BuiltAuthentication {
+  let sa: ServiceAccountConfig;
+  try {
+    sa = resolveServiceAccountConfig({
+      ...o.serviceAccounts, apiAudiences: o.apiAudiences,
+      // an in-memory server makes a quick ECDSA key; a kept one is RSA-2048 as kubeadm's
+      generate: o.serviceAccounts.pkiDir ? 'rsa' : 'ecdsa',
+    });
+  } catch (err) {
+    fail('service-account key', err);
+  }
+  const apiAudiences = sa.apiAudiences;
   const requestAuthenticators: RequestAuthenticator[] = [...(o.extra ?? [])];
   // the header lists in force (the ConfigMap publishes what the authenticator uses)
   const rh = o.requestHeader && {
@@ -112,14 +144,15 @@ export function buildAuthentication(o: AuthenticationOptions): BuiltAuthenticati
       fail('--token-auth-file', err);
     }
   }
-  tokenAuthenticators.push(...(o.serverTokens ?? []));
+  tokenAuthenticators.push(new ServiceAccountTokenAuthenticator({ issuers: sa.issuers, keys: sa.verificationKeys, apiAudiences, reader: o.reader }));
+  if (o.bootstrapTokens) tokenAuthenticators.push(new BootstrapTokenAuthenticator({ reader: o.reader, log: o.log }));
   let webhook: WebhookTokenAuthenticator | undefined;
   if (o.webhook) {
     try {
       webhook = loadWebhookTokenAuthenticator(o.webhook.configFile, {
         version: parseWebhookVersion(o.webhook.version ?? 'v1beta1'),
         cacheTtlMs: o.webhook.cacheTtlMs,
-        apiAudiences: o.apiAudiences,
+        apiAudiences,
         now: Date.now,
         onError: (msg) => o.log(`token webhook: ${msg}`),
       });
@@ -145,7 +178,7 @@ export function buildAuthentication(o: AuthenticationOptions): BuiltAuthenticati
   }
 
   const chain = new AuthenticationChain({
-    requestAuthenticators, tokenAuthenticators, apiAudiences: o.apiAudiences,
+    requestAuthenticators, tokenAuthenticators, apiAudiences,
     anonymous: anonymous.enabled ? (path) => anonymousAllowed(path, anonymous) : undefined,
   });
   const extensionData = extensionApiserverAuthenticationData({
@@ -157,5 +190,9 @@ export function buildAuthentication(o: AuthenticationOptions): BuiltAuthenticati
     requestHeaderGroupHeaders: rh?.groupHeaders,
     requestHeaderExtraHeaderPrefixes: rh?.extraHeadersPrefix,
   });
-  return { chain, extensionData, requestHeaderCAPEM, close: () => webhook?.close() };
+  return {
+    chain, extensionData, requestHeaderCAPEM, serviceAccounts: sa, apiAudiences,
+    issuer: new TokenIssuer({ key: sa.signingKey, issuer: sa.issuer }),
+    close: () => webhook?.close(),
+  };
 }

@@ -86,6 +86,8 @@ function tlsServer(listener: ReturnType<typeof getRequestListener>, t: TLSServin
 export function listen(fetch: FetchHandler, host: string, port: number, prepare?: (server: Server) => void, tls?: TLSServing): Promise<Server> {
   const listener = getRequestListener(fetch as never, { hostname: host, errorHandler: adapterErrorResponse });
   const server = tls ? tlsServer(listener, tls) : createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
+  // no count limit of its own (node's default 2000), as Go: the byte limit bounds a request's headers
+  server.maxHeadersCount = 0;
   prepare?.(server);
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     socket.on('error', () => {});

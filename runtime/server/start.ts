@@ -12,10 +12,14 @@ import type { Hono } from 'hono';
 import type { SchemaValidator } from '../../generated/api-types.ts';
 import { AdmissionChain, type AdmissionPlugin } from '../admission/chain.ts';
 import type { RequestAuthenticator } from '../auth/authenticator.ts';
-import { buildAuthentication, type RequestHeaderFlags } from './authentication.ts';
+import { buildAuthentication, type BuiltAuthentication, type RequestHeaderFlags } from './authentication.ts';
+import { objectReader } from './object-reader.ts';
+import { buildOpenIDMetadata, type OpenIDMetadata } from '../auth/serviceaccount/oidc.ts';
+import { createTokenRequest } from '../auth/serviceaccount/token-request.ts';
 import { createApp } from '../http/app.ts';
 import { type Authorizer, authorizerFor } from '../http/authorization.ts';
 import { tlsMinVersion, tlsCiphers } from '../config/tls.ts';
+import { enabledControllers } from '../config/controllers.ts';
 import { IPAllocator } from '../registry/allocators/range.ts';
 import { preparePKI, type ServerPKI } from './pki.ts';
 import { Discovery } from '../http/discovery.ts';
@@ -98,8 +102,18 @@ export interface StartOptions {
   authenticationTokenWebhook?: { configFile: string; version?: string; cacheTtlMs?: number };
   /** --authentication-config: an AuthenticationConfiguration file (anonymous access conditions). */
   authenticationConfig?: string;
-  /** --api-audiences (default: https://kubernetes.default.svc.cluster.local, the default issuer). */
+  /** --api-audiences (default: the service-account issuers). */
   apiAudiences?: string[];
+  /** --service-account-signing-key-file, --service-account-key-file, --service-account-issuer (default: a key pair under <dataDir>/pki, issuer https://kubernetes.default.svc.cluster.local). */
+  serviceAccountSigningKeyFile?: string;
+  serviceAccountKeyFiles?: string[];
+  serviceAccountIssuers?: string[];
+  /** --service-account-max-token-expiration in seconds (0: none). */
+  serviceAccountMaxTokenExpirationSeconds?: number;
+  /** --enable-bootstrap-token-auth */
+  enableBootstrapTokenAuth?: boolean;
+  /** --controllers (`*`, names, `-name`): the in-process controllers; tokencleaner and bootstrapsigner only when named. */
+  controllers?: string[];
   /** --advertise-address: the address the `kubernetes` Endpoints publish. */
   advertiseAddress?: string;
   /** --service-cluster-ip-range (CIDRs, comma-separated for dual-stack). */
@@ -149,9 +163,6 @@ export interface RunningServer {
   storage: OpenedStorage;
 }
 
-/** The audience tokens for this server carry by default (kubeadm's default service-account issuer). */
-export const DEFAULT_API_AUDIENCE = 'https://kubernetes.default.svc.cluster.local';
-
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const startedAt = Date.now();
   const host = options.bindAddress ?? '127.0.0.1';
@@ -163,6 +174,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     if (bindWarning) console.warn(bindWarning);
   }
   const authorizer = options.authorizer ?? authorizerFor(options.authorizationMode ?? []);
+  const controllers = enabledControllers(options.controllers);
   const inMemory = !options.dataDir || options.dataDir === ':memory:';
   const dataDir = inMemory ? undefined : options.dataDir!;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
@@ -175,18 +187,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     clientCAFile: options.clientCAFile,
   });
   for (const note of pki?.notes ?? []) (options.log ?? console.warn)(note);
-  const authn = buildAuthentication({
-    extra: options.authenticators,
-    clientCAs: pki?.clientCAs,
-    clientCAPEM: pki?.clientCAPEM,
-    requestHeader: plain ? undefined : options.requestHeader,
-    tokenAuthFile: options.tokenAuthFile,
-    webhook: options.authenticationTokenWebhook,
-    anonymousAuth: options.anonymousAuth,
-    authenticationConfig: options.authenticationConfig,
-    apiAudiences: options.apiAudiences ?? [DEFAULT_API_AUDIENCE],
-    log: options.log ?? console.warn,
-  });
 
   const [generated, storage] = await Promise.all([
     loadGeneratedApi(options.generatedDir),
@@ -214,6 +214,30 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     admission,
   };
   const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig), writeServices);
+  let authn: BuiltAuthentication;
+  try {
+    authn = buildAuthentication({
+      extra: options.authenticators,
+      clientCAs: pki?.clientCAs,
+      clientCAPEM: pki?.clientCAPEM,
+      requestHeader: plain ? undefined : options.requestHeader,
+      tokenAuthFile: options.tokenAuthFile,
+      webhook: options.authenticationTokenWebhook,
+      anonymousAuth: options.anonymousAuth,
+      authenticationConfig: options.authenticationConfig,
+      apiAudiences: options.apiAudiences,
+      serviceAccounts: {
+        signingKeyFile: options.serviceAccountSigningKeyFile, keyFiles: options.serviceAccountKeyFiles, issuers: options.serviceAccountIssuers,
+        pkiDir: options.certDir ?? (dataDir ? join(dataDir, 'pki') : undefined),
+      },
+      bootstrapTokens: options.enableBootstrapTokenAuth,
+      reader: objectReader(api),
+      log: options.log ?? console.warn,
+    });
+  } catch (err) {
+    await storage.close();
+    throw err;
+  }
 
   let shuttingDown = false;
   let bootstrapped = false;
@@ -252,6 +276,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       watches: new WatchGuard({ maxWatches: options.maxWatches, maxWatchesPerUser: options.maxWatchesPerUser, stallTimeoutMs: options.watchStallTimeoutMs }),
     },
     authentication: authn.chain,
+    tokenRequests: {
+      create: (namespace, serviceAccountName, body) => createTokenRequest({
+        namespace, serviceAccountName, body, apiAudiences: authn.apiAudiences, issuer: authn.issuer, reader: objectReader(api),
+        maxExpirationSeconds: options.serviceAccountMaxTokenExpirationSeconds, now: Date.now,
+      }),
+    },
+    openid: () => openid,
     authorizer,
     access: alwaysAllow,
     health: {
@@ -282,6 +313,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     throw err;
   }
   const port = (server.address() as AddressInfo).port;
+  // the issuer discovery documents name the address clients reach; an issuer that is not an https URL has none (as upstream)
+  let openid: OpenIDMetadata | undefined;
+  try {
+    openid = await buildOpenIDMetadata({ issuer: authn.serviceAccounts.issuer, externalAddress: new URL(clientURL(host, port)).host, keys: authn.serviceAccounts.verificationKeys });
+  } catch (err) {
+    (options.log ?? console.warn)(`service-account issuer discovery is off: ${(err as Error).message}`);
+  }
 
   // Built-ins after listening, so they know the port (the kubernetes Endpoints); /readyz
   // reports not ready until they are installed, and startServer() resolves after them.
@@ -295,10 +333,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       'advertise-address': options.advertiseAddress,
     },
     extensionAuthentication: plain ? undefined : authn.extensionData,
+    controllers,
+    serviceAccountTokens: { issuer: authn.issuer, rootCA: pki?.servingCAPEM ?? '' },
   });
   for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);
-  const gc = new GarbageCollector(api);
-  await gc.start();
+  const gc = controllers.has('garbagecollector') ? new GarbageCollector(api) : undefined;
+  await gc?.start();
   bootstrapped = true;
   const scheme = plain ? 'http' : 'https';
   const url = clientURL(host, port, scheme);
@@ -337,7 +377,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         if (!(await drain!.shortDone(drainTimeoutMs))) {
           log(`${drain!.counts().short} request(s) still in flight after ${drainTimeoutMs / 1000}s: ending them`);
         }
-        await gc.stop();
+        await gc?.stop();
         await builtins.stop();
         authn.close();
         // closing the storage ends every watch stream: each response ends normally
