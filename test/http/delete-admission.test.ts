@@ -4,7 +4,8 @@
 // its own status (nothing is deleted, no deletionTimestamp is set).
 // Deletecollection runs admission for each object, with an empty name as
 // upstream's collection attributes. The server's own deletes (garbage
-// collector, namespace controller) reach admission with their identities.
+// collector, namespace controller, token cleaner) reach admission with their
+// identities.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import type { AdmissionAttributes } from '../../runtime/admission/chain.ts';
@@ -23,6 +24,7 @@ let s: RunningServer;
 beforeAll(async () => {
   s = await startServer({
     authorizationMode: ['AlwaysAllow'],
+    controllers: ['*', 'tokencleaner'],
     admissionPlugins: [{
       name: 'DeleteGuard',
       admit(a: AdmissionAttributes) { record('admit', a); },
@@ -127,6 +129,20 @@ describe('deletes of the server itself reach admission with their identity', () 
     expect(seen).toContainEqual({
       half: 'validate', user: 'system:serviceaccount:kube-system:generic-garbage-collector', name: 'gc-dep', namespace: 'default',
       old: 'gc-dep', object: null, dryRun: false,
+    });
+  });
+
+  it('the token cleaner deletes an expired bootstrap-token Secret as its service account', async () => {
+    const past = new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    const secret = {
+      apiVersion: 'v1', kind: 'Secret', type: 'bootstrap.kubernetes.io/token', metadata: { name: 'bootstrap-token-expird' },
+      stringData: { 'token-id': 'expird', 'token-secret': '0123456789abcdef', 'usage-bootstrap-authentication': 'true', expiration: past },
+    };
+    expect((await send('POST', '/api/v1/namespaces/kube-system/secrets', secret)).status).toBe(201);
+    await eventually(async () => (await send('GET', '/api/v1/namespaces/kube-system/secrets/bootstrap-token-expird')).status === 404);
+    expect(seen).toContainEqual({
+      half: 'validate', user: 'system:serviceaccount:kube-system:token-cleaner', name: 'bootstrap-token-expird', namespace: 'kube-system',
+      old: 'bootstrap-token-expird', object: null, dryRun: false,
     });
   });
 
