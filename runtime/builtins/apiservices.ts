@@ -146,7 +146,7 @@ export async function installLocalAPIServices(api: ApiIndex, discovery: Discover
   // automanaged at start and no longer served (a group-version turned off)
   for (const [name, obj] of existing) {
     if (!wanted.has(name) && obj.metadata?.labels?.[LABEL_AUTOMANAGED] === 'onstart') {
-      await store.delete('', name).catch((err) => { if (!(err instanceof ApiError && err.code === 404)) throw err; });
+      await store.delete('', name, { writer: APISERVER_WRITER }).catch((err) => { if (!(err instanceof ApiError && err.code === 404)) throw err; });
     }
   }
 

@@ -14,7 +14,7 @@ import { planTokenCleanup } from '../auth/bootstrap/cleaner.ts';
 import { CLUSTER_INFO_NAME, CLUSTER_INFO_NAMESPACE, signClusterInfo } from '../auth/bootstrap/signer.ts';
 import { TOKEN_SECRET_NAMESPACE } from '../auth/bootstrap/token.ts';
 import type { ApiIndex } from '../registry/served.ts';
-import { BOOTSTRAP_SIGNER_WRITER } from '../registry/write-services.ts';
+import { BOOTSTRAP_SIGNER_WRITER, TOKEN_CLEANER_WRITER } from '../registry/write-services.ts';
 import type { Obj } from '../storage/interface.ts';
 import { startWatchLoop, type WatchLoop } from './watch-loop.ts';
 
@@ -38,7 +38,7 @@ export function startBootstrapTokenControllers(api: ApiIndex, enabled: { cleaner
   const clean = async (): Promise<void> => {
     const plan = planTokenCleanup([...secrets.values()], now());
     for (const d of plan.delete) {
-      await secretsRes.store.delete(d.namespace, d.name, { preconditions: d.uid ? { uid: d.uid } : undefined }).catch(ignore([404, 409]));
+      await secretsRes.store.delete(d.namespace, d.name, { preconditions: d.uid ? { uid: d.uid } : undefined, writer: TOKEN_CLEANER_WRITER }).catch(ignore([404, 409]));
     }
     if (timer) clearTimeout(timer);
     timer = undefined;

@@ -39,7 +39,7 @@ export function ipAddressObserver(api: ApiIndex): AddressObserver | undefined {
       }, { writer: APISERVER_WRITER }).catch(ignore([409]));
     },
     async released(ip: string) {
-      await res.store.delete('', ip).catch(ignore([404]));
+      await res.store.delete('', ip, { writer: APISERVER_WRITER }).catch(ignore([404]));
     },
   };
 }

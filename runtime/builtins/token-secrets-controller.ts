@@ -31,7 +31,7 @@ export function startTokenSecretsController(api: ApiIndex, issuer: TokenIssuer, 
     if (saName) sa = await accounts.store.get(namespace, saName).catch((err) => { ignore([404])(err); return undefined; });
     const plan = await planTokenSecret(secret, sa, issuer, rootCA);
     if (plan.action === 'delete') {
-      await secrets.store.delete(plan.namespace, plan.name, { preconditions: plan.uid ? { uid: plan.uid } : undefined }).catch(ignore([404, 409]));
+      await secrets.store.delete(plan.namespace, plan.name, { preconditions: plan.uid ? { uid: plan.uid } : undefined, writer: TOKENS_CONTROLLER_WRITER }).catch(ignore([404, 409]));
     } else if (plan.action === 'update') {
       await secrets.store.update(namespace, name, async (live) => {
         if (!live) throw new ApiError(404, 'NotFound', `secret ${name} is gone`);

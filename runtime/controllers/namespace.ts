@@ -60,7 +60,7 @@ export async function deleteNamespaceContent(api: ApiIndex, namespace: string): 
       let left: Obj | undefined = item;
       if (!item.metadata?.deletionTimestamp) {
         try {
-          const { obj, deleted } = await store.delete(namespace, item.metadata.name, { propagationPolicy: 'Background' });
+          const { obj, deleted } = await store.delete(namespace, item.metadata.name, { propagationPolicy: 'Background', writer: NAMESPACE_CONTROLLER_WRITER });
           left = deleted ? undefined : obj;
         } catch (err) {
           if ((err as { code?: number }).code === 404) left = undefined;

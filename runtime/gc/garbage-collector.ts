@@ -173,7 +173,7 @@ export class GarbageCollector {
     for (const r of refs) if (await this.ownerExists(node, r)) liveUids.add(r.uid);
     const live = node.owners.filter((o) => liveUids.has(o));
     if (live.length === 0) {
-      await node.store.delete(node.namespace, node.name, { preconditions: { uid }, propagationPolicy: 'Background' });
+      await node.store.delete(node.namespace, node.name, { preconditions: { uid }, propagationPolicy: 'Background', writer: GARBAGE_COLLECTOR_WRITER });
       return;
     }
     if (live.length < node.owners.length) {
@@ -203,7 +203,7 @@ export class GarbageCollector {
     }
     if (owner.finalizers.includes(FINALIZER_FOREGROUND)) {
       for (const d of deps) {
-        if (!d.deleting) await d.store.delete(d.namespace, d.name, { preconditions: { uid: d.uid }, propagationPolicy: 'Foreground' });
+        if (!d.deleting) await d.store.delete(d.namespace, d.name, { preconditions: { uid: d.uid }, propagationPolicy: 'Foreground', writer: GARBAGE_COLLECTOR_WRITER });
       }
       const remaining = [...(this.dependents.get(uid) ?? [])].filter((d) => this.nodes.has(d));
       if (remaining.length === 0) await this.removeFinalizer(owner, FINALIZER_FOREGROUND);

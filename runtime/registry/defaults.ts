@@ -1,17 +1,25 @@
 // Defaulting from the spec: fields declared with a `default` in api-specs
 // (carried by codegen into the merge schema) are set when absent, at any
 // depth. Which types can hold a default anywhere below them is worked out once
-// per type, so writes walk only those subtrees.
+// per type (and per merge schema for the whole process), so writes walk only
+// those subtrees.
 
 import type { Atom, JSONValue, MergeSchema, TypeRef } from '../../generated/api-types.ts';
 
 type Plan = (v: unknown) => void;
 
+/** Plans by merge schema, shared by every Defaulter of the process (servers started one after another). */
+const plansBySchema = new WeakMap<MergeSchema, Map<string, Plan | null>>();
+
 export class Defaulter {
-  private readonly plans = new Map<string, Plan | null>();
+  private readonly plans: Map<string, Plan | null>;
   private readonly inProgress = new Set<string>();
 
-  constructor(private readonly schema: MergeSchema) {}
+  constructor(private readonly schema: MergeSchema) {
+    let plans = plansBySchema.get(schema);
+    if (!plans) plansBySchema.set(schema, (plans = new Map()));
+    this.plans = plans;
+  }
 
   /** Applies defaults to obj (of the named type) in place. */
   apply(typeName: string, obj: unknown): void {

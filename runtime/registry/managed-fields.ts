@@ -29,19 +29,31 @@ function mapError(err: unknown): unknown {
   return err;
 }
 
+/**
+ * FieldManagers by merge schema, resource version and reset fields, shared
+ * by every hook of the process (they keep what they work out per type, which
+ * a server started after another then does not work out again).
+ */
+const managersBySchema = new WeakMap<MergeSchema, Map<string, FieldManager>>();
+
 /** The field-manager hook backed by server-side apply (runtime/apply), one FieldManager per resource version. */
 export function createManagedFieldsHook(schema: MergeSchema): ManagedFieldsHook {
+  let shared = managersBySchema.get(schema);
+  if (!shared) managersBySchema.set(schema, (shared = new Map()));
+  const inProcess = shared;
   const managers = new Map<string, FieldManager>();
   const managerFor = (res: ManagedResource): FieldManager => {
     const d = res.def;
     const key = `${d.group}/${d.version}/${d.resource}`;
     let fm = managers.get(key);
     if (!fm) {
-      fm = new FieldManager({
+      const processKey = `${key}/${d.schema}/${d.custom}:${JSON.stringify(res.store.resetFields)}`;
+      fm = inProcess.get(processKey) ?? new FieldManager({
         schema, typeName: d.schema, apiVersion: groupVersion(d.group, d.version), unstructured: d.custom, kind: d.kind,
         // what each endpoint's strategy resets is never owned through it
         resetFields: res.store.resetFields,
       });
+      inProcess.set(processKey, fm);
       managers.set(key, fm);
     }
     return fm;

@@ -3,15 +3,17 @@
 // and the generated schema validator run. Wrong types are 400, unknown and
 // duplicate fields follow fieldValidation (warned about, refused, or
 // ignored; then dropped), required/enum/bounds/format problems are 422
-// Invalid. Used for request bodies (http/handlers/body-check.ts) and for
-// what in-process writers store (the store's writer option). Also the
-// field-path helpers these need.
+// Invalid. Used for request bodies (checkRequestObject: also apiVersion and
+// kind against the endpoint), for patched objects and apply configurations
+// (the store's patch and apply), and for what in-process writers store (the
+// store's writer option). Also the field-path helpers these need.
 
 import type { ResourceDef, SchemaIssue, SchemaValidator } from '../../generated/api-types.ts';
 import { fieldErrors } from '../api/field-errors.ts';
 import type { Obj } from '../storage/interface.ts';
 import { errors } from '../api/errors.ts';
 import { goQuote } from '../api/go-format.ts';
+import { groupVersion } from '../api/keys.ts';
 import type { Defaulter } from './defaults.ts';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
@@ -20,6 +22,20 @@ export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 export interface ObjectCheckServices {
   defaulter: Defaulter;
   validator(schema: string): Promise<SchemaValidator | undefined>;
+}
+
+/**
+ * Loaded validators by generated directory and schema, shared by every
+ * server of the process: loading one is a dynamic import, which costs a
+ * round trip through the module loader even when the module is loaded.
+ */
+const validatorCaches = new Map<string, Map<string, Promise<SchemaValidator>>>();
+
+/** The process's cache of loaded validators of one generated directory. */
+export function sharedValidatorCache(dir: string): Map<string, Promise<SchemaValidator>> {
+  let cache = validatorCaches.get(dir);
+  if (!cache) validatorCaches.set(dir, (cache = new Map()));
+  return cache;
 }
 
 /**
@@ -64,6 +80,34 @@ export async function checkObject(services: ObjectCheckServices, def: ResourceDe
     });
     throw errors.invalid({ group: def.group, kind }, obj.metadata?.name ?? '', errs);
   }
+}
+
+/** How a request's object is checked: the request's fieldValidation and the duplicate fields of its body. */
+export interface RequestCheck {
+  fieldValidation: FieldValidation;
+  duplicates?: string[];
+  /** False for an apply configuration, merged as sent (defaults would make the applier own them). */
+  defaults?: boolean;
+  warnings?: string[];
+}
+
+/**
+ * A request's object for the endpoint of `def` (the version the client
+ * speaks): apiVersion and kind must be the endpoint's (filled when absent),
+ * then checkObject.
+ */
+export async function checkRequestObject(services: ObjectCheckServices, def: ResourceDef, obj: Obj, check: RequestCheck): Promise<void> {
+  const gv = groupVersion(def.group, def.version);
+  const kind = def.kind;
+  if (obj.apiVersion === undefined || obj.apiVersion === '') obj.apiVersion = gv;
+  if (obj.kind === undefined || obj.kind === '') obj.kind = kind;
+  if (obj.apiVersion !== gv) {
+    throw errors.badRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${gv})`);
+  }
+  if (obj.kind !== kind) {
+    throw errors.badRequest(`${String(obj.kind)} in version "${def.version}" cannot be handled as a ${kind}: the kind in the data (${String(obj.kind)}) does not match the expected kind (${kind})`);
+  }
+  await checkObject(services, def, obj, check);
 }
 
 /** Removes null-valued fields: JSON null means "unset" for typed objects, as in Go decoding. */

@@ -1,12 +1,12 @@
 // The generic registry store: one implementation of create, get, list,
-// update, delete, deletecollection and watch for every resource, over the
-// Storage interface, with per-resource behaviour supplied by a Strategy.
-// It owns the order of every write (the comments of create() and update():
-// admission, strategy, field ownership and storage at their places, for
-// requests and for in-process writers alike), server-set metadata (uid,
-// creationTimestamp, generation, generateName, deletionTimestamp),
-// preconditions, finalizer-based deletion and dry-run. It speaks objects
-// and ApiErrors; HTTP is the handlers' job.
+// update, patch, apply, delete, deletecollection and watch for every
+// resource, over the Storage interface, with per-resource behaviour supplied
+// by a Strategy. It owns the order of every write (the comment of each
+// operation: decoding defaults, field ownership, admission, strategy and
+// storage at their places, for requests and for in-process writers alike),
+// server-set metadata (uid, creationTimestamp, generation, generateName,
+// deletionTimestamp), preconditions, finalizer-based deletion and dry-run.
+// It speaks objects and ApiErrors; HTTP is the handlers' job.
 
 import { randomUUID } from 'node:crypto';
 import type { ResourceDef } from '../../generated/api-types.ts';
@@ -26,14 +26,16 @@ import { validateObjectMeta } from './metadata.ts';
 import { matchesObject } from '../storage/semantics/predicate.ts';
 import { type Allocation, type Strategy, type SubresourceStrategy } from './strategy.ts';
 import { jsonEqual } from '../api/json-equal.ts';
-import { checkObject } from './object-checks.ts';
-import { type WriteHooks, type WriteServices, type Writer, pipelineHooks } from './write-services.ts';
+import { checkObject, checkRequestObject } from './object-checks.ts';
+import { type Operation, type WriteHooks, type WriteServices, type Writer, pipelineHooks } from './write-services.ts';
+import { applyPatch } from '../patch/index.ts';
+import { type ApplyRequest, type PatchRequest, type PatchServices, patchErrorToApi } from './patching.ts';
 
 export interface WriteOptions {
   dryRun?: boolean;
 }
 
-export interface DeleteOptions extends WriteOptions {
+export interface DeleteOptions extends PipelineOptions {
   preconditions?: Preconditions;
   propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   /** The deprecated orphanDependents option as sent (it only changes the response code). */
@@ -61,6 +63,12 @@ export interface PipelineOptions extends WriteOptions {
 }
 
 type CreateOptions = PipelineOptions;
+
+/** Options of patch() and apply(): the pipeline's, the subresource written, and the services they need. */
+export interface PatchOptions extends PipelineOptions {
+  subresource?: string;
+  services: PatchServices;
+}
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 const GENERATE_NAME_RETRIES = 8;
@@ -264,11 +272,34 @@ export class RegistryStore {
     await checkObject(this.writeServices(), this.def, obj, { fieldValidation: 'Strict', warnings: opts.warnings });
   }
 
+  /**
+   * The decode step of a write, on the object the writer sent (a request's
+   * body was decoded, defaulted from the spec and schema-checked by its
+   * handler; an in-process writer's object is checked here): then the
+   * strategy's defaults, what upstream's Go defaulters set when decoding.
+   */
+  private async decode(obj: Obj, opts: PipelineOptions): Promise<void> {
+    await this.checkWriterObject(obj, opts);
+    this.strategy.defaults?.(obj);
+  }
+
   /** The hooks of this write: the handler's, or those the store builds for an in-process writer. */
-  private hooksOf(opts: PipelineOptions, namespace: string, name: string, subresource?: string): WriteHooks | undefined {
+  private hooksOf(opts: PipelineOptions, namespace: string, name: string, subresource?: string, createOperation?: Operation): WriteHooks | undefined {
     if (!opts.writer) return opts.hooks;
     const { user, manager } = opts.writer;
-    return pipelineHooks(this.writeServices(), { def: this.def, store: this }, { user, manager, namespace, name, subresource, dryRun: !!opts.dryRun });
+    return pipelineHooks(this.writeServices(), { def: this.def, store: this }, { user, manager, namespace, name, subresource, dryRun: !!opts.dryRun, createOperation });
+  }
+
+  /**
+   * Runs a strategy's prepare keeping the object's managedFields: they are
+   * the field manager's, recorded before admission, whatever prepare copies
+   * from the stored object.
+   */
+  private keepManagedFields(obj: Obj, prepare: () => void): void {
+    const managed = obj.metadata?.managedFields;
+    prepare();
+    if (managed === undefined) delete obj.metadata.managedFields;
+    else obj.metadata.managedFields = managed;
   }
 
   private validateCreate(obj: Obj): void {
@@ -283,12 +314,13 @@ export class RegistryStore {
   }
 
   /**
-   * The first half of a create, up to the strategy (steps 1-3 of create()):
-   * request checks, mutating admission, strategy prepare.
+   * The first half of a create, up to the strategy (steps 2-5 of create()):
+   * request checks, field ownership, mutating admission, strategy prepare.
    * Returns whether the name is to be generated.
    */
   private async admitAndPrepareCreate(namespace: string, obj: Obj, opts: CreateOptions): Promise<boolean> {
     this.checkCreateRequest(namespace, obj);
+    opts.hooks?.manageFields?.(obj, null);
     await opts.hooks?.admit?.(obj, null);
     const md = (obj.metadata ??= {});
     this.fillSystemFields(obj);
@@ -298,15 +330,14 @@ export class RegistryStore {
         this.invalid(md.generateName, [fieldErrors.invalid('metadata.generateName', md.generateName, m)]);
       }
     }
-    this.strategy.prepareForCreate(obj);
+    this.keepManagedFields(obj, () => this.strategy.prepareForCreate(obj));
     return generate;
   }
 
   /**
-   * The second half of a create, once the name is known (steps 4-7 of
-   * create()): validation, allocation, canonical form and warnings, field
-   * ownership, validating admission. Returns the allocation to commit or
-   * roll back.
+   * The second half of a create, once the name is known (steps 6-8 of
+   * create()): validation, allocation, canonical form and warnings,
+   * validating admission. Returns the allocation to commit or roll back.
    */
   private async validateAndAdmitCreate(obj: Obj, opts: CreateOptions): Promise<Allocation | undefined> {
     this.validateCreate(obj);
@@ -314,7 +345,6 @@ export class RegistryStore {
     try {
       this.strategy.canonicalize(obj);
       opts.warnings?.push(...this.strategy.warningsOnCreate(obj));
-      opts.hooks?.manageFields?.(obj, null);
       await opts.hooks?.validate?.(obj, null);
     } catch (err) {
       alloc?.rollback();
@@ -324,29 +354,26 @@ export class RegistryStore {
   }
 
   /**
-   * Create, in kube-apiserver's order (a request's handler decodes the body,
-   * applies defaults and checks it against the schema before; for an
-   * in-process writer the store does, at step 1; PUT and apply that create
-   * run the same steps from update()):
-   *  1. request checks: namespace matches the request, no resourceVersion
-   *  2. mutating admission (hooks.admit)
-   *  3. strategy prepare (BeforeCreate): server-set metadata (uid,
+   * Create, in kube-apiserver's order (PUT and apply that create run the
+   * same steps from update()):
+   *  1. decode: a request's handler decodes the body, applies the spec's
+   *     defaults and checks it against the schema; for an in-process writer
+   *     the store does; then the strategy's defaults (the Go defaulters)
+   *  2. request checks: namespace matches the request, no resourceVersion
+   *  3. field ownership (hooks.manageFields), on the decoded and defaulted
+   *     object, so the writer owns its defaults but not what admission or
+   *     the strategy set
+   *  4. mutating admission (hooks.admit)
+   *  5. strategy prepare (BeforeCreate): server-set metadata (uid,
    *     creationTimestamp), generateName checked, PrepareForCreate
-   *  4. validation: name or generated name, object metadata, strategy rules
-   *  5. allocation (cluster IPs, node ports), canonical form, warnings
-   *  6. field ownership (hooks.manageFields)
-   *  7. validating admission (hooks.validate), on the object as it will be stored
-   *  8. storage; a generated name that is taken is drawn again from step 4
-   * Field ownership: kube-apiserver records it before mutating admission, on
-   * the decoded and defaulted object. Here the Go defaulters' facts (Pod and
-   * Service spec defaults, the namespace name label) are applied by the
-   * strategies' prepare, so ownership is recorded after prepare, so that the
-   * writer owns its defaults as upstream; the cost is that the writer also
-   * owns what a mutating plugin added, which upstream leaves unowned.
+   *  6. validation: name or generated name, object metadata, strategy rules
+   *  7. allocation (cluster IPs, node ports), canonical form, warnings
+   *  8. validating admission (hooks.validate), on the object as it will be stored
+   *  9. storage; a generated name that is taken is drawn again from step 6
    */
   async create(namespace: string, input: Obj, given: CreateOptions = {}): Promise<Obj> {
     const obj = input;
-    await this.checkWriterObject(obj, given);
+    await this.decode(obj, given);
     const opts = { ...given, hooks: this.hooksOf(given, namespace, obj.metadata?.name ?? '') };
     const generate = await this.admitAndPrepareCreate(namespace, obj, opts);
     const md = obj.metadata;
@@ -379,17 +406,18 @@ export class RegistryStore {
    * the steps of create() run on the transformed object instead of these).
    * Inside storage's read-modify-write, so a conflict runs all of them again,
    * in kube-apiserver's order:
-   *  1. transform: the client's object (PUT body, patched or applied live object);
-   *     its name and namespace must be the request's; for an in-process
-   *     writer, defaults and the schema check
-   *  2. mutating admission (hooks.admit)
-   *  3. strategy prepare (BeforeUpdate): resourceVersion precondition, identity
+   *  1. transform and decode: the client's object (PUT body, patched or
+   *     applied live object); for an in-process writer, the spec's defaults
+   *     and the schema check; then the strategy's defaults (the Go
+   *     defaulters); its name and namespace must be the request's
+   *  2. field ownership (hooks.manageFields; apply records its own in step
+   *     1), on the decoded and defaulted object
+   *  3. mutating admission (hooks.admit)
+   *  4. strategy prepare (BeforeUpdate): resourceVersion precondition, identity
    *     carried over from the live object, PrepareForUpdate of the resource or
-   *     of the subresource
-   *  4. validation: strategy rules and update rules (the subresource's own)
-   *  5. allocation, canonical form, warnings
-   *  6. field ownership (hooks.manageFields; apply records its own in step 1),
-   *     after prepare for the reason given at create()
+   *     of the subresource (which keeps the managed fields of step 2)
+   *  5. validation: strategy rules and update rules (the subresource's own)
+   *  6. allocation, canonical form, warnings
    *  7. validating admission (hooks.validate), on the object as it will be stored
    *  8. storage; an object being deleted whose last finalizer went is deleted
    */
@@ -423,7 +451,7 @@ export class RegistryStore {
         const allowed = opts.createIfMissing && !opts.subresource && (this.strategy.allowCreateOnUpdate || opts.forceAllowCreate);
         if (!allowed) throw errors.notFound(this.gr, name);
         const wanted = await transform(null);
-        await this.checkWriterObject(wanted, opts);
+        await this.decode(wanted, opts);
         wanted.metadata ??= {};
         checkName(wanted, true);
         wanted.metadata.name = name;
@@ -432,17 +460,18 @@ export class RegistryStore {
         created = true;
         return canonicalOrder(wanted);
       }
-      // 1. transform
+      // 1. transform and decode
       const wanted = await transform(structuredClone(live));
-      await this.checkWriterObject(wanted, opts);
+      await this.decode(wanted, opts);
       const md = (wanted.metadata ??= {});
       checkName(wanted, false);
       if (this.def.namespaced && md.namespace && md.namespace !== namespace) {
         throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
       }
-      // 2. mutating admission
+      // 2. field ownership, 3. mutating admission
+      opts.hooks?.manageFields?.(wanted, live);
       await opts.hooks?.admit?.(wanted, live);
-      // 3. prepare
+      // 4. prepare
       const rv = wanted.metadata.resourceVersion;
       if (rv !== undefined && rv !== '' && rv !== live.metadata.resourceVersion) {
         throw errors.staleUpdate(this.gr, name);
@@ -460,24 +489,23 @@ export class RegistryStore {
         wanted.metadata.deletionTimestamp = live.metadata.deletionTimestamp;
         wanted.metadata.deletionGracePeriodSeconds = live.metadata.deletionGracePeriodSeconds;
       }
-      // 3, 4. prepare and validate, as the resource or as the subresource
+      // 4, 5. prepare and validate, as the resource or as the subresource
       const errs: FieldError[] = [];
       if (sub) {
-        sub.prepareForUpdate(wanted, live);
+        this.keepManagedFields(wanted, () => sub.prepareForUpdate(wanted, live));
         errs.push(...sub.validateUpdate(wanted, live));
       } else {
-        this.strategy.prepareForUpdate(wanted, live);
+        this.keepManagedFields(wanted, () => this.strategy.prepareForUpdate(wanted, live));
         errs.push(...this.strategy.validate(wanted));
         errs.push(...this.strategy.validateUpdate(wanted, live));
       }
       if (errs.length) this.invalid(name, errs);
-      // 5. allocation, canonical form, warnings
+      // 6. allocation, canonical form, warnings
       if (!sub) alloc = await this.strategy.allocate?.(wanted, live, { dryRun: !!opts.dryRun });
       this.strategy.canonicalize(wanted);
       opts.warnings?.push(...this.strategy.warningsOnUpdate(wanted, live));
       wanted.metadata.resourceVersion = live.metadata.resourceVersion;
-      // 6, 7. field ownership, validating admission
-      opts.hooks?.manageFields?.(wanted, live);
+      // 7. validating admission
       await opts.hooks?.validate?.(wanted, live);
       if (wanted.metadata.deletionTimestamp && !(wanted.metadata.finalizers?.length) && !this.strategy.hasPendingFinalizers?.(wanted)) deleteAfter = true;
       return canonicalOrder(wanted);
@@ -517,12 +545,104 @@ export class RegistryStore {
   }
 
   /**
-   * Delete in two phases: an object with finalizers (or a propagation policy
-   * that adds one) gets deletionTimestamp and stays until its last finalizer
-   * is removed; otherwise it goes now. Returns the last state and whether it
-   * is gone.
+   * Patch (JSON, merge or strategic merge patch), in kube-apiserver's order.
+   * Steps 1-3 run inside update()'s read-modify-write, so a write that
+   * conflicts runs them all again on the new live object:
+   *  1. read the live object (404 when missing: a patch never creates)
+   *  2. apply the patch to it; the result is checked as a request body of
+   *     the client's version: apiVersion and kind, nulls dropped, spec
+   *     defaults, schema with the request's fieldValidation (a JSON patch
+   *     has no duplicate fields to report, being a list of operations)
+   *  3. the update pipeline (update() steps 2-7: mutating admission,
+   *     prepare, validation, allocation, managed fields, validating admission)
+   *  4. storage (update() step 8)
+   * A resourceVersion the patch sets is a precondition (409 when stale), as
+   * for a PUT.
    */
-  async delete(namespace: string, name: string, opts: DeleteOptions = {}): Promise<{ obj: Obj; deleted: boolean }> {
+  async patch(namespace: string, name: string, req: PatchRequest, opts: PatchOptions): Promise<Obj> {
+    const { services, ...pipeline } = opts;
+    const context = { schema: services.mergeSchema, typeName: this.def.schema, custom: this.def.custom };
+    const duplicates = req.type === 'json' ? [] : req.duplicates;
+    const transform = async (live: Obj | null): Promise<Obj> => {
+      if (!live) throw errors.notFound(this.gr, name);
+      let patched: Obj;
+      try {
+        patched = applyPatch(req.type, live as never, req.patch, context) as Obj;
+      } catch (err) {
+        throw patchErrorToApi(err);
+      }
+      await checkRequestObject(services, req.def, patched, { fieldValidation: req.fieldValidation, duplicates, warnings: opts.warnings });
+      return patched;
+    };
+    const { obj } = await this.update(namespace, name, transform, pipeline);
+    return obj;
+  }
+
+  /**
+   * Server-side apply, in kube-apiserver's order. Steps 1-3 run inside
+   * update()'s read-modify-write, so a write that conflicts runs them all
+   * again on the new live object:
+   *  1. read the live object; a missing one is created (on the main
+   *     resource only; apply may create whatever the strategy says)
+   *  2. the configuration: metadata.managedFields must be absent, then it is
+   *     checked as a request body of the client's version without defaults
+   *     (it is merged as sent: defaults would make the applier own them);
+   *     it is merged into the live object by the field manager, which
+   *     records the applier's ownership (409 on conflicts with other
+   *     managers unless force); then spec defaults fill the merged object
+   *  3. the update pipeline (update() steps 2-7, without its own managed
+   *     fields step: step 2 recorded them), or create()'s steps when the
+   *     object is new (admission is told UPDATE, as upstream)
+   *  4. storage (update() step 8)
+   */
+  async apply(namespace: string, name: string, req: ApplyRequest, opts: PatchOptions): Promise<{ obj: Obj; created: boolean }> {
+    const { services, ...pipeline } = opts;
+    const res = { def: req.def, store: this };
+    const sub = opts.subresource;
+    const transform = async (live: Obj | null): Promise<Obj> => {
+      const config = req.config;
+      if (config.metadata?.managedFields !== undefined) throw errors.badRequest('metadata.managedFields must be nil');
+      await checkRequestObject(services, req.def, config, {
+        fieldValidation: req.fieldValidation, duplicates: req.duplicates, defaults: false, warnings: opts.warnings,
+      });
+      let merged: Obj;
+      try {
+        merged = services.managedFields.apply(res, live, config, req.manager, req.force, sub);
+      } catch (err) {
+        throw patchErrorToApi(err);
+      }
+      services.defaulter.apply(req.def.schema, merged);
+      return merged;
+    };
+    // the field manager recorded ownership in the transform: the pipeline's own step is left out
+    const hooks = { ...this.hooksOf(pipeline, namespace, name, sub, 'UPDATE') };
+    delete hooks.manageFields;
+    return this.update(namespace, name, transform, {
+      ...pipeline, writer: undefined, hooks, createIfMissing: !sub, forceAllowCreate: true,
+    });
+  }
+
+  /**
+   * Delete, in kube-apiserver's order; an object with finalizers (or a
+   * propagation policy that adds one) gets deletionTimestamp and stays until
+   * its last finalizer is removed, otherwise it goes now. Returns the last
+   * state and whether it is gone.
+   *  1. read the live object (404 when missing); preconditions (uid,
+   *     resourceVersion: 409); the strategy's delete check (validateDelete)
+   *  2. admission of the delete (hooks.admitDelete, or the in-process
+   *     writer's: both halves, the live object as oldObject), run again on
+   *     the object storage re-reads in step 3 (upstream's deleteValidation)
+   *  3. storage: with finalizers pending, a read-modify-write that adds the
+   *     propagation policy's finalizer, prepares the graceful delete and sets
+   *     deletionTimestamp (the object is deleted at once if no finalizer is
+   *     left); otherwise a delete with the preconditions, refused when
+   *     finalizers appeared concurrently. A dry run stops before storage,
+   *     after admission.
+   *  4. afterDelete of the strategy (release what the object held), once gone
+   */
+  async delete(namespace: string, name: string, given: DeleteOptions = {}): Promise<{ obj: Obj; deleted: boolean }> {
+    const opts = { ...given, hooks: this.hooksOf(given, namespace, name, undefined) };
+    const admit = async (live: Obj): Promise<void> => { await opts.hooks?.admitDelete?.(live); };
     const key = this.key(namespace, name);
     const checkPreconditions = (live: Obj) => {
       const p = opts.preconditions;
@@ -538,6 +658,7 @@ export class RegistryStore {
     let graceful = false;
     let result: Obj;
     try {
+      // 1. read, preconditions, the strategy's check
       const live = await this.storage.get(key);
       if (!live) throw errors.notFound(this.gr, name);
       checkPreconditions(live);
@@ -548,6 +669,8 @@ export class RegistryStore {
       if (finalizers.length > 0 || pending(live)) {
         graceful = true;
         if (opts.dryRun) {
+          // 2. admission; a dry run stops before storage
+          await admit(live);
           const copy = structuredClone(live);
           if (finalizers.length) copy.metadata.finalizers = finalizers;
           this.strategy.prepareForGracefulDelete?.(copy, !!live.metadata.deletionTimestamp);
@@ -555,10 +678,12 @@ export class RegistryStore {
           copy.metadata.deletionGracePeriodSeconds ??= 0;
           return { obj: copy, deleted: false };
         }
+        // 2, 3. admission of what storage read, then the graceful update
         result = await this.storage.guaranteedUpdate(key, {
-          tryUpdate: (cur) => {
+          tryUpdate: async (cur) => {
             if (!cur) throw new NotFoundError(key);
             checkPreconditions(cur);
+            await admit(cur);
             const next = structuredClone(cur);
             const f: string[] = [...(next.metadata.finalizers ?? [])];
             if (wantFinalizer && !f.includes(wantFinalizer)) f.push(wantFinalizer);
@@ -576,19 +701,49 @@ export class RegistryStore {
           graceful = false;
         }
       } else {
-        if (opts.dryRun) return { obj: live, deleted: true };
+        if (opts.dryRun) {
+          await admit(live);
+          return { obj: live, deleted: true };
+        }
+        // 2, 3. admission of what storage read, then the delete
         result = await this.storage.delete(key, {
           preconditions: { uid: opts.preconditions?.uid, resourceVersion: opts.preconditions?.resourceVersion },
-          validateDeletion: (cur) => {
+          validateDeletion: async (cur) => {
             checkPreconditions(cur);
             if (cur.metadata.finalizers?.length) throw new ConflictError(key, 'finalizers added concurrently');
+            await admit(cur);
           },
         });
       }
     } catch (err) {
       this.mapStorageError(err, name);
     }
+    // 4. release what the object held
     if (!graceful) await this.strategy.afterDelete?.(result!);
     return { obj: result!, deleted: !graceful };
+  }
+
+  /**
+   * Deletecollection: lists what the predicate selects in the namespace,
+   * then runs delete() on each object with the same options (admission per
+   * object, named '' as upstream's collection attributes are); an object
+   * already gone is skipped, any other error ends the collection (what was
+   * deleted before it stays deleted). Returns the last state of each object
+   * and the list's resourceVersion.
+   */
+  async deleteCollection(namespace: string, predicate: ListOptions['predicate'], opts: DeleteOptions = {}): Promise<{ items: Obj[]; resourceVersion: string }> {
+    const list = await this.list(namespace, { predicate });
+    const hooks = this.hooksOf(opts, namespace, '', undefined);
+    const items: Obj[] = [];
+    for (const item of list.items) {
+      try {
+        const { obj } = await this.delete(item.metadata.namespace ?? '', item.metadata.name, { ...opts, writer: undefined, hooks });
+        items.push(obj);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 404) continue;
+        throw err;
+      }
+    }
+    return { items, resourceVersion: list.resourceVersion };
   }
 }

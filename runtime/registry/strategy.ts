@@ -13,6 +13,13 @@ import { validateName } from '../api/validation.ts';
 import { validateObjectMetaUpdate } from './metadata.ts';
 
 export interface Strategy {
+  /**
+   * What upstream's Go defaulters set (and the v1 decoding's conversions):
+   * applied to every object a write decodes, with the spec's declared
+   * defaults and before field ownership and admission, so the writer owns
+   * them. Must be idempotent (it also runs on objects already defaulted).
+   */
+  defaults?(obj: Obj): void;
   /** Called on create before validation: clear status and server-owned fields. */
   prepareForCreate(obj: Obj): void;
   /** Called on update of the main resource: carry over what it may not change. */

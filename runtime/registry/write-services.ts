@@ -48,6 +48,12 @@ export interface WriteHooks {
   admit?(obj: Obj, old: Obj | null): void | Promise<void>;
   /** Validating admission: sees the final object and refuses by throwing. */
   validate?(obj: Obj, old: Obj | null): void | Promise<void>;
+  /**
+   * Admission of a delete, both halves (upstream's delete validation): the
+   * object being deleted is oldObject, object is null; throwing refuses the
+   * delete. Called with the live object each time the delete reads it.
+   */
+  admitDelete?(old: Obj): Promise<void>;
 }
 
 /** An in-process writer: the user admission sees and the field manager its writes record. */
@@ -79,6 +85,9 @@ export const TOKENS_CONTROLLER_WRITER: Writer = { user: { name: 'system:kube-con
 /** The bootstrap signer controller (kube-controller-manager's bootstrapsigner). */
 export const BOOTSTRAP_SIGNER_WRITER: Writer = { user: serviceAccount('bootstrap-signer'), manager: 'kube-controller-manager' };
 
+/** The token cleaner controller (kube-controller-manager's tokencleaner, with its service account). */
+export const TOKEN_CLEANER_WRITER: Writer = { user: serviceAccount('token-cleaner'), manager: 'kube-controller-manager' };
+
 /** The garbage collector (kube-controller-manager's, with its service account). */
 export const GARBAGE_COLLECTOR_WRITER: Writer = { user: serviceAccount('generic-garbage-collector'), manager: 'kube-controller-manager' };
 
@@ -98,13 +107,12 @@ export interface WriteTarget {
   dryRun: boolean;
   /** The operation admission is told when the write creates (a PUT or apply that creates is an UPDATE to admission). */
   createOperation?: Operation;
-  /** Apply records field ownership itself, in its transform. */
-  skipManagedFields?: boolean;
 }
 
 /**
  * The hooks of one write of `res` (the version the object is written in):
- * field ownership for the target's manager, and admission as its user.
+ * field ownership for the target's manager, and admission as its user
+ * (for a delete too).
  * Used by request handlers and, with a Writer, for in-process writes.
  */
 export function pipelineHooks(services: Pick<WriteServices, 'managedFields' | 'admission'>, res: ManagedResource, target: WriteTarget): WriteHooks {
@@ -115,17 +123,22 @@ export function pipelineHooks(services: Pick<WriteServices, 'managedFields' | 'a
     subresource: target.subresource ?? '', namespace: target.namespace, name: obj.metadata?.name ?? target.name,
     object: obj, oldObject: old, dryRun: target.dryRun, user: target.user,
   });
-  const hooks: WriteHooks = {};
-  if (!target.skipManagedFields) {
-    hooks.manageFields = (obj, old) => {
+  const hooks: WriteHooks = {
+    manageFields(obj, old) {
       const withFields = services.managedFields.update(res, old, obj, target.manager, target.subresource);
       if (withFields.metadata?.managedFields === undefined) delete obj.metadata.managedFields;
       else obj.metadata.managedFields = withFields.metadata.managedFields;
-    };
-  }
+    },
+  };
   if (services.admission.size) {
     hooks.admit = (obj, old) => services.admission.admit(attrs(obj, old));
     hooks.validate = (obj, old) => services.admission.validate(attrs(obj, old));
+    hooks.admitDelete = async (old) => {
+      // the target's name: empty for a deletecollection, as upstream's collection attributes
+      const a: AdmissionAttributes = { ...attrs(old, old), operation: 'DELETE', name: target.name, object: null, oldObject: structuredClone(old) };
+      await services.admission.admit(a);
+      await services.admission.validate(a);
+    };
   }
   return hooks;
 }

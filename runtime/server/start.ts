@@ -35,6 +35,7 @@ import { formatters } from '../table/formatters.ts';
 import { parseRuntimeConfig } from '../api/served-index.ts';
 import { buildApiIndex } from '../registry/served.ts';
 import type { WriteServices } from '../registry/write-services.ts';
+import { sharedValidatorCache } from '../registry/object-checks.ts';
 import { loadGeneratedApi } from './generated-api.ts';
 import type { Check } from '../http/health.ts';
 import { RequestDrain } from './drain.ts';
@@ -195,7 +196,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   ]);
   // the write pipeline's services, shared by request handlers and in-process writers
   const admission = new AdmissionChain();
-  const validatorCache = new Map<string, Promise<SchemaValidator>>();
+  const validatorCache = sharedValidatorCache(generated.dir);
   const writeServices: WriteServices = {
     validator(schema) {
       const loader = generated.validators[schema];

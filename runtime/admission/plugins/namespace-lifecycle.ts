@@ -1,7 +1,7 @@
 // NamespaceLifecycle admission: new namespaced objects need an existing
 // namespace (404 otherwise) that is not being deleted (403 with a
 // NamespaceTerminating cause). Deleting the immortal namespaces is refused
-// by the namespace strategy, since deletes do not pass through admission here.
+// by the namespace strategy (its delete check runs before admission).
 
 import { ApiError, errors } from '../../api/errors.ts';
 import type { ApiIndex } from '../../registry/served.ts';

@@ -1,6 +1,8 @@
 // DELETE of one object (200 when gone, 202 when finalizers keep it) and of a
 // collection (selectors; the deleted objects are returned as a list).
-// DeleteOptions come from the body or the query.
+// DeleteOptions come from the body or the query; the delete itself, with
+// admission as the requesting user, is the registry's (RegistryStore.delete()
+// and deleteCollection()).
 
 import { fieldErrors } from '../../api/field-errors.ts';
 import type { DeleteOptions } from '../../registry/store.ts';
@@ -12,8 +14,14 @@ import { errors } from '../../api/errors.ts';
 import { type RequestContext, negotiate, sendNegotiated } from './context.ts';
 import { dryRun, intParam, predicate } from './params.ts';
 import { withVersion } from './get.ts';
-import { respondObject, sendCommitted } from './write-common.ts';
+import { respondObject, sendCommitted, writeHooks } from './write-common.ts';
 import { groupVersion } from '../../api/keys.ts';
+import type { WriteHooks } from '../../registry/write-services.ts';
+
+/** The hooks of a delete: admission as the request's user, for the object named (none for a collection). */
+function deleteHooks(rc: RequestContext, name: string, dryRun: boolean): WriteHooks {
+  return writeHooks(rc, 'DELETE', '', dryRun, { name });
+}
 
 const POLICIES = ['Orphan', 'Background', 'Foreground'];
 
@@ -67,7 +75,8 @@ export async function deleteOptions(rc: RequestContext): Promise<DeleteOptions> 
 export async function handleDelete(rc: RequestContext): Promise<Response> {
   negotiate(rc, false);
   const opts = await deleteOptions(rc);
-  const { obj, deleted } = await rc.res.store.delete(rc.info.namespace, rc.info.name, opts);
+  const hooks = deleteHooks(rc, rc.info.name, !!opts.dryRun);
+  const { obj, deleted } = await rc.res.store.delete(rc.info.namespace, rc.info.name, { ...opts, hooks });
   // as kube-apiserver: 202 only for a pending delete that asked for cascading with the old
   // orphanDependents=false; a delete held by finalizers is otherwise 200 with the object
   return respondObject(rc, obj, !deleted && opts.orphanDependents === false ? 202 : 200);
@@ -80,17 +89,12 @@ export async function handleDeleteCollection(rc: RequestContext): Promise<Respon
   const opts = await deleteOptions(rc);
   const pred = predicate(rc);
   const { store, def } = rc.res;
-  const list = await store.list(rc.info.namespace, { predicate: pred });
-  const items: Obj[] = [];
-  for (const item of list.items) {
-    try {
-      const { obj } = await store.delete(item.metadata.namespace ?? '', item.metadata.name, opts);
-      items.push(withVersion(obj, rc));
-    } catch (err) {
-      if (err instanceof Error && 'code' in err && (err as { code: number }).code === 404) continue;
-      throw err;
-    }
-  }
-  const body = { kind: def.listKind, apiVersion: groupVersion(def.group, def.version), metadata: { resourceVersion: list.resourceVersion }, items };
+  // admission is told no name for the objects of a collection, as upstream
+  const hooks = deleteHooks(rc, '', !!opts.dryRun);
+  const { items, resourceVersion } = await store.deleteCollection(rc.info.namespace, pred, { ...opts, hooks });
+  const body = {
+    kind: def.listKind, apiVersion: groupVersion(def.group, def.version), metadata: { resourceVersion },
+    items: items.map((obj) => withVersion(obj, rc)),
+  };
   return sendCommitted(rc, body, 200, () => sendNegotiated(rc, neg, body));
 }

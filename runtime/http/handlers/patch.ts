@@ -1,23 +1,19 @@
-// PATCH: the patch type comes from Content-Type — JSON patch, merge patch,
-// strategic merge patch (built-in kinds only), or server-side apply. The
-// patch is applied to the live object inside the store's read-modify-write,
-// so it is retried on a concurrent write; a resourceVersion in the patch is a
-// precondition. Apply on a missing object creates it.
+// PATCH: decodes the request — the patch type from Content-Type (JSON patch,
+// merge patch, strategic merge patch for built-in kinds only, or
+// server-side apply), the patch document, force and the field manager — and
+// answers what the registry's patch or apply operation stored (201 when an
+// apply created the object). Reading the live object, patching it, the
+// write pipeline and the retries on conflicts are the registry's
+// (RegistryStore.patch() and apply()).
 
-import { acceptedPatchTypes, applyPatch, contentTypeToPatchKind, PatchError } from '../../patch/index.ts';
+import { acceptedPatchTypes, contentTypeToPatchKind } from '../../patch/index.ts';
 import { fieldErrors } from '../../api/field-errors.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { decodeText, mediaType, readBodyBytes } from '../body.ts';
-import { ApiError, errors } from '../../api/errors.ts';
+import { errors } from '../../api/errors.ts';
 import { type RequestContext, negotiate } from './context.ts';
-import { boolParam, dryRun } from './params.ts';
-import { checkBody } from './body-check.ts';
+import { boolParam, dryRun, fieldValidation } from './params.ts';
 import { fieldManagerOf, respondObject, writeHooks } from './write-common.ts';
-
-function toApi(err: unknown): unknown {
-  if (err instanceof PatchError) return new ApiError(err.code, err.reason, err.message, err.causes ? { causes: err.causes } : err.code === 422 ? {} : undefined);
-  return err;
-}
 
 export async function handlePatch(rc: RequestContext): Promise<Response> {
   const { def } = rc.res;
@@ -41,40 +37,16 @@ export async function handlePatch(rc: RequestContext): Promise<Response> {
     throw errors.invalid({ group: 'meta.k8s.io', kind: 'PatchOptions' }, '', [fieldErrors.forbidden('force', 'may not be specified for non-apply patch')]);
   }
   const manager = fieldManagerOf(rc, kind === 'apply');
-  const sub = rc.info.subresource || undefined;
-
-  const transform = async (live: Obj | null): Promise<Obj> => {
-    if (kind === 'apply') {
-      const config = body as Obj;
-      if (config.metadata?.managedFields !== undefined) {
-        throw errors.badRequest('metadata.managedFields must be nil');
-      }
-      // the configuration is merged as sent (defaults would make the applier own them)
-      await checkBody(rc, config, parsed.duplicates, { defaults: false });
-      let merged: Obj;
-      try {
-        merged = rc.services.managedFields.apply(rc.res, live, config, manager, force, sub);
-      } catch (err) {
-        throw toApi(err);
-      }
-      rc.services.defaulter.apply(rc.res.def.schema, merged);
-      return merged;
-    }
-    if (!live) throw errors.notFound(rc.res.store.gr, rc.info.name);
-    let patched: Obj;
-    try {
-      patched = applyPatch(kind, live as never, body, { schema: rc.services.mergeSchema, typeName: rc.res.storageDef.schema, custom: def.custom }) as Obj;
-    } catch (err) {
-      throw toApi(err);
-    }
-    await checkBody(rc, patched, kind === 'json' ? [] : parsed.duplicates);
-    return patched;
+  const subresource = rc.info.subresource || undefined;
+  const checks = { def, fieldValidation: fieldValidation(rc), duplicates: parsed.duplicates };
+  const opts = {
+    dryRun: dry, subresource, warnings: rc.warnings, services: rc.services,
+    hooks: writeHooks(rc, 'UPDATE', manager, dry, { subresource }),
   };
-
-  const { obj, created } = await rc.res.store.update(rc.info.namespace, rc.info.name, transform, {
-    dryRun: dry, subresource: sub, createIfMissing: kind === 'apply' && !sub, forceAllowCreate: kind === 'apply',
-    warnings: rc.warnings,
-    hooks: writeHooks(rc, 'UPDATE', manager, dry, { subresource: sub, skipManagedFields: kind === 'apply' }),
-  });
-  return respondObject(rc, obj, created ? 201 : 200);
+  const { namespace, name } = rc.info;
+  if (kind === 'apply') {
+    const { obj, created } = await rc.res.store.apply(namespace, name, { ...checks, config: body as Obj, manager, force }, opts);
+    return respondObject(rc, obj, created ? 201 : 200);
+  }
+  return respondObject(rc, await rc.res.store.patch(namespace, name, { ...checks, type: kind, patch: body }, opts), 200);
 }

@@ -87,8 +87,7 @@ export function daemonSetStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
     subresources: { status: statusSub() },
-    prepareForCreate(obj) { base.prepareForCreate(obj); defaultDaemonSet(obj); },
-    prepareForUpdate(obj, old) { defaultDaemonSet(obj); base.prepareForUpdate(obj, old); },
+    defaults(obj) { base.defaults?.(obj); defaultDaemonSet(obj); },
     validate(obj) { return [...base.validate(obj), ...validateDaemonSet(obj)]; },
     validateUpdate(obj, old) {
       const errs = base.validateUpdate(obj, old);

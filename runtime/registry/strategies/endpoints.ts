@@ -123,14 +123,7 @@ export function endpointsStrategy(_def: ResourceDef, base: Strategy): Strategy {
 export function endpointSliceStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
-    prepareForCreate(obj) {
-      base.prepareForCreate(obj);
-      defaultSlicePorts(obj);
-    },
-    prepareForUpdate(obj, old) {
-      defaultSlicePorts(obj);
-      base.prepareForUpdate(obj, old);
-    },
+    defaults(obj) { base.defaults?.(obj); defaultSlicePorts(obj); },
     validate(obj) { return [...base.validate(obj), ...validateEndpointSlice(obj)]; },
     validateUpdate(obj, old) { return [...base.validateUpdate(obj, old), ...immutable('addressType', obj.addressType, old.addressType)]; },
   };

@@ -96,7 +96,6 @@ export function namespaceStrategy(_def: ResourceDef, base: Strategy): Strategy {
       const f: string[] = Array.isArray(spec.finalizers) ? spec.finalizers : [];
       if (!f.includes(FINALIZER_NAMESPACE)) f.push(FINALIZER_NAMESPACE);
       spec.finalizers = f;
-      setNameLabel(obj);
     },
     prepareForUpdate(obj, old) {
       const spec = (obj.spec ??= {});
@@ -104,8 +103,9 @@ export function namespaceStrategy(_def: ResourceDef, base: Strategy): Strategy {
       else spec.finalizers = structuredClone(old.spec.finalizers);
       if (Object.keys(spec).length === 0 && old.spec === undefined) delete obj.spec;
       base.prepareForUpdate(obj, old);
-      setNameLabel(obj);
     },
+    // the name label is upstream's defaulter's (SetDefaults_Namespace)
+    defaults(obj) { base.defaults?.(obj); setNameLabel(obj); },
     validate(obj) {
       return [...base.validate(obj), ...specFinalizerErrors(obj)];
     },

@@ -67,12 +67,11 @@ export function persistentVolumeStrategy(_def: ResourceDef, base: Strategy): Str
   };
   return {
     ...base,
+    defaults(obj) { base.defaults?.(obj); defaults(obj); },
     prepareForCreate(obj) {
       base.prepareForCreate(obj);
-      defaults(obj);
       obj.status = { phase: 'Pending' };
     },
-    prepareForUpdate(obj, old) { defaults(obj); base.prepareForUpdate(obj, old); },
     validate(obj) { return [...base.validate(obj), ...validatePersistentVolume(obj)]; },
     validateUpdate(obj, old) {
       const errs = [...base.validateUpdate(obj, old), ...immutable('spec.volumeMode', obj.spec?.volumeMode, old.spec?.volumeMode)];

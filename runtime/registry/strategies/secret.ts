@@ -100,15 +100,11 @@ export function validateSecret(obj: Obj): FieldError[] {
 export function secretStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
-    prepareForCreate(obj) {
-      base.prepareForCreate(obj);
+    // stringData is merged into data when the v1 object is decoded upstream (its conversion), type by its defaulter
+    defaults(obj) {
+      base.defaults?.(obj);
       mergeStringData(obj);
       if (obj.type === undefined || obj.type === '') obj.type = 'Opaque';
-    },
-    prepareForUpdate(obj, old) {
-      mergeStringData(obj);
-      if (obj.type === undefined || obj.type === '') obj.type = 'Opaque';
-      base.prepareForUpdate(obj, old);
     },
     validate(obj) {
       return [...base.validate(obj), ...validateSecret(obj)];

@@ -69,8 +69,7 @@ function validateCSIDriver(obj: Obj): FieldError[] {
 export function csiDriverStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
-    prepareForCreate(obj) { base.prepareForCreate(obj); defaultCSIDriver(obj); },
-    prepareForUpdate(obj, old) { defaultCSIDriver(obj); base.prepareForUpdate(obj, old); },
+    defaults(obj) { base.defaults?.(obj); defaultCSIDriver(obj); },
     validate(obj) { return validateCSIDriver(obj); },
     validateUpdate(obj, old) {
       const s = obj.spec ?? {};

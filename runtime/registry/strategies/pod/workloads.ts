@@ -116,8 +116,7 @@ export function withPodSpec(def: ResourceDef, base: Strategy): Strategy {
   };
   return {
     ...base,
-    prepareForCreate(obj) { base.prepareForCreate(obj); defaults(obj); },
-    prepareForUpdate(obj, old) { defaults(obj); base.prepareForUpdate(obj, old); },
+    defaults(obj) { base.defaults?.(obj); defaults(obj); },
     validate(obj) { return [...base.validate(obj), ...errs(obj)]; },
   };
 }

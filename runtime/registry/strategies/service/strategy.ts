@@ -110,13 +110,12 @@ export function serviceStrategy(_def: ResourceDef, base: Strategy): Strategy {
   const families = (): IPFamily[] => holder.allocs?.families ?? ['IPv4'];
   const strategy: Strategy = {
     ...base,
+    defaults(obj) { base.defaults?.(obj); defaultService(obj); },
     prepareForCreate(obj) {
       base.prepareForCreate(obj);
-      defaultService(obj);
       defaultIPFamilies(obj, families());
     },
     prepareForUpdate(obj, old) {
-      defaultService(obj);
       carryAllocatedValues(obj, old);
       dropTypeDependentFields(obj, old);
       trimForSingleStack(obj, old);
