@@ -30,12 +30,15 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
       // `const { drop: _x, ...rest } = obj` is how a key is left out of a copy;
       // a leading underscore marks a parameter or binding kept for its position.
-      '@typescript-eslint/no-unused-vars': ['error', {
-        ignoreRestSiblings: true,
-        argsIgnorePattern: '^_',
-        varsIgnorePattern: '^_',
-        caughtErrorsIgnorePattern: '^_',
-      }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          ignoreRestSiblings: true,
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+        },
+      ],
       // a ternary as a statement (`c ? a++ : b++`) is used deliberately in counting loops
       '@typescript-eslint/no-unused-expressions': ['error', { allowTernary: true, allowShortCircuit: true }],
       // `let t; const stop = () => clearTimeout(t); t = setTimeout(...)`: a closure reads it before its one assignment

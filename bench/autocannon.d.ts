@@ -13,8 +13,21 @@ declare module 'autocannon' {
       pipelining?: number;
       requests?: { setupRequest?: (req: any) => any; method?: string; path?: string; body?: string }[];
     }
-    interface Histogram { average: number; mean: number; p50: number; p99: number; min: number; max: number }
-    interface Result { requests: Histogram; latency: Histogram; throughput: Histogram; non2xx: number; errors: number }
+    interface Histogram {
+      average: number;
+      mean: number;
+      p50: number;
+      p99: number;
+      min: number;
+      max: number;
+    }
+    interface Result {
+      requests: Histogram;
+      latency: Histogram;
+      throughput: Histogram;
+      non2xx: number;
+      errors: number;
+    }
   }
   function autocannon(opts: autocannon.Options): Promise<autocannon.Result>;
   export default autocannon;

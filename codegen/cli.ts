@@ -10,14 +10,24 @@ import { parseArgs } from './cli-args.ts';
 async function main(): Promise<number> {
   const t0 = performance.now();
   let args: { specs: string; out: string };
-  try { args = parseArgs(process.argv.slice(2)); } catch (e) { console.error((e as Error).message); return 2; }
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error((e as Error).message);
+    return 2;
+  }
   try {
     const r = await generate(args.specs, args.out);
     const ms = Math.round(performance.now() - t0);
-    console.log(`codegen: ${r.model.resources.length} resources in ${r.model.groupVersions.length} group-versions, ${r.model.schemas.size} schemas; ${r.files} files (${r.written} written, ${r.removed} removed) in ${ms} ms`);
+    console.log(
+      `codegen: ${r.model.resources.length} resources in ${r.model.groupVersions.length} group-versions, ${r.model.schemas.size} schemas; ${r.files} files (${r.written} written, ${r.removed} removed) in ${ms} ms`,
+    );
     return 0;
   } catch (e) {
-    if (e instanceof CodegenError) { console.error(`codegen failed:\n${e.message}`); return 1; }
+    if (e instanceof CodegenError) {
+      console.error(`codegen failed:\n${e.message}`);
+      return 1;
+    }
     throw e;
   }
 }

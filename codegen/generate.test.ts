@@ -18,7 +18,14 @@ describe('writeFiles', () => {
     writeFileSync(join(dir, 'openapi', 'v3', 'gone.json'), '{}');
     writeFileSync(join(dir, 'notes.ts'), '// mine\n');
     writeFileSync(join(dir, 'same.ts'), `${H}same`);
-    const r = writeFiles(dir, new Map([['registry.ts', `${H}new`], ['same.ts', `${H}same`], ['types/a.ts', `${H}a`]]));
+    const r = writeFiles(
+      dir,
+      new Map([
+        ['registry.ts', `${H}new`],
+        ['same.ts', `${H}same`],
+        ['types/a.ts', `${H}a`],
+      ]),
+    );
     expect(r).toEqual({ written: 2, removed: 2 });
     expect(readFileSync(join(dir, 'registry.ts'), 'utf8')).toBe(`${H}new`);
     expect(readFileSync(join(dir, 'types', 'a.ts'), 'utf8')).toBe(`${H}a`);

@@ -38,7 +38,11 @@ export function generateFiles(model: Model): Map<string, string> {
 
 function listFiles(dir: string, out: string[] = [], root = dir): string[] {
   let names: string[];
-  try { names = readdirSync(dir); } catch { return out; }
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return out;
+  }
   for (const n of names) {
     const p = join(dir, n);
     if (n === 'node_modules' || n.startsWith('.')) continue;
@@ -64,12 +68,19 @@ export function writeFiles(outDir: string, files: Map<string, string>): { writte
   let removed = 0;
   for (const existing of listFiles(outDir)) {
     if (existing.startsWith('proto/')) continue; // written by codegen/proto
-    if (!files.has(existing) && isGeneratedFile(outDir, existing)) { rmSync(join(outDir, existing)); removed++; }
+    if (!files.has(existing) && isGeneratedFile(outDir, existing)) {
+      rmSync(join(outDir, existing));
+      removed++;
+    }
   }
   for (const [rel, text] of files) {
     const p = join(outDir, rel);
     let old: string | undefined;
-    try { old = readFileSync(p, 'utf8'); } catch { old = undefined; }
+    try {
+      old = readFileSync(p, 'utf8');
+    } catch {
+      old = undefined;
+    }
     if (old === text) continue;
     mkdirSync(dirname(p), { recursive: true });
     writeFileSync(p, text);

@@ -40,7 +40,13 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   }
-  const list = (v: unknown) => (typeof v === 'string' && v ? v.split(',').map((x) => x.trim()).filter(Boolean) : undefined);
+  const list = (v: unknown) =>
+    typeof v === 'string' && v
+      ? v
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean)
+      : undefined;
   const authorizationMode = list(flags['authorization-mode']) ?? [];
   const allowInsecureRemote = Boolean(flags[INSECURE_REMOTE_FLAG]);
   const insecureServeHTTP = Boolean(flags['insecure-serve-http']);
@@ -75,19 +81,23 @@ async function main(): Promise<void> {
     serviceAccountMaxTokenExpirationSeconds: Number(flags['service-account-max-token-expiration']) / 1000,
     enableBootstrapTokenAuth: Boolean(flags['enable-bootstrap-token-auth']),
     controllers: list(flags['controllers']),
-    authenticationTokenWebhook: flags['authentication-token-webhook-config-file'] ? {
-      configFile: String(flags['authentication-token-webhook-config-file']),
-      version: String(flags['authentication-token-webhook-version']),
-      cacheTtlMs: Number(flags['authentication-token-webhook-cache-ttl']),
-    } : undefined,
-    requestHeader: flags['requestheader-client-ca-file'] ? {
-      clientCAFile: String(flags['requestheader-client-ca-file']),
-      allowedNames: list(flags['requestheader-allowed-names']),
-      usernameHeaders: list(flags['requestheader-username-headers']),
-      uidHeaders: list(flags['requestheader-uid-headers']),
-      groupHeaders: list(flags['requestheader-group-headers']),
-      extraHeadersPrefix: list(flags['requestheader-extra-headers-prefix']),
-    } : undefined,
+    authenticationTokenWebhook: flags['authentication-token-webhook-config-file']
+      ? {
+          configFile: String(flags['authentication-token-webhook-config-file']),
+          version: String(flags['authentication-token-webhook-version']),
+          cacheTtlMs: Number(flags['authentication-token-webhook-cache-ttl']),
+        }
+      : undefined,
+    requestHeader: flags['requestheader-client-ca-file']
+      ? {
+          clientCAFile: String(flags['requestheader-client-ca-file']),
+          allowedNames: list(flags['requestheader-allowed-names']),
+          usernameHeaders: list(flags['requestheader-username-headers']),
+          uidHeaders: list(flags['requestheader-uid-headers']),
+          groupHeaders: list(flags['requestheader-group-headers']),
+          extraHeadersPrefix: list(flags['requestheader-extra-headers-prefix']),
+        }
+      : undefined,
     certDir: flags['cert-dir'] as string | undefined,
     tlsCertFile: flags['tls-cert-file'] as string | undefined,
     tlsPrivateKeyFile: flags['tls-private-key-file'] as string | undefined,
@@ -131,10 +141,13 @@ async function main(): Promise<void> {
     const delay = Number(flags!['shutdown-delay-duration']);
     console.log(`${signal}: readyz now fails; serving for ${delay} ms more, then draining`);
     setTimeout(() => {
-      server.stop().then(() => process.exit(0), (err) => {
-        console.error(err);
-        process.exit(1);
-      });
+      server.stop().then(
+        () => process.exit(0),
+        (err) => {
+          console.error(err);
+          process.exit(1);
+        },
+      );
     }, delay);
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));

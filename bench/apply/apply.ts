@@ -14,13 +14,17 @@ function daemonSet(image: (i: number) => string): Obj {
     name: `c${i}`,
     image: image(i),
     args: ['--port', String(8000 + i), '--verbose'],
-    env: [{ name: 'MODE', value: 'prod' }, { name: 'INDEX', value: String(i) }],
+    env: [
+      { name: 'MODE', value: 'prod' },
+      { name: 'INDEX', value: String(i) },
+    ],
     ports: [{ containerPort: 8000 + i, protocol: 'TCP', name: `p${i}` }],
     resources: { limits: { cpu: '100m', memory: '64Mi' }, requests: { cpu: '10m' } },
     readinessProbe: { httpGet: { path: '/healthz', port: 8000 + i }, periodSeconds: 5 },
   }));
   return {
-    apiVersion: 'apps/v1', kind: 'DaemonSet',
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
     metadata: { name: 'agents', namespace: 'kube-system', labels: { app: 'agents' } },
     spec: {
       selector: { matchLabels: { app: 'agents' } },
@@ -30,7 +34,10 @@ function daemonSet(image: (i: number) => string): Obj {
 }
 
 const fm = new FieldManager({
-  schema: mergeSchema, typeName: 'io.k8s.api.apps.v1.DaemonSet', apiVersion: 'apps/v1', resetFields: { '': ['status'] },
+  schema: mergeSchema,
+  typeName: 'io.k8s.api.apps.v1.DaemonSet',
+  apiVersion: 'apps/v1',
+  resetFields: { '': ['status'] },
 });
 
 function measure(label: string, fn: (i: number) => void): void {
@@ -48,9 +55,15 @@ const altConfigs = [0, 1].map((v) => daemonSet((i) => (i === 0 ? `registry/agent
 let current = live;
 
 console.log(`DaemonSet with 20 containers, ${JSON.stringify(live).length} bytes with managedFields`);
-measure('apply (create)', () => { fm.apply(null, config, 'kubectl', { force: false }); });
-measure('apply (no-op re-apply)', () => { fm.apply(live, config, 'kubectl', { force: false }); });
-measure('apply (one image changed)', (i) => { current = fm.apply(current, altConfigs[i % 2], 'kubectl', { force: false }); });
+measure('apply (create)', () => {
+  fm.apply(null, config, 'kubectl', { force: false });
+});
+measure('apply (no-op re-apply)', () => {
+  fm.apply(live, config, 'kubectl', { force: false });
+});
+measure('apply (one image changed)', (i) => {
+  current = fm.apply(current, altConfigs[i % 2], 'kubectl', { force: false });
+});
 const { metadata: _m, ...rest } = live;
 const updates = [0, 1].map((v) => {
   const o = structuredClone(rest) as Obj;
@@ -58,5 +71,9 @@ const updates = [0, 1].map((v) => {
   return { ...o, metadata: live.metadata };
 });
 current = live;
-measure('update (one image changed)', (i) => { current = fm.update(current, updates[i % 2], 'kube-controller'); });
-measure('update (create)', () => { fm.update(null, config, 'kubectl-create'); });
+measure('update (one image changed)', (i) => {
+  current = fm.update(current, updates[i % 2], 'kube-controller');
+});
+measure('update (create)', () => {
+  fm.update(null, config, 'kubectl-create');
+});

@@ -33,7 +33,11 @@ const scratch = mkdtempSync(join(tmpdir(), 'bench-auth-'));
 const TOKEN = 'bench-token-0123456789abcdef';
 writeFileSync(join(scratch, 'tokens.csv'), `${TOKEN},bench-user,1,"system:masters"\n`);
 
-interface Proc { url: string; proc: ChildProcess; stop(): Promise<void> }
+interface Proc {
+  url: string;
+  proc: ChildProcess;
+  stop(): Promise<void>;
+}
 
 /** A bare node server answering every request with a small JSON body, over http or https (TLS's own cost). */
 const BARE = `
@@ -50,7 +54,10 @@ s.listen(0, '127.0.0.1', () => console.log('listening on ' + mode + '://127.0.0.
 `;
 
 async function spawnServer(name: string, extra: string[], argv?: string[]): Promise<Proc> {
-  const proc = spawn(process.execPath, argv ?? ['--import', 'tsx', join(root, 'runtime', 'cli.ts'), '--data-dir', join(scratch, name), '--secure-port', '0', ...extra], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, argv ?? ['--import', 'tsx', join(root, 'runtime', 'cli.ts'), '--data-dir', join(scratch, name), '--secure-port', '0', ...extra], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const url = await new Promise<string>((res, rej) => {
     proc.stdout!.on('data', (d) => {
@@ -58,10 +65,20 @@ async function spawnServer(name: string, extra: string[], argv?: string[]): Prom
       const m = /listening on (https?\S+)/.exec(out);
       if (m) res(m[1]);
     });
-    proc.stderr!.on('data', (d) => { out += d; });
+    proc.stderr!.on('data', (d) => {
+      out += d;
+    });
     proc.on('exit', (c) => rej(new Error(`exited ${c}: ${out}`)));
   });
-  return { url, proc, stop: () => new Promise<void>((r) => { proc.on('exit', () => r()); proc.kill('SIGTERM'); }) };
+  return {
+    url,
+    proc,
+    stop: () =>
+      new Promise<void>((r) => {
+        proc.on('exit', () => r());
+        proc.kill('SIGTERM');
+      }),
+  };
 }
 
 function cannon(opts: autocannon.Options): Promise<autocannon.Result> {
@@ -71,7 +88,11 @@ function cannon(opts: autocannon.Options): Promise<autocannon.Result> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
-  const results: Record<string, string> = { 'load average at start': loadavg().map((x) => x.toFixed(2)).join(' ') };
+  const results: Record<string, string> = {
+    'load average at start': loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' '),
+  };
   const plain = await spawnServer('plain', ['--insecure-serve-http', '--authorization-mode', 'AlwaysAllow']);
   const tls = await spawnServer('tls', ['--token-auth-file', join(scratch, 'tokens.csv')]);
   const pki = join(scratch, 'tls', 'pki');
@@ -125,8 +146,11 @@ async function main(): Promise<void> {
   const tokens = loadTokenFile(join(scratch, 'tokens.csv')).authenticator;
   const chain = new AuthenticationChain({ requestAuthenticators: [new ClientCertAuthenticator(roots)], tokenAuthenticators: [tokens], apiAudiences: ['x'], anonymous: () => true });
   const req = (headers: Record<string, string>, withCert: boolean): AuthRequest => ({
-    path: '/api', header: (n) => headers[n.toLowerCase()], headerValues: (n) => (headers[n.toLowerCase()] ? [headers[n.toLowerCase()]] : []),
-    headerNames: () => Object.keys(headers), certificate: withCert ? peer : undefined,
+    path: '/api',
+    header: (n) => headers[n.toLowerCase()],
+    headerValues: (n) => (headers[n.toLowerCase()] ? [headers[n.toLowerCase()]] : []),
+    headerNames: () => Object.keys(headers),
+    certificate: withCert ? peer : undefined,
   });
   const N = quick ? 20_000 : 100_000;
   const perRequest = async (f: () => Promise<unknown>): Promise<number> => {
@@ -151,11 +175,15 @@ async function main(): Promise<void> {
   const t = performance.now();
   for (let i = 0; i < verifyN; i++) verifyChain(peer, roots);
   results['µs per uncached certificate verification (a new connection)'] = (((performance.now() - t) * 1000) / verifyN).toFixed(1);
-  results['load average at end'] = loadavg().map((x) => x.toFixed(2)).join(' ');
+  results['load average at end'] = loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
   for (const [k, v] of Object.entries(results)) console.log(`${k.padEnd(70)} ${v}`);
 }
 
-main().finally(() => rmSync(scratch, { recursive: true, force: true })).catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+main()
+  .finally(() => rmSync(scratch, { recursive: true, force: true }))
+  .catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });

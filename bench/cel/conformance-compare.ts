@@ -21,7 +21,11 @@ function bindingsOf(c: ConformanceCase, plain: boolean): Record<string, unknown>
 function toPlain(v: unknown): unknown {
   if (isCelUint(v)) return v.value;
   if (isCelList(v)) return [...v].map(toPlain);
-  if (isCelMap(v)) { const o: Record<string, unknown> = {}; for (const [k, x] of v) o[String(isCelUint(k) ? k.value : k)] = toPlain(x); return o; }
+  if (isCelMap(v)) {
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of v) o[String(isCelUint(k) ? k.value : k)] = toPlain(x);
+    return o;
+  }
   return v;
 }
 function fromPlain(v: unknown): unknown {
@@ -33,14 +37,18 @@ function fromPlain(v: unknown): unknown {
 // Foreign libraries have no uint type and may use numbers for ints: compare numerically.
 const looseSame = (a: unknown, b: unknown): boolean => {
   const num = (x: unknown) => (isCelUint(x) ? Number(x.value) : typeof x === 'bigint' ? Number(x) : x);
-  const na = num(a), nb = num(b);
+  const na = num(a),
+    nb = num(b);
   if (typeof na === 'number' && typeof nb === 'number') return na === nb || (Number.isNaN(na) && Number.isNaN(nb));
   return sameValue(fromPlain(a), b, () => false);
 };
 
 // Messages and type values compare inside an evaluation (the evaluator needs its context).
 let eqPlan: ((b: Record<string, unknown>) => unknown) | undefined;
-async function initEq() { const m = await import('@bufbuild/cel'); eqPlan = m.plan(m.celEnv({ registry: conformanceRegistry() }), m.parse('a == b')) as never; }
+async function initEq() {
+  const m = await import('@bufbuild/cel');
+  eqPlan = m.plan(m.celEnv({ registry: conformanceRegistry() }), m.parse('a == b')) as never;
+}
 function messageEquals(a: unknown, b: unknown): boolean {
   const bt = (b as { __typeName?: string } | null)?.__typeName;
   if (bt !== undefined) return typeof a === 'object' && a !== null && ((a as { name?: string }).name === bt || String(a) === bt);
@@ -52,7 +60,8 @@ const EXPR = "self.replicas <= self.maxReplicas && self.name.startsWith('a')";
 const OBJ = { replicas: 2n, maxReplicas: 5n, name: 'abc' };
 function rate(fn: () => unknown): number {
   for (let i = 0; i < 20000; i++) fn();
-  const n = 300000; const t = process.hrtime.bigint();
+  const n = 300000;
+  const t = process.hrtime.bigint();
   for (let i = 0; i < n; i++) fn();
   return Math.round(n / (Number(process.hrtime.bigint() - t) / 1e9));
 }
@@ -68,7 +77,9 @@ const candidates: Candidate[] = [
         try {
           const r = m.plan(makeEnv({ namespace: c.test.container, registry: conformanceRegistry() }), parseCelWithInfo(c.test.expr).expr)(bindingsOf(c, false) as never);
           return isCelError(r) ? { kind: 'error', message: r.message } : { kind: 'value', value: r };
-        } catch (e) { return { kind: 'error', message: String(e) }; }
+        } catch (e) {
+          return { kind: 'error', message: String(e) };
+        }
       };
     },
     async bench() {
@@ -82,18 +93,23 @@ const candidates: Candidate[] = [
   {
     name: '@bufbuild/cel (plain, no our gap-filling)',
     async prepare() {
-      const m = await import('@bufbuild/cel').catch(() => undefined); const ext = await import('@bufbuild/cel/ext').catch(() => undefined);
+      const m = await import('@bufbuild/cel').catch(() => undefined);
+      const ext = await import('@bufbuild/cel/ext').catch(() => undefined);
       if (!m || !ext) return undefined;
       return (c) => {
         try {
           const env = m.celEnv({ namespace: c.test.container, registry: conformanceRegistry(), funcs: ext.strings });
           const r = m.plan(env, m.parse(c.test.expr))(bindingsOf(c, false) as never);
           return isCelError(r) ? { kind: 'error', message: r.message } : { kind: 'value', value: r };
-        } catch (e) { return { kind: 'error', message: String(e) }; }
+        } catch (e) {
+          return { kind: 'error', message: String(e) };
+        }
       };
     },
     async bench() {
-      const m = await import('@bufbuild/cel'); const env = m.celEnv(); const p = m.plan(env, m.parse(EXPR));
+      const m = await import('@bufbuild/cel');
+      const env = m.celEnv();
+      const p = m.plan(env, m.parse(EXPR));
       return rate(() => p({ self: OBJ } as never));
     },
   },
@@ -106,12 +122,16 @@ const candidates: Candidate[] = [
         try {
           const env = new m.Environment({ unlistedVariablesAreDyn: true, enableOptionalTypes: true });
           return { kind: 'value', value: env.evaluate(c.test.expr, bindingsOf(c, true)) };
-        } catch (e) { return { kind: 'error', message: String(e) }; }
+        } catch (e) {
+          return { kind: 'error', message: String(e) };
+        }
       };
     },
     async bench() {
-      const m: any = await import('@marcbachmann/cel-js' as string).catch(() => undefined); if (!m) return undefined;
-      const env = new m.Environment({ unlistedVariablesAreDyn: true }); const p = env.parse(EXPR);
+      const m: any = await import('@marcbachmann/cel-js' as string).catch(() => undefined);
+      if (!m) return undefined;
+      const env = new m.Environment({ unlistedVariablesAreDyn: true });
+      const p = env.parse(EXPR);
       return rate(() => p({ self: OBJ }));
     },
   },
@@ -121,12 +141,18 @@ const candidates: Candidate[] = [
       const m: any = await import('cel-js' as string).catch(() => undefined);
       if (!m) return undefined;
       return (c) => {
-        try { return { kind: 'value', value: m.evaluate(c.test.expr, bindingsOf(c, true)) }; } catch (e) { return { kind: 'error', message: String(e) }; }
+        try {
+          return { kind: 'value', value: m.evaluate(c.test.expr, bindingsOf(c, true)) };
+        } catch (e) {
+          return { kind: 'error', message: String(e) };
+        }
       };
     },
     async bench() {
-      const m: any = await import('cel-js' as string).catch(() => undefined); if (!m) return undefined;
-      const ast = m.parse(EXPR); if (!ast.isSuccess) return undefined;
+      const m: any = await import('cel-js' as string).catch(() => undefined);
+      if (!m) return undefined;
+      const ast = m.parse(EXPR);
+      if (!ast.isSuccess) return undefined;
       const plainObj = { replicas: 2, maxReplicas: 5, name: 'abc' };
       return rate(() => m.evaluate(ast.cst, { self: plainObj }));
     },
@@ -138,12 +164,17 @@ const cases = conformanceCases();
 for (const cand of candidates) {
   if (only && !cand.name.includes(only)) continue;
   const run = await cand.prepare();
-  if (!run) { console.log(`${cand.name}: not installed`); continue; }
-  let passed = 0, failed = 0;
+  if (!run) {
+    console.log(`${cand.name}: not installed`);
+    continue;
+  }
+  let passed = 0,
+    failed = 0;
   const t = Date.now();
   for (const c of cases) {
     const { outcome } = judge(c, run(c), cand.name.startsWith('@bufbuild') || cand.name.startsWith('runtime/cel') ? (a, b) => sameValue(a, b, messageEquals) : looseSame);
-    if (outcome === 'passed') passed++; else failed++;
+    if (outcome === 'passed') passed++;
+    else failed++;
   }
   const evals = await cand.bench().catch(() => undefined);
   console.log(`${cand.name}: passed ${passed} / ${cases.length}, failed ${failed}, ${Date.now() - t} ms; ${evals ?? '?'} evaluations/s of ${EXPR}`);

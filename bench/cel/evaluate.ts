@@ -14,8 +14,11 @@ const schema: JSONSchema = {
   },
 };
 const objects = Array.from({ length: 64 }, (_, i) => ({
-  replicas: i % 7, maxReplicas: 5, name: i % 2 ? 'alpha-' + i : 'beta-' + i,
-  memory: `${(i % 4) + 1}Gi`, endpoint: `https://svc-${i}.example.com:${8000 + i}/api`,
+  replicas: i % 7,
+  maxReplicas: 5,
+  name: i % 2 ? 'alpha-' + i : 'beta-' + i,
+  memory: `${(i % 4) + 1}Gi`,
+  endpoint: `https://svc-${i}.example.com:${8000 + i}/api`,
 }));
 
 const rules: [string, string][] = [
@@ -31,7 +34,10 @@ for (const [label, expr] of rules) {
   let trues = 0;
   for (let i = 0; i < 20_000; i++) p.evaluate({ self: objects[i & 63] });
   const t0 = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) { const r = p.evaluate({ self: objects[i & 63] }); if (r.ok && r.value === true) trues++; }
+  for (let i = 0; i < n; i++) {
+    const r = p.evaluate({ self: objects[i & 63] });
+    if (r.ok && r.value === true) trues++;
+  }
   const secs = Number(process.hrtime.bigint() - t0) / 1e9;
   console.log(`${label}: ${Math.round(n / secs).toLocaleString('en-US')} evaluations/s (${n} in ${secs.toFixed(2)} s; ${trues} true; estimated cost ${c.costEstimate})`);
 }

@@ -31,7 +31,14 @@ const rssBefore = process.memoryUsage().rss;
 let result;
 try {
   result = await runFuzz({
-    server, seed, count, only, families, timeoutMs, slowMs, batch: 200,
+    server,
+    seed,
+    count,
+    only,
+    families,
+    timeoutMs,
+    slowMs,
+    batch: 200,
     log: (l) => process.stdout.write(`${l}\n`),
   });
 } finally {
@@ -44,6 +51,7 @@ console.log('');
 console.log(formatReport(result));
 if (process.argv.includes('--all-failures')) {
   console.log('\nall failures:');
-  for (const f of result.failures) console.log(`  case ${f.case.index} ${f.rule} ${f.status} ${f.case.generator}: ${f.case.method} ${JSON.stringify(f.case.path).slice(0, 160)} | ${f.message.slice(0, 160)}`);
+  for (const f of result.failures)
+    console.log(`  case ${f.case.index} ${f.rule} ${f.status} ${f.case.generator}: ${f.case.method} ${JSON.stringify(f.case.path).slice(0, 160)} | ${f.message.slice(0, 160)}`);
 }
 process.exit(result.failures.length || result.aborted ? 1 : 0);

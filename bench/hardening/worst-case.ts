@@ -16,16 +16,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { startServerProcess, type ServerProcess } from '../../test/support/server-process.ts';
 import { loadKubeProtobuf, type KubeProtobuf } from '../../runtime/codec/protobuf/index.ts';
 import { MAX_NESTING_DEPTH as L } from '../../runtime/codec/limits.ts';
-import {
-  crdProtobufNot,
-  jsonObjects,
-  manyLabels,
-  revisionJSON,
-  revisionProtobuf,
-  revisionYAML,
-  yamlBlockMaps,
-  yamlLaughs,
-} from '../../test/support/hostile-bodies.ts';
+import { crdProtobufNot, jsonObjects, manyLabels, revisionJSON, revisionProtobuf, revisionYAML, yamlBlockMaps, yamlLaughs } from '../../test/support/hostile-bodies.ts';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(name);
@@ -40,11 +31,21 @@ const CR = '/apis/apps/v1/namespaces/default/controllerrevisions';
 const DEPLOY = '/apis/apps/v1/namespaces/default/deployments';
 const CRD = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const CT = {
-  json: 'application/json', yaml: 'application/yaml', pb: 'application/vnd.kubernetes.protobuf',
-  jsonPatch: 'application/json-patch+json', merge: 'application/merge-patch+json', smp: 'application/strategic-merge-patch+json', apply: 'application/apply-patch+yaml',
+  json: 'application/json',
+  yaml: 'application/yaml',
+  pb: 'application/vnd.kubernetes.protobuf',
+  jsonPatch: 'application/json-patch+json',
+  merge: 'application/merge-patch+json',
+  smp: 'application/strategic-merge-patch+json',
+  apply: 'application/apply-patch+yaml',
 };
 
-interface Req { method: string; path: string; body: string | Uint8Array; ct: string }
+interface Req {
+  method: string;
+  path: string;
+  body: string | Uint8Array;
+  ct: string;
+}
 interface Case {
   kind: string;
   name: string;
@@ -60,14 +61,19 @@ class Client {
     const body = typeof r.body === 'string' ? Buffer.from(r.body) : Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength);
     return new Promise((resolve, reject) => {
       const t0 = performance.now();
-      const req = httpRequest(this.url + r.path, {
-        method: r.method, agent: false,
-        headers: { 'content-type': r.ct, 'content-length': body.byteLength, accept: 'application/json' },
-      }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0, text: Buffer.concat(chunks).toString() }));
-      });
+      const req = httpRequest(
+        this.url + r.path,
+        {
+          method: r.method,
+          agent: false,
+          headers: { 'content-type': r.ct, 'content-length': body.byteLength, accept: 'application/json' },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0, text: Buffer.concat(chunks).toString() }));
+        },
+      );
       req.on('error', reject);
       req.on('finish', () => onSent?.());
       req.end(body);
@@ -107,7 +113,9 @@ const LABELS_3MIB = 200_000;
 
 function deployment(name: string, env: { name: string; value: string }[]): string {
   return JSON.stringify({
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name },
     spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i', env }] } } },
   });
 }
@@ -119,50 +127,91 @@ function cases(pb: KubeProtobuf): Case[] {
     { kind: 'JSON', name: 'normal: a small ConfigMap', make: (r) => ({ method: 'POST', path: CM, body: smallCM(id('j', r, 'n')), ct: CT.json }) },
     { kind: 'JSON', name: `nesting at the limit (${L})`, make: (r) => ({ method: 'POST', path: CR, body: revisionJSON(id('j', r, 'deep'), jsonObjects(L - 1)), ct: CT.json }) },
     { kind: 'JSON', name: `${LABELS_3MIB / 1000}k labels (3 MiB)`, make: (r) => ({ method: 'POST', path: CM, body: manyLabels(id('j', r, 'keys'), LABELS_3MIB), ct: CT.json }) },
-    { kind: 'JSON', name: 'one 3 MiB string', make: (r) => ({ method: 'POST', path: CM, body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: id('j', r, 'big') }, data: { a: 'x'.repeat(3 * 1024 * 1024 - 200) } }), ct: CT.json }) },
+    {
+      kind: 'JSON',
+      name: 'one 3 MiB string',
+      make: (r) => ({
+        method: 'POST',
+        path: CM,
+        body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: id('j', r, 'big') }, data: { a: 'x'.repeat(3 * 1024 * 1024 - 200) } }),
+        ct: CT.json,
+      }),
+    },
     { kind: 'JSON', name: '3 MiB of [ (rejected)', make: (r) => ({ method: 'POST', path: CR, body: revisionJSON(id('j', r, 'far'), '['.repeat(3 * 1024 * 1024 - 200)), ct: CT.json }) },
     // YAML
     { kind: 'YAML', name: 'normal: a small ConfigMap', make: (r) => ({ method: 'POST', path: CM, body: smallCMYAML(id('y', r, 'n')), ct: CT.yaml }) },
     { kind: 'YAML', name: `block nesting at the limit (${L})`, make: (r) => ({ method: 'POST', path: CR, body: revisionYAML(id('y', r, 'deep'), yamlBlockMaps(L - 1, 2), true), ct: CT.yaml }) },
     {
       // about 6 tokens a label: just under the token limit
-      kind: 'YAML', name: '80k labels, block style (1.3 MiB)',
-      make: (r) => ({ method: 'POST', path: CM, body: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${id('y', r, 'keys')}\n  labels:\n${Array.from({ length: 80_000 }, (_, i) => `    k${i}: v`).join('\n')}\n`, ct: CT.yaml }),
+      kind: 'YAML',
+      name: '80k labels, block style (1.3 MiB)',
+      make: (r) => ({
+        method: 'POST',
+        path: CM,
+        body: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${id('y', r, 'keys')}\n  labels:\n${Array.from({ length: 80_000 }, (_, i) => `    k${i}: v`).join('\n')}\n`,
+        ct: CT.yaml,
+      }),
     },
     {
       // one alias of the longest list under the token limit: half the nodes through the alias
-      kind: 'YAML', name: 'most aliasing allowed (240k-item list aliased)',
+      kind: 'YAML',
+      name: 'most aliasing allowed (240k-item list aliased)',
       make: (r) => ({ method: 'POST', path: CR, body: revisionYAML(id('y', r, 'alias'), `{a: &a [${Array(240_000).fill('1').join(',')}], b: *a}`), ct: CT.yaml }),
     },
     {
-      kind: 'YAML', name: '1.5M-item list, 3 MiB (refused: token limit)',
+      kind: 'YAML',
+      name: '1.5M-item list, 3 MiB (refused: token limit)',
       make: (r) => ({ method: 'POST', path: CR, body: revisionYAML(id('y', r, 'tokens'), `{a: [${Array(1_500_000).fill('1').join(',')}]}`), ct: CT.yaml }),
     },
     { kind: 'YAML', name: 'billion laughs (rejected)', make: (r) => ({ method: 'POST', path: CM, body: `${smallCMYAML(id('y', r, 'lol'))}${yamlLaughs(9, 9)}`, ct: CT.yaml }) },
     { kind: 'YAML', name: '2 MB of [ (rejected; was 11 s, +940 MiB)', make: (r) => ({ method: 'POST', path: CR, body: revisionYAML(id('y', r, 'far'), '['.repeat(2_000_000)), ct: CT.yaml }) },
     // protobuf
     { kind: 'protobuf', name: 'normal: a small ConfigMap', make: (r) => ({ method: 'POST', path: CM, body: pb.encode(JSON.parse(smallCM(id('p', r, 'n')))), ct: CT.pb }) },
-    { kind: 'protobuf', name: `RawExtension JSON at the limit (${L})`, make: (r) => ({ method: 'POST', path: CR, body: revisionProtobuf(id('p', r, 'deep'), Buffer.from(jsonObjects(L - 1))), ct: CT.pb }) },
+    {
+      kind: 'protobuf',
+      name: `RawExtension JSON at the limit (${L})`,
+      make: (r) => ({ method: 'POST', path: CR, body: revisionProtobuf(id('p', r, 'deep'), Buffer.from(jsonObjects(L - 1))), ct: CT.pb }),
+    },
     { kind: 'protobuf', name: '150k labels', make: (r) => ({ method: 'POST', path: CM, body: pb.encode(JSON.parse(manyLabels(id('p', r, 'keys'), 150_000))), ct: CT.pb }) },
     { kind: 'protobuf', name: '400k nested messages (rejected)', make: () => ({ method: 'POST', path: CRD, body: crdProtobufNot(400_000), ct: CT.pb }) },
     // JSON patch
     {
-      kind: 'JSON patch', name: 'normal: replace one value',
+      kind: 'JSON patch',
+      name: 'normal: replace one value',
       setup: (s) => s.must({ method: 'POST', path: CM, body: smallCM('jp-normal'), ct: CT.json }),
       make: (r) => ({ method: 'PATCH', path: `${CM}/jp-normal`, body: JSON.stringify([{ op: 'replace', path: '/data/a', value: `v${r}` }]), ct: CT.jsonPatch }),
     },
     {
-      kind: 'JSON patch', name: '10,000 moves at the front of a 700k-item list',
+      kind: 'JSON patch',
+      name: '10,000 moves at the front of a 700k-item list',
       setup: (s) => s.must({ method: 'POST', path: CR, body: revisionJSON('jp-list', `{"l":[${Array(700_000).fill('1').join(',')}]}`), ct: CT.json }),
       make: () => ({ method: 'PATCH', path: `${CR}/jp-list`, body: JSON.stringify(Array.from({ length: 10_000 }, () => ({ op: 'move', from: '/data/l/0', path: '/data/l/1' }))), ct: CT.jsonPatch }),
     },
     {
-      kind: 'JSON patch', name: '10,000 moves in a 1 MiB object',
-      setup: (s) => s.must({ method: 'POST', path: CM, body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'jp-big' }, data: { a: 'x', ...Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, 'v'.repeat(1000)])) } }), ct: CT.json }),
-      make: () => ({ method: 'PATCH', path: `${CM}/jp-big`, body: JSON.stringify(Array.from({ length: 10_000 }, (_, i) => ({ op: 'move', from: i % 2 ? '/data/b' : '/data/a', path: i % 2 ? '/data/a' : '/data/b' }))), ct: CT.jsonPatch }),
+      kind: 'JSON patch',
+      name: '10,000 moves in a 1 MiB object',
+      setup: (s) =>
+        s.must({
+          method: 'POST',
+          path: CM,
+          body: JSON.stringify({
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: 'jp-big' },
+            data: { a: 'x', ...Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, 'v'.repeat(1000)])) },
+          }),
+          ct: CT.json,
+        }),
+      make: () => ({
+        method: 'PATCH',
+        path: `${CM}/jp-big`,
+        body: JSON.stringify(Array.from({ length: 10_000 }, (_, i) => ({ op: 'move', from: i % 2 ? '/data/b' : '/data/a', path: i % 2 ? '/data/a' : '/data/b' }))),
+        ct: CT.jsonPatch,
+      }),
     },
     {
-      kind: 'JSON patch', name: 'moves nesting 200k levels (rejected)',
+      kind: 'JSON patch',
+      name: 'moves nesting 200k levels (rejected)',
       setup: (s) => s.must({ method: 'POST', path: CR, body: revisionJSON('jp-nest', '{}'), ct: CT.json }),
       make: () => {
         const ops: string[] = [];
@@ -175,56 +224,91 @@ function cases(pb: KubeProtobuf): Case[] {
     },
     // merge patch
     {
-      kind: 'merge patch', name: 'normal: one value',
+      kind: 'merge patch',
+      name: 'normal: one value',
       setup: (s) => s.must({ method: 'POST', path: CM, body: smallCM('mp-normal'), ct: CT.json }),
       make: (r) => ({ method: 'PATCH', path: `${CM}/mp-normal`, body: JSON.stringify({ data: { a: `v${r}` } }), ct: CT.merge }),
     },
     {
-      kind: 'merge patch', name: `nesting at the limit (${L})`,
+      kind: 'merge patch',
+      name: `nesting at the limit (${L})`,
       setup: (s) => s.must({ method: 'POST', path: CR, body: revisionJSON('mp-deep', '{}'), ct: CT.json }),
       make: () => ({ method: 'PATCH', path: `${CR}/mp-deep`, body: `{"data":${jsonObjects(L - 1)}}`, ct: CT.merge }),
     },
     {
-      kind: 'merge patch', name: `${LABELS_3MIB / 1000}k labels (3 MiB)`,
+      kind: 'merge patch',
+      name: `${LABELS_3MIB / 1000}k labels (3 MiB)`,
       setup: (s) => s.must({ method: 'POST', path: CM, body: smallCM('mp-keys'), ct: CT.json }),
       make: () => ({ method: 'PATCH', path: `${CM}/mp-keys`, body: JSON.stringify({ metadata: { labels: JSON.parse(manyLabels('x', LABELS_3MIB)).metadata.labels } }), ct: CT.merge }),
     },
     // strategic merge patch
     {
-      kind: 'strategic merge', name: 'normal: one image',
+      kind: 'strategic merge',
+      name: 'normal: one image',
       setup: (s) => s.must({ method: 'POST', path: DEPLOY, body: deployment('smp-normal', []), ct: CT.json }),
       make: (r) => ({ method: 'PATCH', path: `${DEPLOY}/smp-normal`, body: JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'c', image: `i:${r}` }] } } } }), ct: CT.smp }),
     },
     {
-      kind: 'strategic merge', name: '60k env items by key into 15k (reversed)',
-      setup: (s) => s.must({ method: 'POST', path: DEPLOY, body: deployment('smp-env', Array.from({ length: 15_000 }, (_, i) => ({ name: `E${i}`, value: 'v' }))), ct: CT.json }),
+      kind: 'strategic merge',
+      name: '60k env items by key into 15k (reversed)',
+      setup: (s) =>
+        s.must({
+          method: 'POST',
+          path: DEPLOY,
+          body: deployment(
+            'smp-env',
+            Array.from({ length: 15_000 }, (_, i) => ({ name: `E${i}`, value: 'v' })),
+          ),
+          ct: CT.json,
+        }),
       make: (r) => ({
-        method: 'PATCH', path: `${DEPLOY}/smp-env`, ct: CT.smp,
+        method: 'PATCH',
+        path: `${DEPLOY}/smp-env`,
+        ct: CT.smp,
         body: JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'c', env: Array.from({ length: 60_000 }, (_, i) => ({ name: `E${59_999 - i}`, value: `w${r}` })) }] } } } }),
       }),
     },
     {
-      kind: 'strategic merge', name: '60k new items under an empty $setElementOrder',
+      kind: 'strategic merge',
+      name: '60k new items under an empty $setElementOrder',
       setup: (s) => s.must({ method: 'POST', path: DEPLOY, body: deployment('smp-order', [{ name: 'A', value: 'v' }]), ct: CT.json }),
       make: (r) => ({
-        method: 'PATCH', path: `${DEPLOY}/smp-order`, ct: CT.smp,
-        body: JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'c', '$setElementOrder/env': [], env: Array.from({ length: 60_000 }, (_, i) => ({ name: `N${r}-${i}`, value: 'w' })) }] } } } }),
+        method: 'PATCH',
+        path: `${DEPLOY}/smp-order`,
+        ct: CT.smp,
+        body: JSON.stringify({
+          spec: { template: { spec: { containers: [{ name: 'c', '$setElementOrder/env': [], env: Array.from({ length: 60_000 }, (_, i) => ({ name: `N${r}-${i}`, value: 'w' })) }] } } },
+        }),
       }),
     },
     // apply
     { kind: 'apply', name: 'normal: a small ConfigMap', make: (r) => ({ method: 'PATCH', path: `${CM}/${id('a', r, 'n')}?fieldManager=bench`, body: smallCMYAML(id('a', r, 'n')), ct: CT.apply }) },
     {
-      kind: 'apply', name: `YAML block nesting at the limit (${L})`,
+      kind: 'apply',
+      name: `YAML block nesting at the limit (${L})`,
       make: (r) => ({ method: 'PATCH', path: `${CR}/${id('a', r, 'deep')}?fieldManager=bench`, body: revisionYAML(id('a', r, 'deep'), yamlBlockMaps(L - 1, 2), true), ct: CT.apply }),
     },
-    { kind: 'apply', name: `${LABELS_3MIB / 1000}k labels in JSON (3 MiB)`, make: (r) => ({ method: 'PATCH', path: `${CM}/${id('a', r, 'keys')}?fieldManager=bench`, body: manyLabels(id('a', r, 'keys'), LABELS_3MIB), ct: CT.apply }) },
-    { kind: 'apply', name: 'billion laughs (rejected)', make: (r) => ({ method: 'PATCH', path: `${CM}/${id('a', r, 'lol')}?fieldManager=bench`, body: `${smallCMYAML(id('a', r, 'lol'))}${yamlLaughs(9, 9)}`, ct: CT.apply }) },
+    {
+      kind: 'apply',
+      name: `${LABELS_3MIB / 1000}k labels in JSON (3 MiB)`,
+      make: (r) => ({ method: 'PATCH', path: `${CM}/${id('a', r, 'keys')}?fieldManager=bench`, body: manyLabels(id('a', r, 'keys'), LABELS_3MIB), ct: CT.apply }),
+    },
+    {
+      kind: 'apply',
+      name: 'billion laughs (rejected)',
+      make: (r) => ({ method: 'PATCH', path: `${CM}/${id('a', r, 'lol')}?fieldManager=bench`, body: `${smallCMYAML(id('a', r, 'lol'))}${yamlLaughs(9, 9)}`, ct: CT.apply }),
+    },
   ];
 }
 
 // ---- measuring ----
 
-interface Sample { ms: number; rssMiB: number; status: number; readyMs: number }
+interface Sample {
+  ms: number;
+  rssMiB: number;
+  status: number;
+  readyMs: number;
+}
 
 async function measure(s: ServerProcess, client: Client, r: Req): Promise<Sample> {
   const pid = s.proc.pid!;
@@ -270,10 +354,24 @@ async function main(): Promise<void> {
         const n = median(normalSamples.map((x) => x.ms));
         const w = median(worstSamples.map((x) => x.ms));
         const codes = [...new Set(worstSamples.map((x) => x.status))].join('/');
-        console.log(`${kind.padEnd(17)}${worst.name.padEnd(48)}${codes.padStart(5)}${w.toFixed(1).padStart(9)}${(w / n).toFixed(0).padStart(10)}${median(worstSamples.map((x) => x.rssMiB)).toFixed(0).padStart(8)}${median(worstSamples.map((x) => x.readyMs)).toFixed(0).padStart(11)}`);
+        console.log(
+          `${kind.padEnd(17)}${worst.name.padEnd(48)}${codes.padStart(5)}${w.toFixed(1).padStart(9)}${(w / n).toFixed(0).padStart(10)}${median(worstSamples.map((x) => x.rssMiB))
+            .toFixed(0)
+            .padStart(8)}${median(worstSamples.map((x) => x.readyMs))
+            .toFixed(0)
+            .padStart(11)}`,
+        );
       }
       const codes = [...new Set(normalSamples.map((x) => x.status))].join('/');
-      console.log(`${kind.padEnd(17)}${normal.name.padEnd(48)}${codes.padStart(5)}${median(normalSamples.map((x) => x.ms)).toFixed(1).padStart(9)}${'1'.padStart(10)}${median(normalSamples.map((x) => x.rssMiB)).toFixed(0).padStart(8)}${median(normalSamples.map((x) => x.readyMs)).toFixed(0).padStart(11)}`);
+      console.log(
+        `${kind.padEnd(17)}${normal.name.padEnd(48)}${codes.padStart(5)}${median(normalSamples.map((x) => x.ms))
+          .toFixed(1)
+          .padStart(9)}${'1'.padStart(10)}${median(normalSamples.map((x) => x.rssMiB))
+          .toFixed(0)
+          .padStart(8)}${median(normalSamples.map((x) => x.readyMs))
+          .toFixed(0)
+          .padStart(11)}`,
+      );
     }
     const r = await client.send({ method: 'GET', path: '/readyz', body: '', ct: 'text/plain' });
     console.log(`\n/readyz after all: ${r.status}; server RSS ${(rssKiB(s.proc.pid!, 'VmRSS') / 1024).toFixed(0)} MiB`);

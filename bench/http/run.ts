@@ -21,7 +21,12 @@ const quick = process.argv.includes('--quick');
 const DURATION = quick ? 3 : 10;
 const MANY = quick ? 10_000 : 100_000;
 
-interface Proc { url: string; proc: ChildProcess; startMs: number; stop(): Promise<void> }
+interface Proc {
+  url: string;
+  proc: ChildProcess;
+  startMs: number;
+  stop(): Promise<void>;
+}
 
 async function spawnServer(args: string[], ready: RegExp): Promise<Proc> {
   const t0 = performance.now();
@@ -33,7 +38,9 @@ async function spawnServer(args: string[], ready: RegExp): Promise<Proc> {
       const m = ready.exec(out);
       if (m) res(m[1]);
     });
-    proc.stderr!.on('data', (d) => { out += d; });
+    proc.stderr!.on('data', (d) => {
+      out += d;
+    });
     proc.on('exit', (c) => rej(new Error(`exited ${c}: ${out}`)));
   });
   // wait for readiness
@@ -41,13 +48,21 @@ async function spawnServer(args: string[], ready: RegExp): Promise<Proc> {
     try {
       const r = await fetch(`${url}/readyz`);
       if (r.status === 200) break;
-    } catch { /* not yet */ }
+    } catch {
+      /* not yet */
+    }
     await new Promise((r) => setTimeout(r, 5));
   }
   const startMs = performance.now() - t0;
   return {
-    url, proc, startMs,
-    stop: () => new Promise<void>((r) => { proc.on('exit', () => r()); proc.kill('SIGTERM'); }),
+    url,
+    proc,
+    startMs,
+    stop: () =>
+      new Promise<void>((r) => {
+        proc.on('exit', () => r());
+        proc.kill('SIGTERM');
+      }),
   };
 }
 
@@ -58,15 +73,23 @@ function rssMB(p: ChildProcess): number {
     const kids = readFileSync(`/proc/${p.pid}/task/${p.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
     pids.push(...kids);
     for (const k of kids) {
-      try { pids.push(...readFileSync(`/proc/${k}/task/${k}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)); } catch { /* gone */ }
+      try {
+        pids.push(...readFileSync(`/proc/${k}/task/${k}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+      } catch {
+        /* gone */
+      }
     }
-  } catch { /* no children */ }
+  } catch {
+    /* no children */
+  }
   let kb = 0;
   for (const pid of pids) {
     try {
       const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
       if (m) kb += Number(m[1]);
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   return kb / 1024;
 }
@@ -111,14 +134,18 @@ async function main(): Promise<void> {
   }
   const bare = await spawnServer([barePath], /listening on (http\S+)/);
   // plain HTTP and no authorization, like the bare baseline (bench/auth compares TLS and authentication)
-  const ours = await spawnServer([join(root, 'runtime', 'cli.ts'), '--data-dir', join(scratch, 'd1'), '--secure-port', '0', '--insecure-serve-http', '--authorization-mode', 'AlwaysAllow'], /listening on (http\S+)/);
+  const ours = await spawnServer(
+    [join(root, 'runtime', 'cli.ts'), '--data-dir', join(scratch, 'd1'), '--secure-port', '0', '--insecure-serve-http', '--authorization-mode', 'AlwaysAllow'],
+    /listening on (http\S+)/,
+  );
   results['start to ready: specserver (ms)'] = ours.startMs.toFixed(0);
   results['start to ready: bare hono (ms)'] = bare.startMs.toFixed(0);
   results['start-up ratio (ours / bare)'] = (ours.startMs / bare.startMs).toFixed(2);
 
   // 1. GET throughput
   await fetch(`${ours.url}/api/v1/namespaces/default/configmaps`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bench' }, data: { key: 'value' } }),
   });
   await cannon({ url: `${bare.url}/x`, duration: 1 });
@@ -134,7 +161,9 @@ async function main(): Promise<void> {
   // 2. durable creates, 64 connections
   let n = 0;
   const create = await cannon({
-    url: `${ours.url}/api/v1/namespaces/default/configmaps`, connections: 64, method: 'POST',
+    url: `${ours.url}/api/v1/namespaces/default/configmaps`,
+    connections: 64,
+    method: 'POST',
     headers: { 'content-type': 'application/json' },
     requests: [{ setupRequest: (r: any) => ({ ...r, body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c-${n++}` }, data: { key: 'value'.repeat(20) } }) }) }],
   });
@@ -143,23 +172,29 @@ async function main(): Promise<void> {
   await ours.stop();
 
   // 3. list of 10,000 ConfigMaps and 4. RSS with many
-  const many = await spawnServer([join(root, 'runtime', 'cli.ts'), '--data-dir', join(scratch, 'd2'), '--secure-port', '0', '--insecure-serve-http', '--authorization-mode', 'AlwaysAllow'], /listening on (http\S+)/);
+  const many = await spawnServer(
+    [join(root, 'runtime', 'cli.ts'), '--data-dir', join(scratch, 'd2'), '--secure-port', '0', '--insecure-serve-http', '--authorization-mode', 'AlwaysAllow'],
+    /listening on (http\S+)/,
+  );
   let made = 0;
   const makeBatch = async (ns: string, count: number) => {
     const conc = 32;
     let next = 0;
-    await Promise.all(Array.from({ length: conc }, async () => {
-      for (;;) {
-        const i = next++;
-        if (i >= count) return;
-        const r = await fetch(`${many.url}/api/v1/namespaces/${ns}/configmaps`, {
-          method: 'POST', headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, labels: { app: 'bench', n: String(i % 10) } }, data: { payload: 'x'.repeat(700) } }),
-        });
-        if (r.status === 201) made++;
-        else await r.text();
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: conc }, async () => {
+        for (;;) {
+          const i = next++;
+          if (i >= count) return;
+          const r = await fetch(`${many.url}/api/v1/namespaces/${ns}/configmaps`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, labels: { app: 'bench', n: String(i % 10) } }, data: { payload: 'x'.repeat(700) } }),
+          });
+          if (r.status === 201) made++;
+          else await r.text();
+        }
+      }),
+    );
   };
   await makeBatch('kube-public', 10_000);
   const times: number[] = [];

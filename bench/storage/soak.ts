@@ -26,12 +26,12 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'specserver-soak-'));
 const mb = (b: number) => (b / 1048576).toFixed(2) + ' MB';
 
 const lease = (i: number): Obj => ({
-  apiVersion: 'coordination.k8s.io/v1', kind: 'Lease',
+  apiVersion: 'coordination.k8s.io/v1',
+  kind: 'Lease',
   metadata: { name: `node-${i}`, namespace: 'kube-node-lease', uid: `uid-${i}` },
   spec: { holderIdentity: `node-${i}`, leaseDurationSeconds: 40, renewTime: new Date().toISOString() },
 });
-const renew = (s: KVStorage, i: number) =>
-  s.guaranteedUpdate(`${PREFIX}node-${i}`, { tryUpdate: (cur) => ({ ...cur!, spec: { ...cur!.spec, renewTime: new Date().toISOString() } }) });
+const renew = (s: KVStorage, i: number) => s.guaranteedUpdate(`${PREFIX}node-${i}`, { tryUpdate: (cur) => ({ ...cur!, spec: { ...cur!.spec, renewTime: new Date().toISOString() } }) });
 
 async function listLatency(s: KVStorage, rounds = 300): Promise<number> {
   const xs: number[] = [];
@@ -65,8 +65,10 @@ async function historyPhase(): Promise<void> {
     b.push(await listLatency(big.s, 50));
   }
   const med = (xs: number[]) => xs.sort((x, y) => x - y)[xs.length >> 1];
-  console.log(`list ${LEASES} leases (KVStorage, current state): ${med(a).toFixed(3)} ms at ${small.kv.stats().logRows} revisions; ` +
-    `${med(b).toFixed(3)} ms at ${big.kv.stats().logRows} revisions (ratio ${(med(b) / med(a)).toFixed(2)})`);
+  console.log(
+    `list ${LEASES} leases (KVStorage, current state): ${med(a).toFixed(3)} ms at ${small.kv.stats().logRows} revisions; ` +
+      `${med(b).toFixed(3)} ms at ${big.kv.stats().logRows} revisions (ratio ${(med(b) / med(a)).toFixed(2)})`,
+  );
   await small.kv.close();
   await big.kv.close();
 }
@@ -80,9 +82,11 @@ async function soakPhase(): Promise<void> {
   const t0 = Date.now();
   const report = (label: string) => {
     const st = kv.stats();
-    console.log(`${label.padEnd(6)} t=${String(Math.round((Date.now() - t0) / 1000)).padStart(4)}s rev=${st.revision} ` +
-      `log rows=${st.logRows} db=${mb(st.dbBytes)} wal=${mb(st.walBytes)} pages=${st.pageCount} free=${st.freePages} ` +
-      `compacted<=${st.compactedRevision}`);
+    console.log(
+      `${label.padEnd(6)} t=${String(Math.round((Date.now() - t0) / 1000)).padStart(4)}s rev=${st.revision} ` +
+        `log rows=${st.logRows} db=${mb(st.dbBytes)} wal=${mb(st.walBytes)} pages=${st.pageCount} free=${st.freePages} ` +
+        `compacted<=${st.compactedRevision}`,
+    );
   };
   report('start');
   let nextReport = t0 + total / 10;

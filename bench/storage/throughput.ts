@@ -83,7 +83,9 @@ async function getRates(): Promise<{ kvGet: number; rawGet: number }> {
   db.pragma('cache_size = -65536'); // the same page cache the KV uses
   db.exec('CREATE TABLE t (k TEXT PRIMARY KEY, v TEXT)');
   const ins = db.prepare('INSERT INTO t VALUES (?, ?)');
-  db.transaction(() => { for (let i = 0; i < N; i++) ins.run(`/k/${i}`, value); })();
+  db.transaction(() => {
+    for (let i = 0; i < N; i++) ins.run(`/k/${i}`, value);
+  })();
   const sel = db.prepare('SELECT v FROM t WHERE k = ?');
   n = 0;
   end = performance.now() + SECONDS * 1000;
@@ -96,8 +98,15 @@ async function getRates(): Promise<{ kvGet: number; rawGet: number }> {
 
 function makeObj(i: number): Obj {
   return {
-    apiVersion: 'v1', kind: 'ConfigMap',
-    metadata: { name: `cm-${String(i).padStart(5, '0')}`, namespace: 'bench', uid: `00000000-0000-0000-0000-${String(i).padStart(12, '0')}`, labels: { app: 'bench', idx: String(i % 10) }, creationTimestamp: '2026-01-01T00:00:00Z' },
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name: `cm-${String(i).padStart(5, '0')}`,
+      namespace: 'bench',
+      uid: `00000000-0000-0000-0000-${String(i).padStart(12, '0')}`,
+      labels: { app: 'bench', idx: String(i % 10) },
+      creationTimestamp: '2026-01-01T00:00:00Z',
+    },
     data: { payload: pad(820) },
   };
 }
@@ -130,7 +139,13 @@ async function listRatio(): Promise<{ cacheMs: number; stringifyMs: number; byte
   };
   for (let r = 0; r < 21; r++) {
     // Alternate the order so neither side always runs on a warmer heap.
-    if (r % 2) { await viaCache(); alone(); } else { alone(); await viaCache(); }
+    if (r % 2) {
+      await viaCache();
+      alone();
+    } else {
+      alone();
+      await viaCache();
+    }
   }
   await cacher.close();
   await kv.close();
@@ -153,7 +168,10 @@ async function fanoutLatency(): Promise<{ p50: number; p99: number; writes: numb
       for await (const ev of s as AsyncIterable<WatchEvent>) {
         // A watcher serializes what it sends; the shared per-format cache makes that once per event.
         let bytes = ev.encoded?.get('json');
-        if (!bytes) { bytes = Buffer.from(JSON.stringify({ type: ev.type, object: ev.object })); ev.encoded?.set('json', bytes); }
+        if (!bytes) {
+          bytes = Buffer.from(JSON.stringify({ type: ev.type, object: ev.object }));
+          ev.encoded?.set('json', bytes);
+        }
         const seq = Number(ev.object.data.seq);
         received[w] = seq;
         const arr = deliveredAt.get(seq)!;

@@ -43,7 +43,12 @@ function typeRef(node: OpenAPISchema, ctx: Ctx): TypeRef {
 /** A list without list type that patch strategy merge makes associative (built-in schemas only). */
 function impliedAssociative(node: OpenAPISchema, items: OpenAPISchema, ctx: Ctx): boolean {
   if (ctx.custom) return false;
-  if (!String(node['x-kubernetes-patch-strategy'] ?? '').split(',').includes('merge')) return false;
+  if (
+    !String(node['x-kubernetes-patch-strategy'] ?? '')
+      .split(',')
+      .includes('merge')
+  )
+    return false;
   return isScalarSchema(items, ctx.lookup as never) || typeof node['x-kubernetes-patch-merge-key'] === 'string';
 }
 
@@ -103,7 +108,10 @@ export function buildMergeSchema(model: Model): MergeSchema {
   const types: Record<string, Atom> = {};
   for (const name of names) {
     const s = model.schemas.get(name)!;
-    if (name === QUANTITY) { types[name] = { scalar: 'untyped' }; continue; }
+    if (name === QUANTITY) {
+      types[name] = { scalar: 'untyped' };
+      continue;
+    }
     const ctx: Ctx = { custom: s.custom, lookup };
     const top = refName(s.schema) !== undefined ? { map: { elementType: { named: refName(s.schema)! }, elementRelationship: 'separable' as const } } : atom(s.schema, ctx);
     types[name] = top;

@@ -17,19 +17,47 @@ describe('naming', () => {
 });
 
 const gvk = (group: string, version: string, kind: string) => [{ group, version, kind }];
-const schema = (name: string, g: string, v: string, k: string): [string, NamedSchema] => [name, { name, file: 'x.json', jsonPath: '$', custom: false, schema: { type: 'object', 'x-kubernetes-group-version-kind': gvk(g, v, k) } }];
+const schema = (name: string, g: string, v: string, k: string): [string, NamedSchema] => [
+  name,
+  { name, file: 'x.json', jsonPath: '$', custom: false, schema: { type: 'object', 'x-kubernetes-group-version-kind': gvk(g, v, k) } },
+];
 const model = {
   schemas: new Map([
-    schema('core.Pod', '', 'v1', 'Pod'), schema('core.PodList', '', 'v1', 'PodList'), schema('core.PodExecOptions', '', 'v1', 'PodExecOptions'),
+    schema('core.Pod', '', 'v1', 'Pod'),
+    schema('core.PodList', '', 'v1', 'PodList'),
+    schema('core.PodExecOptions', '', 'v1', 'PodExecOptions'),
     schema('io.k8s.apimachinery.pkg.apis.meta.v1.Status', '', 'v1', 'Status'),
   ]),
-  groupVersions: [], resources: [],
+  groupVersions: [],
+  resources: [],
 } as unknown as Model;
 const pod: ResourceDef = {
-  group: '', version: 'v1', kind: 'Pod', listKind: 'PodList', resource: 'pods', singular: 'pod', namespaced: true,
-  verbs: ['get', 'list', 'watch', 'create', 'delete'], shortNames: [], categories: [], printerColumns: [], selectableFields: [],
-  subresources: [{ name: 'exec', kind: 'PodExecOptions', verbs: ['get', 'create'] }, { name: 'log', kind: 'Pod', verbs: ['get'] }, { name: 'proxy', kind: 'PodExecOptions', verbs: ['get'] }],
-  allowCreateOnUpdate: false, storageVersion: true, preferredVersion: true, stability: 'GA', enabledByDefault: true, schema: 'core.Pod', custom: false, nameRule: 'subdomain', virtual: false,
+  group: '',
+  version: 'v1',
+  kind: 'Pod',
+  listKind: 'PodList',
+  resource: 'pods',
+  singular: 'pod',
+  namespaced: true,
+  verbs: ['get', 'list', 'watch', 'create', 'delete'],
+  shortNames: [],
+  categories: [],
+  printerColumns: [],
+  selectableFields: [],
+  subresources: [
+    { name: 'exec', kind: 'PodExecOptions', verbs: ['get', 'create'] },
+    { name: 'log', kind: 'Pod', verbs: ['get'] },
+    { name: 'proxy', kind: 'PodExecOptions', verbs: ['get'] },
+  ],
+  allowCreateOnUpdate: false,
+  storageVersion: true,
+  preferredVersion: true,
+  stability: 'GA',
+  enabledByDefault: true,
+  schema: 'core.Pod',
+  custom: false,
+  nameRule: 'subdomain',
+  virtual: false,
 };
 
 describe('resourcePaths', () => {

@@ -8,7 +8,13 @@ import { schemaForGvk } from './reach.ts';
 
 export const META = 'io.k8s.apimachinery.pkg.apis.meta.v1.';
 
-export interface Param { name: string; in: 'path' | 'query'; type: 'string' | 'integer' | 'boolean'; description: string; required?: boolean }
+export interface Param {
+  name: string;
+  in: 'path' | 'query';
+  type: 'string' | 'integer' | 'boolean';
+  description: string;
+  required?: boolean;
+}
 
 export interface Operation {
   method: 'get' | 'put' | 'post' | 'patch' | 'delete';
@@ -27,7 +33,11 @@ export interface Operation {
   tag: string;
 }
 
-export interface PathItem { path: string; params: Param[]; ops: Operation[] }
+export interface PathItem {
+  path: string;
+  params: Param[];
+  ops: Operation[];
+}
 
 const P = (name: string, type: Param['type'], description: string): Param => ({ name, in: 'query', type, description });
 const PRETTY = P('pretty', 'string', "Pretty-print the output when 'true'.");
@@ -59,7 +69,11 @@ const WATCH_TYPES = [...JSON_TYPES, 'application/json;stream=watch', 'applicatio
 const PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
 
 function camel(s: string): string {
-  return s.split(/[.-]/).filter((x) => x !== '').map((x) => x[0].toUpperCase() + x.slice(1)).join('');
+  return s
+    .split(/[.-]/)
+    .filter((x) => x !== '')
+    .map((x) => x[0].toUpperCase() + x.slice(1))
+    .join('');
 }
 
 /** `CoreV1`, `AppsV1`, `RbacAuthorizationV1`, `NodeV1`: the group-version part of operation ids. */
@@ -93,21 +107,99 @@ export function resourcePaths(model: Model, r: ResourceDef): PathItem[] {
   const verbs = new Set<Verb>(r.verbs);
   const items: PathItem[] = [];
   const op = (o: Omit<Operation, 'tag' | 'gvk' | 'consumes' | 'produces'> & Partial<Pick<Operation, 'gvk' | 'consumes' | 'produces'>>): Operation => ({
-    consumes: ['*/*'], produces: JSON_TYPES, gvk, tag, ...o,
+    consumes: ['*/*'],
+    produces: JSON_TYPES,
+    gvk,
+    tag,
+    ...o,
   });
 
   const collection: Operation[] = [];
-  if (verbs.has('list')) collection.push(op({ method: 'get', operationId: `list${gv}${ns}${r.kind}`, description: `list or watch objects of kind ${r.kind}`, action: 'list', params: LIST_PARAMS, response: listSchema, responseCodes: ['200'], produces: WATCH_TYPES }));
-  if (verbs.has('create')) collection.push(op({ method: 'post', operationId: `create${gv}${ns}${r.kind}`, description: `create a ${r.kind}`, action: 'post', params: [DRY_RUN, FIELD_MANAGER, FIELD_VALIDATION], body: r.schema, response: r.schema, responseCodes: ['200', '201', '202'] }));
-  if (verbs.has('deletecollection')) collection.push(op({ method: 'delete', operationId: `delete${gv}Collection${ns}${r.kind}`, description: `delete collection of ${r.kind}`, action: 'deletecollection', params: [...DELETE_PARAMS, ...LIST_PARAMS.filter((p) => p.name !== 'watch' && p.name !== 'allowWatchBookmarks')], body: meta('DeleteOptions'), response: meta('Status'), responseCodes: ['200'] }));
+  if (verbs.has('list'))
+    collection.push(
+      op({
+        method: 'get',
+        operationId: `list${gv}${ns}${r.kind}`,
+        description: `list or watch objects of kind ${r.kind}`,
+        action: 'list',
+        params: LIST_PARAMS,
+        response: listSchema,
+        responseCodes: ['200'],
+        produces: WATCH_TYPES,
+      }),
+    );
+  if (verbs.has('create'))
+    collection.push(
+      op({
+        method: 'post',
+        operationId: `create${gv}${ns}${r.kind}`,
+        description: `create a ${r.kind}`,
+        action: 'post',
+        params: [DRY_RUN, FIELD_MANAGER, FIELD_VALIDATION],
+        body: r.schema,
+        response: r.schema,
+        responseCodes: ['200', '201', '202'],
+      }),
+    );
+  if (verbs.has('deletecollection'))
+    collection.push(
+      op({
+        method: 'delete',
+        operationId: `delete${gv}Collection${ns}${r.kind}`,
+        description: `delete collection of ${r.kind}`,
+        action: 'deletecollection',
+        params: [...DELETE_PARAMS, ...LIST_PARAMS.filter((p) => p.name !== 'watch' && p.name !== 'allowWatchBookmarks')],
+        body: meta('DeleteOptions'),
+        response: meta('Status'),
+        responseCodes: ['200'],
+      }),
+    );
   if (collection.length > 0) items.push({ path: base, params: r.namespaced ? [nsParam, PRETTY] : [PRETTY], ops: collection });
 
   const item: Operation[] = [];
-  if (verbs.has('get')) item.push(op({ method: 'get', operationId: `read${gv}${ns}${r.kind}`, description: `read the specified ${r.kind}`, action: 'get', params: [], response: r.schema, responseCodes: ['200'] }));
-  if (verbs.has('update')) item.push(op({ method: 'put', operationId: `replace${gv}${ns}${r.kind}`, description: `replace the specified ${r.kind}`, action: 'put', params: [DRY_RUN, FIELD_MANAGER, FIELD_VALIDATION], body: r.schema, response: r.schema, responseCodes: ['200', '201'] }));
+  if (verbs.has('get'))
+    item.push(op({ method: 'get', operationId: `read${gv}${ns}${r.kind}`, description: `read the specified ${r.kind}`, action: 'get', params: [], response: r.schema, responseCodes: ['200'] }));
+  if (verbs.has('update'))
+    item.push(
+      op({
+        method: 'put',
+        operationId: `replace${gv}${ns}${r.kind}`,
+        description: `replace the specified ${r.kind}`,
+        action: 'put',
+        params: [DRY_RUN, FIELD_MANAGER, FIELD_VALIDATION],
+        body: r.schema,
+        response: r.schema,
+        responseCodes: ['200', '201'],
+      }),
+    );
   const patchTypes = r.custom ? PATCH_TYPES.filter((t) => !t.includes('strategic')) : PATCH_TYPES;
-  if (verbs.has('patch')) item.push(op({ method: 'patch', operationId: `patch${gv}${ns}${r.kind}`, description: `partially update the specified ${r.kind}`, action: 'patch', params: [DRY_RUN, FIELD_MANAGER, FIELD_VALIDATION, FORCE], body: meta('Patch'), response: r.schema, responseCodes: ['200', '201'], consumes: patchTypes }));
-  if (verbs.has('delete')) item.push(op({ method: 'delete', operationId: `delete${gv}${ns}${r.kind}`, description: `delete a ${r.kind}`, action: 'delete', params: DELETE_PARAMS, body: meta('DeleteOptions'), response: meta('Status'), responseCodes: ['200', '202'] }));
+  if (verbs.has('patch'))
+    item.push(
+      op({
+        method: 'patch',
+        operationId: `patch${gv}${ns}${r.kind}`,
+        description: `partially update the specified ${r.kind}`,
+        action: 'patch',
+        params: [DRY_RUN, FIELD_MANAGER, FIELD_VALIDATION, FORCE],
+        body: meta('Patch'),
+        response: r.schema,
+        responseCodes: ['200', '201'],
+        consumes: patchTypes,
+      }),
+    );
+  if (verbs.has('delete'))
+    item.push(
+      op({
+        method: 'delete',
+        operationId: `delete${gv}${ns}${r.kind}`,
+        description: `delete a ${r.kind}`,
+        action: 'delete',
+        params: DELETE_PARAMS,
+        body: meta('DeleteOptions'),
+        response: meta('Status'),
+        responseCodes: ['200', '202'],
+      }),
+    );
   if (item.length > 0) items.push({ path: `${base}/{name}`, params: r.namespaced ? [nameParam, nsParam, PRETTY] : [nameParam, PRETTY], ops: item });
 
   for (const s of r.subresources) {
@@ -117,11 +209,29 @@ export function resourcePaths(model: Model, r: ResourceDef): PathItem[] {
     const sv = new Set(s.verbs);
     if (s.kind.endsWith('Options')) {
       // Connect subresources (exec, attach, portforward, proxy): options kinds, plain-text bodies.
-      const methods: [Verb, Operation['method']][] = [['get', 'get'], ['create', 'post'], ['update', 'put'], ['patch', 'patch'], ['delete', 'delete']];
-      const ops = (suffix: string) => methods.filter(([v]) => sv.has(v)).map(([, m]) => op({
-        method: m, operationId: `connect${gv}${camel(m)}${ns}${r.kind}${sname}${suffix}`, description: `connect ${m.toUpperCase()} requests to ${s.name} of ${r.kind}`,
-        action: 'connect', gvk: sgvk, params: [], response: undefined, responseCodes: ['200'], produces: ['*/*'],
-      }));
+      const methods: [Verb, Operation['method']][] = [
+        ['get', 'get'],
+        ['create', 'post'],
+        ['update', 'put'],
+        ['patch', 'patch'],
+        ['delete', 'delete'],
+      ];
+      const ops = (suffix: string) =>
+        methods
+          .filter(([v]) => sv.has(v))
+          .map(([, m]) =>
+            op({
+              method: m,
+              operationId: `connect${gv}${camel(m)}${ns}${r.kind}${sname}${suffix}`,
+              description: `connect ${m.toUpperCase()} requests to ${s.name} of ${r.kind}`,
+              action: 'connect',
+              gvk: sgvk,
+              params: [],
+              response: undefined,
+              responseCodes: ['200'],
+              produces: ['*/*'],
+            }),
+          );
       items.push({ path: `${base}/{name}/${s.name}`, params, ops: ops('') });
       if (s.name === 'proxy') {
         const pathParam: Param = { name: 'path', in: 'path', type: 'string', description: 'Path to forward to.', required: true };
@@ -132,11 +242,77 @@ export function resourcePaths(model: Model, r: ResourceDef): PathItem[] {
     const sschema = s.name === 'log' ? undefined : schemaForGvk(model, sgvk.group, sgvk.version, sgvk.kind);
     const produces = s.name === 'log' ? ['text/plain', 'application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] : JSON_TYPES;
     const sub: Operation[] = [];
-    if (sv.has('get')) sub.push(op({ method: 'get', operationId: `read${gv}${ns}${r.kind}${sname}`, description: `read ${s.name} of the specified ${r.kind}`, action: 'get', gvk: sgvk, params: [], response: sschema, responseCodes: ['200'], produces }));
-    if (sv.has('create')) sub.push(op({ method: 'post', operationId: `create${gv}${ns}${r.kind}${sname}`, description: `create ${s.name} of a ${r.kind}`, action: 'post', gvk: sgvk, params: [DRY_RUN, FIELD_MANAGER, FIELD_VALIDATION], body: sschema, response: sschema, responseCodes: ['200', '201', '202'] }));
-    if (sv.has('update')) sub.push(op({ method: 'put', operationId: `replace${gv}${ns}${r.kind}${sname}`, description: `replace ${s.name} of the specified ${r.kind}`, action: 'put', gvk: sgvk, params: [DRY_RUN, FIELD_MANAGER, FIELD_VALIDATION], body: sschema, response: sschema, responseCodes: ['200', '201'] }));
-    if (sv.has('patch')) sub.push(op({ method: 'patch', operationId: `patch${gv}${ns}${r.kind}${sname}`, description: `partially update ${s.name} of the specified ${r.kind}`, action: 'patch', gvk: sgvk, params: [DRY_RUN, FIELD_MANAGER, FIELD_VALIDATION, FORCE], body: meta('Patch'), response: sschema, responseCodes: ['200', '201'], consumes: patchTypes }));
-    if (sv.has('delete')) sub.push(op({ method: 'delete', operationId: `delete${gv}${ns}${r.kind}${sname}`, description: `delete ${s.name} of a ${r.kind}`, action: 'delete', gvk: sgvk, params: DELETE_PARAMS, body: meta('DeleteOptions'), response: meta('Status'), responseCodes: ['200', '202'] }));
+    if (sv.has('get'))
+      sub.push(
+        op({
+          method: 'get',
+          operationId: `read${gv}${ns}${r.kind}${sname}`,
+          description: `read ${s.name} of the specified ${r.kind}`,
+          action: 'get',
+          gvk: sgvk,
+          params: [],
+          response: sschema,
+          responseCodes: ['200'],
+          produces,
+        }),
+      );
+    if (sv.has('create'))
+      sub.push(
+        op({
+          method: 'post',
+          operationId: `create${gv}${ns}${r.kind}${sname}`,
+          description: `create ${s.name} of a ${r.kind}`,
+          action: 'post',
+          gvk: sgvk,
+          params: [DRY_RUN, FIELD_MANAGER, FIELD_VALIDATION],
+          body: sschema,
+          response: sschema,
+          responseCodes: ['200', '201', '202'],
+        }),
+      );
+    if (sv.has('update'))
+      sub.push(
+        op({
+          method: 'put',
+          operationId: `replace${gv}${ns}${r.kind}${sname}`,
+          description: `replace ${s.name} of the specified ${r.kind}`,
+          action: 'put',
+          gvk: sgvk,
+          params: [DRY_RUN, FIELD_MANAGER, FIELD_VALIDATION],
+          body: sschema,
+          response: sschema,
+          responseCodes: ['200', '201'],
+        }),
+      );
+    if (sv.has('patch'))
+      sub.push(
+        op({
+          method: 'patch',
+          operationId: `patch${gv}${ns}${r.kind}${sname}`,
+          description: `partially update ${s.name} of the specified ${r.kind}`,
+          action: 'patch',
+          gvk: sgvk,
+          params: [DRY_RUN, FIELD_MANAGER, FIELD_VALIDATION, FORCE],
+          body: meta('Patch'),
+          response: sschema,
+          responseCodes: ['200', '201'],
+          consumes: patchTypes,
+        }),
+      );
+    if (sv.has('delete'))
+      sub.push(
+        op({
+          method: 'delete',
+          operationId: `delete${gv}${ns}${r.kind}${sname}`,
+          description: `delete ${s.name} of a ${r.kind}`,
+          action: 'delete',
+          gvk: sgvk,
+          params: DELETE_PARAMS,
+          body: meta('DeleteOptions'),
+          response: meta('Status'),
+          responseCodes: ['200', '202'],
+        }),
+      );
     if (sub.length > 0) items.push({ path: `${base}/{name}/${s.name}`, params: [...params, PRETTY], ops: sub });
   }
 
@@ -144,14 +320,74 @@ export function resourcePaths(model: Model, r: ResourceDef): PathItem[] {
     const watchEvent = meta('WatchEvent');
     const wbase = r.namespaced ? `${prefix}/watch/namespaces/{namespace}/${r.resource}` : `${prefix}/watch/${r.resource}`;
     const wparams = [...LIST_PARAMS, PRETTY];
-    items.push({ path: wbase, params: r.namespaced ? [nsParam, ...wparams] : wparams, ops: [op({ method: 'get', operationId: `watch${gv}${ns}${r.kind}List`, description: `watch individual changes to a list of ${r.kind}. deprecated: use the 'watch' parameter with a list operation instead.`, action: 'watchlist', params: [], response: watchEvent, responseCodes: ['200'], produces: WATCH_TYPES })] });
-    items.push({ path: `${wbase}/{name}`, params: r.namespaced ? [nameParam, nsParam, ...wparams] : [nameParam, ...wparams], ops: [op({ method: 'get', operationId: `watch${gv}${ns}${r.kind}`, description: `watch changes to an object of kind ${r.kind}. deprecated: use the 'watch' parameter with a list operation instead, filtered to a single item with the 'fieldSelector' parameter.`, action: 'watch', params: [], response: watchEvent, responseCodes: ['200'], produces: WATCH_TYPES })] });
+    items.push({
+      path: wbase,
+      params: r.namespaced ? [nsParam, ...wparams] : wparams,
+      ops: [
+        op({
+          method: 'get',
+          operationId: `watch${gv}${ns}${r.kind}List`,
+          description: `watch individual changes to a list of ${r.kind}. deprecated: use the 'watch' parameter with a list operation instead.`,
+          action: 'watchlist',
+          params: [],
+          response: watchEvent,
+          responseCodes: ['200'],
+          produces: WATCH_TYPES,
+        }),
+      ],
+    });
+    items.push({
+      path: `${wbase}/{name}`,
+      params: r.namespaced ? [nameParam, nsParam, ...wparams] : [nameParam, ...wparams],
+      ops: [
+        op({
+          method: 'get',
+          operationId: `watch${gv}${ns}${r.kind}`,
+          description: `watch changes to an object of kind ${r.kind}. deprecated: use the 'watch' parameter with a list operation instead, filtered to a single item with the 'fieldSelector' parameter.`,
+          action: 'watch',
+          params: [],
+          response: watchEvent,
+          responseCodes: ['200'],
+          produces: WATCH_TYPES,
+        }),
+      ],
+    });
     if (r.namespaced) {
-      items.push({ path: `${prefix}/watch/${r.resource}`, params: wparams, ops: [op({ method: 'get', operationId: `watch${gv}${r.kind}ListForAllNamespaces`, description: `watch individual changes to a list of ${r.kind}. deprecated: use the 'watch' parameter with a list operation instead.`, action: 'watchlist', params: [], response: watchEvent, responseCodes: ['200'], produces: WATCH_TYPES })] });
+      items.push({
+        path: `${prefix}/watch/${r.resource}`,
+        params: wparams,
+        ops: [
+          op({
+            method: 'get',
+            operationId: `watch${gv}${r.kind}ListForAllNamespaces`,
+            description: `watch individual changes to a list of ${r.kind}. deprecated: use the 'watch' parameter with a list operation instead.`,
+            action: 'watchlist',
+            params: [],
+            response: watchEvent,
+            responseCodes: ['200'],
+            produces: WATCH_TYPES,
+          }),
+        ],
+      });
     }
   }
   if (r.namespaced && verbs.has('list')) {
-    items.push({ path: `${prefix}/${r.resource}`, params: [...LIST_PARAMS, PRETTY], ops: [op({ method: 'get', operationId: `list${gv}${r.kind}ForAllNamespaces`, description: `list or watch objects of kind ${r.kind}`, action: 'list', params: [], response: listSchema, responseCodes: ['200'], produces: WATCH_TYPES })] });
+    items.push({
+      path: `${prefix}/${r.resource}`,
+      params: [...LIST_PARAMS, PRETTY],
+      ops: [
+        op({
+          method: 'get',
+          operationId: `list${gv}${r.kind}ForAllNamespaces`,
+          description: `list or watch objects of kind ${r.kind}`,
+          action: 'list',
+          params: [],
+          response: listSchema,
+          responseCodes: ['200'],
+          produces: WATCH_TYPES,
+        }),
+      ],
+    });
   }
   return items;
 }
@@ -161,7 +397,25 @@ export function groupVersionPaths(model: Model, group: string, version: string, 
   const prefix = groupVersionPrefix(group, version);
   const items: PathItem[] = [];
   const arl = model.schemas.has(META + 'APIResourceList') ? META + 'APIResourceList' : undefined;
-  items.push({ path: `${prefix}/`, params: [], ops: [{ method: 'get', operationId: `get${opGroupVersion(group, version)}APIResources`, description: 'get available resources', action: '', gvk: { group: '', version: '', kind: '' }, params: [], response: arl, responseCodes: ['200'], consumes: JSON_TYPES, produces: JSON_TYPES, tag: tagOf(group, version) }] });
+  items.push({
+    path: `${prefix}/`,
+    params: [],
+    ops: [
+      {
+        method: 'get',
+        operationId: `get${opGroupVersion(group, version)}APIResources`,
+        description: 'get available resources',
+        action: '',
+        gvk: { group: '', version: '', kind: '' },
+        params: [],
+        response: arl,
+        responseCodes: ['200'],
+        consumes: JSON_TYPES,
+        produces: JSON_TYPES,
+        tag: tagOf(group, version),
+      },
+    ],
+  });
   for (const r of resources) items.push(...resourcePaths(model, r));
   const seen = new Map<string, PathItem>();
   for (const it of items) {

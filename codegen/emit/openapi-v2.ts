@@ -19,7 +19,10 @@ export function toV2Schema(v: unknown): unknown {
   for (const [k, x] of Object.entries(v)) {
     if (k === 'allOf' && r !== undefined && typeof v.$ref !== 'string') continue;
     if (k === '$ref') continue;
-    if (k === 'nullable') { out['x-nullable'] = x; continue; }
+    if (k === 'nullable') {
+      out['x-nullable'] = x;
+      continue;
+    }
     out[k] = toV2Schema(x);
   }
   if (r !== undefined) out.$ref = r.startsWith(REF_PREFIX) ? `#/definitions/${r.slice(REF_PREFIX.length)}` : r;
@@ -40,8 +43,13 @@ function opV2(o: Operation) {
   if (o.body) params.push({ in: 'body', name: 'body', required: o.method !== 'delete', schema: ref(o.body) });
   params.push(...o.params.map(paramV2));
   const out: Record<string, unknown> = {
-    consumes: o.consumes, description: o.description, operationId: o.operationId, produces: o.produces,
-    responses, schemes: ['https'], tags: [o.tag],
+    consumes: o.consumes,
+    description: o.description,
+    operationId: o.operationId,
+    produces: o.produces,
+    responses,
+    schemes: ['https'],
+    tags: [o.tag],
   };
   if (params.length > 0) out.parameters = params;
   if (o.action !== '') {
@@ -75,10 +83,14 @@ export function emitOpenAPIV2(model: Model): string {
   }
   const definitions: Record<string, unknown> = {};
   for (const n of [...names].sort()) definitions[n] = toV2Schema(model.schemas.get(n)!.schema);
-  return JSON.stringify(sortKeysDeep({
-    definitions, info: { title: 'Kubernetes', version: 'unversioned' }, paths,
-    security: [{ BearerToken: [] }],
-    securityDefinitions: { BearerToken: { description: 'Bearer token authentication', in: 'header', name: 'authorization', type: 'apiKey' } },
-    swagger: '2.0',
-  }));
+  return JSON.stringify(
+    sortKeysDeep({
+      definitions,
+      info: { title: 'Kubernetes', version: 'unversioned' },
+      paths,
+      security: [{ BearerToken: [] }],
+      securityDefinitions: { BearerToken: { description: 'Bearer token authentication', in: 'header', name: 'authorization', type: 'apiKey' } },
+      swagger: '2.0',
+    }),
+  );
 }

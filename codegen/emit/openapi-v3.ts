@@ -60,7 +60,11 @@ export function pathsV3(items: PathItem[]): Record<string, unknown> {
 
 export function schemaNamesOf(model: Model, resources: ResourceDef[], items: PathItem[]): string[] {
   const roots = new Set(rootsOfResources(model, resources as Model['resources']));
-  for (const it of items) for (const o of it.ops) { if (o.body) roots.add(o.body); if (o.response) roots.add(o.response); }
+  for (const it of items)
+    for (const o of it.ops) {
+      if (o.body) roots.add(o.body);
+      if (o.response) roots.add(o.response);
+    }
   return closure(model, roots);
 }
 
@@ -76,7 +80,11 @@ export function hashOf(text: string): string {
   return createHash('sha512').update(text).digest('hex').toUpperCase();
 }
 
-export interface V3Output { files: Map<string, string>; index: string; hashes: Map<string, string> }
+export interface V3Output {
+  files: Map<string, string>;
+  index: string;
+  hashes: Map<string, string>;
+}
 
 /** Every group-version's document (file name -> compact JSON) and the discovery index (enabled-by-default group-versions). */
 export function emitOpenAPIV3(model: Model): V3Output {

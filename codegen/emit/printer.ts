@@ -34,17 +34,32 @@ export class ModuleWriter {
   private readonly body: string[] = [];
 
   /** noCheck: the body is plain JavaScript (ajv standalone code); TypeScript must not check it. */
-  constructor(private readonly comment: string, private readonly noCheck = false) {}
+  constructor(
+    private readonly comment: string,
+    private readonly noCheck = false,
+  ) {}
 
   private entry(from: string) {
     let e = this.imports.get(from);
-    if (!e) { e = { values: new Set(), types: new Set() }; this.imports.set(from, e); }
+    if (!e) {
+      e = { values: new Set(), types: new Set() };
+      this.imports.set(from, e);
+    }
     return e;
   }
 
-  importType(name: string, from: string): this { this.entry(from).types.add(name); return this; }
-  importValue(name: string, from: string): this { this.entry(from).values.add(name); return this; }
-  line(text = ''): this { this.body.push(text); return this; }
+  importType(name: string, from: string): this {
+    this.entry(from).types.add(name);
+    return this;
+  }
+  importValue(name: string, from: string): this {
+    this.entry(from).values.add(name);
+    return this;
+  }
+  line(text = ''): this {
+    this.body.push(text);
+    return this;
+  }
 
   toString(): string {
     const out = [GENERATED_HEADER];
@@ -55,7 +70,12 @@ export class ModuleWriter {
     for (const m of mods) {
       const e = this.imports.get(m)!;
       if (e.values.size > 0) {
-        const names = [...e.values].sort().concat([...e.types].filter((t) => !e.values.has(t)).sort().map((t) => `type ${t}`));
+        const names = [...e.values].sort().concat(
+          [...e.types]
+            .filter((t) => !e.values.has(t))
+            .sort()
+            .map((t) => `type ${t}`),
+        );
         out.push(`import { ${names.join(', ')} } from '${m}';`);
       } else if (e.types.size > 0) {
         out.push(`import type { ${[...e.types].sort().join(', ')} } from '${m}';`);

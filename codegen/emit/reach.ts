@@ -58,5 +58,8 @@ export function rootsOfResources(model: Model, resources: Model['resources']): s
 
 /** Names of schemas defined in api-specs/meta/. */
 export function metaSchemas(model: Model): string[] {
-  return [...model.schemas.values()].filter((s) => s.file.startsWith('meta/')).map((s) => s.name).sort();
+  return [...model.schemas.values()]
+    .filter((s) => s.file.startsWith('meta/'))
+    .map((s) => s.name)
+    .sort();
 }

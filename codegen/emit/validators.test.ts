@@ -16,9 +16,21 @@ describe('toJsonSchema', () => {
     { name: 'known format kept', schema: { type: 'string', format: 'byte' }, want: { type: 'string', format: 'byte' } },
     { name: 'unknown format dropped', schema: { type: 'string', format: 'hostname-ish' }, want: { type: 'string' } },
     { name: 'Go-only pattern dropped', schema: { type: 'string', pattern: '(?P<x>a)' }, want: { type: 'string' } },
-    { name: 'struct rejects unknown fields', schema: { type: 'object', required: ['b', 'a'], properties: { a: { type: 'string' }, b: { type: 'string', description: 'x' } } }, want: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, required: ['a', 'b'], additionalProperties: false } },
-    { name: 'preserve-unknown-fields accepts unknown fields', schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { a: { type: 'string' } } }, want: { type: 'object', properties: { a: { type: 'string' } } } },
-    { name: 'embedded resource knows apiVersion and kind', schema: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object' } } }, want: { type: 'object', properties: { spec: { type: 'object' }, apiVersion: { type: 'string' }, kind: { type: 'string' } } } },
+    {
+      name: 'struct rejects unknown fields',
+      schema: { type: 'object', required: ['b', 'a'], properties: { a: { type: 'string' }, b: { type: 'string', description: 'x' } } },
+      want: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, required: ['a', 'b'], additionalProperties: false },
+    },
+    {
+      name: 'preserve-unknown-fields accepts unknown fields',
+      schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { a: { type: 'string' } } },
+      want: { type: 'object', properties: { a: { type: 'string' } } },
+    },
+    {
+      name: 'embedded resource knows apiVersion and kind',
+      schema: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object' } } },
+      want: { type: 'object', properties: { spec: { type: 'object' }, apiVersion: { type: 'string' }, kind: { type: 'string' } } },
+    },
     { name: 'map', schema: { type: 'object', additionalProperties: { type: 'string' } }, want: { type: 'object', additionalProperties: { type: 'string' } } },
     { name: 'nullable', schema: { type: 'string', nullable: true }, want: { type: ['string', 'null'] } },
     { name: 'enum and lengths', schema: { type: 'string', enum: ['a', 'b'], minLength: 1, maxLength: 3 }, want: { type: 'string', enum: ['a', 'b'], minLength: 1, maxLength: 3 } },
@@ -26,7 +38,9 @@ describe('toJsonSchema', () => {
 
   it('a kind always knows apiVersion and kind', () => {
     expect(toJsonSchema({ type: 'object', properties: { metadata: ref('M') } }, true)).toEqual({
-      type: 'object', properties: { metadata: { $ref: 'defs#/definitions/M' }, apiVersion: { type: 'string' }, kind: { type: 'string' } }, additionalProperties: false,
+      type: 'object',
+      properties: { metadata: { $ref: 'defs#/definitions/M' }, apiVersion: { type: 'string' }, kind: { type: 'string' } },
+      additionalProperties: false,
     });
   });
 
@@ -39,7 +53,11 @@ describe('shapeOf', () => {
   it.each<{ name: string; schema: OpenAPISchema; want: unknown }>([
     { name: 'scalar has no shape', schema: { type: 'string' }, want: undefined },
     { name: 'reference', schema: ref('a.B'), want: 'a.B' },
-    { name: 'struct keeps only fields that lead somewhere', schema: { type: 'object', properties: { a: { type: 'string' }, l: { type: 'array', items: ref('a.C') }, m: { type: 'object', additionalProperties: { type: 'string' } } } }, want: { p: { l: { a: 'a.C' }, m: { m: {} } } } },
+    {
+      name: 'struct keeps only fields that lead somewhere',
+      schema: { type: 'object', properties: { a: { type: 'string' }, l: { type: 'array', items: ref('a.C') }, m: { type: 'object', additionalProperties: { type: 'string' } } } },
+      want: { p: { l: { a: 'a.C' }, m: { m: {} } } },
+    },
     { name: 'struct of scalars has no shape', schema: { type: 'object', properties: { a: { type: 'string' } } }, want: undefined },
     { name: 'free-form object is a map', schema: { type: 'object' }, want: { m: {} } },
   ])('$name', ({ schema, want }) => expect(shapeOf(schema)).toEqual(want));

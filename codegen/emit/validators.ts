@@ -34,7 +34,12 @@ type Json = Record<string, unknown>;
 const defRef = (name: string) => `defs#/definitions/${name}`;
 
 function patternOk(p: string): boolean {
-  try { new RegExp(p, 'u'); return true; } catch { return false; }
+  try {
+    new RegExp(p, 'u');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** OpenAPI schema -> JSON Schema for ajv (no vendor keywords). */
@@ -49,8 +54,14 @@ export function toJsonSchema(node: OpenAPISchema, topKind = false): Json {
   for (const k of ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'multipleOf', 'minimum', 'maximum'] as const) {
     if (typeof node[k] === 'number') out[k] = node[k];
   }
-  if (node.exclusiveMinimum === true && typeof node.minimum === 'number') { out.exclusiveMinimum = node.minimum; delete out.minimum; }
-  if (node.exclusiveMaximum === true && typeof node.maximum === 'number') { out.exclusiveMaximum = node.maximum; delete out.maximum; }
+  if (node.exclusiveMinimum === true && typeof node.minimum === 'number') {
+    out.exclusiveMinimum = node.minimum;
+    delete out.minimum;
+  }
+  if (node.exclusiveMaximum === true && typeof node.maximum === 'number') {
+    out.exclusiveMaximum = node.maximum;
+    delete out.maximum;
+  }
   if (node.uniqueItems === true) out.uniqueItems = true;
   if (typeof node.pattern === 'string' && patternOk(node.pattern)) out.pattern = node.pattern;
   if (typeof node.format === 'string') {
@@ -107,7 +118,10 @@ export function shapeOf(node: OpenAPISchema): Shape | string | undefined {
     if (sub !== undefined) p[k] = sub;
   }
   if (Object.keys(p).length > 0) s.p = p;
-  if (isObject(node.items)) { const a = shapeOf(node.items); s.a = a ?? {}; }
+  if (isObject(node.items)) {
+    const a = shapeOf(node.items);
+    s.a = a ?? {};
+  }
   if (isObject(node.additionalProperties)) s.m = shapeOf(node.additionalProperties) ?? {};
   else if (node.additionalProperties === true || (Object.keys(props).length === 0 && schemaType(node) === 'object')) s.m = {};
   if (s.p === undefined && s.a === undefined && s.m === undefined) return undefined;

@@ -25,7 +25,9 @@ function shallow(node: OpenAPISchema): Record<string, unknown> {
   if (ref !== undefined) out.$ref = ref;
   if (schemaType(node) === 'array') {
     if (out['x-kubernetes-list-type'] === undefined) {
-      const merge = String(node['x-kubernetes-patch-strategy'] ?? '').split(',').includes('merge');
+      const merge = String(node['x-kubernetes-patch-strategy'] ?? '')
+        .split(',')
+        .includes('merge');
       if (merge && isScalarItems(node.items)) out['x-kubernetes-list-type'] = 'set';
       else if (merge && typeof node['x-kubernetes-patch-merge-key'] === 'string') {
         out['x-kubernetes-list-type'] = 'map';
@@ -35,7 +37,11 @@ function shallow(node: OpenAPISchema): Record<string, unknown> {
   } else {
     delete out['x-kubernetes-list-type'];
   }
-  return Object.fromEntries(Object.keys(out).sort().map((k) => [k, out[k]]));
+  return Object.fromEntries(
+    Object.keys(out)
+      .sort()
+      .map((k) => [k, out[k]]),
+  );
 }
 
 export function schemaConflict(a: OpenAPISchema, b: OpenAPISchema, path = '$'): string | null {

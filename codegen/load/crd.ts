@@ -98,14 +98,28 @@ export function readCrd(file: string, docAt: string, crd: Record<string, unknown
       });
     }
     const resource: DeclaredResource = {
-      kind, listKind, plural, singular, namespaced: scope === 'Namespaced', verbs: [...VERBS].sort((a, b) => VERBS.indexOf(a) - VERBS.indexOf(b)),
-      shortNames, categories, subresources: subresources.map((s) => ({ ...s, verbs: VERBS.filter((x) => s.verbs.includes(x)) })),
+      kind,
+      listKind,
+      plural,
+      singular,
+      namespaced: scope === 'Namespaced',
+      verbs: [...VERBS].sort((a, b) => VERBS.indexOf(a) - VERBS.indexOf(b)),
+      shortNames,
+      categories,
+      subresources: subresources.map((s) => ({ ...s, verbs: VERBS.filter((x) => s.verbs.includes(x)) })),
       printerColumns: readPrinterColumns(file, v.additionalPrinterColumns, jp(at, 'additionalPrinterColumns')),
-      selectableFields, allowCreateOnUpdate: false, nameRule: 'subdomain', virtual: false, jsonPath: at,
+      selectableFields,
+      allowCreateOnUpdate: false,
+      nameRule: 'subdomain',
+      virtual: false,
+      jsonPath: at,
     };
     if (v.deprecated === true) resource.deprecation = {};
     out.push({
-      group, version, resource, storage: v.storage === true,
+      group,
+      version,
+      resource,
+      storage: v.storage === true,
       schemas: [
         { name, schema, file, jsonPath: schemaAt, custom: true },
         { name: crdSchemaName(group, version, listKind), schema: listSchema, file, jsonPath: schemaAt, custom: true },

@@ -12,7 +12,8 @@ function doc(g: string, v: string, kinds: string[], settings?: Record<string, un
     schemas[`test.${g}.${v}.${k}`] = { type: 'object', properties: { metadata: ref(M + 'ObjectMeta') }, 'x-kubernetes-group-version-kind': [{ group: g, version: v, kind: k }] };
   }
   return {
-    openapi: '3.0.0', info: { title: 't', version: v },
+    openapi: '3.0.0',
+    info: { title: 't', version: v },
     ...(settings ? { 'x-specserver-group-version': { group: g, version: v, ...settings } } : {}),
     'x-specserver-resources': kinds.map((k) => ({ kind: k, plural: `${k.toLowerCase()}s`, verbs: ['get', 'create'] })),
     components: { schemas },
@@ -26,23 +27,45 @@ function load(files: Record<string, unknown>) {
   temps.push(t.cleanup);
   return loadSpecs(fixtureTree(t.dir, files));
 }
-const facts = (m: ReturnType<typeof load>) => m.resources.map((r) => `${r.group}/${r.version}/${r.resource} ${r.stability} ${r.enabledByDefault ? 'on' : 'off'}${r.preferredVersion ? ' preferred' : ''}${r.storageVersion ? ' storage' : ''}`);
+const facts = (m: ReturnType<typeof load>) =>
+  m.resources.map((r) => `${r.group}/${r.version}/${r.resource} ${r.stability} ${r.enabledByDefault ? 'on' : 'off'}${r.preferredVersion ? ' preferred' : ''}${r.storageVersion ? ' storage' : ''}`);
 
 describe('registry facts from group-version settings', () => {
   it.each([
-    { name: 'GA on, beta introduced before 1.22 on, later beta off, alpha off', files: {
-      'a.json': doc('g.io', 'v1', ['A']), 'b.json': doc('g.io', 'v1beta1', ['A'], { introduced: '1.21' }),
-      'c.json': doc('g.io', 'v1beta2', ['A'], { introduced: '1.25' }), 'd.json': doc('g.io', 'v1alpha1', ['A']),
-    }, want: ['g.io/v1/as GA on preferred storage', 'g.io/v1alpha1/as alpha off', 'g.io/v1beta1/as beta on', 'g.io/v1beta2/as beta off'] },
-    { name: 'the document can enable a beta, and the newest stable enabled version is preferred', files: {
-      'b.json': doc('g.io', 'v1beta1', ['A']), 'c.json': doc('g.io', 'v1beta2', ['A', 'B'], { enabledByDefault: true }),
-    }, want: ['g.io/v1beta1/as beta off', 'g.io/v1beta2/as beta on preferred storage', 'g.io/v1beta2/bs beta on preferred storage'] },
-    { name: 'explicit preferred; storage follows preferred when it serves the resource, else the best enabled version', files: {
-      'a.json': doc('g.io', 'v1', ['A']), 'b.json': doc('g.io', 'v1beta1', ['A', 'B'], { introduced: '1.10', preferred: true }),
-    }, want: ['g.io/v1/as GA on', 'g.io/v1beta1/as beta on preferred storage', 'g.io/v1beta1/bs beta on preferred storage'] },
-    { name: 'a resource only in a non-preferred version is stored there', files: {
-      'a.json': doc('g.io', 'v1', ['A']), 'b.json': doc('g.io', 'v1beta1', ['B']),
-    }, want: ['g.io/v1/as GA on preferred storage', 'g.io/v1beta1/bs beta off storage'] },
+    {
+      name: 'GA on, beta introduced before 1.22 on, later beta off, alpha off',
+      files: {
+        'a.json': doc('g.io', 'v1', ['A']),
+        'b.json': doc('g.io', 'v1beta1', ['A'], { introduced: '1.21' }),
+        'c.json': doc('g.io', 'v1beta2', ['A'], { introduced: '1.25' }),
+        'd.json': doc('g.io', 'v1alpha1', ['A']),
+      },
+      want: ['g.io/v1/as GA on preferred storage', 'g.io/v1alpha1/as alpha off', 'g.io/v1beta1/as beta on', 'g.io/v1beta2/as beta off'],
+    },
+    {
+      name: 'the document can enable a beta, and the newest stable enabled version is preferred',
+      files: {
+        'b.json': doc('g.io', 'v1beta1', ['A']),
+        'c.json': doc('g.io', 'v1beta2', ['A', 'B'], { enabledByDefault: true }),
+      },
+      want: ['g.io/v1beta1/as beta off', 'g.io/v1beta2/as beta on preferred storage', 'g.io/v1beta2/bs beta on preferred storage'],
+    },
+    {
+      name: 'explicit preferred; storage follows preferred when it serves the resource, else the best enabled version',
+      files: {
+        'a.json': doc('g.io', 'v1', ['A']),
+        'b.json': doc('g.io', 'v1beta1', ['A', 'B'], { introduced: '1.10', preferred: true }),
+      },
+      want: ['g.io/v1/as GA on', 'g.io/v1beta1/as beta on preferred storage', 'g.io/v1beta1/bs beta on preferred storage'],
+    },
+    {
+      name: 'a resource only in a non-preferred version is stored there',
+      files: {
+        'a.json': doc('g.io', 'v1', ['A']),
+        'b.json': doc('g.io', 'v1beta1', ['B']),
+      },
+      want: ['g.io/v1/as GA on preferred storage', 'g.io/v1beta1/bs beta off storage'],
+    },
   ])('$name', ({ files, want }) => {
     expect(facts(load(files))).toEqual(want);
   });

@@ -14,7 +14,11 @@ import { readUpstreamPaths, type Gvk } from './upstream-paths.ts';
 import { readCrd } from './crd.ts';
 import { compareVersionPriority, defaultEnabled, stabilityOf } from './versions.ts';
 
-interface PendingDoc { file: string; at: string; doc: Record<string, unknown> }
+interface PendingDoc {
+  file: string;
+  at: string;
+  doc: Record<string, unknown>;
+}
 
 const GVK = 'x-kubernetes-group-version-kind';
 
@@ -31,7 +35,10 @@ export function loadSpecs(specsDir: string): Model {
 
   const addSchema = (s: NamedSchema) => {
     const prev = schemas.get(s.name);
-    if (!prev) { schemas.set(s.name, s); return; }
+    if (!prev) {
+      schemas.set(s.name, s);
+      return;
+    }
     const conflict = schemaConflict(prev.schema, s.schema);
     if (conflict !== null) {
       throw new CodegenError(s.file, s.jsonPath, `schema ${JSON.stringify(s.name)} differs in structure from its definition in ${prev.file} (at ${conflict})`);
@@ -64,7 +71,10 @@ export function loadSpecs(specsDir: string): Model {
         const stability = stabilityOf(v.version);
         crdResources.push({
           gv: { group: v.group, version: v.version, file, stability, enabledByDefault: true, custom: true },
-          res: v.resource, storage: v.storage, file, schema: v.schemas[0].name,
+          res: v.resource,
+          storage: v.storage,
+          file,
+          schema: v.schemas[0].name,
         });
       }
     } else {
@@ -88,7 +98,10 @@ export function loadSpecs(specsDir: string): Model {
     }
     byGvk.set(key, s);
   }
-  const gvkOf = (n: string) => { const s = schemas.get(n); return s ? gvksOf(s.schema) : []; };
+  const gvkOf = (n: string) => {
+    const s = schemas.get(n);
+    return s ? gvksOf(s.schema) : [];
+  };
   const itemsOf = (n: string) => {
     const s = schemas.get(n);
     if (!s) return undefined;
@@ -109,11 +122,30 @@ export function loadSpecs(specsDir: string): Model {
 
   const finish = (gv: GroupVersion, d: DeclaredResource, schema: string, file: string, storageExplicit?: boolean) => {
     const r: LoadedResource = {
-      group: gv.group, version: gv.version, kind: d.kind, listKind: d.listKind ?? `${d.kind}List`, resource: d.plural, singular: d.singular,
-      namespaced: d.namespaced, verbs: d.verbs, shortNames: d.shortNames, categories: d.categories, subresources: d.subresources,
-      printerColumns: d.printerColumns, selectableFields: d.selectableFields, allowCreateOnUpdate: d.allowCreateOnUpdate,
-      storageVersion: false, preferredVersion: false, stability: gv.stability, enabledByDefault: gv.enabledByDefault,
-      schema, custom: gv.custom, nameRule: d.nameRule, virtual: d.virtual, file, jsonPath: d.jsonPath,
+      group: gv.group,
+      version: gv.version,
+      kind: d.kind,
+      listKind: d.listKind ?? `${d.kind}List`,
+      resource: d.plural,
+      singular: d.singular,
+      namespaced: d.namespaced,
+      verbs: d.verbs,
+      shortNames: d.shortNames,
+      categories: d.categories,
+      subresources: d.subresources,
+      printerColumns: d.printerColumns,
+      selectableFields: d.selectableFields,
+      allowCreateOnUpdate: d.allowCreateOnUpdate,
+      storageVersion: false,
+      preferredVersion: false,
+      stability: gv.stability,
+      enabledByDefault: gv.enabledByDefault,
+      schema,
+      custom: gv.custom,
+      nameRule: d.nameRule,
+      virtual: d.virtual,
+      file,
+      jsonPath: d.jsonPath,
     };
     const dep = { ...(gv.deprecatedIn ? { deprecatedIn: gv.deprecatedIn } : {}), ...(gv.removedIn ? { removedIn: gv.removedIn } : {}), ...(d.deprecation ?? {}) };
     if (d.deprecation || gv.deprecatedIn || gv.removedIn) r.deprecation = dep;
@@ -136,13 +168,18 @@ export function loadSpecs(specsDir: string): Model {
         const own = isObject(doc.components) && isObject(doc.components.schemas) ? Object.keys(doc.components.schemas) : [];
         for (const d of declared) {
           const hit = own.map((n) => gvkOf(n)).find((gs) => gs.length === 1 && gs[0].kind === d.kind)?.[0];
-          if (hit) { group ??= hit.group; version ??= hit.version; break; }
+          if (hit) {
+            group ??= hit.group;
+            version ??= hit.version;
+            break;
+          }
         }
       }
     } else {
       const up = readUpstreamPaths(file, doc.paths, gvkOf, itemsOf);
       declared = up.resources;
-      group ??= up.group; version ??= up.version;
+      group ??= up.group;
+      version ??= up.version;
     }
     if (group === undefined || version === undefined) {
       if (declared.length === 0) continue; // a document of shared schemas only
@@ -153,7 +190,11 @@ export function loadSpecs(specsDir: string): Model {
     if (st.enabledByDefault !== undefined && typeof st.enabledByDefault !== 'boolean') throw new CodegenError(file, jp(settingsAt, 'enabledByDefault'), 'enabledByDefault must be a boolean');
     if (st.preferred !== undefined && typeof st.preferred !== 'boolean') throw new CodegenError(file, jp(settingsAt, 'preferred'), 'preferred must be a boolean');
     const gv: GroupVersion = {
-      group, version, file, stability, custom: false,
+      group,
+      version,
+      file,
+      stability,
+      custom: false,
       enabledByDefault: typeof st.enabledByDefault === 'boolean' ? st.enabledByDefault : defaultEnabled(stability, introduced),
     };
     if (typeof st.preferred === 'boolean') gv.preferred = st.preferred;
@@ -217,9 +258,15 @@ export function settleVersions(gvs: GroupVersion[], resources: LoadedResource[])
   }
   for (const list of byResource.values()) {
     const explicit = list.filter((r) => r.storageExplicit === true);
-    if (explicit.length > 0) { explicit[0].storageVersion = true; continue; }
+    if (explicit.length > 0) {
+      explicit[0].storageVersion = true;
+      continue;
+    }
     const pref = list.find((r) => r.preferredVersion);
-    if (pref) { pref.storageVersion = true; continue; }
+    if (pref) {
+      pref.storageVersion = true;
+      continue;
+    }
     const enabled = list.filter((r) => r.enabledByDefault);
     const pool = enabled.length > 0 ? enabled : list;
     [...pool].sort((a, b) => compareVersionPriority(a.version, b.version))[0].storageVersion = true;

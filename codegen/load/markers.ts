@@ -9,11 +9,7 @@ import { isIntOrString, isObject, properties, rawRef, refName, schemaType, REF_P
 const LIST_TYPES = ['atomic', 'set', 'map'];
 const MAP_TYPES = ['atomic', 'granular'];
 const PATCH_STRATEGIES = ['merge', 'replace', 'retainKeys'];
-const BOOLEAN_MARKERS = [
-  'x-kubernetes-int-or-string',
-  'x-kubernetes-embedded-resource',
-  'x-kubernetes-preserve-unknown-fields',
-];
+const BOOLEAN_MARKERS = ['x-kubernetes-int-or-string', 'x-kubernetes-embedded-resource', 'x-kubernetes-preserve-unknown-fields'];
 
 type Lookup = (name: string) => NamedSchema | undefined;
 
@@ -118,7 +114,10 @@ function walk(node: OpenAPISchema, path: string, file: string, lookup: Lookup): 
   if (isObject(node.additionalProperties)) walk(node.additionalProperties, jp(path, 'additionalProperties'), file, lookup);
   for (const comb of ['allOf', 'anyOf', 'oneOf'] as const) {
     const list = node[comb];
-    if (Array.isArray(list)) list.forEach((s, i) => { if (isObject(s) && refName(node) === undefined) walk(s, jp(jp(path, comb), i), file, lookup); });
+    if (Array.isArray(list))
+      list.forEach((s, i) => {
+        if (isObject(s) && refName(node) === undefined) walk(s, jp(jp(path, comb), i), file, lookup);
+      });
   }
   if (isObject(node.not)) walk(node.not, jp(path, 'not'), file, lookup);
 }

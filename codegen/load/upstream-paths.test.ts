@@ -39,7 +39,10 @@ describe('readUpstreamPaths', () => {
     expect(r.version).toBe('v1');
     expect(r.resources).toHaveLength(1);
     expect(r.resources[0]).toMatchObject({
-      kind: 'Thing', plural: 'things', singular: 'thing', namespaced: true,
+      kind: 'Thing',
+      plural: 'things',
+      singular: 'thing',
+      namespaced: true,
       verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
       subresources: [{ name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch'] }],
       gvk: { group: 'x.io', version: 'v1', kind: 'Thing' },
@@ -48,16 +51,19 @@ describe('readUpstreamPaths', () => {
 
   it('takes x-kubernetes-action and x-kubernetes-group-version-kind when present', () => {
     const gvk = { group: 'x.io', version: 'v1', kind: 'Thing' };
-    const r = readUpstreamPaths('f.json', {
-      '/apis/x.io/v1/things': { post: { 'x-kubernetes-action': 'post', 'x-kubernetes-group-version-kind': gvk } },
-    }, () => [], () => undefined);
+    const r = readUpstreamPaths(
+      'f.json',
+      {
+        '/apis/x.io/v1/things': { post: { 'x-kubernetes-action': 'post', 'x-kubernetes-group-version-kind': gvk } },
+      },
+      () => [],
+      () => undefined,
+    );
     expect(r.resources[0]).toMatchObject({ kind: 'Thing', namespaced: false, verbs: ['create'], virtual: true });
   });
 
   it('fails on an unknown action and on a resource of unknown kind', () => {
-    expect(() => readUpstreamPaths('f.json', { '/apis/x.io/v1/things': { get: { 'x-kubernetes-action': 'frobnicate' } } }, gvkOf, itemsOf))
-      .toThrow(CodegenError);
-    expect(() => readUpstreamPaths('f.json', { '/apis/x.io/v1/things': { get: {} } }, gvkOf, itemsOf))
-      .toThrow(/f\.json: \$\.paths\["\/apis\/x\.io\/v1\/things"\]: cannot tell the kind/);
+    expect(() => readUpstreamPaths('f.json', { '/apis/x.io/v1/things': { get: { 'x-kubernetes-action': 'frobnicate' } } }, gvkOf, itemsOf)).toThrow(CodegenError);
+    expect(() => readUpstreamPaths('f.json', { '/apis/x.io/v1/things': { get: {} } }, gvkOf, itemsOf)).toThrow(/f\.json: \$\.paths\["\/apis\/x\.io\/v1\/things"\]: cannot tell the kind/);
   });
 });

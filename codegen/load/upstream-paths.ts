@@ -9,28 +9,58 @@ import { CodegenError, jp } from './errors.ts';
 import { isObject, refName } from './schema-util.ts';
 import { sortVerbs, type DeclaredResource } from './compact.ts';
 
-export interface Gvk { group: string; version: string; kind: string }
+export interface Gvk {
+  group: string;
+  version: string;
+  kind: string;
+}
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 const ACTIONS: Record<string, Verb | null> = {
-  get: 'get', list: 'list', watch: 'watch', watchlist: 'watch', post: 'create', put: 'update',
-  patch: 'patch', delete: 'delete', deletecollection: 'deletecollection', connect: null,
+  get: 'get',
+  list: 'list',
+  watch: 'watch',
+  watchlist: 'watch',
+  post: 'create',
+  put: 'update',
+  patch: 'patch',
+  delete: 'delete',
+  deletecollection: 'deletecollection',
+  connect: null,
 };
 
-interface PathShape { group: string; version: string; plural: string; namespaced: boolean; item: boolean; sub?: string; watch: boolean }
+interface PathShape {
+  group: string;
+  version: string;
+  plural: string;
+  namespaced: boolean;
+  item: boolean;
+  sub?: string;
+  watch: boolean;
+}
 
 export function parsePath(path: string): PathShape | null {
   const segs = path.split('/').filter((s) => s !== '');
   let group: string;
   let rest: string[];
-  if (segs[0] === 'api' && segs.length >= 2) { group = ''; rest = segs.slice(2); }
-  else if (segs[0] === 'apis' && segs.length >= 3) { group = segs[1]; rest = segs.slice(3); }
-  else return null;
+  if (segs[0] === 'api' && segs.length >= 2) {
+    group = '';
+    rest = segs.slice(2);
+  } else if (segs[0] === 'apis' && segs.length >= 3) {
+    group = segs[1];
+    rest = segs.slice(3);
+  } else return null;
   const version = segs[0] === 'api' ? segs[1] : segs[2];
   let watch = false;
-  if (rest[0] === 'watch') { watch = true; rest = rest.slice(1); }
+  if (rest[0] === 'watch') {
+    watch = true;
+    rest = rest.slice(1);
+  }
   let namespaced = false;
-  if (rest[0] === 'namespaces' && rest[1] === '{namespace}' && rest.length > 2) { namespaced = true; rest = rest.slice(2); }
+  if (rest[0] === 'namespaces' && rest[1] === '{namespace}' && rest.length > 2) {
+    namespaced = true;
+    rest = rest.slice(2);
+  }
   const plural = rest[0];
   if (plural === undefined || plural.includes('{')) return null;
   const item = rest[1] === '{name}';
@@ -63,10 +93,21 @@ function bodyRefs(op: OpenAPISchema): string[] {
 
 type GvkOf = (schemaName: string) => Gvk[];
 
-interface Acc { shape: PathShape; verbs: Set<Verb>; gvk?: Gvk; weakGvk?: Gvk; at: string }
+interface Acc {
+  shape: PathShape;
+  verbs: Set<Verb>;
+  gvk?: Gvk;
+  weakGvk?: Gvk;
+  at: string;
+}
 
 /** Resources (with their subresources) declared by upstream-style paths. */
-export function readUpstreamPaths(file: string, paths: unknown, gvkOf: GvkOf, itemsOf: (schemaName: string) => string | undefined): { resources: (DeclaredResource & { gvk: Gvk })[]; group?: string; version?: string } {
+export function readUpstreamPaths(
+  file: string,
+  paths: unknown,
+  gvkOf: GvkOf,
+  itemsOf: (schemaName: string) => string | undefined,
+): { resources: (DeclaredResource & { gvk: Gvk })[]; group?: string; version?: string } {
   if (!isObject(paths)) return { resources: [] };
   const acc = new Map<string, Acc>();
   let group: string | undefined;
@@ -77,13 +118,20 @@ export function readUpstreamPaths(file: string, paths: unknown, gvkOf: GvkOf, it
     const pathAt = jp('$.paths', path);
     if (!shape || !isObject(item)) {
       const m = /^\/(?:api\/(v[^/]+)|apis\/([^/]+)\/([^/]+))\/?$/.exec(path);
-      if (m) { group = m[2] ?? ''; version = m[1] ?? m[3]; }
+      if (m) {
+        group = m[2] ?? '';
+        version = m[1] ?? m[3];
+      }
       continue;
     }
-    group = shape.group; version = shape.version;
+    group = shape.group;
+    version = shape.version;
     const key = `${shape.plural}/${shape.sub ?? ''}`;
     let a = acc.get(key);
-    if (!a) { a = { shape, verbs: new Set(), at: pathAt }; acc.set(key, a); }
+    if (!a) {
+      a = { shape, verbs: new Set(), at: pathAt };
+      acc.set(key, a);
+    }
     if (shape.namespaced) a.shape.namespaced = true;
     for (const method of METHODS) {
       const op = item[method];
@@ -105,7 +153,11 @@ export function readUpstreamPaths(file: string, paths: unknown, gvkOf: GvkOf, it
         const direct = gvkOf(n);
         const itemName = itemsOf(n);
         const g = direct.length === 1 && !itemName ? direct[0] : itemName ? gvkOf(itemName)[0] : undefined;
-        if (g) { if (method === 'get' || method === 'put') a.gvk ??= g; else a.weakGvk ??= g; break; }
+        if (g) {
+          if (method === 'get' || method === 'put') a.gvk ??= g;
+          else a.weakGvk ??= g;
+          break;
+        }
       }
     }
   }
@@ -113,19 +165,35 @@ export function readUpstreamPaths(file: string, paths: unknown, gvkOf: GvkOf, it
   const resources = parents.map((p) => {
     const gvk = p.gvk ?? p.weakGvk;
     if (!gvk) throw new CodegenError(file, p.at, `cannot tell the kind of resource ${JSON.stringify(p.shape.plural)}: no operation names a schema with x-kubernetes-group-version-kind`);
-    const subs = [...acc.values()].filter((a) => a.shape.plural === p.shape.plural && a.shape.sub !== undefined)
+    const subs = [...acc.values()]
+      .filter((a) => a.shape.plural === p.shape.plural && a.shape.sub !== undefined)
       .sort((x, y) => (x.shape.sub! < y.shape.sub! ? -1 : 1))
       .map((s) => {
         const sg = s.gvk ?? s.weakGvk;
         const d: { name: string; kind: string; group?: string; version?: string; verbs: Verb[] } = { name: s.shape.sub!, kind: sg?.kind ?? gvk.kind, verbs: sortVerbs(s.verbs) };
-        if (sg && (sg.group !== gvk.group || sg.version !== gvk.version)) { d.group = sg.group; d.version = sg.version; }
+        if (sg && (sg.group !== gvk.group || sg.version !== gvk.version)) {
+          d.group = sg.group;
+          d.version = sg.version;
+        }
         return d;
       });
     const verbs = sortVerbs(p.verbs);
     const decl: DeclaredResource & { gvk: Gvk } = {
-      kind: gvk.kind, plural: p.shape.plural, singular: gvk.kind.toLowerCase(), namespaced: p.shape.namespaced,
-      verbs, shortNames: [], categories: [], subresources: subs, printerColumns: [], selectableFields: [],
-      allowCreateOnUpdate: false, nameRule: 'subdomain', virtual: verbs.length === 1 && verbs[0] === 'create', jsonPath: p.at, gvk,
+      kind: gvk.kind,
+      plural: p.shape.plural,
+      singular: gvk.kind.toLowerCase(),
+      namespaced: p.shape.namespaced,
+      verbs,
+      shortNames: [],
+      categories: [],
+      subresources: subs,
+      printerColumns: [],
+      selectableFields: [],
+      allowCreateOnUpdate: false,
+      nameRule: 'subdomain',
+      virtual: verbs.length === 1 && verbs[0] === 'create',
+      jsonPath: p.at,
+      gvk,
     };
     return decl;
   });

@@ -3,7 +3,12 @@ import { compareVersionPriority, defaultEnabled, parseVersion, releaseBefore, st
 
 describe('version rules', () => {
   it.each([
-    ['v1', 'GA'], ['v2', 'GA'], ['v1beta1', 'beta'], ['v2beta3', 'beta'], ['v1alpha1', 'alpha'], ['foo', 'GA'],
+    ['v1', 'GA'],
+    ['v2', 'GA'],
+    ['v1beta1', 'beta'],
+    ['v2beta3', 'beta'],
+    ['v1alpha1', 'alpha'],
+    ['foo', 'GA'],
   ] as const)('stability of %s is %s', (v, s) => expect(stabilityOf(v)).toBe(s));
 
   it('rejects non-kube version strings', () => {
@@ -17,10 +22,18 @@ describe('version rules', () => {
   });
 
   it.each([
-    ['1.21', '1.22', true], ['1.22', '1.22', false], ['1.9', '1.22', true], ['1.30', '1.22', false], ['2.0', '1.22', false],
+    ['1.21', '1.22', true],
+    ['1.22', '1.22', false],
+    ['1.9', '1.22', true],
+    ['1.30', '1.22', false],
+    ['2.0', '1.22', false],
   ] as const)('%s before %s: %s', (a, b, want) => expect(releaseBefore(a, b)).toBe(want));
 
   it.each([
-    ['GA', undefined, true], ['alpha', '1.10', false], ['beta', '1.21', true], ['beta', '1.22', false], ['beta', undefined, false],
+    ['GA', undefined, true],
+    ['alpha', '1.10', false],
+    ['beta', '1.21', true],
+    ['beta', '1.22', false],
+    ['beta', undefined, false],
   ] as const)('%s introduced %s enabled: %s', (s, intro, want) => expect(defaultEnabled(s, intro)).toBe(want));
 });

@@ -3,7 +3,11 @@
 // enabled-by-default rule. Pure functions, no I/O.
 import type { Stability } from '../templates/api-types.ts';
 
-interface ParsedVersion { major: number; stability: Stability; minor: number }
+interface ParsedVersion {
+  major: number;
+  stability: Stability;
+  minor: number;
+}
 
 const versionRe = /^v(\d+)(?:(alpha|beta)(\d+))?$/;
 

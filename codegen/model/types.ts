@@ -47,4 +47,3 @@ export interface Model {
   /** Sorted by group, version, resource. */
   resources: LoadedResource[];
 }
-

@@ -76,10 +76,13 @@ export function buildLock(referenceDir: string, lock: FieldLock): BuildReport {
         if (props[f.name] !== undefined) json = f.name;
         else if (props['$' + f.name] !== undefined) json = '$' + f.name;
         else if (props[kebab(f.name)] !== undefined) json = kebab(f.name);
-        else if (target && isInlined(messages.get(target)!, props, (t) => {
-          const r = resolveType(t, pkgOf.get(target)!, messages);
-          return r ? messages.get(r) : undefined;
-        })) {
+        else if (
+          target &&
+          isInlined(messages.get(target)!, props, (t) => {
+            const r = resolveType(t, pkgOf.get(target)!, messages);
+            return r ? messages.get(r) : undefined;
+          })
+        ) {
           (lock.inline[schema] ??= {})[f.name] = protoToSchemaName(target);
         } else {
           const ci = Object.keys(props).find((k) => k.toLowerCase() === f.name.toLowerCase());

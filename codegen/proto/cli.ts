@@ -8,6 +8,4 @@ const out = resolve(process.argv[3] ?? 'generated');
 const t0 = performance.now();
 const r = await generateProtoDetailed(specs, out);
 for (const w of r.model.warnings) console.warn(`warning: ${w}`);
-console.log(
-  `proto: ${r.model.messages.size} messages, ${r.model.kinds.size} kinds; ${r.written.length} files written, ${r.removed.length} removed in ${Math.round(performance.now() - t0)} ms`,
-);
+console.log(`proto: ${r.model.messages.size} messages, ${r.model.kinds.size} kinds; ${r.written.length} files written, ${r.removed.length} removed in ${Math.round(performance.now() - t0)} ms`);

@@ -24,10 +24,12 @@ function groupByPackage(model: ProtoModel): Map<string, ProtoMessage[]> {
 
 function packageDeps(pkg: string, messages: ProtoMessage[]): string[] {
   const deps = new Set<string>();
-  for (const m of messages) for (const f of m.fields) if (f.isMessage) {
-    const p = splitName(f.type).pkg;
-    if (p !== pkg) deps.add(p);
-  }
+  for (const m of messages)
+    for (const f of m.fields)
+      if (f.isMessage) {
+        const p = splitName(f.type).pkg;
+        if (p !== pkg) deps.add(p);
+      }
   return [...deps].sort();
 }
 

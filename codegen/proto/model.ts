@@ -106,13 +106,7 @@ export function buildModel(schemas: Record<string, Schema>, lock: FieldLock, pre
     return full;
   }
 
-  function typeOf(
-    s: Schema,
-    at: string,
-    owner: string,
-    json: string,
-    inCollection = false,
-  ): { label: ProtoField['label']; type: string; isMessage: boolean } {
+  function typeOf(s: Schema, at: string, owner: string, json: string, inCollection = false): { label: ProtoField['label']; type: string; isMessage: boolean } {
     const ref = refName(s);
     if (ref) {
       if (SPECIAL_TYPES[ref]) return { label: 'optional', type: ensureSpecial(ref), isMessage: true };
@@ -180,14 +174,22 @@ export function buildModel(schemas: Record<string, Schema>, lock: FieldLock, pre
       const innerFull = schemaToProtoName(inner);
       if (!model.messages.has(innerFull)) buildObject(inner, { properties: {} }, source);
       msg.fields.push({
-        name: jsonToProtoField(fname), json: fname, number: locked[fname], label: 'optional', type: innerFull,
-        isMessage: true, always: true, inline: true,
+        name: jsonToProtoField(fname),
+        json: fname,
+        number: locked[fname],
+        label: 'optional',
+        type: innerFull,
+        isMessage: true,
+        always: true,
+        inline: true,
       });
     }
     // An inlined struct takes only the properties its locked fields name.
     const own = propsFrom
       ? Object.keys(locked).filter((k) => props[k] !== undefined && !inline[k])
-      : Object.keys(props).sort().filter((k) => !claimed.has(k));
+      : Object.keys(props)
+          .sort()
+          .filter((k) => !claimed.has(k));
     for (const json of own) {
       if (hasGvk && (json === 'apiVersion' || json === 'kind') && locked[json] === undefined) continue;
       const at = `${name}.${json}`;
@@ -243,7 +245,16 @@ export function buildModel(schemas: Record<string, Schema>, lock: FieldLock, pre
           full: listFull,
           schema: listSchema,
           fields: [
-            { name: 'metadata', json: 'metadata', number: lockField(lock, listSchema, 'metadata'), label: 'optional', type: ensureNamed('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', listSchema), isMessage: true, always: true, inline: false },
+            {
+              name: 'metadata',
+              json: 'metadata',
+              number: lockField(lock, listSchema, 'metadata'),
+              label: 'optional',
+              type: ensureNamed('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', listSchema),
+              isMessage: true,
+              always: true,
+              inline: false,
+            },
             { name: 'items', json: 'items', number: lockField(lock, listSchema, 'items'), label: 'repeated', type: schemaToProtoName(name), isMessage: true, always: false, inline: false },
           ].sort((a, b) => a.number - b.number) as ProtoField[],
         });

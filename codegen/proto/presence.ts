@@ -17,14 +17,7 @@ export function readPresence(path = fileURLToPath(new URL('./presence.json', imp
 
 const TOP_LEVEL_BY_VALUE = new Set(['metadata', 'spec', 'status']);
 
-export function decidePresence(
-  data: PresenceData,
-  schema: string,
-  json: string,
-  label: 'optional' | 'repeated' | 'map',
-  type: string,
-  topLevel: boolean,
-): boolean {
+export function decidePresence(data: PresenceData, schema: string, json: string, label: 'optional' | 'repeated' | 'map', type: string, topLevel: boolean): boolean {
   if (label !== 'optional') return false;
   if (data.pointer[schema]?.includes(json)) return false;
   if (data.byValue[schema]?.includes(json)) return true;

@@ -7,7 +7,7 @@
 
 export interface ParsedField {
   label: 'optional' | 'repeated' | 'required' | 'map';
-  type: string;          // value type for maps
+  type: string; // value type for maps
   mapKey?: string;
   name: string;
   number: number;

@@ -90,11 +90,4 @@ export const SPECIAL_TYPES: Record<string, SpecialType> = {
 export const ALWAYS_EMITTED = [RUNTIME + 'Unknown', RUNTIME + 'TypeMeta', RUNTIME + 'RawExtension'];
 
 /** Schemas upstream never serves as protobuf (Table rows hold arbitrary JSON cells; version info is JSON only). */
-export const NOT_PROTOBUF = new Set([
-  META + 'Table',
-  META + 'TableRow',
-  META + 'TableColumnDefinition',
-  META + 'TableRowCondition',
-  META + 'Patch',
-  'io.k8s.apimachinery.pkg.version.Info',
-]);
+export const NOT_PROTOBUF = new Set([META + 'Table', META + 'TableRow', META + 'TableColumnDefinition', META + 'TableRowCondition', META + 'Patch', 'io.k8s.apimachinery.pkg.version.Info']);

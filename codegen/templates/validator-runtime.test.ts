@@ -29,15 +29,19 @@ describe('dropNulls', () => {
 describe('wrap', () => {
   const fake = (errors: AjvFunction['errors']): AjvFunction => Object.assign(() => errors === null, { errors });
   it('maps ajv keywords to issue kinds and drops combinator branch noise', () => {
-    const v = wrap(fake([
-      { instancePath: '/spec', schemaPath: '#/additionalProperties', keyword: 'additionalProperties', params: { additionalProperty: 'x' } },
-      { instancePath: '/spec', schemaPath: '#/additionalProperties', keyword: 'additionalProperties', params: { additionalProperty: 'x' } },
-      { instancePath: '', schemaPath: '#/required', keyword: 'required', params: { missingProperty: 'spec' } },
-      { instancePath: '/spec/n', schemaPath: '#/maximum', keyword: 'maximum', params: { limit: 3 }, message: 'must be <= 3' },
-      { instancePath: '/spec/n', schemaPath: '#/anyOf/0/type', keyword: 'type', params: { type: 'string' } },
-      { instancePath: '/spec/n', schemaPath: '#/anyOf', keyword: 'anyOf', params: {} },
-      { instancePath: '/spec/e', schemaPath: '#/enum', keyword: 'enum', params: { allowedValues: ['a', 'b'] } },
-    ]), 'Pod', shapes);
+    const v = wrap(
+      fake([
+        { instancePath: '/spec', schemaPath: '#/additionalProperties', keyword: 'additionalProperties', params: { additionalProperty: 'x' } },
+        { instancePath: '/spec', schemaPath: '#/additionalProperties', keyword: 'additionalProperties', params: { additionalProperty: 'x' } },
+        { instancePath: '', schemaPath: '#/required', keyword: 'required', params: { missingProperty: 'spec' } },
+        { instancePath: '/spec/n', schemaPath: '#/maximum', keyword: 'maximum', params: { limit: 3 }, message: 'must be <= 3' },
+        { instancePath: '/spec/n', schemaPath: '#/anyOf/0/type', keyword: 'type', params: { type: 'string' } },
+        { instancePath: '/spec/n', schemaPath: '#/anyOf', keyword: 'anyOf', params: {} },
+        { instancePath: '/spec/e', schemaPath: '#/enum', keyword: 'enum', params: { allowedValues: ['a', 'b'] } },
+      ]),
+      'Pod',
+      shapes,
+    );
     expect(v({ spec: { n: 5, e: 'c' } })).toEqual([
       { kind: 'unknown', path: 'spec.x', message: 'unknown field "spec.x"' },
       { kind: 'required', path: 'spec', message: 'Required value' },

@@ -72,7 +72,6 @@ export const fieldErrors = {
   duplicate: (field: string, value: unknown) => new FieldError('FieldValueDuplicate', field, value, ''),
   notFound: (field: string, value: unknown) => new FieldError('FieldValueNotFound', field, value, ''),
   tooLong: (field: string, max: number) => new FieldError('FieldValueTooLong', field, NO_VALUE, `may not be more than ${max} bytes`),
-  tooMany: (field: string, actual: number, max: number) =>
-    new FieldError('FieldValueTooMany', field, actual, `must have at most ${max} items`),
+  tooMany: (field: string, actual: number, max: number) => new FieldError('FieldValueTooMany', field, actual, `must have at most ${max} items`),
   typeInvalid: (field: string, value: unknown, detail: string) => new FieldError('FieldValueTypeInvalid', field, value, detail),
 };

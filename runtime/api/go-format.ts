@@ -40,11 +40,16 @@ export function goTypeName(v: unknown): string {
   if (v === null || v === undefined) return '%!s(<nil>)';
   if (Array.isArray(v)) return '[]interface {}';
   switch (typeof v) {
-    case 'object': return 'map[string]interface {}';
-    case 'string': return 'string';
-    case 'boolean': return 'bool';
-    case 'number': return Number.isInteger(v) ? 'int64' : 'float64';
-    default: return typeof v;
+    case 'object':
+      return 'map[string]interface {}';
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'bool';
+    case 'number':
+      return Number.isInteger(v) ? 'int64' : 'float64';
+    default:
+      return typeof v;
   }
 }
 
@@ -53,10 +58,14 @@ export function goKind(v: unknown): GoKind {
   if (v === null || v === undefined) return 'nil';
   if (Array.isArray(v)) return 'slice';
   switch (typeof v) {
-    case 'object': return 'map';
-    case 'string': return 'string';
-    case 'boolean': return 'bool';
-    default: return Number.isInteger(v) ? 'int64' : 'float64';
+    case 'object':
+      return 'map';
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'bool';
+    default:
+      return Number.isInteger(v) ? 'int64' : 'float64';
   }
 }
 
@@ -65,9 +74,12 @@ export function jsonKindName(v: unknown): string {
   if (Array.isArray(v)) return 'array';
   if (v === null) return 'null';
   switch (typeof v) {
-    case 'object': return 'object';
-    case 'boolean': return 'bool';
-    default: return typeof v; // string, number
+    case 'object':
+      return 'object';
+    case 'boolean':
+      return 'bool';
+    default:
+      return typeof v; // string, number
   }
 }
 
@@ -155,9 +167,7 @@ export function goLabelSelector(sel: unknown): GoValue {
   const { matchLabels, matchExpressions } = sel as { matchLabels?: Record<string, unknown>; matchExpressions?: unknown };
   const requirement = (e: { key?: unknown; operator?: unknown; values?: unknown } | null | undefined) =>
     `v1.LabelSelectorRequirement{Key:${q(e?.key)}, Operator:${q(e?.operator)}, Values:${stringSlice(e?.values)}}`;
-  const exprs = Array.isArray(matchExpressions)
-    ? `[]v1.LabelSelectorRequirement{${matchExpressions.map(requirement).join(', ')}}`
-    : '[]v1.LabelSelectorRequirement(nil)';
+  const exprs = Array.isArray(matchExpressions) ? `[]v1.LabelSelectorRequirement{${matchExpressions.map(requirement).join(', ')}}` : '[]v1.LabelSelectorRequirement(nil)';
   return new GoValue(`v1.LabelSelector{MatchLabels:${stringMap(matchLabels)}, MatchExpressions:${exprs}}`);
 }
 

@@ -29,15 +29,19 @@ const has = (o: Record<string, string>, k: string) => Object.prototype.hasOwnPro
 
 export function requirementMatches(r: Requirement, labels: Record<string, string>): boolean {
   switch (r.operator) {
-    case 'in': case '=': case '==':
+    case 'in':
+    case '=':
+    case '==':
       return has(labels, r.key) && r.values.includes(labels[r.key]);
-    case 'notin': case '!=':
+    case 'notin':
+    case '!=':
       return !has(labels, r.key) || !r.values.includes(labels[r.key]);
     case 'exists':
       return has(labels, r.key);
     case '!':
       return !has(labels, r.key);
-    case 'gt': case 'lt': {
+    case 'gt':
+    case 'lt': {
       if (!has(labels, r.key) || !/^[+-]?[0-9]+$/.test(labels[r.key])) return false;
       const v = BigInt(labels[r.key]);
       const want = BigInt(r.values[0]);
@@ -49,13 +53,20 @@ export function requirementMatches(r: Requirement, labels: Record<string, string
 function requirementString(r: Requirement): string {
   const vals = [...r.values].sort().join(',');
   switch (r.operator) {
-    case '!': return '!' + r.key;
-    case 'exists': return r.key;
-    case 'in': return `${r.key} in (${vals})`;
-    case 'notin': return `${r.key} notin (${vals})`;
-    case 'gt': return `${r.key}>${vals}`;
-    case 'lt': return `${r.key}<${vals}`;
-    default: return `${r.key}${r.operator}${vals}`;
+    case '!':
+      return '!' + r.key;
+    case 'exists':
+      return r.key;
+    case 'in':
+      return `${r.key} in (${vals})`;
+    case 'notin':
+      return `${r.key} notin (${vals})`;
+    case 'gt':
+      return `${r.key}>${vals}`;
+    case 'lt':
+      return `${r.key}<${vals}`;
+    default:
+      return `${r.key}${r.operator}${vals}`;
   }
 }
 
@@ -77,16 +88,21 @@ export function requirementErrors(r: Requirement, path: string | null): string[]
   const valuePath = path === null ? 'values' : `${path}.values`;
   const listText = formatValue(r.values);
   switch (r.operator) {
-    case 'in': case 'notin':
+    case 'in':
+    case 'notin':
       if (r.values.length === 0) errs.push(`${valuePath}: Invalid value: ${listText}: for 'in', 'notin' operators, values set can't be empty`);
       break;
-    case '=': case '==': case '!=':
+    case '=':
+    case '==':
+    case '!=':
       if (r.values.length !== 1) errs.push(`${valuePath}: Invalid value: ${listText}: exact-match compatibility requires one single value`);
       break;
-    case 'exists': case '!':
+    case 'exists':
+    case '!':
       if (r.values.length !== 0) errs.push(`${valuePath}: Invalid value: ${listText}: values set must be empty for exists and does not exist`);
       break;
-    case 'gt': case 'lt':
+    case 'gt':
+    case 'lt':
       if (r.values.length !== 1) errs.push(`${valuePath}: Invalid value: ${listText}: for 'Gt', 'Lt' operators, exactly one value is required`);
       r.values.forEach((v, i) => {
         if (!/^[+-]?[0-9]+$/.test(v)) errs.push(fieldErrors.invalid(`${valuePath}[${i}]`, v, "for 'Gt', 'Lt' operators, the value must be an integer").toString());
@@ -155,11 +171,13 @@ export function labelSelectorErrors(path: string, sel: LabelSelectorObject | und
     for (const m of qualifiedNameErrors(String(e?.key ?? ''))) errs.push(fieldErrors.invalid(`${p}.key`, e?.key ?? '', m));
     const values: unknown[] = Array.isArray(e?.values) ? e.values : [];
     switch (e?.operator) {
-      case 'In': case 'NotIn':
-        if (values.length === 0) errs.push(fieldErrors.required(`${p}.values`, 'must be specified when `operator` is \'In\' or \'NotIn\''));
+      case 'In':
+      case 'NotIn':
+        if (values.length === 0) errs.push(fieldErrors.required(`${p}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
         break;
-      case 'Exists': case 'DoesNotExist':
-        if (values.length > 0) errs.push(fieldErrors.forbidden(`${p}.values`, 'may not be specified when `operator` is \'Exists\' or \'DoesNotExist\''));
+      case 'Exists':
+      case 'DoesNotExist':
+        if (values.length > 0) errs.push(fieldErrors.forbidden(`${p}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
         break;
       default:
         errs.push(fieldErrors.invalid(`${p}.operator`, e?.operator ?? '', 'not a valid selector operator'));

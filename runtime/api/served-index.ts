@@ -55,8 +55,7 @@ export class ServedIndex<S> {
       const grKey = `${def.group}/${def.resource}`;
       let entry = bound.get(grKey);
       if (!entry) {
-        const storageDef = enabled.find((d) => d.group === def.group && d.resource === def.resource && d.storageVersion)
-          ?? enabled.find((d) => d.group === def.group && d.resource === def.resource)!;
+        const storageDef = enabled.find((d) => d.group === def.group && d.resource === def.resource && d.storageVersion) ?? enabled.find((d) => d.group === def.group && d.resource === def.resource)!;
         entry = { store: bind(storageDef), storageDef };
         bound.set(grKey, entry);
       }

@@ -92,8 +92,11 @@ export function validateName(rule: NameRule, name: string, prefix = false): stri
   // a generateName prefix may end in '-' or '.': validate it with a trailing character
   const v = prefix ? `${name.replace(/[-.]$/, '')}a` : name;
   switch (rule) {
-    case 'label': return validateDNS1123Label(v);
-    case 'path-segment': return validatePathSegment(v);
-    default: return validateDNS1123Subdomain(v);
+    case 'label':
+      return validateDNS1123Label(v);
+    case 'path-segment':
+      return validatePathSegment(v);
+    default:
+      return validateDNS1123Subdomain(v);
   }
 }

@@ -4,10 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  ANONYMOUS_FLAG_CONFLICT, anonymousAllowed, effectiveAnonymous, loadAuthenticationConfiguration, parseAuthenticationConfiguration,
-  type AnonymousConfig,
-} from './authn-config.ts';
+import { ANONYMOUS_FLAG_CONFLICT, anonymousAllowed, effectiveAnonymous, loadAuthenticationConfiguration, parseAuthenticationConfiguration, type AnonymousConfig } from './authn-config.ts';
 import { FileError } from './file-error.ts';
 
 const HEAD = 'apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthenticationConfiguration\n';
@@ -18,12 +15,17 @@ describe('parseAuthenticationConfiguration', () => {
     ['an empty jwt list is fine', `${HEAD}jwt: []\n`, {}],
     ['anonymous enabled', `${HEAD}anonymous:\n  enabled: true\n`, { anonymous: { enabled: true, conditions: [] } }],
     ['anonymous disabled', `${HEAD}anonymous:\n  enabled: false\n`, { anonymous: { enabled: false, conditions: [] } }],
-    ['anonymous with conditions', `${HEAD}anonymous:\n  enabled: true\n  conditions:\n  - path: /livez\n  - path: /readyz\n`,
-      { anonymous: { enabled: true, conditions: [{ path: '/livez' }, { path: '/readyz' }] } }],
-    ['v1alpha1', 'apiVersion: apiserver.config.k8s.io/v1alpha1\nkind: AuthenticationConfiguration\nanonymous: {enabled: true}\n',
-      { anonymous: { enabled: true, conditions: [] } }],
-    ['JSON', '{"apiVersion":"apiserver.config.k8s.io/v1beta1","kind":"AuthenticationConfiguration","anonymous":{"enabled":true,"conditions":[{"path":"/healthz"}]}}',
-      { anonymous: { enabled: true, conditions: [{ path: '/healthz' }] } }],
+    [
+      'anonymous with conditions',
+      `${HEAD}anonymous:\n  enabled: true\n  conditions:\n  - path: /livez\n  - path: /readyz\n`,
+      { anonymous: { enabled: true, conditions: [{ path: '/livez' }, { path: '/readyz' }] } },
+    ],
+    ['v1alpha1', 'apiVersion: apiserver.config.k8s.io/v1alpha1\nkind: AuthenticationConfiguration\nanonymous: {enabled: true}\n', { anonymous: { enabled: true, conditions: [] } }],
+    [
+      'JSON',
+      '{"apiVersion":"apiserver.config.k8s.io/v1beta1","kind":"AuthenticationConfiguration","anonymous":{"enabled":true,"conditions":[{"path":"/healthz"}]}}',
+      { anonymous: { enabled: true, conditions: [{ path: '/healthz' }] } },
+    ],
   ];
   it.each(ok)('%s', (_name, text, want) => {
     expect(parseAuthenticationConfiguration('/etc/authn.yaml', text)).toEqual(want);
@@ -37,24 +39,39 @@ describe('parseAuthenticationConfiguration', () => {
     ['a list', '- a\n', "couldn't get version/kind; json parse error: cannot unmarshal array"],
     ['no kind', 'apiVersion: apiserver.config.k8s.io/v1beta1\n', "Object 'Kind' is missing"],
     ['no apiVersion', 'kind: AuthenticationConfiguration\n', "Object 'apiVersion' is missing"],
-    ['another version', 'apiVersion: apiserver.config.k8s.io/v1\nkind: AuthenticationConfiguration\n',
-      'no kind "AuthenticationConfiguration" is registered for version "apiserver.config.k8s.io/v1"'],
-    ['another kind', 'apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthorizationConfiguration\n',
-      'no kind "AuthorizationConfiguration" is registered for version "apiserver.config.k8s.io/v1beta1"'],
-    ['unknown fields', `${HEAD}foo: 1\nanonymous:\n  enabled: true\n  bar: 2\n  conditions:\n  - path: /x\n    baz: 3\n`,
-      'strict decoding error: unknown field "foo", unknown field "anonymous.bar", unknown field "anonymous.conditions[0].baz"'],
-    ['enabled not a bool', `${HEAD}anonymous:\n  enabled: "yes"\n`,
-      'json: cannot unmarshal string into Go struct field AnonymousAuthConfig.anonymous.enabled of type bool'],
-    ['a path not a string', `${HEAD}anonymous:\n  enabled: true\n  conditions:\n  - path: 3\n`,
-      'json: cannot unmarshal number into Go struct field AnonymousAuthCondition.anonymous.conditions.path of type string'],
-    ['conditions while disabled', `${HEAD}anonymous:\n  enabled: false\n  conditions:\n  - path: /livez\n`,
-      'anonymous.conditions: Invalid value: []apiserver.AnonymousAuthCondition{apiserver.AnonymousAuthCondition{Path:"/livez"}}: enabled should be set to true when conditions are defined'],
-    ['conditions without enabled', `${HEAD}anonymous:\n  conditions:\n  - path: /a\n  - path: /b\n`,
-      'anonymous.conditions: Invalid value: []apiserver.AnonymousAuthCondition{apiserver.AnonymousAuthCondition{Path:"/a"}, apiserver.AnonymousAuthCondition{Path:"/b"}}: enabled should be set to true when conditions are defined'],
-    ['JWT authenticators', `${HEAD}jwt:\n- issuer:\n    url: https://issuer.example\n    audiences: [a]\n`,
-      'jwt: Forbidden: JWT authenticators are not supported by this server'],
-    ['a YAML alias bomb', `${HEAD}a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n`,
-      ''],
+    ['another version', 'apiVersion: apiserver.config.k8s.io/v1\nkind: AuthenticationConfiguration\n', 'no kind "AuthenticationConfiguration" is registered for version "apiserver.config.k8s.io/v1"'],
+    [
+      'another kind',
+      'apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthorizationConfiguration\n',
+      'no kind "AuthorizationConfiguration" is registered for version "apiserver.config.k8s.io/v1beta1"',
+    ],
+    [
+      'unknown fields',
+      `${HEAD}foo: 1\nanonymous:\n  enabled: true\n  bar: 2\n  conditions:\n  - path: /x\n    baz: 3\n`,
+      'strict decoding error: unknown field "foo", unknown field "anonymous.bar", unknown field "anonymous.conditions[0].baz"',
+    ],
+    ['enabled not a bool', `${HEAD}anonymous:\n  enabled: "yes"\n`, 'json: cannot unmarshal string into Go struct field AnonymousAuthConfig.anonymous.enabled of type bool'],
+    [
+      'a path not a string',
+      `${HEAD}anonymous:\n  enabled: true\n  conditions:\n  - path: 3\n`,
+      'json: cannot unmarshal number into Go struct field AnonymousAuthCondition.anonymous.conditions.path of type string',
+    ],
+    [
+      'conditions while disabled',
+      `${HEAD}anonymous:\n  enabled: false\n  conditions:\n  - path: /livez\n`,
+      'anonymous.conditions: Invalid value: []apiserver.AnonymousAuthCondition{apiserver.AnonymousAuthCondition{Path:"/livez"}}: enabled should be set to true when conditions are defined',
+    ],
+    [
+      'conditions without enabled',
+      `${HEAD}anonymous:\n  conditions:\n  - path: /a\n  - path: /b\n`,
+      'anonymous.conditions: Invalid value: []apiserver.AnonymousAuthCondition{apiserver.AnonymousAuthCondition{Path:"/a"}, apiserver.AnonymousAuthCondition{Path:"/b"}}: enabled should be set to true when conditions are defined',
+    ],
+    ['JWT authenticators', `${HEAD}jwt:\n- issuer:\n    url: https://issuer.example\n    audiences: [a]\n`, 'jwt: Forbidden: JWT authenticators are not supported by this server'],
+    [
+      'a YAML alias bomb',
+      `${HEAD}a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n`,
+      '',
+    ],
   ];
   it.each(bad)('refuses %s', (_name, text, message) => {
     let caught: unknown;
@@ -87,7 +104,7 @@ describe('effectiveAnonymous', () => {
   ])('%s', (_name, flag, config, want) => {
     expect(effectiveAnonymous(flag, config)).toEqual(want);
   });
-  it('refuses the flag together with an anonymous section, with upstream\'s text', () => {
+  it("refuses the flag together with an anonymous section, with upstream's text", () => {
     expect(() => effectiveAnonymous({ value: true, set: true }, fileOn)).toThrow(ANONYMOUS_FLAG_CONFLICT);
   });
 });

@@ -70,7 +70,10 @@ function decode(text: string): AuthenticationConfiguration {
   const doc = parseDocument(text, { uniqueKeys: true });
   if (doc.errors.length) throw new ConfigProblem(`error converting YAML to JSON: ${doc.errors[0].message.split('\n')[0]}`);
   const raw: unknown = doc.toJS({ maxAliasCount: 100 });
-  if (!isObject(raw)) throw new ConfigProblem(`couldn't get version/kind; json parse error: cannot unmarshal ${goType(raw)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+  if (!isObject(raw))
+    throw new ConfigProblem(
+      `couldn't get version/kind; json parse error: cannot unmarshal ${goType(raw)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
+    );
   const { apiVersion, kind } = raw;
   if (typeof kind !== 'string' || kind === '') throw new ConfigProblem("Object 'Kind' is missing");
   if (typeof apiVersion !== 'string' || apiVersion === '') throw new ConfigProblem("Object 'apiVersion' is missing");

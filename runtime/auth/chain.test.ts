@@ -30,9 +30,13 @@ const tokens = (name: string, known: string): TokenAuthenticator => ({
   },
 });
 
-const chain = (anonymous?: (p: string) => boolean) => new AuthenticationChain({
-  requestAuthenticators: [byHeader], tokenAuthenticators: [tokens('one', 't1'), tokens('two', 't2')], apiAudiences: ['api'], anonymous,
-});
+const chain = (anonymous?: (p: string) => boolean) =>
+  new AuthenticationChain({
+    requestAuthenticators: [byHeader],
+    tokenAuthenticators: [tokens('one', 't1'), tokens('two', 't2')],
+    apiAudiences: ['api'],
+    anonymous,
+  });
 
 describe('AuthenticationChain', () => {
   const rows: [string, Record<string, string>, string | number, ((p: string) => boolean) | undefined][] = [
@@ -69,7 +73,13 @@ describe('AuthenticationChain', () => {
     expect(await chain().authenticateToken('boom', ['x'])).toBeUndefined();
   });
 
-  it.each([['Bearer abc', 'abc'], ['bearer  abc ', 'abc'], ['Bearer', undefined], ['Token abc', undefined], ['Bearer a b', undefined]])('bearerToken(%j) = %j', (h, want) => {
+  it.each([
+    ['Bearer abc', 'abc'],
+    ['bearer  abc ', 'abc'],
+    ['Bearer', undefined],
+    ['Token abc', undefined],
+    ['Bearer a b', undefined],
+  ])('bearerToken(%j) = %j', (h, want) => {
     expect(bearerToken(req({ authorization: h }))).toBe(want);
   });
 });

@@ -5,13 +5,41 @@ import { parseCsv, CsvError } from './csv.ts';
 
 describe('parseCsv', () => {
   const ok: [string, string, { fields: string[]; line: number }[]][] = [
-    ['plain rows', 'a,b,c\nd,e\n', [{ fields: ['a', 'b', 'c'], line: 1 }, { fields: ['d', 'e'], line: 2 }]],
+    [
+      'plain rows',
+      'a,b,c\nd,e\n',
+      [
+        { fields: ['a', 'b', 'c'], line: 1 },
+        { fields: ['d', 'e'], line: 2 },
+      ],
+    ],
     ['no final newline', 'a,b', [{ fields: ['a', 'b'], line: 1 }]],
-    ['CRLF', 'a,b\r\nc,d\r\n', [{ fields: ['a', 'b'], line: 1 }, { fields: ['c', 'd'], line: 2 }]],
-    ['blank lines skipped, line numbers kept', '\n\na,b\n\nc\n', [{ fields: ['a', 'b'], line: 3 }, { fields: ['c'], line: 5 }]],
+    [
+      'CRLF',
+      'a,b\r\nc,d\r\n',
+      [
+        { fields: ['a', 'b'], line: 1 },
+        { fields: ['c', 'd'], line: 2 },
+      ],
+    ],
+    [
+      'blank lines skipped, line numbers kept',
+      '\n\na,b\n\nc\n',
+      [
+        { fields: ['a', 'b'], line: 3 },
+        { fields: ['c'], line: 5 },
+      ],
+    ],
     ['quoted field with commas', 't,u,1,"g1,g2"', [{ fields: ['t', 'u', '1', 'g1,g2'], line: 1 }]],
     ['doubled quote', '"a""b",c', [{ fields: ['a"b', 'c'], line: 1 }]],
-    ['quoted field spanning lines', '"a\nb",c\nd', [{ fields: ['a\nb', 'c'], line: 1 }, { fields: ['d'], line: 3 }]],
+    [
+      'quoted field spanning lines',
+      '"a\nb",c\nd',
+      [
+        { fields: ['a\nb', 'c'], line: 1 },
+        { fields: ['d'], line: 3 },
+      ],
+    ],
     ['empty fields', ',,', [{ fields: ['', '', ''], line: 1 }]],
     ['spaces are kept', ' a , b', [{ fields: [' a ', ' b'], line: 1 }]],
     ['empty quoted field', '"",x', [{ fields: ['', 'x'], line: 1 }]],

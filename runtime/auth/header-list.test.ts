@@ -5,7 +5,15 @@ import { authRequestFromPairs } from './header-list.ts';
 
 describe('authRequestFromPairs', () => {
   const cert = { raw: Uint8Array.of(1), intermediates: [] };
-  const req = authRequestFromPairs([['X-A', '1'], ['x-a', '2,3'], ['B', '']], '/p', cert);
+  const req = authRequestFromPairs(
+    [
+      ['X-A', '1'],
+      ['x-a', '2,3'],
+      ['B', ''],
+    ],
+    '/p',
+    cert,
+  );
   it.each([
     ['first value, any case', () => req.header('X-a'), '1'],
     ['all values, not split', () => req.headerValues('X-A'), ['1', '2,3']],

@@ -44,20 +44,44 @@ describe('parseImpersonation', () => {
     ['no headers', [['Accept', '*/*']], undefined],
     ['an empty user header alone is no impersonation', [['Impersonate-User', '']], undefined],
     ['a user', [['Impersonate-User', 'bob']], { checks: [core('users', 'bob')], consumedHeaders: ['impersonate-user'] }],
-    ['a service account', [['Impersonate-User', 'system:serviceaccount:kube-system:default']],
-      { checks: [core('serviceaccounts', 'default', 'kube-system')], consumedHeaders: ['impersonate-user'] }],
-    ['an invalid service-account name is a user', [['Impersonate-User', 'system:serviceaccount:a:b:c']],
-      { checks: [core('users', 'system:serviceaccount:a:b:c')], consumedHeaders: ['impersonate-user'] }],
-    ['everything, in upstream order (user, groups, extra, uid)', [
-      ['Impersonate-Uid', 'u-1'], ['Impersonate-Extra-Scopes', 'view'], ['Impersonate-Extra-Scopes', 'edit'],
-      ['Impersonate-Group', 'dev'], ['Impersonate-Group', 'ops'], ['Impersonate-User', 'bob'], ['Impersonate-Extra-Example.com%2FTeam', 'x'],
-    ], {
-      checks: [core('users', 'bob'), core('groups', 'dev'), core('groups', 'ops'), authn('userextras', 'view', 'scopes'),
-        authn('userextras', 'edit', 'scopes'), authn('userextras', 'x', 'example.com/team'), authn('uids', 'u-1')],
-      consumedHeaders: ['impersonate-uid', 'impersonate-extra-scopes', 'impersonate-group', 'impersonate-user', 'impersonate-extra-example.com%2fteam'],
-    }],
-    ['malformed percent-encoding in an extra key is kept as sent, as upstream', [['Impersonate-User', 'bob'], ['Impersonate-Extra-A%zz', 'v']],
-      { checks: [core('users', 'bob'), authn('userextras', 'v', 'a%zz')], consumedHeaders: ['impersonate-user', 'impersonate-extra-a%zz'] }],
+    ['a service account', [['Impersonate-User', 'system:serviceaccount:kube-system:default']], { checks: [core('serviceaccounts', 'default', 'kube-system')], consumedHeaders: ['impersonate-user'] }],
+    [
+      'an invalid service-account name is a user',
+      [['Impersonate-User', 'system:serviceaccount:a:b:c']],
+      { checks: [core('users', 'system:serviceaccount:a:b:c')], consumedHeaders: ['impersonate-user'] },
+    ],
+    [
+      'everything, in upstream order (user, groups, extra, uid)',
+      [
+        ['Impersonate-Uid', 'u-1'],
+        ['Impersonate-Extra-Scopes', 'view'],
+        ['Impersonate-Extra-Scopes', 'edit'],
+        ['Impersonate-Group', 'dev'],
+        ['Impersonate-Group', 'ops'],
+        ['Impersonate-User', 'bob'],
+        ['Impersonate-Extra-Example.com%2FTeam', 'x'],
+      ],
+      {
+        checks: [
+          core('users', 'bob'),
+          core('groups', 'dev'),
+          core('groups', 'ops'),
+          authn('userextras', 'view', 'scopes'),
+          authn('userextras', 'edit', 'scopes'),
+          authn('userextras', 'x', 'example.com/team'),
+          authn('uids', 'u-1'),
+        ],
+        consumedHeaders: ['impersonate-uid', 'impersonate-extra-scopes', 'impersonate-group', 'impersonate-user', 'impersonate-extra-example.com%2fteam'],
+      },
+    ],
+    [
+      'malformed percent-encoding in an extra key is kept as sent, as upstream',
+      [
+        ['Impersonate-User', 'bob'],
+        ['Impersonate-Extra-A%zz', 'v'],
+      ],
+      { checks: [core('users', 'bob'), authn('userextras', 'v', 'a%zz')], consumedHeaders: ['impersonate-user', 'impersonate-extra-a%zz'] },
+    ],
   ];
   it.each(rows)('%s', (_name, headers, want) => {
     expect(parseImpersonation(authRequestFromPairs(headers))).toEqual(want);
@@ -67,8 +91,15 @@ describe('parseImpersonation', () => {
     ['a group without a user', [['Impersonate-Group', 'devs']], 'requested [{Group  devs    }] without impersonating a user'],
     ['extra without a user', [['Impersonate-Extra-Scopes', 'v']], 'requested [{UserExtra  v  authentication.k8s.io/v1  scopes}] without impersonating a user'],
     ['a uid without a user', [['Impersonate-Uid', '42']], 'requested [{UID  42  authentication.k8s.io/v1  }] without impersonating a user'],
-    ['a group with an empty user', [['Impersonate-User', ''], ['Impersonate-Group', 'a'], ['Impersonate-Group', 'b']],
-      'requested [{Group  a    } {Group  b    }] without impersonating a user'],
+    [
+      'a group with an empty user',
+      [
+        ['Impersonate-User', ''],
+        ['Impersonate-Group', 'a'],
+        ['Impersonate-Group', 'b'],
+      ],
+      'requested [{Group  a    } {Group  b    }] without impersonating a user',
+    ],
   ];
   it.each(bad)('400 for %s', (_name, headers, message) => {
     const err = caught(() => parseImpersonation(authRequestFromPairs(headers)));
@@ -80,20 +111,62 @@ describe('parseImpersonation', () => {
 describe('impersonate', () => {
   const rows: [string, [string, string][], UserInfo][] = [
     ['a user gets system:authenticated', [['Impersonate-User', 'bob']], { name: 'bob', groups: ['system:authenticated'] }],
-    ['groups given: system:authenticated added', [['Impersonate-User', 'bob'], ['Impersonate-Group', 'dev']], { name: 'bob', groups: ['dev', 'system:authenticated'] }],
-    ['system:authenticated given: not repeated', [['Impersonate-User', 'bob'], ['Impersonate-Group', 'system:authenticated']],
-      { name: 'bob', groups: ['system:authenticated'] }],
-    ['system:unauthenticated given: system:authenticated not added', [['Impersonate-User', 'bob'], ['Impersonate-Group', 'system:unauthenticated']],
-      { name: 'bob', groups: ['system:unauthenticated'] }],
+    [
+      'groups given: system:authenticated added',
+      [
+        ['Impersonate-User', 'bob'],
+        ['Impersonate-Group', 'dev'],
+      ],
+      { name: 'bob', groups: ['dev', 'system:authenticated'] },
+    ],
+    [
+      'system:authenticated given: not repeated',
+      [
+        ['Impersonate-User', 'bob'],
+        ['Impersonate-Group', 'system:authenticated'],
+      ],
+      { name: 'bob', groups: ['system:authenticated'] },
+    ],
+    [
+      'system:unauthenticated given: system:authenticated not added',
+      [
+        ['Impersonate-User', 'bob'],
+        ['Impersonate-Group', 'system:unauthenticated'],
+      ],
+      { name: 'bob', groups: ['system:unauthenticated'] },
+    ],
     ['system:anonymous gets system:unauthenticated', [['Impersonate-User', 'system:anonymous']], { name: 'system:anonymous', groups: ['system:unauthenticated'] }],
-    ['system:anonymous with its group given', [['Impersonate-User', 'system:anonymous'], ['Impersonate-Group', 'system:unauthenticated']],
-      { name: 'system:anonymous', groups: ['system:unauthenticated'] }],
-    ['a service account gets its groups', [['Impersonate-User', 'system:serviceaccount:ns1:builder']],
-      { name: 'system:serviceaccount:ns1:builder', groups: ['system:serviceaccounts', 'system:serviceaccounts:ns1', 'system:authenticated'] }],
-    ['a service account with groups given gets only those', [['Impersonate-User', 'system:serviceaccount:ns1:builder'], ['Impersonate-Group', 'g']],
-      { name: 'system:serviceaccount:ns1:builder', groups: ['g', 'system:authenticated'] }],
-    ['uid and extra', [['Impersonate-User', 'bob'], ['Impersonate-Uid', 'u1'], ['Impersonate-Extra-Scopes', 'a'], ['Impersonate-Extra-Scopes', 'b']],
-      { name: 'bob', uid: 'u1', groups: ['system:authenticated'], extra: { scopes: ['a', 'b'] } }],
+    [
+      'system:anonymous with its group given',
+      [
+        ['Impersonate-User', 'system:anonymous'],
+        ['Impersonate-Group', 'system:unauthenticated'],
+      ],
+      { name: 'system:anonymous', groups: ['system:unauthenticated'] },
+    ],
+    [
+      'a service account gets its groups',
+      [['Impersonate-User', 'system:serviceaccount:ns1:builder']],
+      { name: 'system:serviceaccount:ns1:builder', groups: ['system:serviceaccounts', 'system:serviceaccounts:ns1', 'system:authenticated'] },
+    ],
+    [
+      'a service account with groups given gets only those',
+      [
+        ['Impersonate-User', 'system:serviceaccount:ns1:builder'],
+        ['Impersonate-Group', 'g'],
+      ],
+      { name: 'system:serviceaccount:ns1:builder', groups: ['g', 'system:authenticated'] },
+    ],
+    [
+      'uid and extra',
+      [
+        ['Impersonate-User', 'bob'],
+        ['Impersonate-Uid', 'u1'],
+        ['Impersonate-Extra-Scopes', 'a'],
+        ['Impersonate-Extra-Scopes', 'b'],
+      ],
+      { name: 'bob', uid: 'u1', groups: ['system:authenticated'], extra: { scopes: ['a', 'b'] } },
+    ],
   ];
   it.each(rows)('%s', async (_name, headers, want) => {
     const got = await impersonate(authRequestFromPairs(headers), ALICE, allowAll);
@@ -109,7 +182,11 @@ describe('impersonate', () => {
   it('asks every check for the requesting user and reports the consumed headers', async () => {
     const seen: string[] = [];
     const got = await impersonate(
-      authRequestFromPairs([['Impersonate-User', 'bob'], ['Impersonate-Group', 'g'], ['Accept', 'x']]),
+      authRequestFromPairs([
+        ['Impersonate-User', 'bob'],
+        ['Impersonate-Group', 'g'],
+        ['Accept', 'x'],
+      ]),
       ALICE,
       async (c, who) => (seen.push(`${who.name}:${c.resource}/${c.name}`), true),
     );
@@ -118,35 +195,90 @@ describe('impersonate', () => {
   });
 
   const denied: [string, [string, string][], (c: ImpersonationCheck) => boolean | { allowed: boolean; reason?: string }, unknown][] = [
-    ['a user', [['Impersonate-User', 'bob']], () => false, {
-      code: 403, reason: 'Forbidden', details: { name: 'bob', kind: 'users' },
-      message: 'users "bob" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope',
-    }],
-    ['a group (the user allowed)', [['Impersonate-User', 'bob'], ['Impersonate-Group', 'system:masters']], (c) => c.resource === 'users', {
-      code: 403, details: { name: 'system:masters', kind: 'groups' },
-      message: 'groups "system:masters" is forbidden: User "alice" cannot impersonate resource "groups" in API group "" at the cluster scope',
-    }],
-    ['a service account, in its namespace', [['Impersonate-User', 'system:serviceaccount:ns1:sa']], () => false, {
-      details: { name: 'sa', kind: 'serviceaccounts' },
-      message: 'serviceaccounts "sa" is forbidden: User "alice" cannot impersonate resource "serviceaccounts" in API group "" in the namespace "ns1"',
-    }],
-    ['an extra, with the key as subresource', [['Impersonate-User', 'bob'], ['Impersonate-Extra-Scopes', 'view']], (c) => c.resource !== 'userextras', {
-      details: { name: 'view', group: 'authentication.k8s.io', kind: 'userextras' },
-      message: 'userextras.authentication.k8s.io "view" is forbidden: User "alice" cannot impersonate resource "userextras/scopes" in API group "authentication.k8s.io" at the cluster scope',
-    }],
-    ['a uid', [['Impersonate-User', 'bob'], ['Impersonate-Uid', 'u1']], (c) => c.resource !== 'uids', {
-      message: 'uids.authentication.k8s.io "u1" is forbidden: User "alice" cannot impersonate resource "uids" in API group "authentication.k8s.io" at the cluster scope',
-    }],
-    ['with the authorizer\'s reason', [['Impersonate-User', 'bob']], () => ({ allowed: false, reason: 'no RBAC policy matched' }), {
-      message: 'users "bob" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope: no RBAC policy matched',
-    }],
-    ['an empty group name', [['Impersonate-User', 'bob'], ['Impersonate-Group', '']], (c) => c.resource === 'users', {
-      details: { kind: 'groups' },
-      message: 'groups is forbidden: User "alice" cannot impersonate resource "groups" in API group "" at the cluster scope',
-    }],
-    ['names are Go-quoted and the message HTML-escaped', [['Impersonate-User', 'a"<b>']], () => false, {
-      message: 'users "a\\"<b>" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope',
-    }],
+    [
+      'a user',
+      [['Impersonate-User', 'bob']],
+      () => false,
+      {
+        code: 403,
+        reason: 'Forbidden',
+        details: { name: 'bob', kind: 'users' },
+        message: 'users "bob" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope',
+      },
+    ],
+    [
+      'a group (the user allowed)',
+      [
+        ['Impersonate-User', 'bob'],
+        ['Impersonate-Group', 'system:masters'],
+      ],
+      (c) => c.resource === 'users',
+      {
+        code: 403,
+        details: { name: 'system:masters', kind: 'groups' },
+        message: 'groups "system:masters" is forbidden: User "alice" cannot impersonate resource "groups" in API group "" at the cluster scope',
+      },
+    ],
+    [
+      'a service account, in its namespace',
+      [['Impersonate-User', 'system:serviceaccount:ns1:sa']],
+      () => false,
+      {
+        details: { name: 'sa', kind: 'serviceaccounts' },
+        message: 'serviceaccounts "sa" is forbidden: User "alice" cannot impersonate resource "serviceaccounts" in API group "" in the namespace "ns1"',
+      },
+    ],
+    [
+      'an extra, with the key as subresource',
+      [
+        ['Impersonate-User', 'bob'],
+        ['Impersonate-Extra-Scopes', 'view'],
+      ],
+      (c) => c.resource !== 'userextras',
+      {
+        details: { name: 'view', group: 'authentication.k8s.io', kind: 'userextras' },
+        message: 'userextras.authentication.k8s.io "view" is forbidden: User "alice" cannot impersonate resource "userextras/scopes" in API group "authentication.k8s.io" at the cluster scope',
+      },
+    ],
+    [
+      'a uid',
+      [
+        ['Impersonate-User', 'bob'],
+        ['Impersonate-Uid', 'u1'],
+      ],
+      (c) => c.resource !== 'uids',
+      {
+        message: 'uids.authentication.k8s.io "u1" is forbidden: User "alice" cannot impersonate resource "uids" in API group "authentication.k8s.io" at the cluster scope',
+      },
+    ],
+    [
+      "with the authorizer's reason",
+      [['Impersonate-User', 'bob']],
+      () => ({ allowed: false, reason: 'no RBAC policy matched' }),
+      {
+        message: 'users "bob" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope: no RBAC policy matched',
+      },
+    ],
+    [
+      'an empty group name',
+      [
+        ['Impersonate-User', 'bob'],
+        ['Impersonate-Group', ''],
+      ],
+      (c) => c.resource === 'users',
+      {
+        details: { kind: 'groups' },
+        message: 'groups is forbidden: User "alice" cannot impersonate resource "groups" in API group "" at the cluster scope',
+      },
+    ],
+    [
+      'names are Go-quoted and the message HTML-escaped',
+      [['Impersonate-User', 'a"<b>']],
+      () => false,
+      {
+        message: 'users "a\\"<b>" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope',
+      },
+    ],
   ];
   it.each(denied)('403 for %s', async (_name, headers, decide, want) => {
     let err: unknown;
@@ -166,9 +298,11 @@ describe('impersonate', () => {
   });
 
   it('an authorizer that throws denies', async () => {
-    await expect(impersonate(authRequestFromPairs([['Impersonate-User', 'bob']]), ALICE, async () => {
-      throw new Error('boom');
-    })).rejects.toMatchObject({ code: 403 });
+    await expect(
+      impersonate(authRequestFromPairs([['Impersonate-User', 'bob']]), ALICE, async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toMatchObject({ code: 403 });
   });
 
   it('mastersOnly lets system:masters impersonate and nobody else', async () => {

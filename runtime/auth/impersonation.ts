@@ -143,7 +143,7 @@ export async function impersonate(req: AuthRequest, requestor: UserInfo, authori
       decision = false;
     }
     const allowed = typeof decision === 'boolean' ? decision : decision.allowed;
-    if (!allowed) throw impersonationForbidden(check, requestor, typeof decision === 'boolean' ? '' : decision.reason ?? '');
+    if (!allowed) throw impersonationForbidden(check, requestor, typeof decision === 'boolean' ? '' : (decision.reason ?? ''));
   }
   if (name !== 'system:anonymous') {
     if (!groups.includes('system:authenticated') && !groups.includes('system:unauthenticated')) groups.push('system:authenticated');
@@ -177,7 +177,11 @@ export function impersonationForbidden(check: ImpersonationCheck, requestor: Use
 /** Go's %v of the []v1.ObjectReference upstream builds (Kind Namespace Name UID APIVersion ResourceVersion FieldPath). */
 function goReferences(checks: ImpersonationCheck[]): string {
   const kinds: Record<ImpersonationCheck['resource'], string> = {
-    users: 'User', groups: 'Group', serviceaccounts: 'ServiceAccount', uids: 'UID', userextras: 'UserExtra',
+    users: 'User',
+    groups: 'Group',
+    serviceaccounts: 'ServiceAccount',
+    uids: 'UID',
+    userextras: 'UserExtra',
   };
   const refs = checks.map((c) => {
     const apiVersion = c.group ? `${c.group}/${c.version}` : '';

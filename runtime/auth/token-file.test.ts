@@ -40,10 +40,7 @@ describe('token file', () => {
 
   it('skips empty tokens and lets a duplicate replace the earlier row, with warnings that name no token', async () => {
     const f = parseTokenFile('t.csv', 'secret1,a,1\n,b,2\nsecret1,c,3\n');
-    expect(f.warnings).toEqual([
-      "empty token has been found in token file 't.csv', record number '2' (line 2)",
-      "duplicate token has been found in token file 't.csv', record number '3' (line 3)",
-    ]);
+    expect(f.warnings).toEqual(["empty token has been found in token file 't.csv', record number '2' (line 2)", "duplicate token has been found in token file 't.csv', record number '3' (line 3)"]);
     expect((await f.authenticator.authenticateToken('secret1', []))!.user.name).toBe('c');
     expect(f.warnings.join('')).not.toContain('secret1');
   });

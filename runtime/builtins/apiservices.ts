@@ -75,7 +75,8 @@ export function apiServiceName(group: string, version: string): string {
 export function localAPIService(apiVersion: string, group: string, version: string): Obj {
   const [gp, vp] = API_SERVICE_PRIORITIES[`${group}/${version}`] ?? FALLBACK;
   return {
-    apiVersion, kind: 'APIService',
+    apiVersion,
+    kind: 'APIService',
     metadata: { name: apiServiceName(group, version), labels: { [LABEL_AUTOMANAGED]: 'onstart' } },
     spec: { group, version, groupPriorityMinimum: gp, versionPriority: vp },
   };
@@ -132,21 +133,31 @@ export async function installLocalAPIServices(api: ApiIndex, discovery: Discover
       }
     }
     if (!live.spec?.service && !isAvailable(live)) {
-      await store.update('', name, (cur) => {
-        if (!cur) throw new Error(`APIService ${name} is gone`);
-        const available = {
-          type: 'Available', status: 'True', reason: 'Local', message: 'Local APIServices are always available',
-          lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-        };
-        const others = (cur.status?.conditions ?? []).filter((c: Obj) => c.type !== 'Available');
-        return { ...cur, status: { ...(cur.status ?? {}), conditions: [...others, available] } };
-      }, { subresource: 'status', writer: APISERVER_WRITER });
+      await store.update(
+        '',
+        name,
+        (cur) => {
+          if (!cur) throw new Error(`APIService ${name} is gone`);
+          const available = {
+            type: 'Available',
+            status: 'True',
+            reason: 'Local',
+            message: 'Local APIServices are always available',
+            lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+          };
+          const others = (cur.status?.conditions ?? []).filter((c: Obj) => c.type !== 'Available');
+          return { ...cur, status: { ...(cur.status ?? {}), conditions: [...others, available] } };
+        },
+        { subresource: 'status', writer: APISERVER_WRITER },
+      );
     }
   }
   // automanaged at start and no longer served (a group-version turned off)
   for (const [name, obj] of existing) {
     if (!wanted.has(name) && obj.metadata?.labels?.[LABEL_AUTOMANAGED] === 'onstart') {
-      await store.delete('', name, { writer: APISERVER_WRITER }).catch((err) => { if (!(err instanceof ApiError && err.code === 404)) throw err; });
+      await store.delete('', name, { writer: APISERVER_WRITER }).catch((err) => {
+        if (!(err instanceof ApiError && err.code === 404)) throw err;
+      });
     }
   }
 

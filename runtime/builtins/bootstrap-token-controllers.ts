@@ -60,42 +60,59 @@ export function startBootstrapTokenControllers(api: ApiIndex, enabled: { cleaner
     }
     const { changed } = await signClusterInfo(cm.data ?? {}, [...secrets.values()], now());
     if (!changed) return;
-    await cmRes.store.update(CLUSTER_INFO_NAMESPACE, CLUSTER_INFO_NAME, async (live) => {
-      if (!live) throw new ApiError(404, 'NotFound', 'cluster-info is gone');
-      return { ...live, data: (await signClusterInfo(live.data ?? {}, [...secrets.values()], now())).data };
-    }, { writer: BOOTSTRAP_SIGNER_WRITER }).catch(ignore([404, 409]));
+    await cmRes.store
+      .update(
+        CLUSTER_INFO_NAMESPACE,
+        CLUSTER_INFO_NAME,
+        async (live) => {
+          if (!live) throw new ApiError(404, 'NotFound', 'cluster-info is gone');
+          return { ...live, data: (await signClusterInfo(live.data ?? {}, [...secrets.values()], now())).data };
+        },
+        { writer: BOOTSTRAP_SIGNER_WRITER },
+      )
+      .catch(ignore([404, 409]));
   };
 
   // one pass at a time, in order: a pass sees every event before it
   const schedule = (): Promise<void> => {
-    running = running.then(async () => {
-      if (stopped) return;
-      if (enabled.cleaner) await clean();
-      if (enabled.signer) await sign();
-    }).catch(() => {
-      // the store is closing, or a write raced another: the next event or wake-up tries again
-    });
+    running = running
+      .then(async () => {
+        if (stopped) return;
+        if (enabled.cleaner) await clean();
+        if (enabled.signer) await sign();
+      })
+      .catch(() => {
+        // the store is closing, or a write raced another: the next event or wake-up tries again
+      });
     return running;
   };
 
   const keyOf = (o: Obj) => String(o.metadata?.name);
-  const loops: WatchLoop[] = [startWatchLoop(secretsRes.store, TOKEN_SECRET_NAMESPACE, {
-    resync: (items) => {
-      secrets.clear();
-      for (const s of items) secrets.set(keyOf(s), s);
-      void schedule();
-    },
-    event: (ev) => {
-      if (ev.type === 'DELETED') secrets.delete(keyOf(ev.object));
-      else secrets.set(keyOf(ev.object), ev.object);
-      void schedule();
-    },
-  })];
+  const loops: WatchLoop[] = [
+    startWatchLoop(secretsRes.store, TOKEN_SECRET_NAMESPACE, {
+      resync: (items) => {
+        secrets.clear();
+        for (const s of items) secrets.set(keyOf(s), s);
+        void schedule();
+      },
+      event: (ev) => {
+        if (ev.type === 'DELETED') secrets.delete(keyOf(ev.object));
+        else secrets.set(keyOf(ev.object), ev.object);
+        void schedule();
+      },
+    }),
+  ];
   if (enabled.signer && cmRes) {
-    loops.push(startWatchLoop(cmRes.store, CLUSTER_INFO_NAMESPACE, {
-      resync: () => { void schedule(); },
-      event: (ev) => { if (ev.object.metadata?.name === CLUSTER_INFO_NAME && ev.type !== 'DELETED') void schedule(); },
-    }));
+    loops.push(
+      startWatchLoop(cmRes.store, CLUSTER_INFO_NAMESPACE, {
+        resync: () => {
+          void schedule();
+        },
+        event: (ev) => {
+          if (ev.object.metadata?.name === CLUSTER_INFO_NAME && ev.type !== 'DELETED') void schedule();
+        },
+      }),
+    );
   }
   return {
     async stop() {

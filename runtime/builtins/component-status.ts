@@ -41,7 +41,11 @@ export function installComponentStatus(api: ApiIndex, controllersAlive: () => bo
   if (!res) return;
   const ns = api.lookup('', 'v1', 'namespaces');
   res.store.computed = componentStatusSource({
-    'controller-manager': () => { if (!controllersAlive()) throw new Error('the in-process controllers are stopped'); },
-    'etcd-0': async () => { if (ns) await ns.store.list('', { limit: 1 }); },
+    'controller-manager': () => {
+      if (!controllersAlive()) throw new Error('the in-process controllers are stopped');
+    },
+    'etcd-0': async () => {
+      if (ns) await ns.store.list('', { limit: 1 });
+    },
   });
 }

@@ -27,8 +27,12 @@ export function startServiceAccountController(api: ApiIndex): WatchLoop | undefi
     }
   };
   const nsLoop = startWatchLoop(nsRes.store, '', {
-    resync: async (items) => { for (const ns of items) await ensure(ns); },
-    event: async (ev) => { if (ev.type === 'ADDED') await ensure(ev.object); },
+    resync: async (items) => {
+      for (const ns of items) await ensure(ns);
+    },
+    event: async (ev) => {
+      if (ev.type === 'ADDED') await ensure(ev.object);
+    },
   });
   // a deleted `default` account comes back
   const saLoop = startWatchLoop(saRes.store, '', {
@@ -42,5 +46,9 @@ export function startServiceAccountController(api: ApiIndex): WatchLoop | undefi
       }
     },
   });
-  return { async stop() { await Promise.all([nsLoop.stop(), saLoop.stop()]); } };
+  return {
+    async stop() {
+      await Promise.all([nsLoop.stop(), saLoop.stop()]);
+    },
+  };
 }

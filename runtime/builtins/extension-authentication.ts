@@ -21,9 +21,14 @@ export async function publishExtensionAuthentication(api: ApiIndex, data: Record
   } catch (err) {
     if (!(err instanceof ApiError && err.code === 409)) throw err;
   }
-  await cms.store.update(namespace, name, (live) => {
-    if (!live) throw new Error(`${namespace}/${name} is gone`);
-    if (jsonEqual(live.data ?? {}, data)) return live;
-    return { ...live, data };
-  }, { writer: APISERVER_WRITER });
+  await cms.store.update(
+    namespace,
+    name,
+    (live) => {
+      if (!live) throw new Error(`${namespace}/${name} is gone`);
+      if (jsonEqual(live.data ?? {}, data)) return live;
+      return { ...live, data };
+    },
+    { writer: APISERVER_WRITER },
+  );
 }

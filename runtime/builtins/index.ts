@@ -53,8 +53,8 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   const controllers = ctx.controllers ?? enabledControllers(undefined);
   const nsController = controllers.has('namespace') ? startNamespaceController(ctx.api) : undefined;
   const saController = controllers.has('serviceaccount') ? startServiceAccountController(ctx.api) : undefined;
-  const tokenSecrets = controllers.has('serviceaccount-token') && ctx.serviceAccountTokens
-    ? startTokenSecretsController(ctx.api, ctx.serviceAccountTokens.issuer, ctx.serviceAccountTokens.rootCA) : undefined;
+  const tokenSecrets =
+    controllers.has('serviceaccount-token') && ctx.serviceAccountTokens ? startTokenSecretsController(ctx.api, ctx.serviceAccountTokens.issuer, ctx.serviceAccountTokens.rootCA) : undefined;
   const tokenControllers = startBootstrapTokenControllers(ctx.api, { cleaner: controllers.has('tokencleaner'), signer: controllers.has('bootstrapsigner') });
   let running = true;
   installComponentStatus(ctx.api, () => running);

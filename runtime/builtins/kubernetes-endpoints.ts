@@ -37,7 +37,9 @@ function usable(v: unknown): string {
 
 /** The first non-internal host address, IPv4 preferred. */
 export function hostAddress(ifaces = networkInterfaces()): string {
-  const all = Object.values(ifaces).flatMap((l) => l ?? []).filter((i) => !i.internal);
+  const all = Object.values(ifaces)
+    .flatMap((l) => l ?? [])
+    .filter((i) => !i.internal);
   for (const family of ['IPv4', 'IPv6']) {
     const hit = all.find((i) => i.family === family && usable(i.address));
     if (hit) return hit.address;
@@ -54,7 +56,8 @@ export function apiServerEndpoint(flags: Record<string, unknown>, host = hostAdd
 
 export function kubernetesEndpoints(ep: APIServerEndpoint): Obj {
   return {
-    apiVersion: 'v1', kind: 'Endpoints',
+    apiVersion: 'v1',
+    kind: 'Endpoints',
     metadata: { name: NAME, namespace: NS_DEFAULT, labels: { [LABEL_SKIP_MIRROR]: 'true' } },
     subsets: [{ addresses: [{ ip: ep.ip }], ports: [{ name: 'https', port: ep.port, protocol: 'TCP' }] }],
   };
@@ -62,7 +65,8 @@ export function kubernetesEndpoints(ep: APIServerEndpoint): Obj {
 
 export function kubernetesEndpointSlice(apiVersion: string, ep: APIServerEndpoint): Obj {
   return {
-    apiVersion, kind: 'EndpointSlice',
+    apiVersion,
+    kind: 'EndpointSlice',
     metadata: { name: NAME, namespace: NS_DEFAULT, labels: { [LABEL_SERVICE_NAME]: NAME } },
     addressType: ep.ip.includes(':') ? 'IPv6' : 'IPv4',
     endpoints: [{ addresses: [ep.ip], conditions: { ready: true } }],
@@ -83,11 +87,16 @@ async function ensure(res: ServedResource, desired: Obj): Promise<void> {
   } catch (err) {
     if (!(err instanceof ApiError && err.code === 409)) throw err;
   }
-  await res.store.update(NS_DEFAULT, NAME, (live) => {
-    if (!live) throw new Error(`${desired.kind} ${NAME} is gone`);
-    const next = { ...live, ...structuredClone(desired), metadata: { ...live.metadata, labels: { ...(live.metadata.labels ?? {}), ...desired.metadata.labels } } };
-    return jsonEqual(owned(next), owned(live)) ? live : next;
-  }, { writer: APISERVER_WRITER });
+  await res.store.update(
+    NS_DEFAULT,
+    NAME,
+    (live) => {
+      if (!live) throw new Error(`${desired.kind} ${NAME} is gone`);
+      const next = { ...live, ...structuredClone(desired), metadata: { ...live.metadata, labels: { ...(live.metadata.labels ?? {}), ...desired.metadata.labels } } };
+      return jsonEqual(owned(next), owned(live)) ? live : next;
+    },
+    { writer: APISERVER_WRITER },
+  );
 }
 
 export interface KubernetesEndpointsBuiltin {
@@ -111,12 +120,22 @@ export async function installKubernetesEndpoints(api: ApiIndex, flags: Record<st
     });
     let pending: Promise<void> = Promise.resolve();
     const again = () => {
-      pending = pending.then(() => ensure(t.res, t.desired)).catch(() => { /* the namespace may be going away at shutdown */ });
+      pending = pending
+        .then(() => ensure(t.res, t.desired))
+        .catch(() => {
+          /* the namespace may be going away at shutdown */
+        });
     };
-    loops.push(startWatchLoop(t.res.store, NS_DEFAULT, {
-      resync(items) { if (!items.some((o) => o.metadata?.name === NAME)) again(); },
-      event(ev) { if (ev.type === 'DELETED' && ev.object.metadata?.name === NAME) again(); },
-    }));
+    loops.push(
+      startWatchLoop(t.res.store, NS_DEFAULT, {
+        resync(items) {
+          if (!items.some((o) => o.metadata?.name === NAME)) again();
+        },
+        event(ev) {
+          if (ev.type === 'DELETED' && ev.object.metadata?.name === NAME) again();
+        },
+      }),
+    );
     loops.push({ stop: () => pending });
   }
   return {

@@ -32,11 +32,18 @@ export function ipAddressObserver(api: ApiIndex): AddressObserver | undefined {
   const apiVersion = groupVersion(res.storageDef.group, res.storageDef.version);
   return {
     async allocated(ip: string, family: IPFamily, svc: Obj) {
-      await res.store.create('', {
-        apiVersion, kind: 'IPAddress',
-        metadata: { name: ip, labels: { [LABEL_IP_FAMILY]: family, [LABEL_MANAGED_BY]: IP_ALLOCATOR_MANAGER } },
-        spec: { parentRef: { group: '', resource: 'services', namespace: svc.metadata.namespace, name: svc.metadata.name } },
-      }, { writer: APISERVER_WRITER }).catch(ignore([409]));
+      await res.store
+        .create(
+          '',
+          {
+            apiVersion,
+            kind: 'IPAddress',
+            metadata: { name: ip, labels: { [LABEL_IP_FAMILY]: family, [LABEL_MANAGED_BY]: IP_ALLOCATOR_MANAGER } },
+            spec: { parentRef: { group: '', resource: 'services', namespace: svc.metadata.namespace, name: svc.metadata.name } },
+          },
+          { writer: APISERVER_WRITER },
+        )
+        .catch(ignore([409]));
     },
     async released(ip: string) {
       await res.store.delete('', ip, { writer: APISERVER_WRITER }).catch(ignore([404]));
@@ -52,10 +59,7 @@ export interface ServiceBuiltins {
 export async function installServiceAllocation(api: ApiIndex, flags: Record<string, unknown>): Promise<ServiceBuiltins | undefined> {
   const svc = api.byKind('', 'Service');
   if (!svc) return undefined;
-  const allocators = new ServiceAllocators(
-    String(flags['service-cluster-ip-range'] || DEFAULT_SERVICE_CIDR),
-    String(flags['service-node-port-range'] || DEFAULT_NODE_PORT_RANGE),
-  );
+  const allocators = new ServiceAllocators(String(flags['service-cluster-ip-range'] || DEFAULT_SERVICE_CIDR), String(flags['service-node-port-range'] || DEFAULT_NODE_PORT_RANGE));
   const { items } = await svc.store.list('', {});
   for (const s of items) allocators.restore(s);
   const observer = ipAddressObserver(api);
@@ -78,9 +82,12 @@ export async function installServiceAllocation(api: ApiIndex, flags: Record<stri
   let pending: Promise<void> = Promise.resolve();
   allocators.onServiceGone = (obj) => {
     if (stopped || obj.metadata?.namespace !== NS_DEFAULT || obj.metadata?.name !== 'kubernetes') return;
-    pending = pending.then(() => new Promise<void>((r) => setTimeout(r, 0)))
+    pending = pending
+      .then(() => new Promise<void>((r) => setTimeout(r, 0)))
       .then(() => (stopped ? undefined : ensureKubernetesService(api, allocators, targetPort)))
-      .catch(() => { /* the namespace may be gone at shutdown */ });
+      .catch(() => {
+        /* the namespace may be gone at shutdown */
+      });
   };
   return {
     allocators,
@@ -98,24 +105,38 @@ export async function ensureDefaultServiceCIDR(api: ApiIndex, allocators: Servic
   const apiVersion = groupVersion(res.storageDef.group, res.storageDef.version);
   const cidrs = allocators.families.map((f) => allocators.ip.get(f)!.cidr.text);
   await res.store.create('', { apiVersion, kind: 'ServiceCIDR', metadata: { name: 'kubernetes' }, spec: { cidrs } }, { writer: APISERVER_WRITER }).catch(ignore([409]));
-  await res.store.update('', 'kubernetes', (live) => {
-    if (!live) throw new Error('ServiceCIDR kubernetes is gone');
-    if (live.status?.conditions?.some((c: Obj) => c.type === 'Ready')) return live;
-    const ready = { type: 'Ready', status: 'True', reason: 'ServiceCIDRReady', message: 'Kubernetes Service CIDR is ready', lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') };
-    return { ...live, status: { conditions: [ready] } };
-  }, { subresource: 'status', writer: APISERVER_WRITER });
+  await res.store.update(
+    '',
+    'kubernetes',
+    (live) => {
+      if (!live) throw new Error('ServiceCIDR kubernetes is gone');
+      if (live.status?.conditions?.some((c: Obj) => c.type === 'Ready')) return live;
+      const ready = { type: 'Ready', status: 'True', reason: 'ServiceCIDRReady', message: 'Kubernetes Service CIDR is ready', lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') };
+      return { ...live, status: { conditions: [ready] } };
+    },
+    { subresource: 'status', writer: APISERVER_WRITER },
+  );
 }
 
 export async function ensureKubernetesService(api: ApiIndex, allocators: ServiceAllocators, targetPort: number): Promise<void> {
   const svc = api.byKind('', 'Service');
   if (!svc) return;
   const primary = allocators.ip.get(allocators.families[0])!;
-  await svc.store.create(NS_DEFAULT, {
-    apiVersion: 'v1', kind: 'Service',
-    metadata: { name: 'kubernetes', namespace: NS_DEFAULT, labels: { component: 'apiserver', provider: 'kubernetes' } },
-    spec: {
-      type: 'ClusterIP', clusterIP: primary.nth(0), sessionAffinity: 'None',
-      ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort }],
-    },
-  }, { writer: APISERVER_WRITER }).catch(ignore([409, 422]));
+  await svc.store
+    .create(
+      NS_DEFAULT,
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'kubernetes', namespace: NS_DEFAULT, labels: { component: 'apiserver', provider: 'kubernetes' } },
+        spec: {
+          type: 'ClusterIP',
+          clusterIP: primary.nth(0),
+          sessionAffinity: 'None',
+          ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort }],
+        },
+      },
+      { writer: APISERVER_WRITER },
+    )
+    .catch(ignore([409, 422]));
 }

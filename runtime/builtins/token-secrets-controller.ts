@@ -28,16 +28,27 @@ export function startTokenSecretsController(api: ApiIndex, issuer: TokenIssuer, 
     const { namespace, name } = secret.metadata;
     const saName = secret.metadata?.annotations?.[SA_NAME_ANNOTATION];
     let sa: Obj | undefined;
-    if (saName) sa = await accounts.store.get(namespace, saName).catch((err) => { ignore([404])(err); return undefined; });
+    if (saName)
+      sa = await accounts.store.get(namespace, saName).catch((err) => {
+        ignore([404])(err);
+        return undefined;
+      });
     const plan = await planTokenSecret(secret, sa, issuer, rootCA);
     if (plan.action === 'delete') {
       await secrets.store.delete(plan.namespace, plan.name, { preconditions: plan.uid ? { uid: plan.uid } : undefined, writer: TOKENS_CONTROLLER_WRITER }).catch(ignore([404, 409]));
     } else if (plan.action === 'update') {
-      await secrets.store.update(namespace, name, async (live) => {
-        if (!live) throw new ApiError(404, 'NotFound', `secret ${name} is gone`);
-        const again = await planTokenSecret(live, sa, issuer, rootCA);
-        return again.action === 'update' ? again.secret : live;
-      }, { writer: TOKENS_CONTROLLER_WRITER }).catch(ignore([404, 409]));
+      await secrets.store
+        .update(
+          namespace,
+          name,
+          async (live) => {
+            if (!live) throw new ApiError(404, 'NotFound', `secret ${name} is gone`);
+            const again = await planTokenSecret(live, sa, issuer, rootCA);
+            return again.action === 'update' ? again.secret : live;
+          },
+          { writer: TOKENS_CONTROLLER_WRITER },
+        )
+        .catch(ignore([404, 409]));
     }
   };
   // one Secret at a time, in event order; a failed write is retried by the next event or resync
@@ -46,8 +57,12 @@ export function startTokenSecretsController(api: ApiIndex, issuer: TokenIssuer, 
   };
 
   const secretLoop = startWatchLoop(secrets.store, '', {
-    resync: (items) => { for (const s of items) enqueue(s); },
-    event: (ev) => { if (ev.type !== 'DELETED') enqueue(ev.object); },
+    resync: (items) => {
+      for (const s of items) enqueue(s);
+    },
+    event: (ev) => {
+      if (ev.type !== 'DELETED') enqueue(ev.object);
+    },
   });
   // an account deleted: its token Secrets go too
   const accountLoop = startWatchLoop(accounts.store, '', {
@@ -58,5 +73,10 @@ export function startTokenSecretsController(api: ApiIndex, issuer: TokenIssuer, 
       for (const s of items) if (s.metadata?.annotations?.[SA_NAME_ANNOTATION] === ev.object.metadata.name) enqueue(s);
     },
   });
-  return { async stop() { await Promise.all([secretLoop.stop(), accountLoop.stop()]); await running; } };
+  return {
+    async stop() {
+      await Promise.all([secretLoop.stop(), accountLoop.stop()]);
+      await running;
+    },
+  };
 }

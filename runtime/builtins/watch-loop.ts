@@ -20,7 +20,11 @@ export function startWatchLoop(store: RegistryStore, namespace: string, h: Watch
   let stopped = false;
   let watch: WatchStream | undefined;
   let wake: (() => void) | undefined;
-  const sleep = (ms: number) => new Promise<void>((r) => { wake = r; setTimeout(r, ms); });
+  const sleep = (ms: number) =>
+    new Promise<void>((r) => {
+      wake = r;
+      setTimeout(r, ms);
+    });
   const done = (async () => {
     while (!stopped) {
       try {
@@ -28,7 +32,10 @@ export function startWatchLoop(store: RegistryStore, namespace: string, h: Watch
         await h.resync(list.items);
         if (stopped) break;
         watch = await store.watch(namespace, { resourceVersion: list.resourceVersion });
-        if (stopped) { watch.stop(); break; }
+        if (stopped) {
+          watch.stop();
+          break;
+        }
         for await (const ev of watch) {
           if (ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED') await h.event(ev);
           if (stopped) break;

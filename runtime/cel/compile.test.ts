@@ -34,7 +34,10 @@ describe('compileRule / evaluate', () => {
     if (!c.ok) throw new Error('compile');
     const r = c.program.evaluate({ self: {} });
     expect(r.ok).toBe(false);
-    if (!r.ok) { expect(r.error).toMatch(/no such key|opt/); expect(r.costExceeded).toBe(false); }
+    if (!r.ok) {
+      expect(r.error).toMatch(/no such key|opt/);
+      expect(r.costExceeded).toBe(false);
+    }
   });
 
   it('reports a variable missing from the activation', () => {

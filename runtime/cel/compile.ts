@@ -42,9 +42,7 @@ export interface EvalOptions {
   budget?: number;
 }
 
-export type EvalResult =
-  | { ok: true; value: CelValue; json: unknown; cost: number }
-  | { ok: false; error: string; cost: number; costExceeded: boolean };
+export type EvalResult = { ok: true; value: CelValue; json: unknown; cost: number } | { ok: false; error: string; cost: number; costExceeded: boolean };
 
 export interface Program {
   readonly expression: string;
@@ -62,12 +60,37 @@ export function parseTypeName(s: string): CelT {
   if (!m) return T.dyn;
   const [, name, inner] = m;
   const parts: string[] = [];
-  if (inner !== undefined) { let d = 0, cur = ''; for (const c of inner) { if (c === '(') d++; if (c === ')') d--; if (c === ',' && d === 0) { parts.push(cur); cur = ''; } else cur += c; } if (cur.trim()) parts.push(cur); }
+  if (inner !== undefined) {
+    let d = 0,
+      cur = '';
+    for (const c of inner) {
+      if (c === '(') d++;
+      if (c === ')') d--;
+      if (c === ',' && d === 0) {
+        parts.push(cur);
+        cur = '';
+      } else cur += c;
+    }
+    if (cur.trim()) parts.push(cur);
+  }
   switch (name) {
-    case 'list': return T.list(parseTypeName(parts[0] ?? 'dyn'));
-    case 'map': return T.map(parseTypeName(parts[0] ?? 'dyn'), parseTypeName(parts[1] ?? 'dyn'));
-    case 'int': case 'uint': case 'double': case 'bool': case 'string': case 'bytes': case 'timestamp': case 'duration': case 'dyn': case 'type': return T[name];
-    default: return T.opaque(name);
+    case 'list':
+      return T.list(parseTypeName(parts[0] ?? 'dyn'));
+    case 'map':
+      return T.map(parseTypeName(parts[0] ?? 'dyn'), parseTypeName(parts[1] ?? 'dyn'));
+    case 'int':
+    case 'uint':
+    case 'double':
+    case 'bool':
+    case 'string':
+    case 'bytes':
+    case 'timestamp':
+    case 'duration':
+    case 'dyn':
+    case 'type':
+      return T[name];
+    default:
+      return T.opaque(name);
   }
 }
 
@@ -82,7 +105,10 @@ function declKey(vars: Record<string, VarDecl>): string {
   for (const name of Object.keys(vars).sort()) {
     const d = vars[name] as object;
     let k = schemaKeys.get(d);
-    if (k === undefined) { k = JSON.stringify(d); schemaKeys.set(d, k); }
+    if (k === undefined) {
+      k = JSON.stringify(d);
+      schemaKeys.set(d, k);
+    }
     key += `${name}=${k};`;
   }
   return key;
@@ -112,10 +138,18 @@ function compileUncached(expression: string, opts: CompileOptions): CompileResul
   }
   const vars = new Map<string, CelT>();
   const types: Record<string, CelT> = {};
-  for (const [name, d] of Object.entries(opts.vars)) { const t = declType(name, d, opts.resolveRef); vars.set(name, t); types[name] = t; }
+  for (const [name, d] of Object.entries(opts.vars)) {
+    const t = declType(name, d, opts.resolveRef);
+    vars.set(name, t);
+    types[name] = t;
+  }
   const checker = new Checker(vars);
   const resultT = checker.check(parsed.expr);
-  const errors: CompileError[] = checker.errors.map((er) => ({ kind: 'type' as const, field, message: `compilation failed: ERROR: <input>:${positionOf(parsed, er.exprId, expression)}: ${er.message}` }));
+  const errors: CompileError[] = checker.errors.map((er) => ({
+    kind: 'type' as const,
+    field,
+    message: `compilation failed: ERROR: <input>:${positionOf(parsed, er.exprId, expression)}: ${er.message}`,
+  }));
   const want = opts.resultType ?? 'bool';
   if (errors.length === 0 && want !== 'any' && resultT.k !== want && resultT.k !== 'dyn') {
     errors.push({ kind: 'type', field, message: `compilation failed: cel expression must evaluate to a ${want}, got ${typeName(resultT)}` });
@@ -155,7 +189,13 @@ function findCostError(e: unknown, depth = 0): CostLimitError | undefined {
   if (depth > 8 || !e || typeof e !== 'object') return undefined;
   if (e instanceof CostLimitError) return e;
   const c = (e as { cause?: unknown }).cause;
-  if (Array.isArray(c)) { for (const x of c) { const f = findCostError(x, depth + 1); if (f) return f; } return undefined; }
+  if (Array.isArray(c)) {
+    for (const x of c) {
+      const f = findCostError(x, depth + 1);
+      if (f) return f;
+    }
+    return undefined;
+  }
   return findCostError(c, depth + 1);
 }
 

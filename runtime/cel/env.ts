@@ -27,18 +27,34 @@ const internalFuncs: CelFunc[] = [
 ];
 
 export const kubernetesFuncs: CelFunc[] = [
-  ...strings, ...equalityFuncs, ...internalFuncs, ...optionalFuncs, ...listFuncs, ...regexFuncs,
-  ...urlFuncs, ...quantityFuncs, ...authorizerFuncs, ...setsFuncs,
+  ...strings,
+  ...equalityFuncs,
+  ...internalFuncs,
+  ...optionalFuncs,
+  ...listFuncs,
+  ...regexFuncs,
+  ...urlFuncs,
+  ...quantityFuncs,
+  ...authorizerFuncs,
+  ...setsFuncs,
 ];
 
 export function makeEnv(opts: { namespace?: string; registry?: Registry; extraFuncs?: CelFunc[] } = {}): CelEnv {
   const base = celEnv({ namespace: opts.namespace, registry: opts.registry, funcs: [...kubernetesFuncs, ...(opts.extraFuncs ?? [])] });
   const funcs = costingResolver(base.funcs);
   return {
-    get namespace() { return base.namespace; },
-    get registry() { return base.registry; },
-    get funcs() { return funcs; },
-    get variables() { return base.variables; },
+    get namespace() {
+      return base.namespace;
+    },
+    get registry() {
+      return base.registry;
+    },
+    get funcs() {
+      return funcs;
+    },
+    get variables() {
+      return base.variables;
+    },
   } as unknown as CelEnv;
 }
 

@@ -9,8 +9,14 @@ export { celToJSON } from './values/convert.ts';
 export { AuthorizerValue, type Authorizer, type AuthorizationAttributes, type AuthorizationDecision } from './libs/authorizer.ts';
 export { QuantityValue } from './libs/quantity-parse.ts';
 export {
-  PER_EXPRESSION_ESTIMATE_LIMIT, PER_CRD_ESTIMATE_LIMIT, PER_CALL_RUNTIME_LIMIT, RUNTIME_BUDGET_PER_OBJECT,
-  estimateTooHighMessage, totalTooHighMessage, RUNTIME_BUDGET_EXCEEDED, PER_CALL_EXCEEDED,
+  PER_EXPRESSION_ESTIMATE_LIMIT,
+  PER_CRD_ESTIMATE_LIMIT,
+  PER_CALL_RUNTIME_LIMIT,
+  RUNTIME_BUDGET_PER_OBJECT,
+  estimateTooHighMessage,
+  totalTooHighMessage,
+  RUNTIME_BUDGET_EXCEEDED,
+  PER_CALL_EXCEEDED,
 } from './limits.ts';
 
 import { AuthorizerValue, type Authorizer } from './libs/authorizer.ts';

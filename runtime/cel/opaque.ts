@@ -11,7 +11,9 @@ export abstract class Opaque {
   abstract readonly name: string;
   readonly kind = 'opaque' as const;
   abstract equals(other: Opaque): boolean;
-  toString(): string { return this.name; }
+  toString(): string {
+    return this.name;
+  }
 }
 
 export function isOpaque(v: unknown): v is Opaque {
@@ -34,6 +36,12 @@ type Args<P extends readonly CelType[]> = { [K in keyof P]: P[K] extends CelType
 export function defFunc<const P extends readonly CelType[]>(name: string, args: P, result: CelType, impl: (...a: Args<P>) => unknown): CelFunc {
   return celFunc(name, args, result, impl as never);
 }
-export function defMethod<const T extends CelType, const P extends readonly CelType[]>(name: string, target: T, args: P, result: CelType, impl: (this: CelValue<T>, ...a: Args<P>) => unknown): CelFunc {
+export function defMethod<const T extends CelType, const P extends readonly CelType[]>(
+  name: string,
+  target: T,
+  args: P,
+  result: CelType,
+  impl: (this: CelValue<T>, ...a: Args<P>) => unknown,
+): CelFunc {
   return celMethod(name, target, args, result, impl as never);
 }

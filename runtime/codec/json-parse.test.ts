@@ -3,10 +3,7 @@ import { JSONSyntaxError, parseJSONStrict } from './json-parse.ts';
 import { MAX_NESTING_DEPTH } from './limits.ts';
 
 describe('parseJSONStrict', () => {
-  it.each([
-    ['{"a":1,"b":[1,2,{"c":null}],"d":"x\\ny\\u0041","e":-1.5e3,"f":true}'],
-    ['[]'], ['{}'], ['"s"'], ['0'], ['  {"a" : { } } '],
-  ])('parses %s like JSON.parse', (text) => {
+  it.each([['{"a":1,"b":[1,2,{"c":null}],"d":"x\\ny\\u0041","e":-1.5e3,"f":true}'], ['[]'], ['{}'], ['"s"'], ['0'], ['  {"a" : { } } ']])('parses %s like JSON.parse', (text) => {
     const r = parseJSONStrict(text);
     expect(r.value).toEqual(JSON.parse(text));
     expect(r.duplicates).toEqual([]);

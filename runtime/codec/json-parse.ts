@@ -9,7 +9,10 @@
 import { fieldPathIn, MAX_NESTING_DEPTH } from './limits.ts';
 
 export class JSONSyntaxError extends Error {
-  constructor(message: string, readonly offset: number) {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
     super(message);
   }
 }
@@ -67,17 +70,36 @@ export function parseJSONStrict(text: string, opts: { maxDepth?: number } = {}):
         out += text.slice(chunkStart, i);
         const e = text[i + 1];
         switch (e) {
-          case '"': out += '"'; break;
-          case '\\': out += '\\'; break;
-          case '/': out += '/'; break;
-          case 'b': out += '\b'; break;
-          case 'f': out += '\f'; break;
-          case 'n': out += '\n'; break;
-          case 'r': out += '\r'; break;
-          case 't': out += '\t'; break;
+          case '"':
+            out += '"';
+            break;
+          case '\\':
+            out += '\\';
+            break;
+          case '/':
+            out += '/';
+            break;
+          case 'b':
+            out += '\b';
+            break;
+          case 'f':
+            out += '\f';
+            break;
+          case 'n':
+            out += '\n';
+            break;
+          case 'r':
+            out += '\r';
+            break;
+          case 't':
+            out += '\t';
+            break;
           case 'u': {
             const hex = text.slice(i + 2, i + 6);
-            if (!/^[0-9a-fA-F]{4}$/.test(hex)) { i += 2; fail('in \\u hexadecimal character escape'); }
+            if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
+              i += 2;
+              fail('in \\u hexadecimal character escape');
+            }
             out += String.fromCharCode(parseInt(hex, 16));
             i += 4;
             break;
@@ -182,7 +204,10 @@ export function parseJSONStrict(text: string, opts: { maxDepth?: number } = {}):
       ws();
       if (top.arr) {
         (top.value as unknown[]).push(v);
-        if (text[i] === ',') { i++; continue parse; }
+        if (text[i] === ',') {
+          i++;
+          continue parse;
+        }
         if (text[i] !== ']') fail('after array element');
       } else {
         const obj = top.value as Record<string, unknown>;

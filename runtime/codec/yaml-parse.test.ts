@@ -17,7 +17,12 @@ function failure(text: string): string {
 /** `levels` of anchors, each a list of `fanout` aliases of the one before. */
 function laughs(levels: number, fanout: number): string {
   const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
-  for (let i = 1; i <= levels; i++) lines.push(`a${i}: &a${i} [${Array(fanout).fill(`*a${i - 1}`).join(', ')}]`);
+  for (let i = 1; i <= levels; i++)
+    lines.push(
+      `a${i}: &a${i} [${Array(fanout)
+        .fill(`*a${i - 1}`)
+        .join(', ')}]`,
+    );
   return lines.join('\n') + '\n';
 }
 

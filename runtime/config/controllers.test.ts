@@ -6,8 +6,14 @@ describe('--controllers', () => {
   const rows: [string[] | undefined, string[]][] = [
     [undefined, ['garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token']],
     [['*'], ['garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token']],
-    [['*', 'tokencleaner', 'bootstrapsigner'], ['bootstrapsigner', 'garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token', 'tokencleaner']],
-    [['*', '-serviceaccount'], ['garbagecollector', 'namespace', 'serviceaccount-token']],
+    [
+      ['*', 'tokencleaner', 'bootstrapsigner'],
+      ['bootstrapsigner', 'garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token', 'tokencleaner'],
+    ],
+    [
+      ['*', '-serviceaccount'],
+      ['garbagecollector', 'namespace', 'serviceaccount-token'],
+    ],
     [['tokencleaner'], ['tokencleaner']],
   ];
   it.each(rows)('%j', (list, want) => {

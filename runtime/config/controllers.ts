@@ -17,7 +17,10 @@ export function enabledControllers(list: string[] | undefined): Set<string> {
   let star = false;
   for (const raw of items) {
     const item = raw.trim();
-    if (item === '*') { star = true; continue; }
+    if (item === '*') {
+      star = true;
+      continue;
+    }
     const name = item.startsWith('-') ? item.slice(1) : item;
     if (!KNOWN.has(name)) throw new ControllersFlagError(`"${name}" is not in the list of known controllers (${[...KNOWN].join(', ')})`);
     (item.startsWith('-') ? off : on).add(name);

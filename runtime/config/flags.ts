@@ -9,7 +9,7 @@ export class FlagError extends Error {}
 export function parseDuration(text: string): number {
   if (text === '0') return 0;
   const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g;
-  const unit: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  const unit: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
   let total = 0;
   let consumed = 0;
   let m: RegExpExecArray | null;
@@ -40,7 +40,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   'tls-private-key-file': { kind: 'string', help: 'the private key of --tls-cert-file (PEM)' },
   'client-ca-file': { kind: 'string', help: 'CA bundle client certificates are verified with (default: the generated CA); CN is the user, O the groups' },
   'tls-min-version': { kind: 'string', help: 'minimum TLS version: VersionTLS10, VersionTLS11, VersionTLS12 (default), VersionTLS13' },
-  'tls-cipher-suites': { kind: 'string', help: 'comma-separated TLS 1.2 cipher suites (Go/IANA names, e.g. TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256); default: Node\'s' },
+  'tls-cipher-suites': { kind: 'string', help: "comma-separated TLS 1.2 cipher suites (Go/IANA names, e.g. TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256); default: Node's" },
   'anonymous-auth': { kind: 'bool', help: 'a request without credentials is system:anonymous (default true; false: 401); not with an anonymous section in --authentication-config' },
   'authentication-config': { kind: 'string', help: 'AuthenticationConfiguration file (apiserver.config.k8s.io/v1beta1): anonymous.enabled and anonymous.conditions[].path' },
   'api-audiences': { kind: 'string', help: 'comma-separated audiences tokens for this server must carry (default https://kubernetes.default.svc.cluster.local)' },
@@ -48,7 +48,11 @@ export const FLAGS: Record<string, FlagSpec> = {
   'service-account-key-file': { kind: 'string', help: 'comma-separated PEM files of public keys (or certificates) that verify service-account tokens' },
   'service-account-issuer': { kind: 'string', help: 'comma-separated issuers of service-account tokens; the first signs (default https://kubernetes.default.svc.cluster.local)' },
   'service-account-max-token-expiration': { kind: 'duration', default: '0s', help: 'longest lifetime of a requested service-account token (0: no limit)' },
-  'controllers': { kind: 'string', default: '*', help: 'in-process controllers: * (namespace, serviceaccount, serviceaccount-token, garbagecollector), names to add (tokencleaner, bootstrapsigner), -name to remove' },
+  controllers: {
+    kind: 'string',
+    default: '*',
+    help: 'in-process controllers: * (namespace, serviceaccount, serviceaccount-token, garbagecollector), names to add (tokencleaner, bootstrapsigner), -name to remove',
+  },
   'enable-bootstrap-token-auth': { kind: 'bool', default: 'false', help: 'accept bootstrap tokens (Secrets bootstrap-token-<id> in kube-system) as bearer tokens' },
   'authentication-token-webhook-config-file': { kind: 'string', help: 'kubeconfig-format file of a TokenReview webhook that authenticates bearer tokens' },
   'authentication-token-webhook-version': { kind: 'string', default: 'v1beta1', help: 'TokenReview version sent to the webhook: v1 or v1beta1' },
@@ -56,14 +60,17 @@ export const FLAGS: Record<string, FlagSpec> = {
   'requestheader-client-ca-file': { kind: 'string', help: 'CA bundle of front-proxy client certificates; the front proxy is trusted only with a certificate it verifies' },
   'requestheader-allowed-names': { kind: 'string', help: 'comma-separated common names a front-proxy certificate may carry (empty: any)' },
   'requestheader-username-headers': { kind: 'string', help: 'comma-separated headers naming the user (default X-Remote-User)' },
-  'requestheader-uid-headers': { kind: 'string', help: 'comma-separated headers carrying the user\'s uid' },
+  'requestheader-uid-headers': { kind: 'string', help: "comma-separated headers carrying the user's uid" },
   'requestheader-group-headers': { kind: 'string', help: 'comma-separated headers naming groups (default X-Remote-Group)' },
   'requestheader-extra-headers-prefix': { kind: 'string', help: 'comma-separated header prefixes of extra attributes (default X-Remote-Extra-)' },
   'advertise-address': { kind: 'string', help: 'address published in the kubernetes Endpoints (default: --bind-address if routable, else a host interface address)' },
   'data-dir': { kind: 'string', default: './data', help: 'directory for the SQLite database and admin.kubeconfig; ":memory:" keeps nothing' },
   'etcd-servers': { kind: 'string', help: 'comma-separated etcd client URLs (the etcd storage backend)' },
   'etcd-compaction-interval': { kind: 'duration', default: '5m', help: 'history window kept for watches and continue tokens' },
-  'authorization-mode': { kind: 'string', help: 'ordered list of authorization modes: AlwaysAllow, AlwaysDeny (unset: authenticated users may do anything, anonymous only read health, version and discovery)' },
+  'authorization-mode': {
+    kind: 'string',
+    help: 'ordered list of authorization modes: AlwaysAllow, AlwaysDeny (unset: authenticated users may do anything, anonymous only read health, version and discovery)',
+  },
   'token-auth-file': { kind: 'string', help: 'static bearer tokens (CSV: token,user,uid,"group1,group2")' },
   'runtime-config': { kind: 'string', help: 'enable or disable API group-versions (api/all=true, networking.k8s.io/v1beta1=true)' },
   'feature-gates': { kind: 'string', help: 'feature gates (Name=true,Other=false)' },
@@ -134,5 +141,7 @@ function convert(name: string, spec: FlagSpec, value: string): string | number |
 }
 
 export function usage(): string {
-  return Object.entries(FLAGS).map(([n, s]) => `  --${n}${s.default !== undefined ? ` (default ${s.default})` : ''}\n      ${s.help}`).join('\n');
+  return Object.entries(FLAGS)
+    .map(([n, s]) => `  --${n}${s.default !== undefined ? ` (default ${s.default})` : ''}\n      ${s.help}`)
+    .join('\n');
 }

@@ -80,7 +80,11 @@ const nowRFC3339 = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** The deletion conditions upstream's namespace controller reports, for what remains. */
 export function deletionConditions(left: RemainingContent): Obj[] {
-  const list = (m: Map<string, number>, fmt: (k: string, n: number) => string) => [...m.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => fmt(k, n)).join(', ');
+  const list = (m: Map<string, number>, fmt: (k: string, n: number) => string) =>
+    [...m.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, n]) => fmt(k, n))
+      .join(', ');
   return [
     { type: 'NamespaceDeletionDiscoveryFailure', status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' },
     { type: 'NamespaceDeletionGroupVersionParsingFailure', status: 'False', reason: 'ParsedGroupVersions', message: 'All legacy kube types successfully parsed' },
@@ -88,10 +92,20 @@ export function deletionConditions(left: RemainingContent): Obj[] {
       ? { type: 'NamespaceDeletionContentFailure', status: 'True', reason: 'ContentDeletionFailed', message: `Failed to delete ${left.failures} resource instances` }
       : { type: 'NamespaceDeletionContentFailure', status: 'False', reason: 'ContentDeleted', message: 'All content successfully deleted, may be waiting on finalization' },
     left.total
-      ? { type: 'NamespaceContentRemaining', status: 'True', reason: 'SomeResourcesRemain', message: `Some resources are remaining: ${list(left.byResource, (k, n) => `${k} has ${n} resource instances`)}` }
+      ? {
+          type: 'NamespaceContentRemaining',
+          status: 'True',
+          reason: 'SomeResourcesRemain',
+          message: `Some resources are remaining: ${list(left.byResource, (k, n) => `${k} has ${n} resource instances`)}`,
+        }
       : { type: 'NamespaceContentRemaining', status: 'False', reason: 'ContentRemoved', message: 'All content successfully removed' },
     left.byFinalizer.size
-      ? { type: 'NamespaceFinalizersRemaining', status: 'True', reason: 'SomeFinalizersRemain', message: `Some content in the namespace has finalizers remaining: ${list(left.byFinalizer, (k, n) => `${k} in ${n} resource instances`)}` }
+      ? {
+          type: 'NamespaceFinalizersRemaining',
+          status: 'True',
+          reason: 'SomeFinalizersRemain',
+          message: `Some content in the namespace has finalizers remaining: ${list(left.byFinalizer, (k, n) => `${k} in ${n} resource instances`)}`,
+        }
       : { type: 'NamespaceFinalizersRemaining', status: 'False', reason: 'ContentHasNoFinalizers', message: 'All content-preserving finalizers finished' },
   ];
 }
@@ -116,23 +130,33 @@ export function startNamespaceController(api: ApiIndex, opts: NamespaceControlle
   let working: Promise<void> | undefined;
 
   const finalize = async (name: string): Promise<void> => {
-    await nsRes!.store.update('', name, (live) => {
-      if (!live) throw Object.assign(new Error('gone'), { code: 404 });
-      const spec = { ...(live.spec ?? {}) };
-      spec.finalizers = (spec.finalizers ?? []).filter((f: string) => f !== FINALIZER_NAMESPACE);
-      return { ...live, spec };
-    }, { subresource: 'finalize', writer: NAMESPACE_CONTROLLER_WRITER });
+    await nsRes!.store.update(
+      '',
+      name,
+      (live) => {
+        if (!live) throw Object.assign(new Error('gone'), { code: 404 });
+        const spec = { ...(live.spec ?? {}) };
+        spec.finalizers = (spec.finalizers ?? []).filter((f: string) => f !== FINALIZER_NAMESPACE);
+        return { ...live, spec };
+      },
+      { subresource: 'finalize', writer: NAMESPACE_CONTROLLER_WRITER },
+    );
   };
 
   const reportConditions = async (name: string, left: RemainingContent): Promise<void> => {
     const wanted = deletionConditions(left);
-    await nsRes!.store.update('', name, (live) => {
-      if (!live) throw Object.assign(new Error('gone'), { code: 404 });
-      const old: Obj[] = live.status?.conditions ?? [];
-      const strip = (l: Obj[]) => l.map(({ lastTransitionTime: _t, ...c }) => c);
-      if (JSON.stringify(strip(old)) === JSON.stringify(wanted)) return live;
-      return { ...live, status: { ...(live.status ?? {}), conditions: mergeConditions(old, wanted) } };
-    }, { subresource: 'status', writer: NAMESPACE_CONTROLLER_WRITER });
+    await nsRes!.store.update(
+      '',
+      name,
+      (live) => {
+        if (!live) throw Object.assign(new Error('gone'), { code: 404 });
+        const old: Obj[] = live.status?.conditions ?? [];
+        const strip = (l: Obj[]) => l.map(({ lastTransitionTime: _t, ...c }) => c);
+        if (JSON.stringify(strip(old)) === JSON.stringify(wanted)) return live;
+        return { ...live, status: { ...(live.status ?? {}), conditions: mergeConditions(old, wanted) } };
+      },
+      { subresource: 'status', writer: NAMESPACE_CONTROLLER_WRITER },
+    );
   };
 
   const process = async (name: string): Promise<void> => {
@@ -147,7 +171,10 @@ export function startNamespaceController(api: ApiIndex, opts: NamespaceControlle
     await reportConditions(name, left);
     if (left.total > 0) {
       if (stopped) return;
-      const t = setTimeout(() => { timers.delete(t); enqueue(name); }, retryMs);
+      const t = setTimeout(() => {
+        timers.delete(t);
+        enqueue(name);
+      }, retryMs);
       timers.add(t);
       return;
     }
@@ -162,10 +189,16 @@ export function startNamespaceController(api: ApiIndex, opts: NamespaceControlle
     working = process(next.value)
       .catch(() => {
         if (stopped) return;
-        const t = setTimeout(() => { timers.delete(t); enqueue(next.value); }, retryMs);
+        const t = setTimeout(() => {
+          timers.delete(t);
+          enqueue(next.value);
+        }, retryMs);
         timers.add(t);
       })
-      .finally(() => { working = undefined; pump(); });
+      .finally(() => {
+        working = undefined;
+        pump();
+      });
   };
 
   function enqueue(name: string): void {
@@ -180,7 +213,10 @@ export function startNamespaceController(api: ApiIndex, opts: NamespaceControlle
         const list = await nsRes.store.list('', {});
         for (const ns of list.items) if (terminating(ns)) enqueue(ns.metadata.name);
         watch = await nsRes.store.watch('', { resourceVersion: list.resourceVersion });
-        if (stopped) { watch.stop(); break; }
+        if (stopped) {
+          watch.stop();
+          break;
+        }
         for await (const ev of watch) {
           if (stopped) break;
           if ((ev.type === 'ADDED' || ev.type === 'MODIFIED') && terminating(ev.object)) enqueue(ev.object.metadata.name);

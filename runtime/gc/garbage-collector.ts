@@ -108,9 +108,13 @@ export class GarbageCollector {
       return;
     }
     const node: Node = {
-      uid, store, namespace: md.namespace ?? '', name: md.name,
+      uid,
+      store,
+      namespace: md.namespace ?? '',
+      name: md.name,
       owners: (md.ownerReferences ?? []).map((r: { uid: string }) => r.uid).filter(Boolean),
-      deleting: !!md.deletionTimestamp, finalizers: md.finalizers ?? [],
+      deleting: !!md.deletionTimestamp,
+      finalizers: md.finalizers ?? [],
     };
     this.nodes.set(uid, node);
     for (const o of node.owners) {
@@ -184,7 +188,7 @@ export class GarbageCollector {
   private async ownerRefs(node: Node): Promise<{ apiVersion?: string; kind?: string; name?: string; uid: string }[]> {
     try {
       const obj = await node.store.get(node.namespace, node.name);
-      return obj.metadata?.uid === node.uid ? obj.metadata.ownerReferences ?? [] : [];
+      return obj.metadata?.uid === node.uid ? (obj.metadata.ownerReferences ?? []) : [];
     } catch (err) {
       if (err instanceof ApiError && err.code === 404) return [];
       throw err;
@@ -211,23 +215,33 @@ export class GarbageCollector {
   }
 
   private async removeOwnerRefs(node: Node, drop: (ownerUid: string) => boolean): Promise<void> {
-    await node.store.update(node.namespace, node.name, (live) => {
-      if (!live || live.metadata.uid !== node.uid) throw new ApiError(404, 'NotFound', 'gone');
-      const refs: { uid: string }[] = live.metadata.ownerReferences ?? [];
-      const kept = refs.filter((r) => !drop(r.uid));
-      if (kept.length) live.metadata.ownerReferences = kept;
-      else delete live.metadata.ownerReferences;
-      return live;
-    }, { writer: GARBAGE_COLLECTOR_WRITER });
+    await node.store.update(
+      node.namespace,
+      node.name,
+      (live) => {
+        if (!live || live.metadata.uid !== node.uid) throw new ApiError(404, 'NotFound', 'gone');
+        const refs: { uid: string }[] = live.metadata.ownerReferences ?? [];
+        const kept = refs.filter((r) => !drop(r.uid));
+        if (kept.length) live.metadata.ownerReferences = kept;
+        else delete live.metadata.ownerReferences;
+        return live;
+      },
+      { writer: GARBAGE_COLLECTOR_WRITER },
+    );
   }
 
   private async removeFinalizer(node: Node, finalizer: string): Promise<void> {
-    await node.store.update(node.namespace, node.name, (live) => {
-      if (!live || live.metadata.uid !== node.uid) throw new ApiError(404, 'NotFound', 'gone');
-      const f: string[] = (live.metadata.finalizers ?? []).filter((x: string) => x !== finalizer);
-      if (f.length) live.metadata.finalizers = f;
-      else delete live.metadata.finalizers;
-      return live;
-    }, { writer: GARBAGE_COLLECTOR_WRITER });
+    await node.store.update(
+      node.namespace,
+      node.name,
+      (live) => {
+        if (!live || live.metadata.uid !== node.uid) throw new ApiError(404, 'NotFound', 'gone');
+        const f: string[] = (live.metadata.finalizers ?? []).filter((x: string) => x !== finalizer);
+        if (f.length) live.metadata.finalizers = f;
+        else delete live.metadata.finalizers;
+        return live;
+      },
+      { writer: GARBAGE_COLLECTOR_WRITER },
+    );
   }
 }

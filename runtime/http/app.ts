@@ -110,7 +110,9 @@ export function createApp(opts: AppOptions): Hono<Env> {
       try {
         const codec = await opts.services.protobuf.codec();
         return sendBytes(codec.encode(apiErr.status()), MEDIA_PROTOBUF, { status: apiErr.code, headers: apiErr.headers });
-      } catch { /* fall back to JSON */ }
+      } catch {
+        /* fall back to JSON */
+      }
     }
     return sendStatus(apiErr, { pretty: c.req.query('pretty') === 'true' });
   });
@@ -243,7 +245,13 @@ export function createApp(opts: AppOptions): Hono<Env> {
     const handler = info.subresource === 'scale' ? handleScale : HANDLERS[info.verb];
     if (!handler) throw errors.methodNotAllowed();
     const rc: RequestContext = {
-      c, info, query: c.get('url').searchParams, res, user: c.get('user'), services: opts.services, warnings: [],
+      c,
+      info,
+      query: c.get('url').searchParams,
+      res,
+      user: c.get('user'),
+      services: opts.services,
+      warnings: [],
     };
     return handler(rc);
   });

@@ -25,10 +25,16 @@ describe('forbidden messages', () => {
 });
 
 describe('the default decider', () => {
-  const anon = (method: string, path: string, query = '') => () => authenticatedOnly.authorize(ANONYMOUS, info(method, path, query));
-  it.each(['/healthz', '/livez', '/readyz', '/readyz/etcd', '/version', '/api', '/apis', '/apis/apps', '/apis/apps/v1', '/api/v1', '/openapi/v2', '/openapi/v3/apis/apps/v1'])('lets anonymous read %s', (p) => {
-    expect(anon('GET', p)).not.toThrow();
-  });
+  const anon =
+    (method: string, path: string, query = '') =>
+    () =>
+      authenticatedOnly.authorize(ANONYMOUS, info(method, path, query));
+  it.each(['/healthz', '/livez', '/readyz', '/readyz/etcd', '/version', '/api', '/apis', '/apis/apps', '/apis/apps/v1', '/api/v1', '/openapi/v2', '/openapi/v3/apis/apps/v1'])(
+    'lets anonymous read %s',
+    (p) => {
+      expect(anon('GET', p)).not.toThrow();
+    },
+  );
   it.each([
     ['GET', '/api/v1/namespaces/default/secrets'],
     ['GET', '/api/v1/namespaces'],

@@ -62,7 +62,9 @@ export function authorizerFor(modes: string[]): Authorizer {
   if (!modes.length) return authenticatedOnly;
   for (const m of modes) {
     if (!(AUTHORIZATION_MODES as readonly string[]).includes(m)) {
-      throw new AuthorizationModeError(`--authorization-mode ${m} is not supported by this build yet (supported: ${AUTHORIZATION_MODES.join(', ')}; unset: authenticated users may do anything, anonymous only read health, version and discovery)`);
+      throw new AuthorizationModeError(
+        `--authorization-mode ${m} is not supported by this build yet (supported: ${AUTHORIZATION_MODES.join(', ')}; unset: authenticated users may do anything, anonymous only read health, version and discovery)`,
+      );
     }
   }
   // each supported mode decides every request, so the first one is the answer

@@ -5,10 +5,24 @@ import { BindAddressError, boundURL, checkBindAddress, clientURL, insecureBindWa
 
 describe('isLoopbackAddress', () => {
   it.each([
-    ['127.0.0.1', true], ['127.1.2.3', true], ['::1', true], ['[::1]', true], ['0:0:0:0:0:0:0:1', true],
-    ['::ffff:127.0.0.1', true], ['localhost', true], ['LOCALHOST', true],
-    ['0.0.0.0', false], ['::', false], ['', false], ['10.0.0.1', false], ['192.168.1.5', false], ['fe80::1', false],
-    ['::ffff:10.0.0.1', false], ['128.0.0.1', false], ['example.com', false], ['localhost.example', false],
+    ['127.0.0.1', true],
+    ['127.1.2.3', true],
+    ['::1', true],
+    ['[::1]', true],
+    ['0:0:0:0:0:0:0:1', true],
+    ['::ffff:127.0.0.1', true],
+    ['localhost', true],
+    ['LOCALHOST', true],
+    ['0.0.0.0', false],
+    ['::', false],
+    ['', false],
+    ['10.0.0.1', false],
+    ['192.168.1.5', false],
+    ['fe80::1', false],
+    ['::ffff:10.0.0.1', false],
+    ['128.0.0.1', false],
+    ['example.com', false],
+    ['localhost.example', false],
   ])('%s → %s', (addr, want) => {
     expect(isLoopbackAddress(addr)).toBe(want);
   });

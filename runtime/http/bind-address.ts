@@ -47,16 +47,15 @@ export function checkBindAddress(addr: string, allowInsecureRemote: boolean): vo
   if (isLoopbackAddress(addr) || allowInsecureRemote) return;
   throw new BindAddressError(
     `--bind-address ${JSON.stringify(addr)} is not a loopback address, and --insecure-serve-http serves without TLS: ` +
-    'credentials and data would cross the network in the clear. Bind to 127.0.0.1 (the default) or ::1, serve TLS ' +
-    `(drop --insecure-serve-http), or pass --${INSECURE_REMOTE_FLAG} to serve plain HTTP to the network anyway.`,
+      'credentials and data would cross the network in the clear. Bind to 127.0.0.1 (the default) or ::1, serve TLS ' +
+      `(drop --insecure-serve-http), or pass --${INSECURE_REMOTE_FLAG} to serve plain HTTP to the network anyway.`,
   );
 }
 
 /** The warning printed when a non-loopback address is served anyway (undefined for loopback). */
 export function insecureBindWarning(addr: string): string | undefined {
   if (isLoopbackAddress(addr)) return undefined;
-  return `WARNING: serving on ${isWildcardAddress(addr) ? 'every network interface' : addr} with --${INSECURE_REMOTE_FLAG}: ` +
-    'there is no TLS, credentials and data cross the network in the clear.';
+  return `WARNING: serving on ${isWildcardAddress(addr) ? 'every network interface' : addr} with --${INSECURE_REMOTE_FLAG}: ` + 'there is no TLS, credentials and data cross the network in the clear.';
 }
 
 const urlHost = (addr: string): string => (isIP(addr) === 6 ? `[${canonicalAddress(addr)}]` : addr);

@@ -35,7 +35,10 @@ export async function readBodyBytes(c: Context, limit = MAX_REQUEST_BODY_BYTES):
   if (chunks.length === 1) return chunks[0];
   const out = new Uint8Array(total);
   let off = 0;
-  for (const ch of chunks) { out.set(ch, off); off += ch.byteLength; }
+  for (const ch of chunks) {
+    out.set(ch, off);
+    off += ch.byteLength;
+  }
   return out;
 }
 

@@ -9,22 +9,39 @@ import { Discovery, type DiscoveryPriorities } from './discovery.ts';
 
 function def(group: string, version: string, resource: string, kind: string): ResourceDef {
   return {
-    group, version, kind, listKind: `${kind}List`, resource, singular: resource.replace(/s$/, ''), namespaced: true,
-    verbs: ['get', 'list'], shortNames: [], categories: [], subresources: [], printerColumns: [], selectableFields: [],
-    allowCreateOnUpdate: false, storageVersion: version === 'v1', preferredVersion: version === 'v1', stability: 'GA',
-    enabledByDefault: true, schema: kind, custom: false, nameRule: 'subdomain', virtual: false,
+    group,
+    version,
+    kind,
+    listKind: `${kind}List`,
+    resource,
+    singular: resource.replace(/s$/, ''),
+    namespaced: true,
+    verbs: ['get', 'list'],
+    shortNames: [],
+    categories: [],
+    subresources: [],
+    printerColumns: [],
+    selectableFields: [],
+    allowCreateOnUpdate: false,
+    storageVersion: version === 'v1',
+    preferredVersion: version === 'v1',
+    stability: 'GA',
+    enabledByDefault: true,
+    schema: kind,
+    custom: false,
+    nameRule: 'subdomain',
+    virtual: false,
   };
 }
 
-const served: Served<unknown>[] = [
-  def('apps', 'v1', 'deployments', 'Deployment'),
-  def('batch', 'v1', 'jobs', 'Job'),
-  def('batch', 'v2', 'jobs', 'Job'),
-].map((d) => ({ def: d, storageDef: d, store: undefined }));
+const served: Served<unknown>[] = [def('apps', 'v1', 'deployments', 'Deployment'), def('batch', 'v1', 'jobs', 'Job'), def('batch', 'v2', 'jobs', 'Job')].map((d) => ({
+  def: d,
+  storageDef: d,
+  store: undefined,
+}));
 
 const groupNames = (d: Discovery) => (d.documents.apiGroupList as { groups: { name: string }[] }).groups.map((g) => g.name);
-const batchVersions = (d: Discovery) =>
-  (d.documents.groups.get('batch') as { versions: { version: string }[] }).versions.map((v) => v.version);
+const batchVersions = (d: Discovery) => (d.documents.groups.get('batch') as { versions: { version: string }[] }).versions.map((v) => v.version);
 
 describe('Discovery', () => {
   it('orders by the fixed group order until priorities are given', () => {
@@ -37,8 +54,15 @@ describe('Discovery', () => {
     const a = new Discovery(served, '127.0.0.1:6443');
     const b = new Discovery(served, '127.0.0.1:6444');
     const priorities: DiscoveryPriorities = {
-      groups: new Map([['apps', 100], ['batch', 200]]),
-      versions: new Map([['apps/v1', 15], ['batch/v1', 10], ['batch/v2', 20]]),
+      groups: new Map([
+        ['apps', 100],
+        ['batch', 200],
+      ]),
+      versions: new Map([
+        ['apps/v1', 15],
+        ['batch/v1', 10],
+        ['batch/v2', 20],
+      ]),
     };
     a.reorder(priorities);
     expect(groupNames(a)).toEqual(['batch', 'apps']);

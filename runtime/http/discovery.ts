@@ -12,11 +12,29 @@ import { groupVersion } from '../api/keys.ts';
 
 /** Order groups are listed in (kube-apiserver's group priorities); others follow by name. */
 const GROUP_ORDER = [
-  '', 'apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io',
-  'autoscaling', 'batch', 'certificates.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io',
-  'storage.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'scheduling.k8s.io',
-  'coordination.k8s.io', 'node.k8s.io', 'discovery.k8s.io', 'flowcontrol.apiserver.k8s.io',
-  'internal.apiserver.k8s.io', 'resource.k8s.io', 'storagemigration.k8s.io',
+  '',
+  'apiregistration.k8s.io',
+  'apps',
+  'events.k8s.io',
+  'authentication.k8s.io',
+  'authorization.k8s.io',
+  'autoscaling',
+  'batch',
+  'certificates.k8s.io',
+  'networking.k8s.io',
+  'policy',
+  'rbac.authorization.k8s.io',
+  'storage.k8s.io',
+  'admissionregistration.k8s.io',
+  'apiextensions.k8s.io',
+  'scheduling.k8s.io',
+  'coordination.k8s.io',
+  'node.k8s.io',
+  'discovery.k8s.io',
+  'flowcontrol.apiserver.k8s.io',
+  'internal.apiserver.k8s.io',
+  'resource.k8s.io',
+  'storagemigration.k8s.io',
 ];
 
 function groupRank(g: string): number {
@@ -31,7 +49,8 @@ export function compareVersions(a: string, b: string): number {
     if (!m) return { rank: 0, major: 0, minor: 0 };
     return { rank: m[2] === 'alpha' ? 1 : m[2] === 'beta' ? 2 : 3, major: Number(m[1]), minor: Number(m[3] ?? 0) };
   };
-  const x = parse(a), y = parse(b);
+  const x = parse(a),
+    y = parse(b);
   return y.rank - x.rank || y.major - x.major || y.minor - x.minor || a.localeCompare(b);
 }
 
@@ -63,7 +82,10 @@ export interface DiscoveryPriorities {
 export class Discovery {
   private docs: DiscoveryDocs;
 
-  constructor(private readonly served: readonly Served<unknown>[], private readonly serverAddress: string) {
+  constructor(
+    private readonly served: readonly Served<unknown>[],
+    private readonly serverAddress: string,
+  ) {
     this.docs = computeDiscovery(served, serverAddress);
   }
 
@@ -87,16 +109,19 @@ function computeDiscovery(served: readonly Served<unknown>[], serverAddress: str
     byGroup.set(s.def.group, versions);
   }
   const groupPriority = (g: string) => priorities?.groups.get(g) ?? -1;
-  const groupsSorted = [...byGroup.keys()].sort(priorities
-    ? (a, b) => groupPriority(b) - groupPriority(a) || a.localeCompare(b)
-    : (a, b) => groupRank(a) - groupRank(b) || a.localeCompare(b));
+  const groupsSorted = [...byGroup.keys()].sort(priorities ? (a, b) => groupPriority(b) - groupPriority(a) || a.localeCompare(b) : (a, b) => groupRank(a) - groupRank(b) || a.localeCompare(b));
   const versionPriority = (g: string, v: string) => priorities?.versions.get(`${g}/${v}`);
   const byPriority = (g: string) => [...byGroup.get(g)!.keys()].every((v) => versionPriority(g, v) !== undefined);
 
   const preferredOf = (g: string): string => {
     if (byPriority(g)) return versionsOf(g)[0];
     const versions = [...byGroup.get(g)!.keys()];
-    const flagged = versions.find((v) => byGroup.get(g)!.get(v)!.some((s) => s.def.preferredVersion));
+    const flagged = versions.find((v) =>
+      byGroup
+        .get(g)!
+        .get(v)!
+        .some((s) => s.def.preferredVersion),
+    );
     return flagged ?? versions.sort(compareVersions)[0];
   };
   function versionsOf(g: string): string[] {
@@ -115,7 +140,11 @@ function computeDiscovery(served: readonly Served<unknown>[], serverAddress: str
       for (const s of [...list].sort((a, b) => a.def.resource.localeCompare(b.def.resource))) {
         const d = s.def;
         const r: Record<string, unknown> = {
-          name: d.resource, singularName: d.singular, namespaced: d.namespaced, kind: d.kind, verbs: d.verbs,
+          name: d.resource,
+          singularName: d.singular,
+          namespaced: d.namespaced,
+          kind: d.kind,
+          verbs: d.verbs,
         };
         if (d.shortNames.length) r.shortNames = d.shortNames;
         if (d.categories.length) r.categories = d.categories;
@@ -147,26 +176,28 @@ function computeDiscovery(served: readonly Served<unknown>[], serverAddress: str
     metadata: g ? { name: g, creationTimestamp: null } : { creationTimestamp: null },
     versions: versionsOf(g).map((v) => ({
       version: v,
-      resources: [...byGroup.get(g)!.get(v)!].sort((a, b) => a.def.resource.localeCompare(b.def.resource)).map((s) => {
-        const d = s.def;
-        const r: Record<string, unknown> = {
-          resource: d.resource,
-          responseKind: { group: d.group, version: d.version, kind: d.kind },
-          scope: d.namespaced ? 'Namespaced' : 'Cluster',
-          singularResource: d.singular,
-          verbs: d.verbs,
-        };
-        if (d.shortNames.length) r.shortNames = d.shortNames;
-        if (d.categories.length) r.categories = d.categories;
-        if (d.subresources.length) {
-          r.subresources = d.subresources.map((sub) => ({
-            subresource: sub.name,
-            responseKind: { group: sub.group ?? d.group, version: sub.version ?? d.version, kind: sub.kind },
-            verbs: sub.verbs,
-          }));
-        }
-        return r;
-      }),
+      resources: [...byGroup.get(g)!.get(v)!]
+        .sort((a, b) => a.def.resource.localeCompare(b.def.resource))
+        .map((s) => {
+          const d = s.def;
+          const r: Record<string, unknown> = {
+            resource: d.resource,
+            responseKind: { group: d.group, version: d.version, kind: d.kind },
+            scope: d.namespaced ? 'Namespaced' : 'Cluster',
+            singularResource: d.singular,
+            verbs: d.verbs,
+          };
+          if (d.shortNames.length) r.shortNames = d.shortNames;
+          if (d.categories.length) r.categories = d.categories;
+          if (d.subresources.length) {
+            r.subresources = d.subresources.map((sub) => ({
+              subresource: sub.name,
+              responseKind: { group: sub.group ?? d.group, version: sub.version ?? d.version, kind: sub.kind },
+              verbs: sub.verbs,
+            }));
+          }
+          return r;
+        }),
       freshness: 'Current',
     })),
   });
@@ -181,11 +212,15 @@ function computeDiscovery(served: readonly Served<unknown>[], serverAddress: str
     groups,
     resourceLists,
     aggregatedCore: {
-      kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {},
+      kind: 'APIGroupDiscoveryList',
+      apiVersion: 'apidiscovery.k8s.io/v2',
+      metadata: {},
       items: byGroup.has('') ? [aggregatedGroup('')] : [],
     },
     aggregatedGroups: {
-      kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {},
+      kind: 'APIGroupDiscoveryList',
+      apiVersion: 'apidiscovery.k8s.io/v2',
+      metadata: {},
       items: groupsSorted.filter((g) => g).map(aggregatedGroup),
     },
   };

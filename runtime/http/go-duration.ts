@@ -8,7 +8,14 @@
 export class DurationError extends Error {}
 
 const UNITS: Record<string, bigint> = {
-  ns: 1n, us: 1_000n, 'µs': 1_000n, 'μs': 1_000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n,
+  ns: 1n,
+  us: 1_000n,
+  µs: 1_000n,
+  μs: 1_000n,
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
 };
 const TWO_63 = 1n << 63n;
 
@@ -63,9 +70,15 @@ export function parseGoDuration(orig: string): bigint {
       let overflow = false;
       for (; isDigit(s[j]); j++) {
         if (overflow) continue;
-        if (f > (TWO_63 - 1n) / 10n) { overflow = true; continue; }
+        if (f > (TWO_63 - 1n) / 10n) {
+          overflow = true;
+          continue;
+        }
         const y = f * 10n + BigInt(s.charCodeAt(j) - 48);
-        if (y > TWO_63) { overflow = true; continue; }
+        if (y > TWO_63) {
+          overflow = true;
+          continue;
+        }
         f = y;
         scale *= 10;
       }

@@ -13,7 +13,11 @@ describe('InflightLimiter', () => {
     const a = l.enter(info('GET', '/api/v1/pods'), user);
     l.enter(info('GET', '/api/v1/pods'), user);
     let err: unknown;
-    try { l.enter(info('GET', '/api/v1/pods'), user); } catch (e) { err = e; }
+    try {
+      l.enter(info('GET', '/api/v1/pods'), user);
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status()).toMatchObject({ code: 429, reason: 'TooManyRequests', details: { retryAfterSeconds: 1 } });
     expect((err as ApiError).headers).toEqual({ 'Retry-After': '1' });

@@ -20,7 +20,10 @@ export class InflightLimiter {
   private readOnly = 0;
   private mutating = 0;
 
-  constructor(private readonly maxReadOnly: number, private readonly maxMutating: number) {}
+  constructor(
+    private readonly maxReadOnly: number,
+    private readonly maxMutating: number,
+  ) {}
 
   /** Counts the request in, or throws 429; returns the function that counts it out. */
   enter(info: RequestInfo, user: UserInfo | undefined): () => void {

@@ -8,7 +8,7 @@ import { DISCOVERY_GROUP, MEDIA_JSON, MEDIA_PROTOBUF, MEDIA_YAML, META_GROUP } f
 import { errors } from '../api/errors.ts';
 
 export interface MediaRange {
-  type: string;      // e.g. application/json, */*
+  type: string; // e.g. application/json, */*
   params: Record<string, string>;
   q: number;
 }
@@ -26,24 +26,27 @@ export function parseAccept(header: string | undefined | null): MediaRange[] {
       const eq = p.indexOf('=');
       if (eq < 0) continue;
       const k = p.slice(0, eq).trim().toLowerCase();
-      const v = p.slice(eq + 1).trim().replace(/^"|"$/g, '');
+      const v = p
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"|"$/g, '');
       if (k === 'q') q = Number(v);
       else params[k] = v;
     }
     out.push({ type, params, q: Number.isFinite(q) ? q : 0 });
   }
   // stable sort by q, keeping the client's order among equals
-  return out.map((m, i) => ({ m, i })).sort((a, b) => b.m.q - a.m.q || a.i - b.i).map((x) => x.m).filter((m) => m.q > 0);
+  return out
+    .map((m, i) => ({ m, i }))
+    .sort((a, b) => b.m.q - a.m.q || a.i - b.i)
+    .map((x) => x.m)
+    .filter((m) => m.q > 0);
 }
 
 export type Encoding = 'json' | 'yaml' | 'protobuf';
 
 /** What an object or list response is transformed into before encoding. */
-export type Target =
-  | { as: 'object' }
-  | { as: 'Table'; version: string }
-  | { as: 'PartialObjectMetadata'; version: string }
-  | { as: 'PartialObjectMetadataList'; version: string };
+export type Target = { as: 'object' } | { as: 'Table'; version: string } | { as: 'PartialObjectMetadata'; version: string } | { as: 'PartialObjectMetadataList'; version: string };
 
 export interface Negotiated {
   encoding: Encoding;

@@ -25,9 +25,7 @@ export function openAPIServer(dir: string): OpenAPIServer {
     return cache.get(rel)!;
   };
   const json = (bytes: Uint8Array | null, extra: Record<string, string> = {}) =>
-    bytes
-      ? new Response(bytes as unknown as BodyInit, { headers: { 'Content-Type': 'application/json', ...extra } })
-      : sendStatus(errors.notFoundPath());
+    bytes ? new Response(bytes as unknown as BodyInit, { headers: { 'Content-Type': 'application/json', ...extra } }) : sendStatus(errors.notFoundPath());
   return {
     v2(c) {
       const accept = c.req.header('accept') ?? '';

@@ -6,7 +6,11 @@ import { crossSiteReason, hostAllowed, hostOf } from './origin-guard.ts';
 
 describe('hostOf', () => {
   it.each([
-    ['127.0.0.1:6443', '127.0.0.1'], ['LOCALHOST:1', 'localhost'], ['[::1]:6443', '::1'], ['[::1]', '::1'], ['example.com', 'example.com'],
+    ['127.0.0.1:6443', '127.0.0.1'],
+    ['LOCALHOST:1', 'localhost'],
+    ['[::1]:6443', '::1'],
+    ['[::1]', '::1'],
+    ['example.com', 'example.com'],
   ])('%s → %s', (h, want) => expect(hostOf(h)).toBe(want));
 });
 

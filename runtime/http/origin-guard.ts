@@ -86,8 +86,10 @@ export function originGuard(opts: OriginGuardOptions): MiddlewareHandler {
     if (opts.applies(c)) {
       const host = c.req.header('host');
       if (!allowed(host)) {
-        throw errors.forbiddenRequest(`the Host ${JSON.stringify(host)} is not a loopback address or the address this server listens on; ` +
-          'without authentication the server answers only requests addressed to it by IP or as localhost');
+        throw errors.forbiddenRequest(
+          `the Host ${JSON.stringify(host)} is not a loopback address or the address this server listens on; ` +
+            'without authentication the server answers only requests addressed to it by IP or as localhost',
+        );
       }
       const why = crossSiteReason(c.req.method, { host, origin: c.req.header('origin'), secFetchSite: c.req.header('sec-fetch-site') });
       if (why) throw errors.forbiddenRequest(`${why} to a server without authentication`);

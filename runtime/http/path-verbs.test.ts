@@ -98,10 +98,8 @@ describe('checkRoute', () => {
   });
 
   it('uses upstream texts for the 405 and the invalid name', () => {
-    expect(() => checkRoute(configmaps, parseRequestInfo('DELETE', '/api/v1/configmaps', new URLSearchParams())))
-      .toThrow('the server does not allow this method on the requested resource');
-    expect(() => checkRoute(configmaps, parseRequestInfo('DELETE', '/api/v1/namespaces/a/configmaps/..', new URLSearchParams())))
-      .toThrow(`Name parameter invalid: "..": may not be '..'`);
+    expect(() => checkRoute(configmaps, parseRequestInfo('DELETE', '/api/v1/configmaps', new URLSearchParams()))).toThrow('the server does not allow this method on the requested resource');
+    expect(() => checkRoute(configmaps, parseRequestInfo('DELETE', '/api/v1/namespaces/a/configmaps/..', new URLSearchParams()))).toThrow(`Name parameter invalid: "..": may not be '..'`);
   });
 });
 

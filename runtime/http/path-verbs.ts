@@ -30,10 +30,14 @@ const OBJECT: Verb[] = ['get', 'update', 'patch', 'delete'];
 /** The shape of a resource path, or undefined when it has too many segments to be one. */
 export function shapeOf(info: RequestInfo): PathShape | undefined {
   switch (info.parts.length) {
-    case 1: return 'collection';
-    case 2: return 'object';
-    case 3: return 'subresource';
-    default: return undefined;
+    case 1:
+      return 'collection';
+    case 2:
+      return 'object';
+    case 3:
+      return 'subresource';
+    default:
+      return undefined;
   }
 }
 

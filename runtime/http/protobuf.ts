@@ -27,7 +27,9 @@ export async function protobufSupport(generatedDir: string): Promise<ProtobufSup
   let loading: Promise<KubeProtobuf> | undefined;
   const codec = () => {
     loading ??= loadKubeProtobuf(generatedDir);
-    loading.catch(() => { loading = undefined; });
+    loading.catch(() => {
+      loading = undefined;
+    });
     return loading;
   };
   return {

@@ -86,8 +86,7 @@ describe('parseRequestInfo', () => {
     expect(splitTarget(target)).toEqual(want);
   });
 
-  it.each([['/api'], ['/api/v1'], ['/apis'], ['/apis/apps'], ['/apis/apps/v1'], ['/healthz'], ['/openapi/v2'], ['/']])(
-    'non-resource %s', (path) => {
-      expect(parseRequestInfo('GET', path, q()).isResourceRequest).toBe(false);
-    });
+  it.each([['/api'], ['/api/v1'], ['/apis'], ['/apis/apps'], ['/apis/apps/v1'], ['/healthz'], ['/openapi/v2'], ['/']])('non-resource %s', (path) => {
+    expect(parseRequestInfo('GET', path, q()).isResourceRequest).toBe(false);
+  });
 });

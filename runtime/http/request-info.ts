@@ -91,8 +91,19 @@ export function decodeSegment(raw: string): string {
 
 export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
   const info: RequestInfo = {
-    isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '',
-    namespace: '', resource: '', subresource: '', name: '', parts: [], watchPath: false, namespacePath: false,
+    isResourceRequest: false,
+    path,
+    verb: method.toLowerCase(),
+    apiPrefix: '',
+    apiGroup: '',
+    apiVersion: '',
+    namespace: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    parts: [],
+    watchPath: false,
+    namespacePath: false,
   };
   if (!path.startsWith('/')) {
     info.pathError = errors.notFoundPath();

@@ -25,15 +25,25 @@ describe('requestDeadlineMs', () => {
     ['1d', 'invalid timeout specified in the request URL - time: unknown unit "d" in duration "1d"'],
   ])('%j is 400 BadRequest', (param, message) => {
     let err: unknown;
-    try { requestDeadlineMs(param, 60_000); } catch (e) { err = e; }
+    try {
+      requestDeadlineMs(param, 60_000);
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status()).toMatchObject({ code: 400, reason: 'BadRequest', message });
   });
 
-  it('answers the deadline with upstream\'s Status', () => {
+  it("answers the deadline with upstream's Status", () => {
     expect(allottedTimeoutError().status()).toEqual({
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-      message: 'Timeout: request did not complete within the allotted timeout', reason: 'Timeout', details: {}, code: 504,
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'Timeout: request did not complete within the allotted timeout',
+      reason: 'Timeout',
+      details: {},
+      code: 504,
     });
     expect(allottedTimeoutError().headers).toBeUndefined();
   });

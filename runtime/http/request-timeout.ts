@@ -51,11 +51,15 @@ export function requestTimeout(maxMs: number): MiddlewareHandler<{ Variables: { 
     const ms = requestDeadlineMs(c.get('url').searchParams.get('timeout'), maxMs);
     if (ms <= 0) return next();
     let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<true>((resolve) => { timer = setTimeout(() => resolve(true), Math.min(ms, MAX_TIMER_MS)); });
+    const deadline = new Promise<true>((resolve) => {
+      timer = setTimeout(() => resolve(true), Math.min(ms, MAX_TIMER_MS));
+    });
     const served = next().then(() => false as const);
     try {
       if (await Promise.race([served, deadline])) {
-        served.catch(() => { /* finished after its answer was sent */ });
+        served.catch(() => {
+          /* finished after its answer was sent */
+        });
         throw allottedTimeoutError();
       }
     } finally {

@@ -83,7 +83,9 @@ export function sendJSON(value: unknown, opts: ResponseOptions = {}): Response {
 export function sendStatus(err: ApiError, opts: ResponseOptions = {}): Response {
   const body: StatusBody = err.status();
   return send(encodeBody(body, 'json', !!opts.pretty), MEDIA_JSON, {
-    ...opts, status: err.code, headers: { ...(opts.headers ?? {}), ...(err.headers ?? {}) },
+    ...opts,
+    status: err.code,
+    headers: { ...(opts.headers ?? {}), ...(err.headers ?? {}) },
   });
 }
 
@@ -113,7 +115,9 @@ export function transformList(list: Obj, neg: Negotiated, tc: TransformContext):
     case 'PartialObjectMetadataList': {
       const version = neg.target.version;
       return {
-        kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${version}`, metadata: list.metadata,
+        kind: 'PartialObjectMetadataList',
+        apiVersion: `meta.k8s.io/${version}`,
+        metadata: list.metadata,
         items: list.items.map((o: Obj) => partialObjectMetadata(o, version)),
       };
     }

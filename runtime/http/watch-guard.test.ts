@@ -9,7 +9,11 @@ const bob = { name: 'bob', groups: ['system:authenticated'] };
 const admin = { name: 'admin', groups: ['system:masters'] };
 
 function refusal(fn: () => unknown): ApiError {
-  try { fn(); } catch (e) { return e as ApiError; }
+  try {
+    fn();
+  } catch (e) {
+    return e as ApiError;
+  }
   throw new Error('not refused');
 }
 
@@ -75,7 +79,9 @@ describe('WatchGuard', () => {
     slot.probe = () => state;
     slot.waitingSince = undefined; // no event waiting: the pull-side signal says nothing
     let ended = false;
-    slot.onStall = () => { ended = true; };
+    slot.onStall = () => {
+      ended = true;
+    };
     g.sweep(0);
     state = { blocked: true, progress: 500 };
     g.sweep(100); // blocked from here
@@ -94,10 +100,12 @@ describe('WatchGuard', () => {
     const g = new WatchGuard({ stallTimeoutMs: 1000 });
     const slot = g.enter(alice);
     let progress = 10_000;
-    slot.probe = () => ({ blocked: true, progress: progress -= 100 });
+    slot.probe = () => ({ blocked: true, progress: (progress -= 100) });
     slot.waitingSince = 0;
     let ended = false;
-    slot.onStall = () => { ended = true; };
+    slot.onStall = () => {
+      ended = true;
+    };
     for (let t = 0; t <= 10_000; t += 250) g.sweep(t);
     expect(ended).toBe(false);
   });
@@ -107,7 +115,9 @@ describe('WatchGuard', () => {
     const slot = g.enter(alice);
     slot.probe = () => ({ blocked: false, progress: 0 });
     let ended = false;
-    slot.onStall = () => { ended = true; };
+    slot.onStall = () => {
+      ended = true;
+    };
     slot.waitingSince = 100;
     g.sweep(1000);
     expect(ended).toBe(false);

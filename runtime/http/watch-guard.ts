@@ -46,7 +46,10 @@ export class WatchSlot {
   private blockedSince: number | undefined;
   private lastProgress: number | undefined;
 
-  constructor(readonly user: string, private readonly onRelease: (slot: WatchSlot) => void) {}
+  constructor(
+    readonly user: string,
+    private readonly onRelease: (slot: WatchSlot) => void,
+  ) {}
 
   /** Counts the watch out (idempotent). */
   release(): void {
@@ -118,7 +121,7 @@ export class WatchGuard {
 
   /** Open watches in total, or of one user. */
   count(user?: string): number {
-    return user === undefined ? this.open.size : this.perUser.get(user) ?? 0;
+    return user === undefined ? this.open.size : (this.perUser.get(user) ?? 0);
   }
 
   private leave(slot: WatchSlot): void {

@@ -13,12 +13,7 @@ export const SET_ELEMENT_ORDER_PREFIX = '$setElementOrder';
 
 /** Keys that only steer the merge and never belong in an object. */
 export function isDirectiveKey(key: string): boolean {
-  return (
-    key === DIRECTIVE_MARKER ||
-    key === RETAIN_KEYS_DIRECTIVE ||
-    key.startsWith(DELETE_FROM_PRIMITIVE_LIST_PREFIX + '/') ||
-    key.startsWith(SET_ELEMENT_ORDER_PREFIX + '/')
-  );
+  return key === DIRECTIVE_MARKER || key === RETAIN_KEYS_DIRECTIVE || key.startsWith(DELETE_FROM_PRIMITIVE_LIST_PREFIX + '/') || key.startsWith(SET_ELEMENT_ORDER_PREFIX + '/');
 }
 
 /**

@@ -5,10 +5,7 @@ import { badPatch, badRequest, genericUnprocessable, internal, invalidPatchResul
 describe('PatchError.status()', () => {
   it.each([
     [badRequest('invalid patch format of retainKeys'), { message: 'invalid patch format of retainKeys', reason: 'BadRequest', code: 400 }],
-    [
-      genericUnprocessable('testing value failed'),
-      { message: 'the server rejected our request due to an error in our request', reason: 'Invalid', details: {}, code: 422 },
-    ],
+    [genericUnprocessable('testing value failed'), { message: 'the server rejected our request due to an error in our request', reason: 'Invalid', details: {}, code: 422 }],
     [internal('no merge schema for type x'), { message: 'no merge schema for type x', code: 500 }],
     [badPatch('merging lists cannot yet be specified in the patch'), { message: 'merging lists cannot yet be specified in the patch', reason: 'BadRequest', code: 400 }],
     [tooLarge('x'), { message: 'Request entity too large: x', reason: 'RequestEntityTooLarge', code: 413 }],

@@ -21,12 +21,7 @@ export class PatchError extends Error {
   /** Whether the Status carries a `details` object (empty for the generic 422). */
   private readonly withDetails: boolean;
 
-  constructor(
-    code: number,
-    reason: string,
-    message: string,
-    opts: { causes?: StatusCause[]; detail?: string; withDetails?: boolean } = {},
-  ) {
+  constructor(code: number, reason: string, message: string, opts: { causes?: StatusCause[]; detail?: string; withDetails?: boolean } = {}) {
     super(message);
     this.name = 'PatchError';
     this.code = code;
@@ -100,9 +95,5 @@ export function tooLarge(message: string): PatchError {
 
 /** 415 for a Content-Type that the resource does not accept for PATCH. */
 export function unsupportedMediaType(accepted: readonly string[]): PatchError {
-  return new PatchError(
-    415,
-    'UnsupportedMediaType',
-    `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
-  );
+  return new PatchError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
 }

@@ -29,12 +29,7 @@ describe('contentTypeToPatchKind', () => {
   });
 
   it('lists the accepted types as the 415 answer names them', () => {
-    expect(acceptedPatchTypes(false)).toEqual([
-      'application/json-patch+json',
-      'application/merge-patch+json',
-      'application/strategic-merge-patch+json',
-      'application/apply-patch+yaml',
-    ]);
+    expect(acceptedPatchTypes(false)).toEqual(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']);
     expect(acceptedPatchTypes(true)).toEqual(['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
   });
 });
@@ -76,8 +71,7 @@ describe('applyPatch', () => {
     expect({ code: err.code, reason: err.reason, message: err.message }).toEqual({
       code: 415,
       reason: 'UnsupportedMediaType',
-      message:
-        'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+      message: 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
     });
   });
 
@@ -103,7 +97,17 @@ describe('applyPatch', () => {
   it('a failing patch leaves the live object unchanged', () => {
     const live = liveDaemonSet();
     const before = structuredClone(live);
-    expect(() => applyPatch('json', live, [{ op: 'remove', path: '/metadata/labels' }, { op: 'test', path: '/x', value: 1 }], ctx)).toThrow(PatchError);
+    expect(() =>
+      applyPatch(
+        'json',
+        live,
+        [
+          { op: 'remove', path: '/metadata/labels' },
+          { op: 'test', path: '/x', value: 1 },
+        ],
+        ctx,
+      ),
+    ).toThrow(PatchError);
     expect(() => applyPatch('strategic', live, { metadata: { $retainKeys: 'x' } }, ctx)).toThrow(PatchError);
     expect(live).toEqual(before);
   });

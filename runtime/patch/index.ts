@@ -53,11 +53,16 @@ export function contentTypeToPatchKind(contentType: string): PatchKind | 'apply'
   const semi = contentType.indexOf(';');
   const base = semi > 0 ? contentType.slice(0, semi) : contentType;
   switch (base) {
-    case PATCH_CONTENT_TYPES.json: return 'json';
-    case PATCH_CONTENT_TYPES.merge: return 'merge';
-    case PATCH_CONTENT_TYPES.strategic: return 'strategic';
-    case PATCH_CONTENT_TYPES.apply: return 'apply';
-    default: return undefined;
+    case PATCH_CONTENT_TYPES.json:
+      return 'json';
+    case PATCH_CONTENT_TYPES.merge:
+      return 'merge';
+    case PATCH_CONTENT_TYPES.strategic:
+      return 'strategic';
+    case PATCH_CONTENT_TYPES.apply:
+      return 'apply';
+    default:
+      return undefined;
   }
 }
 
@@ -90,10 +95,7 @@ export function applyPatch(kind: PatchKind, current: Obj, patchBody: unknown, ct
   // inputs, which the decoders bound.)
   const deep = kind === 'json' ? tooDeep(result, MAX_NESTING_DEPTH) : undefined;
   if (deep) {
-    throw invalidPatchResult(
-      textOf(result),
-      `couldn't get version/kind; json parse error: invalid character '${Array.isArray(deep) ? '[' : '{'}' exceeded max depth`,
-    );
+    throw invalidPatchResult(textOf(result), `couldn't get version/kind; json parse error: invalid character '${Array.isArray(deep) ? '[' : '{'}' exceeded max depth`);
   }
   if (!isJSONObject(result)) {
     const text = JSON.stringify(result);

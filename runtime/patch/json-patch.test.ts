@@ -18,10 +18,7 @@ interface SuiteTest {
 }
 
 const require = createRequire(import.meta.url);
-const suite: SuiteTest[] = [
-  ...(require('json-patch-test-suite/tests.json') as SuiteTest[]),
-  ...(require('json-patch-test-suite/spec_tests.json') as SuiteTest[]),
-];
+const suite: SuiteTest[] = [...(require('json-patch-test-suite/tests.json') as SuiteTest[]), ...(require('json-patch-test-suite/spec_tests.json') as SuiteTest[])];
 
 /**
  * Suite tests where kube-apiserver (evanphx/json-patch v4) and so specserver
@@ -89,8 +86,22 @@ describe('JSON patch against a Kubernetes object', () => {
     { name: 'replace replicas', patch: [{ op: 'replace', path: '/spec/replicas', value: 3 }], expected: { ...live(), spec: { list: [1, 2, 3], replicas: 3 } } },
     { name: 'remove the last item by -1', patch: [{ op: 'remove', path: '/spec/list/-1' }], expected: { ...live(), spec: { list: [1, 2], replicas: 1 } } },
     { name: 'append with -', patch: [{ op: 'add', path: '/spec/list/-', value: 4 }], expected: { ...live(), spec: { list: [1, 2, 3, 4], replicas: 1 } } },
-    { name: 'test of a missing field against null passes', patch: [{ op: 'test', path: '/spec/missing', value: null }, { op: 'remove', path: '/spec/replicas' }], expected: { ...live(), spec: { list: [1, 2, 3] } } },
-    { name: 'move and copy', patch: [{ op: 'copy', from: '/metadata/labels', path: '/spec/labels' }, { op: 'move', from: '/spec/replicas', path: '/spec/count' }], expected: { metadata: { name: 'x', labels: { a: '1' } }, spec: { list: [1, 2, 3], labels: { a: '1' }, count: 1 } } },
+    {
+      name: 'test of a missing field against null passes',
+      patch: [
+        { op: 'test', path: '/spec/missing', value: null },
+        { op: 'remove', path: '/spec/replicas' },
+      ],
+      expected: { ...live(), spec: { list: [1, 2, 3] } },
+    },
+    {
+      name: 'move and copy',
+      patch: [
+        { op: 'copy', from: '/metadata/labels', path: '/spec/labels' },
+        { op: 'move', from: '/spec/replicas', path: '/spec/count' },
+      ],
+      expected: { metadata: { name: 'x', labels: { a: '1' } }, spec: { list: [1, 2, 3], labels: { a: '1' }, count: 1 } },
+    },
     { name: 'a null patch changes nothing', patch: null, expected: live() },
     { name: 'an empty patch changes nothing', patch: [], expected: live() },
   ];
@@ -103,7 +114,10 @@ describe('JSON patch against a Kubernetes object', () => {
 
   it('does not alias operation values into the result', () => {
     const value = { k: 'v' };
-    const patch = [{ op: 'add', path: '/spec/obj', value }, { op: 'add', path: '/spec/obj/k2', value: 'x' }];
+    const patch = [
+      { op: 'add', path: '/spec/obj', value },
+      { op: 'add', path: '/spec/obj/k2', value: 'x' },
+    ];
     const out = jsonPatch(live(), patch) as JMap;
     expect((out.spec as JMap).obj).toEqual({ k: 'v', k2: 'x' });
     expect(value).toEqual({ k: 'v' });
@@ -232,4 +246,3 @@ describe('list shifting budget', () => {
     expect((((applyOperations(withList(1000), listOps) as JMap).data as JMap).l as JSONValue[]).length).toBe(11_000);
   });
 });
-

@@ -67,9 +67,7 @@ export function applyOperations(doc: JSONValue, ops: readonly (JMap | null)[]): 
     if (op.op === 'copy' && typeof op.from === 'string') {
       copied += copySize(doc, op.from);
       if (copied > MAX_JSON_PATCH_COPY_BYTES) {
-        throw genericUnprocessable(
-          `Unable to complete the copy, the accumulated size increase of copy is ${copied}, exceeding the limit ${MAX_JSON_PATCH_COPY_BYTES}`,
-        );
+        throw genericUnprocessable(`Unable to complete the copy, the accumulated size increase of copy is ${copied}, exceeding the limit ${MAX_JSON_PATCH_COPY_BYTES}`);
       }
     }
     if (op.op === 'add' || op.op === 'remove' || op.op === 'move' || op.op === 'copy') {

@@ -12,7 +12,7 @@ describe('sortByOrder', () => {
     ['scalars by order', ['c', 'a', 'b'], ['a', 'b', 'c'], '', 'string', ['a', 'b', 'c']],
     ['maps by merge key', n('c', 'a'), n('a', 'b', 'c'), 'name', 'map', n('a', 'c')],
     ['deletions go last', [{ name: 'x', $patch: 'delete' }, ...n('b', 'a')], n('a', 'b', 'x'), 'name', 'map', [...n('a', 'b'), { name: 'x', $patch: 'delete' }]],
-    ['items missing from the order move as upstream\'s insertion sort moves them', ['z', 'b', 'a'], ['a', 'b'], '', 'string', ['a', 'b', 'z']],
+    ["items missing from the order move as upstream's insertion sort moves them", ['z', 'b', 'a'], ['a', 'b'], '', 'string', ['a', 'b', 'z']],
     ['items missing from the order, first position', ['b', 'z'], ['a', 'b'], '', 'string', ['z', 'b']],
   ] as [string, JSONValue[], JSONValue[], string, 'string' | 'map', JSONValue[]][])('%s', (_name, toSort, order, key, kind, want) => {
     expect(sortByOrder(toSort, order, key, kind)).toEqual(want);
@@ -107,4 +107,3 @@ describe('sortByOrder with items missing from the order', () => {
     expect(new Set(got).size).toBe(items.length);
   });
 });
-

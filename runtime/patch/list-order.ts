@@ -37,11 +37,7 @@ function positions(list: readonly JSONValue[], mergeKey: string, kind: GoKind): 
 }
 
 /** Splits `items` into those whose identity occurs in `by` and the others, keeping order. */
-export function partitionByPresence(
-  items: readonly JSONValue[],
-  by: readonly JSONValue[],
-  mergeKey: string,
-): { inList: JSONValue[]; others: JSONValue[] } {
+export function partitionByPresence(items: readonly JSONValue[], by: readonly JSONValue[], mergeKey: string): { inList: JSONValue[]; others: JSONValue[] } {
   const inList: JSONValue[] = [];
   const others: JSONValue[] = [];
   if (mergeKey === '') {
@@ -88,7 +84,10 @@ export function sortByOrder(toSort: JSONValue[], order: readonly JSONValue[], me
   const idx = items.map((v) => pos.get(identity(v, mergeKey, kind)) ?? -1);
   let sorted: JSONValue[];
   if (idx.every((i) => i >= 0)) {
-    sorted = items.map((v, i) => ({ v, p: idx[i] })).sort((a, b) => a.p - b.p).map((e) => e.v);
+    sorted = items
+      .map((v, i) => ({ v, p: idx[i] }))
+      .sort((a, b) => a.p - b.p)
+      .map((e) => e.v);
   } else {
     sorted = insertionSortResult(items, idx);
   }
@@ -191,14 +190,7 @@ export function interleave(serverOnly: JSONValue[], patchItems: JSONValue[], ser
 }
 
 /** Orders patch items by `patchOrder`, server-only items by `serverOrder`, then interleaves them. */
-export function normalizeOrder(
-  patchItems: JSONValue[],
-  serverOnly: JSONValue[],
-  patchOrder: readonly JSONValue[],
-  serverOrder: readonly JSONValue[],
-  mergeKey: string,
-  kind: GoKind,
-): JSONValue[] {
+export function normalizeOrder(patchItems: JSONValue[], serverOnly: JSONValue[], patchOrder: readonly JSONValue[], serverOrder: readonly JSONValue[], mergeKey: string, kind: GoKind): JSONValue[] {
   const p = sortByOrder(patchItems, patchOrder, mergeKey, kind);
   const s = sortByOrder(serverOnly, serverOrder, mergeKey, kind);
   return interleave(s, p, serverOrder, mergeKey, kind);

@@ -104,7 +104,10 @@ function scenarios(getSchema: () => MergeSchema): void {
           spec: {
             '$setElementOrder/containers': [{ name: 'sidecar' }, { name: 'agent' }],
             containers: [{ name: 'agent', env: [{ name: 'LEVEL', value: 'debug' }] }],
-            volumes: [{ name: 'logs', $retainKeys: ['emptyDir', 'name'], emptyDir: {} }, { name: 'cache', $patch: 'delete' }],
+            volumes: [
+              { name: 'logs', $retainKeys: ['emptyDir', 'name'], emptyDir: {} },
+              { name: 'cache', $patch: 'delete' },
+            ],
           },
         },
       },

@@ -17,7 +17,10 @@ describe('splitStrategy', () => {
     expect(splitStrategy(raw)).toEqual(want);
   });
 
-  it.each([['merge,replace', '[merge replace]'], ['a,b,c', '[a b c]']])('%s is refused', (raw, shown) => {
+  it.each([
+    ['merge,replace', '[merge replace]'],
+    ['a,b,c', '[a b c]'],
+  ])('%s is refused', (raw, shown) => {
     expect(() => splitStrategy(raw)).toThrow(PatchError);
     expect(() => splitStrategy(raw)).toThrow(`unexpected patch strategy: ${shown}`);
   });

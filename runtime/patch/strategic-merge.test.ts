@@ -36,7 +36,13 @@ const cases: Case[] = [
     name: 'containers merge by name, other fields and items kept',
     patch: podSpec({ containers: [{ name: 'agent', image: 'agent:2.0' }] }),
     expect: [
-      [`${POD}.containers`, [{ ...liveAgent, image: 'agent:2.0' }, { name: 'sidecar', image: 'sidecar:2.0' }]],
+      [
+        `${POD}.containers`,
+        [
+          { ...liveAgent, image: 'agent:2.0' },
+          { name: 'sidecar', image: 'sidecar:2.0' },
+        ],
+      ],
     ],
   },
   {
@@ -46,7 +52,17 @@ const cases: Case[] = [
   },
   {
     name: 'env merges by name inside a container',
-    patch: podSpec({ containers: [{ name: 'agent', env: [{ name: 'LEVEL', value: 'debug' }, { name: 'NEW', value: 'x' }] }] }),
+    patch: podSpec({
+      containers: [
+        {
+          name: 'agent',
+          env: [
+            { name: 'LEVEL', value: 'debug' },
+            { name: 'NEW', value: 'x' },
+          ],
+        },
+      ],
+    }),
   },
   {
     name: 'volumes merge by name',
@@ -77,7 +93,15 @@ const cases: Case[] = [
       '$setElementOrder/containers': [{ name: 'sidecar' }, { name: 'agent' }],
       containers: [{ name: 'agent', image: 'agent:3' }],
     }),
-    expect: [[`${POD}.containers`, [{ name: 'sidecar', image: 'sidecar:2.0' }, { ...liveAgent, image: 'agent:3' }]]],
+    expect: [
+      [
+        `${POD}.containers`,
+        [
+          { name: 'sidecar', image: 'sidecar:2.0' },
+          { ...liveAgent, image: 'agent:3' },
+        ],
+      ],
+    ],
   },
   {
     name: '$setElementOrder places a new item where the directive says',
@@ -104,9 +128,21 @@ const cases: Case[] = [
     name: '$setElementOrder on a list the live object lacks: the patch list, ordered',
     patch: podSpec({
       '$setElementOrder/initContainers': [{ name: 'b' }, { name: 'c' }, { name: 'a' }],
-      initContainers: [{ name: 'b', image: 'b' }, { name: 'gone', $patch: 'delete' }, { name: 'a', image: 'a' }],
+      initContainers: [
+        { name: 'b', image: 'b' },
+        { name: 'gone', $patch: 'delete' },
+        { name: 'a', image: 'a' },
+      ],
     }),
-    expect: [[`${POD}.initContainers`, [{ name: 'b', image: 'b' }, { name: 'a', image: 'a' }]]],
+    expect: [
+      [
+        `${POD}.initContainers`,
+        [
+          { name: 'b', image: 'b' },
+          { name: 'a', image: 'a' },
+        ],
+      ],
+    ],
   },
   {
     name: '$setElementOrder for a list in neither: nothing added',
@@ -297,9 +333,27 @@ const cases: Case[] = [
   {
     name: 'items merge by a numeric key, in the patch order; nested sets merge',
     type: WIDGET,
-    live: { items: [{ id: 1, value: 'a', tags: ['x'] }, { id: 2, value: 'b' }] },
-    patch: { items: [{ id: 2, value: 'B' }, { id: 1, tags: ['y', 'x'] }] },
-    expect: [['items', [{ id: 2, value: 'B' }, { id: 1, value: 'a', tags: ['y', 'x'] }]]],
+    live: {
+      items: [
+        { id: 1, value: 'a', tags: ['x'] },
+        { id: 2, value: 'b' },
+      ],
+    },
+    patch: {
+      items: [
+        { id: 2, value: 'B' },
+        { id: 1, tags: ['y', 'x'] },
+      ],
+    },
+    expect: [
+      [
+        'items',
+        [
+          { id: 2, value: 'B' },
+          { id: 1, value: 'a', tags: ['y', 'x'] },
+        ],
+      ],
+    ],
   },
   {
     name: 'atomic primitive list replaced',
@@ -311,7 +365,10 @@ const cases: Case[] = [
   {
     name: 'a value for an absent field loses its directives and nulls',
     patch: podSpec({
-      initContainers: [{ name: 'init', image: 'i', args: null }, { name: 'gone', $patch: 'delete' }],
+      initContainers: [
+        { name: 'init', image: 'i', args: null },
+        { name: 'gone', $patch: 'delete' },
+      ],
       hostAliases: [{ ip: '10.0.0.1', hostnames: ['h'], '$setElementOrder/hostnames': ['h'] }],
     }),
     expect: [
@@ -332,7 +389,17 @@ const cases: Case[] = [
   },
   {
     name: 'ports merge by containerPort; a new port goes first',
-    patch: podSpec({ containers: [{ name: 'agent', ports: [{ containerPort: 9001, protocol: 'TCP' }, { containerPort: 9000, name: 'http' }] }] }),
+    patch: podSpec({
+      containers: [
+        {
+          name: 'agent',
+          ports: [
+            { containerPort: 9001, protocol: 'TCP' },
+            { containerPort: 9000, name: 'http' },
+          ],
+        },
+      ],
+    }),
   },
   {
     name: '$patch: delete at the top empties the object',
@@ -341,7 +408,10 @@ const cases: Case[] = [
   {
     name: '$patch: replace at the top replaces the object',
     patch: { $patch: 'replace', kind: 'DaemonSet', metadata: { name: 'x' } },
-    expect: [['metadata', { name: 'x' }], ['spec', undefined]],
+    expect: [
+      ['metadata', { name: 'x' }],
+      ['spec', undefined],
+    ],
   },
   {
     name: 'a patch that is not an object: 400',
@@ -421,9 +491,7 @@ const checks: Record<string, (out: JMap) => void> = {
 
 describe('strategic merge patch inputs', () => {
   it('a type missing from the merge schema is a server error, not a silent merge', () => {
-    expect(() => strategicMergePatch(liveDaemonSet(), {}, testSchema, 'no.such.Kind')).toThrow(
-      'no merge schema for type no.such.Kind: cannot apply a strategic merge patch',
-    );
+    expect(() => strategicMergePatch(liveDaemonSet(), {}, testSchema, 'no.such.Kind')).toThrow('no merge schema for type no.such.Kind: cannot apply a strategic merge patch');
   });
 
   it('a null patch leaves a copy of the object', () => {
@@ -440,7 +508,7 @@ describe('strategic merge patch inputs', () => {
     (get(out, 'metadata.labels') as JMap).app = 'changed';
     ((get(out, `${POD}.initContainers`) as JMap[])[0].env as JMap[])[0].value = 'changed';
     expect(get(live, 'metadata.labels.app')).toBe('agent');
-    expect((((get(patch, `${POD}.initContainers`) as JMap[])[0].env) as JMap[])[0].value).toBe('a');
+    expect(((get(patch, `${POD}.initContainers`) as JMap[])[0].env as JMap[])[0].value).toBe('a');
   });
 
   it('applying the same patch twice gives the same result (retry safety)', () => {
@@ -470,7 +538,16 @@ describe('long lists merge in near-linear time', () => {
 
   it('merges 100,000 patch items into 100,000 live items by key', () => {
     const live = withEnv(names(N, 'E').map((e) => ({ ...e, value: 'old' })));
-    const patch = podSpec({ containers: [{ name: 'agent', env: names(N, 'E').reverse().map((e) => ({ ...e, value: 'new' })) }] });
+    const patch = podSpec({
+      containers: [
+        {
+          name: 'agent',
+          env: names(N, 'E')
+            .reverse()
+            .map((e) => ({ ...e, value: 'new' })),
+        },
+      ],
+    });
     const env = envOf(strategicMergePatch(live, patch, testSchema, DAEMONSET))[0].env as JMap[];
     expect(env).toHaveLength(N);
     expect(env.every((e) => e.value === 'new')).toBe(true);
@@ -490,4 +567,3 @@ describe('long lists merge in near-linear time', () => {
     expect(envOf(strategicMergePatch(live, patch, testSchema, DAEMONSET))[0].env).toHaveLength(N + 10);
   });
 });
-

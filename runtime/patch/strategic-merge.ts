@@ -8,14 +8,7 @@
 // never modified and the live object is copied once.
 import type { JSONValue, MergeSchema } from '../../generated/api-types.ts';
 import { cloneJSON, isJSONObject, setOwn } from './clone.ts';
-import {
-  asDecoded,
-  DELETE_FROM_PRIMITIVE_LIST_PREFIX,
-  DIRECTIVE_MARKER,
-  RETAIN_KEYS_DIRECTIVE,
-  SET_ELEMENT_ORDER_PREFIX,
-  withoutDirectives,
-} from './directives.ts';
+import { asDecoded, DELETE_FROM_PRIMITIVE_LIST_PREFIX, DIRECTIVE_MARKER, RETAIN_KEYS_DIRECTIVE, SET_ELEMENT_ORDER_PREFIX, withoutDirectives } from './directives.ts';
 import { badPatch, badRequest, genericUnprocessable, internal } from './errors.ts';
 import { goKind, goTypeName, goValue, jsonKindName } from '../api/go-format.ts';
 import type { GoKind } from '../api/go-format.ts';
@@ -99,12 +92,7 @@ function mapDirective(directive: JSONValue, patch: JMap): JMap {
 
 function badPatchType(directive: JSONValue, m: JMap): Error {
   // Go's %s of the directive: a string as is, nil and other types flagged.
-  const d =
-    typeof directive === 'string'
-      ? directive
-      : directive === null
-        ? '%!s(<nil>)'
-        : `%!s(${goTypeName(directive)}=${goValue(directive)})`;
+  const d = typeof directive === 'string' ? directive : directive === null ? '%!s(<nil>)' : `%!s(${goTypeName(directive)}=${goValue(directive)})`;
   return badPatch(`unknown patch type: ${d} in map: ${goValue(m)}`);
 }
 
@@ -203,9 +191,7 @@ function checkOrderList(patchList: JSONValue[], order: JSONValue[], mergeKey: st
     o++;
   }
   if (p < items.length) {
-    throw badPatch(
-      `The order in patch list:\n${goValue(patchList)}\n doesn't match ${SET_ELEMENT_ORDER_PREFIX} list:\n${goValue(order)}\n`,
-    );
+    throw badPatch(`The order in patch list:\n${goValue(patchList)}\n doesn't match ${SET_ELEMENT_ORDER_PREFIX} list:\n${goValue(order)}\n`);
   }
 }
 
@@ -240,14 +226,7 @@ function elementKind(...lists: JSONValue[][]): GoKind {
  * A list field present in both: merged when its strategy is `merge` (or the
  * patch is a `$deleteFromPrimitiveList`), replaced by the patch otherwise.
  */
-function mergeListField(
-  original: JSONValue[],
-  patch: JSONValue[],
-  element: SchemaNode,
-  strategy: string,
-  mergeKey: string,
-  isDeleteList: boolean,
-): JSONValue[] {
+function mergeListField(original: JSONValue[], patch: JSONValue[], element: SchemaNode, strategy: string, mergeKey: string, isDeleteList: boolean): JSONValue[] {
   if (strategy === 'merge' || isDeleteList) return mergeList(original, patch, element, mergeKey, isDeleteList);
   return asDecoded(patch) as JSONValue[];
 }

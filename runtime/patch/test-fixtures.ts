@@ -52,10 +52,7 @@ export const testSchema: MergeSchema = {
       f('updateStrategy', named('io.k8s.api.apps.v1.DaemonSetUpdateStrategy'), 'retainKeys'),
       f('minReadySeconds', num),
     ),
-    'io.k8s.api.apps.v1.DaemonSetUpdateStrategy': struct(
-      f('type', str),
-      f('rollingUpdate', mapOf(str)),
-    ),
+    'io.k8s.api.apps.v1.DaemonSetUpdateStrategy': struct(f('type', str), f('rollingUpdate', mapOf(str))),
     [M + 'LabelSelector']: struct(f('matchLabels', mapOf(str))),
     [P + 'PodTemplateSpec']: struct(f('metadata', named(M + 'ObjectMeta')), f('spec', named(P + 'PodSpec'))),
     [P + 'PodSpec']: struct(

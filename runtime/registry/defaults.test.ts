@@ -5,17 +5,25 @@ import { Defaulter } from './defaults.ts';
 
 const schema: MergeSchema = {
   types: {
-    Root: { map: { fields: [
-      { name: 'mode', type: { inline: { scalar: 'string' } }, default: 'fast' },
-      { name: 'ports', type: { inline: { list: { elementType: { named: 'Port' }, elementRelationship: 'associative', keys: ['port', 'protocol'] } } } },
-      { name: 'byName', type: { inline: { map: { elementType: { named: 'Port' } } } } },
-      { name: 'self', type: { named: 'Root' } },
-      { name: 'plain', type: { inline: { scalar: 'string' } } },
-    ] } },
-    Port: { map: { fields: [
-      { name: 'port', type: { inline: { scalar: 'numeric' } } },
-      { name: 'protocol', type: { inline: { scalar: 'string' } }, default: 'TCP' },
-    ] } },
+    Root: {
+      map: {
+        fields: [
+          { name: 'mode', type: { inline: { scalar: 'string' } }, default: 'fast' },
+          { name: 'ports', type: { inline: { list: { elementType: { named: 'Port' }, elementRelationship: 'associative', keys: ['port', 'protocol'] } } } },
+          { name: 'byName', type: { inline: { map: { elementType: { named: 'Port' } } } } },
+          { name: 'self', type: { named: 'Root' } },
+          { name: 'plain', type: { inline: { scalar: 'string' } } },
+        ],
+      },
+    },
+    Port: {
+      map: {
+        fields: [
+          { name: 'port', type: { inline: { scalar: 'numeric' } } },
+          { name: 'protocol', type: { inline: { scalar: 'string' } }, default: 'TCP' },
+        ],
+      },
+    },
   },
 };
 
@@ -24,7 +32,17 @@ describe('Defaulter', () => {
   it.each([
     ['top-level default', {}, { mode: 'fast' }],
     ['present values stay', { mode: 'slow' }, { mode: 'slow' }],
-    ['list elements', { ports: [{ port: 1 }, { port: 2, protocol: 'UDP' }] }, { mode: 'fast', ports: [{ port: 1, protocol: 'TCP' }, { port: 2, protocol: 'UDP' }] }],
+    [
+      'list elements',
+      { ports: [{ port: 1 }, { port: 2, protocol: 'UDP' }] },
+      {
+        mode: 'fast',
+        ports: [
+          { port: 1, protocol: 'TCP' },
+          { port: 2, protocol: 'UDP' },
+        ],
+      },
+    ],
     ['map values', { byName: { a: { port: 1 } } }, { mode: 'fast', byName: { a: { port: 1, protocol: 'TCP' } } }],
     ['recursive types', { self: { self: {} } }, { mode: 'fast', self: { mode: 'fast', self: { mode: 'fast' } } }],
   ])('%s', (_n, input, want) => {

@@ -48,11 +48,17 @@ export function createManagedFieldsHook(schema: MergeSchema): ManagedFieldsHook 
     let fm = managers.get(key);
     if (!fm) {
       const processKey = `${key}/${d.schema}/${d.custom}:${JSON.stringify(res.store.resetFields)}`;
-      fm = inProcess.get(processKey) ?? new FieldManager({
-        schema, typeName: d.schema, apiVersion: groupVersion(d.group, d.version), unstructured: d.custom, kind: d.kind,
-        // what each endpoint's strategy resets is never owned through it
-        resetFields: res.store.resetFields,
-      });
+      fm =
+        inProcess.get(processKey) ??
+        new FieldManager({
+          schema,
+          typeName: d.schema,
+          apiVersion: groupVersion(d.group, d.version),
+          unstructured: d.custom,
+          kind: d.kind,
+          // what each endpoint's strategy resets is never owned through it
+          resetFields: res.store.resetFields,
+        });
       inProcess.set(processKey, fm);
       managers.set(key, fm);
     }

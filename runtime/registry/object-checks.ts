@@ -44,9 +44,17 @@ export function sharedValidatorCache(dir: string): Map<string, Promise<SchemaVal
  * fieldValidation Warn to `warnings` (before any refusal, so a 422 carries
  * them too) and throws the 400 or 422 ApiError of a refusal.
  */
-export async function checkObject(services: ObjectCheckServices, def: ResourceDef, obj: Obj, opts: {
-  fieldValidation: FieldValidation; duplicates?: string[]; defaults?: boolean; warnings?: string[];
-}): Promise<void> {
+export async function checkObject(
+  services: ObjectCheckServices,
+  def: ResourceDef,
+  obj: Obj,
+  opts: {
+    fieldValidation: FieldValidation;
+    duplicates?: string[];
+    defaults?: boolean;
+    warnings?: string[];
+  },
+): Promise<void> {
   const schema = def.schema;
   const kind = def.kind;
   const duplicates = opts.duplicates ?? [];
@@ -71,8 +79,7 @@ export async function checkObject(services: ObjectCheckServices, def: ResourceDe
   for (const i of issues) if (i.kind === 'unknown') deleteAt(obj, i.path);
   // Built-in kinds: a field required by the schema may be absent from status (Go decodes it as
   // its zero value); their status is checked by the resource's strategy instead.
-  const invalid = issues.filter((i) => i.kind !== 'type' && i.kind !== 'unknown'
-    && !(i.kind === 'required' && !def.custom && (i.path === 'status' || i.path.startsWith('status.'))));
+  const invalid = issues.filter((i) => i.kind !== 'type' && i.kind !== 'unknown' && !(i.kind === 'required' && !def.custom && (i.path === 'status' || i.path.startsWith('status.'))));
   if (invalid.length) {
     const errs = invalid.map((i) => {
       if (i.kind === 'required') return fieldErrors.required(i.path, '');

@@ -65,7 +65,9 @@ beforeAll(async () => {
   };
   racing = buildApiIndex(resources, interleaved, new Map(), services).lookup('', 'v1', 'configmaps')!;
 });
-afterAll(async () => { await storage?.close(); });
+afterAll(async () => {
+  await storage?.close();
+});
 
 const check = () => ({ def: cm.def, fieldValidation: 'Strict' as const, duplicates: [] });
 const opts = () => ({ services, hooks: {} });
@@ -80,7 +82,7 @@ const codeOf = async (p: Promise<unknown>): Promise<number | undefined> => {
 };
 
 describe('RegistryStore.apply', () => {
-  it('creates a missing object with the applier\'s ownership, then merges into it', async () => {
+  it("creates a missing object with the applier's ownership, then merges into it", async () => {
     const config = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ap', namespace: 'default' }, data: { a: '1' } };
     const first = await cm.store.apply('default', 'ap', { ...check(), config: structuredClone(config), manager: 'me', force: false }, opts());
     expect(first.created).toBe(true);
@@ -108,7 +110,19 @@ describe('RegistryStore.patch', () => {
   ] as const)('a %s patch of the live object goes through the update pipeline', async (type, patch, data) => {
     const name = `p-${type}`;
     await cm.store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v', keep: 'x' } }, { hooks: {} });
-    const out = await cm.store.patch('default', name, { ...check(), type, patch }, { services, hooks: { manageFields: (o) => { o.metadata.labels = { owned: 'yes' }; } } });
+    const out = await cm.store.patch(
+      'default',
+      name,
+      { ...check(), type, patch },
+      {
+        services,
+        hooks: {
+          manageFields: (o) => {
+            o.metadata.labels = { owned: 'yes' };
+          },
+        },
+      },
+    );
     expect(out.data).toEqual(data);
     expect(out.metadata.labels).toEqual({ owned: 'yes' });
   });

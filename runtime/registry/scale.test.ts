@@ -11,13 +11,19 @@ const md = { name: 'w', namespace: 'ns', uid: 'u', resourceVersion: '5', creatio
 
 describe('scale store view', () => {
   it.each([
-    ['built-in workload', def(), { metadata: md, spec: { replicas: 3, selector: { matchLabels: { app: 'a' } } }, status: { replicas: 2 } },
-      { spec: { replicas: 3 }, status: { replicas: 2, selector: 'app=a' } }],
-    ['absent counts are zero, no selector', def(), { metadata: md, spec: {} },
-      { spec: { replicas: 0 }, status: { replicas: 0 } }],
-    ['CRD scale paths', def({ specReplicasPath: '.spec.size', statusReplicasPath: '.status.ready', labelSelectorPath: '.status.sel' }),
+    [
+      'built-in workload',
+      def(),
+      { metadata: md, spec: { replicas: 3, selector: { matchLabels: { app: 'a' } } }, status: { replicas: 2 } },
+      { spec: { replicas: 3 }, status: { replicas: 2, selector: 'app=a' } },
+    ],
+    ['absent counts are zero, no selector', def(), { metadata: md, spec: {} }, { spec: { replicas: 0 }, status: { replicas: 0 } }],
+    [
+      'CRD scale paths',
+      def({ specReplicasPath: '.spec.size', statusReplicasPath: '.status.ready', labelSelectorPath: '.status.sel' }),
       { metadata: md, spec: { size: 4 }, status: { ready: 1, sel: 'x=y' } },
-      { spec: { replicas: 4 }, status: { replicas: 1, selector: 'x=y' } }],
+      { spec: { replicas: 4 }, status: { replicas: 1, selector: 'x=y' } },
+    ],
   ])('%s', (_n, d, obj, want) => {
     const scale = toScale(obj, scalePathsOf(d));
     expect(scale).toEqual({ kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: md, ...want });

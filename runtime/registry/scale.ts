@@ -14,7 +14,11 @@ import { valueAt } from './object-checks.ts';
 import type { PipelineOptions, RegistryStore } from './store.ts';
 
 /** Where a resource keeps its replica counts and selector (dotted paths, as in a CRD's scale subresource). */
-export interface ScalePaths { spec: string; status: string; selector?: string }
+export interface ScalePaths {
+  spec: string;
+  status: string;
+  selector?: string;
+}
 
 /** The scale paths of a resource: its CRD declaration, else spec.replicas and status.replicas. */
 export function scalePathsOf(def: ResourceDef): ScalePaths {
@@ -33,16 +37,18 @@ function setAt(obj: Obj, path: string, value: unknown): void {
 /** The Scale view of a workload object. */
 export function toScale(obj: Obj, paths: ScalePaths): Obj {
   const md = obj.metadata;
-  const selector = paths.selector
-    ? String(valueAt(obj, paths.selector.replace(/^\./, '')) ?? '')
-    : labelSelectorString(obj.spec?.selector);
+  const selector = paths.selector ? String(valueAt(obj, paths.selector.replace(/^\./, '')) ?? '') : labelSelectorString(obj.spec?.selector);
   const status: Obj = { replicas: Number(valueAt(obj, paths.status.replace(/^\./, '')) ?? 0) };
   if (selector) status.selector = selector;
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
     metadata: {
-      name: md.name, namespace: md.namespace, uid: md.uid, resourceVersion: md.resourceVersion, creationTimestamp: md.creationTimestamp,
+      name: md.name,
+      namespace: md.namespace,
+      uid: md.uid,
+      resourceVersion: md.resourceVersion,
+      creationTimestamp: md.creationTimestamp,
     },
     spec: { replicas: Number(valueAt(obj, paths.spec.replace(/^\./, '')) ?? 0) },
     status,
@@ -50,7 +56,10 @@ export function toScale(obj: Obj, paths: ScalePaths): Obj {
 }
 
 export class ScaleStore {
-  constructor(readonly parent: RegistryStore, readonly paths: ScalePaths) {}
+  constructor(
+    readonly parent: RegistryStore,
+    readonly paths: ScalePaths,
+  ) {}
 
   /** The Scale of a workload. */
   async get(namespace: string, name: string): Promise<Obj> {
@@ -65,19 +74,24 @@ export class ScaleStore {
    */
   async update(namespace: string, name: string, wanted: (liveScale: Obj) => Obj, opts: PipelineOptions = {}): Promise<Obj> {
     const { parent, paths } = this;
-    const { obj } = await parent.update(namespace, name, (live) => {
-      if (!live) throw errors.notFound(parent.gr, name);
-      const scale = wanted(toScale(live, paths));
-      const rv = scale.metadata?.resourceVersion;
-      if (rv && rv !== live.metadata.resourceVersion) throw errors.conflict(parent.gr, name, 'the object has been modified; please apply your changes to the latest version and try again');
-      const replicas = scale.spec?.replicas;
-      if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0)) {
-        throw errors.invalid({ group: 'autoscaling', kind: 'Scale' }, name, [fieldErrors.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
-      }
-      const next = structuredClone(live);
-      setAt(next, paths.spec, replicas ?? 0);
-      return next;
-    }, { ...opts, subresource: 'scale' });
+    const { obj } = await parent.update(
+      namespace,
+      name,
+      (live) => {
+        if (!live) throw errors.notFound(parent.gr, name);
+        const scale = wanted(toScale(live, paths));
+        const rv = scale.metadata?.resourceVersion;
+        if (rv && rv !== live.metadata.resourceVersion) throw errors.conflict(parent.gr, name, 'the object has been modified; please apply your changes to the latest version and try again');
+        const replicas = scale.spec?.replicas;
+        if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0)) {
+          throw errors.invalid({ group: 'autoscaling', kind: 'Scale' }, name, [fieldErrors.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
+        }
+        const next = structuredClone(live);
+        setAt(next, paths.spec, replicas ?? 0);
+        return next;
+      },
+      { ...opts, subresource: 'scale' },
+    );
     return obj;
   }
 }

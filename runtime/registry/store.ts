@@ -14,9 +14,20 @@ import { ApiError, errors, type GroupResource } from '../api/errors.ts';
 import { CommitFailedError, ListOptionsInvalidError, ResourceExpiredError, TooLargeResourceVersionError } from '../storage/errors.ts';
 import { RequestTooLargeError } from '../storage/kvstore/request-size.ts';
 import {
-  CompactedError, ConflictError, FutureRevisionError, InvalidRequestError, KeyExistsError, NotFoundError,
+  CompactedError,
+  ConflictError,
+  FutureRevisionError,
+  InvalidRequestError,
+  KeyExistsError,
+  NotFoundError,
   PreconditionError,
-  type ListOptions, type Obj, type ObjectAttrs, type Preconditions, type Storage, type WatchOptions, type WatchStream,
+  type ListOptions,
+  type Obj,
+  type ObjectAttrs,
+  type Preconditions,
+  type Storage,
+  type WatchOptions,
+  type WatchStream,
 } from '../storage/interface.ts';
 import { type FieldError, fieldErrors } from '../api/field-errors.ts';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../api/k8s-names.ts';
@@ -175,7 +186,13 @@ export class RegistryStore {
     }
     if (err instanceof CompactedError) throw errors.resourceExpired(`too old resource version: ${err.requested} (${err.compacted})`);
     if (err instanceof TooLargeResourceVersionError) {
-      throw new ApiError(504, 'Timeout', err.statusMessage, { causes: [{ reason: err.causeType, message: err.causeMessage }], retryAfterSeconds: err.retryAfterSeconds }, { 'Retry-After': String(err.retryAfterSeconds) });
+      throw new ApiError(
+        504,
+        'Timeout',
+        err.statusMessage,
+        { causes: [{ reason: err.causeType, message: err.causeMessage }], retryAfterSeconds: err.retryAfterSeconds },
+        { 'Retry-After': String(err.retryAfterSeconds) },
+      );
     }
     if (err instanceof FutureRevisionError) {
       throw errors.timeout(`Timeout: Too large resource version: ${err.requested}, current: ${err.current}`, 1);
@@ -421,12 +438,17 @@ export class RegistryStore {
    *  7. validating admission (hooks.validate), on the object as it will be stored
    *  8. storage; an object being deleted whose last finalizer went is deleted
    */
-  async update(namespace: string, name: string, transform: Transform, given: PipelineOptions & {
-    subresource?: string;
-    /** Allow creating when missing (PUT and server-side apply); refused unless the strategy allows it or force is set. */
-    createIfMissing?: boolean;
-    forceAllowCreate?: boolean;
-  } = {}): Promise<{ obj: Obj; created: boolean }> {
+  async update(
+    namespace: string,
+    name: string,
+    transform: Transform,
+    given: PipelineOptions & {
+      subresource?: string;
+      /** Allow creating when missing (PUT and server-side apply); refused unless the strategy allows it or force is set. */
+      createIfMissing?: boolean;
+      forceAllowCreate?: boolean;
+    } = {},
+  ): Promise<{ obj: Obj; created: boolean }> {
     const opts = { ...given, hooks: this.hooksOf(given, namespace, name, given.subresource) };
     const key = this.key(namespace, name);
     const sub = opts.subresource ? this.subresources[opts.subresource] : undefined;
@@ -507,7 +529,7 @@ export class RegistryStore {
       wanted.metadata.resourceVersion = live.metadata.resourceVersion;
       // 7. validating admission
       await opts.hooks?.validate?.(wanted, live);
-      if (wanted.metadata.deletionTimestamp && !(wanted.metadata.finalizers?.length) && !this.strategy.hasPendingFinalizers?.(wanted)) deleteAfter = true;
+      if (wanted.metadata.deletionTimestamp && !wanted.metadata.finalizers?.length && !this.strategy.hasPendingFinalizers?.(wanted)) deleteAfter = true;
       return canonicalOrder(wanted);
     };
 
@@ -603,7 +625,10 @@ export class RegistryStore {
       const config = req.config;
       if (config.metadata?.managedFields !== undefined) throw errors.badRequest('metadata.managedFields must be nil');
       await checkRequestObject(services, req.def, config, {
-        fieldValidation: req.fieldValidation, duplicates: req.duplicates, defaults: false, warnings: opts.warnings,
+        fieldValidation: req.fieldValidation,
+        duplicates: req.duplicates,
+        defaults: false,
+        warnings: opts.warnings,
       });
       let merged: Obj;
       try {
@@ -618,7 +643,11 @@ export class RegistryStore {
     const hooks = { ...this.hooksOf(pipeline, namespace, name, sub, 'UPDATE') };
     delete hooks.manageFields;
     return this.update(namespace, name, transform, {
-      ...pipeline, writer: undefined, hooks, createIfMissing: !sub, forceAllowCreate: true,
+      ...pipeline,
+      writer: undefined,
+      hooks,
+      createIfMissing: !sub,
+      forceAllowCreate: true,
     });
   }
 
@@ -642,7 +671,9 @@ export class RegistryStore {
    */
   async delete(namespace: string, name: string, given: DeleteOptions = {}): Promise<{ obj: Obj; deleted: boolean }> {
     const opts = { ...given, hooks: this.hooksOf(given, namespace, name, undefined) };
-    const admit = async (live: Obj): Promise<void> => { await opts.hooks?.admitDelete?.(live); };
+    const admit = async (live: Obj): Promise<void> => {
+      await opts.hooks?.admitDelete?.(live);
+    };
     const key = this.key(namespace, name);
     const checkPreconditions = (live: Obj) => {
       const p = opts.preconditions;
@@ -653,8 +684,7 @@ export class RegistryStore {
         throw errors.conflict(this.gr, name, `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${live.metadata.resourceVersion}`);
       }
     };
-    const wantFinalizer = opts.propagationPolicy === 'Orphan' ? FINALIZER_ORPHAN
-      : opts.propagationPolicy === 'Foreground' ? FINALIZER_FOREGROUND : undefined;
+    const wantFinalizer = opts.propagationPolicy === 'Orphan' ? FINALIZER_ORPHAN : opts.propagationPolicy === 'Foreground' ? FINALIZER_FOREGROUND : undefined;
     let graceful = false;
     let result: Obj;
     try {
@@ -696,7 +726,7 @@ export class RegistryStore {
             return next;
           },
         });
-        if (!(result.metadata.finalizers?.length) && !pending(result)) {
+        if (!result.metadata.finalizers?.length && !pending(result)) {
           result = await this.storage.delete(key, { preconditions: { resourceVersion: result.metadata.resourceVersion } });
           graceful = false;
         }

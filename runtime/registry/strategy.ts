@@ -120,8 +120,12 @@ export function defaultStrategy(def: ResourceDef): Strategy {
       return validateObjectMetaUpdate(obj.metadata ?? {}, old.metadata ?? {});
     },
     canonicalize() {},
-    warningsOnCreate() { return []; },
-    warningsOnUpdate() { return []; },
+    warningsOnCreate() {
+      return [];
+    },
+    warningsOnUpdate() {
+      return [];
+    },
   };
 }
 
@@ -133,7 +137,9 @@ export function scaleStrategy(): SubresourceStrategy {
       const oldGen = typeof old.metadata?.generation === 'number' ? old.metadata.generation : 1;
       obj.metadata.generation = jsonEqual(specPart(obj), specPart(old)) ? oldGen : oldGen + 1;
     },
-    validateUpdate() { return []; },
+    validateUpdate() {
+      return [];
+    },
   };
 }
 
@@ -155,6 +161,8 @@ export function statusStrategy(): SubresourceStrategy {
       if (managedFields === undefined) delete obj.metadata.managedFields;
       else obj.metadata.managedFields = managedFields;
     },
-    validateUpdate() { return []; },
+    validateUpdate() {
+      return [];
+    },
   };
 }

@@ -118,10 +118,18 @@ export interface WriteTarget {
 export function pipelineHooks(services: Pick<WriteServices, 'managedFields' | 'admission'>, res: ManagedResource, target: WriteTarget): WriteHooks {
   const { def } = res;
   const attrs = (obj: Obj, old: Obj | null): AdmissionAttributes => ({
-    operation: old ? 'UPDATE' : target.createOperation ?? 'CREATE',
-    group: def.group, version: def.version, kind: def.kind, resource: def.resource,
-    subresource: target.subresource ?? '', namespace: target.namespace, name: obj.metadata?.name ?? target.name,
-    object: obj, oldObject: old, dryRun: target.dryRun, user: target.user,
+    operation: old ? 'UPDATE' : (target.createOperation ?? 'CREATE'),
+    group: def.group,
+    version: def.version,
+    kind: def.kind,
+    resource: def.resource,
+    subresource: target.subresource ?? '',
+    namespace: target.namespace,
+    name: obj.metadata?.name ?? target.name,
+    object: obj,
+    oldObject: old,
+    dryRun: target.dryRun,
+    user: target.user,
   });
   const hooks: WriteHooks = {
     manageFields(obj, old) {

@@ -16,8 +16,12 @@ import { anonymousAllowed, effectiveAnonymous, loadAuthenticationConfiguration }
 import { AuthenticationChain } from '../auth/chain.ts';
 import { FileError } from '../auth/file-error.ts';
 import {
-  DEFAULT_EXTRA_HEADER_PREFIXES, DEFAULT_GROUP_HEADERS, DEFAULT_USERNAME_HEADERS, extensionApiserverAuthenticationData,
-  RequestHeaderAuthenticator, validateRequestHeaderOptions,
+  DEFAULT_EXTRA_HEADER_PREFIXES,
+  DEFAULT_GROUP_HEADERS,
+  DEFAULT_USERNAME_HEADERS,
+  extensionApiserverAuthenticationData,
+  RequestHeaderAuthenticator,
+  validateRequestHeaderOptions,
 } from '../auth/request-header.ts';
 import { loadTokenFile } from '../auth/token-file.ts';
 import { loadWebhookTokenAuthenticator, type WebhookTokenAuthenticator } from '../auth/webhook/authenticator.ts';
@@ -93,7 +97,8 @@ export function buildAuthentication(o: AuthenticationOptions): BuiltAuthenticati
   let sa: ServiceAccountConfig;
   try {
     sa = resolveServiceAccountConfig({
-      ...o.serviceAccounts, apiAudiences: o.apiAudiences,
+      ...o.serviceAccounts,
+      apiAudiences: o.apiAudiences,
       // an in-memory server makes a quick ECDSA key; a kept one is RSA-2048 as kubeadm's
       generate: o.serviceAccounts.pkiDir ? 'rsa' : 'ecdsa',
     });
@@ -112,8 +117,11 @@ export function buildAuthentication(o: AuthenticationOptions): BuiltAuthenticati
   let requestHeaderCAPEM: string | undefined;
   if (rh?.clientCAFile) {
     const problems = validateRequestHeaderOptions({
-      usernameHeaders: rh.usernameHeaders, uidHeaders: rh.uidHeaders, groupHeaders: rh.groupHeaders,
-      extraHeaderPrefixes: rh.extraHeadersPrefix, allowedNames: rh.allowedNames,
+      usernameHeaders: rh.usernameHeaders,
+      uidHeaders: rh.uidHeaders,
+      groupHeaders: rh.groupHeaders,
+      extraHeaderPrefixes: rh.extraHeadersPrefix,
+      allowedNames: rh.allowedNames,
     });
     if (problems.length) throw new AuthenticationSetupError(problems.join('; '));
     let roots: X509Certificate[];
@@ -123,14 +131,19 @@ export function buildAuthentication(o: AuthenticationOptions): BuiltAuthenticati
     } catch (err) {
       fail('--requestheader-client-ca-file', err);
     }
-    requestAuthenticators.push(new RequestHeaderAuthenticator({
-      usernameHeaders: rh.usernameHeaders, uidHeaders: rh.uidHeaders, groupHeaders: rh.groupHeaders,
-      extraHeaderPrefixes: rh.extraHeadersPrefix, allowedNames: rh.allowedNames,
-      verifyProxyCertificate(cert) {
-        const v = verifyChain(cert, roots);
-        return v.ok ? { commonName: subjectNames(v.leaf).commonName } : undefined;
-      },
-    }));
+    requestAuthenticators.push(
+      new RequestHeaderAuthenticator({
+        usernameHeaders: rh.usernameHeaders,
+        uidHeaders: rh.uidHeaders,
+        groupHeaders: rh.groupHeaders,
+        extraHeaderPrefixes: rh.extraHeadersPrefix,
+        allowedNames: rh.allowedNames,
+        verifyProxyCertificate(cert) {
+          const v = verifyChain(cert, roots);
+          return v.ok ? { commonName: subjectNames(v.leaf).commonName } : undefined;
+        },
+      }),
+    );
   }
   if (o.clientCAs) requestAuthenticators.push(new ClientCertAuthenticator(o.clientCAs));
 
@@ -178,7 +191,9 @@ export function buildAuthentication(o: AuthenticationOptions): BuiltAuthenticati
   }
 
   const chain = new AuthenticationChain({
-    requestAuthenticators, tokenAuthenticators, apiAudiences,
+    requestAuthenticators,
+    tokenAuthenticators,
+    apiAudiences,
     anonymous: anonymous.enabled ? (path) => anonymousAllowed(path, anonymous) : undefined,
   });
   const extensionData = extensionApiserverAuthenticationData({
@@ -191,7 +206,11 @@ export function buildAuthentication(o: AuthenticationOptions): BuiltAuthenticati
     requestHeaderExtraHeaderPrefixes: rh?.extraHeadersPrefix,
   });
   return {
-    chain, extensionData, requestHeaderCAPEM, serviceAccounts: sa, apiAudiences,
+    chain,
+    extensionData,
+    requestHeaderCAPEM,
+    serviceAccounts: sa,
+    apiAudiences,
     issuer: new TokenIssuer({ key: sa.signingKey, issuer: sa.issuer }),
     close: () => webhook?.close(),
   };

@@ -8,7 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RequestDrain } from './drain.ts';
 
 const servers: http.Server[] = [];
-afterEach(() => { for (const s of servers.splice(0)) s.closeAllConnections(); });
+afterEach(() => {
+  for (const s of servers.splice(0)) s.closeAllConnections();
+});
 
 async function serverWith(handler: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<{ drain: RequestDrain; port: number }> {
   const server = http.createServer(handler);
@@ -39,17 +41,30 @@ describe('RequestDrain', () => {
     expect(r!.status).toBe(503);
     expect(r!.headers.get('retry-after')).toBe('1');
     expect(await r!.json()).toEqual({
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-      message: 'apiserver is shutting down', reason: 'ServiceUnavailable', code: 503,
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'apiserver is shutting down',
+      reason: 'ServiceUnavailable',
+      code: 503,
     });
   });
 
   it('counts short requests and watches in flight and waits for the short ones', async () => {
     const pending = new Map<string, http.ServerResponse>();
-    const { drain, port } = await serverWith((req, res) => { pending.set(req.url!, res); });
-    const get = (path: string) => new Promise<number>((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port, path, agent: false }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode!)); }).on('error', reject);
+    const { drain, port } = await serverWith((req, res) => {
+      pending.set(req.url!, res);
     });
+    const get = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode!));
+          })
+          .on('error', reject);
+      });
     const a = get('/api/v1/namespaces');
     const w = get('/api/v1/namespaces?watch=true');
     while (pending.size < 2) await new Promise((r) => setTimeout(r, 5));

@@ -64,7 +64,7 @@ export class RequestDrain {
   counts(): { short: number; watches: number } {
     let short = 0;
     let watches = 0;
-    for (const t of this.active.values()) (t.longRunning ? watches++ : short++);
+    for (const t of this.active.values()) t.longRunning ? watches++ : short++;
     return { short, watches };
   }
 

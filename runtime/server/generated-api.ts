@@ -19,11 +19,7 @@ export const DEFAULT_GENERATED_DIR = resolve(dirname(fileURLToPath(import.meta.u
 
 export async function loadGeneratedApi(dir: string = DEFAULT_GENERATED_DIR): Promise<GeneratedApi> {
   const url = (rel: string) => pathToFileURL(join(dir, rel)).href;
-  const [registry, merge, validators] = await Promise.all([
-    import(url('registry.ts')),
-    import(url('merge-schema.ts')),
-    import(url('validators/index.ts')),
-  ]);
+  const [registry, merge, validators] = await Promise.all([import(url('registry.ts')), import(url('merge-schema.ts')), import(url('validators/index.ts'))]);
   return {
     resources: registry.resources,
     mergeSchema: merge.mergeSchema,

@@ -37,14 +37,7 @@ export function adapterErrorResponse(err: unknown): Response {
 /** The raw HTTP/1.1 answer to a CONNECT request, written to its socket. */
 export function connectRefusal(): string {
   const body = JSON.stringify(errors.methodNotAllowed().status());
-  return [
-    'HTTP/1.1 405 Method Not Allowed',
-    'Content-Type: application/json',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    'Connection: close',
-    '',
-    body,
-  ].join('\r\n');
+  return ['HTTP/1.1 405 Method Not Allowed', 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close', '', body].join('\r\n');
 }
 
 /** Request headers up to Go's http.DefaultMaxHeaderBytes (1 MiB; node's default is 16 KiB), so a long token is a 401, not a 431. */
@@ -65,10 +58,19 @@ export interface TLSServing {
 export const PLAIN_HTTP_ANSWER = 'HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n';
 
 function tlsServer(listener: ReturnType<typeof getRequestListener>, t: TLSServing): Server {
-  const server = createTLSServer({
-    cert: t.certPEM, key: t.keyPEM, ca: t.clientCAPEM, requestCert: true, rejectUnauthorized: false, maxHeaderSize: MAX_HEADER_BYTES,
-    minVersion: t.minVersion ?? 'TLSv1.2', ciphers: t.ciphers,
-  }, listener);
+  const server = createTLSServer(
+    {
+      cert: t.certPEM,
+      key: t.keyPEM,
+      ca: t.clientCAPEM,
+      requestCert: true,
+      rejectUnauthorized: false,
+      maxHeaderSize: MAX_HEADER_BYTES,
+      minVersion: t.minVersion ?? 'TLSv1.2',
+      ciphers: t.ciphers,
+    },
+    listener,
+  );
   server.on('tlsClientError', (err: NodeJS.ErrnoException, socket: TLSSocket) => {
     // OpenSSL saw an HTTP request line instead of a ClientHello; nothing was sent on the connection
     // yet, so the plain answer goes on the TCP socket under the TLS one (node keeps it as _parent)
@@ -97,9 +99,14 @@ export function listen(fetch: FetchHandler, host: string, port: number, prepare?
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
       server.close();
-      const why = err.code === 'EADDRINUSE' ? 'the address is already in use'
-        : err.code === 'EADDRNOTAVAIL' ? 'no interface of this machine has that address'
-          : err.code === 'EACCES' ? 'permission denied' : err.message;
+      const why =
+        err.code === 'EADDRINUSE'
+          ? 'the address is already in use'
+          : err.code === 'EADDRNOTAVAIL'
+            ? 'no interface of this machine has that address'
+            : err.code === 'EACCES'
+              ? 'permission denied'
+              : err.message;
       reject(new ListenError(`cannot listen on ${host}:${port}: ${why}`));
     };
     server.once('error', onError);

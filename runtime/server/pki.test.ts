@@ -10,7 +10,9 @@ import { createCA, issueCertificate } from '../auth/pki/certs.ts';
 import { PKIError, preparePKI } from './pki.ts';
 
 let dir: string;
-beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'pki-')); });
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pki-'));
+});
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const hosts = ['localhost', '127.0.0.1', '::1', 'kubernetes.default.svc'];
@@ -63,10 +65,14 @@ describe('preparePKI on disk', () => {
   const errorRows: [string, (d: string) => Parameters<typeof preparePKI>[0], RegExp][] = [
     ['a cert without its key', (d) => ({ certDir: d, hosts, tlsCertFile: join(d, 'x.crt') }), /must be given together/],
     ['a missing cert file', (d) => ({ certDir: d, hosts, tlsCertFile: join(d, 'none.crt'), tlsPrivateKeyFile: join(d, 'none.key') }), /cannot read --tls-cert-file .*none\.crt: ENOENT/],
-    ['a client CA file without certificates', (d) => {
-      writeFileSync(join(d, 'ca-bad.crt'), 'hello');
-      return { certDir: d, hosts, clientCAFile: join(d, 'ca-bad.crt') };
-    }, /ca-bad\.crt: no PEM certificate found/],
+    [
+      'a client CA file without certificates',
+      (d) => {
+        writeFileSync(join(d, 'ca-bad.crt'), 'hello');
+        return { certDir: d, hosts, clientCAFile: join(d, 'ca-bad.crt') };
+      },
+      /ca-bad\.crt: no PEM certificate found/,
+    ],
   ];
   it.each(errorRows)('refuses %s', async (_name, opts, msg) => {
     const p = preparePKI(opts(dir));
@@ -74,7 +80,7 @@ describe('preparePKI on disk', () => {
     await expect(preparePKI(opts(dir))).rejects.toThrow(msg);
   });
 
-  it('refuses a key that is not the certificate\'s', async () => {
+  it("refuses a key that is not the certificate's", async () => {
     const ca = await createCA('x');
     const a = await issueCertificate(ca, { commonName: 'a', hosts: ['a'], usage: 'server', validityDays: 1 });
     const b = await issueCertificate(ca, { commonName: 'b', hosts: ['b'], usage: 'server', validityDays: 1 });

@@ -110,17 +110,36 @@ export async function preparePKI(o: PKIOptions): Promise<ServerPKI> {
   if (o.certDir) {
     mkdirSync(o.certDir, { recursive: true, mode: 0o700 });
     const dir = o.certDir;
-    ca = await onDisk(dir, 'ca', () => createCA('specserver-ca', 3650, now), (p) => {
-      try {
-        const c = new X509Certificate(p.certPEM);
-        return c.ca && Date.parse(c.validTo) - RENEW_BEFORE_MS > now;
-      } catch {
-        return false;
-      }
-    }, notes);
+    ca = await onDisk(
+      dir,
+      'ca',
+      () => createCA('specserver-ca', 3650, now),
+      (p) => {
+        try {
+          const c = new X509Certificate(p.certPEM);
+          return c.ca && Date.parse(c.validTo) - RENEW_BEFORE_MS > now;
+        } catch {
+          return false;
+        }
+      },
+      notes,
+    );
     const caCert = new X509Certificate(ca.certPEM);
-    if (!o.tlsCertFile) servingPair = await onDisk(dir, 'apiserver', () => serving(ca), (p) => stillGood(p.certPEM, o.hosts, caCert, now), notes);
-    adminPair = await onDisk(dir, 'admin', () => admin(ca), (p) => stillGood(p.certPEM, [], caCert, now), notes);
+    if (!o.tlsCertFile)
+      servingPair = await onDisk(
+        dir,
+        'apiserver',
+        () => serving(ca),
+        (p) => stillGood(p.certPEM, o.hosts, caCert, now),
+        notes,
+      );
+    adminPair = await onDisk(
+      dir,
+      'admin',
+      () => admin(ca),
+      (p) => stillGood(p.certPEM, [], caCert, now),
+      notes,
+    );
   } else {
     memoryCA ??= createCA('specserver-ca', 3650, now);
     ca = await memoryCA;
@@ -162,11 +181,13 @@ export async function preparePKI(o: PKIOptions): Promise<ServerPKI> {
   if (!clientCAs.some((c) => adminCert.checkIssued(c) && adminCert.verify(c.publicKey))) {
     notes.push(`--client-ca-file ${o.clientCAFile} does not include the server CA: the admin kubeconfig's client certificate will not be accepted`);
   }
-  const servingSigned = !o.tlsCertFile || (() => {
-    const c = new X509Certificate(servingPair!.certPEM);
-    const caCert = new X509Certificate(ca.certPEM);
-    return c.checkIssued(caCert) && c.verify(caCert.publicKey);
-  })();
+  const servingSigned =
+    !o.tlsCertFile ||
+    (() => {
+      const c = new X509Certificate(servingPair!.certPEM);
+      const caCert = new X509Certificate(ca.certPEM);
+      return c.checkIssued(caCert) && c.verify(caCert.publicKey);
+    })();
   return {
     serving: servingPair!,
     servingCAPEM: servingSigned ? ca.certPEM : undefined,

@@ -178,20 +178,26 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const dataDir = inMemory ? undefined : options.dataDir!;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const tlsOptions = plain ? undefined : { minVersion: tlsMinVersion(options.tlsMinVersion), ciphers: tlsCiphers(options.tlsCipherSuites) };
-  const pki: ServerPKI | undefined = plain ? undefined : await preparePKI({
-    certDir: options.certDir ?? (dataDir ? join(dataDir, 'pki') : undefined),
-    hosts: servingHosts(host, options.advertiseAddress, options.serviceClusterIPRange),
-    tlsCertFile: options.tlsCertFile,
-    tlsPrivateKeyFile: options.tlsPrivateKeyFile,
-    clientCAFile: options.clientCAFile,
-  });
+  const pki: ServerPKI | undefined = plain
+    ? undefined
+    : await preparePKI({
+        certDir: options.certDir ?? (dataDir ? join(dataDir, 'pki') : undefined),
+        hosts: servingHosts(host, options.advertiseAddress, options.serviceClusterIPRange),
+        tlsCertFile: options.tlsCertFile,
+        tlsPrivateKeyFile: options.tlsPrivateKeyFile,
+        clientCAFile: options.clientCAFile,
+      });
   for (const note of pki?.notes ?? []) (options.log ?? console.warn)(note);
 
   const [generated, storage] = await Promise.all([
     loadGeneratedApi(options.generatedDir),
     openStorage({
-      dataDir, historyWindowMs: options.historyWindowMs, watchCache: options.watchCache ?? true,
-      quarantineUnreadable: options.quarantineUnreadable, log: options.log, testing: options.storageTesting,
+      dataDir,
+      historyWindowMs: options.historyWindowMs,
+      watchCache: options.watchCache ?? true,
+      quarantineUnreadable: options.quarantineUnreadable,
+      log: options.log,
+      testing: options.storageTesting,
     }),
   ]);
   // the write pipeline's services, shared by request handlers and in-process writers
@@ -226,7 +232,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       authenticationConfig: options.authenticationConfig,
       apiAudiences: options.apiAudiences,
       serviceAccounts: {
-        signingKeyFile: options.serviceAccountSigningKeyFile, keyFiles: options.serviceAccountKeyFiles, issuers: options.serviceAccountIssuers,
+        signingKeyFile: options.serviceAccountSigningKeyFile,
+        keyFiles: options.serviceAccountKeyFiles,
+        issuers: options.serviceAccountIssuers,
         pkiDir: options.certDir ?? (dataDir ? join(dataDir, 'pki') : undefined),
       },
       bootstrapTokens: options.enableBootstrapTokenAuth,
@@ -240,7 +248,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   let shuttingDown = false;
   let bootstrapped = false;
-  const storageCheck: Check = { name: 'etcd', run: async () => { await storage.kv.currentRevision(); } };
+  const storageCheck: Check = {
+    name: 'etcd',
+    run: async () => {
+      await storage.kv.currentRevision();
+    },
+  };
   // readiness also needs writes to commit (a full disk fails it); liveness only reads, as upstream's
   const storageReady: Check = {
     name: 'etcd',
@@ -256,7 +269,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       if (!bootstrapped && Date.now() - startedAt > (options.livezGracePeriodMs ?? 0)) throw new Error('not finished');
     },
   };
-  const readyBootstrap: Check = { name: bootstrapCheck.name, run: () => { if (!bootstrapped) throw new Error('not finished'); } };
+  const readyBootstrap: Check = {
+    name: bootstrapCheck.name,
+    run: () => {
+      if (!bootstrapped) throw new Error('not finished');
+    },
+  };
   const common: Check[] = [{ name: 'ping', run: () => {} }, { name: 'log', run: () => {} }, storageCheck];
 
   const protobuf = await protobufSupport(generated.dir);
@@ -276,17 +294,33 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     },
     authentication: authn.chain,
     tokenRequests: {
-      create: (namespace, serviceAccountName, body) => createTokenRequest({
-        namespace, serviceAccountName, body, apiAudiences: authn.apiAudiences, issuer: authn.issuer, reader: objectReader(api),
-        maxExpirationSeconds: options.serviceAccountMaxTokenExpirationSeconds, now: Date.now,
-      }),
+      create: (namespace, serviceAccountName, body) =>
+        createTokenRequest({
+          namespace,
+          serviceAccountName,
+          body,
+          apiAudiences: authn.apiAudiences,
+          issuer: authn.issuer,
+          reader: objectReader(api),
+          maxExpirationSeconds: options.serviceAccountMaxTokenExpirationSeconds,
+          now: Date.now,
+        }),
     },
     openid: () => openid,
     authorizer,
     access: alwaysAllow,
     health: {
       livez: [...common, bootstrapCheck],
-      readyz: [...common.map((c) => (c === storageCheck ? storageReady : c)), readyBootstrap, { name: 'shutdown', run: () => { if (shuttingDown) throw new Error('shutting down'); } }],
+      readyz: [
+        ...common.map((c) => (c === storageCheck ? storageReady : c)),
+        readyBootstrap,
+        {
+          name: 'shutdown',
+          run: () => {
+            if (shuttingDown) throw new Error('shutting down');
+          },
+        },
+      ],
     },
     openapi: openAPIServer(generated.openapiDir),
     discovery,
@@ -300,11 +334,21 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const fetch = (req: Request, env: unknown) => drain?.refusal(req) ?? app.fetch(req, env as never);
   let server: Server;
   try {
-    server = await listen(fetch, host, options.port ?? 0, (s) => { drain = new RequestDrain(s); }, pki && {
-      certPEM: pki.serving.certPEM, keyPEM: pki.serving.keyPEM, ...tlsOptions,
-      // the CAs named in the certificate request: clients and front proxies
-      clientCAPEM: pki.clientCAPEM + (authn.requestHeaderCAPEM ? `\n${authn.requestHeaderCAPEM}` : ''),
-    });
+    server = await listen(
+      fetch,
+      host,
+      options.port ?? 0,
+      (s) => {
+        drain = new RequestDrain(s);
+      },
+      pki && {
+        certPEM: pki.serving.certPEM,
+        keyPEM: pki.serving.keyPEM,
+        ...tlsOptions,
+        // the CAs named in the certificate request: clients and front proxies
+        clientCAPEM: pki.clientCAPEM + (authn.requestHeaderCAPEM ? `\n${authn.requestHeaderCAPEM}` : ''),
+      },
+    );
   } catch (err) {
     // nothing was served: release the store (and its lock on the data directory)
     authn.close();
@@ -323,7 +367,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // Built-ins after listening, so they know the port (the kubernetes Endpoints); /readyz
   // reports not ready until they are installed, and startServer() resolves after them.
   const builtins = await installBuiltins({
-    api, admission, discovery,
+    api,
+    admission,
+    discovery,
     flags: {
       'service-cluster-ip-range': options.serviceClusterIPRange,
       'service-node-port-range': options.serviceNodePortRange,
@@ -343,7 +389,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const url = clientURL(host, port, scheme);
   storage.describeOwner(url);
   const kubeconfig = kubeconfigYAML({
-    server: url, caPEM: pki?.servingCAPEM, clientCertPEM: pki?.admin.certPEM, clientKeyPEM: pki?.admin.keyPEM,
+    server: url,
+    caPEM: pki?.servingCAPEM,
+    clientCertPEM: pki?.admin.certPEM,
+    clientKeyPEM: pki?.admin.keyPEM,
   });
   let kubeconfigPath: string | undefined;
   if (dataDir) {
@@ -358,21 +407,26 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const log = options.log ?? (() => {});
   const drainTimeoutMs = options.shutdownTimeoutMs ?? 60_000;
   return {
-    url, port, kubeconfig, kubeconfigPath, app,
+    url,
+    port,
+    kubeconfig,
+    kubeconfigPath,
+    app,
     caPEM: pki?.servingCAPEM,
     adminCredentials: pki && { certPEM: pki.admin.certPEM, keyPEM: pki.admin.keyPEM },
     boundURL: boundURL((server.address() as AddressInfo).address, port, scheme),
     storageReport: storage.report,
     storage,
-    beginShutdown() { shuttingDown = true; },
+    beginShutdown() {
+      shuttingDown = true;
+    },
     stop() {
       stopped ??= (async () => {
         shuttingDown = true;
         // stop listening; requests in flight finish, new ones on open connections get 503
         const closed = drain!.begin();
         const inFlight = drain!.counts();
-        log(`stopped listening; waiting for ${inFlight.short} request(s) in flight (at most ${drainTimeoutMs / 1000}s), ` +
-          `then ending ${inFlight.watches} watch(es)`);
+        log(`stopped listening; waiting for ${inFlight.short} request(s) in flight (at most ${drainTimeoutMs / 1000}s), ` + `then ending ${inFlight.watches} watch(es)`);
         if (!(await drain!.shortDone(drainTimeoutMs))) {
           log(`${drain!.counts().short} request(s) still in flight after ${drainTimeoutMs / 1000}s: ending them`);
         }

@@ -25,7 +25,12 @@ export const INCONSISTENT_CONTINUE_MESSAGE =
 export class ResourceExpiredError extends CompactedError {
   readonly code = 410;
   readonly reason = 'Expired';
-  constructor(message: string, requested = 0, compacted = 0, public continueToken?: string) {
+  constructor(
+    message: string,
+    requested = 0,
+    compacted = 0,
+    public continueToken?: string,
+  ) {
     super(requested, compacted);
     this.message = message;
   }
@@ -41,7 +46,11 @@ export class TooLargeResourceVersionError extends FutureRevisionError {
   readonly reason = 'Timeout';
   readonly causeType = 'ResourceVersionTooLarge';
   readonly causeMessage = 'Too large resource version';
-  constructor(requested: number, current: number, public retryAfterSeconds = 1) {
+  constructor(
+    requested: number,
+    current: number,
+    public retryAfterSeconds = 1,
+  ) {
     super(requested, current);
     this.message = `Too large resource version: ${requested}, current: ${current}`;
   }
@@ -62,8 +71,7 @@ export class ListOptionsInvalidError extends InvalidRequestError {
   readonly reason = 'Invalid';
   constructor(readonly errors: FieldError[]) {
     super(errors.map((e) => e.toString()).join(', '));
-    this.message = `ListOptions.meta.k8s.io "" is invalid: ${
-      errors.length === 1 ? errors[0].toString() : '[' + errors.map((e) => e.toString()).join(', ') + ']'}`;
+    this.message = `ListOptions.meta.k8s.io "" is invalid: ${errors.length === 1 ? errors[0].toString() : '[' + errors.map((e) => e.toString()).join(', ') + ']'}`;
   }
 
   get causes(): StatusCause[] {
@@ -76,13 +84,11 @@ export function parseResourceVersion(rv: string | undefined): number {
   if (rv === undefined || rv === '') return 0;
   if (!/^[0-9]+$/.test(rv) || rv.length > 19) {
     const reason = /^[0-9]+$/.test(rv) ? 'value out of range' : 'invalid syntax';
-    throw new InvalidRequestError(
-      `invalid resource version: resourceVersion: Invalid value: ${goQuote(rv)}: strconv.ParseUint: parsing ${goQuote(rv)}: ${reason}`);
+    throw new InvalidRequestError(`invalid resource version: resourceVersion: Invalid value: ${goQuote(rv)}: strconv.ParseUint: parsing ${goQuote(rv)}: ${reason}`);
   }
   const n = Number(rv);
   if (!Number.isSafeInteger(n)) {
-    throw new InvalidRequestError(
-      `invalid resource version: resourceVersion: Invalid value: ${goQuote(rv)}: strconv.ParseUint: parsing ${goQuote(rv)}: value out of range`);
+    throw new InvalidRequestError(`invalid resource version: resourceVersion: Invalid value: ${goQuote(rv)}: strconv.ParseUint: parsing ${goQuote(rv)}: value out of range`);
   }
   return n;
 }
@@ -97,7 +103,10 @@ export function parseResourceVersion(rv: string | undefined): number {
  */
 export class CommitFailedError extends StorageError {
   readonly code = 500;
-  constructor(public backendCode: string, message: string) {
+  constructor(
+    public backendCode: string,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -55,9 +55,13 @@ export async function openStorage(opts: OpenStorageOptions = {}): Promise<Opened
     file = path.join(opts.dataDir, DB_FILE);
   }
   const kv = openSqliteKV({
-    path: file, historyWindowMs: opts.historyWindowMs,
-    valueCheck: 'json-object', quarantineUnreadable: opts.quarantineUnreadable, log: opts.log,
-    maxPageCount: opts.testing?.maxPageCount, probeIntervalMs: opts.testing?.probeIntervalMs,
+    path: file,
+    historyWindowMs: opts.historyWindowMs,
+    valueCheck: 'json-object',
+    quarantineUnreadable: opts.quarantineUnreadable,
+    log: opts.log,
+    maxPageCount: opts.testing?.maxPageCount,
+    probeIntervalMs: opts.testing?.probeIntervalMs,
   });
   const base = new KVStorage(kv);
   // The caches' own feed is unbounded: a cache drains it in the same turn,
@@ -80,7 +84,9 @@ export async function openStorage(opts: OpenStorageOptions = {}): Promise<Opened
     commitHealth: () => kv.commitHealth(),
     report: {
       file: file === ':memory:' ? undefined : file,
-      quarantined: kv.quarantined, quarantinedEarlier: kv.quarantinedEarlier, previousOwner: kv.previousOwner,
+      quarantined: kv.quarantined,
+      quarantinedEarlier: kv.quarantinedEarlier,
+      previousOwner: kv.previousOwner,
     },
     describeOwner: (url) => kv.describeOwner(url),
     setMaxPageCount: (pages) => kv.setMaxPageCount(pages),

@@ -98,23 +98,38 @@ export interface KV {
 
 export class StorageError extends Error {}
 export class KeyExistsError extends StorageError {
-  constructor(public key: string) { super(`key exists: ${key}`); }
+  constructor(public key: string) {
+    super(`key exists: ${key}`);
+  }
 }
 export class NotFoundError extends StorageError {
-  constructor(public key: string) { super(`key not found: ${key}`); }
+  constructor(public key: string) {
+    super(`key not found: ${key}`);
+  }
 }
 export class ConflictError extends StorageError {
-  constructor(public key: string, message?: string) { super(message ?? `modRevision mismatch: ${key}`); }
+  constructor(
+    public key: string,
+    message?: string,
+  ) {
+    super(message ?? `modRevision mismatch: ${key}`);
+  }
 }
 /** A revision older than the compacted one was asked for. */
 export class CompactedError extends StorageError {
-  constructor(public requested: number, public compacted: number) {
+  constructor(
+    public requested: number,
+    public compacted: number,
+  ) {
     super(`revision ${requested} has been compacted (oldest ${compacted})`);
   }
 }
 /** A revision newer than the store's was asked for (the caller should wait or fail with a timeout). */
 export class FutureRevisionError extends StorageError {
-  constructor(public requested: number, public current: number) {
+  constructor(
+    public requested: number,
+    public current: number,
+  ) {
     super(`revision ${requested} is newer than current ${current}`);
   }
 }
@@ -225,19 +240,25 @@ export interface Storage {
    * and retry. With ignoreNotFound a missing object is passed as null (create).
    * An update that changes nothing is not written (returns the current object).
    */
-  guaranteedUpdate(key: string, opts: {
-    preconditions?: Preconditions;
-    ignoreNotFound?: boolean;
-    tryUpdate: UpdateFunc;
-  }): Promise<Obj>;
+  guaranteedUpdate(
+    key: string,
+    opts: {
+      preconditions?: Preconditions;
+      ignoreNotFound?: boolean;
+      tryUpdate: UpdateFunc;
+    },
+  ): Promise<Obj>;
   /**
    * Delete; validateDeletion may throw to refuse (e.g. a finalizer check).
    * Returns the last state of the object.
    */
-  delete(key: string, opts?: {
-    preconditions?: Preconditions;
-    validateDeletion?: (current: Obj) => void | Promise<void>;
-  }): Promise<Obj>;
+  delete(
+    key: string,
+    opts?: {
+      preconditions?: Preconditions;
+      validateDeletion?: (current: Obj) => void | Promise<void>;
+    },
+  ): Promise<Obj>;
   count(prefix: string): Promise<number>;
   /** The store's current revision. */
   currentRevision(): Promise<number>;

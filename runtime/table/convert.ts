@@ -13,12 +13,19 @@ export type CellFormatter = (obj: Obj, column: PrinterColumn) => Cell;
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
 const NAME_COLUMN = {
-  name: 'Name', type: 'string', format: 'name', priority: 0,
-  description: 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
+  name: 'Name',
+  type: 'string',
+  format: 'name',
+  priority: 0,
+  description:
+    'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
 };
 
 const CREATED_AT: PrinterColumn = {
-  name: 'Created At', type: 'date', priority: 0, jsonPath: '.metadata.creationTimestamp',
+  name: 'Created At',
+  type: 'date',
+  priority: 0,
+  jsonPath: '.metadata.creationTimestamp',
   description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
 };
 
@@ -53,9 +60,16 @@ export interface TableOptions {
 export function toTable(def: ResourceDef, objs: Obj[], opts: TableOptions): Obj {
   const cols = def.printerColumns.length ? def.printerColumns : [CREATED_AT];
   const now = Date.now();
-  const columnDefinitions = [NAME_COLUMN, ...cols.map((c) => ({
-    name: c.name, type: c.type === 'date' ? 'string' : c.type, format: c.format ?? '', description: c.description ?? '', priority: c.priority,
-  }))];
+  const columnDefinitions = [
+    NAME_COLUMN,
+    ...cols.map((c) => ({
+      name: c.name,
+      type: c.type === 'date' ? 'string' : c.type,
+      format: c.format ?? '',
+      description: c.description ?? '',
+      priority: c.priority,
+    })),
+  ];
   const rows = objs.map((obj) => {
     const row: Obj = { cells: [obj.metadata?.name ?? '', ...cols.map((c) => cellValue(obj, c, opts.formatters, now))] };
     if (opts.includeObject === 'Object') row.object = obj;

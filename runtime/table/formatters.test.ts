@@ -47,7 +47,13 @@ const cases: Case[] = [
   ['orUnknown', 'orUnknown', { status: { nodeInfo: {} } }, col('.status.nodeInfo.osImage'), '<unknown>'],
   ['trimmed', 'trimmed', { message: '  hello \n' }, col('.message'), 'hello'],
   ['orNone indexed path', 'orNone', { status: { podIPs: [{ ip: '10.1.0.5' }, { ip: 'fd00::5' }] } }, col('.status.podIPs[0].ip'), '10.1.0.5'],
-  ['labelSelector', 'labelSelector', { spec: { selector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['b', 'a'] }] } } }, col('.spec.selector'), 'app=web,tier in (a,b)'],
+  [
+    'labelSelector',
+    'labelSelector',
+    { spec: { selector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['b', 'a'] }] } } },
+    col('.spec.selector'),
+    'app=web,tier in (a,b)',
+  ],
   ['labelSelector empty', 'labelSelector', { spec: { podSelector: {} } }, col('.spec.podSelector'), '<none>'],
   ['labelMap', 'labelMap', { spec: { selector: { b: '2', a: '1' } } }, col('.spec.selector'), 'a=1,b=2'],
   ['labelMap absent', 'labelMap', {}, col('.spec.selector'), '<none>'],
@@ -55,21 +61,52 @@ const cases: Case[] = [
   ['ageOrNone unset', 'ageOrNone', {}, col('.status.lastScheduleTime', 'date'), '<none>'],
 
   // Service
-  ['servicePorts', 'servicePorts', { spec: { ports: [{ port: 80, protocol: 'TCP' }, { port: 443, nodePort: 30443, protocol: 'TCP' }] } }, col('.spec.ports'), '80/TCP,443:30443/TCP'],
+  [
+    'servicePorts',
+    'servicePorts',
+    {
+      spec: {
+        ports: [
+          { port: 80, protocol: 'TCP' },
+          { port: 443, nodePort: 30443, protocol: 'TCP' },
+        ],
+      },
+    },
+    col('.spec.ports'),
+    '80/TCP,443:30443/TCP',
+  ],
   ['servicePorts udp default tcp', 'servicePorts', { spec: { ports: [{ port: 53, protocol: 'UDP' }, { port: 8080 }] } }, col('.spec.ports'), '53/UDP,8080/TCP'],
   ['servicePorts none', 'servicePorts', { spec: {} }, col('.spec.ports'), '<none>'],
   ['externalIP clusterIP none', 'serviceExternalIP', { spec: { type: 'ClusterIP' } }, col('.x'), '<none>'],
   ['externalIP clusterIP with externalIPs', 'serviceExternalIP', { spec: { type: 'ClusterIP', externalIPs: ['1.2.3.4'] } }, col('.x'), '1.2.3.4'],
   ['externalIP LB pending', 'serviceExternalIP', { spec: { type: 'LoadBalancer' } }, col('.x'), '<pending>'],
   ['externalIP LB ingress', 'serviceExternalIP', { spec: { type: 'LoadBalancer' }, status: { loadBalancer: { ingress: [{ ip: '5.6.7.8' }] } } }, col('.x'), '5.6.7.8'],
-  ['externalIP LB sorted unique plus externalIPs', 'serviceExternalIP', { spec: { type: 'LoadBalancer', externalIPs: ['9.9.9.9'] }, status: { loadBalancer: { ingress: [{ ip: '2.2.2.2' }, { ip: '1.1.1.1' }, { ip: '2.2.2.2' }] } } }, col('.x'), '1.1.1.1,2.2.2.2,9.9.9.9'],
-  ['externalIP LB long truncated', 'serviceExternalIP', { spec: { type: 'LoadBalancer' }, status: { loadBalancer: { ingress: [{ hostname: 'a-very-long-hostname.example.com' }] } } }, col('.x'), 'a-very-long-h...'],
+  [
+    'externalIP LB sorted unique plus externalIPs',
+    'serviceExternalIP',
+    { spec: { type: 'LoadBalancer', externalIPs: ['9.9.9.9'] }, status: { loadBalancer: { ingress: [{ ip: '2.2.2.2' }, { ip: '1.1.1.1' }, { ip: '2.2.2.2' }] } } },
+    col('.x'),
+    '1.1.1.1,2.2.2.2,9.9.9.9',
+  ],
+  [
+    'externalIP LB long truncated',
+    'serviceExternalIP',
+    { spec: { type: 'LoadBalancer' }, status: { loadBalancer: { ingress: [{ hostname: 'a-very-long-hostname.example.com' }] } } },
+    col('.x'),
+    'a-very-long-h...',
+  ],
   ['externalIP ExternalName', 'serviceExternalIP', { spec: { type: 'ExternalName', externalName: 'db.example.com' } }, col('.x'), 'db.example.com'],
   ['externalIP unknown type', 'serviceExternalIP', { spec: { type: 'Weird' } }, col('.x'), '<unknown>'],
 
   // Endpoints, ConfigMap, Secret, ComponentStatus
   ['endpoints', 'endpoints', { subsets: [{ addresses: [{ ip: '10.0.0.1' }, { ip: '10.0.0.2' }], ports: [{ port: 80 }] }] }, col('.subsets'), '10.0.0.1:80,10.0.0.2:80'],
-  ['endpoints ipv6 and more', 'endpoints', { subsets: [{ addresses: [{ ip: 'fd00::1' }, { ip: 'a' }, { ip: 'b' }, { ip: 'c' }, { ip: 'd' }], ports: [{ port: 80 }] }] }, col('.subsets'), '[fd00::1]:80,a:80,b:80 + 2 more...'],
+  [
+    'endpoints ipv6 and more',
+    'endpoints',
+    { subsets: [{ addresses: [{ ip: 'fd00::1' }, { ip: 'a' }, { ip: 'b' }, { ip: 'c' }, { ip: 'd' }], ports: [{ port: 80 }] }] },
+    col('.subsets'),
+    '[fd00::1]:80,a:80,b:80 + 2 more...',
+  ],
   ['endpoints no ports', 'endpoints', { subsets: [{ addresses: [{ ip: '10.0.0.1' }] }] }, col('.subsets'), '10.0.0.1'],
   ['endpoints none', 'endpoints', {}, col('.subsets'), '<none>'],
   ['endpoints subset without addresses', 'endpoints', { subsets: [{ ports: [{ port: 80 }] }] }, col('.subsets'), ''],
@@ -104,20 +141,98 @@ const cases: Case[] = [
   ['nodeStatus ready', 'nodeStatus', { status: { conditions: [{ type: 'Ready', status: 'True' }] } }, col('.x'), 'Ready'],
   ['nodeStatus not ready cordoned', 'nodeStatus', { spec: { unschedulable: true }, status: { conditions: [{ type: 'Ready', status: 'False' }] } }, col('.x'), 'NotReady,SchedulingDisabled'],
   ['nodeStatus unknown', 'nodeStatus', {}, col('.x'), 'Unknown'],
-  ['nodeRoles', 'nodeRoles', { metadata: { labels: { 'node-role.kubernetes.io/control-plane': '', 'kubernetes.io/role': 'master', 'node-role.kubernetes.io/': '' } } }, col('.x'), 'control-plane,master'],
+  [
+    'nodeRoles',
+    'nodeRoles',
+    { metadata: { labels: { 'node-role.kubernetes.io/control-plane': '', 'kubernetes.io/role': 'master', 'node-role.kubernetes.io/': '' } } },
+    col('.x'),
+    'control-plane,master',
+  ],
   ['nodeRoles none', 'nodeRoles', { metadata: {} }, col('.x'), '<none>'],
-  ['nodeInternalIP', 'nodeInternalIP', { status: { addresses: [{ type: 'Hostname', address: 'h' }, { type: 'InternalIP', address: '10.1.1.1' }] } }, col('.x'), '10.1.1.1'],
+  [
+    'nodeInternalIP',
+    'nodeInternalIP',
+    {
+      status: {
+        addresses: [
+          { type: 'Hostname', address: 'h' },
+          { type: 'InternalIP', address: '10.1.1.1' },
+        ],
+      },
+    },
+    col('.x'),
+    '10.1.1.1',
+  ],
   ['nodeExternalIP none', 'nodeExternalIP', { status: { addresses: [{ type: 'InternalIP', address: '10.1.1.1' }] } }, col('.x'), '<none>'],
 
   // Pod
-  ['podReady', 'podReady', { spec: { containers: [{ name: 'a' }, { name: 'b' }] }, status: { containerStatuses: [{ name: 'a', ready: true, state: { running: {} } }, { name: 'b', ready: false, state: { running: {} } }] } }, col('.x'), '1/2'],
-  ['podReady ready but not running', 'podReady', { spec: { containers: [{ name: 'a' }] }, status: { containerStatuses: [{ name: 'a', ready: true, state: { waiting: { reason: 'X' } } }] } }, col('.x'), '0/1'],
-  ['podReady with sidecar', 'podReady', { spec: { containers: [{ name: 'a' }], initContainers: [{ name: 'i' }, { name: 's', restartPolicy: 'Always' }] }, status: { containerStatuses: [{ name: 'a', ready: true, state: { running: {} } }], initContainerStatuses: [{ name: 'i', state: { terminated: { exitCode: 0 } } }, { name: 's', ready: true, started: true, state: { running: {} } }] } }, col('.x'), '2/2'],
-  ['podReady while initializing', 'podReady', { spec: { containers: [{ name: 'a' }], initContainers: [{ name: 'i' }] }, status: { containerStatuses: [{ name: 'a', ready: true, state: { running: {} } }], initContainerStatuses: [{ name: 'i', state: { running: {} } }] } }, col('.x'), '0/1'],
-  ['podRestarts while initializing', 'podRestarts', { spec: { initContainers: [{ name: 'i' }] }, status: { initContainerStatuses: [{ name: 'i', restartCount: 4, state: { waiting: { reason: 'CrashLoopBackOff' } } }], containerStatuses: [{ restartCount: 9 }] } }, col('.x'), '4'],
+  [
+    'podReady',
+    'podReady',
+    {
+      spec: { containers: [{ name: 'a' }, { name: 'b' }] },
+      status: {
+        containerStatuses: [
+          { name: 'a', ready: true, state: { running: {} } },
+          { name: 'b', ready: false, state: { running: {} } },
+        ],
+      },
+    },
+    col('.x'),
+    '1/2',
+  ],
+  [
+    'podReady ready but not running',
+    'podReady',
+    { spec: { containers: [{ name: 'a' }] }, status: { containerStatuses: [{ name: 'a', ready: true, state: { waiting: { reason: 'X' } } }] } },
+    col('.x'),
+    '0/1',
+  ],
+  [
+    'podReady with sidecar',
+    'podReady',
+    {
+      spec: { containers: [{ name: 'a' }], initContainers: [{ name: 'i' }, { name: 's', restartPolicy: 'Always' }] },
+      status: {
+        containerStatuses: [{ name: 'a', ready: true, state: { running: {} } }],
+        initContainerStatuses: [
+          { name: 'i', state: { terminated: { exitCode: 0 } } },
+          { name: 's', ready: true, started: true, state: { running: {} } },
+        ],
+      },
+    },
+    col('.x'),
+    '2/2',
+  ],
+  [
+    'podReady while initializing',
+    'podReady',
+    {
+      spec: { containers: [{ name: 'a' }], initContainers: [{ name: 'i' }] },
+      status: { containerStatuses: [{ name: 'a', ready: true, state: { running: {} } }], initContainerStatuses: [{ name: 'i', state: { running: {} } }] },
+    },
+    col('.x'),
+    '0/1',
+  ],
+  [
+    'podRestarts while initializing',
+    'podRestarts',
+    {
+      spec: { initContainers: [{ name: 'i' }] },
+      status: { initContainerStatuses: [{ name: 'i', restartCount: 4, state: { waiting: { reason: 'CrashLoopBackOff' } } }], containerStatuses: [{ restartCount: 9 }] },
+    },
+    col('.x'),
+    '4',
+  ],
   ['podReady no status', 'podReady', { spec: { containers: [{ name: 'a' }] } }, col('.x'), '0/1'],
   ['podRestarts zero', 'podRestarts', { status: { containerStatuses: [{ restartCount: 0 }] } }, col('.x'), '0'],
-  ['podRestarts with last', 'podRestarts', { status: { containerStatuses: [{ restartCount: 2, lastState: { terminated: { finishedAt: ago(3 * MIN) } } }, { restartCount: 1 }] } }, col('.x'), '3 (3m ago)'],
+  [
+    'podRestarts with last',
+    'podRestarts',
+    { status: { containerStatuses: [{ restartCount: 2, lastState: { terminated: { finishedAt: ago(3 * MIN) } } }, { restartCount: 1 }] } },
+    col('.x'),
+    '3 (3m ago)',
+  ],
   ['podReadinessGates none', 'podReadinessGates', { spec: {} }, col('.x'), '<none>'],
   ['podReadinessGates', 'podReadinessGates', { spec: { readinessGates: [{ conditionType: 'a' }, { conditionType: 'b' }] }, status: { conditions: [{ type: 'a', status: 'True' }] } }, col('.x'), '1/2'],
 
@@ -151,7 +266,19 @@ const cases: Case[] = [
   ['controllerOwner core', 'controllerOwner', { metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', controller: true }] } }, col('.x'), 'pod/p'],
   ['controllerOwner none', 'controllerOwner', { metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p' }] } }, col('.x'), '<none>'],
   ['roleRef', 'roleRef', { roleRef: { kind: 'ClusterRole', name: 'admin' } }, col('.x'), 'ClusterRole/admin'],
-  ['subjectsUsers', 'subjectsUsers', { subjects: [{ kind: 'User', name: 'a' }, { kind: 'User', name: 'b' }, { kind: 'Group', name: 'g' }] }, col('.x'), 'a, b'],
+  [
+    'subjectsUsers',
+    'subjectsUsers',
+    {
+      subjects: [
+        { kind: 'User', name: 'a' },
+        { kind: 'User', name: 'b' },
+        { kind: 'Group', name: 'g' },
+      ],
+    },
+    col('.x'),
+    'a, b',
+  ],
   ['subjectsGroups', 'subjectsGroups', { subjects: [{ kind: 'Group', name: 'g' }] }, col('.x'), 'g'],
   ['subjectsServiceAccounts', 'subjectsServiceAccounts', { subjects: [{ kind: 'ServiceAccount', namespace: 'ns', name: 'sa' }] }, col('.x'), 'ns:sa'],
   ['sliceEndpointPorts', 'sliceEndpointPorts', { ports: [{ port: 80 }, { name: 'https' }, {}, { port: 1 }] }, col('.x'), '80,https,* + 1 more...'],
@@ -180,7 +307,13 @@ const cases: Case[] = [
   ['ingressAddress truncated', 'ingressAddress', { status: { loadBalancer: { ingress: [{ ip: '10.10.10.10' }, { ip: '10.10.10.11' }] } } }, col('.x'), '10.10.10.10,1...'],
   ['ingressPorts', 'ingressPorts', { spec: {} }, col('.x'), '80'],
   ['ingressPorts tls', 'ingressPorts', { spec: { tls: [{}] } }, col('.x'), '80, 443'],
-  ['ingressClassParameters', 'ingressClassParameters', { spec: { parameters: { apiGroup: 'k8s.example.com', kind: 'IngressParameters', name: 'p' } } }, col('.x'), 'IngressParameters.k8s.example.com/p'],
+  [
+    'ingressClassParameters',
+    'ingressClassParameters',
+    { spec: { parameters: { apiGroup: 'k8s.example.com', kind: 'IngressParameters', name: 'p' } } },
+    col('.x'),
+    'IngressParameters.k8s.example.com/p',
+  ],
   ['ingressClassParameters none', 'ingressClassParameters', { spec: {} }, col('.x'), '<none>'],
   ['paramKind', 'paramKind', { spec: { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } } }, col('.x'), 'v1/ConfigMap'],
   ['paramKind unset', 'paramKind', { spec: {} }, col('.x'), '<unset>'],
@@ -209,12 +342,40 @@ const cases: Case[] = [
   // autoscaling
   ['hpaReference', 'hpaReference', { spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' } } }, col('.x'), 'Deployment/web'],
   ['hpaTargets none', 'hpaTargets', { spec: {} }, col('.x'), '<none>'],
-  ['hpaTargets resource unknown', 'hpaTargets', { spec: { metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }] } }, col('.x'), 'cpu: <unknown>/80%'],
-  ['hpaTargets resource current', 'hpaTargets', {
-    spec: { metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { averageUtilization: 80 } } }, { type: 'Pods', pods: { target: { averageValue: '1k' } } }] },
-    status: { currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 12 } } }, { type: 'Pods', pods: { current: { averageValue: '500' } } }] },
-  }, col('.x'), 'cpu: 12%/80%, 500/1k'],
-  ['hpaTargets more', 'hpaTargets', { spec: { metrics: [{ type: 'External', external: { target: { value: '1' } } }, { type: 'Object', object: { target: { averageValue: '2' } } }, { type: 'X' }] } }, col('.x'), '<unknown>/1, <unknown>/2 (avg) + 1 more...'],
+  [
+    'hpaTargets resource unknown',
+    'hpaTargets',
+    { spec: { metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }] } },
+    col('.x'),
+    'cpu: <unknown>/80%',
+  ],
+  [
+    'hpaTargets resource current',
+    'hpaTargets',
+    {
+      spec: {
+        metrics: [
+          { type: 'Resource', resource: { name: 'cpu', target: { averageUtilization: 80 } } },
+          { type: 'Pods', pods: { target: { averageValue: '1k' } } },
+        ],
+      },
+      status: {
+        currentMetrics: [
+          { type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 12 } } },
+          { type: 'Pods', pods: { current: { averageValue: '500' } } },
+        ],
+      },
+    },
+    col('.x'),
+    'cpu: 12%/80%, 500/1k',
+  ],
+  [
+    'hpaTargets more',
+    'hpaTargets',
+    { spec: { metrics: [{ type: 'External', external: { target: { value: '1' } } }, { type: 'Object', object: { target: { averageValue: '2' } } }, { type: 'X' }] } },
+    col('.x'),
+    '<unknown>/1, <unknown>/2 (avg) + 1 more...',
+  ],
 ];
 
 describe('formatters', () => {
@@ -239,15 +400,55 @@ describe('podStatus', () => {
     ['terminated by signal', pod({ phase: 'Failed', containerStatuses: [{ state: { terminated: { signal: 9, exitCode: 137 } } }] }), 'Signal:9'],
     ['terminated exit code', pod({ phase: 'Failed', containerStatuses: [{ state: { terminated: { exitCode: 2 } } }] }), 'ExitCode:2'],
     ['running', pod({ phase: 'Running', containerStatuses: [{ ready: true, state: { running: {} } }] }), 'Running'],
-    ['completed but one running, ready', pod({ phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], containerStatuses: [{ state: { terminated: { reason: 'Completed', exitCode: 0 } } }, { ready: true, state: { running: {} } }] }), 'Running'],
-    ['completed but one running, not ready', pod({ phase: 'Running', containerStatuses: [{ ready: true, state: { running: {} } }, { state: { terminated: { reason: 'Completed', exitCode: 0 } } }] }), 'NotReady'],
-    ['init waiting', pod({ phase: 'Pending', initContainerStatuses: [{ name: 'i', state: { waiting: { reason: 'ImagePullBackOff' } } }] }, { initContainers: [{ name: 'i' }] }), 'Init:ImagePullBackOff'],
-    ['init progress', pod({ phase: 'Pending', initContainerStatuses: [{ name: 'a', state: { terminated: { exitCode: 0 } } }, { name: 'b', state: { running: {} } }] }, { initContainers: [{ name: 'a' }, { name: 'b' }] }), 'Init:1/2'],
+    [
+      'completed but one running, ready',
+      pod({
+        phase: 'Running',
+        conditions: [{ type: 'Ready', status: 'True' }],
+        containerStatuses: [{ state: { terminated: { reason: 'Completed', exitCode: 0 } } }, { ready: true, state: { running: {} } }],
+      }),
+      'Running',
+    ],
+    [
+      'completed but one running, not ready',
+      pod({ phase: 'Running', containerStatuses: [{ ready: true, state: { running: {} } }, { state: { terminated: { reason: 'Completed', exitCode: 0 } } }] }),
+      'NotReady',
+    ],
+    [
+      'init waiting',
+      pod({ phase: 'Pending', initContainerStatuses: [{ name: 'i', state: { waiting: { reason: 'ImagePullBackOff' } } }] }, { initContainers: [{ name: 'i' }] }),
+      'Init:ImagePullBackOff',
+    ],
+    [
+      'init progress',
+      pod(
+        {
+          phase: 'Pending',
+          initContainerStatuses: [
+            { name: 'a', state: { terminated: { exitCode: 0 } } },
+            { name: 'b', state: { running: {} } },
+          ],
+        },
+        { initContainers: [{ name: 'a' }, { name: 'b' }] },
+      ),
+      'Init:1/2',
+    ],
     ['init failed', pod({ phase: 'Pending', initContainerStatuses: [{ name: 'a', state: { terminated: { exitCode: 1, reason: 'Error' } } }] }, { initContainers: [{ name: 'a' }] }), 'Init:Error'],
     ['init exit code', pod({ phase: 'Pending', initContainerStatuses: [{ name: 'a', state: { terminated: { exitCode: 3 } } }] }, { initContainers: [{ name: 'a' }] }), 'Init:ExitCode:3'],
-    ['started sidecar skipped', pod({ phase: 'Running', initContainerStatuses: [{ name: 's', started: true, state: { running: {} } }], containerStatuses: [{ ready: true, state: { running: {} } }] }, { initContainers: [{ name: 's', restartPolicy: 'Always' }] }), 'Running'],
+    [
+      'started sidecar skipped',
+      pod(
+        { phase: 'Running', initContainerStatuses: [{ name: 's', started: true, state: { running: {} } }], containerStatuses: [{ ready: true, state: { running: {} } }] },
+        { initContainers: [{ name: 's', restartPolicy: 'Always' }] },
+      ),
+      'Running',
+    ],
     ['terminating', pod({ phase: 'Running' }, {}, { deletionTimestamp: ago(0) }), 'Terminating'],
-    ['deleted after success keeps its status', pod({ phase: 'Succeeded', containerStatuses: [{ state: { terminated: { reason: 'Completed', exitCode: 0 } } }] }, {}, { deletionTimestamp: ago(0) }), 'Completed'],
+    [
+      'deleted after success keeps its status',
+      pod({ phase: 'Succeeded', containerStatuses: [{ state: { terminated: { reason: 'Completed', exitCode: 0 } } }] }, {}, { deletionTimestamp: ago(0) }),
+      'Completed',
+    ],
     ['node lost', pod({ phase: 'Running', reason: 'NodeLost' }, {}, { deletionTimestamp: ago(0) }), 'Unknown'],
   ])('%s', (_n, obj, expected) => {
     expect(podStatus(obj)).toBe(expected);
@@ -259,7 +460,16 @@ describe('selector and label text', () => {
     [undefined, '<none>'],
     [{}, '<none>'],
     [{ matchLabels: { b: '1', a: '2' } }, 'a=2,b=1'],
-    [{ matchExpressions: [{ key: 'x', operator: 'Exists' }, { key: 'w', operator: 'DoesNotExist' }, { key: 'y', operator: 'NotIn', values: ['2', '1'] }] }, '!w,x,y notin (1,2)'],
+    [
+      {
+        matchExpressions: [
+          { key: 'x', operator: 'Exists' },
+          { key: 'w', operator: 'DoesNotExist' },
+          { key: 'y', operator: 'NotIn', values: ['2', '1'] },
+        ],
+      },
+      '!w,x,y notin (1,2)',
+    ],
   ])('formatLabelSelector(%j)', (sel, expected) => {
     expect(formatLabelSelector(sel)).toBe(expected);
   });

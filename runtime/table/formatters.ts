@@ -28,8 +28,7 @@ function valueAt(obj: Obj, column: PrinterColumn): unknown {
   return values.length === 1 ? values[0] : values;
 }
 
-const isEmpty = (v: unknown) => v === undefined || v === null || v === ''
-  || (Array.isArray(v) && v.length === 0);
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 
 function scalar(v: unknown): Cell {
   if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
@@ -71,11 +70,20 @@ export function formatLabelSelector(selector: unknown): string {
   for (const e of arr(s.matchExpressions)) {
     const values = [...arr(e.values)].sort().join(',');
     switch (e.operator) {
-      case 'In': reqs.push({ key: e.key, text: `${e.key} in (${values})` }); break;
-      case 'NotIn': reqs.push({ key: e.key, text: `${e.key} notin (${values})` }); break;
-      case 'Exists': reqs.push({ key: e.key, text: e.key }); break;
-      case 'DoesNotExist': reqs.push({ key: e.key, text: `!${e.key}` }); break;
-      default: reqs.push({ key: e.key, text: `${e.key} ${e.operator} (${values})` });
+      case 'In':
+        reqs.push({ key: e.key, text: `${e.key} in (${values})` });
+        break;
+      case 'NotIn':
+        reqs.push({ key: e.key, text: `${e.key} notin (${values})` });
+        break;
+      case 'Exists':
+        reqs.push({ key: e.key, text: e.key });
+        break;
+      case 'DoesNotExist':
+        reqs.push({ key: e.key, text: `!${e.key}` });
+        break;
+      default:
+        reqs.push({ key: e.key, text: `${e.key} ${e.operator} (${values})` });
     }
   }
   reqs.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -83,15 +91,24 @@ export function formatLabelSelector(selector: unknown): string {
 }
 
 /** Every value the column's path reaches, lists flattened, empties dropped. */
-const joined = (o: Obj, c: PrinterColumn) => evalPath(o, c.jsonPath)
-  .flatMap((v) => (Array.isArray(v) ? v : [v])).filter((v) => !isEmpty(v)).map((v) => String(scalar(v)));
+const joined = (o: Obj, c: PrinterColumn) =>
+  evalPath(o, c.jsonPath)
+    .flatMap((v) => (Array.isArray(v) ? v : [v]))
+    .filter((v) => !isEmpty(v))
+    .map((v) => String(scalar(v)));
 
 const conditionOf = (conditions: unknown, type: string): Obj | undefined => arr(conditions).find((c) => c?.type === type);
 const conditionTrue = (conditions: unknown, type: string) => conditionOf(conditions, type)?.status === 'True';
 
 /** Load-balancer ingress points (ip, else hostname), sorted and unique, cut to 16 characters. */
 function loadBalancerText(ingress: unknown): string {
-  const points = [...new Set(arr(ingress).map((i) => i?.ip || i?.hostname).filter(Boolean) as string[])].sort();
+  const points = [
+    ...new Set(
+      arr(ingress)
+        .map((i) => i?.ip || i?.hostname)
+        .filter(Boolean) as string[],
+    ),
+  ].sort();
   const text = points.join(',');
   return text.length > 16 ? `${text.slice(0, 13)}...` : text;
 }
@@ -102,25 +119,49 @@ function loadBalancerText(ingress: unknown): string {
 
 const generic: Record<string, CellFormatter> = {
   /** The value, or `<none>` when absent or empty. */
-  orNone: (o, c) => { const v = valueAt(o, c); return isEmpty(v) ? NONE : scalar(v); },
+  orNone: (o, c) => {
+    const v = valueAt(o, c);
+    return isEmpty(v) ? NONE : scalar(v);
+  },
   /** The value, or an empty cell. */
-  orEmpty: (o, c) => { const v = valueAt(o, c); return isEmpty(v) ? '' : scalar(v); },
+  orEmpty: (o, c) => {
+    const v = valueAt(o, c);
+    return isEmpty(v) ? '' : scalar(v);
+  },
   /** The value as text, or `<unset>`. */
-  orUnset: (o, c) => { const v = valueAt(o, c); return isEmpty(v) ? UNSET : String(scalar(v)); },
+  orUnset: (o, c) => {
+    const v = valueAt(o, c);
+    return isEmpty(v) ? UNSET : String(scalar(v));
+  },
   /** The value as text, or `N/A` (disruption budgets). */
-  orNA: (o, c) => { const v = valueAt(o, c); return isEmpty(v) ? 'N/A' : String(scalar(v)); },
+  orNA: (o, c) => {
+    const v = valueAt(o, c);
+    return isEmpty(v) ? 'N/A' : String(scalar(v));
+  },
   /** A number, 0 when absent. */
-  intOrZero: (o, c) => { const v = valueAt(o, c); return typeof v === 'number' ? v : 0; },
+  intOrZero: (o, c) => {
+    const v = valueAt(o, c);
+    return typeof v === 'number' ? v : 0;
+  },
   /** A boolean, false when absent. */
   boolOrFalse: (o, c) => valueAt(o, c) === true,
   /** A boolean, true when absent (CSIDriver attachRequired). */
   boolOrTrue: (o, c) => valueAt(o, c) !== false,
   /** `True` / `False` as text, `<unset>` when absent (CronJob suspend). */
-  boolText: (o, c) => { const v = valueAt(o, c); return typeof v === 'boolean' ? (v ? 'True' : 'False') : UNSET; },
+  boolText: (o, c) => {
+    const v = valueAt(o, c);
+    return typeof v === 'boolean' ? (v ? 'True' : 'False') : UNSET;
+  },
   /** The value, or `<unknown>` (node info). */
-  orUnknown: (o, c) => { const v = valueAt(o, c); return isEmpty(v) ? '<unknown>' : scalar(v); },
+  orUnknown: (o, c) => {
+    const v = valueAt(o, c);
+    return isEmpty(v) ? '<unknown>' : scalar(v);
+  },
   /** Text with surrounding white space removed (event messages). */
-  trimmed: (o, c) => { const v = valueAt(o, c); return isEmpty(v) ? '' : String(scalar(v)).trim(); },
+  trimmed: (o, c) => {
+    const v = valueAt(o, c);
+    return isEmpty(v) ? '' : String(scalar(v)).trim();
+  },
   /** Number of entries of the list or map at the path. */
   count: (o, c) => {
     const v = valueAt(o, c);
@@ -134,7 +175,10 @@ const generic: Record<string, CellFormatter> = {
   /** A LabelSelector at the path, `<none>` when it selects everything or is unset. */
   labelSelector: (o, c) => formatLabelSelector(valueAt(o, c)),
   /** A LabelSelector as selector text, empty when it selects everything or is unset. */
-  selectorString: (o, c) => { const t = formatLabelSelector(valueAt(o, c)); return t === NONE ? '' : t; },
+  selectorString: (o, c) => {
+    const t = formatLabelSelector(valueAt(o, c));
+    return t === NONE ? '' : t;
+  },
   /** A string map at the path as `k=v,...`. */
   labelMap: (o, c) => formatLabels(valueAt(o, c)),
   /** Age of the timestamp at the path, `<none>` when unset. */
@@ -149,10 +193,12 @@ const core: Record<string, CellFormatter> = {
   servicePorts: (o) => {
     const ports = arr(o.spec?.ports);
     if (!ports.length) return NONE;
-    return ports.map((p) => {
-      const proto = p.protocol ?? 'TCP';
-      return p.nodePort ? `${p.port}:${p.nodePort}/${proto}` : `${p.port}/${proto}`;
-    }).join(',');
+    return ports
+      .map((p) => {
+        const proto = p.protocol ?? 'TCP';
+        return p.nodePort ? `${p.port}:${p.nodePort}/${proto}` : `${p.port}/${proto}`;
+      })
+      .join(',');
   },
   serviceExternalIP: (o) => {
     const spec = map(o.spec);
@@ -196,9 +242,15 @@ const core: Record<string, CellFormatter> = {
   accessModes: (o, c) => {
     const modes = new Set(arr<string>(valueAt(o, c)));
     const abbrev: [string, string][] = [
-      ['ReadWriteOnce', 'RWO'], ['ReadOnlyMany', 'ROX'], ['ReadWriteMany', 'RWX'], ['ReadWriteOncePod', 'RWOP'],
+      ['ReadWriteOnce', 'RWO'],
+      ['ReadOnlyMany', 'ROX'],
+      ['ReadWriteMany', 'RWX'],
+      ['ReadWriteOncePod', 'RWOP'],
     ];
-    return abbrev.filter(([m]) => modes.has(m)).map(([, a]) => a).join(',');
+    return abbrev
+      .filter(([m]) => modes.has(m))
+      .map(([, a]) => a)
+      .join(',');
   },
   /** PV capacity: the storage quantity, `0` when unset. */
   volumeCapacity: (o) => o.spec?.capacity?.storage ?? '0',
@@ -210,9 +262,9 @@ const core: Record<string, CellFormatter> = {
   storageClassOf: (o) => o.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? o.spec?.storageClassName ?? '',
   volumeMode: (o) => o.spec?.volumeMode ?? UNSET,
   /** Phase, or Terminating once deletion started (PV and PVC). */
-  phaseOrTerminating: (o) => (o.metadata?.deletionTimestamp ? 'Terminating' : o.status?.phase ?? ''),
+  phaseOrTerminating: (o) => (o.metadata?.deletionTimestamp ? 'Terminating' : (o.status?.phase ?? '')),
   /** A claim's capacity, shown once it names a volume. */
-  claimCapacity: (o) => (o.spec?.volumeName ? o.status?.capacity?.storage ?? '0' : ''),
+  claimCapacity: (o) => (o.spec?.volumeName ? (o.status?.capacity?.storage ?? '0') : ''),
   claimAccessModes: (o) => (o.spec?.volumeName ? core.accessModes(o, { jsonPath: '.status.accessModes' } as PrinterColumn) : ''),
   nodeStatus: (o) => {
     const ready = conditionOf(o.status?.conditions, 'Ready');
@@ -230,7 +282,10 @@ const core: Record<string, CellFormatter> = {
   },
   nodeInternalIP: (o) => arr(o.status?.addresses).find((a) => a.type === 'InternalIP')?.address ?? NONE,
   nodeExternalIP: (o) => arr(o.status?.addresses).find((a) => a.type === 'ExternalIP')?.address ?? NONE,
-  podReady: (o) => { const p = podSummary(o); return `${p.ready}/${p.total}`; },
+  podReady: (o) => {
+    const p = podSummary(o);
+    return `${p.ready}/${p.total}`;
+  },
   podRestarts: (o) => {
     const p = podSummary(o);
     return p.restarts && p.lastRestart ? `${p.restarts} (${humanDuration(Date.now() - p.lastRestart)} ago)` : String(p.restarts);
@@ -275,7 +330,10 @@ export function podSummary(o: Obj): PodSummary {
     reason: status.reason || status.phase || '',
   };
   if (arr(status.conditions).some((c) => c.type === 'PodScheduled' && c.reason === 'SchedulingGated')) out.reason = 'SchedulingGated';
-  const finishedAt = (s: Obj) => { const t = Date.parse(s.lastState?.terminated?.finishedAt ?? ''); return Number.isNaN(t) ? 0 : t; };
+  const finishedAt = (s: Obj) => {
+    const t = Date.parse(s.lastState?.terminated?.finishedAt ?? '');
+    return Number.isNaN(t) ? 0 : t;
+  };
 
   let sidecarRestarts = 0;
   let sidecarLast = 0;
@@ -285,11 +343,17 @@ export function podSummary(o: Obj): PodSummary {
     const s = inits[i];
     out.restarts += s.restartCount ?? 0;
     out.lastRestart = Math.max(out.lastRestart, finishedAt(s));
-    if (isSidecar(s.name)) { sidecarRestarts += s.restartCount ?? 0; sidecarLast = Math.max(sidecarLast, finishedAt(s)); }
+    if (isSidecar(s.name)) {
+      sidecarRestarts += s.restartCount ?? 0;
+      sidecarLast = Math.max(sidecarLast, finishedAt(s));
+    }
     const term = s.state?.terminated;
     const wait = s.state?.waiting;
     if (term && term.exitCode === 0) continue;
-    if (isSidecar(s.name) && s.started) { if (s.ready) out.ready++; continue; }
+    if (isSidecar(s.name) && s.started) {
+      if (s.ready) out.ready++;
+      continue;
+    }
     initializing = true;
     if (term) out.reason = term.reason ? `Init:${term.reason}` : term.signal ? `Init:Signal:${term.signal}` : `Init:ExitCode:${term.exitCode ?? 0}`;
     else if (wait?.reason && wait.reason !== 'PodInitializing') out.reason = `Init:${wait.reason}`;
@@ -309,7 +373,10 @@ export function podSummary(o: Obj): PodSummary {
       if (s.state?.waiting?.reason) out.reason = s.state.waiting.reason;
       else if (term?.reason) out.reason = term.reason;
       else if (term) out.reason = term.signal ? `Signal:${term.signal}` : `ExitCode:${term.exitCode ?? 0}`;
-      else if (s.ready && s.state?.running) { running = true; out.ready++; }
+      else if (s.ready && s.state?.running) {
+        running = true;
+        out.ready++;
+      }
     }
     if (out.reason === 'Completed' && running) out.reason = conditionTrue(status.conditions, 'Ready') ? 'Running' : 'NotReady';
   }
@@ -329,7 +396,8 @@ export function podStatus(o: Obj): string {
 function quotaColumn(o: Obj, limits: boolean): string {
   const hard = map(o.status?.hard);
   const used = map(o.status?.used);
-  return Object.keys(hard).sort()
+  return Object.keys(hard)
+    .sort()
     .filter((r) => (r.split('.').length > 1 && r.split('.')[0] === 'limits') === limits)
     .map((r) => `${r}: ${used[r] ?? '0'}/${hard[r]}`)
     .join(', ');
@@ -365,8 +433,11 @@ const events: Record<string, CellFormatter> = {
 // Other groups
 // ---------------------------------------------------------------------------
 
-const subjects = (o: Obj, kind: string) => arr(o.subjects).filter((s) => s.kind === kind)
-  .map((s) => (kind === 'ServiceAccount' ? `${s.namespace ?? ''}:${s.name}` : s.name)).join(', ');
+const subjects = (o: Obj, kind: string) =>
+  arr(o.subjects)
+    .filter((s) => s.kind === kind)
+    .map((s) => (kind === 'ServiceAccount' ? `${s.namespace ?? ''}:${s.name}` : s.name))
+    .join(', ');
 
 const hpaMetric = (spec: Obj, status: Obj | undefined): string => {
   const avg = (v: unknown) => (v === undefined || v === null ? '<unknown>' : String(v));
@@ -415,7 +486,10 @@ const others: Record<string, CellFormatter> = {
   sliceEndpointPorts: (o) => {
     const ports = arr(o.ports);
     if (!ports.length) return UNSET;
-    return truncated(ports.map((p) => (typeof p.port === 'number' ? String(p.port) : p.name ?? '*')), 3);
+    return truncated(
+      ports.map((p) => (typeof p.port === 'number' ? String(p.port) : (p.name ?? '*'))),
+      3,
+    );
   },
   sliceEndpoints: (o) => {
     const addrs = arr(o.endpoints).flatMap((e) => arr(e.addresses)) as string[];

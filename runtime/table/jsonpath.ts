@@ -2,11 +2,7 @@
 // `.a[?(@.type=="Ready")].status`, with optional surrounding `{}`. Returns
 // every value the path reaches.
 
-type Step =
-  | { field: string }
-  | { index: number }
-  | { all: true }
-  | { filter: { path: string[]; value: string } };
+type Step = { field: string } | { index: number } | { all: true } | { filter: { path: string[]; value: string } };
 
 const cache = new Map<string, Step[]>();
 

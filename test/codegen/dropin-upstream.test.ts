@@ -36,36 +36,74 @@ describe.skipIf(!present)('upstream node.k8s.io/v1 document dropped into api-spe
   it('gives the RuntimeClass registry entry', () => {
     const rc = theirs.find((r) => r.kind === 'RuntimeClass');
     expect(rc).toMatchObject({
-      group: 'node.k8s.io', version: 'v1', resource: 'runtimeclasses', singular: 'runtimeclass', listKind: 'RuntimeClassList',
-      namespaced: false, verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
-      subresources: [], stability: 'GA', enabledByDefault: true, preferredVersion: true, storageVersion: true,
-      schema: 'io.k8s.api.node.v1.RuntimeClass', custom: false,
+      group: 'node.k8s.io',
+      version: 'v1',
+      resource: 'runtimeclasses',
+      singular: 'runtimeclass',
+      listKind: 'RuntimeClassList',
+      namespaced: false,
+      verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
+      subresources: [],
+      stability: 'GA',
+      enabledByDefault: true,
+      preferredVersion: true,
+      storageVersion: true,
+      schema: 'io.k8s.api.node.v1.RuntimeClass',
+      custom: false,
     });
     const mine = ours.find((r) => r.kind === 'RuntimeClass');
     if (mine) {
       // What paths cannot express (short names, categories, columns) takes defaults; the rest matches ours.
       const { shortNames, categories, printerColumns, selectableFields, ...rest } = mine;
       expect(theirs.find((r) => r.kind === 'RuntimeClass')).toMatchObject(rest);
-      void shortNames; void categories; void printerColumns; void selectableFields;
+      void shortNames;
+      void categories;
+      void printerColumns;
+      void selectableFields;
     }
     expect(theirs.filter((r) => r.group !== 'node.k8s.io')).toEqual(ours.filter((r) => r.group !== 'node.k8s.io'));
   });
 
   const cases: { name: string; value: unknown; issues: string[] }[] = [
     { name: 'a valid object', value: { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'gvisor' }, handler: 'runsc' }, issues: [] },
-    { name: 'overhead and scheduling', value: { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'k' }, handler: 'kata', overhead: { podFixed: { cpu: '250m', memory: 120 } }, scheduling: { nodeSelector: { a: 'b' }, tolerations: [{ key: 'k', operator: 'Exists' }] } }, issues: [] },
+    {
+      name: 'overhead and scheduling',
+      value: {
+        apiVersion: 'node.k8s.io/v1',
+        kind: 'RuntimeClass',
+        metadata: { name: 'k' },
+        handler: 'kata',
+        overhead: { podFixed: { cpu: '250m', memory: 120 } },
+        scheduling: { nodeSelector: { a: 'b' }, tolerations: [{ key: 'k', operator: 'Exists' }] },
+      },
+      issues: [],
+    },
     { name: 'missing handler', value: { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'x' } }, issues: ['required handler'] },
-    { name: 'unknown fields everywhere', value: { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'x', nope: 1 }, handler: 'h', extra: true, scheduling: { tolerations: [{ key: 'k', wat: 1 }] } }, issues: ['unknown extra', 'unknown metadata.nope', 'unknown scheduling.tolerations[0].wat'] },
-    { name: 'wrong types', value: { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'x', labels: { a: 1 } }, handler: 5, scheduling: { tolerations: [{ tolerationSeconds: 'soon' }] } }, issues: ['type handler', 'type metadata.labels[a]', 'type scheduling.tolerations[0].tolerationSeconds'] },
+    {
+      name: 'unknown fields everywhere',
+      value: { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'x', nope: 1 }, handler: 'h', extra: true, scheduling: { tolerations: [{ key: 'k', wat: 1 }] } },
+      issues: ['unknown extra', 'unknown metadata.nope', 'unknown scheduling.tolerations[0].wat'],
+    },
+    {
+      name: 'wrong types',
+      value: { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'x', labels: { a: 1 } }, handler: 5, scheduling: { tolerations: [{ tolerationSeconds: 'soon' }] } },
+      issues: ['type handler', 'type metadata.labels[a]', 'type scheduling.tolerations[0].tolerationSeconds'],
+    },
   ];
 
   it.each(cases)('validates $name the same way as our spec', async ({ value, issues }) => {
     const v = await theirsV['io.k8s.api.node.v1.RuntimeClass']();
-    const got = v(value).map((i) => `${i.kind} ${i.path}`).sort();
+    const got = v(value)
+      .map((i) => `${i.kind} ${i.path}`)
+      .sort();
     expect(got).toEqual(issues);
     if (oursV['io.k8s.api.node.v1.RuntimeClass']) {
       const o = await oursV['io.k8s.api.node.v1.RuntimeClass']();
-      expect(o(value).map((i) => `${i.kind} ${i.path}`).sort()).toEqual(got);
+      expect(
+        o(value)
+          .map((i) => `${i.kind} ${i.path}`)
+          .sort(),
+      ).toEqual(got);
     }
   });
 

@@ -31,9 +31,7 @@ describe('dropping the Widget spec and a CRD into api-specs/', () => {
 
   it('adds exactly the Widget and Gadget resources', () => {
     const added = resources.filter((r) => !base.some((b) => b.group === r.group && b.version === r.version && b.resource === r.resource));
-    expect(added.map((r) => `${r.group}/${r.version}/${r.resource}`)).toEqual([
-      'example.dev/v1/widgets', 'toys.example.dev/v1/gadgets', 'toys.example.dev/v1beta1/gadgets',
-    ]);
+    expect(added.map((r) => `${r.group}/${r.version}/${r.resource}`)).toEqual(['example.dev/v1/widgets', 'toys.example.dev/v1/gadgets', 'toys.example.dev/v1beta1/gadgets']);
     const kept = resources.filter((r) => !added.includes(r));
     expect(kept).toEqual(base);
   });
@@ -41,16 +39,32 @@ describe('dropping the Widget spec and a CRD into api-specs/', () => {
   it('registers the Widget as declared', () => {
     const w = resources.find((r) => r.kind === 'Widget')!;
     expect(w).toEqual({
-      group: 'example.dev', version: 'v1', kind: 'Widget', listKind: 'WidgetList', resource: 'widgets', singular: 'widget',
-      namespaced: true, verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
-      shortNames: ['wd'], categories: ['all'], subresources: [{ name: 'status', kind: 'Widget', verbs: ['get', 'update', 'patch'] }],
+      group: 'example.dev',
+      version: 'v1',
+      kind: 'Widget',
+      listKind: 'WidgetList',
+      resource: 'widgets',
+      singular: 'widget',
+      namespaced: true,
+      verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
+      shortNames: ['wd'],
+      categories: ['all'],
+      subresources: [{ name: 'status', kind: 'Widget', verbs: ['get', 'update', 'patch'] }],
       printerColumns: [
         { name: 'Color', type: 'string', priority: 0, jsonPath: '.spec.color' },
         { name: 'Size', type: 'integer', priority: 1, jsonPath: '.spec.size' },
         { name: 'Age', type: 'date', priority: 0, jsonPath: '.metadata.creationTimestamp' },
       ],
-      selectableFields: ['spec.color'], allowCreateOnUpdate: false, storageVersion: true, preferredVersion: true,
-      stability: 'GA', enabledByDefault: true, schema: 'dev.example.v1.Widget', custom: false, nameRule: 'subdomain', virtual: false,
+      selectableFields: ['spec.color'],
+      allowCreateOnUpdate: false,
+      storageVersion: true,
+      preferredVersion: true,
+      stability: 'GA',
+      enabledByDefault: true,
+      schema: 'dev.example.v1.Widget',
+      custom: false,
+      nameRule: 'subdomain',
+      virtual: false,
     });
   });
 
@@ -71,12 +85,17 @@ describe('dropping the Widget spec and a CRD into api-specs/', () => {
   it('validates Widgets and Gadgets', async () => {
     const w = await validators['dev.example.v1.Widget']();
     expect(w({ apiVersion: 'example.dev/v1', kind: 'Widget', metadata: { name: 'a' }, spec: { color: 'red' } })).toEqual([]);
-    expect(w({ apiVersion: 'example.dev/v1', kind: 'Widget', metadata: { name: 'a' }, spec: { color: 'pink', shade: 1 } }).map((i) => `${i.kind} ${i.path}`))
-      .toEqual(['unknown spec.shade', 'enum spec.color']);
+    expect(w({ apiVersion: 'example.dev/v1', kind: 'Widget', metadata: { name: 'a' }, spec: { color: 'pink', shade: 1 } }).map((i) => `${i.kind} ${i.path}`)).toEqual([
+      'unknown spec.shade',
+      'enum spec.color',
+    ]);
     const g = await validators['dev.example.toys.v1.Gadget']();
     expect(g({ apiVersion: 'toys.example.dev/v1', kind: 'Gadget', metadata: { name: 'a' }, spec: { mode: 'fast', size: '50%', extra: { anything: [1] } } })).toEqual([]);
-    expect(g({ apiVersion: 'toys.example.dev/v1', kind: 'Gadget', metadata: { name: 'a', bogus: 1 }, spec: { mode: 'fast', replicas: -1, junk: true } }).map((i) => `${i.kind} ${i.path}`).sort())
-      .toEqual(['bounds spec.replicas', 'unknown metadata.bogus', 'unknown spec.junk']);
+    expect(
+      g({ apiVersion: 'toys.example.dev/v1', kind: 'Gadget', metadata: { name: 'a', bogus: 1 }, spec: { mode: 'fast', replicas: -1, junk: true } })
+        .map((i) => `${i.kind} ${i.path}`)
+        .sort(),
+    ).toEqual(['bounds spec.replicas', 'unknown metadata.bogus', 'unknown spec.junk']);
     const gb = await validators['dev.example.toys.v1beta1.Gadget']();
     expect(gb({ apiVersion: 'toys.example.dev/v1beta1', kind: 'Gadget', metadata: { name: 'a' }, anything: { goes: true } })).toEqual([]);
   });

@@ -12,25 +12,67 @@ const M = 'io.k8s.apimachinery.pkg.apis.meta.v1.';
 const ref = (n: string) => ({ $ref: `#/components/schemas/${n}` });
 
 const meta = {
-  openapi: '3.0.0', info: { title: 'tiny meta', version: 'v1' },
-  components: { schemas: {
-    [M + 'ObjectMeta']: { type: 'object', properties: { name: { type: 'string' }, labels: { type: 'object', additionalProperties: { type: 'string' } } } },
-    [M + 'ListMeta']: { type: 'object', properties: { resourceVersion: { type: 'string' } } },
-    [M + 'Status']: { type: 'object', properties: { code: { type: 'integer', format: 'int32' } }, 'x-kubernetes-group-version-kind': [{ group: '', version: 'v1', kind: 'Status' }] },
-    [M + 'DeleteOptions']: { type: 'object', properties: { dryRun: { type: 'array', items: { type: 'string' } } } },
-    [M + 'Patch']: { type: 'object' },
-    [M + 'WatchEvent']: { type: 'object', required: ['type', 'object'], properties: { type: { type: 'string' }, object: { type: 'object' } } },
-  } },
+  openapi: '3.0.0',
+  info: { title: 'tiny meta', version: 'v1' },
+  components: {
+    schemas: {
+      [M + 'ObjectMeta']: { type: 'object', properties: { name: { type: 'string' }, labels: { type: 'object', additionalProperties: { type: 'string' } } } },
+      [M + 'ListMeta']: { type: 'object', properties: { resourceVersion: { type: 'string' } } },
+      [M + 'Status']: { type: 'object', properties: { code: { type: 'integer', format: 'int32' } }, 'x-kubernetes-group-version-kind': [{ group: '', version: 'v1', kind: 'Status' }] },
+      [M + 'DeleteOptions']: { type: 'object', properties: { dryRun: { type: 'array', items: { type: 'string' } } } },
+      [M + 'Patch']: { type: 'object' },
+      [M + 'WatchEvent']: { type: 'object', required: ['type', 'object'], properties: { type: { type: 'string' }, object: { type: 'object' } } },
+    },
+  },
 };
 
 const tiny = {
-  openapi: '3.0.0', info: { title: 'tiny.dev/v1', version: 'v1' },
+  openapi: '3.0.0',
+  info: { title: 'tiny.dev/v1', version: 'v1' },
   'x-specserver-group-version': { group: 'tiny.dev', version: 'v1' },
-  'x-specserver-resources': [{ kind: 'Gizmo', plural: 'gizmos', scope: 'Cluster', verbs: ['get', 'list', 'create', 'delete'], shortNames: ['gz'], subresources: [{ name: 'status', verbs: ['get', 'update'] }], printerColumns: [{ name: 'Mode', type: 'string', jsonPath: '.spec.mode', formatter: 'upper' }] }],
-  components: { schemas: {
-    'dev.tiny.v1.Gizmo': { type: 'object', properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: ref(M + 'ObjectMeta'), spec: { type: 'object', required: ['mode'], properties: { mode: { type: 'string', enum: ['on', 'off'] }, ports: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer', format: 'int32' } } }, 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-patch-merge-key': 'name' } } } }, 'x-kubernetes-group-version-kind': [{ group: 'tiny.dev', version: 'v1', kind: 'Gizmo' }] },
-    'dev.tiny.v1.GizmoList': { type: 'object', required: ['items'], properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: ref(M + 'ListMeta'), items: { type: 'array', items: ref('dev.tiny.v1.Gizmo') } }, 'x-kubernetes-group-version-kind': [{ group: 'tiny.dev', version: 'v1', kind: 'GizmoList' }] },
-  } },
+  'x-specserver-resources': [
+    {
+      kind: 'Gizmo',
+      plural: 'gizmos',
+      scope: 'Cluster',
+      verbs: ['get', 'list', 'create', 'delete'],
+      shortNames: ['gz'],
+      subresources: [{ name: 'status', verbs: ['get', 'update'] }],
+      printerColumns: [{ name: 'Mode', type: 'string', jsonPath: '.spec.mode', formatter: 'upper' }],
+    },
+  ],
+  components: {
+    schemas: {
+      'dev.tiny.v1.Gizmo': {
+        type: 'object',
+        properties: {
+          apiVersion: { type: 'string' },
+          kind: { type: 'string' },
+          metadata: ref(M + 'ObjectMeta'),
+          spec: {
+            type: 'object',
+            required: ['mode'],
+            properties: {
+              mode: { type: 'string', enum: ['on', 'off'] },
+              ports: {
+                type: 'array',
+                items: { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer', format: 'int32' } } },
+                'x-kubernetes-patch-strategy': 'merge',
+                'x-kubernetes-patch-merge-key': 'name',
+              },
+            },
+          },
+        },
+        'x-kubernetes-group-version-kind': [{ group: 'tiny.dev', version: 'v1', kind: 'Gizmo' }],
+      },
+      'dev.tiny.v1.GizmoList': {
+        type: 'object',
+        required: ['items'],
+        properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: ref(M + 'ListMeta'), items: { type: 'array', items: ref('dev.tiny.v1.Gizmo') } },
+        'x-kubernetes-group-version-kind': [{ group: 'tiny.dev', version: 'v1', kind: 'GizmoList' }],
+      },
+    },
+  },
 };
 
 const crd = `apiVersion: apiextensions.k8s.io/v1
@@ -73,10 +115,18 @@ const pretty = (name: string, text: string) => (name.endsWith('.json') ? `${JSON
 describe('golden outputs', () => {
   it('produces exactly these files', () => {
     expect([...files.keys()]).toEqual([
-      'api-types.ts', 'merge-schema.ts',
-      'openapi/index.ts', 'openapi/v2.json', 'openapi/v3/apis__crd.tiny.dev__v1alpha1.json', 'openapi/v3/apis__tiny.dev__v1.json', 'openapi/v3/index.json',
+      'api-types.ts',
+      'merge-schema.ts',
+      'openapi/index.ts',
+      'openapi/v2.json',
+      'openapi/v3/apis__crd.tiny.dev__v1alpha1.json',
+      'openapi/v3/apis__tiny.dev__v1.json',
+      'openapi/v3/index.json',
       'registry.ts',
-      'validators/crd.tiny.dev_v1alpha1.ts', 'validators/index.ts', 'validators/runtime.ts', 'validators/tiny.dev_v1.ts',
+      'validators/crd.tiny.dev_v1alpha1.ts',
+      'validators/index.ts',
+      'validators/runtime.ts',
+      'validators/tiny.dev_v1.ts',
     ]);
   });
 
@@ -87,8 +137,15 @@ describe('golden outputs', () => {
   });
 
   it.each([
-    ['registry.ts'], ['merge-schema.ts'], ['validators/index.ts'], ['validators/tiny.dev_v1.ts'],
-    ['openapi/v2.json'], ['openapi/v3/apis__tiny.dev__v1.json'], ['openapi/v3/apis__crd.tiny.dev__v1alpha1.json'], ['openapi/v3/index.json'], ['openapi/index.ts'],
+    ['registry.ts'],
+    ['merge-schema.ts'],
+    ['validators/index.ts'],
+    ['validators/tiny.dev_v1.ts'],
+    ['openapi/v2.json'],
+    ['openapi/v3/apis__tiny.dev__v1.json'],
+    ['openapi/v3/apis__crd.tiny.dev__v1alpha1.json'],
+    ['openapi/v3/index.json'],
+    ['openapi/index.ts'],
   ])('%s', async (name) => {
     await expect(pretty(name, files.get(name)!)).toMatchFileSnapshot(`golden/${name.replace(/\//g, '__')}.golden`);
   });

@@ -51,4 +51,3 @@ export function fixtureTree(dir: string, files: Record<string, unknown>): string
   }
   return out;
 }
-

@@ -22,7 +22,8 @@ function discovery(path: string): unknown {
   if (path === '/apis') {
     const groups = [...new Set(enabled.filter((r) => r.group !== '').map((r) => r.group))].sort();
     return {
-      kind: 'APIGroupList', apiVersion: 'v1',
+      kind: 'APIGroupList',
+      apiVersion: 'v1',
       groups: groups.map((g) => {
         const versions = gvs.filter((x) => x.startsWith(`${g}/`)).map((x) => ({ groupVersion: x, version: x.split('/')[1] }));
         const pref = enabled.find((r) => r.group === g && r.preferredVersion) ?? enabled.find((r) => r.group === g)!;
@@ -37,7 +38,9 @@ function discovery(path: string): unknown {
   const rs = enabled.filter((r) => r.group === group && r.version === version);
   if (rs.length === 0) return undefined;
   return {
-    kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group === '' ? version : `${group}/${version}`,
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: group === '' ? version : `${group}/${version}`,
     resources: rs.map((r) => ({ name: r.resource, singularName: r.singular, namespaced: r.namespaced, kind: r.kind, verbs: r.verbs, shortNames: r.shortNames, categories: r.categories })),
   };
 }
@@ -61,13 +64,19 @@ describe.skipIf(!enabled.some((r) => r.kind === 'Deployment'))('kubectl explain 
         const d = discovery(url.pathname);
         if (d) body = JSON.stringify(d);
       }
-      if (body === undefined) { res.writeHead(404, { 'content-type': 'application/json' }).end('{"kind":"Status","apiVersion":"v1","status":"Failure","code":404,"reason":"NotFound"}'); return; }
+      if (body === undefined) {
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{"kind":"Status","apiVersion":"v1","status":"Failure","code":404,"reason":"NotFound"}');
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/json' }).end(body);
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as AddressInfo).port;
     kubeconfig = join(t.dir, 'kubeconfig');
-    writeFileSync(kubeconfig, `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${port}"}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`);
+    writeFileSync(
+      kubeconfig,
+      `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${port}"}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`,
+    );
   });
   afterAll(async () => {
     await new Promise((r) => server?.close(r));

@@ -17,83 +17,171 @@ const S = (d: Doc) => d.components.schemas;
 const rows: { name: string; files: () => Record<string, unknown>; file: string; path: string; detail: RegExp }[] = [
   {
     name: 'dangling $ref',
-    files: () => { const d = widget(); S(d)['dev.example.v1.WidgetSpec'].properties.size = { $ref: '#/components/schemas/dev.example.v1.Missing' }; return { 'w.json': d }; },
-    file: 'w.json', path: '$.components.schemas["dev.example.v1.WidgetSpec"].properties.size.$ref', detail: /dangling reference to "dev\.example\.v1\.Missing"/,
+    files: () => {
+      const d = widget();
+      S(d)['dev.example.v1.WidgetSpec'].properties.size = { $ref: '#/components/schemas/dev.example.v1.Missing' };
+      return { 'w.json': d };
+    },
+    file: 'w.json',
+    path: '$.components.schemas["dev.example.v1.WidgetSpec"].properties.size.$ref',
+    detail: /dangling reference to "dev\.example\.v1\.Missing"/,
   },
   {
     name: 'list-map-keys on a non-map list',
-    files: () => { const d = widget(); S(d)['dev.example.v1.WidgetSpec'].properties.ports['x-kubernetes-list-type'] = 'atomic'; return { 'w.json': d }; },
-    file: 'w.json', path: '$.components.schemas["dev.example.v1.WidgetSpec"].properties.ports.x-kubernetes-list-map-keys', detail: /not "map"/,
+    files: () => {
+      const d = widget();
+      S(d)['dev.example.v1.WidgetSpec'].properties.ports['x-kubernetes-list-type'] = 'atomic';
+      return { 'w.json': d };
+    },
+    file: 'w.json',
+    path: '$.components.schemas["dev.example.v1.WidgetSpec"].properties.ports.x-kubernetes-list-map-keys',
+    detail: /not "map"/,
   },
   {
     name: 'non-scalar map key',
-    files: () => { const d = widget(); S(d)['dev.example.v1.WidgetPort'].properties.protocol = { type: 'object', properties: { a: { type: 'string' } } }; return { 'w.json': d }; },
-    file: 'w.json', path: '$.components.schemas["dev.example.v1.WidgetSpec"].properties.ports.x-kubernetes-list-map-keys', detail: /map key "protocol" is not a scalar field/,
+    files: () => {
+      const d = widget();
+      S(d)['dev.example.v1.WidgetPort'].properties.protocol = { type: 'object', properties: { a: { type: 'string' } } };
+      return { 'w.json': d };
+    },
+    file: 'w.json',
+    path: '$.components.schemas["dev.example.v1.WidgetSpec"].properties.ports.x-kubernetes-list-map-keys',
+    detail: /map key "protocol" is not a scalar field/,
   },
   {
     name: 'map key that is not a field',
-    files: () => { const d = widget(); S(d)['dev.example.v1.WidgetSpec'].properties.ports['x-kubernetes-list-map-keys'] = ['nope']; return { 'w.json': d }; },
-    file: 'w.json', path: '$.components.schemas["dev.example.v1.WidgetSpec"].properties.ports.x-kubernetes-list-map-keys', detail: /"nope" is not a field/,
+    files: () => {
+      const d = widget();
+      S(d)['dev.example.v1.WidgetSpec'].properties.ports['x-kubernetes-list-map-keys'] = ['nope'];
+      return { 'w.json': d };
+    },
+    file: 'w.json',
+    path: '$.components.schemas["dev.example.v1.WidgetSpec"].properties.ports.x-kubernetes-list-map-keys',
+    detail: /"nope" is not a field/,
   },
   {
     name: 'duplicate GVK',
-    files: () => { const d = widget(); S(d)['dev.example.v1.Gizmo'] = { ...S(d)['dev.example.v1.Widget'] }; return { 'w.json': d }; },
-    file: 'w.json', path: '$.components.schemas["dev.example.v1.Widget"].x-kubernetes-group-version-kind', detail: /duplicate group-version-kind example\.dev\/v1\/Widget: also declared by "dev\.example\.v1\.Gizmo"/,
+    files: () => {
+      const d = widget();
+      S(d)['dev.example.v1.Gizmo'] = { ...S(d)['dev.example.v1.Widget'] };
+      return { 'w.json': d };
+    },
+    file: 'w.json',
+    path: '$.components.schemas["dev.example.v1.Widget"].x-kubernetes-group-version-kind',
+    detail: /duplicate group-version-kind example\.dev\/v1\/Widget: also declared by "dev\.example\.v1\.Gizmo"/,
   },
   {
     name: 'unknown list type',
-    files: () => { const d = widget(); S(d)['dev.example.v1.WidgetSpec'].properties.tags['x-kubernetes-list-type'] = 'bag'; return { 'w.json': d }; },
-    file: 'w.json', path: '$.components.schemas["dev.example.v1.WidgetSpec"].properties.tags.x-kubernetes-list-type', detail: /unknown x-kubernetes-list-type "bag"/,
+    files: () => {
+      const d = widget();
+      S(d)['dev.example.v1.WidgetSpec'].properties.tags['x-kubernetes-list-type'] = 'bag';
+      return { 'w.json': d };
+    },
+    file: 'w.json',
+    path: '$.components.schemas["dev.example.v1.WidgetSpec"].properties.tags.x-kubernetes-list-type',
+    detail: /unknown x-kubernetes-list-type "bag"/,
   },
   {
     name: 'unknown map type',
-    files: () => { const d = widget(); S(d)['dev.example.v1.WidgetSpec'].properties.selector['x-kubernetes-map-type'] = 'sometimes'; return { 'w.json': d }; },
-    file: 'w.json', path: '$.components.schemas["dev.example.v1.WidgetSpec"].properties.selector.x-kubernetes-map-type', detail: /unknown x-kubernetes-map-type "sometimes"/,
+    files: () => {
+      const d = widget();
+      S(d)['dev.example.v1.WidgetSpec'].properties.selector['x-kubernetes-map-type'] = 'sometimes';
+      return { 'w.json': d };
+    },
+    file: 'w.json',
+    path: '$.components.schemas["dev.example.v1.WidgetSpec"].properties.selector.x-kubernetes-map-type',
+    detail: /unknown x-kubernetes-map-type "sometimes"/,
   },
   {
     name: 'unknown patch strategy',
-    files: () => { const d = widget(); S(d)['dev.example.v1.WidgetSpec'].properties.parts['x-kubernetes-patch-strategy'] = 'merge,append'; return { 'w.json': d }; },
-    file: 'w.json', path: '$.components.schemas["dev.example.v1.WidgetSpec"].properties.parts.x-kubernetes-patch-strategy', detail: /unknown x-kubernetes-patch-strategy "merge,append"/,
+    files: () => {
+      const d = widget();
+      S(d)['dev.example.v1.WidgetSpec'].properties.parts['x-kubernetes-patch-strategy'] = 'merge,append';
+      return { 'w.json': d };
+    },
+    file: 'w.json',
+    path: '$.components.schemas["dev.example.v1.WidgetSpec"].properties.parts.x-kubernetes-patch-strategy',
+    detail: /unknown x-kubernetes-patch-strategy "merge,append"/,
   },
   {
     name: 'non-boolean int-or-string',
-    files: () => { const d = widget(); S(d)['dev.example.v1.WidgetSpec'].properties.size['x-kubernetes-int-or-string'] = 'yes'; return { 'w.json': d }; },
-    file: 'w.json', path: '$.components.schemas["dev.example.v1.WidgetSpec"].properties.size.x-kubernetes-int-or-string', detail: /must be a boolean/,
+    files: () => {
+      const d = widget();
+      S(d)['dev.example.v1.WidgetSpec'].properties.size['x-kubernetes-int-or-string'] = 'yes';
+      return { 'w.json': d };
+    },
+    file: 'w.json',
+    path: '$.components.schemas["dev.example.v1.WidgetSpec"].properties.size.x-kubernetes-int-or-string',
+    detail: /must be a boolean/,
   },
   {
     name: 'unknown verb',
-    files: () => { const d = widget(); d['x-specserver-resources'][0].verbs.push('explode'); return { 'w.json': d }; },
-    file: 'w.json', path: '$.x-specserver-resources[0].verbs[8]', detail: /unknown verb "explode"/,
+    files: () => {
+      const d = widget();
+      d['x-specserver-resources'][0].verbs.push('explode');
+      return { 'w.json': d };
+    },
+    file: 'w.json',
+    path: '$.x-specserver-resources[0].verbs[8]',
+    detail: /unknown verb "explode"/,
   },
   {
     name: 'kind without a schema',
-    files: () => { const d = widget(); d['x-specserver-resources'][0].kind = 'Sprocket'; return { 'w.json': d }; },
-    file: 'w.json', path: '$.x-specserver-resources[0]', detail: /no schema declares x-kubernetes-group-version-kind example\.dev\/v1\/Sprocket/,
+    files: () => {
+      const d = widget();
+      d['x-specserver-resources'][0].kind = 'Sprocket';
+      return { 'w.json': d };
+    },
+    file: 'w.json',
+    path: '$.x-specserver-resources[0]',
+    detail: /no schema declares x-kubernetes-group-version-kind example\.dev\/v1\/Sprocket/,
   },
   {
     name: 'same schema name, different structure',
-    files: () => { const a = widget(); const b = widget(); S(b)['dev.example.v1.WidgetPart'].properties.count = { type: 'string' }; delete b['x-specserver-resources']; delete b['x-specserver-group-version']; return { 'a.json': a, 'b.json': b }; },
-    file: 'b.json', path: '$.components.schemas["dev.example.v1.WidgetPart"]', detail: /differs in structure from its definition in a\.json/,
+    files: () => {
+      const a = widget();
+      const b = widget();
+      S(b)['dev.example.v1.WidgetPart'].properties.count = { type: 'string' };
+      delete b['x-specserver-resources'];
+      delete b['x-specserver-group-version'];
+      return { 'a.json': a, 'b.json': b };
+    },
+    file: 'b.json',
+    path: '$.components.schemas["dev.example.v1.WidgetPart"]',
+    detail: /differs in structure from its definition in a\.json/,
   },
   {
     name: 'CRD with an unknown scope',
     files: () => ({ 'crd.yaml': crd.replace('scope: Namespaced', 'scope: Galaxy') }),
-    file: 'crd.yaml', path: '$.spec.scope', detail: /unknown scope "Galaxy"/,
+    file: 'crd.yaml',
+    path: '$.spec.scope',
+    detail: /unknown scope "Galaxy"/,
   },
   {
     name: 'CRD version without a schema',
-    files: () => ({ 'crd.yaml': crd.replace('    - name: v1beta1\n      served: true\n      storage: false\n      schema:\n        openAPIV3Schema:\n          type: object\n          x-kubernetes-preserve-unknown-fields: true\n', '    - name: v1beta1\n      served: true\n      storage: false\n') }),
-    file: 'crd.yaml', path: '$.spec.versions[1].schema.openAPIV3Schema', detail: /needs schema\.openAPIV3Schema/,
+    files: () => ({
+      'crd.yaml': crd.replace(
+        '    - name: v1beta1\n      served: true\n      storage: false\n      schema:\n        openAPIV3Schema:\n          type: object\n          x-kubernetes-preserve-unknown-fields: true\n',
+        '    - name: v1beta1\n      served: true\n      storage: false\n',
+      ),
+    }),
+    file: 'crd.yaml',
+    path: '$.spec.versions[1].schema.openAPIV3Schema',
+    detail: /needs schema\.openAPIV3Schema/,
   },
   {
     name: 'invalid JSON',
     files: () => ({ 'broken.json': '{"openapi": ' }),
-    file: 'broken.json', path: '$', detail: /invalid JSON/,
+    file: 'broken.json',
+    path: '$',
+    detail: /invalid JSON/,
   },
   {
     name: 'neither OpenAPI nor CRD',
     files: () => ({ 'other.yaml': 'apiVersion: v1\nkind: ConfigMap\n' }),
-    file: 'other.yaml', path: '$', detail: /not an OpenAPI v3 document/,
+    file: 'other.yaml',
+    path: '$',
+    detail: /not an OpenAPI v3 document/,
   },
 ];
 
@@ -105,9 +193,7 @@ describe('malformed specs fail codegen naming file and JSON path', () => {
     const t = osTempDir('cg-ok');
     temps.push(t.cleanup);
     const model = loadSpecs(fixtureTree(t.dir, { 'w.json': widget(), 'crd.yaml': crd }));
-    expect(model.resources.map((r) => `${r.group}/${r.version}/${r.resource}`)).toEqual([
-      'example.dev/v1/widgets', 'toys.example.dev/v1/gadgets', 'toys.example.dev/v1beta1/gadgets',
-    ]);
+    expect(model.resources.map((r) => `${r.group}/${r.version}/${r.resource}`)).toEqual(['example.dev/v1/widgets', 'toys.example.dev/v1/gadgets', 'toys.example.dev/v1beta1/gadgets']);
   });
 
   it.each(rows)('$name', (row) => {
@@ -115,7 +201,11 @@ describe('malformed specs fail codegen naming file and JSON path', () => {
     temps.push(t.cleanup);
     const specs = fixtureTree(t.dir, row.files());
     let err: unknown;
-    try { loadSpecs(specs); } catch (e) { err = e; }
+    try {
+      loadSpecs(specs);
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(CodegenError);
     const e = err as CodegenError;
     expect(e.file).toBe(row.file);
@@ -128,7 +218,9 @@ describe('malformed specs fail codegen naming file and JSON path', () => {
     const t = osTempDir('cg-cli');
     temps.push(t.cleanup);
     const specs = fixtureTree(t.dir, rows[0].files());
-    const r = spawnSync(process.execPath, [join(projectRoot, 'node_modules/tsx/dist/cli.mjs'), join(projectRoot, 'codegen/cli.ts'), '--specs', specs, '--out', join(t.dir, 'out')], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [join(projectRoot, 'node_modules/tsx/dist/cli.mjs'), join(projectRoot, 'codegen/cli.ts'), '--specs', specs, '--out', join(t.dir, 'out')], {
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`w.json: ${rows[0].path}: dangling reference`);
   });

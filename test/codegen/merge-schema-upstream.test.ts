@@ -18,7 +18,9 @@ type Def = { properties?: Record<string, Record<string, any>>; 'x-kubernetes-map
 
 function expectedList(p: Record<string, any>): { r: string; k?: string[] } {
   const lt = p['x-kubernetes-list-type'];
-  const merge = String(p['x-kubernetes-patch-strategy'] ?? '').split(',').includes('merge');
+  const merge = String(p['x-kubernetes-patch-strategy'] ?? '')
+    .split(',')
+    .includes('merge');
   const scalar = p.items && ['string', 'integer', 'number', 'boolean'].includes(p.items.type);
   if (lt === 'map') return { r: 'associative', k: p['x-kubernetes-list-map-keys'] };
   if (lt === 'set') return { r: 'associative' };
@@ -43,7 +45,8 @@ describe.skipIf(!present || Object.keys(mergeSchema.types).length < 10)('merge s
       for (const [prop, p] of Object.entries(defs[name].properties ?? {})) {
         const f = fields.get(prop);
         if (!f) continue;
-        if ((f.patchStrategy ?? undefined) !== p['x-kubernetes-patch-strategy'] || (f.patchMergeKey ?? undefined) !== p['x-kubernetes-patch-merge-key']) problems.push(`${name}.${prop}: patch markers`);
+        if ((f.patchStrategy ?? undefined) !== p['x-kubernetes-patch-strategy'] || (f.patchMergeKey ?? undefined) !== p['x-kubernetes-patch-merge-key'])
+          problems.push(`${name}.${prop}: patch markers`);
         if (p.type === 'array') {
           lists++;
           const l = f.type.inline?.list;

@@ -15,7 +15,11 @@ if (!present) console.warn(`skipping OpenAPI paths cross-check: ${swaggerPath} n
 
 type Paths = Record<string, Record<string, { operationId?: string; 'x-kubernetes-action'?: string }>>;
 const ops = (item: Paths[string], skip: string[] = []) =>
-  Object.fromEntries(Object.entries(item).filter(([m]) => m !== 'parameters' && !skip.includes(m)).map(([m, o]) => [m, `${o.operationId} ${o['x-kubernetes-action'] ?? ''}`]));
+  Object.fromEntries(
+    Object.entries(item)
+      .filter(([m]) => m !== 'parameters' && !skip.includes(m))
+      .map(([m, o]) => [m, `${o.operationId} ${o['x-kubernetes-action'] ?? ''}`]),
+  );
 
 describe.skipIf(!present)('published paths agree with upstream', () => {
   const up: Paths = present ? JSON.parse(readFileSync(swaggerPath, 'utf8')).paths : {};
@@ -24,7 +28,10 @@ describe.skipIf(!present)('published paths agree with upstream', () => {
   it('every path exists upstream with the same operations', () => {
     const problems: string[] = [];
     for (const [p, item] of Object.entries(ours)) {
-      if (!up[p]) { problems.push(`${p}: not an upstream path`); continue; }
+      if (!up[p]) {
+        problems.push(`${p}: not an upstream path`);
+        continue;
+      }
       const a = ops(item);
       const b = ops(up[p], ['head', 'options']);
       if (JSON.stringify(a) !== JSON.stringify(b)) problems.push(`${p}: ${JSON.stringify(a)} upstream ${JSON.stringify(b)}`);

@@ -36,8 +36,12 @@ describe.skipIf(resources.length === 0)('generated OpenAPI documents', () => {
         expect(gvks, r.schema).toContainEqual({ group: r.group, version: r.version, kind: r.kind });
         const actions = Object.entries(doc.paths as Doc)
           .filter(([p]) => p.endsWith(`/${r.resource}`) || p.endsWith(`/${r.resource}/{name}`))
-          .flatMap(([, item]) => Object.values(item as Doc).filter((o: Doc) => o && o['x-kubernetes-group-version-kind']?.kind === r.kind).map((o: Doc) => o['x-kubernetes-action']));
-        const want = r.verbs.map((v) => ({ create: 'post', update: 'put', watch: 'watch' } as Record<string, string>)[v] ?? v);
+          .flatMap(([, item]) =>
+            Object.values(item as Doc)
+              .filter((o: Doc) => o && o['x-kubernetes-group-version-kind']?.kind === r.kind)
+              .map((o: Doc) => o['x-kubernetes-action']),
+          );
+        const want = r.verbs.map((v) => (({ create: 'post', update: 'put', watch: 'watch' }) as Record<string, string>)[v] ?? v);
         for (const a of want) expect(actions, `${k} ${r.resource}`).toContain(a);
       }
     }

@@ -23,8 +23,9 @@ describe('generated/ is up to date with api-specs/', () => {
       const stale = fresh.filter((f) => readFileSync(join(t.dir, f), 'utf8') !== readFileSync(join(generatedDir, f), 'utf8'));
       expect(stale, 'these generated files are stale: run `npm run codegen`').toEqual([]);
       // the specs add no field the committed number lock lacks
-      expect(readFileSync(join(t.dir, '.proto-field-numbers.lock.json'), 'utf8'), 'the field-number lock would change: run `npm run codegen`')
-        .toBe(readFileSync(join(specsDir, '..', 'codegen', 'proto', 'field-numbers.lock.json'), 'utf8'));
+      expect(readFileSync(join(t.dir, '.proto-field-numbers.lock.json'), 'utf8'), 'the field-number lock would change: run `npm run codegen`').toBe(
+        readFileSync(join(specsDir, '..', 'codegen', 'proto', 'field-numbers.lock.json'), 'utf8'),
+      );
       const second = await generate(specsDir, t.dir);
       expect(second.written).toBe(0);
       expect(second.removed).toBe(0);

@@ -26,14 +26,62 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t.cleanup());
 
-const W = (spec: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ apiVersion: 'example.dev/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { color: 'red', ...spec }, ...extra });
+const W = (spec: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  apiVersion: 'example.dev/v1',
+  kind: 'Widget',
+  metadata: { name: 'w' },
+  spec: { color: 'red', ...spec },
+  ...extra,
+});
 const brief = (issues: SchemaIssue[]) => issues.map((i) => `${i.kind} ${i.path}`).sort();
 
 describe('Widget validator', () => {
   it.each<{ name: string; value: unknown; want: string[] }>([
     { name: 'minimal valid', value: W({}), want: [] },
-    { name: 'everything valid', value: W({ size: 100, weight: '1.5Gi', replicas: '50%', payload: 'aGVsbG8=', labels: { a: 'b' }, selector: { x: 'y' }, tags: ['a'], parts: [{ name: 'p', count: 2 }], ports: [{ port: 80 }], notes: ['n'], config: { deep: { any: [1, 'x'] } }, template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' }, spec: { whatever: 1 } }, extension: { kind: 'Any', stuff: true } }, { status: { phase: 'Ready', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2024-01-02T03:04:05Z' }] } }), want: [] },
-    { name: 'every unknown field, with paths', value: W({ bogus: 1, parts: [{ name: 'a', extra: 1 }, { name: 'b', more: 2 }] }, { top: 1, metadata: { name: 'w', nope: true, ownerReferences: [{ apiVersion: 'v1', kind: 'K', name: 'n', uid: 'u', zzz: 1 }] }, status: { huh: 1 } }), want: ['unknown metadata.nope', 'unknown metadata.ownerReferences[0].zzz', 'unknown spec.bogus', 'unknown spec.parts[0].extra', 'unknown spec.parts[1].more', 'unknown status.huh', 'unknown top'] },
+    {
+      name: 'everything valid',
+      value: W(
+        {
+          size: 100,
+          weight: '1.5Gi',
+          replicas: '50%',
+          payload: 'aGVsbG8=',
+          labels: { a: 'b' },
+          selector: { x: 'y' },
+          tags: ['a'],
+          parts: [{ name: 'p', count: 2 }],
+          ports: [{ port: 80 }],
+          notes: ['n'],
+          config: { deep: { any: [1, 'x'] } },
+          template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' }, spec: { whatever: 1 } },
+          extension: { kind: 'Any', stuff: true },
+        },
+        { status: { phase: 'Ready', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2024-01-02T03:04:05Z' }] } },
+      ),
+      want: [],
+    },
+    {
+      name: 'every unknown field, with paths',
+      value: W(
+        {
+          bogus: 1,
+          parts: [
+            { name: 'a', extra: 1 },
+            { name: 'b', more: 2 },
+          ],
+        },
+        { top: 1, metadata: { name: 'w', nope: true, ownerReferences: [{ apiVersion: 'v1', kind: 'K', name: 'n', uid: 'u', zzz: 1 }] }, status: { huh: 1 } },
+      ),
+      want: [
+        'unknown metadata.nope',
+        'unknown metadata.ownerReferences[0].zzz',
+        'unknown spec.bogus',
+        'unknown spec.parts[0].extra',
+        'unknown spec.parts[1].more',
+        'unknown status.huh',
+        'unknown top',
+      ],
+    },
     { name: 'required', value: { apiVersion: 'example.dev/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { parts: [{}] } }, want: ['required spec.color', 'required spec.parts[0].name'] },
     { name: 'enum', value: W({ color: 'pink' }), want: ['enum spec.color'] },
     { name: 'types', value: W({ size: 'big', tags: 'a', labels: { a: 1 }, notes: [1] }), want: ['type spec.labels[a]', 'type spec.notes[0]', 'type spec.size', 'type spec.tags'] },
@@ -58,19 +106,37 @@ describe('Widget validator', () => {
 });
 
 describe('Gadget (CRD) validator', () => {
-  const G = (spec: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ apiVersion: 'toys.example.dev/v1', kind: 'Gadget', metadata: { name: 'g' }, spec: { mode: 'fast', ...spec }, ...extra });
+  const G = (spec: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    apiVersion: 'toys.example.dev/v1',
+    kind: 'Gadget',
+    metadata: { name: 'g' },
+    spec: { mode: 'fast', ...spec },
+    ...extra,
+  });
   it.each<{ name: string; value: unknown; want: string[] }>([
     { name: 'valid', value: G({ replicas: 2, size: 3, items: [{ name: 'a', value: 'b' }], slots: [{ id: 1 }], settings: { a: 'b' }, extra: { x: { y: 1 } } }), want: [] },
     { name: 'int-or-string', value: G({ size: '10%' }), want: [] },
-    { name: 'unknown fields in the schema, not in preserved subtrees', value: G({ extra: { free: 1 }, items: [{ name: 'a', nope: 1 }] }, { metadata: { name: 'g', labels: { a: 'b' } }, status: { replicas: 1, what: 1 } }), want: ['unknown spec.items[0].nope', 'unknown status.what'] },
-    { name: 'bounds, enum and required', value: { apiVersion: 'toys.example.dev/v1', kind: 'Gadget', metadata: { name: 'g' }, spec: { replicas: -1, slots: [{ label: 'x' }] } }, want: ['bounds spec.replicas', 'required spec.mode', 'required spec.slots[0].id'] },
+    {
+      name: 'unknown fields in the schema, not in preserved subtrees',
+      value: G({ extra: { free: 1 }, items: [{ name: 'a', nope: 1 }] }, { metadata: { name: 'g', labels: { a: 'b' } }, status: { replicas: 1, what: 1 } }),
+      want: ['unknown spec.items[0].nope', 'unknown status.what'],
+    },
+    {
+      name: 'bounds, enum and required',
+      value: { apiVersion: 'toys.example.dev/v1', kind: 'Gadget', metadata: { name: 'g' }, spec: { replicas: -1, slots: [{ label: 'x' }] } },
+      want: ['bounds spec.replicas', 'required spec.mode', 'required spec.slots[0].id'],
+    },
     { name: 'map values', value: G({ settings: { a: 1 } }), want: ['type spec.settings[a]'] },
   ])('$name', ({ value, want }) => expect(brief(gadget(value))).toEqual(want));
 
   it('has validators for lists too, and loads each group-version lazily', async () => {
     expect(Object.keys(validators).sort()).toEqual([
-      'dev.example.toys.v1.Gadget', 'dev.example.toys.v1.GadgetList', 'dev.example.toys.v1beta1.Gadget', 'dev.example.toys.v1beta1.GadgetList',
-      'dev.example.v1.Widget', 'dev.example.v1.WidgetList',
+      'dev.example.toys.v1.Gadget',
+      'dev.example.toys.v1.GadgetList',
+      'dev.example.toys.v1beta1.Gadget',
+      'dev.example.toys.v1beta1.GadgetList',
+      'dev.example.v1.Widget',
+      'dev.example.v1.WidgetList',
     ]);
     const list = await validators['dev.example.v1.WidgetList']();
     expect(brief(list({ apiVersion: 'example.dev/v1', kind: 'WidgetList', metadata: {}, items: [{ metadata: { name: 'a' }, spec: { color: 'no' } }] }))).toEqual(['enum items[0].spec.color']);

@@ -27,16 +27,16 @@ beforeAll(async () => {
   server = await startServerProcess(['--token-auth-file', tokens]);
   // the plugin: records KUBERNETES_EXEC_INFO in $1, prints an ExecCredential of version $2 with the token in file $3
   plugin = join(dir, 'credential-plugin.sh');
-  writeFileSync(plugin, [
-    '#!/bin/sh',
-    'printf \'%s\' "$KUBERNETES_EXEC_INFO" > "$1"',
-    'printf \'{"apiVersion":"%s","kind":"ExecCredential","status":{"token":"%s"}}\\n\' "$2" "$(cat "$3")"',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    plugin,
+    ['#!/bin/sh', 'printf \'%s\' "$KUBERNETES_EXEC_INFO" > "$1"', 'printf \'{"apiVersion":"%s","kind":"ExecCredential","status":{"token":"%s"}}\\n\' "$2" "$(cat "$3")"', ''].join('\n'),
+  );
   chmodSync(plugin, 0o755);
   writeFileSync(join(dir, 'token'), execToken);
 });
-afterAll(async () => { await server?.stop(); });
+afterAll(async () => {
+  await server?.stop();
+});
 
 describe('an exec credential plugin', () => {
   const cases = [
@@ -70,7 +70,12 @@ describe('an exec credential plugin', () => {
   it('a plugin printing a token the server does not know is refused (401)', async () => {
     writeFileSync(join(dir, 'unknown-token'), `unknown-${randomBytes(8).toString('hex')}`);
     const kubeconfig = kubeconfigFor(server, {
-      exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin, args: [join(dir, 'unknown-info.json'), 'client.authentication.k8s.io/v1', join(dir, 'unknown-token')], interactiveMode: 'Never' },
+      exec: {
+        apiVersion: 'client.authentication.k8s.io/v1',
+        command: plugin,
+        args: [join(dir, 'unknown-info.json'), 'client.authentication.k8s.io/v1', join(dir, 'unknown-token')],
+        interactiveMode: 'Never',
+      },
     });
     const r = await kubectlFor(kubeconfig)(['get', 'ns'], { env: { HOME: mkdtempSync(join(tmpdir(), 'kubectl-home-')) } });
     expect(r.code).not.toBe(0);

@@ -11,15 +11,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANONYMOUS_FLAG_CONFLICT } from '../../runtime/auth/authn-config.ts';
 import { createCA, issueCertificate, type KeyPairPEM } from '../../runtime/auth/pki/certs.ts';
-import {
-  adminCredentials, kubeconfigServerURL, SELF_SUBJECT_REVIEW, SELF_SUBJECT_REVIEW_PATH, serverCA, tlsRequest,
-} from '../support/auth-clients.ts';
+import { adminCredentials, kubeconfigServerURL, SELF_SUBJECT_REVIEW, SELF_SUBJECT_REVIEW_PATH, serverCA, tlsRequest } from '../support/auth-clients.ts';
 import { kubectlFor, ok } from '../support/kubectl.ts';
 import { runCliToExit, startServerProcess, type ServerProcess } from '../support/server-process.ts';
 
 let dir: string;
 
-beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'auth-proxy-')); });
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'auth-proxy-'));
+});
 
 describe('the front proxy', () => {
   let server: ServerProcess;
@@ -42,11 +42,18 @@ describe('the front proxy', () => {
     ca = serverCA(server).certPEM;
     admin = adminCredentials(server);
   });
-  afterAll(async () => { await server?.stop(); });
-
-  const review = (client: KeyPairPEM | undefined, headers: Record<string, string> = proxied) => tlsRequest(`${url}${SELF_SUBJECT_REVIEW_PATH}`, {
-    ca, client, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: SELF_SUBJECT_REVIEW,
+  afterAll(async () => {
+    await server?.stop();
   });
+
+  const review = (client: KeyPairPEM | undefined, headers: Record<string, string> = proxied) =>
+    tlsRequest(`${url}${SELF_SUBJECT_REVIEW_PATH}`, {
+      ca,
+      client,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: SELF_SUBJECT_REVIEW,
+    });
 
   it('a proxy certificate with an allowed CN: the headers name the user', async () => {
     const r = await review(proxy);
@@ -77,8 +84,13 @@ describe('the front proxy', () => {
   });
 
   it('kube-system/extension-apiserver-authentication publishes the configuration', async () => {
-    const cm = JSON.parse(ok(await kubectlFor(server.kubeconfig)(['get', 'configmap', '-n', 'kube-system', 'extension-apiserver-authentication', '-o', 'json'],
-      { env: { HOME: mkdtempSync(join(tmpdir(), 'kubectl-home-')) } })));
+    const cm = JSON.parse(
+      ok(
+        await kubectlFor(server.kubeconfig)(['get', 'configmap', '-n', 'kube-system', 'extension-apiserver-authentication', '-o', 'json'], {
+          env: { HOME: mkdtempSync(join(tmpdir(), 'kubectl-home-')) },
+        }),
+      ),
+    );
     expect(cm.data['client-ca-file']).toBe(ca);
     expect(cm.data['requestheader-client-ca-file']).toBe(proxyCA.certPEM);
     expect(cm.data['requestheader-allowed-names']).toBe('["front-proxy"]');
@@ -96,20 +108,14 @@ describe('--authentication-config with anonymous conditions', () => {
 
   beforeAll(async () => {
     config = join(dir, 'authn.yaml');
-    writeFileSync(config, [
-      'apiVersion: apiserver.config.k8s.io/v1beta1',
-      'kind: AuthenticationConfiguration',
-      'anonymous:',
-      '  enabled: true',
-      '  conditions:',
-      '  - path: /livez',
-      '',
-    ].join('\n'));
+    writeFileSync(config, ['apiVersion: apiserver.config.k8s.io/v1beta1', 'kind: AuthenticationConfiguration', 'anonymous:', '  enabled: true', '  conditions:', '  - path: /livez', ''].join('\n'));
     server = await startServerProcess(['--authentication-config', config]);
     url = kubeconfigServerURL(server);
     ca = serverCA(server).certPEM;
   });
-  afterAll(async () => { await server?.stop(); });
+  afterAll(async () => {
+    await server?.stop();
+  });
 
   it('anonymous may reach only the listed path', async () => {
     expect((await tlsRequest(`${url}/livez`, { ca })).status).toBe(200);

@@ -11,10 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCA, issueCertificate } from '../../runtime/auth/pki/certs.ts';
-import {
-  adminCredentials, certUser, curl, curlAnswer, kubeconfigFor, kubeconfigServerURL, SELF_SUBJECT_REVIEW, SELF_SUBJECT_REVIEW_PATH,
-  serverCA, tlsRequest,
-} from '../support/auth-clients.ts';
+import { adminCredentials, certUser, curl, curlAnswer, kubeconfigFor, kubeconfigServerURL, SELF_SUBJECT_REVIEW, SELF_SUBJECT_REVIEW_PATH, serverCA, tlsRequest } from '../support/auth-clients.ts';
 import { kubectlFor, ok, type Kubectl } from '../support/kubectl.ts';
 import { runCliToExit, startServerProcess, type ServerProcess } from '../support/server-process.ts';
 
@@ -46,7 +43,9 @@ beforeAll(async () => {
   };
   admin = kubectlWith(server.kubeconfig);
 });
-afterAll(async () => { await server?.stop(); });
+afterAll(async () => {
+  await server?.stop();
+});
 
 /**
  * kubectl is refused with a 401. Its words depend on which request met the
@@ -87,7 +86,7 @@ describe('TLS with the written kubeconfig', () => {
     expect(bad.code).toBe(60);
   });
 
-  it('plain HTTP to the TLS port gets 400 with Go\'s text', async () => {
+  it("plain HTTP to the TLS port gets 400 with Go's text", async () => {
     const r = curlAnswer(await curl([`${url.replace('https:', 'http:')}/version`]));
     expect(r.status).toBe(400);
     // Go's answer, newline included
@@ -107,14 +106,17 @@ describe('anonymous requests', () => {
     const r = await tlsRequest(`${url}/api/v1/namespaces/default/secrets`, { ca });
     expect(r.status).toBe(403);
     expect(r.json).toMatchObject({
-      kind: 'Status', reason: 'Forbidden', code: 403, details: { kind: 'secrets' },
+      kind: 'Status',
+      reason: 'Forbidden',
+      code: 403,
+      details: { kind: 'secrets' },
       message: 'secrets is forbidden: User "system:anonymous" cannot list resource "secrets" in API group "" in the namespace "default"',
     });
   });
 });
 
 describe('a token from --token-auth-file', () => {
-  it('kubectl with the token is the file\'s user', async () => {
+  it("kubectl with the token is the file's user", async () => {
     const k = kubectlWith(kubeconfigFor(server, { token: aliceToken }));
     const me = await whoami(k);
     expect(me).toMatchObject({ username: 'alice', uid: 'uid-alice', groups: ['dev', 'ops', 'system:authenticated'] });
@@ -138,7 +140,7 @@ describe('a token from --token-auth-file', () => {
 });
 
 describe('client certificates', () => {
-  it('a certificate signed by the server\'s CA: CN is the user, O the groups', async () => {
+  it("a certificate signed by the server's CA: CN is the user, O the groups", async () => {
     const jane = await issueCertificate(serverCA(server), { commonName: 'jane', organizations: ['dev', 'qa'], usage: 'client', validityDays: 1 });
     const me = await whoami(kubectlWith(kubeconfigFor(server, certUser(jane))));
     expect(me.username).toBe('jane');
@@ -154,7 +156,7 @@ describe('client certificates', () => {
     expect(raw.json).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
   });
 
-  it('an expired certificate of the server\'s CA is 401', async () => {
+  it("an expired certificate of the server's CA is 401", async () => {
     const old = await issueCertificate(serverCA(server), { commonName: 'jane', usage: 'client', validityDays: 1, now: Date.now() - 10 * 86_400_000 });
     const raw = await tlsRequest(`${url}/api/v1/namespaces`, { ca, client: old });
     expect(raw.status).toBe(401);
@@ -179,8 +181,7 @@ describe('impersonation', () => {
 
   it('Impersonate-Group without Impersonate-User is 400', async () => {
     const pki = join(server.dataDir, 'pki');
-    const r = curlAnswer(await curl(['--cacert', join(pki, 'ca.crt'), '--cert', join(pki, 'admin.crt'), '--key', join(pki, 'admin.key'),
-      '-H', 'Impersonate-Group: g1', `${url}/api/v1/namespaces`]));
+    const r = curlAnswer(await curl(['--cacert', join(pki, 'ca.crt'), '--cert', join(pki, 'admin.crt'), '--key', join(pki, 'admin.key'), '-H', 'Impersonate-Group: g1', `${url}/api/v1/namespaces`]));
     expect(r.status).toBe(400);
     expect(JSON.parse(r.body)).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 });
     expect(JSON.parse(r.body).message).toContain('without impersonating a user');
@@ -198,7 +199,9 @@ describe('bad input over the wire', () => {
 
   it('Impersonate-Extra- with malformed percent-encoding is kept as sent, not a 500', async () => {
     const r = await tlsRequest(`${url}${SELF_SUBJECT_REVIEW_PATH}`, {
-      ca, client: adminCredentials(server), method: 'POST',
+      ca,
+      client: adminCredentials(server),
+      method: 'POST',
       headers: { 'content-type': 'application/json', 'impersonate-user': 'bob', 'impersonate-extra-%zz': 'x' },
       body: SELF_SUBJECT_REVIEW,
     });
@@ -217,8 +220,12 @@ describe('bad input over the wire', () => {
 
 describe('--anonymous-auth=false', () => {
   let strict: ServerProcess;
-  beforeAll(async () => { strict = await startServerProcess(['--anonymous-auth=false']); });
-  afterAll(async () => { await strict?.stop(); });
+  beforeAll(async () => {
+    strict = await startServerProcess(['--anonymous-auth=false']);
+  });
+  afterAll(async () => {
+    await strict?.stop();
+  });
 
   it('a Secret list without credentials is 401', async () => {
     const r = await tlsRequest(`${kubeconfigServerURL(strict)}/api/v1/namespaces/default/secrets`, { ca: serverCA(strict).certPEM });

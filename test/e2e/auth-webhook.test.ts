@@ -14,16 +14,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { createCA, issueCertificate } from '../../runtime/auth/pki/certs.ts';
-import {
-  kubeconfigFor, kubeconfigServerURL, SELF_SUBJECT_REVIEW, SELF_SUBJECT_REVIEW_PATH, serverCA, tlsRequest,
-} from '../support/auth-clients.ts';
+import { kubeconfigFor, kubeconfigServerURL, SELF_SUBJECT_REVIEW, SELF_SUBJECT_REVIEW_PATH, serverCA, tlsRequest } from '../support/auth-clients.ts';
 import { kubectlFor, ok } from '../support/kubectl.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 
 const approved = `hooked-${randomBytes(12).toString('hex')}`;
 const refused = `refused-${randomBytes(12).toString('hex')}`;
 
-interface Review { apiVersion: string; kind: string; spec: { token: string; audiences?: string[] } }
+interface Review {
+  apiVersion: string;
+  kind: string;
+  spec: { token: string; audiences?: string[] };
+}
 
 /** The TokenReviews the webhook received, in order. */
 const reviews: Review[] = [];
@@ -37,13 +39,14 @@ beforeAll(async () => {
   const serving = await issueCertificate(ca, { commonName: 'webhook', hosts: ['127.0.0.1'], usage: 'server', validityDays: 1 });
   webhook = createServer({ cert: serving.certPEM, key: serving.keyPEM }, (req, res) => {
     let body = '';
-    req.on('data', (c) => { body += c; });
+    req.on('data', (c) => {
+      body += c;
+    });
     req.on('end', () => {
       const review = JSON.parse(body) as Review;
       reviews.push(review);
-      const status = review.spec.token === approved
-        ? { authenticated: true, user: { username: 'wendy', uid: 'uid-wendy', groups: ['hooked'], extra: { origin: ['webhook'] } } }
-        : { authenticated: false };
+      const status =
+        review.spec.token === approved ? { authenticated: true, user: { username: 'wendy', uid: 'uid-wendy', groups: ['hooked'], extra: { origin: ['webhook'] } } } : { authenticated: false };
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'TokenReview', status }));
     });
@@ -51,15 +54,21 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve));
   const port = (webhook.address() as AddressInfo).port;
   webhookConfig = join(dir, 'webhook.kubeconfig');
-  writeFileSync(webhookConfig, stringify({
-    apiVersion: 'v1', kind: 'Config',
-    clusters: [{ name: 'webhook', cluster: { server: `https://127.0.0.1:${port}/authenticate`, 'certificate-authority-data': Buffer.from(ca.certPEM).toString('base64') } }],
-    users: [{ name: 'apiserver', user: {} }],
-    contexts: [{ name: 'webhook', context: { cluster: 'webhook', user: 'apiserver' } }],
-    'current-context': 'webhook',
-  }));
+  writeFileSync(
+    webhookConfig,
+    stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'webhook', cluster: { server: `https://127.0.0.1:${port}/authenticate`, 'certificate-authority-data': Buffer.from(ca.certPEM).toString('base64') } }],
+      users: [{ name: 'apiserver', user: {} }],
+      contexts: [{ name: 'webhook', context: { cluster: 'webhook', user: 'apiserver' } }],
+      'current-context': 'webhook',
+    }),
+  );
 });
-afterAll(async () => { await new Promise((r) => webhook?.close(r)); });
+afterAll(async () => {
+  await new Promise((r) => webhook?.close(r));
+});
 
 const reviewsOf = (token: string) => reviews.filter((r) => r.spec.token === token);
 
@@ -70,17 +79,21 @@ function serverWithWebhook(flags: string[]) {
     reviews.length = 0;
     s.server = await startServerProcess(['--authentication-token-webhook-config-file', webhookConfig, ...flags]);
   });
-  afterAll(async () => { await s.server?.stop(); });
+  afterAll(async () => {
+    await s.server?.stop();
+  });
   const kubectlWithToken = (token: string) => {
     const k = kubectlFor(kubeconfigFor(s.server!, { token }));
     const home = mkdtempSync(join(tmpdir(), 'kubectl-home-'));
     return (args: string[]) => k(args, { env: { HOME: home } });
   };
-  const whoamiRaw = (token: string) => tlsRequest(`${kubeconfigServerURL(s.server!)}${SELF_SUBJECT_REVIEW_PATH}`, {
-    ca: serverCA(s.server!).certPEM, method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: SELF_SUBJECT_REVIEW,
-  });
+  const whoamiRaw = (token: string) =>
+    tlsRequest(`${kubeconfigServerURL(s.server!)}${SELF_SUBJECT_REVIEW_PATH}`, {
+      ca: serverCA(s.server!).certPEM,
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: SELF_SUBJECT_REVIEW,
+    });
   return { s, kubectlWithToken, whoamiRaw };
 }
 

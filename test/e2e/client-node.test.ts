@@ -12,7 +12,9 @@ beforeAll(async () => {
   kc = new k8s.KubeConfig();
   kc.loadFromString(server.kubeconfig);
 });
-afterAll(async () => { await server?.stop(); });
+afterAll(async () => {
+  await server?.stop();
+});
 
 describe('client-node', () => {
   it('creates, reads, lists and deletes ConfigMaps', async () => {
@@ -43,8 +45,14 @@ describe('client-node', () => {
   it('watches changes', async () => {
     const events: string[] = [];
     const watch = new k8s.Watch(kc);
-    const req = await watch.watch('/api/v1/namespaces/default/configmaps', { fieldSelector: 'metadata.name=w' },
-      (type, obj) => { events.push(`${type} ${obj.metadata.name}`); }, () => {});
+    const req = await watch.watch(
+      '/api/v1/namespaces/default/configmaps',
+      { fieldSelector: 'metadata.name=w' },
+      (type, obj) => {
+        events.push(`${type} ${obj.metadata.name}`);
+      },
+      () => {},
+    );
     const core = kc.makeApiClient(k8s.CoreV1Api);
     await new Promise((r) => setTimeout(r, 200));
     await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'w' } } });

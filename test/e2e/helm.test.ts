@@ -22,7 +22,9 @@ beforeAll(async () => {
   const base = kubectlFor(server.kubeconfig);
   k = (args) => base(args, { env: { HOME: home } });
 });
-afterAll(async () => { await server?.stop(); });
+afterAll(async () => {
+  await server?.stop();
+});
 
 const ok = (r: RunResult) => {
   if (r.code !== 0) throw new Error(`failed (${r.code}): ${r.stderr}\n${r.stdout}`);

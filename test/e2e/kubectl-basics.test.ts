@@ -14,7 +14,9 @@ beforeAll(async () => {
   session = await kubectlSession();
   ({ server, home } = session);
 });
-afterAll(async () => { await session?.stop(); });
+afterAll(async () => {
+  await session?.stop();
+});
 
 describe('kubectl against specserver', () => {
   it('lists API resources with short names and scope', async () => {
@@ -83,7 +85,9 @@ describe('kubectl against specserver', () => {
     }
     const all = ok(await k(['get', 'cm', '--chunk-size=2', '-o', 'name']));
     for (let i = 0; i < 7; i++) expect(all).toContain(`configmap/chunk-${i}`);
-    const odd = ok(await k(['get', 'cm', '-l', 'parity=odd', '-o', 'name'])).trim().split('\n');
+    const odd = ok(await k(['get', 'cm', '-l', 'parity=odd', '-o', 'name']))
+      .trim()
+      .split('\n');
     expect(odd.sort()).toEqual(['configmap/chunk-1', 'configmap/chunk-3', 'configmap/chunk-5']);
     const one = ok(await k(['get', 'cm', '--field-selector', 'metadata.name=chunk-4', '-o', 'name']));
     expect(one.trim()).toBe('configmap/chunk-4');
@@ -112,9 +116,15 @@ describe('kubectl against specserver', () => {
   it('watches ADDED, MODIFIED and DELETED', async () => {
     const { kubectl } = await import('../support/clients.ts').then((m) => m.ensureClients());
     const { spawn } = await import('node:child_process');
-    const w = spawn(kubectl, ['--kubeconfig', server.kubeconfig, 'get', 'cm', '-w', '--output-watch-events', '-o', 'jsonpath={.type} {.object.metadata.name}{"\\n"}', '--field-selector', 'metadata.name=watched'], { env: { ...process.env, HOME: home } });
+    const w = spawn(
+      kubectl,
+      ['--kubeconfig', server.kubeconfig, 'get', 'cm', '-w', '--output-watch-events', '-o', 'jsonpath={.type} {.object.metadata.name}{"\\n"}', '--field-selector', 'metadata.name=watched'],
+      { env: { ...process.env, HOME: home } },
+    );
     let out = '';
-    w.stdout.on('data', (d) => { out += d; });
+    w.stdout.on('data', (d) => {
+      out += d;
+    });
     await new Promise((r) => setTimeout(r, 1500));
     ok(await k(['create', 'configmap', 'watched', '--from-literal=a=1']));
     ok(await k(['label', 'cm', 'watched', 'x=y']));

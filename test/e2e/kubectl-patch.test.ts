@@ -14,7 +14,9 @@ beforeAll(async () => {
   session = await kubectlSession();
   ({ home } = session);
 });
-afterAll(async () => { await session?.stop(); });
+afterAll(async () => {
+  await session?.stop();
+});
 const getJSON = async (...args: string[]) => JSON.parse(ok(await k(['get', ...args, '-o', 'json'])));
 
 function deployment(image: string, ports: number[], extraEnv = true): string {

@@ -17,9 +17,15 @@ beforeAll(async () => {
     ok(await k(['create', 'secret', 'generic', 'keep', '-n', ns, '--from-literal=a=1']));
   }
 });
-afterAll(async () => { await session?.stop(); });
+afterAll(async () => {
+  await session?.stop();
+});
 
-const ours = (out: string) => out.split('\n').filter((l) => l.startsWith('e2e-paths-')).sort();
+const ours = (out: string) =>
+  out
+    .split('\n')
+    .filter((l) => l.startsWith('e2e-paths-'))
+    .sort();
 
 describe('kubectl and the all-namespaces paths', () => {
   it('refuses a raw DELETE of every ConfigMap in every namespace with 405', async () => {

@@ -19,7 +19,9 @@ beforeAll(async () => {
   session = await kubectlSession(['--service-cluster-ip-range', '10.20.0.0/24', '--service-node-port-range', '30100-30200']);
   ({ server, home } = session);
 });
-afterAll(async () => { await session?.stop(); });
+afterAll(async () => {
+  await session?.stop();
+});
 const getJSON = async (...args: string[]) => JSON.parse(ok(await k(['get', ...args, '-o', 'json'])));
 
 describe('kubectl and Services', () => {

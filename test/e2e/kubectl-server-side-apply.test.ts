@@ -15,7 +15,9 @@ beforeAll(async () => {
   session = await kubectlSession();
   ({ server } = session);
 });
-afterAll(async () => { await session?.stop(); });
+afterAll(async () => {
+  await session?.stop();
+});
 const get = async (...args: string[]) => JSON.parse(ok(await k(['get', ...args, '-o', 'json', '--show-managed-fields'])));
 
 const dep = (name: string, replicas: number | undefined, image: string, extra = '') => `apiVersion: apps/v1
@@ -62,7 +64,10 @@ describe('kubectl apply --server-side', () => {
   it('shares ownership of equal values without conflict', async () => {
     ok(await k(['apply', '--server-side', '--field-manager=carol', '-f', '-'], { input: dep('ssa', 5, 'nginx:1') }));
     const d = await get('deployment', 'ssa');
-    const owners = d.metadata.managedFields.filter((m: any) => m.fieldsV1?.['f:spec']?.['f:replicas']).map((m: any) => m.manager).sort();
+    const owners = d.metadata.managedFields
+      .filter((m: any) => m.fieldsV1?.['f:spec']?.['f:replicas'])
+      .map((m: any) => m.manager)
+      .sort();
     expect(owners).toEqual(['bob', 'carol']);
   });
 
@@ -90,7 +95,8 @@ describe('kubectl apply --server-side', () => {
 
   it('applies to the status subresource (as a controller does; kubectl 1.31 apply has no --subresource)', async () => {
     const r = await serverFetch(`${server.url}/apis/apps/v1/namespaces/default/deployments/ssa/status?fieldManager=ctrl`, {
-      method: 'PATCH', headers: { 'content-type': 'application/apply-patch+yaml' },
+      method: 'PATCH',
+      headers: { 'content-type': 'application/apply-patch+yaml' },
       body: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ssa\nstatus:\n  replicas: 5\n  readyReplicas: 4\n',
     });
     expect(r.status).toBe(200);

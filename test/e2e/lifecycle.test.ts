@@ -51,7 +51,8 @@ describe('server process', () => {
         const name = `w${w}-${i}`;
         try {
           const r = await serverFetch(`${s1.url}/api/v1/namespaces/default/configmaps`, {
-            method: 'POST', headers: { 'content-type': 'application/json' },
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { i: String(i) } }),
           });
           if (r.status === 201) acked.push(name);

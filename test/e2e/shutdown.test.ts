@@ -61,7 +61,11 @@ describe('graceful shutdown', () => {
     const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'in-flight' }, data: { a: 'b'.repeat(4000) } });
     const half = Math.floor(body.length / 2);
     const post = https.request({
-      host: u.hostname, port: u.port, method: 'POST', path: CM, ...tlsOptions(s.url),
+      host: u.hostname,
+      port: u.port,
+      method: 'POST',
+      path: CM,
+      ...tlsOptions(s.url),
       headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' },
     });
     const response = once(post, 'response');

@@ -62,8 +62,13 @@ export function send(baseUrl: string, c: FuzzCase, opts: SendOptions = {}): Prom
     let req: ReturnType<typeof request>;
     try {
       req = request({
-        hostname: url.hostname, port: url.port, method: c.method, path: c.path, headers,
-        agent: false, setHost: !('host' in c.headers),
+        hostname: url.hostname,
+        port: url.port,
+        method: c.method,
+        path: c.path,
+        headers,
+        agent: false,
+        setHost: !('host' in c.headers),
         // Go clients read response heads up to 10 MiB: read what the server sends, judge it after
         maxHeaderSize: 16 * 1024 * 1024,
       });

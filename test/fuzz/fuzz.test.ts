@@ -18,13 +18,18 @@ const COUNT = Number(process.env.FUZZ_COUNT ?? 1000);
 const ONLY = process.env.FUZZ_ONLY ? process.env.FUZZ_ONLY.split(',').map(Number) : undefined;
 
 let s: RunningServer;
-beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true }); });
-afterAll(async () => { await s?.stop(); });
+beforeAll(async () => {
+  s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true });
+});
+afterAll(async () => {
+  await s?.stop();
+});
 
 describe('fuzz harness building blocks', () => {
   it('has a valid object for every served kind, and the server accepts each (201)', async () => {
     await s.app.request('/api/v1/namespaces', {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fuzz-valid' } }),
     });
     const refused: string[] = [];
@@ -45,10 +50,11 @@ describe('fuzz harness building blocks', () => {
       sentinels: { namespaces: ['sentinel-a', 'sentinel-b'], clusterRole: 'sentinel-cluster', names: { configmaps: 'cm', secrets: 's', deployments: 'd' } },
       targets: servedKinds.filter((k) => k.def.verbs.includes('patch')).map((kind) => ({ kind, name: 'fz-target', object: validObject(kind, 'fz-target', 'fuzz') })),
     };
-    const sig = (seed: number) => Array.from({ length: 60 }, (_, i) => {
-      const c = generateCase(seed, i, ctx);
-      return `${c.generator} ${c.method} ${c.path} ${JSON.stringify(c.headers)} ${c.body ? Buffer.from(c.body).toString('base64') : ''}`;
-    });
+    const sig = (seed: number) =>
+      Array.from({ length: 60 }, (_, i) => {
+        const c = generateCase(seed, i, ctx);
+        return `${c.generator} ${c.method} ${c.path} ${JSON.stringify(c.headers)} ${c.body ? Buffer.from(c.body).toString('base64') : ''}`;
+      });
     expect(sig(7)).toEqual(sig(7));
     expect(sig(8)).not.toEqual(sig(7));
     // one case alone equals the same case in a run
@@ -64,6 +70,9 @@ describe('fuzz run', () => {
     if (result.failures.length || result.aborted) console.log(`${report}\n\n${formatCounts(result)}`);
     expect(result.aborted, report).toBeUndefined();
     expect(result.sent, 'cases sent').toBeGreaterThan((ONLY?.length ?? COUNT) * 0.9);
-    expect(result.classes.map((c) => c.key), report).toEqual([]);
+    expect(
+      result.classes.map((c) => c.key),
+      report,
+    ).toEqual([]);
   }, 600_000);
 });

@@ -34,7 +34,11 @@ function writeQuery(rng: Rng, bodySize: number): string {
 }
 
 function mutationCount(rng: Rng): number {
-  return rng.weighted([[6, 1], [3, 2], [1, 3]]);
+  return rng.weighted([
+    [6, 1],
+    [3, 2],
+    [1, 3],
+  ]);
 }
 
 export const objectMutation: Generator = (rng, ctx, index) => {
@@ -44,7 +48,11 @@ export const objectMutation: Generator = (rng, ctx, index) => {
   const notes: string[] = [];
   for (let i = mutationCount(rng); i > 0; i--) notes.push(mutateValue(rng, obj, { sentinelNamespace: rng.pick(ctx.sentinels.namespaces) }));
   const { method, path } = target(rng, ctx, k, name);
-  const encoding = rng.weighted([[7, 'json'], [2, 'yaml'], [2, 'protobuf']] as const);
+  const encoding = rng.weighted([
+    [7, 'json'],
+    [2, 'yaml'],
+    [2, 'protobuf'],
+  ] as const);
   let body: Uint8Array | undefined;
   let contentType = 'application/json';
   if (encoding === 'protobuf' && ctx.protobuf?.supports(k.apiVersion, k.def.kind) && !hasSpecial(obj)) {
@@ -64,7 +72,8 @@ export const objectMutation: Generator = (rng, ctx, index) => {
   return {
     generator: `object/${notes[0]?.split(' ')[0].split('.')[0] ?? 'none'}`,
     note: `${k.apiVersion} ${k.def.kind} as ${contentType}: ${notes.join('; ')}`,
-    method, path: withQuery(path, writeQuery(rng, body.length)),
+    method,
+    path: withQuery(path, writeQuery(rng, body.length)),
     headers: { 'content-type': contentType, accept: rng.pick(['application/json', '*/*', 'application/yaml', 'application/vnd.kubernetes.protobuf, application/json']) },
     body,
   };
@@ -94,13 +103,20 @@ export const jsonText: Generator = (rng, ctx, index) => {
     variant = m.variant;
   }
   const { method, path } = target(rng, ctx, k, name);
-  const contentType = rng.weighted([[8, 'application/json'], [2, 'application/yaml'], [1, '']]);
+  const contentType = rng.weighted([
+    [8, 'application/json'],
+    [2, 'application/yaml'],
+    [1, ''],
+  ]);
   const headers: Record<string, string> = { accept: 'application/json' };
   if (contentType) headers['content-type'] = contentType;
   return {
     generator: `json-text/${variant}`,
     note: `${k.apiVersion} ${k.def.kind} (${contentType || 'no content type'}): ${notes.join('; ')}`,
-    method, path: withQuery(path, writeQuery(rng, bytes.length)), headers, body: bytes,
+    method,
+    path: withQuery(path, writeQuery(rng, bytes.length)),
+    headers,
+    body: bytes,
   };
 };
 
@@ -109,11 +125,17 @@ export const yamlAttack: Generator = (rng, ctx, index) => {
   const name = `fz-${index}`;
   const { text, note, variant } = yamlBody(rng, validObject(k, name, ctx.fuzzNs));
   const { method, path } = target(rng, ctx, k, name);
-  const contentType = rng.weighted([[8, 'application/yaml'], [1, 'application/yaml; charset=utf-8'], [1, 'application/x-yaml'], [1, 'text/yaml']]);
+  const contentType = rng.weighted([
+    [8, 'application/yaml'],
+    [1, 'application/yaml; charset=utf-8'],
+    [1, 'application/x-yaml'],
+    [1, 'text/yaml'],
+  ]);
   return {
     generator: `yaml/${variant}`,
     note: `${k.apiVersion} ${k.def.kind}: ${note}`,
-    method, path: withQuery(path, rng.chance(0.3) ? 'dryRun=All' : ''),
+    method,
+    path: withQuery(path, rng.chance(0.3) ? 'dryRun=All' : ''),
     headers: { 'content-type': contentType, accept: rng.pick(['application/json', 'application/yaml']) },
     body: utf8(text),
   };
@@ -137,9 +159,13 @@ export const protobufGarbage: Generator = (rng, ctx, index) => {
   return {
     generator: `protobuf/${variant}`,
     note: `${k.apiVersion} ${k.def.kind}: ${note}`,
-    method, path: withQuery(path, rng.chance(0.3) ? 'dryRun=All' : ''),
+    method,
+    path: withQuery(path, rng.chance(0.3) ? 'dryRun=All' : ''),
     headers: {
-      'content-type': rng.weighted([[9, 'application/vnd.kubernetes.protobuf'], [1, 'application/vnd.kubernetes.protobuf;stream=watch']]),
+      'content-type': rng.weighted([
+        [9, 'application/vnd.kubernetes.protobuf'],
+        [1, 'application/vnd.kubernetes.protobuf;stream=watch'],
+      ]),
       accept: rng.pick(['application/vnd.kubernetes.protobuf', 'application/vnd.kubernetes.protobuf, application/json', 'application/json']),
     },
     body: bytes,

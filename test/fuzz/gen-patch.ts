@@ -20,9 +20,33 @@ const APPLY = 'application/apply-patch+yaml';
 
 const pointer = (p: (string | number)[]) => p.map((k) => `/${String(k).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 
-const ODD_POINTERS = ['', '/', '//', '/~2', '/~', '/-', '/metadata/labels/-', '/a/b/c/d', '/spec/template/spec/containers/999', '/spec/template/spec/containers/-1',
-  '/spec/template/spec/containers/01', '/metadata/name', '/metadata/namespace', '/metadata/uid', '/metadata/resourceVersion', '/kind', '/apiVersion', 'metadata', '/data/' + 'x'.repeat(300),
-  '/metadata/managedFields/0/fieldsV1', '/metadata/finalizers/-', '/status', '/spec/replicas', '/data/ñ', '/data/a~1b'];
+const ODD_POINTERS = [
+  '',
+  '/',
+  '//',
+  '/~2',
+  '/~',
+  '/-',
+  '/metadata/labels/-',
+  '/a/b/c/d',
+  '/spec/template/spec/containers/999',
+  '/spec/template/spec/containers/-1',
+  '/spec/template/spec/containers/01',
+  '/metadata/name',
+  '/metadata/namespace',
+  '/metadata/uid',
+  '/metadata/resourceVersion',
+  '/kind',
+  '/apiVersion',
+  'metadata',
+  '/data/' + 'x'.repeat(300),
+  '/metadata/managedFields/0/fieldsV1',
+  '/metadata/finalizers/-',
+  '/status',
+  '/spec/replicas',
+  '/data/ñ',
+  '/data/a~1b',
+];
 
 function jsonPatchBody(rng: Rng, t: Target): { value: unknown; note: string } {
   const shape = rng.pick(['ops', 'ops', 'ops', 'not-array', 'many-ops', 'deep-value', 'move-loop', 'test-fail']);
@@ -36,7 +60,8 @@ function jsonPatchBody(rng: Rng, t: Target): { value: unknown; note: string } {
     return o;
   };
   switch (shape) {
-    case 'not-array': return { value: rng.pick<unknown>([{}, null, 'str', 1, [1], [null], [[]], { op: 'add', path: '/a', value: 1 }]), note: 'not a list of operations' };
+    case 'not-array':
+      return { value: rng.pick<unknown>([{}, null, 'str', 1, [1], [null], [[]], { op: 'add', path: '/a', value: 1 }]), note: 'not a list of operations' };
     case 'many-ops': {
       const n = rng.pick([1000, 10_000, 50_000]);
       return { value: new Array(n).fill(0).map(() => ({ op: 'add', path: '/metadata/labels/a', value: 'b' })), note: `${n} operations` };
@@ -47,8 +72,22 @@ function jsonPatchBody(rng: Rng, t: Target): { value: unknown; note: string } {
       for (let i = 0; i < d; i++) v = rng.chance(0.5) ? [v] : { a: v };
       return { value: [{ op: 'add', path: '/metadata/annotations/deep', value: v }], note: `value nested ${d} deep` };
     }
-    case 'move-loop': return { value: [{ op: 'move', from: '/metadata', path: '/metadata/labels/x' }, { op: 'copy', from: '', path: '/spec/x' }], note: 'move into its own child, copy of the root' };
-    case 'test-fail': return { value: [{ op: 'test', path: '/metadata/name', value: 'other' }, { op: 'remove', path: '/metadata' }], note: 'failing test, then remove metadata' };
+    case 'move-loop':
+      return {
+        value: [
+          { op: 'move', from: '/metadata', path: '/metadata/labels/x' },
+          { op: 'copy', from: '', path: '/spec/x' },
+        ],
+        note: 'move into its own child, copy of the root',
+      };
+    case 'test-fail':
+      return {
+        value: [
+          { op: 'test', path: '/metadata/name', value: 'other' },
+          { op: 'remove', path: '/metadata' },
+        ],
+        note: 'failing test, then remove metadata',
+      };
     default: {
       const n = rng.int(1, 4);
       return { value: new Array(n).fill(0).map(op), note: `${n} random operations` };
@@ -59,13 +98,34 @@ function jsonPatchBody(rng: Rng, t: Target): { value: unknown; note: string } {
 function mergeBody(rng: Rng, t: Target): { value: unknown; note: string } {
   const shape = rng.pick(['mutated', 'mutated', 'nulls', 'not-object', 'metadata', 'deep']);
   switch (shape) {
-    case 'not-object': return { value: rng.pick<unknown>([[], 'str', 1, null, true, [{}]]), note: 'not an object' };
+    case 'not-object':
+      return { value: rng.pick<unknown>([[], 'str', 1, null, true, [{}]]), note: 'not an object' };
     case 'nulls': {
       const v = JSON.parse(JSON.stringify(t.object));
-      for (const p of allPaths(v).filter((x) => x.length > 0).slice(0, 50)) if (rng.chance(0.2)) setNull(v, p);
+      for (const p of allPaths(v)
+        .filter((x) => x.length > 0)
+        .slice(0, 50))
+        if (rng.chance(0.2)) setNull(v, p);
       return { value: v, note: 'nulls to delete fields' };
     }
-    case 'metadata': return { value: { metadata: rng.pick<unknown>([{ name: 'other' }, { namespace: 'other' }, { uid: 'x' }, { resourceVersion: '1' }, { resourceVersion: 'abc' }, { managedFields: [{}] }, { finalizers: [7] }, { labels: { '': '' } }, null, 'x']) }, note: 'metadata changes' };
+    case 'metadata':
+      return {
+        value: {
+          metadata: rng.pick<unknown>([
+            { name: 'other' },
+            { namespace: 'other' },
+            { uid: 'x' },
+            { resourceVersion: '1' },
+            { resourceVersion: 'abc' },
+            { managedFields: [{}] },
+            { finalizers: [7] },
+            { labels: { '': '' } },
+            null,
+            'x',
+          ]),
+        },
+        note: 'metadata changes',
+      };
     case 'deep': {
       const d = nestingDepth(rng);
       let v: unknown = null;
@@ -88,31 +148,61 @@ function setNull(v: any, p: (string | number)[]): void {
 
 function strategicBody(rng: Rng, t: Target): { value: unknown; note: string } {
   const directive = rng.pick([
-    'patch-delete', 'patch-replace', 'patch-garbage', 'patch-on-list-item', 'set-element-order-wrong', 'set-element-order-unknown', 'retain-keys-wrong',
-    'delete-from-primitive', 'missing-merge-key', 'mixed-elements', 'list-for-map', 'map-for-list', 'merge-like', 'deep', 'not-object',
+    'patch-delete',
+    'patch-replace',
+    'patch-garbage',
+    'patch-on-list-item',
+    'set-element-order-wrong',
+    'set-element-order-unknown',
+    'retain-keys-wrong',
+    'delete-from-primitive',
+    'missing-merge-key',
+    'mixed-elements',
+    'list-for-map',
+    'map-for-list',
+    'merge-like',
+    'deep',
+    'not-object',
   ]);
   const containers = (v: unknown) => ({ spec: { template: { spec: { containers: v } } } });
   switch (directive) {
-    case 'patch-delete': return { value: { metadata: { labels: { $patch: 'delete' } } }, note: '$patch: delete on a map' };
-    case 'patch-replace': return { value: { $patch: 'replace', metadata: { name: t.name } }, note: '$patch: replace at the root' };
-    case 'patch-garbage': return { value: { metadata: { $patch: rng.pick<unknown>(['bogus', 7, null, [], {}]) } }, note: '$patch of the wrong value' };
-    case 'patch-on-list-item': return { value: containers([{ $patch: rng.pick(['delete', 'replace', 'merge', 'x']) }]), note: '$patch in a list item without the merge key' };
-    case 'set-element-order-wrong': return { value: { spec: { template: { spec: { '$setElementOrder/containers': rng.pick<unknown>(['str', 7, {}, [1, 2], [{}], [{ name: 7 }], null]) } } } }, note: '$setElementOrder of the wrong type' };
-    case 'set-element-order-unknown': return { value: { '$setElementOrder/nosuchlist': [{ name: 'a' }], metadata: { '$setElementOrder/finalizers': ['a', 'a'] } }, note: '$setElementOrder on unknown or primitive lists' };
-    case 'retain-keys-wrong': return { value: { spec: { strategy: { $retainKeys: rng.pick<unknown>(['str', [1], [null], {}, ['nosuch']]) } } }, note: '$retainKeys of the wrong type' };
-    case 'delete-from-primitive': return { value: { metadata: { '$deleteFromPrimitiveList/finalizers': rng.pick<unknown>(['a', [{}], null, [1]]) } }, note: '$deleteFromPrimitiveList of the wrong type' };
-    case 'missing-merge-key': return { value: containers([{ image: 'x' }, { name: null }]), note: 'list items without the merge key' };
-    case 'mixed-elements': return { value: containers([1, { name: 'main' }, 'x', [], null]), note: 'mixed element types in a keyed list' };
-    case 'list-for-map': return { value: { metadata: { labels: ['a'] }, spec: [] }, note: 'lists where maps are' };
-    case 'map-for-list': return { value: containers({ name: 'main' }), note: 'a map where a keyed list is' };
+    case 'patch-delete':
+      return { value: { metadata: { labels: { $patch: 'delete' } } }, note: '$patch: delete on a map' };
+    case 'patch-replace':
+      return { value: { $patch: 'replace', metadata: { name: t.name } }, note: '$patch: replace at the root' };
+    case 'patch-garbage':
+      return { value: { metadata: { $patch: rng.pick<unknown>(['bogus', 7, null, [], {}]) } }, note: '$patch of the wrong value' };
+    case 'patch-on-list-item':
+      return { value: containers([{ $patch: rng.pick(['delete', 'replace', 'merge', 'x']) }]), note: '$patch in a list item without the merge key' };
+    case 'set-element-order-wrong':
+      return {
+        value: { spec: { template: { spec: { '$setElementOrder/containers': rng.pick<unknown>(['str', 7, {}, [1, 2], [{}], [{ name: 7 }], null]) } } } },
+        note: '$setElementOrder of the wrong type',
+      };
+    case 'set-element-order-unknown':
+      return { value: { '$setElementOrder/nosuchlist': [{ name: 'a' }], metadata: { '$setElementOrder/finalizers': ['a', 'a'] } }, note: '$setElementOrder on unknown or primitive lists' };
+    case 'retain-keys-wrong':
+      return { value: { spec: { strategy: { $retainKeys: rng.pick<unknown>(['str', [1], [null], {}, ['nosuch']]) } } }, note: '$retainKeys of the wrong type' };
+    case 'delete-from-primitive':
+      return { value: { metadata: { '$deleteFromPrimitiveList/finalizers': rng.pick<unknown>(['a', [{}], null, [1]]) } }, note: '$deleteFromPrimitiveList of the wrong type' };
+    case 'missing-merge-key':
+      return { value: containers([{ image: 'x' }, { name: null }]), note: 'list items without the merge key' };
+    case 'mixed-elements':
+      return { value: containers([1, { name: 'main' }, 'x', [], null]), note: 'mixed element types in a keyed list' };
+    case 'list-for-map':
+      return { value: { metadata: { labels: ['a'] }, spec: [] }, note: 'lists where maps are' };
+    case 'map-for-list':
+      return { value: containers({ name: 'main' }), note: 'a map where a keyed list is' };
     case 'deep': {
       const d = nestingDepth(rng);
       let v: unknown = 'x';
       for (let i = 0; i < d; i++) v = [{ name: `n${i % 3}`, env: v }];
       return { value: { spec: { template: { spec: { containers: v } } } }, note: `keyed lists nested ${d} deep` };
     }
-    case 'not-object': return { value: rng.pick<unknown>([[], 'x', 1, null]), note: 'not an object' };
-    default: return mergeBody(rng, t);
+    case 'not-object':
+      return { value: rng.pick<unknown>([[], 'x', 1, null]), note: 'not an object' };
+    default:
+      return mergeBody(rng, t);
   }
 }
 
@@ -121,16 +211,36 @@ function applyBody(rng: Rng, t: Target): { text: string; note: string } {
   const base = JSON.parse(JSON.stringify(t.object));
   delete base.metadata.resourceVersion;
   switch (shape) {
-    case 'yaml-attack': { const y = yamlBody(rng, base); return { text: y.text, note: `apply of YAML: ${y.note}` }; }
-    case 'no-type-meta': { delete base[rng.pick(['apiVersion', 'kind'])]; return { text: stringify(base), note: 'apply without apiVersion or kind' }; }
-    case 'other-name': { base.metadata.name = rng.pick(['other', '', '..', 7]); return { text: stringify(base), note: `apply with name ${JSON.stringify(base.metadata.name)}` }; }
-    case 'managed-fields': { base.metadata.managedFields = [{ manager: 'x', operation: 'Apply', fieldsV1: oddValue(rng) }]; return { text: stringify(base), note: 'apply with managedFields' }; }
-    case 'not-object': return { text: rng.pick(['- a\n- b\n', 'str\n', '7\n', '', 'null\n', '{}\n']), note: 'apply of a non-object' };
-    case 'json': { const note = mutateValue(rng, base, { sentinelNamespace: 'fz-missing' }); return { text: emit(base), note: `apply as JSON text: ${note}` }; }
+    case 'yaml-attack': {
+      const y = yamlBody(rng, base);
+      return { text: y.text, note: `apply of YAML: ${y.note}` };
+    }
+    case 'no-type-meta': {
+      delete base[rng.pick(['apiVersion', 'kind'])];
+      return { text: stringify(base), note: 'apply without apiVersion or kind' };
+    }
+    case 'other-name': {
+      base.metadata.name = rng.pick(['other', '', '..', 7]);
+      return { text: stringify(base), note: `apply with name ${JSON.stringify(base.metadata.name)}` };
+    }
+    case 'managed-fields': {
+      base.metadata.managedFields = [{ manager: 'x', operation: 'Apply', fieldsV1: oddValue(rng) }];
+      return { text: stringify(base), note: 'apply with managedFields' };
+    }
+    case 'not-object':
+      return { text: rng.pick(['- a\n- b\n', 'str\n', '7\n', '', 'null\n', '{}\n']), note: 'apply of a non-object' };
+    case 'json': {
+      const note = mutateValue(rng, base, { sentinelNamespace: 'fz-missing' });
+      return { text: emit(base), note: `apply as JSON text: ${note}` };
+    }
     default: {
       const note = mutateValue(rng, base, { sentinelNamespace: 'fz-missing' });
       let text: string;
-      try { text = stringify(base); } catch { text = emit(base); }
+      try {
+        text = stringify(base);
+      } catch {
+        text = emit(base);
+      }
       return { text, note: `apply: ${note}` };
     }
   }
@@ -139,7 +249,13 @@ function applyBody(rng: Rng, t: Target): { text: string; note: string } {
 export const patches: Generator = (rng, ctx, index) => {
   const t = rng.pick(ctx.targets);
   const name = rng.chance(0.85) ? t.name : `fz-${index}`;
-  const type = rng.weighted([[5, JSON_PATCH], [5, MERGE], [6, STRATEGIC], [5, APPLY], [1, 'garbage']]);
+  const type = rng.weighted([
+    [5, JSON_PATCH],
+    [5, MERGE],
+    [6, STRATEGIC],
+    [5, APPLY],
+    [1, 'garbage'],
+  ]);
   let contentType = type;
   let bytes: Uint8Array;
   let note: string;
@@ -148,7 +264,18 @@ export const patches: Generator = (rng, ctx, index) => {
     bytes = utf8(b.text);
     note = b.note;
   } else if (type === 'garbage') {
-    contentType = rng.pick(['application/json', 'application/yaml', 'text/plain', 'application/json-patch+yaml', 'application/merge-patch+yaml', 'application/strategic-merge-patch+yaml', 'application/apply-patch+json', 'application/apply-patch+cbor', 'application/vnd.kubernetes.protobuf', '']);
+    contentType = rng.pick([
+      'application/json',
+      'application/yaml',
+      'text/plain',
+      'application/json-patch+yaml',
+      'application/merge-patch+yaml',
+      'application/strategic-merge-patch+yaml',
+      'application/apply-patch+json',
+      'application/apply-patch+cbor',
+      'application/vnd.kubernetes.protobuf',
+      '',
+    ]);
     bytes = utf8(JSON.stringify({ metadata: { labels: { a: 'b' } } }));
     note = `patch with Content-Type ${JSON.stringify(contentType)}`;
   } else {
@@ -173,6 +300,7 @@ export const patches: Generator = (rng, ctx, index) => {
     note: `${t.kind.apiVersion} ${t.kind.def.kind} ${name}: ${note}`,
     method: 'PATCH',
     path: withQuery(objectPath(t.kind, ctx.fuzzNs, name), ...parts),
-    headers, body: bytes,
+    headers,
+    body: bytes,
   };
 };

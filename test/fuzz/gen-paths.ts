@@ -20,7 +20,11 @@ const DOT = ['.', '%2e', '%2E'];
 /** Whether a path segment, percent-decoded, is a dot segment (the ones a server must not resolve). */
 function isDotSegment(seg: string): boolean {
   let s = seg;
-  try { s = decodeURIComponent(seg); } catch { /* keep raw */ }
+  try {
+    s = decodeURIComponent(seg);
+  } catch {
+    /* keep raw */
+  }
   return s.split(/[/\\]/).some((p) => p === '.' || p === '..');
 }
 
@@ -31,7 +35,11 @@ export function hasDotSegments(path: string): boolean {
 /** The path a URL parser would make of a raw path (dot segments resolved, `%2e` and backslashes included). */
 export function normalizedPath(path: string): string {
   const decoded = path.split(/[?#]/)[0].replace(/(%[0-9a-fA-F]{2})+/g, (m) => {
-    try { return decodeURIComponent(m); } catch { return m; }
+    try {
+      return decodeURIComponent(m);
+    } catch {
+      return m;
+    }
   });
   const p = decoded.replace(/\\/g, '/');
   try {
@@ -42,9 +50,59 @@ export function normalizedPath(path: string): string {
 }
 
 const ODD_SEGMENTS = [
-  '', '.', '..', '%2e', '%2e%2e', '%2f', 'a%2fb', '%2F..%2F', '%00', '%', '%zz', '%2', '#', '#frag', ';', 'a;b=c', '~', '%7e', '*', '%2a',
-  'ñ', '%C3%B1', '%FF', '%c0%ae', '\\', 'a\\b', 'UPPER', ' ', '%20', '+', '%2B', '\'', '"', '<', '>', '{name}', '$', '@', '!', '|', '^', '`',
-  'watch', 'namespaces', 'status', 'scale', 'api', 'apis', 'proxy', 'x'.repeat(254), 'x'.repeat(300), 'x'.repeat(5000), 'x'.repeat(20_000),
+  '',
+  '.',
+  '..',
+  '%2e',
+  '%2e%2e',
+  '%2f',
+  'a%2fb',
+  '%2F..%2F',
+  '%00',
+  '%',
+  '%zz',
+  '%2',
+  '#',
+  '#frag',
+  ';',
+  'a;b=c',
+  '~',
+  '%7e',
+  '*',
+  '%2a',
+  'ñ',
+  '%C3%B1',
+  '%FF',
+  '%c0%ae',
+  '\\',
+  'a\\b',
+  'UPPER',
+  ' ',
+  '%20',
+  '+',
+  '%2B',
+  "'",
+  '"',
+  '<',
+  '>',
+  '{name}',
+  '$',
+  '@',
+  '!',
+  '|',
+  '^',
+  '`',
+  'watch',
+  'namespaces',
+  'status',
+  'scale',
+  'api',
+  'apis',
+  'proxy',
+  'x'.repeat(254),
+  'x'.repeat(300),
+  'x'.repeat(5000),
+  'x'.repeat(20_000),
 ];
 
 /** Segments of a path for kind k of a given shape (name and namespace from the fuzz namespace). */
@@ -54,14 +112,22 @@ function shapeSegments(rng: Rng, ctx: GenContext, k: FuzzKind): { segs: string[]
   const shape = rng.pick(['cluster-collection', 'namespaced-collection', 'object', 'subresource', 'watch-collection', 'watch-object', 'object-without-namespace', 'namespace-only']);
   const ns = rng.chance(0.9) ? ctx.fuzzNs : rng.pick(['fz-missing', 'FUZZ', 'fuzz ']);
   switch (shape) {
-    case 'cluster-collection': return { segs: [...base, k.def.resource], shape };
-    case 'namespaced-collection': return { segs: [...base, 'namespaces', ns, k.def.resource], shape };
-    case 'object': return { segs: [...base, ...(k.def.namespaced ? ['namespaces', ns] : []), k.def.resource, name], shape };
-    case 'subresource': return { segs: [...base, ...(k.def.namespaced ? ['namespaces', ns] : []), k.def.resource, name, rng.pick(['status', 'scale', 'finalize', 'proxy', 'nope'])], shape };
-    case 'watch-collection': return { segs: [...base, 'watch', ...(k.def.namespaced ? ['namespaces', ns] : []), k.def.resource], shape };
-    case 'watch-object': return { segs: [...base, 'watch', ...(k.def.namespaced ? ['namespaces', ns] : []), k.def.resource, name], shape };
-    case 'object-without-namespace': return { segs: [...base, k.def.resource, name], shape };
-    default: return { segs: [...base, 'namespaces', ns], shape };
+    case 'cluster-collection':
+      return { segs: [...base, k.def.resource], shape };
+    case 'namespaced-collection':
+      return { segs: [...base, 'namespaces', ns, k.def.resource], shape };
+    case 'object':
+      return { segs: [...base, ...(k.def.namespaced ? ['namespaces', ns] : []), k.def.resource, name], shape };
+    case 'subresource':
+      return { segs: [...base, ...(k.def.namespaced ? ['namespaces', ns] : []), k.def.resource, name, rng.pick(['status', 'scale', 'finalize', 'proxy', 'nope'])], shape };
+    case 'watch-collection':
+      return { segs: [...base, 'watch', ...(k.def.namespaced ? ['namespaces', ns] : []), k.def.resource], shape };
+    case 'watch-object':
+      return { segs: [...base, 'watch', ...(k.def.namespaced ? ['namespaces', ns] : []), k.def.resource, name], shape };
+    case 'object-without-namespace':
+      return { segs: [...base, k.def.resource, name], shape };
+    default:
+      return { segs: [...base, 'namespaces', ns], shape };
   }
 }
 
@@ -86,18 +152,62 @@ export const oddPath: Generator = (rng, ctx, index) => {
     const i = rng.int(0, segs.length - 1);
     variant ||= what;
     switch (what) {
-      case 'replace': { const s = rng.pick(ODD_SEGMENTS); segs[i] = s; notes.push(`segment ${i} = ${JSON.stringify(s.slice(0, 16))}`); break; }
-      case 'insert': { const s = rng.pick(ODD_SEGMENTS); segs.splice(i, 0, s); notes.push(`insert ${JSON.stringify(s.slice(0, 16))} at ${i}`); break; }
-      case 'dot-dot': { const s = rng.pick(DOT_DOT); segs.splice(i + 1, 0, s); notes.push(`${s} after ${i}`); break; }
-      case 'dot': { const s = rng.pick(DOT); segs.splice(i + 1, 0, s); notes.push(`${s} after ${i}`); break; }
-      case 'encode': segs[i] = [...Buffer.from(segs[i])].map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''); notes.push(`percent-encode ${i}`); break;
-      case 'upper-encode': segs[i] = encodeURIComponent(segs[i]).replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`); notes.push(`partly encode ${i}`); break;
-      case 'empty': segs.splice(i + 1, 0, ''); notes.push(`empty after ${i}`); break;
-      case 'trailing-slash': segs.push(''); notes.push('trailing slash'); break;
-      case 'leading-slashes': segs.unshift(''); notes.push('leading //'); break;
-      case 'long': segs.splice(i, 0, ...new Array(rng.pick([100, 1000])).fill('a')); notes.push('many segments'); break;
-      case 'unicode': segs[i] += rng.pick(['ñ', '\u00ff', '%E2%80%AE', '%F0%9F%98%80', '%ED%A0%80']); notes.push(`unicode in ${i}`); break;
-      default: segs.splice(i, 1); notes.push(`drop ${i}`); break;
+      case 'replace': {
+        const s = rng.pick(ODD_SEGMENTS);
+        segs[i] = s;
+        notes.push(`segment ${i} = ${JSON.stringify(s.slice(0, 16))}`);
+        break;
+      }
+      case 'insert': {
+        const s = rng.pick(ODD_SEGMENTS);
+        segs.splice(i, 0, s);
+        notes.push(`insert ${JSON.stringify(s.slice(0, 16))} at ${i}`);
+        break;
+      }
+      case 'dot-dot': {
+        const s = rng.pick(DOT_DOT);
+        segs.splice(i + 1, 0, s);
+        notes.push(`${s} after ${i}`);
+        break;
+      }
+      case 'dot': {
+        const s = rng.pick(DOT);
+        segs.splice(i + 1, 0, s);
+        notes.push(`${s} after ${i}`);
+        break;
+      }
+      case 'encode':
+        segs[i] = [...Buffer.from(segs[i])].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+        notes.push(`percent-encode ${i}`);
+        break;
+      case 'upper-encode':
+        segs[i] = encodeURIComponent(segs[i]).replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+        notes.push(`partly encode ${i}`);
+        break;
+      case 'empty':
+        segs.splice(i + 1, 0, '');
+        notes.push(`empty after ${i}`);
+        break;
+      case 'trailing-slash':
+        segs.push('');
+        notes.push('trailing slash');
+        break;
+      case 'leading-slashes':
+        segs.unshift('');
+        notes.push('leading //');
+        break;
+      case 'long':
+        segs.splice(i, 0, ...new Array(rng.pick([100, 1000])).fill('a'));
+        notes.push('many segments');
+        break;
+      case 'unicode':
+        segs[i] += rng.pick(['ñ', '\u00ff', '%E2%80%AE', '%F0%9F%98%80', '%ED%A0%80']);
+        notes.push(`unicode in ${i}`);
+        break;
+      default:
+        segs.splice(i, 1);
+        notes.push(`drop ${i}`);
+        break;
     }
   }
   let method = rng.chance(0.93) ? rng.pick(METHODS) : rng.pick(ODD_METHODS);
@@ -115,7 +225,10 @@ export const oddPath: Generator = (rng, ctx, index) => {
   return {
     generator: `path/${variant}`,
     note: `${method} ${k.apiVersion} ${k.def.resource}: ${notes.join('; ')}`,
-    method, path, headers: { accept: 'application/json', ...headers }, body,
+    method,
+    path,
+    headers: { accept: 'application/json', ...headers },
+    body,
     stream: method === 'GET' && (shape.startsWith('watch') || segs.includes('watch')),
     risky: isDot || path.includes('//'),
     connect: segs.some((s) => ['proxy', 'exec', 'attach', 'portforward', 'log'].includes(s)),
@@ -141,8 +254,17 @@ export const sentinelPath: Generator = (rng, ctx, index) => {
   const sentinelName = ctx.sentinels.names[which];
   const dd = () => rng.pick(DOT_DOT.filter((d) => !d.includes('%25')));
   const family = rng.pick([
-    'cluster-wide-collection', 'object-dotdot-to-collection', 'traverse-to-collection', 'traverse-to-namespace', 'traverse-to-object',
-    'fragment', 'empty-segment', 'clusterrole-dotdot', 'clusterrole-traverse-to-object', 'dot-in-collection', 'encoded-slash-name',
+    'cluster-wide-collection',
+    'object-dotdot-to-collection',
+    'traverse-to-collection',
+    'traverse-to-namespace',
+    'traverse-to-object',
+    'fragment',
+    'empty-segment',
+    'clusterrole-dotdot',
+    'clusterrole-traverse-to-object',
+    'dot-in-collection',
+    'encoded-slash-name',
   ]);
   let path: string;
   let kind = k;
@@ -194,7 +316,12 @@ export const sentinelPath: Generator = (rng, ctx, index) => {
       path = `${collectionPath(k, ctx.fuzzNs)}/${rng.pick(['..%2f..%2f', '%2e%2e%2f%2e%2e%2f', '..%5c..%5c'])}${S}%2f${k.def.resource}`;
       break;
   }
-  const method = rng.weighted([[6, 'DELETE'], [2, 'PUT'], [2, 'PATCH'], [1, 'POST']]);
+  const method = rng.weighted([
+    [6, 'DELETE'],
+    [2, 'PUT'],
+    [2, 'PATCH'],
+    [1, 'POST'],
+  ]);
   const headers: Record<string, string> = { accept: 'application/json' };
   let body: Uint8Array | undefined;
   if (method === 'PUT' || method === 'POST') {
@@ -210,7 +337,11 @@ export const sentinelPath: Generator = (rng, ctx, index) => {
   return {
     generator: `sentinel/${family}`,
     note: `${method} aimed at sentinel ${kind.def.resource} in ${S}`,
-    method, path, headers, body, risky: true,
+    method,
+    path,
+    headers,
+    body,
+    risky: true,
   };
 };
 
@@ -233,7 +364,10 @@ export const methodMatrix: Generator = (rng, ctx, index) => {
   return {
     generator: `method/${shape}`,
     note: `${method} on the ${shape} of ${k.apiVersion} ${k.def.resource}`,
-    method, path, headers: { accept: 'application/json', ...headers }, body,
+    method,
+    path,
+    headers: { accept: 'application/json', ...headers },
+    body,
     stream: method === 'GET' && shape === 'watch',
     connect: shape === 'subresource' && /\/(proxy|exec|attach|portforward|log)$/.test(path),
   };

@@ -12,39 +12,95 @@ import { DELETE_PARAMS, PATCH_PARAMS, queryString, READ_PARAMS, WRITE_PARAMS } f
 import type { Rng } from './rng.ts';
 
 const ACCEPTS = [
-  'application/json', '*/*', '', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'application/vnd.kubernetes.protobuf, application/json',
-  'application/json;as=Table;v=v1;g=meta.k8s.io', 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json',
-  'application/json;as=Table;v=v1beta1;g=meta.k8s.io', 'application/json;as=Table;v=v2;g=meta.k8s.io', 'application/json;as=Table',
-  'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io', 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io',
-  'application/yaml;as=PartialObjectMetadata;v=v1;g=meta.k8s.io', 'application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io',
+  'application/json',
+  '*/*',
+  '',
+  'application/yaml',
+  'application/vnd.kubernetes.protobuf',
+  'application/vnd.kubernetes.protobuf, application/json',
+  'application/json;as=Table;v=v1;g=meta.k8s.io',
+  'application/json;as=Table;v=v1;g=meta.k8s.io, application/json',
+  'application/json;as=Table;v=v1beta1;g=meta.k8s.io',
+  'application/json;as=Table;v=v2;g=meta.k8s.io',
+  'application/json;as=Table',
+  'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io',
+  'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io',
+  'application/yaml;as=PartialObjectMetadata;v=v1;g=meta.k8s.io',
+  'application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io',
   'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io',
-  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList', 'garbage', 'application/xml', 'text/html,application/xhtml+xml',
-  'application/json;q=abc', 'application/json;q=0', '*/*;q=0', 'application/*', 'APPLICATION/JSON', 'application/json;stream=watch',
-  'application/json, */*;q=0.5', ';;;', ',', 'application/json;as=Table;v=v1;g=meta.k8s.io;q=0.9, application/yaml',
+  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+  'garbage',
+  'application/xml',
+  'text/html,application/xhtml+xml',
+  'application/json;q=abc',
+  'application/json;q=0',
+  '*/*;q=0',
+  'application/*',
+  'APPLICATION/JSON',
+  'application/json;stream=watch',
+  'application/json, */*;q=0.5',
+  ';;;',
+  ',',
+  'application/json;as=Table;v=v1;g=meta.k8s.io;q=0.9, application/yaml',
   new Array(1000).fill('application/x-fuzz').join(', '),
 ];
 
 const CONTENT_TYPES = [
-  '', 'application/json', 'application/json; charset=utf-8', 'application/json; charset=latin1', 'application/json;;', 'APPLICATION/JSON',
-  'text/plain', 'application/xml', 'application/json, application/yaml', 'application/*', '*/*', 'application/json; charset="',
-  'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', 'application/vnd.kubernetes.protobuf;stream=watch',
-  'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml',
-  'application/apply-patch+cbor', 'application/cbor', 'application/yaml', ';', 'application/json; x=' + 'y'.repeat(5000), '\u00ff',
+  '',
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/json; charset=latin1',
+  'application/json;;',
+  'APPLICATION/JSON',
+  'text/plain',
+  'application/xml',
+  'application/json, application/yaml',
+  'application/*',
+  '*/*',
+  'application/json; charset="',
+  'multipart/form-data; boundary=x',
+  'application/x-www-form-urlencoded',
+  'application/vnd.kubernetes.protobuf;stream=watch',
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
+  'application/apply-patch+cbor',
+  'application/cbor',
+  'application/yaml',
+  ';',
+  'application/json; x=' + 'y'.repeat(5000),
+  '\u00ff',
 ];
 
 /** Query-parameter fuzzing on reads, deletes and writes of collections and objects. */
 export const queryParams: Generator = (rng, ctx, index) => {
   const k = rng.pick(servedKinds);
-  const method = rng.weighted([[14, 'GET'], [3, 'DELETE'], [1, 'POST'], [1, 'PUT'], [1, 'PATCH']]);
+  const method = rng.weighted([
+    [14, 'GET'],
+    [3, 'DELETE'],
+    [1, 'POST'],
+    [1, 'PUT'],
+    [1, 'PATCH'],
+  ]);
   const shape = rng.pick(['namespaced-collection', 'cluster-collection', 'object', 'watch-path', 'sentinel-namespace']);
   let path: string;
   switch (shape) {
-    case 'cluster-collection': path = collectionPath(k); break;
-    case 'object': path = objectPath(k, ctx.fuzzNs, rng.chance(0.7) ? 'fz-target' : `fz-${index}`); break;
-    case 'watch-path': path = `${k.base}/watch/${k.def.namespaced ? `namespaces/${ctx.fuzzNs}/` : ''}${k.def.resource}`; break;
+    case 'cluster-collection':
+      path = collectionPath(k);
+      break;
+    case 'object':
+      path = objectPath(k, ctx.fuzzNs, rng.chance(0.7) ? 'fz-target' : `fz-${index}`);
+      break;
+    case 'watch-path':
+      path = `${k.base}/watch/${k.def.namespaced ? `namespaces/${ctx.fuzzNs}/` : ''}${k.def.resource}`;
+      break;
     // reading the sentinels' namespace is harmless; writes there go to the run's namespace instead
-    case 'sentinel-namespace': path = collectionPath(k, method === 'GET' ? rng.pick(ctx.sentinels.namespaces) : ctx.fuzzNs); break;
-    default: path = collectionPath(k, ctx.fuzzNs);
+    case 'sentinel-namespace':
+      path = collectionPath(k, method === 'GET' ? rng.pick(ctx.sentinels.namespaces) : ctx.fuzzNs);
+      break;
+    default:
+      path = collectionPath(k, ctx.fuzzNs);
   }
   const isObject = shape === 'object';
   const names = method === 'GET' ? READ_PARAMS : method === 'DELETE' ? DELETE_PARAMS : method === 'PATCH' ? PATCH_PARAMS : WRITE_PARAMS;
@@ -54,7 +110,11 @@ export const queryParams: Generator = (rng, ctx, index) => {
   const confined = path.includes(`/namespaces/${ctx.fuzzNs}/`);
   if (collectionDelete && !confined) parts.push(SAFE_SELECTOR);
   let q = queryString(rng, rng.int(1, 5), names);
-  if (collectionDelete && !confined) q = q.split('&').filter((p) => !/^labelSelector=/.test(p)).join('&');
+  if (collectionDelete && !confined)
+    q = q
+      .split('&')
+      .filter((p) => !/^labelSelector=/.test(p))
+      .join('&');
   parts.push(q);
   path = withQuery(path, ...parts);
   const query = path.split('?')[1] ?? '';
@@ -74,7 +134,10 @@ export const queryParams: Generator = (rng, ctx, index) => {
   return {
     generator: `query/${method}-${shape}`,
     note: `${method} ${k.apiVersion} ${k.def.resource} with garbage query parameters`,
-    method, path, headers, body,
+    method,
+    path,
+    headers,
+    body,
     stream: method === 'GET' && (shape === 'watch-path' || /(^|&)watch=/.test(query)),
   };
 };
@@ -87,7 +150,25 @@ function deleteOptions(rng: Rng): Record<string, unknown> {
   return o;
 }
 
-const SUBRESOURCES = ['status', 'scale', 'finalize', 'exec', 'log', 'proxy', 'binding', 'eviction', 'token', 'ephemeralcontainers', 'attach', 'portforward', 'approval', 'nope', 'status/extra', 'proxy/a/b', 'scale/'];
+const SUBRESOURCES = [
+  'status',
+  'scale',
+  'finalize',
+  'exec',
+  'log',
+  'proxy',
+  'binding',
+  'eviction',
+  'token',
+  'ephemeralcontainers',
+  'attach',
+  'portforward',
+  'approval',
+  'nope',
+  'status/extra',
+  'proxy/a/b',
+  'scale/',
+];
 
 /** Methods and bodies on subresources, declared or not. */
 export const subresources: Generator = (rng, ctx, index) => {
@@ -108,12 +189,14 @@ export const subresources: Generator = (rng, ctx, index) => {
       { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: ctx.fuzzNs } },
       { apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { kind: 'Node', name: 'node-1' } },
       { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: ['x'], expirationSeconds: rng.pick([-1, 0, 600, 1e12]) } },
-      { status: oddValue(rng) }, { spec: { replicas: 2 } }, oddValue(rng), { metadata: { name: 'other' } },
+      { status: oddValue(rng) },
+      { spec: { replicas: 2 } },
+      oddValue(rng),
+      { metadata: { name: 'other' } },
     ];
     body = utf8(emit(rng.pick(candidates)));
-    headers['content-type'] = method === 'PATCH'
-      ? rng.pick(['application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/json-patch+json', 'application/apply-patch+yaml'])
-      : 'application/json';
+    headers['content-type'] =
+      method === 'PATCH' ? rng.pick(['application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/json-patch+json', 'application/apply-patch+yaml']) : 'application/json';
     if (method === 'PATCH' && headers['content-type'] === 'application/json-patch+json') {
       body = utf8(JSON.stringify([{ op: rng.pick(['replace', 'add', 'remove']), path: rng.pick(['/spec/replicas', '/status', '/status/replicas', '/metadata/name']), value: oddValue(rng) }]));
     }
@@ -123,7 +206,11 @@ export const subresources: Generator = (rng, ctx, index) => {
   return {
     generator: `subresource/${sub.split('/')[0]}-${method}`,
     note: `${method} ${k.apiVersion} ${k.def.resource}/${sub}`,
-    method, path, headers, body, connect,
+    method,
+    path,
+    headers,
+    body,
+    connect,
   };
 };
 
@@ -153,14 +240,19 @@ export const oddHeaders: Generator = (rng, ctx, index) => {
   switch (what) {
     case 'content-type': {
       const ct = rng.pick(CONTENT_TYPES);
-      if (ct) headers['content-type'] = ct; else delete headers['content-type'];
-      if (!body && rng.chance(0.5)) { method = 'POST'; body = utf8(JSON.stringify(validObject(k, `fz-${index}`, ctx.fuzzNs))); }
+      if (ct) headers['content-type'] = ct;
+      else delete headers['content-type'];
+      if (!body && rng.chance(0.5)) {
+        method = 'POST';
+        body = utf8(JSON.stringify(validObject(k, `fz-${index}`, ctx.fuzzNs)));
+      }
       note = `Content-Type ${JSON.stringify(ct.slice(0, 60))}`;
       break;
     }
     case 'accept': {
       const a = rng.pick(ACCEPTS);
-      if (a) headers.accept = a; else delete headers.accept;
+      if (a) headers.accept = a;
+      else delete headers.accept;
       note = `Accept ${JSON.stringify(a.slice(0, 60))}`;
       break;
     }
@@ -171,8 +263,16 @@ export const oddHeaders: Generator = (rng, ctx, index) => {
     }
     case 'content-encoding': {
       const ce = rng.pick(['gzip', 'gzip-real', 'br', 'deflate', 'identity', 'x', 'gzip, gzip']);
-      if (!body) { method = 'POST'; path = collectionPath(k, ctx.fuzzNs); body = utf8(JSON.stringify(validObject(k, `fz-${index}`, ctx.fuzzNs))); headers['content-type'] = 'application/json'; }
-      if (ce === 'gzip-real') { body = new Uint8Array(gzipSync(body)); headers['content-encoding'] = 'gzip'; } else headers['content-encoding'] = ce;
+      if (!body) {
+        method = 'POST';
+        path = collectionPath(k, ctx.fuzzNs);
+        body = utf8(JSON.stringify(validObject(k, `fz-${index}`, ctx.fuzzNs)));
+        headers['content-type'] = 'application/json';
+      }
+      if (ce === 'gzip-real') {
+        body = new Uint8Array(gzipSync(body));
+        headers['content-encoding'] = 'gzip';
+      } else headers['content-encoding'] = ce;
       note = `Content-Encoding ${ce}`;
       break;
     }
@@ -228,6 +328,10 @@ export const oddHeaders: Generator = (rng, ctx, index) => {
   return {
     generator: `headers/${what}`,
     note: `${method} ${k.apiVersion} ${k.def.resource}: ${note}`,
-    method, path, headers, body, protocolReject,
+    method,
+    path,
+    headers,
+    body,
+    protocolReject,
   };
 };

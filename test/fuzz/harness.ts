@@ -112,10 +112,12 @@ async function call(server: RunningServer, method: string, path: string, body?: 
 
 /** The patch targets: fz-target of every creatable stored kind in the run's namespace (names fixed by some kinds). */
 function targetList(): Target[] {
-  return storedKinds.filter((k) => k.def.verbs.includes('create') && k.def.verbs.includes('patch')).map((kind) => {
-    const object = validObject(kind, 'fz-target', FUZZ_NS);
-    return { kind, name: object.metadata.name, object };
-  });
+  return storedKinds
+    .filter((k) => k.def.verbs.includes('create') && k.def.verbs.includes('patch'))
+    .map((kind) => {
+      const object = validObject(kind, 'fz-target', FUZZ_NS);
+      return { kind, name: object.metadata.name, object };
+    });
 }
 
 /** (Re)creates what the run needs: its namespace and the patch targets. Existing ones are left as they are. */
@@ -131,7 +133,14 @@ async function ready(url: string): Promise<{ ok: boolean; detail: string }> {
   try {
     const res = await fetch(`${url}/readyz?verbose`, { signal: AbortSignal.timeout(10_000) });
     const text = await res.text();
-    return { ok: res.status === 200, detail: `${res.status} ${text.split('\n').filter((l) => l.includes('failed')).join('; ').slice(0, 300)}` };
+    return {
+      ok: res.status === 200,
+      detail: `${res.status} ${text
+        .split('\n')
+        .filter((l) => l.includes('failed'))
+        .join('; ')
+        .slice(0, 300)}`,
+    };
   } catch (err) {
     return { ok: false, detail: (err as Error).message };
   }
@@ -158,8 +167,16 @@ export async function runFuzz(opts: RunOptions): Promise<RunResult> {
   const ctx: GenContext = { fuzzNs: FUZZ_NS, sentinels: sentinels.names, targets, protobuf: codec };
 
   const result: RunResult = {
-    seed, count: opts.count, sent: 0, clientRefused: 0, byStatus: new Map(), byGenerator: new Map(),
-    failures: [], classes: [], slowest: [], elapsedMs: 0,
+    seed,
+    count: opts.count,
+    sent: 0,
+    clientRefused: 0,
+    byStatus: new Map(),
+    byGenerator: new Map(),
+    failures: [],
+    classes: [],
+    slowest: [],
+    elapsedMs: 0,
   };
   const fail = (f: Failure) => result.failures.push(f);
   const indices = opts.only ?? Array.from({ length: opts.count }, (_, i) => i);
@@ -172,7 +189,10 @@ export async function runFuzz(opts: RunOptions): Promise<RunResult> {
       const c = generateCase(seed, index, ctx, opts.families);
       const r: SendResult = await send(server.url, c, { timeoutMs: opts.timeoutMs });
       const v = judge(c, r, codec);
-      if (r.kind === 'client-refused') { result.clientRefused++; continue; }
+      if (r.kind === 'client-refused') {
+        result.clientRefused++;
+        continue;
+      }
       const slowMs = opts.slowMs ?? 15_000;
       if (!v.rule && r.ms > slowMs) {
         v.rule = 'slow-response';
@@ -217,7 +237,10 @@ export async function runFuzz(opts: RunOptions): Promise<RunResult> {
         await new Promise((r) => setTimeout(r, 500));
         back = (await ready(server.url)).ok;
       }
-      if (!back) { result.aborted = `/readyz not 200 after cases ${slice[0]}..${last}: ${rz.detail}`; break; }
+      if (!back) {
+        result.aborted = `/readyz not 200 after cases ${slice[0]}..${last}: ${rz.detail}`;
+        break;
+      }
     }
     const problems = await sentinels.check();
     if (problems.length) {
@@ -238,14 +261,20 @@ export async function runFuzz(opts: RunOptions): Promise<RunResult> {
 /** What tells one cause from another: for most rules the normalized message; for some the rule says it all. */
 function classKey(f: Failure): string {
   switch (f.rule) {
-    case 'sentinel-damaged': return `${f.rule} | by ${f.case.generator.split('/')[0]} requests`;
+    case 'sentinel-damaged':
+      return `${f.rule} | by ${f.case.generator.split('/')[0]} requests`;
     case 'stream-for-a-write':
-    case 'warning-not-truncated': return f.rule;
-    case 'slow-response': return `${f.rule} | ${f.case.generator}`;
+    case 'warning-not-truncated':
+      return f.rule;
+    case 'slow-response':
+      return `${f.rule} | ${f.case.generator}`;
     case 'write-through-dot-segment':
-    case 'write-on-cluster-wide-collection': return `${f.rule} | ${f.case.method}`;
-    case 'no-response': return `${f.rule} | ${f.case.method === 'CONNECT' ? 'CONNECT' : normalizeMessage(f.message)}`;
-    default: return `${f.rule} | ${f.status} | ${normalizeMessage(f.message)}`;
+    case 'write-on-cluster-wide-collection':
+      return `${f.rule} | ${f.case.method}`;
+    case 'no-response':
+      return `${f.rule} | ${f.case.method === 'CONNECT' ? 'CONNECT' : normalizeMessage(f.message)}`;
+    default:
+      return `${f.rule} | ${f.status} | ${normalizeMessage(f.message)}`;
   }
 }
 
@@ -287,7 +316,9 @@ export function describeCase(c: FuzzCase, seed: number): string {
 
 export function formatReport(r: RunResult): string {
   const out: string[] = [];
-  out.push(`fuzz seed ${r.seed}: ${r.sent} requests sent (${r.clientRefused} refused by the client), ${r.failures.length} failures in ${r.classes.length} classes, ${(r.elapsedMs / 1000).toFixed(1)} s`);
+  out.push(
+    `fuzz seed ${r.seed}: ${r.sent} requests sent (${r.clientRefused} refused by the client), ${r.failures.length} failures in ${r.classes.length} classes, ${(r.elapsedMs / 1000).toFixed(1)} s`,
+  );
   if (r.aborted) out.push(`ABORTED: ${r.aborted}`);
   for (const fc of r.classes) {
     out.push(`\n[${fc.count}x] ${fc.key}`);
@@ -305,7 +336,12 @@ export function formatCounts(r: RunResult): string {
   out.push(`by status: ${statuses.map(([s, n]) => `${s || 'none'}: ${n}`).join(', ')}`);
   out.push('by generator:');
   for (const [g, m] of [...r.byGenerator.entries()].sort()) {
-    out.push(`  ${g.padEnd(44)} ${[...m.entries()].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s || 'none'}:${n}`).join(' ')}`);
+    out.push(
+      `  ${g.padEnd(44)} ${[...m.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([s, n]) => `${s || 'none'}:${n}`)
+        .join(' ')}`,
+    );
   }
   out.push('slowest:');
   for (const s of r.slowest) out.push(`  ${String(s.ms).padStart(6)} ms  ${s.status}  case ${s.c.index} ${s.c.generator}: ${s.c.note.slice(0, 100)}`);

@@ -30,13 +30,28 @@ export function emit(value: unknown, maxChars = 4 * 1024 * 1024): string {
   const stack: (unknown | { lit: string })[] = [value];
   const LIT = Symbol('lit');
   const lit = (s: string) => ({ [LIT]: s });
-  const put = (s: string) => { out.push(s); length += s.length; };
+  const put = (s: string) => {
+    out.push(s);
+    length += s.length;
+  };
   while (stack.length && length < maxChars) {
     const v = stack.pop() as any;
-    if (v !== null && typeof v === 'object' && LIT in v) { put(v[LIT]); continue; }
-    if (v instanceof Raw) { put(v.text); continue; }
-    if (v === undefined) { put('null'); continue; }
-    if (v === null || typeof v !== 'object') { put(JSON.stringify(v) ?? 'null'); continue; }
+    if (v !== null && typeof v === 'object' && LIT in v) {
+      put(v[LIT]);
+      continue;
+    }
+    if (v instanceof Raw) {
+      put(v.text);
+      continue;
+    }
+    if (v === undefined) {
+      put('null');
+      continue;
+    }
+    if (v === null || typeof v !== 'object') {
+      put(JSON.stringify(v) ?? 'null');
+      continue;
+    }
     const entries: [string | undefined, unknown][] = v instanceof Dup ? v.entries : Array.isArray(v) ? v.map((x) => [undefined, x]) : Object.entries(v);
     const open = Array.isArray(v) ? '[' : '{';
     const close = Array.isArray(v) ? ']' : '}';
@@ -107,12 +122,39 @@ const fmt = (p: Path) => p.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}
 /** Values of every JSON type, and number literals beyond what JS numbers hold. */
 export function oddValue(rng: Rng): unknown {
   return rng.pick<() => unknown>([
-    () => null, () => true, () => false, () => 0, () => -1, () => 1.5, () => 1e308, () => -2147483649,
-    () => '', () => 'x', () => ' ', () => '\u0000', () => 'ñ', () => '😀', () => '\ud800',
-    () => [], () => [null], () => [[[]]], () => ({}), () => ({ '': null }), () => ({ a: { b: { c: [] } } }),
-    () => new Raw('9223372036854775808'), () => new Raw('-9223372036854775809'), () => new Raw('1e400'),
-    () => new Raw('-0'), () => new Raw('1.0'), () => new Raw('123456789012345678901234567890'), () => new Raw('4.9e-325'),
-    () => '2024-13-45T99:99:99Z', () => '1Gi', () => '-1', () => 'true', () => '{"a":1}',
+    () => null,
+    () => true,
+    () => false,
+    () => 0,
+    () => -1,
+    () => 1.5,
+    () => 1e308,
+    () => -2147483649,
+    () => '',
+    () => 'x',
+    () => ' ',
+    () => '\u0000',
+    () => 'ñ',
+    () => '😀',
+    () => '\ud800',
+    () => [],
+    () => [null],
+    () => [[[]]],
+    () => ({}),
+    () => ({ '': null }),
+    () => ({ a: { b: { c: [] } } }),
+    () => new Raw('9223372036854775808'),
+    () => new Raw('-9223372036854775809'),
+    () => new Raw('1e400'),
+    () => new Raw('-0'),
+    () => new Raw('1.0'),
+    () => new Raw('123456789012345678901234567890'),
+    () => new Raw('4.9e-325'),
+    () => '2024-13-45T99:99:99Z',
+    () => '1Gi',
+    () => '-1',
+    () => 'true',
+    () => '{"a":1}',
   ])();
 }
 
@@ -129,11 +171,26 @@ function nested(depth: number, leaf: unknown, asArray: boolean): unknown {
 
 /** Sizes of the big mutations; most are moderate so that a run stays fast. */
 export function bigSize(rng: Rng): number {
-  return rng.weighted([[6, 1024], [4, 65536], [2, 300_000], [1, 1_000_000], [1, 2_900_000]]);
+  return rng.weighted([
+    [6, 1024],
+    [4, 65536],
+    [2, 300_000],
+    [1, 1_000_000],
+    [1, 2_900_000],
+  ]);
 }
 
 export function nestingDepth(rng: Rng): number {
-  return rng.weighted([[3, 100], [3, 1000], [2, 2600], [2, 5000], [2, 10_000], [1, 10_001], [1, 50_000], [1, 200_000]]);
+  return rng.weighted([
+    [3, 100],
+    [3, 1000],
+    [2, 2600],
+    [2, 5000],
+    [2, 10_000],
+    [1, 10_001],
+    [1, 50_000],
+    [1, 200_000],
+  ]);
 }
 
 const ODD_NAMES = ['', '.', '..', 'a/b', 'a%2Fb', '%2e%2e', 'UPPER', 'a_b', '-a', 'a-', 'a..b', 'ñ', '😀', 'x'.repeat(254), 'x'.repeat(64), 'a b', '#', '?', 'a\u0000b', '0', 'default'];
@@ -143,8 +200,17 @@ export function mutateValue(rng: Rng, obj: Record<string, any>, ctx: { sentinelN
   const paths = allPaths(obj);
   const p = rng.pick(paths);
   const kind = rng.weighted<string>([
-    [10, 'wrong-type'], [4, 'remove'], [3, 'huge-string'], [2, 'huge-array'], [2, 'many-keys'], [3, 'deep-nesting'],
-    [3, 'odd-field-name'], [3, 'duplicate-key'], [3, 'raw-number'], [6, 'metadata'], [3, 'type-meta'],
+    [10, 'wrong-type'],
+    [4, 'remove'],
+    [3, 'huge-string'],
+    [2, 'huge-array'],
+    [2, 'many-keys'],
+    [3, 'deep-nesting'],
+    [3, 'odd-field-name'],
+    [3, 'duplicate-key'],
+    [3, 'raw-number'],
+    [6, 'metadata'],
+    [3, 'type-meta'],
   ]);
   switch (kind) {
     case 'wrong-type': {
@@ -167,7 +233,11 @@ export function mutateValue(rng: Rng, obj: Record<string, any>, ctx: { sentinelN
       const item = rng.pick<unknown>([0, 'a', null, {}, [], { name: 'x' }]);
       const target = rng.chance(0.5) && p.length ? p : ['spec', 'fuzzList'];
       // fresh items: a later mutation inside one must not grow all of them
-      setAt(obj, target, Array.from({ length: n }, () => structuredClone(item)));
+      setAt(
+        obj,
+        target,
+        Array.from({ length: n }, () => structuredClone(item)),
+      );
       return `huge-array ${fmt(target)} ${n}x${JSON.stringify(item)}`;
     }
     case 'many-keys': {
@@ -187,7 +257,24 @@ export function mutateValue(rng: Rng, obj: Record<string, any>, ctx: { sentinelN
       return `deep-nesting ${fmt(target)} depth ${d} ${asArray ? 'arrays' : 'objects'}`;
     }
     case 'odd-field-name': {
-      const name = rng.pick(['ñ', '中文', '😀', 'a\u0001b', '\u0000', 'x'.repeat(rng.pick([300, 70_000])), '', ' ', '$patch', '$retainKeys', '$setElementOrder/x', 'a.b', 'a"b', '\\', '\u2028', '\ud800']);
+      const name = rng.pick([
+        'ñ',
+        '中文',
+        '😀',
+        'a\u0001b',
+        '\u0000',
+        'x'.repeat(rng.pick([300, 70_000])),
+        '',
+        ' ',
+        '$patch',
+        '$retainKeys',
+        '$setElementOrder/x',
+        'a.b',
+        'a"b',
+        '\\',
+        '\u2028',
+        '\ud800',
+      ]);
       const container = containerPath(rng, obj, paths);
       const parent = getAt(obj, container);
       if (parent && typeof parent === 'object' && !Array.isArray(parent)) parent[name] = oddValue(rng);
@@ -239,39 +326,85 @@ function mutateMetadata(rng: Rng, obj: Record<string, any>, ctx: { sentinelNames
   obj.metadata = obj.metadata && typeof obj.metadata === 'object' ? obj.metadata : {};
   const m = obj.metadata;
   const what = rng.pick([
-    'name', 'namespace', 'generateName', 'resourceVersion', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds',
-    'finalizers', 'ownerReferences', 'managedFields', 'labels', 'annotations', 'generation', 'selfLink',
+    'name',
+    'namespace',
+    'generateName',
+    'resourceVersion',
+    'uid',
+    'creationTimestamp',
+    'deletionTimestamp',
+    'deletionGracePeriodSeconds',
+    'finalizers',
+    'ownerReferences',
+    'managedFields',
+    'labels',
+    'annotations',
+    'generation',
+    'selfLink',
   ]);
   const v: unknown = (() => {
     switch (what) {
-      case 'name': return rng.pick(ODD_NAMES);
-      case 'namespace': return rng.pick([ctx.sentinelNamespace, '', 'nonexistent', '..', 'UPPER', 'kube-system', 7]);
-      case 'generateName': return rng.pick(['', 'x'.repeat(300), 'a-', '..', 'ñ-', '/']);
-      case 'resourceVersion': return rng.pick(['', '0', '-1', 'abc', '9223372036854775808', '1', '99999999999', ' 5']);
-      case 'uid': return rng.pick(['', 'not-a-uid', 'x'.repeat(1000), '00000000-0000-0000-0000-000000000000']);
+      case 'name':
+        return rng.pick(ODD_NAMES);
+      case 'namespace':
+        return rng.pick([ctx.sentinelNamespace, '', 'nonexistent', '..', 'UPPER', 'kube-system', 7]);
+      case 'generateName':
+        return rng.pick(['', 'x'.repeat(300), 'a-', '..', 'ñ-', '/']);
+      case 'resourceVersion':
+        return rng.pick(['', '0', '-1', 'abc', '9223372036854775808', '1', '99999999999', ' 5']);
+      case 'uid':
+        return rng.pick(['', 'not-a-uid', 'x'.repeat(1000), '00000000-0000-0000-0000-000000000000']);
       case 'creationTimestamp':
-      case 'deletionTimestamp': return rng.pick(['', 'yesterday', '2024-13-01T00:00:00Z', '0001-01-01T00:00:00Z', '9999-12-31T23:59:59Z', 0, '2024-01-01T00:00:00.123456789Z']);
-      case 'deletionGracePeriodSeconds': return rng.pick([-1, 0, 1e20, '5', new Raw('9223372036854775808')]);
-      case 'finalizers': return rng.pick<unknown>([['a'], ['kubernetes'], ['example.com/x', 'example.com/x'], [''], ['Bad Finalizer!'], [7], 'str', new Array(1000).fill('example.com/f')]);
-      case 'ownerReferences': return rng.pick<unknown>([
-        [{}], [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: '' }],
-        [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: 'u1', controller: true }, { apiVersion: 'v1', kind: 'Secret', name: 'y', uid: 'u2', controller: true }],
-        [{ apiVersion: 'v1', kind: 'Namespace', name: ctx.sentinelNamespace, uid: 'abc', blockOwnerDeletion: true }],
-        [{ apiVersion: '///', kind: '', name: '..', uid: 'x'.repeat(500) }], 'str',
-      ]);
-      case 'managedFields': return rng.pick<unknown>([
-        [{}], [{ manager: 'x', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:a': {} } } }],
-        [{ manager: 'x', operation: 'Bogus', fieldsType: 'FieldsV2', fieldsV1: 'str' }],
-        [{ manager: 'x'.repeat(200), operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:': { '.': {}, 'k:{bad json': {} } } }],
-        [{ manager: 'x', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: nested(3000, {}, false) }], 'str', [null],
-      ]);
-      case 'labels': return rng.pick<unknown>([
-        { '': 'v' }, { 'a/b/c': 'v' }, { ['x'.repeat(64)]: 'v' }, { k: 'x'.repeat(64) }, { k: 'bad value' }, { k: 7 }, { k: null }, { 'ñ': 'ñ' }, [], 'str',
-        { 'example.com/': 'v' }, { '-k': 'v' }, { k: '-v' },
-      ]);
-      case 'annotations': return rng.pick<unknown>([{ '': 'v' }, { k: 7 }, { big: 'x'.repeat(262_145) }, { 'a/b/c': 'v' }, 'str', { k: null }, { 'kubectl.kubernetes.io/last-applied-configuration': '{bad json' }]);
-      case 'generation': return rng.pick([-1, 1.5, '1', new Raw('9223372036854775808')]);
-      default: return rng.pick(['', '/api/v1/x', 7]);
+      case 'deletionTimestamp':
+        return rng.pick(['', 'yesterday', '2024-13-01T00:00:00Z', '0001-01-01T00:00:00Z', '9999-12-31T23:59:59Z', 0, '2024-01-01T00:00:00.123456789Z']);
+      case 'deletionGracePeriodSeconds':
+        return rng.pick([-1, 0, 1e20, '5', new Raw('9223372036854775808')]);
+      case 'finalizers':
+        return rng.pick<unknown>([['a'], ['kubernetes'], ['example.com/x', 'example.com/x'], [''], ['Bad Finalizer!'], [7], 'str', new Array(1000).fill('example.com/f')]);
+      case 'ownerReferences':
+        return rng.pick<unknown>([
+          [{}],
+          [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: '' }],
+          [
+            { apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: 'u1', controller: true },
+            { apiVersion: 'v1', kind: 'Secret', name: 'y', uid: 'u2', controller: true },
+          ],
+          [{ apiVersion: 'v1', kind: 'Namespace', name: ctx.sentinelNamespace, uid: 'abc', blockOwnerDeletion: true }],
+          [{ apiVersion: '///', kind: '', name: '..', uid: 'x'.repeat(500) }],
+          'str',
+        ]);
+      case 'managedFields':
+        return rng.pick<unknown>([
+          [{}],
+          [{ manager: 'x', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:a': {} } } }],
+          [{ manager: 'x', operation: 'Bogus', fieldsType: 'FieldsV2', fieldsV1: 'str' }],
+          [{ manager: 'x'.repeat(200), operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:': { '.': {}, 'k:{bad json': {} } } }],
+          [{ manager: 'x', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: nested(3000, {}, false) }],
+          'str',
+          [null],
+        ]);
+      case 'labels':
+        return rng.pick<unknown>([
+          { '': 'v' },
+          { 'a/b/c': 'v' },
+          { ['x'.repeat(64)]: 'v' },
+          { k: 'x'.repeat(64) },
+          { k: 'bad value' },
+          { k: 7 },
+          { k: null },
+          { ñ: 'ñ' },
+          [],
+          'str',
+          { 'example.com/': 'v' },
+          { '-k': 'v' },
+          { k: '-v' },
+        ]);
+      case 'annotations':
+        return rng.pick<unknown>([{ '': 'v' }, { k: 7 }, { big: 'x'.repeat(262_145) }, { 'a/b/c': 'v' }, 'str', { k: null }, { 'kubectl.kubernetes.io/last-applied-configuration': '{bad json' }]);
+      case 'generation':
+        return rng.pick([-1, 1.5, '1', new Raw('9223372036854775808')]);
+      default:
+        return rng.pick(['', '/api/v1/x', 7]);
     }
   })();
   m[what] = v;
@@ -301,8 +434,19 @@ function textMutation(rng: Rng, text: Uint8Array): { out: { bytes: Uint8Array; n
     return quotes.length ? rng.pick(quotes) + 1 : at();
   };
   const kind = rng.pick([
-    'truncate', 'invalid-utf8', 'random-bytes', 'nul', 'bom', 'trailing', 'bad-escape', 'lone-surrogate-escape',
-    'comment', 'whitespace', 'drop-byte', 'swap-quote', 'replace-whole',
+    'truncate',
+    'invalid-utf8',
+    'random-bytes',
+    'nul',
+    'bom',
+    'trailing',
+    'bad-escape',
+    'lone-surrogate-escape',
+    'comment',
+    'whitespace',
+    'drop-byte',
+    'swap-quote',
+    'replace-whole',
   ]);
   switch (kind) {
     case 'truncate': {

@@ -11,13 +11,15 @@ type Obj = Record<string, any>;
 const podTemplate = (app: string): Obj => ({
   metadata: { labels: { app } },
   spec: {
-    containers: [{
-      name: 'main',
-      image: 'registry.example/app:1.0',
-      ports: [{ containerPort: 8080, protocol: 'TCP' }],
-      env: [{ name: 'MODE', value: 'fuzz' }],
-      resources: { limits: { cpu: '100m', memory: '64Mi' } },
-    }],
+    containers: [
+      {
+        name: 'main',
+        image: 'registry.example/app:1.0',
+        ports: [{ containerPort: 8080, protocol: 'TCP' }],
+        env: [{ name: 'MODE', value: 'fuzz' }],
+        resources: { limits: { cpu: '100m', memory: '64Mi' } },
+      },
+    ],
     restartPolicy: 'Always',
   },
 });
@@ -31,8 +33,13 @@ const BODIES: Record<string, (name: string, ns: string) => Obj> = {
   '/Endpoints': () => ({ subsets: [{ addresses: [{ ip: '10.1.2.3' }], ports: [{ name: 'http', port: 80, protocol: 'TCP' }] }] }),
   '/Event': (name, ns) => ({
     involvedObject: { kind: 'ConfigMap', namespace: ns, name: 'x', apiVersion: 'v1' },
-    reason: 'Fuzzed', message: 'an event', type: 'Normal', source: { component: 'fuzz' },
-    firstTimestamp: '2024-01-01T00:00:00Z', lastTimestamp: '2024-01-01T00:00:00Z', count: 1,
+    reason: 'Fuzzed',
+    message: 'an event',
+    type: 'Normal',
+    source: { component: 'fuzz' },
+    firstTimestamp: '2024-01-01T00:00:00Z',
+    lastTimestamp: '2024-01-01T00:00:00Z',
+    count: 1,
   }),
   '/LimitRange': () => ({ spec: { limits: [{ type: 'Container', max: { cpu: '2' }, min: { cpu: '10m' } }] } }),
   '/Namespace': () => ({ spec: { finalizers: ['kubernetes'] } }),
@@ -46,7 +53,11 @@ const BODIES: Record<string, (name: string, ns: string) => Obj> = {
   'admissionregistration.k8s.io/MutatingWebhookConfiguration': () => ({ webhooks: [] }),
   'admissionregistration.k8s.io/ValidatingWebhookConfiguration': () => ({ webhooks: [] }),
   'admissionregistration.k8s.io/ValidatingAdmissionPolicy': () => ({
-    spec: { failurePolicy: 'Fail', matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] }] }, validations: [{ expression: 'object.spec.replicas <= 5' }] },
+    spec: {
+      failurePolicy: 'Fail',
+      matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] }] },
+      validations: [{ expression: 'object.spec.replicas <= 5' }],
+    },
   }),
   'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding': () => ({ spec: { policyName: 'fz-policy', validationActions: ['Deny'] } }),
   'apiextensions.k8s.io/CustomResourceDefinition': (name) => {
@@ -58,7 +69,9 @@ const BODIES: Record<string, (name: string, ns: string) => Obj> = {
         group: 'fuzz.example.com',
         names: { plural, singular: `${plural}s`.slice(0, 40), kind: 'Fuzzed', listKind: 'FuzzedList' },
         scope: 'Namespaced',
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } } }],
+        versions: [
+          { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } } },
+        ],
       },
     };
   },
@@ -78,20 +91,39 @@ const BODIES: Record<string, (name: string, ns: string) => Obj> = {
   'authorization.k8s.io/SelfSubjectRulesReview': () => ({ spec: { namespace: 'fuzz' } }),
   'authorization.k8s.io/SubjectAccessReview': () => ({ spec: { user: 'bob', groups: ['g'], nonResourceAttributes: { path: '/healthz', verb: 'get' } } }),
   'autoscaling/HorizontalPodAutoscaler': () => ({
-    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 3, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }] },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+      minReplicas: 1,
+      maxReplicas: 3,
+      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }],
+    },
   }),
   'batch/CronJob': () => ({
-    spec: { schedule: '*/5 * * * *', concurrencyPolicy: 'Forbid', jobTemplate: { spec: { template: { ...podTemplate('fuzz-cron'), spec: { ...podTemplate('fuzz-cron').spec, restartPolicy: 'OnFailure' } } } } },
+    spec: {
+      schedule: '*/5 * * * *',
+      concurrencyPolicy: 'Forbid',
+      jobTemplate: { spec: { template: { ...podTemplate('fuzz-cron'), spec: { ...podTemplate('fuzz-cron').spec, restartPolicy: 'OnFailure' } } } },
+    },
   }),
   'batch/Job': () => ({ spec: { backoffLimit: 2, template: { ...podTemplate('fuzz-job'), spec: { ...podTemplate('fuzz-job').spec, restartPolicy: 'Never' } } } }),
   'coordination.k8s.io/Lease': () => ({ spec: { holderIdentity: 'fuzz', leaseDurationSeconds: 15 } }),
   'discovery.k8s.io/EndpointSlice': () => ({ addressType: 'IPv4', endpoints: [{ addresses: ['10.1.2.3'], conditions: { ready: true } }], ports: [{ name: 'http', port: 80, protocol: 'TCP' }] }),
   'events.k8s.io/Event': (_name, ns) => ({
-    eventTime: '2024-01-01T00:00:00.000000Z', reportingController: 'example.com/fuzz', reportingInstance: 'fuzz-1',
-    action: 'Fuzz', reason: 'Fuzzed', type: 'Normal', note: 'a note', regarding: { kind: 'ConfigMap', namespace: ns, name: 'x', apiVersion: 'v1' },
+    eventTime: '2024-01-01T00:00:00.000000Z',
+    reportingController: 'example.com/fuzz',
+    reportingInstance: 'fuzz-1',
+    action: 'Fuzz',
+    reason: 'Fuzzed',
+    type: 'Normal',
+    note: 'a note',
+    regarding: { kind: 'ConfigMap', namespace: ns, name: 'x', apiVersion: 'v1' },
   }),
   'flowcontrol.apiserver.k8s.io/FlowSchema': () => ({
-    spec: { priorityLevelConfiguration: { name: 'global-default' }, matchingPrecedence: 5000, rules: [{ subjects: [{ kind: 'Group', group: { name: 'fuzzers' } }], resourceRules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], namespaces: ['*'] }] }] },
+    spec: {
+      priorityLevelConfiguration: { name: 'global-default' },
+      matchingPrecedence: 5000,
+      rules: [{ subjects: [{ kind: 'Group', group: { name: 'fuzzers' } }], resourceRules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], namespaces: ['*'] }] }],
+    },
   }),
   'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration': () => ({ spec: { type: 'Limited', limited: { nominalConcurrencyShares: 5, limitResponse: { type: 'Reject' } } } }),
   'networking.k8s.io/IngressClass': () => ({ spec: { controller: 'example.com/ingress' } }),
@@ -105,8 +137,14 @@ const BODIES: Record<string, (name: string, ns: string) => Obj> = {
   'policy/PodDisruptionBudget': () => ({ spec: { minAvailable: 1, selector: selector('web') } }),
   'rbac.authorization.k8s.io/ClusterRole': () => ({ rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }] }),
   'rbac.authorization.k8s.io/Role': () => ({ rules: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['*'] }] }),
-  'rbac.authorization.k8s.io/ClusterRoleBinding': () => ({ roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' }] }),
-  'rbac.authorization.k8s.io/RoleBinding': () => ({ roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'edit' }, subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: 'fuzz' }] }),
+  'rbac.authorization.k8s.io/ClusterRoleBinding': () => ({
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+    subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' }],
+  }),
+  'rbac.authorization.k8s.io/RoleBinding': () => ({
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'edit' },
+    subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: 'fuzz' }],
+  }),
   'scheduling.k8s.io/PriorityClass': () => ({ value: 1000, globalDefault: false, description: 'fuzz' }),
   'storage.k8s.io/CSIDriver': () => ({ spec: { attachRequired: true, podInfoOnMount: false } }),
   'storage.k8s.io/CSINode': () => ({ spec: { drivers: [{ name: 'csi.example.com', nodeID: 'node-1' }] } }),

@@ -58,7 +58,10 @@ function decodeBody(body: Buffer, headers: Record<string, string>): Buffer {
   return headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body;
 }
 
-interface Decoded { value?: any; error?: string }
+interface Decoded {
+  value?: any;
+  error?: string;
+}
 
 function decode(body: Buffer, media: string, codec?: KubeProtobuf): Decoded {
   try {

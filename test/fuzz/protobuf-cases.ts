@@ -52,7 +52,10 @@ export function envelope(apiVersion: string, kind: string, raw: Uint8Array | num
 
 function varintLength(n: number): number {
   let len = 1;
-  while (n >= 0x80) { n = Math.floor(n / 0x80); len++; }
+  while (n >= 0x80) {
+    n = Math.floor(n / 0x80);
+    len++;
+  }
   return len;
 }
 
@@ -106,8 +109,24 @@ export function protobufBody(rng: Rng, ctx: ProtobufContext): { bytes: Uint8Arra
 
 function protobufBytes(rng: Rng, ctx: ProtobufContext): { out: { bytes: Uint8Array; note: string }; variant: string } {
   const kind = rng.pick([
-    'random', 'random-short', 'no-magic', 'truncate', 'flip', 'insert', 'random-raw', 'mismatched-kind', 'empty-kind',
-    'json-raw', 'gzip-raw', 'varint-overflow', 'length-overrun', 'deep-groups', 'deep-unknown', 'deep-crd', 'wrong-wire-type', 'valid',
+    'random',
+    'random-short',
+    'no-magic',
+    'truncate',
+    'flip',
+    'insert',
+    'random-raw',
+    'mismatched-kind',
+    'empty-kind',
+    'json-raw',
+    'gzip-raw',
+    'varint-overflow',
+    'length-overrun',
+    'deep-groups',
+    'deep-unknown',
+    'deep-crd',
+    'wrong-wire-type',
+    'valid',
   ]);
   const valid = ctx.valid;
   switch (kind) {
@@ -140,14 +159,27 @@ function protobufBytes(rng: Rng, ctx: ProtobufContext): { out: { bytes: Uint8Arr
     case 'random-raw':
       return { out: { bytes: envelope(ctx.apiVersion, ctx.kind, rng.bytes(rng.int(0, 512))), note: 'envelope around random raw bytes' }, variant: kind };
     case 'mismatched-kind': {
-      const other = rng.pick([['v1', 'Pod'], ['apps/v1', 'Deployment'], ['v1', 'Status'], ['meta.k8s.io/v1', 'DeleteOptions'], ['v1', 'NoSuchKind'], ['x/y', 'Z']]);
+      const other = rng.pick([
+        ['v1', 'Pod'],
+        ['apps/v1', 'Deployment'],
+        ['v1', 'Status'],
+        ['meta.k8s.io/v1', 'DeleteOptions'],
+        ['v1', 'NoSuchKind'],
+        ['x/y', 'Z'],
+      ]);
       const raw = valid ? valid.subarray(4) : rng.bytes(32);
       return { out: { bytes: envelope(other[0], other[1], raw), note: `envelope says ${other.join(' ')}` }, variant: kind };
     }
     case 'empty-kind':
       return { out: { bytes: envelope(rng.pick(['', ctx.apiVersion]), '', rng.bytes(8)), note: 'envelope without kind' }, variant: kind };
     case 'json-raw':
-      return { out: { bytes: envelope(ctx.apiVersion, ctx.kind, [...Buffer.from(JSON.stringify({ metadata: { name: 'fz-json-raw' } }))], '', 'application/json'), note: 'envelope with JSON raw and contentType application/json' }, variant: kind };
+      return {
+        out: {
+          bytes: envelope(ctx.apiVersion, ctx.kind, [...Buffer.from(JSON.stringify({ metadata: { name: 'fz-json-raw' } }))], '', 'application/json'),
+          note: 'envelope with JSON raw and contentType application/json',
+        },
+        variant: kind,
+      };
     case 'gzip-raw':
       return { out: { bytes: envelope(ctx.apiVersion, ctx.kind, rng.bytes(20), 'gzip'), note: 'envelope with contentEncoding gzip' }, variant: kind };
     case 'varint-overflow':

@@ -11,7 +11,11 @@ import type { SentinelNames } from './case.ts';
 import { findKind, type FuzzKind, objectPath } from './kinds.ts';
 import { validObject } from './objects.ts';
 
-interface Snapshot { path: string; text: string; rv: string }
+interface Snapshot {
+  path: string;
+  text: string;
+  rv: string;
+}
 
 export class Sentinels {
   private generation = 0;
@@ -77,7 +81,9 @@ export class Sentinels {
         const o = JSON.parse(got.text);
         rv = o.metadata?.resourceVersion;
         deleting = !!o.metadata?.deletionTimestamp;
-      } catch { /* reported below */ }
+      } catch {
+        /* reported below */
+      }
       problems.push(`${s.path}: ${deleting ? 'being deleted' : 'changed'} (resourceVersion ${s.rv} -> ${rv})`);
     }
     return problems;

@@ -36,12 +36,32 @@ export function yamlBody(rng: Rng, base: Record<string, any>): { text: string; n
 function yamlText(rng: Rng, base: Record<string, any>): { out: { text: string; note: string }; variant: string } {
   const head = stringify({ apiVersion: base.apiVersion, kind: base.kind, metadata: base.metadata });
   const rest = { ...base };
-  delete rest.apiVersion; delete rest.kind; delete rest.metadata;
+  delete rest.apiVersion;
+  delete rest.kind;
+  delete rest.metadata;
   const valid = stringify(base);
   const kind = rng.pick([
-    'laughs', 'laughs-in-object', 'self-alias', 'self-alias-map', 'unresolved-alias', 'deep-flow-seq', 'deep-flow-map',
-    'deep-block', 'tags', 'unknown-tag', 'multi-doc', 'empty-doc', 'merge-keys', 'complex-key', 'anchor-on-key',
-    'huge-scalar', 'tabs', 'directive', 'numbers', 'binary', 'valid',
+    'laughs',
+    'laughs-in-object',
+    'self-alias',
+    'self-alias-map',
+    'unresolved-alias',
+    'deep-flow-seq',
+    'deep-flow-map',
+    'deep-block',
+    'tags',
+    'unknown-tag',
+    'multi-doc',
+    'empty-doc',
+    'merge-keys',
+    'complex-key',
+    'anchor-on-key',
+    'huge-scalar',
+    'tabs',
+    'directive',
+    'numbers',
+    'binary',
+    'valid',
   ]);
   switch (kind) {
     case 'laughs': {
@@ -72,7 +92,23 @@ function yamlText(rng: Rng, base: Record<string, any>): { out: { text: string; n
       return { out: { text: `${head}spec:\n${deepBlock(d, rng.chance(0.5)).replace(/^/gm, '  ')}\n`, note: `block nesting depth ${d}` }, variant: kind };
     }
     case 'tags': {
-      const tag = rng.pick(['!!str 5', '!!int "x"', '!!float abc', '!!bool maybe', '!!null x', '!!binary "$$$"', '!!timestamp nope', '!!set {a, b}', '!!omap [a: 1, a: 2]', '!!pairs [a: 1]', '!!map [1]', '!!seq {a: 1}', '!!int 0x7fffffffffffffffff', '!!float .nan', '!!float -.inf']);
+      const tag = rng.pick([
+        '!!str 5',
+        '!!int "x"',
+        '!!float abc',
+        '!!bool maybe',
+        '!!null x',
+        '!!binary "$$$"',
+        '!!timestamp nope',
+        '!!set {a, b}',
+        '!!omap [a: 1, a: 2]',
+        '!!pairs [a: 1]',
+        '!!map [1]',
+        '!!seq {a: 1}',
+        '!!int 0x7fffffffffffffffff',
+        '!!float .nan',
+        '!!float -.inf',
+      ]);
       return { out: { text: `${head}data:\n  k: ${tag}\n`, note: `tag ${tag}` }, variant: kind };
     }
     case 'unknown-tag': {

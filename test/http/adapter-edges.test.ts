@@ -13,8 +13,12 @@ import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { ListenError } from '../../runtime/server/listen.ts';
 
 let s: RunningServer;
-beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true }); });
-afterAll(async () => { await s?.stop(); });
+beforeAll(async () => {
+  s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true });
+});
+afterAll(async () => {
+  await s?.stop();
+});
 
 /** Sends `head` (request line and headers, no body) and reads until the server closes or the response is complete. */
 function rawExchange(head: string): Promise<{ status: number; body: string }> {
@@ -67,10 +71,12 @@ describe('requests the adapter refuses are Statuses', () => {
 });
 
 describe('request headers as Go bounds them', () => {
-  it('takes more than node\'s 2000 headers (a body after them stays a body) and long ones up to 1 MiB', async () => {
+  it("takes more than node's 2000 headers (a body after them stays a body) and long ones up to 1 MiB", async () => {
     const many = Array.from({ length: 2100 }, (_, i) => `x-h-${i}: v\r\n`).join('');
     const body = '{"metadata":{"annotations":{"a":"1"}}}';
-    const r = await rawExchange(`PATCH /api/v1/namespaces/default/configmaps/none HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/merge-patch+json\r\n${many}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    const r = await rawExchange(
+      `PATCH /api/v1/namespaces/default/configmaps/none HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/merge-patch+json\r\n${many}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
     expect(r.status).toBe(404);
     expect(JSON.parse(r.body)).toMatchObject({ kind: 'Status', reason: 'NotFound' });
     const long = await rawExchange(`GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\nx-long: ${'a'.repeat(100_000)}\r\nConnection: close\r\n\r\n`);

@@ -15,37 +15,45 @@ const seenByValidate: { operation: string; name: string; label: unknown; status:
 let s: RunningServer;
 beforeAll(async () => {
   s = await startServer({
-      authorizationMode: ['AlwaysAllow'],
-    admissionPlugins: [{
-      name: 'TestMutator',
-      admit(attrs: AdmissionAttributes) {
-        const want = attrs.object?.metadata?.annotations?.[MUTATE];
-        if (want === undefined) return;
-        attrs.object!.metadata.labels = { ...attrs.object!.metadata.labels, 'set-by-admission': want };
-        // a field the Deployment strategy clears on create: prepare runs after admission
-        if (attrs.resource === 'deployments') attrs.object!.status = { replicas: 7 };
+    authorizationMode: ['AlwaysAllow'],
+    admissionPlugins: [
+      {
+        name: 'TestMutator',
+        admit(attrs: AdmissionAttributes) {
+          const want = attrs.object?.metadata?.annotations?.[MUTATE];
+          if (want === undefined) return;
+          attrs.object!.metadata.labels = { ...attrs.object!.metadata.labels, 'set-by-admission': want };
+          // a field the Deployment strategy clears on create: prepare runs after admission
+          if (attrs.resource === 'deployments') attrs.object!.status = { replicas: 7 };
+        },
+        validate(attrs: AdmissionAttributes) {
+          if (attrs.object?.metadata?.annotations?.[MUTATE] === undefined) return;
+          seenByValidate.push({
+            operation: attrs.operation,
+            name: attrs.object.metadata.name,
+            label: attrs.object.metadata.labels?.['set-by-admission'],
+            status: attrs.object.status,
+          });
+        },
       },
-      validate(attrs: AdmissionAttributes) {
-        if (attrs.object?.metadata?.annotations?.[MUTATE] === undefined) return;
-        seenByValidate.push({
-          operation: attrs.operation, name: attrs.object.metadata.name,
-          label: attrs.object.metadata.labels?.['set-by-admission'], status: attrs.object.status,
-        });
-      },
-    }],
+    ],
   });
 });
-afterAll(async () => { await s?.stop(); });
+afterAll(async () => {
+  await s?.stop();
+});
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const JSON_CT = { 'content-type': 'application/json' };
 const cm = (name: string, mutate: string, extra: Record<string, unknown> = {}) => ({
-  apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, annotations: { [MUTATE]: mutate }, ...extra }, data: { a: '1' },
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, annotations: { [MUTATE]: mutate }, ...extra },
+  data: { a: '1' },
 });
 const post = (obj: unknown) => s.app.request(CM, { method: 'POST', headers: JSON_CT, body: JSON.stringify(obj) });
 const put = (name: string, obj: unknown) => s.app.request(`${CM}/${name}`, { method: 'PUT', headers: JSON_CT, body: JSON.stringify(obj) });
-const mergePatch = (name: string, patch: unknown) =>
-  s.app.request(`${CM}/${name}`, { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify(patch) });
+const mergePatch = (name: string, patch: unknown) => s.app.request(`${CM}/${name}`, { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify(patch) });
 
 /** A label value kube-apiserver refuses (not a valid label value). */
 const INVALID = 'not a label value!';
@@ -98,9 +106,12 @@ describe('mutating admission runs before validation', () => {
   });
 
   it('an apply that creates runs the create order: an invalid value set by a mutating plugin is refused with 422', async () => {
-    const apply = (obj: unknown) => s.app.request(`${CM}/adm-apply-create?fieldManager=tester`, {
-      method: 'PATCH', headers: { 'content-type': 'application/apply-patch+yaml' }, body: JSON.stringify(obj),
-    });
+    const apply = (obj: unknown) =>
+      s.app.request(`${CM}/adm-apply-create?fieldManager=tester`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/apply-patch+yaml' },
+        body: JSON.stringify(obj),
+      });
     await expectInvalidLabel(await apply(cm('adm-apply-create', INVALID)), 'adm-apply-create');
     expect((await s.app.request(`${CM}/adm-apply-create`)).status).toBe(404);
     expect((await apply(cm('adm-apply-create', 'made'))).status).toBe(201);
@@ -110,7 +121,9 @@ describe('mutating admission runs before validation', () => {
 
   it('the strategy prepares what a mutating plugin set: a Deployment status set by admission is cleared on create', async () => {
     const dep = {
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'adm-dep', annotations: { [MUTATE]: 'dep' } },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'adm-dep', annotations: { [MUTATE]: 'dep' } },
       spec: { selector: { matchLabels: { app: 'x' } }, template: { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
     };
     const res = await s.app.request('/apis/apps/v1/namespaces/default/deployments', { method: 'POST', headers: JSON_CT, body: JSON.stringify(dep) });

@@ -15,7 +15,9 @@ beforeAll(async () => {
   s = await startServer({ enableBootstrapTokenAuth: true, controllers: ['*', 'tokencleaner', 'bootstrapsigner'] });
   call = serverCaller(s);
 });
-afterAll(async () => { await s?.stop(); });
+afterAll(async () => {
+  await s?.stop();
+});
 
 /** Polls until f() is true (the controllers act on watch events, not on a clock). */
 async function until(what: string, f: () => Promise<boolean>): Promise<void> {
@@ -27,7 +29,9 @@ async function until(what: string, f: () => Promise<boolean>): Promise<void> {
 }
 
 const tokenSecret = (id: string, secret: string, data: Record<string, string>) => ({
-  apiVersion: 'v1', kind: 'Secret', type: 'bootstrap.kubernetes.io/token',
+  apiVersion: 'v1',
+  kind: 'Secret',
+  type: 'bootstrap.kubernetes.io/token',
   metadata: { name: `bootstrap-token-${id}`, namespace: 'kube-system' },
   stringData: { 'token-id': id, 'token-secret': secret, ...data },
 });
@@ -38,9 +42,18 @@ const past = new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d+Z$/, '
 
 describe('bootstrap tokens', () => {
   it('authenticate as system:bootstrap:<id>, with the extra groups', async () => {
-    expect((await call(SECRETS, { method: 'POST', body: tokenSecret('abcdef', '0123456789abcdef', {
-      'usage-bootstrap-authentication': 'true', expiration: future, 'auth-extra-groups': 'system:bootstrappers:kubeadm:default-node-token',
-    }) })).status).toBe(201);
+    expect(
+      (
+        await call(SECRETS, {
+          method: 'POST',
+          body: tokenSecret('abcdef', '0123456789abcdef', {
+            'usage-bootstrap-authentication': 'true',
+            expiration: future,
+            'auth-extra-groups': 'system:bootstrappers:kubeadm:default-node-token',
+          }),
+        })
+      ).status,
+    ).toBe(201);
     const me = await whoami('abcdef.0123456789abcdef');
     expect(me.json.status.userInfo).toEqual({
       username: 'system:bootstrap:abcdef',
@@ -63,7 +76,9 @@ describe('bootstrap tokens', () => {
 
   it('the signer signs cluster-info per signing token, verifiable with the token', async () => {
     const kubeconfig = 'apiVersion: v1\nkind: Config\nclusters: []\n';
-    expect((await call('/api/v1/namespaces/kube-public/configmaps', { method: 'POST', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cluster-info' }, data: { kubeconfig } } })).status).toBe(201);
+    expect(
+      (await call('/api/v1/namespaces/kube-public/configmaps', { method: 'POST', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cluster-info' }, data: { kubeconfig } } })).status,
+    ).toBe(201);
     expect((await call(SECRETS, { method: 'POST', body: tokenSecret('signer', 'fedcba9876543210', { 'usage-bootstrap-signing': 'true', expiration: future }) })).status).toBe(201);
     let data: Record<string, string> = {};
     await until('cluster-info is signed for both signing tokens', async () => {

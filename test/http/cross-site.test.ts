@@ -10,8 +10,7 @@ import { BindAddressError } from '../../runtime/http/bind-address.ts';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { rawRequest } from '../support/raw-http.ts';
 
-const send = (server: RunningServer, method: string, path: string, opts: { body?: string; headers?: Record<string, string> } = {}) =>
-  rawRequest(server.url, method, path, opts);
+const send = (server: RunningServer, method: string, path: string, opts: { body?: string; headers?: Record<string, string> } = {}) => rawRequest(server.url, method, path, opts);
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const cm = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1' } });
@@ -23,8 +22,12 @@ const tokenAuth: RequestAuthenticator = {
 };
 
 let s: RunningServer;
-beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true, authenticators: [tokenAuth] }); });
-afterAll(async () => { await s?.stop(); });
+beforeAll(async () => {
+  s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true, authenticators: [tokenAuth] });
+});
+afterAll(async () => {
+  await s?.stop();
+});
 
 async function exists(name: string): Promise<boolean> {
   return (await send(s, 'GET', `${CM}/${name}`)).status === 200;

@@ -25,21 +25,29 @@ beforeAll(async () => {
   s = await startServer({
     authorizationMode: ['AlwaysAllow'],
     controllers: ['*', 'tokencleaner'],
-    admissionPlugins: [{
-      name: 'DeleteGuard',
-      admit(a: AdmissionAttributes) { record('admit', a); },
-      validate(a: AdmissionAttributes) {
-        record('validate', a);
-        if (a.operation !== 'DELETE') return;
-        const how = a.oldObject?.metadata?.annotations?.[REFUSE];
-        if (how === 'forbidden') throw errors.forbidden({ group: '', resource: a.resource }, a.oldObject!.metadata.name, 'deletion is guarded');
-        if (how === 'conflict') throw new ApiError(409, 'Conflict', 'not now', {});
+    admissionPlugins: [
+      {
+        name: 'DeleteGuard',
+        admit(a: AdmissionAttributes) {
+          record('admit', a);
+        },
+        validate(a: AdmissionAttributes) {
+          record('validate', a);
+          if (a.operation !== 'DELETE') return;
+          const how = a.oldObject?.metadata?.annotations?.[REFUSE];
+          if (how === 'forbidden') throw errors.forbidden({ group: '', resource: a.resource }, a.oldObject!.metadata.name, 'deletion is guarded');
+          if (how === 'conflict') throw new ApiError(409, 'Conflict', 'not now', {});
+        },
       },
-    }],
+    ],
   });
 });
-afterAll(async () => { await s?.stop(); });
-beforeEach(() => { seen.length = 0; });
+afterAll(async () => {
+  await s?.stop();
+});
+beforeEach(() => {
+  seen.length = 0;
+});
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const send = async (method: string, path: string, body?: unknown) => {
@@ -63,7 +71,10 @@ describe('admission of DELETE', () => {
     await create('del-seen', { labels: { app: 'x' } });
     expect((await send('DELETE', `${CM}/del-seen`)).status).toBe(200);
     const want = { user: 'system:anonymous', name: 'del-seen', namespace: 'default', old: 'del-seen', object: null, dryRun: false };
-    expect(seen).toEqual([{ half: 'admit', ...want }, { half: 'validate', ...want }]);
+    expect(seen).toEqual([
+      { half: 'admit', ...want },
+      { half: 'validate', ...want },
+    ]);
   });
 
   it.each([
@@ -99,7 +110,7 @@ describe('admission of DELETE', () => {
 });
 
 describe('admission of deletecollection', () => {
-  it('runs for each object, with the collection\'s empty name and each object as oldObject', async () => {
+  it("runs for each object, with the collection's empty name and each object as oldObject", async () => {
     for (const n of ['coll-a', 'coll-b']) await create(n, { labels: { set: 'coll' } });
     const res = await send('DELETE', `${CM}?labelSelector=set%3Dcoll`);
     expect(res.status).toBe(200);
@@ -109,7 +120,7 @@ describe('admission of deletecollection', () => {
     for (const v of validated) expect(v).toMatchObject({ name: '', user: 'system:anonymous', namespace: 'default', object: null });
   });
 
-  it('a refused object answers the plugin\'s status and stays', async () => {
+  it("a refused object answers the plugin's status and stays", async () => {
     await create('coll-guarded', { labels: { set: 'guarded' }, annotations: { [REFUSE]: 'forbidden' } });
     const res = await send('DELETE', `${CM}?labelSelector=set%3Dguarded`);
     expect(res.status).toBe(403);
@@ -127,22 +138,35 @@ describe('deletes of the server itself reach admission with their identity', () 
     expect((await send('DELETE', `${CM}/gc-owner`)).status).toBe(200);
     await eventually(async () => (await send('GET', `${CM}/gc-dep`)).status === 404);
     expect(seen).toContainEqual({
-      half: 'validate', user: 'system:serviceaccount:kube-system:generic-garbage-collector', name: 'gc-dep', namespace: 'default',
-      old: 'gc-dep', object: null, dryRun: false,
+      half: 'validate',
+      user: 'system:serviceaccount:kube-system:generic-garbage-collector',
+      name: 'gc-dep',
+      namespace: 'default',
+      old: 'gc-dep',
+      object: null,
+      dryRun: false,
     });
   });
 
   it('the token cleaner deletes an expired bootstrap-token Secret as its service account', async () => {
     const past = new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z');
     const secret = {
-      apiVersion: 'v1', kind: 'Secret', type: 'bootstrap.kubernetes.io/token', metadata: { name: 'bootstrap-token-expird' },
+      apiVersion: 'v1',
+      kind: 'Secret',
+      type: 'bootstrap.kubernetes.io/token',
+      metadata: { name: 'bootstrap-token-expird' },
       stringData: { 'token-id': 'expird', 'token-secret': '0123456789abcdef', 'usage-bootstrap-authentication': 'true', expiration: past },
     };
     expect((await send('POST', '/api/v1/namespaces/kube-system/secrets', secret)).status).toBe(201);
     await eventually(async () => (await send('GET', '/api/v1/namespaces/kube-system/secrets/bootstrap-token-expird')).status === 404);
     expect(seen).toContainEqual({
-      half: 'validate', user: 'system:serviceaccount:kube-system:token-cleaner', name: 'bootstrap-token-expird', namespace: 'kube-system',
-      old: 'bootstrap-token-expird', object: null, dryRun: false,
+      half: 'validate',
+      user: 'system:serviceaccount:kube-system:token-cleaner',
+      name: 'bootstrap-token-expird',
+      namespace: 'kube-system',
+      old: 'bootstrap-token-expird',
+      object: null,
+      dryRun: false,
     });
   });
 
@@ -152,8 +176,13 @@ describe('deletes of the server itself reach admission with their identity', () 
     expect((await send('DELETE', '/api/v1/namespaces/del-ns')).status).toBe(200);
     await eventually(async () => (await send('GET', '/api/v1/namespaces/del-ns')).status === 404);
     expect(seen).toContainEqual({
-      half: 'validate', user: 'system:serviceaccount:kube-system:namespace-controller', name: 'content', namespace: 'del-ns',
-      old: 'content', object: null, dryRun: false,
+      half: 'validate',
+      user: 'system:serviceaccount:kube-system:namespace-controller',
+      name: 'content',
+      namespace: 'del-ns',
+      old: 'content',
+      object: null,
+      dryRun: false,
     });
   });
 });

@@ -4,8 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 
 let s: RunningServer;
-beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'] }); });
-afterAll(async () => { await s?.stop(); });
+beforeAll(async () => {
+  s = await startServer({ authorizationMode: ['AlwaysAllow'] });
+});
+afterAll(async () => {
+  await s?.stop();
+});
 
 const CM = '/api/v1/namespaces/default/configmaps';
 async function req(method: string, path: string, body?: unknown) {

@@ -7,17 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { MAX_NESTING_DEPTH as L } from '../../runtime/codec/limits.ts';
-import {
-  crdProtobufNot,
-  jsonLists,
-  jsonObjects,
-  manyLabels,
-  revisionJSON,
-  revisionProtobuf,
-  revisionYAML,
-  yamlBlockMaps,
-  yamlLaughs,
-} from '../support/hostile-bodies.ts';
+import { crdProtobufNot, jsonLists, jsonObjects, manyLabels, revisionJSON, revisionProtobuf, revisionYAML, yamlBlockMaps, yamlLaughs } from '../support/hostile-bodies.ts';
 
 let s: RunningServer;
 beforeAll(async () => {
@@ -100,14 +90,22 @@ describe('nesting depth (defects 2 and 7)', () => {
     ['strategic merge patch', async () => req('PATCH', `${CR}/${await revision()}`, `{"data":${jsonObjects(L - 1)}}`, SMP), 200],
     // the body is a list of operation objects: a value inside nests two levels deeper
     ['JSON patch', async () => req('PATCH', `${CR}/${await revision()}`, `[{"op":"add","path":"/data","value":${jsonObjects(L - 2)}}]`, JSONP), 200],
-    ['apply, YAML', () => {
-      const name = fresh('ap');
-      return req('PATCH', `${CR}/${name}?fieldManager=t`, revisionYAML(name, yamlBlockMaps(L - 1, 2), true), APPLY);
-    }, 201],
-    ['apply, JSON', () => {
-      const name = fresh('ap');
-      return req('PATCH', `${CR}/${name}?fieldManager=t`, revisionJSON(name, jsonObjects(L - 1)), APPLY);
-    }, 201],
+    [
+      'apply, YAML',
+      () => {
+        const name = fresh('ap');
+        return req('PATCH', `${CR}/${name}?fieldManager=t`, revisionYAML(name, yamlBlockMaps(L - 1, 2), true), APPLY);
+      },
+      201,
+    ],
+    [
+      'apply, JSON',
+      () => {
+        const name = fresh('ap');
+        return req('PATCH', `${CR}/${name}?fieldManager=t`, revisionJSON(name, jsonObjects(L - 1)), APPLY);
+      },
+      201,
+    ],
   ];
 
   it.each(atLimit)('%s: exactly at the limit is accepted and served in every format', async (_n, send, code) => {
@@ -138,33 +136,63 @@ describe('nesting depth (defects 2 and 7)', () => {
     ['create, YAML two million levels', () => req('POST', CR, revisionYAML(fresh('y'), '['.repeat(2_000_000)), YAML_CT), 400, 'BadRequest', YAML_DEPTH],
     ['create, protobuf RawExtension JSON', () => req('POST', CR, revisionProtobuf(fresh('p'), Buffer.from(jsonObjects(L))), PB), 400, 'BadRequest', PB_DEPTH],
     ['create, protobuf 400,000 nested messages', () => req('POST', CRD, crdProtobufNot(400_000), PB), 400, 'BadRequest', PB_DEPTH],
-    ['update, JSON', async () => {
-      const name = await revision();
-      return req('PUT', `${CR}/${name}`, revisionJSON(name, jsonLists(L)));
-    }, 400, 'BadRequest', RAW_DEPTH],
+    [
+      'update, JSON',
+      async () => {
+        const name = await revision();
+        return req('PUT', `${CR}/${name}`, revisionJSON(name, jsonLists(L)));
+      },
+      400,
+      'BadRequest',
+      RAW_DEPTH,
+    ],
     ['merge patch', async () => req('PATCH', `${CR}/${await revision()}`, `{"data":${jsonObjects(L)}}`, MERGE), 400, 'BadRequest', `error decoding patch: json: invalid character '{' ${RAW_DEPTH}`],
-    ['strategic merge patch', async () => req('PATCH', `${CR}/${await revision()}`, `{"data":${jsonLists(L)}}`, SMP), 400, 'BadRequest', `error decoding patch: json: invalid character '[' ${RAW_DEPTH}`],
+    [
+      'strategic merge patch',
+      async () => req('PATCH', `${CR}/${await revision()}`, `{"data":${jsonLists(L)}}`, SMP),
+      400,
+      'BadRequest',
+      `error decoding patch: json: invalid character '[' ${RAW_DEPTH}`,
+    ],
     ['JSON patch body', async () => req('PATCH', `${CR}/${await revision()}`, `[{"op":"add","path":"/data","value":${jsonObjects(L - 1)}}]`, JSONP), 400, 'BadRequest', RAW_DEPTH],
-    ['apply, YAML', async () => {
-      const name = fresh('ap');
-      return req('PATCH', `${CR}/${name}?fieldManager=t`, revisionYAML(name, yamlBlockMaps(L, 2), true), APPLY);
-    }, 400, 'BadRequest', `error decoding YAML: ${YAML_DEPTH}`],
-    ['apply, JSON', async () => {
-      const name = fresh('ap');
-      return req('PATCH', `${CR}/${name}?fieldManager=t`, revisionJSON(name, jsonLists(L)), APPLY);
-    }, 400, 'BadRequest', `error decoding YAML: ${YAML_DEPTH}`],
+    [
+      'apply, YAML',
+      async () => {
+        const name = fresh('ap');
+        return req('PATCH', `${CR}/${name}?fieldManager=t`, revisionYAML(name, yamlBlockMaps(L, 2), true), APPLY);
+      },
+      400,
+      'BadRequest',
+      `error decoding YAML: ${YAML_DEPTH}`,
+    ],
+    [
+      'apply, JSON',
+      async () => {
+        const name = fresh('ap');
+        return req('PATCH', `${CR}/${name}?fieldManager=t`, revisionJSON(name, jsonLists(L)), APPLY);
+      },
+      400,
+      'BadRequest',
+      `error decoding YAML: ${YAML_DEPTH}`,
+    ],
     ['DeleteOptions', async () => req('DELETE', `${CR}/${await revision()}`, jsonLists(1_000_000)), 400, 'BadRequest', RAW_DEPTH],
     // each move puts one 100-level chain inside the next: 2,000 chains, 200,000 levels
-    ['JSON patch whose moves nest past the limit', async () => {
-      const name = await revision();
-      const chain = jsonObjects(99);
-      const ops = [];
-      for (let i = 0; i < 2000; i++) {
-        ops.push(`{"op":"add","path":"/data/c${i}","value":${chain}}`);
-        if (i > 0) ops.push(`{"op":"move","from":"/data/c${i - 1}","path":"/data/c${i}${'/a'.repeat(99)}"}`);
-      }
-      return req('PATCH', `${CR}/${name}`, `[${ops.join(',')}]`, JSONP);
-    }, 422, 'Invalid', `couldn't get version/kind; json parse error: invalid character '{' ${RAW_DEPTH}`],
+    [
+      'JSON patch whose moves nest past the limit',
+      async () => {
+        const name = await revision();
+        const chain = jsonObjects(99);
+        const ops = [];
+        for (let i = 0; i < 2000; i++) {
+          ops.push(`{"op":"add","path":"/data/c${i}","value":${chain}}`);
+          if (i > 0) ops.push(`{"op":"move","from":"/data/c${i - 1}","path":"/data/c${i}${'/a'.repeat(99)}"}`);
+        }
+        return req('PATCH', `${CR}/${name}`, `[${ops.join(',')}]`, JSONP);
+      },
+      422,
+      'Invalid',
+      `couldn't get version/kind; json parse error: invalid character '{' ${RAW_DEPTH}`,
+    ],
   ];
 
   it.each(pastLimit)('%s: past the limit', async (_n, send, code, reason, message) => {
@@ -226,7 +254,9 @@ describe('strategic merge patches that cannot apply (defect 6)', () => {
   beforeAll(async () => {
     name = fresh('d');
     const d = {
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name },
       spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
     };
     expect((await req('POST', DEPLOY, JSON.stringify(d))).status).toBe(201);
@@ -264,23 +294,88 @@ describe('strategic merge patches that cannot apply (defect 6)', () => {
 
 describe('garbage bodies for every patch type: never a 5xx', () => {
   const garbage: string[] = [
-    '', ' ', 'null', '0', '-1', '1e999', '"s"', 'true', '[]', '{}', '[null]', '[1]', '[[]]', '{"a":', '{"a" 1}', 'nul', '\u0000', '\uFFFD\uFFFE',
-    '{"metadata":null}', '{"metadata":1}', '{"metadata":[]}', '{"metadata":{"name":1}}', '{"metadata":{"name":"other"}}', '{"metadata":{"namespace":"x"}}',
-    '{"metadata":{"labels":[1]}}', '{"metadata":{"labels":{"a":1}}}', '{"metadata":{"annotations":null,"labels":{"":""}}}',
-    '{"metadata":{"managedFields":[{}]}}', '{"metadata":{"managedFields":[{"fieldsV1":{"f:x":1},"fieldsType":"FieldsV1","manager":"m","operation":"Apply"}]}}',
-    '{"metadata":{"resourceVersion":"abc"}}', '{"metadata":{"resourceVersion":"999999999"}}', '{"metadata":{"uid":"x"}}', '{"metadata":{"finalizers":[1]}}',
-    '{"metadata":{"ownerReferences":[{}]}}', '{"metadata":{"creationTimestamp":"yesterday"}}', '{"metadata":{"deletionTimestamp":"2020-01-01T00:00:00Z"}}',
-    '{"apiVersion":1}', '{"apiVersion":"v2","kind":"Other"}', '{"kind":null}', '{"spec":[]}', '{"spec":null}', '{"spec":{"replicas":"x"}}',
-    '{"spec":{"replicas":1e308}}', '{"spec":{"replicas":-1}}', '{"spec":{"template":{"spec":{"containers":{"name":"x"}}}}}',
-    '{"spec":{"template":{"spec":{"containers":[{"name":"c","$patch":"delete"},{"$patch":"replace"}]}}}}', '{"$patch":"delete"}', '{"$patch":"replace"}',
-    '{"$patch":"replace","spec":{}}', '{"$retainKeys":["x"],"y":1}', '{"metadata":{"$deleteFromPrimitiveList/finalizers":"x"}}', '{"$setElementOrder/x":[1]}',
-    '{"data":{"a":[1,{"b":null}]}}', '{"status":{"replicas":"x"}}', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}',
-    '[{"op":"move"}]', '[{"op":"x","path":"/a"}]', '[{"op":"add","path":"/spec/template/spec/containers/-1","value":1}]', '[{"op":"add","path":"","value":{}}]',
-    '[{"op":"remove","path":"/metadata"}]', '[{"op":"replace","path":"/metadata/name","value":"x"}]', '[{"op":"copy","from":"/spec","path":"/spec/template/x"}]',
-    '[{"op":"move","from":"/spec","path":"/spec/x"}]', '[{"op":"test","path":"/spec","value":null}]', '[{"op":"add","path":"/__proto__/x","value":1}]',
-    '[{"op":"add","path":"/a~2b","value":1}]', '[{"op":"add","path":"/metadata/labels/x","value":{"y":1}}]', '[{"op":"replace","path":"/kind","value":"Pod"}]',
-    'a: [', '- 1\n- 2', 'a: !!binary x', 'a: *b', 'a: &a [*a]', '? [a]\n: 1', '%YAML 1.1\n---\na: 1', 'a: 1\n---\nb: 2', '\t- a', 'a:\n\t- b',
-    'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: other', 'apiVersion: v1\nkind: ConfigMap', 'metadata: {name: g}\n<<: {a: 1}',
+    '',
+    ' ',
+    'null',
+    '0',
+    '-1',
+    '1e999',
+    '"s"',
+    'true',
+    '[]',
+    '{}',
+    '[null]',
+    '[1]',
+    '[[]]',
+    '{"a":',
+    '{"a" 1}',
+    'nul',
+    '\u0000',
+    '\uFFFD\uFFFE',
+    '{"metadata":null}',
+    '{"metadata":1}',
+    '{"metadata":[]}',
+    '{"metadata":{"name":1}}',
+    '{"metadata":{"name":"other"}}',
+    '{"metadata":{"namespace":"x"}}',
+    '{"metadata":{"labels":[1]}}',
+    '{"metadata":{"labels":{"a":1}}}',
+    '{"metadata":{"annotations":null,"labels":{"":""}}}',
+    '{"metadata":{"managedFields":[{}]}}',
+    '{"metadata":{"managedFields":[{"fieldsV1":{"f:x":1},"fieldsType":"FieldsV1","manager":"m","operation":"Apply"}]}}',
+    '{"metadata":{"resourceVersion":"abc"}}',
+    '{"metadata":{"resourceVersion":"999999999"}}',
+    '{"metadata":{"uid":"x"}}',
+    '{"metadata":{"finalizers":[1]}}',
+    '{"metadata":{"ownerReferences":[{}]}}',
+    '{"metadata":{"creationTimestamp":"yesterday"}}',
+    '{"metadata":{"deletionTimestamp":"2020-01-01T00:00:00Z"}}',
+    '{"apiVersion":1}',
+    '{"apiVersion":"v2","kind":"Other"}',
+    '{"kind":null}',
+    '{"spec":[]}',
+    '{"spec":null}',
+    '{"spec":{"replicas":"x"}}',
+    '{"spec":{"replicas":1e308}}',
+    '{"spec":{"replicas":-1}}',
+    '{"spec":{"template":{"spec":{"containers":{"name":"x"}}}}}',
+    '{"spec":{"template":{"spec":{"containers":[{"name":"c","$patch":"delete"},{"$patch":"replace"}]}}}}',
+    '{"$patch":"delete"}',
+    '{"$patch":"replace"}',
+    '{"$patch":"replace","spec":{}}',
+    '{"$retainKeys":["x"],"y":1}',
+    '{"metadata":{"$deleteFromPrimitiveList/finalizers":"x"}}',
+    '{"$setElementOrder/x":[1]}',
+    '{"data":{"a":[1,{"b":null}]}}',
+    '{"status":{"replicas":"x"}}',
+    '{"__proto__":{"x":1}}',
+    '{"constructor":{"prototype":{"x":1}}}',
+    '[{"op":"move"}]',
+    '[{"op":"x","path":"/a"}]',
+    '[{"op":"add","path":"/spec/template/spec/containers/-1","value":1}]',
+    '[{"op":"add","path":"","value":{}}]',
+    '[{"op":"remove","path":"/metadata"}]',
+    '[{"op":"replace","path":"/metadata/name","value":"x"}]',
+    '[{"op":"copy","from":"/spec","path":"/spec/template/x"}]',
+    '[{"op":"move","from":"/spec","path":"/spec/x"}]',
+    '[{"op":"test","path":"/spec","value":null}]',
+    '[{"op":"add","path":"/__proto__/x","value":1}]',
+    '[{"op":"add","path":"/a~2b","value":1}]',
+    '[{"op":"add","path":"/metadata/labels/x","value":{"y":1}}]',
+    '[{"op":"replace","path":"/kind","value":"Pod"}]',
+    'a: [',
+    '- 1\n- 2',
+    'a: !!binary x',
+    'a: *b',
+    'a: &a [*a]',
+    '? [a]\n: 1',
+    '%YAML 1.1\n---\na: 1',
+    'a: 1\n---\nb: 2',
+    '\t- a',
+    'a:\n\t- b',
+    'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: other',
+    'apiVersion: v1\nkind: ConfigMap',
+    'metadata: {name: g}\n<<: {a: 1}',
   ];
   let deployment: string;
   let configmap: string;
@@ -288,7 +383,9 @@ describe('garbage bodies for every patch type: never a 5xx', () => {
     deployment = fresh('gd');
     configmap = fresh('gc');
     const d = {
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: deployment },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: deployment },
       spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
     };
     expect((await req('POST', DEPLOY, JSON.stringify(d))).status).toBe(201);

@@ -12,16 +12,20 @@ const seen: { user: string; resource: string; subresource: string; name: string;
 let s: RunningServer;
 beforeAll(async () => {
   s = await startServer({
-      authorizationMode: ['AlwaysAllow'],
-    admissionPlugins: [{
-      name: 'Recorder',
-      validate(a: AdmissionAttributes) {
-        seen.push({ user: a.user.name, resource: a.resource, subresource: a.subresource, name: a.name, operation: a.operation });
+    authorizationMode: ['AlwaysAllow'],
+    admissionPlugins: [
+      {
+        name: 'Recorder',
+        validate(a: AdmissionAttributes) {
+          seen.push({ user: a.user.name, resource: a.resource, subresource: a.subresource, name: a.name, operation: a.operation });
+        },
       },
-    }],
+    ],
   });
 });
-afterAll(async () => { await s?.stop(); });
+afterAll(async () => {
+  await s?.stop();
+});
 
 const get = async (path: string) => {
   const r = await s.app.request(path);
@@ -69,7 +73,7 @@ describe('writes of the controllers', () => {
     return { status: r.status, json: await r.json() };
   };
 
-  it('the garbage collector\'s write goes through field management, and admission sees its service account', async () => {
+  it("the garbage collector's write goes through field management, and admission sees its service account", async () => {
     const owner = await send('POST', `${CM}?fieldManager=tester`, { metadata: { name: 'ipw-owner' } });
     expect(owner.status).toBe(201);
     const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'ipw-owner', uid: owner.json.metadata.uid };
@@ -81,11 +85,15 @@ describe('writes of the controllers', () => {
     const after = await get(`${CM}/ipw-dep`);
     expect(entries(after).find((e) => e.manager === 'tester')?.fieldsV1['f:metadata']?.['f:ownerReferences']).toBeUndefined();
     expect(seen).toContainEqual({
-      user: 'system:serviceaccount:kube-system:generic-garbage-collector', resource: 'configmaps', subresource: '', name: 'ipw-dep', operation: 'UPDATE',
+      user: 'system:serviceaccount:kube-system:generic-garbage-collector',
+      resource: 'configmaps',
+      subresource: '',
+      name: 'ipw-dep',
+      operation: 'UPDATE',
     });
   });
 
-  it('the namespace controller\'s status write records kube-controller-manager on the status subresource', async () => {
+  it("the namespace controller's status write records kube-controller-manager on the status subresource", async () => {
     expect((await send('POST', '/api/v1/namespaces', { metadata: { name: 'ipw-ns' } })).status).toBe(201);
     const blocked = await send('POST', '/api/v1/namespaces/ipw-ns/configmaps', { metadata: { name: 'held', finalizers: ['example.com/hold'] } });
     expect(blocked.status).toBe(201);

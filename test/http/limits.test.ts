@@ -25,7 +25,11 @@ const byHeader: RequestAuthenticator = {
 /** A request body that arrives only when told to (the request stays in flight meanwhile). */
 function heldBody(): { body: ReadableStream<Uint8Array>; finish(text: string): void } {
   let ctl!: ReadableStreamDefaultController<Uint8Array>;
-  const body = new ReadableStream<Uint8Array>({ start(c) { ctl = c; } });
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      ctl = c;
+    },
+  });
   return {
     body,
     finish(text) {
@@ -44,19 +48,35 @@ describe('in-flight limits apply to users outside system:masters', () => {
   const holds = new Map<string, { arrived: Promise<void>; reached(): void; gate: Promise<void>; release(): void }>();
   const hold = (name: string) => {
     const h = {} as { arrived: Promise<void>; reached(): void; gate: Promise<void>; release(): void };
-    h.arrived = new Promise((r) => { h.reached = r; });
-    h.gate = new Promise((r) => { h.release = r; });
+    h.arrived = new Promise((r) => {
+      h.reached = r;
+    });
+    h.gate = new Promise((r) => {
+      h.release = r;
+    });
     holds.set(name, h);
     return h;
   };
   beforeAll(async () => {
     s = await startServer({
       authorizationMode: ['AlwaysAllow'],
-      maxRequestsInflight: 1, maxMutatingRequestsInflight: 1, authenticators: [byHeader],
-      authorizer: { async authorize(user: UserInfo) { const h = holds.get(user.name); if (h) { h.reached(); await h.gate; } } },
+      maxRequestsInflight: 1,
+      maxMutatingRequestsInflight: 1,
+      authenticators: [byHeader],
+      authorizer: {
+        async authorize(user: UserInfo) {
+          const h = holds.get(user.name);
+          if (h) {
+            h.reached();
+            await h.gate;
+          }
+        },
+      },
     });
   });
-  afterAll(async () => { await s?.stop(); });
+  afterAll(async () => {
+    await s?.stop();
+  });
 
   it('a read beyond --max-requests-inflight is 429 with Retry-After; admin and probes pass; writes have their own budget', async () => {
     const h = hold('held-read');
@@ -67,8 +87,14 @@ describe('in-flight limits apply to users outside system:masters', () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(await refused.json()).toEqual({
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Too many requests, please try again later.',
-      reason: 'TooManyRequests', details: { retryAfterSeconds: 1 }, code: 429,
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'Too many requests, please try again later.',
+      reason: 'TooManyRequests',
+      details: { retryAfterSeconds: 1 },
+      code: 429,
     });
     expect((await s.app.request('/version', { headers: { 'x-user': 'alice' } })).status).toBe(429);
     expect((await s.app.request('/readyz', { headers: { 'x-user': 'alice' } })).status).toBe(200);
@@ -99,10 +125,13 @@ describe('in-flight limits apply to users outside system:masters', () => {
     const { body, finish } = heldBody();
     const first = s.app.request(CM, init('POST', { ...json, 'x-user': 'dave' }, body));
     // the write is counted from the in-flight stage until its response: once it is, others wait
-    await vi.waitFor(async () => {
-      const r = await s.app.request(`${CM}/inflight-none`, init('DELETE', { 'x-user': 'erin' }));
-      if (r.status !== 429) throw new Error(`got ${r.status}`);
-    }, { timeout: 10_000, interval: 10 });
+    await vi.waitFor(
+      async () => {
+        const r = await s.app.request(`${CM}/inflight-none`, init('DELETE', { 'x-user': 'erin' }));
+        if (r.status !== 429) throw new Error(`got ${r.status}`);
+      },
+      { timeout: 10_000, interval: 10 },
+    );
     finish(cmBody('inflight-body'));
     expect((await first).status).toBe(201);
     expect((await s.app.request(`${CM}/inflight-body`, init('DELETE', { 'x-user': 'erin' }))).status).toBe(200);
@@ -116,11 +145,20 @@ describe('request deadline (--request-timeout and ?timeout=)', () => {
     s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true, requestTimeoutMs: 60_000 });
     quick = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true, requestTimeoutMs: 50 });
   });
-  afterAll(async () => { await s?.stop(); await quick?.stop(); });
+  afterAll(async () => {
+    await s?.stop();
+    await quick?.stop();
+  });
 
   const TIMEOUT = {
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-    message: 'Timeout: request did not complete within the allotted timeout', reason: 'Timeout', details: {}, code: 504,
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'Timeout: request did not complete within the allotted timeout',
+    reason: 'Timeout',
+    details: {},
+    code: 504,
   };
 
   it('a request still being served at the server deadline is 504', async () => {
@@ -168,13 +206,17 @@ describe('request deadline (--request-timeout and ?timeout=)', () => {
   });
 });
 
-describe('object size limit of storage (etcd\'s 1.5 MiB request limit)', () => {
+describe("object size limit of storage (etcd's 1.5 MiB request limit)", () => {
   // ControllerRevision.data takes any JSON, with no size rule of its own (a ConfigMap stops at 1 MiB)
   const CR = '/apis/apps/v1/namespaces/default/controllerrevisions';
   const cr = (name: string, data: Record<string, string>) => JSON.stringify({ apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name }, revision: 1, data });
   let s: RunningServer;
-  beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true }); });
-  afterAll(async () => { await s?.stop(); });
+  beforeAll(async () => {
+    s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true });
+  });
+  afterAll(async () => {
+    await s?.stop();
+  });
 
   const MiB = 1024 * 1024;
   const TOO_LARGE = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'etcdserver: request is too large', reason: 'RequestEntityTooLarge', code: 413 };
@@ -222,7 +264,9 @@ describe('object size limit of storage (etcd\'s 1.5 MiB request limit)', () => {
 describe('caps on open watches (--max-watches, --max-watches-per-user)', () => {
   let s: RunningServer;
   const open: ReadableStreamDefaultReader<Uint8Array>[] = [];
-  beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true, maxWatches: 3, maxWatchesPerUser: 2, authenticators: [byHeader] }); });
+  beforeAll(async () => {
+    s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true, maxWatches: 3, maxWatchesPerUser: 2, authenticators: [byHeader] });
+  });
   afterAll(async () => {
     for (const r of open) await r.cancel().catch(() => {});
     await s?.stop();
@@ -262,9 +306,15 @@ describe('caps on open watches (--max-watches, --max-watches-per-user)', () => {
 
 describe('a watch whose client stops reading', () => {
   let s: RunningServer;
-  beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true, watchStallTimeoutMs: 2000 }); });
-  afterAll(async () => { await s?.stop(); });
-  afterEach(() => { vi.restoreAllMocks(); });
+  beforeAll(async () => {
+    s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true, watchStallTimeoutMs: 2000 });
+  });
+  afterAll(async () => {
+    await s?.stop();
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
 
   it('is closed after the stall timeout while another watcher keeps receiving', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
@@ -298,7 +348,12 @@ describe('a watch whose client stops reading', () => {
     expect(head.startsWith('HTTP/1.1 200')).toBe(true);
     sock.pause();
     let closed = false;
-    const done = new Promise<void>((res) => sock.on('close', () => { closed = true; res(); }));
+    const done = new Promise<void>((res) =>
+      sock.on('close', () => {
+        closed = true;
+        res();
+      }),
+    );
     sock.on('error', () => {});
 
     // produce events until the stalled socket's buffers are full and the server gives up on it
@@ -310,12 +365,19 @@ describe('a watch whose client stops reading', () => {
       made++;
       if (made % 8 === 0) await new Promise((res) => setTimeout(res, 50));
     }
-    await vi.waitFor(() => { if (!stalledEnded()) throw new Error('not yet'); }, { timeout: 20_000, interval: 50 });
+    await vi.waitFor(
+      () => {
+        if (!stalledEnded()) throw new Error('not yet');
+      },
+      { timeout: 20_000, interval: 50 },
+    );
 
     // the stalled client, reading again, finds its stream cut short: the connection ends
     // without the last chunk of a complete chunked response
     let tail = '';
-    sock.on('data', (d) => { tail = (tail + d.toString('latin1')).slice(-16); });
+    sock.on('data', (d) => {
+      tail = (tail + d.toString('latin1')).slice(-16);
+    });
     sock.resume();
     await done;
     expect(closed).toBe(true);
@@ -323,7 +385,12 @@ describe('a watch whose client stops reading', () => {
 
     // the healthy watcher got every event and still gets new ones
     await s.app.request(CM, init('POST', json, JSON.stringify({ metadata: { name: 'stall-after', labels: { stall: 'y' } } })));
-    await vi.waitFor(() => { if (!seen.includes('stall-after')) throw new Error('not yet'); }, { timeout: 20_000, interval: 20 });
+    await vi.waitFor(
+      () => {
+        if (!seen.includes('stall-after')) throw new Error('not yet');
+      },
+      { timeout: 20_000, interval: 20 },
+    );
     expect(seen.filter((n) => n.startsWith('stall-') && n !== 'stall-after')).toHaveLength(made);
     await reader.cancel();
     await reading.catch(() => {});

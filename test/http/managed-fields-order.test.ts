@@ -14,15 +14,19 @@ let s: RunningServer;
 beforeAll(async () => {
   s = await startServer({
     authorizationMode: ['AlwaysAllow'],
-    admissionPlugins: [{
-      name: 'Labeller',
-      admit(a: AdmissionAttributes) {
-        if (a.resource === 'configmaps' && a.object) a.object.metadata.labels = { ...a.object.metadata.labels, 'added-by-admission': 'yes' };
+    admissionPlugins: [
+      {
+        name: 'Labeller',
+        admit(a: AdmissionAttributes) {
+          if (a.resource === 'configmaps' && a.object) a.object.metadata.labels = { ...a.object.metadata.labels, 'added-by-admission': 'yes' };
+        },
       },
-    }],
+    ],
   });
 });
-afterAll(async () => { await s?.stop(); });
+afterAll(async () => {
+  await s?.stop();
+});
 
 type Fields = Record<string, any>;
 const send = async (method: string, path: string, body: unknown) => {
@@ -33,7 +37,7 @@ const send = async (method: string, path: string, body: unknown) => {
 const owned = (obj: { metadata: { managedFields?: { manager: string; subresource?: string; fieldsV1: Fields }[] } }, manager: string, subresource?: string): Fields =>
   obj.metadata.managedFields?.find((e) => e.manager === manager && e.subresource === subresource)?.fieldsV1 ?? {};
 
-describe('what a create\'s writer owns', () => {
+describe("what a create's writer owns", () => {
   it('a Service: its spec defaults, not the allocated cluster IPs or IP families', async () => {
     const res = await send('POST', '/api/v1/namespaces/default/services?fieldManager=me', { metadata: { name: 'mfo' }, spec: { ports: [{ port: 80 }], selector: { a: 'b' } } });
     expect(res.status).toBe(201);
@@ -53,7 +57,8 @@ describe('what a create\'s writer owns', () => {
 
   it('a Job: its defaults, not the generated selector and template labels', async () => {
     const res = await send('POST', '/apis/batch/v1/namespaces/default/jobs?fieldManager=me', {
-      metadata: { name: 'mfo-job' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'i' }] } } },
+      metadata: { name: 'mfo-job' },
+      spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'i' }] } } },
     });
     expect(res.status).toBe(201);
     expect(res.json.spec.selector.matchLabels).toBeDefined();
@@ -71,7 +76,7 @@ describe('what a create\'s writer owns', () => {
   });
 });
 
-describe('what an update\'s writer owns', () => {
+describe("what an update's writer owns", () => {
   it('through namespaces/finalize (which copies the stored object): the finalizers it wrote', async () => {
     const ns = await send('POST', '/api/v1/namespaces', { metadata: { name: 'mfo-fin' } });
     expect(ns.status).toBe(201);

@@ -9,7 +9,9 @@ beforeAll(async () => {
   s = await startServer({ authorizationMode: ['AlwaysAllow'] });
   for (const n of ['p1', 'p2', 'p3']) await post(n);
 });
-afterAll(async () => { await s?.stop(); });
+afterAll(async () => {
+  await s?.stop();
+});
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const post = (name: string) => s.app.request(CM, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ metadata: { name }, data: { a: '1' } }) });
@@ -31,13 +33,23 @@ describe('integer query parameters', () => {
     const r = await s.app.request(`${CM}?limit=${encodeURIComponent(v)}`);
     expect(r.status).toBe(400);
     expect(await r.json()).toEqual({
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'BadRequest', code: 400,
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      reason: 'BadRequest',
+      code: 400,
       message: `strconv.ParseInt: parsing ${JSON.stringify(v)}: ${why}`,
     });
   });
 
   it.each([
-    ['9223372036854775807', 3], ['+2', 2], ['-0', 3], ['0', 3], ['1', 1], ['0001', 1],
+    ['9223372036854775807', 3],
+    ['+2', 2],
+    ['-0', 3],
+    ['0', 3],
+    ['1', 1],
+    ['0001', 1],
   ])('limit=%s lists (%i items)', async (v, items) => {
     const r = await s.app.request(`${CM}?limit=${encodeURIComponent(v)}`);
     expect(r.status).toBe(200);

@@ -4,8 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 
 let s: RunningServer;
-beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'] }); });
-afterAll(async () => { await s?.stop(); });
+beforeAll(async () => {
+  s = await startServer({ authorizationMode: ['AlwaysAllow'] });
+});
+afterAll(async () => {
+  await s?.stop();
+});
 
 const D = '/apis/apps/v1/namespaces/default/deployments';
 const MERGE = 'application/merge-patch+json';
@@ -16,26 +20,38 @@ async function req(method: string, path: string, body?: unknown, ct = 'applicati
   const res = await s.app.request(path, { method, headers: { 'content-type': ct }, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
   const text = await res.text();
   let json: any;
-  try { json = JSON.parse(text); } catch { json = undefined; }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
   return { status: res.status, json, text, headers: res.headers };
 }
 
 const deployment = (name: string) => ({
-  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name },
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name },
   spec: {
-    replicas: 1, selector: { matchLabels: { app: name } },
+    replicas: 1,
+    selector: { matchLabels: { app: name } },
     template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image: 'nginx', env: [{ name: 'A', value: '1' }] }] } },
   },
 });
 
 describe('PATCH', () => {
-  beforeAll(async () => { await req('POST', D, deployment('p')); });
+  beforeAll(async () => {
+    await req('POST', D, deployment('p'));
+  });
 
   it('strategic merge merges containers by name and env by name', async () => {
     const r = await req('PATCH', `${D}/p`, { spec: { template: { spec: { containers: [{ name: 'web', env: [{ name: 'B', value: '2' }] }] } } } }, SMP);
     expect(r.status).toBe(200);
     // upstream order: items new to the list come first unless $setElementOrder says otherwise
-    expect(r.json.spec.template.spec.containers[0].env).toEqual([{ name: 'B', value: '2' }, { name: 'A', value: '1' }]);
+    expect(r.json.spec.template.spec.containers[0].env).toEqual([
+      { name: 'B', value: '2' },
+      { name: 'A', value: '1' },
+    ]);
   });
   it('merge patch replaces lists and deletes with null', async () => {
     const r = await req('PATCH', `${D}/p`, { metadata: { labels: { x: '1' } }, spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:2' }] } } } }, MERGE);
@@ -47,7 +63,15 @@ describe('PATCH', () => {
     expect(r2.json.metadata.labels?.x).toBeUndefined();
   });
   it('JSON patch', async () => {
-    const r = await req('PATCH', `${D}/p`, [{ op: 'replace', path: '/spec/replicas', value: 4 }, { op: 'test', path: '/spec/replicas', value: 4 }], JSONP);
+    const r = await req(
+      'PATCH',
+      `${D}/p`,
+      [
+        { op: 'replace', path: '/spec/replicas', value: 4 },
+        { op: 'test', path: '/spec/replicas', value: 4 },
+      ],
+      JSONP,
+    );
     expect(r.status).toBe(200);
     expect(r.json.spec.replicas).toBe(4);
   });
@@ -77,7 +101,9 @@ describe('PATCH', () => {
 
   describe('bad input leaves the object unchanged', () => {
     let rv: string;
-    beforeAll(async () => { rv = (await req('GET', `${D}/p`)).json.metadata.resourceVersion; });
+    beforeAll(async () => {
+      rv = (await req('GET', `${D}/p`)).json.metadata.resourceVersion;
+    });
     const cases: [string, unknown, string, number][] = [
       ['malformed JSON', '{"spec": ', MERGE, 400],
       ['a failed test operation', [{ op: 'test', path: '/spec/replicas', value: 1000 }], JSONP, 422],

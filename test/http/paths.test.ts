@@ -26,8 +26,12 @@ const KINDS = [
   { prefix: '/api/v1', resource: 'secrets', body: (name: string) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name }, stringData: { a: '1' } }) },
   { prefix: '/api/v1', resource: 'pods', body: (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'busybox' }] } }) },
   {
-    prefix: '/apis/apps/v1', resource: 'deployments', body: (name: string) => ({
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name },
+    prefix: '/apis/apps/v1',
+    resource: 'deployments',
+    body: (name: string) => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name },
       spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } },
     }),
   },
@@ -66,7 +70,9 @@ beforeAll(async () => {
   }
 });
 beforeEach(seed);
-afterAll(async () => { await s?.stop(); });
+afterAll(async () => {
+  await s?.stop();
+});
 
 const A = '/api/v1/namespaces/paths-a';
 const NO_ROUTE = 'the server could not find the requested resource';
@@ -105,11 +111,17 @@ describe('verbs per path shape', () => {
     await expectSentinelsIntact();
   });
 
-  it('answers the 405 with upstream\'s Status', async () => {
+  it("answers the 405 with upstream's Status", async () => {
     const r = await raw('DELETE', '/api/v1/configmaps');
     expect(r.json).toEqual({
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-      message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', details: {}, code: 405,
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'the server does not allow this method on the requested resource',
+      reason: 'MethodNotAllowed',
+      details: {},
+      code: 405,
     });
   });
 
@@ -126,7 +138,10 @@ describe('verbs per path shape', () => {
   it('still lists and watches across namespaces', async () => {
     const r = await raw('GET', '/api/v1/configmaps');
     expect(r.status).toBe(200);
-    const found = r.json.items.filter((o: any) => o.metadata.name === 'sentinel').map((o: any) => o.metadata.namespace).sort();
+    const found = r.json.items
+      .filter((o: any) => o.metadata.name === 'sentinel')
+      .map((o: any) => o.metadata.namespace)
+      .sort();
     expect(found).toEqual(NAMESPACES);
   });
 
@@ -194,7 +209,7 @@ describe('paths are never re-targeted', () => {
 });
 
 describe('deletecollection under a namespace', () => {
-  it('deletes that namespace\'s objects only', async () => {
+  it("deletes that namespace's objects only", async () => {
     for (const k of KINDS) {
       const r = await raw('DELETE', `${k.prefix}/namespaces/paths-a/${k.resource}`);
       expect(r.status, r.text).toBe(200);

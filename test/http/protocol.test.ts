@@ -6,8 +6,12 @@ import { gunzipSync } from 'node:zlib';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 
 let s: RunningServer;
-beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'] }); });
-afterAll(async () => { await s?.stop(); });
+beforeAll(async () => {
+  s = await startServer({ authorizationMode: ['AlwaysAllow'] });
+});
+afterAll(async () => {
+  await s?.stop();
+});
 
 const CM = '/api/v1/namespaces/default/configmaps';
 
@@ -17,7 +21,11 @@ async function req(method: string, path: string, body?: unknown, headers: Record
   const res = await s.app.request(path, init);
   const text = res.headers.get('content-encoding') === 'gzip' ? gunzipSync(Buffer.from(await res.arrayBuffer())).toString() : await res.text();
   let json: any;
-  try { json = JSON.parse(text); } catch { json = undefined; }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
   return { status: res.status, headers: res.headers, text, json };
 }
 
@@ -27,7 +35,15 @@ describe('errors are Status objects with upstream codes and texts', () => {
   it('404 for a missing object', async () => {
     const r = await req('GET', `${CM}/missing`);
     expect(r.status).toBe(404);
-    expect(r.json).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: 'configmaps "missing" not found', details: { name: 'missing', kind: 'configmaps' } });
+    expect(r.json).toMatchObject({
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Failure',
+      reason: 'NotFound',
+      code: 404,
+      message: 'configmaps "missing" not found',
+      details: { name: 'missing', kind: 'configmaps' },
+    });
   });
   it('404 with the group for a named group', async () => {
     const r = await req('GET', '/apis/apps/v1/namespaces/default/deployments/x');
@@ -123,7 +139,8 @@ describe('errors are Status objects with upstream codes and texts', () => {
     expect(r.json.message).toBe('ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
     // causes as upstream's NewInvalid builds them: the field apart, the message without it
     expect(r.json.details).toEqual({
-      group: 'meta.k8s.io', kind: 'ListOptions',
+      group: 'meta.k8s.io',
+      kind: 'ListOptions',
       causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided', field: 'resourceVersionMatch' }],
     });
   });
@@ -151,7 +168,9 @@ describe('server-set metadata', () => {
   });
   it('bumps generation only when more than metadata changes', async () => {
     const dep = {
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'gen' },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'gen' },
       spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
     };
     const D = '/apis/apps/v1/namespaces/default/deployments';
@@ -211,7 +230,7 @@ describe('lists: paging, selectors, resourceVersion', () => {
     for (let i = 0; i < 10; i++) await req('POST', '/api/v1/namespaces/kube-public/configmaps', cm(`p${i}`, { labels: { i: String(i), tier: i < 5 ? 'low' : 'high' } }));
   });
   const P = '/api/v1/namespaces/kube-public/configmaps';
-  it('pages with limit and continue, every page at the first page\'s revision', async () => {
+  it("pages with limit and continue, every page at the first page's revision", async () => {
     const first = await req('GET', `${P}?limit=4`);
     expect(first.json.items).toHaveLength(4);
     expect(first.json.metadata.continue).toBeTruthy();

@@ -14,7 +14,9 @@ beforeAll(async () => {
   s = await startServer();
   call = serverCaller(s);
 });
-afterAll(async () => { await s?.stop(); });
+afterAll(async () => {
+  await s?.stop();
+});
 
 /** Waits for the controller to create the default account (an event, not a time: polls the object). */
 async function defaultAccount(ns: string): Promise<any> {
@@ -50,23 +52,31 @@ describe('service accounts and their tokens', () => {
     expect(Date.parse(r.json.status.expirationTimestamp) - Date.now()).toBeGreaterThan(500_000);
     const me = await whoami(token);
     expect(me.json.status.userInfo).toMatchObject({
-      username: 'system:serviceaccount:default:default', uid: sa.metadata.uid,
+      username: 'system:serviceaccount:default:default',
+      uid: sa.metadata.uid,
       groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'],
     });
     expect(me.json.status.userInfo.extra['authentication.kubernetes.io/credential-id'][0]).toMatch(/^JTI=/);
     const review = await call('/apis/authentication.k8s.io/v1/tokenreviews', { method: 'POST', body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } } });
     expect(review.json.status).toMatchObject({ authenticated: true, user: { username: 'system:serviceaccount:default:default' }, audiences: ['https://kubernetes.default.svc.cluster.local'] });
-    const other = await call('/apis/authentication.k8s.io/v1/tokenreviews', { method: 'POST', body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token, audiences: ['vault'] } } });
+    const other = await call('/apis/authentication.k8s.io/v1/tokenreviews', {
+      method: 'POST',
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token, audiences: ['vault'] } },
+    });
     expect(other.json.status.authenticated).toBeUndefined();
   });
 
   it('a token bound to a Pod (which runs as default) dies with it', async () => {
     await defaultAccount('default');
-    const pod = await call('/api/v1/namespaces/default/pods', { method: 'POST', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bound' }, spec: { containers: [{ name: 'c', image: 'x' }] } } });
+    const pod = await call('/api/v1/namespaces/default/pods', {
+      method: 'POST',
+      body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bound' }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+    });
     expect(pod.status).toBe(201);
     expect(pod.json.spec.serviceAccountName).toBe('default');
     const r = await call('/api/v1/namespaces/default/serviceaccounts/default/token', {
-      method: 'POST', body: tokenRequest({ boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'bound', uid: pod.json.metadata.uid } }),
+      method: 'POST',
+      body: tokenRequest({ boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'bound', uid: pod.json.metadata.uid } }),
     });
     expect(r.status).toBe(201);
     const token = r.json.status.token;
@@ -79,10 +89,15 @@ describe('service accounts and their tokens', () => {
 
   it('fills a legacy token Secret; its token works until the Secret is deleted', async () => {
     await defaultAccount('default');
-    const created = await call('/api/v1/namespaces/default/secrets', { method: 'POST', body: {
-      apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/service-account-token',
-      metadata: { name: 'legacy', annotations: { 'kubernetes.io/service-account.name': 'default' } },
-    } });
+    const created = await call('/api/v1/namespaces/default/secrets', {
+      method: 'POST',
+      body: {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        type: 'kubernetes.io/service-account-token',
+        metadata: { name: 'legacy', annotations: { 'kubernetes.io/service-account.name': 'default' } },
+      },
+    });
     expect(created.status).toBe(201);
     let secret: any;
     for (let i = 0; i < 2000 && !secret?.data?.token; i++) {
@@ -124,8 +139,11 @@ describe('service accounts and their tokens', () => {
   it('publishes the issuer discovery documents with the signing key', async () => {
     const cfg = await call('/.well-known/openid-configuration');
     expect(cfg.json).toEqual({
-      issuer: 'https://kubernetes.default.svc.cluster.local', jwks_uri: `${s.url}/openid/v1/jwks`,
-      response_types_supported: ['id_token'], subject_types_supported: ['public'], id_token_signing_alg_values_supported: ['ES256'],
+      issuer: 'https://kubernetes.default.svc.cluster.local',
+      jwks_uri: `${s.url}/openid/v1/jwks`,
+      response_types_supported: ['id_token'],
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: ['ES256'],
     });
     const jwks = await call('/openid/v1/jwks');
     expect(jwks.json.keys).toHaveLength(1);

@@ -21,12 +21,18 @@ function client(s: RunningServer, creds: Creds = {}) {
   const agent = new Agent({ connect: { ca: s.caPEM, cert: creds.cert, key: creds.key } });
   return async (path: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}) => {
     const res = await undiciFetch(`${s.url}${path}`, {
-      method: init.method ?? 'GET', body: init.body, dispatcher: agent,
+      method: init.method ?? 'GET',
+      body: init.body,
+      dispatcher: agent,
       headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...creds.headers, ...init.headers },
     });
     const text = await res.text();
     let json: any;
-    try { json = JSON.parse(text); } catch { json = undefined; }
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
     return { status: res.status, text, json };
   };
 }
@@ -71,7 +77,7 @@ describe('the default server', () => {
     expect(r.json.status.userInfo).toEqual({ username: 'alice', uid: 'uid-a', groups: ['dev', 'ops', 'system:authenticated'] });
   });
 
-  it('lets anonymous read health, version and discovery only, with upstream\'s Forbidden', async () => {
+  it("lets anonymous read health, version and discovery only, with upstream's Forbidden", async () => {
     const anon = client(s);
     for (const p of ['/healthz', '/livez', '/readyz', '/version', '/api', '/apis', '/api/v1', '/apis/apps/v1', '/openapi/v2']) {
       expect([p, (await anon(p)).status]).toEqual([p, 200]);
@@ -79,7 +85,12 @@ describe('the default server', () => {
     const list = await anon('/api/v1/namespaces/default/secrets');
     expect(list.status).toBe(403);
     expect(list.json).toEqual({
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Forbidden', code: 403,
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      reason: 'Forbidden',
+      code: 403,
       message: 'secrets is forbidden: User "system:anonymous" cannot list resource "secrets" in API group "" in the namespace "default"',
       details: { kind: 'secrets' },
     });
@@ -109,7 +120,9 @@ describe('the default server', () => {
     const raw = await new Promise<string>((resolve, reject) => {
       const sock = tcpConnect(port, '127.0.0.1', () => sock.write('GET /version HTTP/1.1\r\nHost: x\r\n\r\n'));
       let out = '';
-      sock.on('data', (d) => { out += d; });
+      sock.on('data', (d) => {
+        out += d;
+      });
       sock.on('end', () => resolve(out));
       sock.on('error', reject);
     });
@@ -160,21 +173,24 @@ describe('options', () => {
     } finally {
       await t.stop();
     }
-    await expect(startServer({ authenticationConfig: cfg, anonymousAuth: true })).rejects.toThrow('--anonynous-auth flag cannot be set when anonymous field is configured in authentication configuration file');
+    await expect(startServer({ authenticationConfig: cfg, anonymousAuth: true })).rejects.toThrow(
+      '--anonynous-auth flag cannot be set when anonymous field is configured in authentication configuration file',
+    );
   });
 
   it('--tls-min-version=VersionTLS13 refuses a TLS 1.2 client', async () => {
     const t = await startServer({ tlsMinVersion: 'VersionTLS13' });
     try {
       const port = Number(new URL(t.url).port);
-      const handshake = (maxVersion: 'TLSv1.2' | 'TLSv1.3') => new Promise<string>((resolve) => {
-        const sock = tlsConnect({ port, host: '127.0.0.1', ca: t.caPEM, servername: 'localhost', maxVersion }, () => {
-          const v = sock.getProtocol() ?? '';
-          sock.end();
-          resolve(v);
+      const handshake = (maxVersion: 'TLSv1.2' | 'TLSv1.3') =>
+        new Promise<string>((resolve) => {
+          const sock = tlsConnect({ port, host: '127.0.0.1', ca: t.caPEM, servername: 'localhost', maxVersion }, () => {
+            const v = sock.getProtocol() ?? '';
+            sock.end();
+            resolve(v);
+          });
+          sock.on('error', (e: NodeJS.ErrnoException) => resolve(`error ${e.code}`));
         });
-        sock.on('error', (e: NodeJS.ErrnoException) => resolve(`error ${e.code}`));
-      });
       expect(await handshake('TLSv1.3')).toBe('TLSv1.3');
       expect(await handshake('TLSv1.2')).toMatch(/^error /);
     } finally {

@@ -10,8 +10,12 @@ import { startServer, type RunningServer } from '../../runtime/index.ts';
 const fromWire = (value: string): string => Buffer.from(value, 'latin1').toString('utf8');
 
 let s: RunningServer;
-beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true }); });
-afterAll(async () => { await s?.stop(); });
+beforeAll(async () => {
+  s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true });
+});
+afterAll(async () => {
+  await s?.stop();
+});
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const body = (name: string, extra: Record<string, unknown>) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1' }, ...extra });
@@ -87,7 +91,9 @@ describe('the response of a write', () => {
   it('an unacceptable Accept on PUT is 406 before anything is written', async () => {
     await s.app.request(CM, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body('w-accept', {}) });
     const res = await s.app.request(`${CM}/w-accept`, {
-      method: 'PUT', headers: { 'content-type': 'application/json', accept: 'image/png' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'w-accept' }, data: { a: 'changed' } }),
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', accept: 'image/png' },
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'w-accept' }, data: { a: 'changed' } }),
     });
     expect(res.status).toBe(406);
     expect((await (await s.app.request(`${CM}/w-accept`)).json()).data).toEqual({ a: '1' });

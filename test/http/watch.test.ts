@@ -5,11 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 
 let s: RunningServer;
-beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'], historyWindowMs: 60_000 }); });
-afterAll(async () => { await s?.stop(); });
+beforeAll(async () => {
+  s = await startServer({ authorizationMode: ['AlwaysAllow'], historyWindowMs: 60_000 });
+});
+afterAll(async () => {
+  await s?.stop();
+});
 
 const CM = '/api/v1/namespaces/default/configmaps';
-const post = async (path: string, body: unknown, method = 'POST', ct = 'application/json') => { const r = await s.app.request(path, { method, headers: { 'content-type': ct }, body: JSON.stringify(body) }); return { status: r.status, json: await r.json() }; };
+const post = async (path: string, body: unknown, method = 'POST', ct = 'application/json') => {
+  const r = await s.app.request(path, { method, headers: { 'content-type': ct }, body: JSON.stringify(body) });
+  return { status: r.status, json: await r.json() };
+};
 
 /** Reads events from a watch response until `count` arrived or `ms` passed. */
 async function collect(res: Response, count: number, ms = 3000): Promise<any[]> {
@@ -19,7 +26,10 @@ async function collect(res: Response, count: number, ms = 3000): Promise<any[]> 
   const events: any[] = [];
   const deadline = Date.now() + ms;
   while (events.length < count && Date.now() < deadline) {
-    const r = await Promise.race([reader.read(), new Promise<{ done: true; value: undefined }>((res2) => setTimeout(() => res2({ done: true, value: undefined }), Math.max(1, deadline - Date.now())))]);
+    const r = await Promise.race([
+      reader.read(),
+      new Promise<{ done: true; value: undefined }>((res2) => setTimeout(() => res2({ done: true, value: undefined }), Math.max(1, deadline - Date.now()))),
+    ]);
     if (r.done) break;
     buf += dec.decode(r.value, { stream: true });
     let nl: number;

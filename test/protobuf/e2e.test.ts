@@ -47,7 +47,10 @@ function protoc(args: string[], input: Uint8Array | string): string {
 
 describe('protobuf over HTTP', () => {
   it('serves an object created in JSON as protobuf, identical to the JSON view', async () => {
-    const created = await req('POST', CM, { contentType: 'application/json', body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-json', labels: { b: '2', a: '1' } }, data: { k: 'v' } }) });
+    const created = await req('POST', CM, {
+      contentType: 'application/json',
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-json', labels: { b: '2', a: '1' } }, data: { k: 'v' } }),
+    });
     expect(created.status).toBe(201);
     const asJson = JSON.parse((await req('GET', `${CM}/from-json`, { accept: 'application/json' })).text());
     const asPb = await req('GET', `${CM}/from-json`, { accept: PB });
@@ -71,12 +74,18 @@ describe('protobuf over HTTP', () => {
 
   it.skipIf(!ref || !hasProtoc)('accepts a body protoc encoded and answers it as JSON (skipped without protoc or reference data)', async () => {
     const raw = spawnSync('protoc', ['-I', join(ref!, 'proto'), '--encode=k8s.io.api.apps.v1.Deployment', 'k8s.io/api/apps/v1/generated.proto'], {
-      input: 'metadata { name: "from-protoc" }\nspec { replicas: 2 selector { matchLabels { key: "app" value: "x" } } template { metadata { labels { key: "app" value: "x" } } spec { containers { name: "c" image: "nginx" } } } }',
+      input:
+        'metadata { name: "from-protoc" }\nspec { replicas: 2 selector { matchLabels { key: "app" value: "x" } } template { metadata { labels { key: "app" value: "x" } } spec { containers { name: "c" image: "nginx" } } } }',
     }).stdout;
     const r = await req('POST', '/apis/apps/v1/namespaces/default/deployments', { contentType: PB, accept: 'application/json', body: wrap('apps/v1', 'Deployment', new Uint8Array(raw)) });
     expect(r.status, r.text()).toBe(201);
     const obj = JSON.parse(r.text());
-    expect(obj).toMatchObject({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'from-protoc', namespace: 'default' }, spec: { replicas: 2, template: { spec: { containers: [{ name: 'c', image: 'nginx' }] } } } });
+    expect(obj).toMatchObject({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'from-protoc', namespace: 'default' },
+      spec: { replicas: 2, template: { spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    });
   });
 
   it('takes protobuf requests and answers protobuf, including lists and updates', async () => {
@@ -150,9 +159,17 @@ describe('protobuf over HTTP', () => {
 
   it('creates a CustomResourceDefinition sent in protobuf', async () => {
     const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
-      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } } }] },
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+        versions: [
+          { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } } },
+        ],
+      },
     };
     const c = await req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { contentType: PB, accept: PB, body: pb.encode(crd) });
     expect(c.status, c.text()).toBe(201);

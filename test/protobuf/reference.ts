@@ -14,5 +14,8 @@ export function referenceDir(): string | undefined {
 /** Fixture base names (`core.v1.ConfigMap`) that have both .json and .pb. */
 export function fixtureNames(dir: string): string[] {
   const files = new Set(readdirSync(join(dir, 'fixtures')));
-  return [...files].filter((f) => f.endsWith('.json') && files.has(f.replace(/\.json$/, '.pb'))).map((f) => f.replace(/\.json$/, '')).sort();
+  return [...files]
+    .filter((f) => f.endsWith('.json') && files.has(f.replace(/\.json$/, '.pb')))
+    .map((f) => f.replace(/\.json$/, ''))
+    .sort();
 }

@@ -36,8 +36,17 @@ function load(root: string): Map<string, Msg> {
 }
 
 const SCALAR_WIRE: Record<string, string> = {
-  int32: 'varint', int64: 'varint', uint32: 'varint', uint64: 'varint', bool: 'varint',
-  string: 'len', bytes: 'len', double: 'i64', fixed64: 'i64', float: 'i32', fixed32: 'i32',
+  int32: 'varint',
+  int64: 'varint',
+  uint32: 'varint',
+  uint64: 'varint',
+  bool: 'varint',
+  string: 'len',
+  bytes: 'len',
+  double: 'i64',
+  fixed64: 'i64',
+  float: 'i32',
+  fixed32: 'i32',
 };
 
 function typeKey(f: ParsedField, pkg: string, all: Map<string, Msg>): string {
@@ -51,7 +60,13 @@ describe.skipIf(!dir)('emitted protos vs upstream (skipped: reference data absen
   const theirs = dir ? load(join(dir, 'proto')) : new Map<string, Msg>();
 
   it('emits the messages of the served kinds', () => {
-    for (const m of ['k8s.io.api.core.v1.Pod', 'k8s.io.api.core.v1.PodList', 'k8s.io.api.apps.v1.Deployment', 'k8s.io.apimachinery.pkg.apis.meta.v1.Status', 'k8s.io.apimachinery.pkg.runtime.Unknown']) {
+    for (const m of [
+      'k8s.io.api.core.v1.Pod',
+      'k8s.io.api.core.v1.PodList',
+      'k8s.io.api.apps.v1.Deployment',
+      'k8s.io.apimachinery.pkg.apis.meta.v1.Status',
+      'k8s.io.apimachinery.pkg.runtime.Unknown',
+    ]) {
       expect(ours.has(m), m).toBe(true);
     }
   });

@@ -99,4 +99,3 @@ function folderCycles(graph: Map<string, Set<string>>): string[][] {
   for (const n of [...graph.keys()].sort()) if (!state.has(n)) visit(n);
   return cycles;
 }
-

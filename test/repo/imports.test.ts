@@ -36,21 +36,33 @@ describe('runtime/ import direction', () => {
   const e = (from: string, to: string): ImportEdge => ({ from, to });
   const rows: [string, ImportEdge[], LayerException[], string[]][] = [
     ['a downward import is fine', [e('runtime/http/app.ts', 'runtime/registry/store.ts')], [], []],
-    ['an import of a higher folder', [e('runtime/registry/store.ts', 'runtime/http/app.ts')], [],
-      ['registry imports http, which is not below it: runtime/registry/store.ts imports runtime/http/app.ts']],
-    ['an import within one layer', [e('runtime/controllers/namespace.ts', 'runtime/gc/garbage-collector.ts')], [],
-      ['controllers imports gc, which is not below it: runtime/controllers/namespace.ts imports runtime/gc/garbage-collector.ts']],
-    ['an excepted upward import', [e('runtime/registry/store.ts', 'runtime/http/app.ts')],
-      [{ from: 'registry', to: 'http', why: 'test' }], []],
-    ['api importing another folder', [e('runtime/api/errors.ts', 'runtime/storage/interface.ts')], [],
-      ['api is the bottom layer and imports nothing else from runtime/: runtime/api/errors.ts imports runtime/storage/interface.ts']],
+    [
+      'an import of a higher folder',
+      [e('runtime/registry/store.ts', 'runtime/http/app.ts')],
+      [],
+      ['registry imports http, which is not below it: runtime/registry/store.ts imports runtime/http/app.ts'],
+    ],
+    [
+      'an import within one layer',
+      [e('runtime/controllers/namespace.ts', 'runtime/gc/garbage-collector.ts')],
+      [],
+      ['controllers imports gc, which is not below it: runtime/controllers/namespace.ts imports runtime/gc/garbage-collector.ts'],
+    ],
+    ['an excepted upward import', [e('runtime/registry/store.ts', 'runtime/http/app.ts')], [{ from: 'registry', to: 'http', why: 'test' }], []],
+    [
+      'api importing another folder',
+      [e('runtime/api/errors.ts', 'runtime/storage/interface.ts')],
+      [],
+      ['api is the bottom layer and imports nothing else from runtime/: runtime/api/errors.ts imports runtime/storage/interface.ts'],
+    ],
     ['api importing generated types', [e('runtime/api/served-index.ts', 'generated/api-types.ts')], [], []],
-    ['a folder not in the layers', [e('runtime/newthing/x.ts', 'runtime/api/errors.ts')], [],
-      ['folder newthing is not in the declared layers (runtime/newthing/x.ts)']],
-    ['a cycle (visible even when excepted)',
+    ['a folder not in the layers', [e('runtime/newthing/x.ts', 'runtime/api/errors.ts')], [], ['folder newthing is not in the declared layers (runtime/newthing/x.ts)']],
+    [
+      'a cycle (visible even when excepted)',
       [e('runtime/http/app.ts', 'runtime/registry/store.ts'), e('runtime/registry/store.ts', 'runtime/http/status.ts')],
       [{ from: 'registry', to: 'http', why: 'test' }],
-      ['cycle between folders: http -> registry -> http']],
+      ['cycle between folders: http -> registry -> http'],
+    ],
   ];
   it.each(rows)('%s', (_name, edges, exceptions, want) => {
     expect(layerViolations(edges, LAYERS, exceptions)).toEqual(want);

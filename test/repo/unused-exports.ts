@@ -64,10 +64,8 @@ interface ParsedFile {
   references: Set<string>;
 }
 
-const hasExportKeyword = (n: ts.Node) =>
-  ts.canHaveModifiers(n) && (ts.getModifiers(n) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-const hasDefaultKeyword = (n: ts.Node) =>
-  ts.canHaveModifiers(n) && (ts.getModifiers(n) ?? []).some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+const hasExportKeyword = (n: ts.Node) => ts.canHaveModifiers(n) && (ts.getModifiers(n) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+const hasDefaultKeyword = (n: ts.Node) => ts.canHaveModifiers(n) && (ts.getModifiers(n) ?? []).some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
 
 function bindingNames(name: ts.BindingName, out: string[] = []): string[] {
   if (ts.isIdentifier(name)) out.push(name.text);
@@ -130,8 +128,12 @@ export function parseFile(path: string, text: string): ParsedFile {
           for (const n of bindingNames(d.name)) exports.set(n, n);
         }
       } else if (
-        ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st) || ts.isInterfaceDeclaration(st)
-        || ts.isTypeAliasDeclaration(st) || ts.isEnumDeclaration(st) || ts.isModuleDeclaration(st)
+        ts.isFunctionDeclaration(st) ||
+        ts.isClassDeclaration(st) ||
+        ts.isInterfaceDeclaration(st) ||
+        ts.isTypeAliasDeclaration(st) ||
+        ts.isEnumDeclaration(st) ||
+        ts.isModuleDeclaration(st)
       ) {
         const id = st.name && ts.isIdentifier(st.name) ? st.name : undefined;
         exports.set(isDefault ? 'default' : id!.text, id?.text);
@@ -158,7 +160,8 @@ export function parseFile(path: string, text: string): ParsedFile {
       return;
     }
     if (ts.isIdentifier(n)) {
-      if (namespaces.has(n.text)) addImport(namespaces.get(n.text)!, '*'); // the namespace used as a whole
+      if (namespaces.has(n.text))
+        addImport(namespaces.get(n.text)!, '*'); // the namespace used as a whole
       else if (isReference(n)) references.add(n.text);
       return;
     }
@@ -201,10 +204,11 @@ export function unusedExports(files: Map<string, string>, opts: CheckOptions): U
   }
   // `export * from` passes names on: an import of the re-exporting file reaches the target
   const reExportAll = new Map<string, string[]>();
-  for (const [from, p] of parsed) for (const target of p.starExports) {
-    if (!reExportAll.has(target)) reExportAll.set(target, []);
-    reExportAll.get(target)!.push(from);
-  }
+  for (const [from, p] of parsed)
+    for (const target of p.starExports) {
+      if (!reExportAll.has(target)) reExportAll.set(target, []);
+      reExportAll.get(target)!.push(from);
+    }
 
   const usersOf = (file: string, name: string, seen = new Set<string>()): Set<string> => {
     const out = new Set<string>();

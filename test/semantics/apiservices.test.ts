@@ -15,8 +15,12 @@ const AS = '/apis/apiregistration.k8s.io/v1/apiservices';
 const AGG = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 
 let s: RunningServer;
-beforeAll(async () => { s = await server(); });
-afterAll(async () => { await s?.stop(); });
+beforeAll(async () => {
+  s = await server();
+});
+afterAll(async () => {
+  await s?.stop();
+});
 
 async function groupNames(srv: RunningServer): Promise<string[]> {
   return (await call(srv, 'GET', '/apis')).body.groups.map((g: any) => g.name);
@@ -53,8 +57,20 @@ describe('local APIServices', () => {
 
   it('legacy and aggregated /apis follow group priority, then name', async () => {
     const legacy = await groupNames(s);
-    const upstream = ['apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling', 'batch',
-      'certificates.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'storage.k8s.io'].filter((g) => legacy.includes(g));
+    const upstream = [
+      'apiregistration.k8s.io',
+      'apps',
+      'events.k8s.io',
+      'authentication.k8s.io',
+      'authorization.k8s.io',
+      'autoscaling',
+      'batch',
+      'certificates.k8s.io',
+      'networking.k8s.io',
+      'policy',
+      'rbac.authorization.k8s.io',
+      'storage.k8s.io',
+    ].filter((g) => legacy.includes(g));
     expect(legacy.slice(0, upstream.length)).toEqual(upstream);
     expect(legacy.indexOf('admissionregistration.k8s.io')).toBeLessThan(legacy.indexOf('apiextensions.k8s.io'));
     expect(legacy.indexOf('apiextensions.k8s.io')).toBeLessThan(legacy.indexOf('scheduling.k8s.io'));
@@ -83,8 +99,12 @@ describe('local APIServices', () => {
 
 describe('restart with a group-version turned off', () => {
   let dir: string;
-  beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'apisvc-')); });
-  afterAll(() => { rmSync(dir, { recursive: true, force: true }); });
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'apisvc-'));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('creates once, removes the automanaged APIService of a disabled group-version', async () => {
     const a = await server({ dataDir: dir, runtimeConfig: 'networking.k8s.io/v1beta1=true' });
@@ -97,8 +117,12 @@ describe('restart with a group-version turned off', () => {
         expect((await call(b, 'GET', `${AS}/v1beta1.networking.k8s.io`)).code).toBe(404);
         // idempotent: an existing, available APIService is left as it is
         expect((await call(b, 'GET', `${AS}/v1.apps`)).body.metadata.resourceVersion).toBe(rv);
-      } finally { await b.stop(); }
-    } finally { await a.stop(); }
+      } finally {
+        await b.stop();
+      }
+    } finally {
+      await a.stop();
+    }
   });
 });
 
@@ -109,7 +133,12 @@ describe('prioritiesOf', () => {
       { spec: { group: 'x', version: 'v2', groupPriorityMinimum: 30, versionPriority: 1 } },
       { spec: { group: '', version: 'v1', groupPriorityMinimum: 18000, versionPriority: 1 } },
     ]);
-    expect(p.groups).toEqual(new Map([['x', 30], ['', 18000]]));
+    expect(p.groups).toEqual(
+      new Map([
+        ['x', 30],
+        ['', 18000],
+      ]),
+    );
     expect(p.versions.get('x/v1')).toBe(5);
   });
 });

@@ -7,8 +7,12 @@ import type { RunningServer } from '../../runtime/index.ts';
 import { call, causeFields, causeMessages, server } from './helpers.ts';
 
 let s: RunningServer;
-beforeAll(async () => { s = await server(); });
-afterAll(async () => { await s?.stop(); });
+beforeAll(async () => {
+  s = await server();
+});
+afterAll(async () => {
+  await s?.stop();
+});
 
 const b64 = (t: string) => Buffer.from(t).toString('base64');
 const CM = '/api/v1/namespaces/default/configmaps';
@@ -22,8 +26,8 @@ describe('ConfigMap create', () => {
   const rows: Row[] = [
     ['valid data and binaryData', { data: { 'a.b_C-1': 'x' }, binaryData: { bin: b64('y') } }, 201],
     ['bad key', { data: { 'a b': 'x' } }, 422, 'data[a b]', "Invalid value: \"a b\": a valid config key must consist of alphanumeric characters, '-', '_' or '.'"],
-    ['key ..', { data: { '..': 'x' } }, 422, 'data[..]', "Invalid value: \"..\": must not be '..'"],
-    ['key starting ..', { data: { '..a': 'x' } }, 422, 'data[..a]', "Invalid value: \"..a\": must not start with '..'"],
+    ['key ..', { data: { '..': 'x' } }, 422, 'data[..]', 'Invalid value: "..": must not be \'..\''],
+    ['key starting ..', { data: { '..a': 'x' } }, 422, 'data[..a]', 'Invalid value: "..a": must not start with \'..\''],
     ['key too long', { data: { ['k'.repeat(254)]: 'x' } }, 422, `data[${'k'.repeat(254)}]`, `Invalid value: "${'k'.repeat(254)}": must be no more than 253 characters`],
     ['key in data and binaryData', { data: { k: 'x' }, binaryData: { k: b64('x') } }, 422, 'binaryData[k]', 'Invalid value: "k": duplicate of key present in data'],
     ['over 1 MiB', { data: { a: 'x'.repeat(600 * 1024), b: 'y'.repeat(500 * 1024) } }, 422, '', 'Too long: may not be more than 1048576 bytes'],
@@ -88,7 +92,13 @@ describe('Secret', () => {
     ['service-account-token without annotation', { type: 'kubernetes.io/service-account-token' }, 422, 'metadata.annotations[kubernetes.io/service-account.name]', 'Required value'],
     ['service-account-token with annotation', { type: 'kubernetes.io/service-account-token', metadata: { name: uniq('sat'), annotations: { 'kubernetes.io/service-account.name': 'default' } } }, 201],
     ['dockerconfigjson missing', { type: 'kubernetes.io/dockerconfigjson' }, 422, 'data[.dockerconfigjson]', 'Required value'],
-    ['dockerconfigjson not JSON', { type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('{nope') } }, 422, 'data[.dockerconfigjson]', 'Invalid value: "<secret contents redacted>"'],
+    [
+      'dockerconfigjson not JSON',
+      { type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('{nope') } },
+      422,
+      'data[.dockerconfigjson]',
+      'Invalid value: "<secret contents redacted>"',
+    ],
     ['dockerconfigjson valid', { type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('{"auths":{}}') } }, 201],
     ['dockercfg missing', { type: 'kubernetes.io/dockercfg' }, 422, 'data[.dockercfg]', 'Required value'],
     ['basic-auth empty', { type: 'kubernetes.io/basic-auth' }, 422, 'data[username]', 'Required value'],
@@ -96,7 +106,13 @@ describe('Secret', () => {
     ['ssh-auth missing key', { type: 'kubernetes.io/ssh-auth' }, 422, 'data[ssh-privatekey]', 'Required value'],
     ['tls missing crt', { type: 'kubernetes.io/tls', stringData: { 'tls.key': 'k' } }, 422, 'data[tls.crt]', 'Required value'],
     ['tls complete', { type: 'kubernetes.io/tls', stringData: { 'tls.key': 'k', 'tls.crt': 'c' } }, 201],
-    ['bootstrap token bad id', { type: 'bootstrap.kubernetes.io/token', metadata: { name: 'bootstrap-token-ABC' }, stringData: { 'token-id': 'ABC', 'token-secret': '0123456789abcdef' } }, 422, 'data[token-id]', 'Invalid value'],
+    [
+      'bootstrap token bad id',
+      { type: 'bootstrap.kubernetes.io/token', metadata: { name: 'bootstrap-token-ABC' }, stringData: { 'token-id': 'ABC', 'token-secret': '0123456789abcdef' } },
+      422,
+      'data[token-id]',
+      'Invalid value',
+    ],
     ['bootstrap token valid', { type: 'bootstrap.kubernetes.io/token', metadata: { name: 'bootstrap-token-abc123' }, stringData: { 'token-id': 'abc123', 'token-secret': '0123456789abcdef' } }, 201],
   ];
   it.each(rows)('%s', async (_name, body, code, field, msg) => {
@@ -129,16 +145,29 @@ describe('common metadata rules', () => {
     ['annotations over 256 KiB', { annotations: { big: 'x'.repeat(256 * 1024) } }, 422, 'metadata.annotations', 'Too long'],
     ['finalizer syntax', { finalizers: ['bad finalizer'] }, 422, 'metadata.finalizers[0]', 'Invalid value: "bad finalizer"'],
     ['ownerReference without uid', { ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: '' }] }, 422, 'metadata.ownerReferences.uid', 'Invalid value: "": uid must not be empty'],
-    ['two controllers', { ownerReferences: [
-      { apiVersion: 'v1', kind: 'Pod', name: 'p', uid: '1', controller: true },
-      { apiVersion: 'v1', kind: 'Pod', name: 'q', uid: '2', controller: true }] }, 422, 'metadata.ownerReferences', 'Invalid value'],
+    [
+      'two controllers',
+      {
+        ownerReferences: [
+          { apiVersion: 'v1', kind: 'Pod', name: 'p', uid: '1', controller: true },
+          { apiVersion: 'v1', kind: 'Pod', name: 'q', uid: '2', controller: true },
+        ],
+      },
+      422,
+      'metadata.ownerReferences',
+      'Invalid value',
+    ],
     ['name not a subdomain', { name: 'Upper' }, 422, 'metadata.name', 'Invalid value: "Upper"'],
     ['valid metadata', { labels: { 'example.com/k': 'v' }, annotations: { 'example.com/a': 'any text' }, finalizers: ['example.com/f'] }, 201],
   ];
   it.each(rows)('%s', async (_name, md, code, field, msg) => {
     const r = await call(s, 'POST', CM, cm(md));
     expect(r.code).toBe(code);
-    if (code === 422) expect(causeMessages(r).some((m) => m.startsWith(`${field}: ${msg}`)), causeMessages(r).join('\n')).toBe(true);
+    if (code === 422)
+      expect(
+        causeMessages(r).some((m) => m.startsWith(`${field}: ${msg}`)),
+        causeMessages(r).join('\n'),
+      ).toBe(true);
   });
 
   it.each([
@@ -153,7 +182,9 @@ describe('common metadata rules', () => {
 
   it('generation moves on spec change only; status writes ignore spec', async () => {
     const dep = {
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'gen' },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'gen' },
       spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
     };
     const path = '/apis/apps/v1/namespaces/default/deployments';
@@ -175,12 +206,17 @@ describe('status writes and metadata', () => {
   it('a status write keeps spec but takes labels and annotations; identity stays', async () => {
     const path = '/apis/apps/v1/namespaces/default/replicasets';
     const rs = {
-      apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'st-meta' },
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'st-meta' },
       spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
     };
     const c = (await call(s, 'POST', path, rs)).body;
     const r = await call(s, 'PUT', `${path}/st-meta/status`, {
-      ...c, metadata: { ...c.metadata, labels: { seen: 'yes' }, annotations: { note: 'x' } }, spec: { ...c.spec, replicas: 9 }, status: { replicas: 2 },
+      ...c,
+      metadata: { ...c.metadata, labels: { seen: 'yes' }, annotations: { note: 'x' } },
+      spec: { ...c.spec, replicas: 9 },
+      status: { replicas: 2 },
     });
     expect(r.code, JSON.stringify(r.body)).toBe(200);
     expect(r.body.metadata.labels).toEqual({ seen: 'yes' });

@@ -5,8 +5,12 @@ import type { RunningServer } from '../../runtime/index.ts';
 import { call, causeMessages, server } from './helpers.ts';
 
 let s: RunningServer;
-beforeAll(async () => { s = await server(); });
-afterAll(async () => { await s?.stop(); });
+beforeAll(async () => {
+  s = await server();
+});
+afterAll(async () => {
+  await s?.stop();
+});
 
 let n = 0;
 const EP = '/api/v1/namespaces/default/endpoints';
@@ -16,7 +20,10 @@ const slice = (body: Record<string, unknown>) => ({ apiVersion: 'discovery.k8s.i
 
 function expect422(r: { code: number; body: any }, field: string, msg: string) {
   expect(r.code, JSON.stringify(r.body)).toBe(422);
-  expect(causeMessages(r).some((m) => m.startsWith(`${field}: ${msg}`)), causeMessages(r).join('\n')).toBe(true);
+  expect(
+    causeMessages(r).some((m) => m.startsWith(`${field}: ${msg}`)),
+    causeMessages(r).join('\n'),
+  ).toBe(true);
 }
 
 describe('Endpoints', () => {
@@ -53,9 +60,24 @@ describe('EndpointSlice', () => {
     ['IPv6 address in an IPv4 slice', { endpoints: [{ addresses: ['fd00::1'] }] }, 'endpoints[0].addresses[0]', 'Invalid value: "fd00::1": must be a valid IPv4 address'],
     ['loopback', { endpoints: [{ addresses: ['127.0.0.2'] }] }, 'endpoints[0].addresses[0]', 'Invalid value: "127.0.0.2": may not be in the loopback range'],
     ['IPv6 link-local', { addressType: 'IPv6', endpoints: [{ addresses: ['fe80::2'] }] }, 'endpoints[0].addresses[0]', 'Invalid value: "fe80::2": may not be in the link-local range'],
-    ['FQDN one label', { addressType: 'FQDN', endpoints: [{ addresses: ['localhost'] }] }, 'endpoints[0].addresses[0]', 'Invalid value: "localhost": should be a domain with at least two segments separated by dots'],
+    [
+      'FQDN one label',
+      { addressType: 'FQDN', endpoints: [{ addresses: ['localhost'] }] },
+      'endpoints[0].addresses[0]',
+      'Invalid value: "localhost": should be a domain with at least two segments separated by dots',
+    ],
     ['port name syntax', { ports: [{ name: 'Web', port: 80 }] }, 'ports[0].name', 'Invalid value: "Web"'],
-    ['duplicate port names', { ports: [{ name: 'a', port: 80 }, { name: 'a', port: 81 }] }, 'ports[1].name', 'Duplicate value: "a"'],
+    [
+      'duplicate port names',
+      {
+        ports: [
+          { name: 'a', port: 80 },
+          { name: 'a', port: 81 },
+        ],
+      },
+      'ports[1].name',
+      'Duplicate value: "a"',
+    ],
     ['port range', { ports: [{ name: 'a', port: 70000 }] }, 'ports[0].port', 'Invalid value: 70000'],
     ['hostname', { endpoints: [{ addresses: ['10.0.0.9'], hostname: 'no_underscores' }] }, 'endpoints[0].hostname', 'Invalid value: "no_underscores"'],
   ];
@@ -64,10 +86,15 @@ describe('EndpointSlice', () => {
   });
 
   it('valid slice with conditions; ports default; addressType immutable', async () => {
-    const c = await call(s, 'POST', ES, slice({
-      endpoints: [{ addresses: ['10.0.0.9'], conditions: { ready: true, serving: true, terminating: false } }],
-      ports: [{ port: 80 }, { name: 'b', port: 81 }],
-    }));
+    const c = await call(
+      s,
+      'POST',
+      ES,
+      slice({
+        endpoints: [{ addresses: ['10.0.0.9'], conditions: { ready: true, serving: true, terminating: false } }],
+        ports: [{ port: 80 }, { name: 'b', port: 81 }],
+      }),
+    );
     expect(c.code, JSON.stringify(c.body)).toBe(201);
     expect(c.body.ports[0]).toEqual({ name: '', port: 80, protocol: 'TCP' });
     expect(c.body.endpoints[0].conditions).toEqual({ ready: true, serving: true, terminating: false });

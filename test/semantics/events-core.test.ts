@@ -6,8 +6,12 @@ import type { RunningServer } from '../../runtime/index.ts';
 import { call, causeMessages, server } from './helpers.ts';
 
 let s: RunningServer;
-beforeAll(async () => { s = await server(); });
-afterAll(async () => { await s?.stop(); });
+beforeAll(async () => {
+  s = await server();
+});
+afterAll(async () => {
+  await s?.stop();
+});
 
 let n = 0;
 const evPath = (ns: string) => `/api/v1/namespaces/${ns}/events`;
@@ -22,11 +26,35 @@ const modern = { ...legacy, eventTime: T, reportingComponent: 'kubelet', reporti
 
 describe('core/v1 Event', () => {
   it.each([
-    ['involved namespace differs', 'default', { ...legacy, involvedObject: { kind: 'Pod', name: 'p', namespace: 'kube-system' } }, 'involvedObject.namespace', 'Invalid value: "kube-system": does not match event.namespace'],
-    ['empty involved namespace outside default', 'kube-system', { ...legacy, involvedObject: { kind: 'Node', name: 'n' } }, 'involvedObject.namespace', 'Invalid value: "": does not match event.namespace'],
-    ['eventTime: empty involved namespace outside default/kube-system', 'kube-public', { ...modern, involvedObject: { kind: 'Node', name: 'n' } }, 'involvedObject.namespace', 'Invalid value: "": does not match event.namespace'],
+    [
+      'involved namespace differs',
+      'default',
+      { ...legacy, involvedObject: { kind: 'Pod', name: 'p', namespace: 'kube-system' } },
+      'involvedObject.namespace',
+      'Invalid value: "kube-system": does not match event.namespace',
+    ],
+    [
+      'empty involved namespace outside default',
+      'kube-system',
+      { ...legacy, involvedObject: { kind: 'Node', name: 'n' } },
+      'involvedObject.namespace',
+      'Invalid value: "": does not match event.namespace',
+    ],
+    [
+      'eventTime: empty involved namespace outside default/kube-system',
+      'kube-public',
+      { ...modern, involvedObject: { kind: 'Node', name: 'n' } },
+      'involvedObject.namespace',
+      'Invalid value: "": does not match event.namespace',
+    ],
     ['eventTime: reportingComponent required', 'default', { ...modern, reportingComponent: undefined }, 'reportingComponent', 'Required value'],
-    ['eventTime: reportingComponent qualified name', 'default', { ...modern, reportingComponent: 'bad name!' }, 'reportingComponent', 'Invalid value: "bad name!": name part must consist of alphanumeric characters'],
+    [
+      'eventTime: reportingComponent qualified name',
+      'default',
+      { ...modern, reportingComponent: 'bad name!' },
+      'reportingComponent',
+      'Invalid value: "bad name!": name part must consist of alphanumeric characters',
+    ],
     ['eventTime: reportingInstance required', 'default', { ...modern, reportingInstance: '' }, 'reportingInstance', 'Required value'],
     ['eventTime: reportingInstance length', 'default', { ...modern, reportingInstance: 'i'.repeat(129) }, 'reportingInstance', 'Invalid value: "": can have at most 128 characters'],
     ['eventTime: action required', 'default', { ...modern, action: undefined }, 'action', 'Required value'],
@@ -38,7 +66,10 @@ describe('core/v1 Event', () => {
     const r = await call(s, 'POST', evPath(ns), ev(ns, fields));
     expect(r.code, JSON.stringify(r.body)).toBe(422);
     expect(r.body.reason).toBe('Invalid');
-    expect(causeMessages(r).some((m) => m.startsWith(`${field}: ${msg}`)), causeMessages(r).join('\n')).toBe(true);
+    expect(
+      causeMessages(r).some((m) => m.startsWith(`${field}: ${msg}`)),
+      causeMessages(r).join('\n'),
+    ).toBe(true);
   });
 
   it.each([

@@ -6,15 +6,19 @@ import type { RunningServer } from '../../runtime/index.ts';
 import { server } from './helpers.ts';
 
 let s: RunningServer;
-beforeAll(async () => { s = await server(); });
-afterAll(async () => { await s?.stop(); });
+beforeAll(async () => {
+  s = await server();
+});
+afterAll(async () => {
+  await s?.stop();
+});
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const TEXT = (n: string) => `299 - "metadata.finalizers: \\"${n}\\": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers"`;
 
 async function send(method: string, path: string, body: unknown) {
   const res = await s.app.request(path, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  return { code: res.status, warning: res.headers.get('warning'), body: await res.json() as any };
+  return { code: res.status, warning: res.headers.get('warning'), body: (await res.json()) as any };
 }
 
 describe('finalizer name warnings', () => {

@@ -3,7 +3,10 @@
 
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 
-export interface Reply { code: number; body: any }
+export interface Reply {
+  code: number;
+  body: any;
+}
 
 export async function server(opts: Parameters<typeof startServer>[0] = {}): Promise<RunningServer> {
   return startServer({ authorizationMode: ['AlwaysAllow'], port: 0, ...opts });
@@ -17,7 +20,11 @@ export async function call(s: RunningServer, method: string, path: string, body?
   });
   const text = await res.text();
   let parsed: any = text;
-  try { parsed = JSON.parse(text); } catch { /* text */ }
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* text */
+  }
   return { code: res.status, body: parsed };
 }
 

@@ -11,8 +11,12 @@ const EP = '/api/v1/namespaces/default/endpoints/kubernetes';
 const SLICE = '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/kubernetes';
 
 let s: RunningServer;
-beforeAll(async () => { s = await server(); });
-afterAll(async () => { await s?.stop(); });
+beforeAll(async () => {
+  s = await server();
+});
+afterAll(async () => {
+  await s?.stop();
+});
 
 describe('apiServerEndpoint', () => {
   const host = () => '192.0.2.10';
@@ -32,7 +36,10 @@ describe('apiServerEndpoint', () => {
   it('hostAddress skips internal and loopback, prefers IPv4', () => {
     const ifaces: any = {
       lo: [{ address: '127.0.0.1', family: 'IPv4', internal: true }],
-      eth0: [{ address: 'fd00::2', family: 'IPv6', internal: false }, { address: '192.0.2.2', family: 'IPv4', internal: false }],
+      eth0: [
+        { address: 'fd00::2', family: 'IPv6', internal: false },
+        { address: '192.0.2.2', family: 'IPv4', internal: false },
+      ],
     };
     expect(hostAddress(ifaces)).toBe('192.0.2.2');
     expect(hostAddress({ lo: ifaces.lo } as any)).toBe('');
@@ -53,7 +60,10 @@ describe.skipIf(!hostAddress())('the kubernetes endpoints', () => {
     expect(sl.body.metadata.labels['kubernetes.io/service-name']).toBe('kubernetes');
   });
 
-  it.each([['Endpoints', EP], ['EndpointSlice', SLICE]])('%s is created again after a delete', async (_k, path) => {
+  it.each([
+    ['Endpoints', EP],
+    ['EndpointSlice', SLICE],
+  ])('%s is created again after a delete', async (_k, path) => {
     const before = (await call(s, 'GET', path)).body.metadata.uid;
     expect((await call(s, 'DELETE', path)).code).toBe(200);
     await until(async () => {
@@ -74,6 +84,8 @@ describe.skipIf(!hostAddress())('the kubernetes endpoints', () => {
       const b = await server({ dataDir: dir, port: a.port });
       expect((await call(b, 'GET', EP)).body.metadata.resourceVersion).toBe(rv);
       await b.stop();
-    } finally { rmSync(dir, { recursive: true, force: true }); }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

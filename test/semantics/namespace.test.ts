@@ -8,8 +8,12 @@ import type { RunningServer } from '../../runtime/index.ts';
 import { call, causeMessages, server, until } from './helpers.ts';
 
 let s: RunningServer;
-beforeAll(async () => { s = await server(); });
-afterAll(async () => { await s?.stop(); });
+beforeAll(async () => {
+  s = await server();
+});
+afterAll(async () => {
+  await s?.stop();
+});
 
 const ns = (name: string, extra: object = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name }, ...extra });
 const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' } });
@@ -67,7 +71,9 @@ describe('namespace lifecycle', () => {
     expect(refused.body.message).toBe('configmaps "late" is forbidden: unable to create new content in namespace doomed because it is being terminated');
     expect(refused.body.details.causes[0].reason).toBe('NamespaceTerminating');
     const applied = await s.app.request('/api/v1/namespaces/doomed/configmaps/late?fieldManager=t', {
-      method: 'PATCH', headers: { 'Content-Type': 'application/apply-patch+yaml' }, body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: late\n',
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/apply-patch+yaml' },
+      body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: late\n',
     });
     expect(applied.status).toBe(403);
     // a second delete is a conflict
@@ -85,7 +91,9 @@ describe('namespace lifecycle', () => {
     expect(byType.NamespaceContentRemaining.lastTransitionTime).toBeTruthy();
     // release the held object: everything goes
     const patched = await s.app.request('/api/v1/namespaces/doomed/configmaps/held', {
-      method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify({ metadata: { finalizers: null } }),
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: JSON.stringify({ metadata: { finalizers: null } }),
     });
     expect(patched.status).toBe(200);
     await until(async () => (await call(s, 'GET', '/api/v1/namespaces/doomed')).code === 404);
@@ -114,7 +122,7 @@ describe('namespace lifecycle', () => {
   });
 
   it.each([
-    ['status phase Terminating without deletionTimestamp', { status: { phase: 'Terminating' } }, "status.phase: Invalid value: \"Terminating\": may only be 'Active' if `deletionTimestamp` is empty"],
+    ['status phase Terminating without deletionTimestamp', { status: { phase: 'Terminating' } }, 'status.phase: Invalid value: "Terminating": may only be \'Active\' if `deletionTimestamp` is empty'],
   ])('status: %s is 422', async (_n, patch, msg) => {
     await call(s, 'POST', '/api/v1/namespaces', ns('st'));
     const live = (await call(s, 'GET', '/api/v1/namespaces/st')).body;

@@ -8,8 +8,12 @@ import type { RunningServer } from '../../runtime/index.ts';
 import { call, causeMessages, server } from './helpers.ts';
 
 let s: RunningServer;
-beforeAll(async () => { s = await server({ runtimeConfig: 'networking.k8s.io/v1beta1=true' }); });
-afterAll(async () => { await s?.stop(); });
+beforeAll(async () => {
+  s = await server({ runtimeConfig: 'networking.k8s.io/v1beta1=true' });
+});
+afterAll(async () => {
+  await s?.stop();
+});
 
 let n = 0;
 const uniq = (p: string) => `${p}-${++n}`;
@@ -17,7 +21,10 @@ const uniq = (p: string) => `${p}-${++n}`;
 function expect422(r: { code: number; body: any }, field: string, msg: string) {
   expect(r.code, JSON.stringify(r.body)).toBe(422);
   expect(r.body.reason).toBe('Invalid');
-  expect(causeMessages(r).some((m) => m.startsWith(`${field}: ${msg}`)), causeMessages(r).join('\n')).toBe(true);
+  expect(
+    causeMessages(r).some((m) => m.startsWith(`${field}: ${msg}`)),
+    causeMessages(r).join('\n'),
+  ).toBe(true);
 }
 
 type Row = [string, Record<string, any>, string, string];
@@ -25,7 +32,11 @@ type Row = [string, Record<string, any>, string, string];
 async function rowsFor(path: string, make: (b: Record<string, any>) => object, rows: Row[]) {
   for (const [name, body, field, msg] of rows) {
     const r = await call(s, 'POST', path, make(body));
-    try { expect422(r, field, msg); } catch (e) { throw new Error(`${name}: ${(e as Error).message}`, { cause: e }); }
+    try {
+      expect422(r, field, msg);
+    } catch (e) {
+      throw new Error(`${name}: ${(e as Error).message}`, { cause: e });
+    }
   }
 }
 
@@ -40,7 +51,12 @@ describe('PersistentVolume', () => {
     ['ReadWriteOncePod alone', { ...good, accessModes: ['ReadWriteOncePod', 'ReadWriteOnce'] }, 'spec.accessModes', 'Forbidden'],
     ['no source', { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'] }, 'spec', 'Required value: must specify a volume type'],
     ['two sources', { ...good, nfs: { server: 's', path: '/x' } }, 'spec.nfs', 'Forbidden: may not specify more than 1 volume type'],
-    ['local without node affinity', { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], local: { path: '/mnt' } }, 'spec.nodeAffinity', 'Required value: Local volume requires node affinity'],
+    [
+      'local without node affinity',
+      { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], local: { path: '/mnt' } },
+      'spec.nodeAffinity',
+      'Required value: Local volume requires node affinity',
+    ],
     ['reclaim policy', { ...good, persistentVolumeReclaimPolicy: 'Keep' }, 'spec.persistentVolumeReclaimPolicy', 'Unsupported value: "Keep"'],
     ['volumeMode', { ...good, volumeMode: 'Raw' }, 'spec.volumeMode', 'Unsupported value: "Raw"'],
   ] as Row[])('%s', async (_n, spec, field, msg) => {
@@ -59,11 +75,21 @@ describe('PersistentVolume', () => {
 
 describe('VolumeAttachment', () => {
   const VA = '/apis/storage.k8s.io/v1/volumeattachments';
-  const va = (spec: Record<string, any>) => ({ apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', metadata: { name: uniq('va') }, spec: { attacher: 'csi.example.com', nodeName: 'node-1', source: { persistentVolumeName: 'pv-1' }, ...spec } });
+  const va = (spec: Record<string, any>) => ({
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'VolumeAttachment',
+    metadata: { name: uniq('va') },
+    spec: { attacher: 'csi.example.com', nodeName: 'node-1', source: { persistentVolumeName: 'pv-1' }, ...spec },
+  });
   it('rules', async () => {
     await rowsFor(VA, va, [
       ['no source', { source: {} }, 'spec.source', 'Required value: must specify exactly one of inlineVolumeSpec and persistentVolumeName'],
-      ['two sources', { source: { persistentVolumeName: 'p', inlineVolumeSpec: { csi: { driver: 'd', volumeHandle: 'h' } } } }, 'spec.source', 'Forbidden: must specify exactly one of inlineVolumeSpec and persistentVolumeName'],
+      [
+        'two sources',
+        { source: { persistentVolumeName: 'p', inlineVolumeSpec: { csi: { driver: 'd', volumeHandle: 'h' } } } },
+        'spec.source',
+        'Forbidden: must specify exactly one of inlineVolumeSpec and persistentVolumeName',
+      ],
       ['attacher syntax', { attacher: '-bad-' }, 'spec.attacher', 'Invalid value: "-bad-": a CSI driver name'],
       ['nodeName syntax', { nodeName: 'Node_1' }, 'spec.nodeName', 'Invalid value: "Node_1"'],
     ]);
@@ -85,7 +111,14 @@ describe('CSIDriver, CSINode, CSIStorageCapacity', () => {
   it('CSIDriver defaults and immutables', async () => {
     const c = await call(s, 'POST', CD, { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: 'csi.example.com' }, spec: {} });
     expect(c.code, JSON.stringify(c.body)).toBe(201);
-    expect(c.body.spec).toMatchObject({ attachRequired: true, podInfoOnMount: false, storageCapacity: false, fsGroupPolicy: 'ReadWriteOnceWithFSType', requiresRepublish: false, volumeLifecycleModes: ['Persistent'] });
+    expect(c.body.spec).toMatchObject({
+      attachRequired: true,
+      podInfoOnMount: false,
+      storageCapacity: false,
+      fsGroupPolicy: 'ReadWriteOnceWithFSType',
+      requiresRepublish: false,
+      volumeLifecycleModes: ['Persistent'],
+    });
     const u = await call(s, 'PUT', `${CD}/csi.example.com`, { ...c.body, spec: { ...c.body.spec, attachRequired: false, fsGroupPolicy: 'File' } });
     expect422(u, 'spec.attachRequired', 'Invalid value: false: field is immutable');
     expect(causeMessages(u)).toContain('spec.fsGroupPolicy: Invalid value: "File": field is immutable');
@@ -95,7 +128,12 @@ describe('CSIDriver, CSINode, CSIStorageCapacity', () => {
       ['name syntax', { name: 'bad_name_' }, 'metadata.name', 'Invalid value: "bad_name_": a CSI driver name'],
       ['fsGroupPolicy', { spec: { fsGroupPolicy: 'Sometimes' } }, 'spec.fsGroupPolicy', 'Unsupported value: "Sometimes"'],
       ['lifecycle mode', { spec: { volumeLifecycleModes: ['Forever'] } }, 'spec.volumeLifecycleModes[0]', 'Unsupported value: "Forever"'],
-      ['token expiry', { spec: { tokenRequests: [{ audience: 'a', expirationSeconds: 60 }] } }, 'spec.tokenRequests[0].expirationSeconds', 'Invalid value: 60: may not specify a duration less than 10 minutes'],
+      [
+        'token expiry',
+        { spec: { tokenRequests: [{ audience: 'a', expirationSeconds: 60 }] } },
+        'spec.tokenRequests[0].expirationSeconds',
+        'Invalid value: 60: may not specify a duration less than 10 minutes',
+      ],
       ['token audience duplicate', { spec: { tokenRequests: [{ audience: 'a' }, { audience: 'a' }] } }, 'spec.tokenRequests[1].audience', 'Duplicate value: "a"'],
     ]);
   });
@@ -103,7 +141,17 @@ describe('CSIDriver, CSINode, CSIStorageCapacity', () => {
     const CN = '/apis/storage.k8s.io/v1/csinodes';
     const cn = (b: Record<string, any>) => ({ apiVersion: 'storage.k8s.io/v1', kind: 'CSINode', metadata: { name: uniq('node') }, spec: { drivers: b.drivers } });
     await rowsFor(CN, cn, [
-      ['duplicate driver', { drivers: [{ name: 'd.example.com', nodeID: 'n' }, { name: 'd.example.com', nodeID: 'n' }] }, 'spec.drivers[1].name', 'Duplicate value: "d.example.com"'],
+      [
+        'duplicate driver',
+        {
+          drivers: [
+            { name: 'd.example.com', nodeID: 'n' },
+            { name: 'd.example.com', nodeID: 'n' },
+          ],
+        },
+        'spec.drivers[1].name',
+        'Duplicate value: "d.example.com"',
+      ],
       ['nodeID required', { drivers: [{ name: 'd.example.com', nodeID: '' }] }, 'spec.drivers[0].nodeID', 'Required value'],
       ['nodeID too long', { drivers: [{ name: 'd.example.com', nodeID: 'x'.repeat(193) }] }, 'spec.drivers[0].nodeID', 'Too long'],
       ['topology key', { drivers: [{ name: 'd.example.com', nodeID: 'n', topologyKeys: ['a b'] }] }, 'spec.drivers[0].topologyKeys[0]', 'Invalid value: "a b"'],
@@ -146,7 +194,15 @@ describe('ComponentStatus', () => {
 
 describe('Event (events.k8s.io/v1)', () => {
   const EV = '/apis/events.k8s.io/v1/namespaces/default/events';
-  const good = { eventTime: '2026-01-01T00:00:00.000000Z', type: 'Normal', reportingController: 'example.com/ctl', reportingInstance: 'ctl-1', action: 'Sync', reason: 'Synced', regarding: { kind: 'Pod', name: 'p', namespace: 'default' } };
+  const good = {
+    eventTime: '2026-01-01T00:00:00.000000Z',
+    type: 'Normal',
+    reportingController: 'example.com/ctl',
+    reportingInstance: 'ctl-1',
+    action: 'Sync',
+    reason: 'Synced',
+    regarding: { kind: 'Pod', name: 'p', namespace: 'default' },
+  };
   const ev = (b: Record<string, any>) => ({ apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: uniq('ev') }, ...good, ...b });
   it('rules', async () => {
     await rowsFor(EV, ev, [
@@ -175,7 +231,9 @@ describe('Event (events.k8s.io/v1)', () => {
 describe('APIService', () => {
   const AS = '/apis/apiregistration.k8s.io/v1/apiservices';
   const as = (b: Record<string, any>) => ({
-    apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name: b.name ?? 'v1.example.com' },
+    apiVersion: 'apiregistration.k8s.io/v1',
+    kind: 'APIService',
+    metadata: { name: b.name ?? 'v1.example.com' },
     spec: { group: 'example.com', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 15, service: { namespace: 'default', name: 'api' }, ...(b.spec ?? {}) },
   });
   it('rules', async () => {
@@ -196,7 +254,12 @@ describe('IPAddress, Lease, RuntimeClass', () => {
     const ip = (b: Record<string, any>) => ({ apiVersion: 'networking.k8s.io/v1beta1', kind: 'IPAddress', metadata: { name: b.name }, spec: { parentRef: b.parentRef } });
     await rowsFor(IP, ip, [
       ['not an IP', { name: 'host', parentRef: { resource: 'services', name: 's', namespace: 'default' } }, 'metadata.name', 'Invalid value: "host": must be a valid IP address'],
-      ['not canonical', { name: '2001:db8:0::1', parentRef: { resource: 'services', name: 's', namespace: 'default' } }, 'metadata.name', 'Invalid value: "2001:db8:0::1": must be in canonical form ("2001:db8::1")'],
+      [
+        'not canonical',
+        { name: '2001:db8:0::1', parentRef: { resource: 'services', name: 's', namespace: 'default' } },
+        'metadata.name',
+        'Invalid value: "2001:db8:0::1": must be in canonical form ("2001:db8::1")',
+      ],
       ['parentRef resource', { name: '192.168.9.9', parentRef: { resource: '', name: 's' } }, 'spec.parentRef.resource', 'Required value'],
     ]);
     const c = await call(s, 'POST', IP, ip({ name: '2001:db8::7', parentRef: { group: '', resource: 'services', name: 's', namespace: 'default' } }));

@@ -26,8 +26,12 @@ describe('resetFields declared by the strategies', () => {
 
 describe('reset fields and field ownership', () => {
   let s: RunningServer;
-  beforeAll(async () => { s = await startServer({ authorizationMode: ['AlwaysAllow'] }); });
-  afterAll(async () => { await s?.stop(); });
+  beforeAll(async () => {
+    s = await startServer({ authorizationMode: ['AlwaysAllow'] });
+  });
+  afterAll(async () => {
+    await s?.stop();
+  });
   const DEP = '/apis/apps/v1/namespaces/default/deployments';
   const send = async (method: string, path: string, body: unknown, ct = 'application/json') => {
     const r = await s.app.request(path, { method, headers: { 'content-type': ct }, body: JSON.stringify(body) });
@@ -36,7 +40,9 @@ describe('reset fields and field ownership', () => {
 
   it('a status write owns status only; a main-resource write owns no status', async () => {
     const dep = {
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'rf' },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'rf' },
       spec: { selector: { matchLabels: { app: 'rf' } }, template: { metadata: { labels: { app: 'rf' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
       status: { replicas: 3 },
     };

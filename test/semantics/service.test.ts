@@ -14,8 +14,12 @@ const svc = (spec: Record<string, unknown>, name = uniq()) => ({ apiVersion: 'v1
 const port80 = [{ port: 80 }];
 
 let s: RunningServer;
-beforeAll(async () => { s = await server(); });
-afterAll(async () => { await s?.stop(); });
+beforeAll(async () => {
+  s = await server();
+});
+afterAll(async () => {
+  await s?.stop();
+});
 
 describe('the kubernetes Service', () => {
   it('exists in default with the first address of the range', async () => {
@@ -56,10 +60,30 @@ const invalid: Row[] = [
   ['port 0', { ports: [{ port: 0 }] }, 'spec.ports[0].port', 'Invalid value: 0: must be between 1 and 65535, inclusive'],
   ['port too big', { ports: [{ port: 70000 }] }, 'spec.ports[0].port', 'Invalid value: 70000: must be between 1 and 65535, inclusive'],
   ['name required with two ports', { ports: [{ port: 80, name: 'a' }, { port: 81 }] }, 'spec.ports[1].name', 'Required value'],
-  ['duplicate port name', { ports: [{ port: 80, name: 'a' }, { port: 81, name: 'a' }] }, 'spec.ports[1].name', 'Duplicate value: "a"'],
+  [
+    'duplicate port name',
+    {
+      ports: [
+        { port: 80, name: 'a' },
+        { port: 81, name: 'a' },
+      ],
+    },
+    'spec.ports[1].name',
+    'Duplicate value: "a"',
+  ],
   ['port name syntax', { ports: [{ port: 80, name: 'A_b' }] }, 'spec.ports[0].name', 'Invalid value: "A_b"'],
   ['protocol', { ports: [{ port: 80, protocol: 'ICMP' }] }, 'spec.ports[0].protocol', 'Unsupported value: "ICMP": supported values: "SCTP", "TCP", "UDP"'],
-  ['duplicate port and protocol', { ports: [{ port: 80, name: 'a' }, { port: 80, name: 'b' }] }, 'spec.ports[1]', 'Duplicate value'],
+  [
+    'duplicate port and protocol',
+    {
+      ports: [
+        { port: 80, name: 'a' },
+        { port: 80, name: 'b' },
+      ],
+    },
+    'spec.ports[1]',
+    'Duplicate value',
+  ],
   ['targetPort name', { ports: [{ port: 80, targetPort: 'http--x' }] }, 'spec.ports[0].targetPort', 'Invalid value: "http--x": must not contain consecutive hyphens'],
   ['targetPort digits as string', { ports: [{ port: 80, targetPort: '8080' }] }, 'spec.ports[0].targetPort', 'Invalid value: "8080": must contain at least one letter (a-z)'],
   ['targetPort number', { ports: [{ port: 80, targetPort: 70000 }] }, 'spec.ports[0].targetPort', 'Invalid value: 70000: must be between 1 and 65535, inclusive'],
@@ -70,27 +94,78 @@ const invalid: Row[] = [
   ['externalName syntax', { type: 'ExternalName', externalName: 'Not_A_Host' }, 'spec.externalName', 'Invalid value: "Not_A_Host"'],
   ['clusterIP on ExternalName', { type: 'ExternalName', externalName: 'example.com', clusterIP: '10.0.0.9' }, 'spec.clusterIP', 'Forbidden: may not be set for ExternalName services'],
   ['clusterIP syntax', { ports: port80, clusterIP: '10.0.0.300' }, 'spec.clusterIPs[0]', 'Invalid value: "10.0.0.300": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'],
-  ['clusterIP out of range', { ports: port80, clusterIP: '10.1.0.5' }, 'spec.clusterIPs', 'Invalid value: []string{"10.1.0.5"}: failed to allocate IP 10.1.0.5: the provided IP (10.1.0.5) is not in the valid range. The range of valid IPs is 10.0.0.0/24'],
+  [
+    'clusterIP out of range',
+    { ports: port80, clusterIP: '10.1.0.5' },
+    'spec.clusterIPs',
+    'Invalid value: []string{"10.1.0.5"}: failed to allocate IP 10.1.0.5: the provided IP (10.1.0.5) is not in the valid range. The range of valid IPs is 10.0.0.0/24',
+  ],
   ['clusterIP taken', { ports: port80, clusterIP: '10.0.0.1' }, 'spec.clusterIPs', 'Invalid value: []string{"10.0.0.1"}: failed to allocate IP 10.0.0.1: provided IP is already allocated'],
-  ['clusterIP and clusterIPs disagree', { ports: port80, clusterIP: '10.0.0.40', clusterIPs: ['10.0.0.41'] }, 'spec.clusterIPs', 'Invalid value: []string{"10.0.0.41"}: first value must match `clusterIP`'],
+  [
+    'clusterIP and clusterIPs disagree',
+    { ports: port80, clusterIP: '10.0.0.40', clusterIPs: ['10.0.0.41'] },
+    'spec.clusterIPs',
+    'Invalid value: []string{"10.0.0.41"}: first value must match `clusterIP`',
+  ],
   ['IPv6 family not configured', { ports: port80, ipFamilies: ['IPv6'] }, 'spec.ipFamilies[0]', 'Invalid value: "IPv6": not configured on this cluster'],
   ['unknown family', { ports: port80, ipFamilies: ['IPv5'] }, 'spec.ipFamilies[0]', 'Unsupported value: "IPv5"'],
-  ['RequireDualStack on single stack', { ports: port80, ipFamilyPolicy: 'RequireDualStack' }, 'spec.ipFamilyPolicy', 'Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services'],
+  [
+    'RequireDualStack on single stack',
+    { ports: port80, ipFamilyPolicy: 'RequireDualStack' },
+    'spec.ipFamilyPolicy',
+    'Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services',
+  ],
   ['ipFamilyPolicy value', { ports: port80, ipFamilyPolicy: 'Both' }, 'spec.ipFamilyPolicy', 'Unsupported value: "Both"'],
-  ['externalTrafficPolicy on ClusterIP', { ports: port80, externalTrafficPolicy: 'Local' }, 'spec.externalTrafficPolicy', "Invalid value: \"Local\": may only be set when `type` is 'NodePort' or 'LoadBalancer'"],
+  [
+    'externalTrafficPolicy on ClusterIP',
+    { ports: port80, externalTrafficPolicy: 'Local' },
+    'spec.externalTrafficPolicy',
+    "Invalid value: \"Local\": may only be set when `type` is 'NodePort' or 'LoadBalancer'",
+  ],
   ['externalTrafficPolicy value', { type: 'NodePort', ports: port80, externalTrafficPolicy: 'Everywhere' }, 'spec.externalTrafficPolicy', 'Unsupported value: "Everywhere"'],
   ['internalTrafficPolicy value', { ports: port80, internalTrafficPolicy: 'Nowhere' }, 'spec.internalTrafficPolicy', 'Unsupported value: "Nowhere"'],
-  ['healthCheckNodePort without Local', { type: 'LoadBalancer', ports: port80, healthCheckNodePort: 30500 }, 'spec.healthCheckNodePort', "Invalid value: 30500: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"],
+  [
+    'healthCheckNodePort without Local',
+    { type: 'LoadBalancer', ports: port80, healthCheckNodePort: 30500 },
+    'spec.healthCheckNodePort',
+    "Invalid value: 30500: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
+  ],
   ['sessionAffinity value', { ports: port80, sessionAffinity: 'Sticky' }, 'spec.sessionAffinity', 'Unsupported value: "Sticky"'],
-  ['affinity timeout too long', { ports: port80, sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 90000 } } }, 'spec.sessionAffinityConfig.clientIP.timeoutSeconds', 'Invalid value: 90000'],
+  [
+    'affinity timeout too long',
+    { ports: port80, sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 90000 } } },
+    'spec.sessionAffinityConfig.clientIP.timeoutSeconds',
+    'Invalid value: 90000',
+  ],
   ['loadBalancerClass on NodePort', { type: 'NodePort', ports: port80, loadBalancerClass: 'example.com/lb' }, 'spec.loadBalancerClass', "Forbidden: may only be used when `type` is 'LoadBalancer'"],
-  ['allocateLoadBalancerNodePorts on ClusterIP', { ports: port80, allocateLoadBalancerNodePorts: true }, 'spec.allocateLoadBalancerNodePorts', "Forbidden: may only be used when `type` is 'LoadBalancer'"],
+  [
+    'allocateLoadBalancerNodePorts on ClusterIP',
+    { ports: port80, allocateLoadBalancerNodePorts: true },
+    'spec.allocateLoadBalancerNodePorts',
+    "Forbidden: may only be used when `type` is 'LoadBalancer'",
+  ],
   ['loadBalancerSourceRanges syntax', { type: 'LoadBalancer', ports: port80, loadBalancerSourceRanges: ['10.0.0.0/40'] }, 'spec.loadBalancerSourceRanges[0]', 'Invalid value: "10.0.0.0/40"'],
   ['externalIPs syntax', { ports: port80, externalIPs: ['nope'] }, 'spec.externalIPs[0]', 'Invalid value: "nope": must be a valid IP address'],
   ['trafficDistribution', { ports: port80, trafficDistribution: 'Anywhere' }, 'spec.trafficDistribution', 'Unsupported value: "Anywhere": supported values: "PreferClose"'],
   ['selector syntax', { ports: port80, selector: { 'bad key': 'v' } }, 'spec.selector', 'Invalid value: "bad key"'],
-  ['nodePort out of range', { type: 'NodePort', ports: [{ port: 80, nodePort: 20000 }] }, 'spec.ports[0].nodePort', 'Invalid value: 20000: provided port is not in the valid range. The range of valid ports is 30000-32767'],
-  ['duplicate nodePort', { type: 'NodePort', ports: [{ port: 80, name: 'a', nodePort: 30100 }, { port: 81, name: 'b', nodePort: 30100 }] }, 'spec.ports[1].nodePort', 'Duplicate value: 30100'],
+  [
+    'nodePort out of range',
+    { type: 'NodePort', ports: [{ port: 80, nodePort: 20000 }] },
+    'spec.ports[0].nodePort',
+    'Invalid value: 20000: provided port is not in the valid range. The range of valid ports is 30000-32767',
+  ],
+  [
+    'duplicate nodePort',
+    {
+      type: 'NodePort',
+      ports: [
+        { port: 80, name: 'a', nodePort: 30100 },
+        { port: 81, name: 'b', nodePort: 30100 },
+      ],
+    },
+    'spec.ports[1].nodePort',
+    'Duplicate value: 30100',
+  ],
 ];
 
 describe('Service field rules', () => {
@@ -99,7 +174,10 @@ describe('Service field rules', () => {
     const r = await call(s, 'POST', SVC, svc(rest, (__name as string) ?? uniq()));
     expect(r.code, JSON.stringify(r.body)).toBe(422);
     expect(r.body.reason).toBe('Invalid');
-    expect(causeMessages(r).some((m) => m.startsWith(`${field}: ${msg}`)), causeMessages(r).join('\n')).toBe(true);
+    expect(
+      causeMessages(r).some((m) => m.startsWith(`${field}: ${msg}`)),
+      causeMessages(r).join('\n'),
+    ).toBe(true);
   });
 
   it.each([
@@ -179,7 +257,9 @@ describe('dual-stack and IPAddress objects', () => {
   beforeAll(async () => {
     d = await server({ serviceClusterIPRange: '10.96.0.0/28,fd00:10::/120', serviceNodePortRange: '31000-31010', runtimeConfig: 'networking.k8s.io/v1beta1=true' });
   });
-  afterAll(async () => { await d?.stop(); });
+  afterAll(async () => {
+    await d?.stop();
+  });
 
   it('PreferDualStack gets one address per family, in order', async () => {
     const r = await call(d, 'POST', SVC, svc({ ports: port80, ipFamilyPolicy: 'PreferDualStack' }, 'dual'));
@@ -208,7 +288,12 @@ describe('dual-stack and IPAddress objects', () => {
     const u = await call(d, 'PUT', '/apis/networking.k8s.io/v1beta1/servicecidrs/kubernetes', { ...r.body, spec: { cidrs: ['10.97.0.0/28'] } });
     expect(u.code).toBe(422);
     expect(causeMessages(u)[0]).toContain('spec.cidrs: Invalid value');
-    const same = await call(d, 'POST', '/apis/networking.k8s.io/v1beta1/servicecidrs', { apiVersion: 'networking.k8s.io/v1beta1', kind: 'ServiceCIDR', metadata: { name: 'two-v4' }, spec: { cidrs: ['10.1.0.0/24', '10.2.0.0/24'] } });
+    const same = await call(d, 'POST', '/apis/networking.k8s.io/v1beta1/servicecidrs', {
+      apiVersion: 'networking.k8s.io/v1beta1',
+      kind: 'ServiceCIDR',
+      metadata: { name: 'two-v4' },
+      spec: { cidrs: ['10.1.0.0/24', '10.2.0.0/24'] },
+    });
     expect(same.code).toBe(422);
   });
 

@@ -50,16 +50,45 @@ describe('api-specs documents', () => {
     const meta = docs.filter((d) => d.file.startsWith('meta/')).flatMap((d) => Object.keys(d.doc.components.schemas));
     const m = (n: string) => `io.k8s.apimachinery.pkg.apis.meta.v1.${n}`;
     for (const n of [
-      'ObjectMeta', 'ListMeta', 'Status', 'StatusCause', 'StatusDetails', 'Time', 'MicroTime', 'Duration',
-      'LabelSelector', 'LabelSelectorRequirement', 'OwnerReference', 'ManagedFieldsEntry', 'FieldsV1',
-      'Preconditions', 'DeleteOptions', 'WatchEvent', 'Condition', 'Table', 'TableColumnDefinition', 'TableRow',
-      'TableRowCondition', 'PartialObjectMetadata', 'PartialObjectMetadataList', 'APIResource', 'APIResourceList',
-      'APIGroup', 'APIGroupList', 'APIVersions', 'GroupVersionForDiscovery', 'ServerAddressByClientCIDR',
-    ]) expect(meta).toContain(m(n));
+      'ObjectMeta',
+      'ListMeta',
+      'Status',
+      'StatusCause',
+      'StatusDetails',
+      'Time',
+      'MicroTime',
+      'Duration',
+      'LabelSelector',
+      'LabelSelectorRequirement',
+      'OwnerReference',
+      'ManagedFieldsEntry',
+      'FieldsV1',
+      'Preconditions',
+      'DeleteOptions',
+      'WatchEvent',
+      'Condition',
+      'Table',
+      'TableColumnDefinition',
+      'TableRow',
+      'TableRowCondition',
+      'PartialObjectMetadata',
+      'PartialObjectMetadataList',
+      'APIResource',
+      'APIResourceList',
+      'APIGroup',
+      'APIGroupList',
+      'APIVersions',
+      'GroupVersionForDiscovery',
+      'ServerAddressByClientCIDR',
+    ])
+      expect(meta).toContain(m(n));
     for (const n of [
-      'io.k8s.apimachinery.pkg.api.resource.Quantity', 'io.k8s.apimachinery.pkg.util.intstr.IntOrString',
-      'io.k8s.apimachinery.pkg.runtime.RawExtension', 'io.k8s.api.autoscaling.v1.Scale',
-    ]) expect(meta).toContain(n);
+      'io.k8s.apimachinery.pkg.api.resource.Quantity',
+      'io.k8s.apimachinery.pkg.util.intstr.IntOrString',
+      'io.k8s.apimachinery.pkg.runtime.RawExtension',
+      'io.k8s.api.autoscaling.v1.Scale',
+    ])
+      expect(meta).toContain(n);
     const table = schemas[m('Table')];
     expect(Object.keys(table.properties as object).sort()).toEqual(['apiVersion', 'columnDefinitions', 'kind', 'metadata', 'rows']);
     expect(schemas[m('TableColumnDefinition')].required).toEqual(['name', 'type', 'format', 'description', 'priority']);
@@ -122,7 +151,9 @@ describe('api-specs documents', () => {
   it.skipIf(!referenceDir())('shares no description text with the reference', () => {
     const swagger = JSON.parse(readFileSync(join(referenceDir()!, 'openapi/swagger-v1.31.json'), 'utf8'));
     const upstream = new Set<string>();
-    walk(swagger.definitions, (node) => { if (typeof node.description === 'string') upstream.add(node.description); });
+    walk(swagger.definitions, (node) => {
+      if (typeof node.description === 'string') upstream.add(node.description);
+    });
     const copied: string[] = [];
     for (const { file, doc } of docs) {
       walk(doc.components?.schemas, (node, path) => {
@@ -186,7 +217,10 @@ describe('resource declarations', () => {
   });
 
   it('puts exactly the upstream kinds in category all', () => {
-    const all = decls.filter(({ d }) => d.categories.includes('all')).map(({ d }) => d.plural).sort();
+    const all = decls
+      .filter(({ d }) => d.categories.includes('all'))
+      .map(({ d }) => d.plural)
+      .sort();
     expect(all).toEqual(['cronjobs', 'daemonsets', 'deployments', 'horizontalpodautoscalers', 'jobs', 'pods', 'replicasets', 'services', 'statefulsets']);
   });
 

@@ -51,13 +51,22 @@ export function compareSchemas(ours: Record<string, Schema>, theirs: Record<stri
   const miss = (path: string, what: string) => result.mismatches.push(`${path}: ${what}`);
 
   const node = (path: string, oursRaw: Schema | undefined, theirsRaw: Schema | undefined): void => {
-    if (!theirsRaw) { if (oursRaw) miss(path, 'not in the reference (extra)'); return; }
-    if (!oursRaw) { miss(path, 'missing'); return; }
+    if (!theirsRaw) {
+      if (oursRaw) miss(path, 'not in the reference (extra)');
+      return;
+    }
+    if (!oursRaw) {
+      miss(path, 'missing');
+      return;
+    }
     const o = normalise(oursRaw);
     const t = theirsRaw;
     for (const k of Object.keys(o)) {
       if (IGNORED_KEYS.has(k) && k !== 'allOf') continue;
-      if (k === 'allOf') { miss(path, `allOf other than one $ref: ${show(o[k])}`); continue; }
+      if (k === 'allOf') {
+        miss(path, `allOf other than one $ref: ${show(o[k])}`);
+        continue;
+      }
       if (!FACT_KEYS.has(k) && !k.startsWith('x-kubernetes-')) miss(path, `unexpected key ${k}`);
     }
     for (const k of new Set([...Object.keys(o), ...Object.keys(t)])) {
@@ -79,7 +88,8 @@ export function compareSchemas(ours: Record<string, Schema>, theirs: Record<stri
       if (!sameJson(o[k], t[k])) miss(path, `${k} ${show(o[k])} != reference ${show(t[k])}`);
     }
     for (const k of ['items', 'additionalProperties'] as const) {
-      const a = o[k]; const b = t[k];
+      const a = o[k];
+      const b = t[k];
       if (typeof a === 'boolean' || typeof b === 'boolean') {
         if (a !== b) miss(`${path}.${k}`, `${show(a)} != reference ${show(b)}`);
       } else if (a !== undefined || b !== undefined) node(`${path}[${k}]`, a as Schema | undefined, b as Schema | undefined);
@@ -97,8 +107,14 @@ export function compareSchemas(ours: Record<string, Schema>, theirs: Record<stri
     if (done.has(name)) continue;
     done.add(name);
     result.types++;
-    if (!theirs[name]) { miss(name, 'type not in the reference'); continue; }
-    if (!ours[name]) { miss(name, 'type missing from api-specs'); continue; }
+    if (!theirs[name]) {
+      miss(name, 'type not in the reference');
+      continue;
+    }
+    if (!ours[name]) {
+      miss(name, 'type missing from api-specs');
+      continue;
+    }
     node(name, ours[name], theirs[name]);
   }
   return result;

@@ -17,7 +17,10 @@ export function referenceDir(): string | undefined {
   return existsSync(join(dir, 'openapi/swagger-v1.31.json')) ? dir : undefined;
 }
 
-export interface SpecDoc { file: string; doc: Record<string, any> }
+export interface SpecDoc {
+  file: string;
+  doc: Record<string, any>;
+}
 
 export function loadSpecs(dir = specsDir): SpecDoc[] {
   const out: SpecDoc[] = [];
@@ -32,15 +35,34 @@ export function loadSpecs(dir = specsDir): SpecDoc[] {
   return out;
 }
 
-export interface Subresource { name: string; kind: string; group: string; version: string; verbs: string[] }
+export interface Subresource {
+  name: string;
+  kind: string;
+  group: string;
+  version: string;
+  verbs: string[];
+}
 export interface Resource {
-  group: string; version: string; kind: string; plural: string; namespaced: boolean;
-  verbs: string[]; subresources: Subresource[]; file?: string;
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+  namespaced: boolean;
+  verbs: string[];
+  subresources: Subresource[];
+  file?: string;
 }
 
 const ACTIONS: Record<string, string> = {
-  get: 'get', list: 'list', watch: 'watch', watchlist: 'watch', post: 'create', put: 'update',
-  patch: 'patch', delete: 'delete', deletecollection: 'deletecollection',
+  get: 'get',
+  list: 'list',
+  watch: 'watch',
+  watchlist: 'watch',
+  post: 'create',
+  put: 'update',
+  patch: 'patch',
+  delete: 'delete',
+  deletecollection: 'deletecollection',
 };
 const METHOD_VERB: Record<string, string> = { get: 'get', post: 'create', put: 'update', patch: 'patch', delete: 'delete' };
 const sorted = (s: Iterable<string>) => [...new Set(s)].sort();
@@ -51,13 +73,24 @@ export function resourcesFromPaths(paths: Record<string, any>): Resource[] {
   const ops: { seg: { group: string; version: string; plural: string; namespaced: boolean; sub?: string }; verb: string; gvk: any }[] = [];
   for (const [path, item] of Object.entries(paths)) {
     const p = path.split('/').filter(Boolean);
-    let group: string; let version: string; let rest: string[];
-    if (p[0] === 'api') { group = ''; version = p[1]; rest = p.slice(2); }
-    else if (p[0] === 'apis') { group = p[1]; version = p[2]; rest = p.slice(3); }
-    else continue;
+    let group: string;
+    let version: string;
+    let rest: string[];
+    if (p[0] === 'api') {
+      group = '';
+      version = p[1];
+      rest = p.slice(2);
+    } else if (p[0] === 'apis') {
+      group = p[1];
+      version = p[2];
+      rest = p.slice(3);
+    } else continue;
     if (rest[0] === 'watch') rest = rest.slice(1);
     let namespaced = false;
-    if (rest[0] === 'namespaces' && rest[1] === '{namespace}' && rest.length > 2) { namespaced = true; rest = rest.slice(2); }
+    if (rest[0] === 'namespaces' && rest[1] === '{namespace}' && rest.length > 2) {
+      namespaced = true;
+      rest = rest.slice(2);
+    }
     if (!rest.length) continue;
     const sub = rest[1] === '{name}' && rest.length >= 3 ? rest[2] : undefined;
     for (const [method, op] of Object.entries(item as Record<string, any>)) {
@@ -70,7 +103,10 @@ export function resourcesFromPaths(paths: Record<string, any>): Resource[] {
   }
   for (const { seg, verb, gvk } of ops.filter((o) => !o.seg.sub)) {
     const key = `${seg.group}/${seg.version}/${seg.plural}`;
-    const e = byKey.get(key) ?? { r: { group: seg.group, version: seg.version, kind: gvk.kind, plural: seg.plural, namespaced: false, verbs: [] as string[], subresources: [] as Subresource[] }, subs: new Map<string, Subresource>() };
+    const e = byKey.get(key) ?? {
+      r: { group: seg.group, version: seg.version, kind: gvk.kind, plural: seg.plural, namespaced: false, verbs: [] as string[], subresources: [] as Subresource[] },
+      subs: new Map<string, Subresource>(),
+    };
     e.r.verbs.push(verb);
     e.r.namespaced ||= seg.namespaced;
     byKey.set(key, e);
@@ -101,16 +137,28 @@ export function declaredResources(docs: SpecDoc[]): Resource[] {
     if (decls) {
       const schemas = doc.components?.schemas ?? {};
       for (const d of decls) {
-        const gvks = Object.values(schemas as Record<string, Schema>).flatMap(gvkOf).filter((g) => g.kind === d.kind);
+        const gvks = Object.values(schemas as Record<string, Schema>)
+          .flatMap(gvkOf)
+          .filter((g) => g.kind === d.kind);
         const gv = doc['x-specserver-group-version'] ?? gvks[0];
         if (!gv) throw new Error(`${file}: no schema with kind ${d.kind}`);
         out.push({
-          file, group: gv.group, version: gv.version, kind: d.kind, plural: d.plural,
+          file,
+          group: gv.group,
+          version: gv.version,
+          kind: d.kind,
+          plural: d.plural,
           namespaced: (d.scope ?? 'Namespaced') === 'Namespaced',
           verbs: sorted(d.verbs ?? []),
-          subresources: (d.subresources ?? []).map((s: any) => ({
-            name: s.name, kind: s.kind ?? d.kind, group: s.group ?? gv.group, version: s.version ?? gv.version, verbs: sorted(s.verbs ?? []),
-          })).sort((a: Subresource, b: Subresource) => a.name.localeCompare(b.name)),
+          subresources: (d.subresources ?? [])
+            .map((s: any) => ({
+              name: s.name,
+              kind: s.kind ?? d.kind,
+              group: s.group ?? gv.group,
+              version: s.version ?? gv.version,
+              verbs: sorted(s.verbs ?? []),
+            }))
+            .sort((a: Subresource, b: Subresource) => a.name.localeCompare(b.name)),
         });
       }
     } else if (doc.paths && Object.keys(doc.paths).length) {

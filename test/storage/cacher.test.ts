@@ -8,12 +8,20 @@ import { Cacher } from '../../runtime/storage/cacher/index.ts';
 describeStorageSuite('Cacher(KVStorage(sqlite))', async () => {
   const kv = openSqliteKV({ path: ':memory:' });
   const cacher = new Cacher(new KVStorage(kv), {
-    prefix: '/registry/core/configmaps/', attrs: testAttrs, freshnessTimeoutMs: 200,
+    prefix: '/registry/core/configmaps/',
+    attrs: testAttrs,
+    freshnessTimeoutMs: 200,
   });
   await cacher.whenReady();
   return {
     storage: cacher,
-    expire: async () => { await kv.compact(await kv.currentRevision()); cacher.dropHistory(); },
-    close: async () => { await cacher.close(); await kv.close(); },
+    expire: async () => {
+      await kv.compact(await kv.currentRevision());
+      cacher.dropHistory();
+    },
+    close: async () => {
+      await cacher.close();
+      await kv.close();
+    },
   };
 });

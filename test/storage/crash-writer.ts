@@ -9,7 +9,12 @@ const dir = process.argv[2];
 const kv = openSqliteKV({ path: path.join(dir, 'specserver.db') });
 const pad = 'x'.repeat(512);
 let out = '';
-const flushOut = () => { if (out) { process.stdout.write(out); out = ''; } };
+const flushOut = () => {
+  if (out) {
+    process.stdout.write(out);
+    out = '';
+  }
+};
 setInterval(flushOut, 2).unref();
 
 async function writer(w: number): Promise<void> {

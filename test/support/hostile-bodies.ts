@@ -32,7 +32,12 @@ export function revisionYAML(name: string, dataYAML: string, block = false): str
  */
 export function yamlLaughs(levels: number, fanout: number, prefix = ''): string {
   const lines = [`${prefix}a0: &a0 [x, x, x, x, x, x, x, x, x, x]`];
-  for (let i = 1; i <= levels; i++) lines.push(`${prefix}a${i}: &a${i} [${Array(fanout).fill(`*a${i - 1}`).join(', ')}]`);
+  for (let i = 1; i <= levels; i++)
+    lines.push(
+      `${prefix}a${i}: &a${i} [${Array(fanout)
+        .fill(`*a${i - 1}`)
+        .join(', ')}]`,
+    );
   return lines.join('\n') + '\n';
 }
 

@@ -19,19 +19,25 @@ export function run(bin: string, args: string[], opts: { input?: string; env?: R
     const p = spawn(bin, args, { env: { ...process.env, HOME: process.env.HOME ?? '/tmp', ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    p.stdout.on('data', (d) => { stdout += d; });
-    p.stderr.on('data', (d) => { stderr += d; });
+    p.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    p.stderr.on('data', (d) => {
+      stderr += d;
+    });
     const timer = setTimeout(() => p.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
     p.on('error', reject);
-    p.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
+    p.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
     p.stdin.end(opts.input ?? '');
   });
 }
 
 export function kubectlFor(kubeconfig: string) {
   const { kubectl } = ensureClients();
-  return (args: string[], opts: { input?: string; env?: Record<string, string>; timeoutMs?: number } = {}) =>
-    run(kubectl, ['--kubeconfig', kubeconfig, ...args], opts);
+  return (args: string[], opts: { input?: string; env?: Record<string, string>; timeoutMs?: number } = {}) => run(kubectl, ['--kubeconfig', kubeconfig, ...args], opts);
 }
 
 export type Kubectl = (args: string[], opts?: { input?: string; env?: Record<string, string>; timeoutMs?: number }) => Promise<RunResult>;
@@ -49,7 +55,14 @@ export async function kubectlSession(serverArgs: string[] = []): Promise<Kubectl
   const home = mkdtempSync(join(tmpdir(), 'kubectl-home-'));
   const base = kubectlFor(server.kubeconfig);
   const k: Kubectl = (args, opts = {}) => base(args, { ...opts, env: { HOME: home, ...(opts.env ?? {}) } });
-  return { server, home, k, stop: async () => { await server.stop(); } };
+  return {
+    server,
+    home,
+    k,
+    stop: async () => {
+      await server.stop();
+    },
+  };
 }
 
 /** The output of a kubectl run that must succeed. */

@@ -7,12 +7,16 @@ import { request } from 'node:http';
 import { request as tlsRequest } from 'node:https';
 import { tlsFor } from './server-fetch.ts';
 
-export interface RawResponse { status: number; text: string; json: any }
+export interface RawResponse {
+  status: number;
+  text: string;
+  json: any;
+}
 
 export function rawRequest(baseURL: string, method: string, path: string, opts: { body?: string; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<RawResponse> {
   const u = new URL(baseURL);
   return new Promise((resolve, reject) => {
-    const tls = u.protocol === 'https:' ? tlsFor(baseURL) ?? {} : undefined;
+    const tls = u.protocol === 'https:' ? (tlsFor(baseURL) ?? {}) : undefined;
     const send = tls ? tlsRequest : request;
     const options = { host: u.hostname, port: u.port, method, path, headers: opts.headers ?? {}, ...(tls && { ca: tls.caPEM, cert: tls.certPEM, key: tls.keyPEM }) };
     const req = send(options, (res) => {
@@ -21,7 +25,11 @@ export function rawRequest(baseURL: string, method: string, path: string, opts: 
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString();
         let json: any;
-        try { json = JSON.parse(text); } catch { json = undefined; }
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
         resolve({ status: res.statusCode ?? 0, text, json });
       });
       res.on('error', reject);

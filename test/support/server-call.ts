@@ -5,8 +5,17 @@
 import { Agent, fetch as undiciFetch } from 'undici';
 import type { RunningServer } from '../../runtime/index.ts';
 
-export interface CallInit { method?: string; body?: unknown; token?: string; headers?: Record<string, string> }
-export interface CallResult { status: number; json: any; warnings: string | null }
+export interface CallInit {
+  method?: string;
+  body?: unknown;
+  token?: string;
+  headers?: Record<string, string>;
+}
+export interface CallResult {
+  status: number;
+  json: any;
+  warnings: string | null;
+}
 
 export function serverCaller(s: RunningServer): (path: string, init?: CallInit) => Promise<CallResult> {
   const admin = new Agent({ connect: { ca: s.caPEM, cert: s.adminCredentials?.certPEM, key: s.adminCredentials?.keyPEM } });
@@ -16,11 +25,18 @@ export function serverCaller(s: RunningServer): (path: string, init?: CallInit) 
     if (init.body !== undefined) headers['content-type'] = 'application/json';
     if (init.token) headers.authorization = `Bearer ${init.token}`;
     const res = await undiciFetch(`${s.url}${path}`, {
-      method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body), dispatcher: init.token ? bare : admin,
+      method: init.method ?? 'GET',
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      dispatcher: init.token ? bare : admin,
     });
     const text = await res.text();
     let json: any;
-    try { json = JSON.parse(text); } catch { json = text; }
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = text;
+    }
     return { status: res.status, json, warnings: res.headers.get('warning') };
   };
 }

@@ -7,7 +7,11 @@ import { readFileSync } from 'node:fs';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { parse } from 'yaml';
 
-export interface ClientTLS { caPEM?: string; certPEM?: string; keyPEM?: string }
+export interface ClientTLS {
+  caPEM?: string;
+  certPEM?: string;
+  keyPEM?: string;
+}
 
 const byOrigin = new Map<string, { tls: ClientTLS; agent: Agent }>();
 

@@ -26,19 +26,30 @@ export async function startServerProcess(args: string[] = [], opts: { dataDir?: 
   // node itself with tsx's loader (not the tsx wrapper, which would run node as a child
   // that a SIGKILL to the wrapper leaves running)
   const proc = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'runtime', 'cli.ts'), '--data-dir', dataDir, '--secure-port', '0', ...args], {
-    cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: projectRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  proc.stdout!.on('data', (d) => { out += d; });
-  proc.stderr!.on('data', (d) => { out += d; });
+  proc.stdout!.on('data', (d) => {
+    out += d;
+  });
+  proc.stderr!.on('data', (d) => {
+    out += d;
+  });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
     const onData = () => {
       const m = /listening on (https?\S+)/.exec(out);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
     };
     proc.stdout!.on('data', onData);
-    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited with ${code}:\n${out}`)); });
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${out}`));
+    });
   });
   if (url.startsWith('https:')) {
     // the address logged and the one the kubeconfig uses (loopback, for a wildcard bind address)
@@ -47,13 +58,18 @@ export async function startServerProcess(args: string[] = [], opts: { dataDir?: 
     const uses = /kubeconfig uses (https:\S+)\)/.exec(out);
     if (uses) registerServer(uses[1], tls);
   }
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code, signal) => {
-    // a process ended by a signal has no exit code: say which signal, for the failure message
-    if (signal) out += `\n[the server process was ended by ${signal}]\n`;
-    resolve(code);
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    proc.on('exit', (code, signal) => {
+      // a process ended by a signal has no exit code: say which signal, for the failure message
+      if (signal) out += `\n[the server process was ended by ${signal}]\n`;
+      resolve(code);
+    }),
+  );
   return {
-    url, dataDir, kubeconfig: join(dataDir, 'admin.kubeconfig'), proc,
+    url,
+    dataDir,
+    kubeconfig: join(dataDir, 'admin.kubeconfig'),
+    proc,
     output: () => out,
     async stop() {
       proc.kill('SIGTERM');
@@ -68,7 +84,12 @@ export async function startServerProcess(args: string[] = [], opts: { dataDir?: 
   };
 }
 
-export interface CliRun { code: number | null; stdout: string; stderr: string; /** both, interleaved as they came */ out: string }
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** both, interleaved as they came */ out: string;
+}
 
 /**
  * Runs the CLI with `args` until it exits by itself (a refusal happens before
@@ -78,13 +99,24 @@ export interface CliRun { code: number | null; stdout: string; stderr: string; /
 export function runCliToExit(args: string[], timeoutMs = 30_000): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'runtime', 'cli.ts'), ...args], {
-      cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: projectRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     const run: CliRun = { code: null, stdout: '', stderr: '', out: '' };
-    proc.stdout!.on('data', (d) => { run.stdout += d; run.out += d; });
-    proc.stderr!.on('data', (d) => { run.stderr += d; run.out += d; });
+    proc.stdout!.on('data', (d) => {
+      run.stdout += d;
+      run.out += d;
+    });
+    proc.stderr!.on('data', (d) => {
+      run.stderr += d;
+      run.out += d;
+    });
     const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs);
     proc.on('error', reject);
-    proc.on('close', (code) => { clearTimeout(timer); run.code = code; resolve(run); });
+    proc.on('close', (code) => {
+      clearTimeout(timer);
+      run.code = code;
+      resolve(run);
+    });
   });
 }

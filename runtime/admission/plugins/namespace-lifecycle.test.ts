@@ -11,15 +11,34 @@ const namespaces: Record<string, any> = {
 const fakeApi = {
   lookup(group: string, _v: string, resource: string) {
     if (resource === 'namespaces') {
-      return { def: { namespaced: false }, store: { async get(_ns: string, name: string) { if (!namespaces[name]) throw errors.notFound({ group: '', resource: 'namespaces' }, name); return namespaces[name]; } } };
+      return {
+        def: { namespaced: false },
+        store: {
+          async get(_ns: string, name: string) {
+            if (!namespaces[name]) throw errors.notFound({ group: '', resource: 'namespaces' }, name);
+            return namespaces[name];
+          },
+        },
+      };
     }
     return { def: { namespaced: resource !== 'nodes', group } };
   },
 } as unknown as ApiIndex;
 
 const attrs = (over: Partial<AdmissionAttributes>): AdmissionAttributes => ({
-  operation: 'CREATE', group: '', version: 'v1', kind: 'ConfigMap', resource: 'configmaps', subresource: '', namespace: 'live', name: 'x',
-  object: {}, oldObject: null, dryRun: false, user: { username: 'u', groups: [] } as never, ...over,
+  operation: 'CREATE',
+  group: '',
+  version: 'v1',
+  kind: 'ConfigMap',
+  resource: 'configmaps',
+  subresource: '',
+  namespace: 'live',
+  name: 'x',
+  object: {},
+  oldObject: null,
+  dryRun: false,
+  user: { username: 'u', groups: [] } as never,
+  ...over,
 });
 
 describe('NamespaceLifecycle', () => {
@@ -33,7 +52,11 @@ describe('NamespaceLifecycle', () => {
     ['cluster-scoped kind', attrs({ namespace: '', resource: 'nodes' }), undefined],
   ])('%s', async (_n, a, code) => {
     let got: number | undefined;
-    try { await plugin.validate!(a); } catch (e) { got = (e as ApiError).code; }
+    try {
+      await plugin.validate!(a);
+    } catch (e) {
+      got = (e as ApiError).code;
+    }
     expect(got).toBe(code);
   });
   it('names the namespace and the cause', async () => {
@@ -42,7 +65,11 @@ describe('NamespaceLifecycle', () => {
       expect.unreachable();
     } catch (e) {
       expect((e as ApiError).message).toBe('configmaps "x" is forbidden: unable to create new content in namespace dying because it is being terminated');
-      expect((e as ApiError).details?.causes?.[0]).toEqual({ reason: 'NamespaceTerminating', message: 'unable to create new content in namespace dying because it is being terminated', field: 'metadata.namespace' });
+      expect((e as ApiError).details?.causes?.[0]).toEqual({
+        reason: 'NamespaceTerminating',
+        message: 'unable to create new content in namespace dying because it is being terminated',
+        field: 'metadata.namespace',
+      });
     }
   });
 });

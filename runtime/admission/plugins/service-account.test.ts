@@ -4,8 +4,19 @@ import type { AdmissionAttributes } from '../../registry/write-services.ts';
 import { serviceAccountPlugin } from './service-account.ts';
 
 const attrs = (object: any, over: Partial<AdmissionAttributes> = {}): AdmissionAttributes => ({
-  operation: 'CREATE', group: '', version: 'v1', kind: 'Pod', resource: 'pods', subresource: '', namespace: 'ns', name: 'p',
-  object, oldObject: null, dryRun: false, user: { name: 'u', groups: [] }, ...over,
+  operation: 'CREATE',
+  group: '',
+  version: 'v1',
+  kind: 'Pod',
+  resource: 'pods',
+  subresource: '',
+  namespace: 'ns',
+  name: 'p',
+  object,
+  oldObject: null,
+  dryRun: false,
+  user: { name: 'u', groups: [] },
+  ...over,
 });
 
 describe('ServiceAccount admission', () => {

@@ -17,7 +17,12 @@ describe('path elements', () => {
   });
 
   it('key fields are sorted by name whatever the input order', () => {
-    expect(keyPE([['protocol', 'TCP'], ['containerPort', 80]]).id).toBe('k:{"containerPort":80,"protocol":"TCP"}');
+    expect(
+      keyPE([
+        ['protocol', 'TCP'],
+        ['containerPort', 80],
+      ]).id,
+    ).toBe('k:{"containerPort":80,"protocol":"TCP"}');
     expect(parsePE('k:{"protocol":"TCP","containerPort":80}').id).toBe('k:{"containerPort":80,"protocol":"TCP"}');
   });
 
@@ -27,11 +32,17 @@ describe('path elements', () => {
 
   it('orders fields, then keys, then values, then indexes', () => {
     const list = [indexPE(1), valuePE('b'), keyPE([['name', 'z']]), fieldPE('b'), valuePE(1), fieldPE('a'), keyPE([['name', 'a']]), indexPE(0)];
-    expect(list.sort(comparePE).map((p) => p.id)).toEqual([
-      'f:a', 'f:b', 'k:{"name":"a"}', 'k:{"name":"z"}', 'v:1', 'v:"b"', 'i:0', 'i:1',
-    ]);
+    expect(list.sort(comparePE).map((p) => p.id)).toEqual(['f:a', 'f:b', 'k:{"name":"a"}', 'k:{"name":"z"}', 'v:1', 'v:"b"', 'i:0', 'i:1']);
     // Shorter key lists sort first.
-    expect(comparePE(keyPE([['a', 1]]), keyPE([['a', 1], ['b', 1]]))).toBe(-1);
+    expect(
+      comparePE(
+        keyPE([['a', 1]]),
+        keyPE([
+          ['a', 1],
+          ['b', 1],
+        ]),
+      ),
+    ).toBe(-1);
   });
 
   it('builds dotted field paths', () => {

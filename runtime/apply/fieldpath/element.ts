@@ -78,10 +78,14 @@ export function comparePE(a: PathElement, b: PathElement): number {
 /** The element as it appears in a printed path: `.name`, `[name="x"]`, `[="v"]`, `[0]`. */
 export function peToString(pe: PathElement): string {
   switch (pe.kind) {
-    case 'field': return '.' + pe.name;
-    case 'key': return '[' + pe.fields.map(([k, v]) => `${k}=${valueToString(v)}`).join(',') + ']';
-    case 'value': return `[=${valueToString(pe.value)}]`;
-    case 'index': return `[${pe.index}]`;
+    case 'field':
+      return '.' + pe.name;
+    case 'key':
+      return '[' + pe.fields.map(([k, v]) => `${k}=${valueToString(v)}`).join(',') + ']';
+    case 'value':
+      return `[=${valueToString(pe.value)}]`;
+    case 'index':
+      return `[${pe.index}]`;
   }
 }
 
@@ -94,15 +98,24 @@ export function parsePE(s: string): PathElement {
   const prefix = s.slice(0, 2);
   const rest = s.slice(2);
   switch (prefix) {
-    case 'f:': return fieldPE(rest);
+    case 'f:':
+      return fieldPE(rest);
     case 'k:': {
       let parsed: unknown;
-      try { parsed = JSON.parse(rest); } catch { throw new Error(`invalid key path element ${JSON.stringify(s)}`); }
+      try {
+        parsed = JSON.parse(rest);
+      } catch {
+        throw new Error(`invalid key path element ${JSON.stringify(s)}`);
+      }
       if (!isObj(parsed)) throw new Error(`invalid key path element ${JSON.stringify(s)}: not an object`);
       return keyPE(Object.entries(parsed));
     }
     case 'v:': {
-      try { return valuePE(JSON.parse(rest) as JSONValue); } catch { throw new Error(`invalid value path element ${JSON.stringify(s)}`); }
+      try {
+        return valuePE(JSON.parse(rest) as JSONValue);
+      } catch {
+        throw new Error(`invalid value path element ${JSON.stringify(s)}`);
+      }
     }
     case 'i:': {
       if (!/^(0|[1-9][0-9]*)$/.test(rest)) throw new Error(`invalid index path element ${JSON.stringify(s)}`);
@@ -115,5 +128,9 @@ export function parsePE(s: string): PathElement {
 
 /** Builds a path from a dotted string of field names (`spec.replicas`, `.status`). */
 export function fieldPath(dotted: string): Path {
-  return dotted.replace(/^\./, '').split('.').filter((p) => p !== '').map(fieldPE);
+  return dotted
+    .replace(/^\./, '')
+    .split('.')
+    .filter((p) => p !== '')
+    .map(fieldPE);
 }

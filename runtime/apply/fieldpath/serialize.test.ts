@@ -15,8 +15,7 @@ describe('fieldsV1 encoding', () => {
     );
     const enc = setToFieldsV1(set);
     expect(JSON.stringify(enc)).toBe(
-      '{"f:metadata":{"f:finalizers":{"v:\\"a\\"":{},"v:\\"b\\"":{}}},' +
-      '"f:spec":{"f:replicas":{},"f:template":{"f:containers":{"k:{\\"name\\":\\"web\\"}":{".":{},"f:image":{}}}}}}',
+      '{"f:metadata":{"f:finalizers":{"v:\\"a\\"":{},"v:\\"b\\"":{}}},' + '"f:spec":{"f:replicas":{},"f:template":{"f:containers":{"k:{\\"name\\":\\"web\\"}":{".":{},"f:image":{}}}}}}',
     );
     expect(fieldsV1ToSet(enc).equals(set)).toBe(true);
   });

@@ -39,7 +39,10 @@ describe('FieldSet', () => {
 
   it('set algebra does not change its operands', () => {
     const before = strs(a);
-    a.union(b); a.difference(b); a.intersection(b); a.recursiveDifference(b);
+    a.union(b);
+    a.difference(b);
+    a.intersection(b);
+    a.recursiveDifference(b);
     expect(strs(a)).toEqual(before);
   });
 });

@@ -6,7 +6,10 @@
 // typed/named-fields.ts for the schema-aware helpers).
 import { comparePE, type Path, type PathElement } from './element.ts';
 
-interface Child { pe: PathElement; set: FieldSet }
+interface Child {
+  pe: PathElement;
+  set: FieldSet;
+}
 
 export class FieldSet {
   readonly members = new Map<string, PathElement>();
@@ -99,7 +102,10 @@ export class FieldSet {
     for (const [id, pe] of this.members) if (!o.members.has(id)) out.members.set(id, pe);
     for (const [id, c] of this.children) {
       const oc = o.children.get(id);
-      if (!oc) { out.children.set(id, c); continue; }
+      if (!oc) {
+        out.children.set(id, c);
+        continue;
+      }
       const s = c.set.difference(oc.set);
       if (!s.empty()) out.children.set(id, { pe: c.pe, set: s });
     }
@@ -114,7 +120,10 @@ export class FieldSet {
     for (const [id, c] of this.children) {
       if (o.members.has(id)) continue;
       const oc = o.children.get(id);
-      if (!oc) { out.children.set(id, c); continue; }
+      if (!oc) {
+        out.children.set(id, c);
+        continue;
+      }
       const s = c.set.recursiveDifference(oc.set);
       if (!s.empty()) out.children.set(id, { pe: c.pe, set: s });
     }

@@ -10,23 +10,34 @@ const badLive = { ...base, metadata: { name: 'a', managedFields: [{ manager: 'x'
 describe('FieldManager error paths', () => {
   it('apply over undecodable live managedFields is a 500', () => {
     let err: unknown;
-    try { fm.apply(badLive, { ...base }, 'a', { force: false }); } catch (e) { err = e; }
+    try {
+      fm.apply(badLive, { ...base }, 'a', { force: false });
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(FieldManagerError);
     expect((err as FieldManagerError).code).toBe(500);
     expect((err as Error).message).toMatch(/^failed to decode managed fields: operation must be/);
   });
 
   it('apply of a configuration with an invalid list is a 400', () => {
-    expect(() => fm.apply(null, { ...base, spec: { containers: [{ name: 'a' }, {}] } }, 'a', { force: false }))
-      .toThrow(expect.objectContaining({ code: 400, message: 'failed to create typed patch object (/a; /v1, Kind=Thing): .spec.containers: element 1: associative list with keys has an element that omits key field "name" (and doesn\'t have default value)' }));
-    expect(() => fm.apply(null, { ...base, metadata: { name: 'a', namespace: 'ns' }, spec: { tags: ['x', 'x'] } }, 'a', { force: false }))
-      .toThrow(expect.objectContaining({ code: 400, message: 'failed to create typed patch object (ns/a; /v1, Kind=Thing): .spec.tags: duplicate entries for key [="x"]' }));
+    expect(() => fm.apply(null, { ...base, spec: { containers: [{ name: 'a' }, {}] } }, 'a', { force: false })).toThrow(
+      expect.objectContaining({
+        code: 400,
+        message:
+          'failed to create typed patch object (/a; /v1, Kind=Thing): .spec.containers: element 1: associative list with keys has an element that omits key field "name" (and doesn\'t have default value)',
+      }),
+    );
+    expect(() => fm.apply(null, { ...base, metadata: { name: 'a', namespace: 'ns' }, spec: { tags: ['x', 'x'] } }, 'a', { force: false })).toThrow(
+      expect.objectContaining({ code: 400, message: 'failed to create typed patch object (ns/a; /v1, Kind=Thing): .spec.tags: duplicate entries for key [="x"]' }),
+    );
   });
 
   it('apply over a live object with invalid lists is a 500', () => {
     const live = { ...base, spec: { containers: [{ image: 'x' }] } };
-    expect(() => fm.apply(live, { ...base, spec: { replicas: 1 } }, 'a', { force: false }))
-      .toThrow(expect.objectContaining({ code: 500, message: expect.stringMatching(/^failed to create typed live object \(\/a; \/v1, Kind=Thing\): /) }));
+    expect(() => fm.apply(live, { ...base, spec: { replicas: 1 } }, 'a', { force: false })).toThrow(
+      expect.objectContaining({ code: 500, message: expect.stringMatching(/^failed to create typed live object \(\/a; \/v1, Kind=Thing\): /) }),
+    );
   });
 
   it('update never fails: undecodable live entries or invalid lists drop managedFields', () => {

@@ -17,13 +17,18 @@ import { DuplicateItemError, toFieldSet } from '../typed/to-field-set.ts';
 import { zeroObject } from '../typed/defaults.ts';
 import { clone, isObj, type Obj } from '../value/json.ts';
 import {
-  BEFORE_FIRST_APPLY, allowedFromLastApplied, buildLastApplied, capUpdateManagers, keepTimestampsOnNoop,
-  lastApplied, managedFieldsOf, setLastApplied, stripMeta, withManagedFields,
+  BEFORE_FIRST_APPLY,
+  allowedFromLastApplied,
+  buildLastApplied,
+  capUpdateManagers,
+  keepTimestampsOnNoop,
+  lastApplied,
+  managedFieldsOf,
+  setLastApplied,
+  stripMeta,
+  withManagedFields,
 } from './layers.ts';
-import {
-  ManagedFieldsError, cloneManaged, decodeManagedFields, emptyManaged, encodeManagedFields, formatTime,
-  isResetManagedFields, managerIdentifier, type Managed,
-} from './managed-fields.ts';
+import { ManagedFieldsError, cloneManaged, decodeManagedFields, emptyManaged, encodeManagedFields, formatTime, isResetManagedFields, managerIdentifier, type Managed } from './managed-fields.ts';
 
 export interface FieldManagerOptions {
   schema: MergeSchema;
@@ -56,7 +61,10 @@ export interface ApplyOptions extends WriteOptions {
 
 /** Invalid apply input (400) or undecodable stored managedFields (500). */
 export class FieldManagerError extends Error {
-  constructor(readonly code: 400 | 500, message: string) {
+  constructor(
+    readonly code: 400 | 500,
+    message: string,
+  ) {
     super(message);
     this.name = 'FieldManagerError';
   }
@@ -201,7 +209,11 @@ export class FieldManager {
     const given = managedFieldsOf(updated);
     if (isResetManagedFields(given)) return emptyManaged();
     let m: Managed | undefined;
-    try { m = decodeManagedFields(given); } catch { m = undefined; }
+    try {
+      m = decodeManagedFields(given);
+    } catch {
+      m = undefined;
+    }
     if (!m || m.sets.size === 0) return liveDecode();
     return m;
   }

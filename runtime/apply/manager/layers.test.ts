@@ -11,7 +11,12 @@ describe('stripMeta', () => {
     const id = 'x';
     m.sets.set(id, { set: FieldSet.of([fieldPE('kind')], [fieldPE('metadata'), fieldPE('name')], [fieldPE('metadata'), fieldPE('labels')]), apiVersion: 'v1', applied: true });
     stripMeta(m, id);
-    expect(m.sets.get(id)!.set.paths().map((p) => p.map((e) => e.id).join('.'))).toEqual(['f:metadata.f:labels']);
+    expect(
+      m.sets
+        .get(id)!
+        .set.paths()
+        .map((p) => p.map((e) => e.id).join('.')),
+    ).toEqual(['f:metadata.f:labels']);
     m.sets.set(id, { set: FieldSet.of([fieldPE('apiVersion')]), apiVersion: 'v1', applied: true });
     stripMeta(m, id);
     expect(m.sets.has(id)).toBe(false);
@@ -38,8 +43,9 @@ describe('capUpdateManagers', () => {
 
 describe('last-applied helpers', () => {
   it('buildLastApplied drops the annotation itself and writes sorted JSON with a newline', () => {
-    expect(buildLastApplied({ kind: 'K', apiVersion: 'v1', metadata: { name: 'n', annotations: { [LAST_APPLIED]: 'old', x: 'y' } } }))
-      .toBe('{"apiVersion":"v1","kind":"K","metadata":{"annotations":{"x":"y"},"name":"n"}}\n');
+    expect(buildLastApplied({ kind: 'K', apiVersion: 'v1', metadata: { name: 'n', annotations: { [LAST_APPLIED]: 'old', x: 'y' } } })).toBe(
+      '{"apiVersion":"v1","kind":"K","metadata":{"annotations":{"x":"y"},"name":"n"}}\n',
+    );
   });
 });
 

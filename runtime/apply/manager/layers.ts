@@ -21,10 +21,7 @@ export const ANCIENT_CHANGES = 'ancient-changes';
 export const BEFORE_FIRST_APPLY = 'before-first-apply';
 
 const META = ['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'];
-export const STRIPPED: FieldSet = FieldSet.of(
-  [fieldPE('apiVersion')], [fieldPE('kind')], [fieldPE('metadata')],
-  ...META.map((m) => [fieldPE('metadata'), fieldPE(m)]),
-);
+export const STRIPPED: FieldSet = FieldSet.of([fieldPE('apiVersion')], [fieldPE('kind')], [fieldPE('metadata')], ...META.map((m) => [fieldPE('metadata'), fieldPE(m)]));
 
 /** Removes the never-owned fields from one manager's set (dropping it when empty). */
 export function stripMeta(m: Managed, id: string): void {
@@ -86,7 +83,11 @@ export function allowedFromLastApplied(view: SchemaView, ref: TypeRef, live: Obj
   const text = lastApplied(live);
   if (!text) return undefined;
   let la: unknown;
-  try { la = JSON.parse(text); } catch { return undefined; }
+  try {
+    la = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
   if (!isObj(la) || la.apiVersion !== apiVersion) return undefined;
   try {
     const set = toFieldSet(view, ref, la);

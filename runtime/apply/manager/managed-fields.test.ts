@@ -2,9 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { FieldSet } from '../fieldpath/set.ts';
 import { fieldPE } from '../fieldpath/element.ts';
-import {
-  decodeManagedFields, emptyManaged, encodeManagedFields, formatTime, isResetManagedFields, managerIdentifier,
-} from './managed-fields.ts';
+import { decodeManagedFields, emptyManaged, encodeManagedFields, formatTime, isResetManagedFields, managerIdentifier } from './managed-fields.ts';
 import type { JSONValue } from '../value/json.ts';
 
 describe('managerIdentifier', () => {
@@ -20,10 +18,7 @@ describe('decodeManagedFields', () => {
   const ok = { manager: 'a', operation: 'Apply', apiVersion: 'v1', time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } };
   it('decodes entries keyed by identifier', () => {
     const m = decodeManagedFields([ok, { ...ok, operation: 'Update', subresource: 'status' }]);
-    expect([...m.sets.keys()]).toEqual([
-      '{"manager":"a","operation":"Apply"}',
-      '{"manager":"a","operation":"Update","apiVersion":"v1","subresource":"status"}',
-    ]);
+    expect([...m.sets.keys()]).toEqual(['{"manager":"a","operation":"Apply"}', '{"manager":"a","operation":"Update","apiVersion":"v1","subresource":"status"}']);
     expect(m.times.get('{"manager":"a","operation":"Apply"}')).toBe('2026-01-01T00:00:00Z');
     expect(decodeManagedFields(undefined).sets.size).toBe(0);
     expect(decodeManagedFields(null).sets.size).toBe(0);
@@ -43,7 +38,10 @@ describe('encodeManagedFields', () => {
   it('orders Apply before Update, then by time, manager, apiVersion, subresource; drops empty sets', () => {
     const m = emptyManaged();
     const s = FieldSet.of([fieldPE('spec')]);
-    const add = (id: string, applied: boolean, t: string, v = 'v1') => { m.sets.set(id, { set: s, apiVersion: v, applied }); m.times.set(id, t); };
+    const add = (id: string, applied: boolean, t: string, v = 'v1') => {
+      m.sets.set(id, { set: s, apiVersion: v, applied });
+      m.times.set(id, t);
+    };
     add(managerIdentifier('z', 'Update', 'v1'), false, '2026-01-01T00:00:01Z');
     add(managerIdentifier('b', 'Update', 'v1'), false, '2026-01-01T00:00:00Z');
     add(managerIdentifier('a', 'Update', 'v1', 'status'), false, '2026-01-01T00:00:00Z');
@@ -52,7 +50,11 @@ describe('encodeManagedFields', () => {
     m.sets.set('{"manager":"e","operation":"Apply"}', { set: new FieldSet(), apiVersion: 'v1', applied: true });
     const out = encodeManagedFields(m);
     expect(out.map((e) => [e.manager, e.operation, e.apiVersion, e.subresource ?? ''])).toEqual([
-      ['y', 'Apply', 'v1', ''], ['a', 'Update', 'v1', 'status'], ['a', 'Update', 'v2', ''], ['b', 'Update', 'v1', ''], ['z', 'Update', 'v1', ''],
+      ['y', 'Apply', 'v1', ''],
+      ['a', 'Update', 'v1', 'status'],
+      ['a', 'Update', 'v2', ''],
+      ['b', 'Update', 'v1', ''],
+      ['z', 'Update', 'v1', ''],
     ]);
     expect(Object.keys(out[1])).toEqual(['manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'fieldsV1', 'subresource']);
   });
@@ -60,7 +62,11 @@ describe('encodeManagedFields', () => {
 
 describe('reset and time', () => {
   it.each([
-    [[{}], true], [[], false], [undefined, false], [[{}, {}], false], [[{ manager: 'a' }], false],
+    [[{}], true],
+    [[], false],
+    [undefined, false],
+    [[{}, {}], false],
+    [[{ manager: 'a' }], false],
   ] as [JSONValue | undefined, boolean][])('isReset(%j) = %s', (v, r) => expect(isResetManagedFields(v)).toBe(r));
   it('formats RFC 3339 seconds in UTC', () => expect(formatTime(new Date('2026-03-04T05:06:07.891Z'))).toBe('2026-03-04T05:06:07Z'));
 });

@@ -23,7 +23,12 @@ describe('ApplyConflictError', () => {
     expect(e.conflicts).toEqual([{ manager: 'a', field: '.spec.replicas' }]);
     expect(e.causes).toEqual([{ reason: 'FieldManagerConflict', message: 'conflict with "a"', field: '.spec.replicas' }]);
     expect(e.status()).toEqual({
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 409, reason: 'Conflict',
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      code: 409,
+      reason: 'Conflict',
       message: 'Apply failed with 1 conflict: conflict with "a": .spec.replicas',
       details: { causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "a"', field: '.spec.replicas' }] },
     });

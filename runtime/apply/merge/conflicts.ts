@@ -59,8 +59,14 @@ export class ApplyConflictError extends Error {
   /** The metav1.Status body of the 409 response, as kube-apiserver sends it. */
   status(): { kind: 'Status'; apiVersion: 'v1'; metadata: Record<string, never>; status: 'Failure'; message: string; reason: 'Conflict'; details: { causes: StatusCause[] }; code: 409 } {
     return {
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message,
-      reason: 'Conflict', details: { causes: this.causes.map((c) => ({ ...c })) }, code: 409,
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: this.message,
+      reason: 'Conflict',
+      details: { causes: this.causes.map((c) => ({ ...c })) },
+      code: 409,
     };
   }
 }
@@ -69,7 +75,9 @@ function managerName(id: string): string {
   try {
     const e = JSON.parse(id);
     if (e && typeof e.manager === 'string') return e.manager;
-  } catch { /* plain name */ }
+  } catch {
+    /* plain name */
+  }
   return id;
 }
 
@@ -80,7 +88,8 @@ function conflictMessage(conflicts: Conflict[]): string {
   const byManager = new Map<string, Path[]>();
   for (const c of conflicts) {
     const l = byManager.get(c.managerId);
-    if (l) l.push(c.path); else byManager.set(c.managerId, [c.path]);
+    if (l) l.push(c.path);
+    else byManager.set(c.managerId, [c.path]);
   }
   const lines: string[] = [];
   for (const m of [...byManager.keys()].sort()) {

@@ -66,12 +66,12 @@ export class Updater {
     return out;
   }
 
-  private takeOwnership(
-    live: Obj, next: Obj, managers: ManagedSets, workflow: string, force: boolean,
-  ): Comparison {
+  private takeOwnership(live: Obj, next: Obj, managers: ManagedSets, workflow: string, force: boolean): Comparison {
     const raw = compare(this.view, this.ref, live, next);
     const cmp: Comparison = {
-      added: this.filter(raw.added), modified: this.filter(raw.modified), removed: this.filter(raw.removed),
+      added: this.filter(raw.added),
+      modified: this.filter(raw.modified),
+      removed: this.filter(raw.removed),
     };
     const changed = cmp.modified.union(cmp.added);
     const conflicts = new Map<string, FieldSet>();

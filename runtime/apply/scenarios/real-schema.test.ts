@@ -14,34 +14,56 @@ const present = existsSync(schemaFile);
 const schema: MergeSchema | undefined = present ? (await import(schemaFile.href)).mergeSchema : undefined;
 
 const deployment = (replicas: number, image = 'nginx:1.14.2'): Obj => ({
-  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'nginx', namespace: 'default', labels: { app: 'nginx' } },
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'nginx', namespace: 'default', labels: { app: 'nginx' } },
   spec: {
-    replicas, selector: { matchLabels: { app: 'nginx' } },
+    replicas,
+    selector: { matchLabels: { app: 'nginx' } },
     template: { metadata: { labels: { app: 'nginx' } }, spec: { containers: [{ name: 'nginx', image, ports: [{ containerPort: 80, protocol: 'TCP' }] }] } },
   },
 });
 
 describe.skipIf(!present)('generated merge schema: apps/v1', () => {
-  const fm = () => new FieldManager({
-    schema: schema!, typeName: 'io.k8s.api.apps.v1.Deployment', apiVersion: 'apps/v1',
-    resetFields: { '': ['status'], status: ['spec', 'metadata'] },
-  });
+  const fm = () =>
+    new FieldManager({
+      schema: schema!,
+      typeName: 'io.k8s.api.apps.v1.Deployment',
+      apiVersion: 'apps/v1',
+      resetFields: { '': ['status'], status: ['spec', 'metadata'] },
+    });
 
   it('two field managers on a Deployment: shared fields, conflict text, force, dropped field', () => {
     const m = fm();
     let live = m.apply(null, deployment(2), 'kubectl', { force: false });
-    expect(entriesByKey(live)).toEqual({ 'kubectl/Apply': {
-      'f:metadata': { 'f:labels': { 'f:app': {} } },
-      'f:spec': {
-        'f:replicas': {}, 'f:selector': {},
-        'f:template': { 'f:metadata': { 'f:labels': { 'f:app': {} } }, 'f:spec': { 'f:containers': { 'k:{"name":"nginx"}': {
-          '.': {}, 'f:image': {}, 'f:name': {},
-          'f:ports': { 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {}, 'f:protocol': {} } },
-        } } } },
+    expect(entriesByKey(live)).toEqual({
+      'kubectl/Apply': {
+        'f:metadata': { 'f:labels': { 'f:app': {} } },
+        'f:spec': {
+          'f:replicas': {},
+          'f:selector': {},
+          'f:template': {
+            'f:metadata': { 'f:labels': { 'f:app': {} } },
+            'f:spec': {
+              'f:containers': {
+                'k:{"name":"nginx"}': {
+                  '.': {},
+                  'f:image': {},
+                  'f:name': {},
+                  'f:ports': { 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {}, 'f:protocol': {} } },
+                },
+              },
+            },
+          },
+        },
       },
-    } });
+    });
     let err: ApplyConflictError | undefined;
-    try { m.apply(live, deployment(3, 'nginx:1.16'), 'other', { force: false }); } catch (e) { err = e as ApplyConflictError; }
+    try {
+      m.apply(live, deployment(3, 'nginx:1.16'), 'other', { force: false });
+    } catch (e) {
+      err = e as ApplyConflictError;
+    }
     expect(err).toBeInstanceOf(ApplyConflictError);
     expect(err!.message).toBe('Apply failed with 2 conflicts: conflicts with "kubectl":\n- .spec.replicas\n- .spec.template.spec.containers[name="nginx"].image');
     expect(err!.causes).toEqual([
@@ -66,14 +88,20 @@ describe.skipIf(!present)('generated merge schema: apps/v1', () => {
     const m = fm();
     const live = m.apply(null, deployment(1), 'kubectl', { force: false });
     const next = m.update(live, { ...stripManaged(live), status: { replicas: 1, conditions: [{ type: 'Available', status: 'True' }] } }, 'kube-controller-manager', { subresource: 'status' });
-    expect(entriesByKey(next)['kube-controller-manager/Update/status']).toEqual({ 'f:status': { '.': {},
-      'f:conditions': { '.': {}, 'k:{"type":"Available"}': { '.': {}, 'f:status': {}, 'f:type': {} } }, 'f:replicas': {} } });
+    expect(entriesByKey(next)['kube-controller-manager/Update/status']).toEqual({
+      'f:status': { '.': {}, 'f:conditions': { '.': {}, 'k:{"type":"Available"}': { '.': {}, 'f:status': {}, 'f:type': {} } }, 'f:replicas': {} },
+    });
   });
 
   it('a DaemonSet with many containers round-trips its managed fields', () => {
     const m = new FieldManager({ schema: schema!, typeName: 'io.k8s.api.apps.v1.DaemonSet', apiVersion: 'apps/v1' });
     const containers = Array.from({ length: 20 }, (_, i) => ({ name: `c${i}`, image: `img:${i}`, env: [{ name: 'A', value: String(i) }] }));
-    const ds: Obj = { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'ds' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers } } } };
+    const ds: Obj = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'ds' },
+      spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers } } },
+    };
     const live = m.apply(null, ds, 'a', { force: false });
     const again = m.apply(live, ds, 'a', { force: false, now: new Date(Date.now() + 5000) });
     expect(again).toEqual(live);

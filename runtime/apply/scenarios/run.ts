@@ -54,9 +54,7 @@ export function runScenario(steps: Step[], init: Obj | null = null, opts: Partia
     const obj = typeof s.object === 'function' ? s.object(live ?? {}) : s.object;
     let out: Obj;
     try {
-      out = s.op === 'update'
-        ? fm.update(live, obj, s.manager, { subresource: s.subresource, now })
-        : fm.apply(live, obj, s.manager, { force: !!s.force, subresource: s.subresource, now });
+      out = s.op === 'update' ? fm.update(live, obj, s.manager, { subresource: s.subresource, now }) : fm.apply(live, obj, s.manager, { force: !!s.force, subresource: s.subresource, now });
     } catch (e) {
       if (!s.expectConflicts || !(e instanceof ApplyConflictError)) throw e;
       expect(e.conflicts, `step ${i} conflicts`).toEqual(s.expectConflicts);

@@ -4,10 +4,7 @@
 // way structured-merge-diff deduces it, looks up struct fields, and computes
 // the path element of a list item from the list's keys.
 // Boundary: read-only view of the schema; no merge logic.
-import {
-  UNTYPED_ATOMIC, UNTYPED_DEDUCED,
-  type Atom, type FieldDef, type ListDef, type MapDef, type MergeSchema, type TypeRef,
-} from '../../../generated/api-types.ts';
+import { UNTYPED_ATOMIC, UNTYPED_DEDUCED, type Atom, type FieldDef, type ListDef, type MapDef, type MergeSchema, type TypeRef } from '../../../generated/api-types.ts';
 import { isObj, type JSONValue } from '../value/json.ts';
 import { keyPE, valuePE, type PathElement } from '../fieldpath/element.ts';
 
@@ -25,10 +22,7 @@ const UNTYPED_DEDUCED_ATOM: Atom = {
   map: { elementType: DEDUCED_REF, elementRelationship: 'separable' },
 };
 
-export type Form =
-  | { kind: 'map'; map: MapDef; atomic: boolean }
-  | { kind: 'list'; list: ListDef; atomic: boolean }
-  | { kind: 'scalar' };
+export type Form = { kind: 'map'; map: MapDef; atomic: boolean } | { kind: 'list'; list: ListDef; atomic: boolean } | { kind: 'scalar' };
 
 const SCALAR: Form = { kind: 'scalar' };
 
@@ -52,7 +46,10 @@ export class SchemaView {
     const er = ref.elementRelationship;
     if (!er) return atom;
     let byEr = this.overridden.get(atom);
-    if (!byEr) { byEr = new Map(); this.overridden.set(atom, byEr); }
+    if (!byEr) {
+      byEr = new Map();
+      this.overridden.set(atom, byEr);
+    }
     let out = byEr.get(er);
     if (!out) {
       out = { ...atom };
@@ -109,7 +106,10 @@ export class SchemaView {
     const keys = list.keys;
     if (!keys || keys.length === 0 || !isObj(item)) return this.computeItemPE(list, item);
     let byItem = this.itemPEs.get(list);
-    if (!byItem) { byItem = new WeakMap(); this.itemPEs.set(list, byItem); }
+    if (!byItem) {
+      byItem = new WeakMap();
+      this.itemPEs.set(list, byItem);
+    }
     const hit = byItem.get(item);
     // Reuse only while the key fields still hold the same (scalar) values.
     if (hit && keys.every((k, i) => item[k] === hit.raw[i] && (typeof item[k] !== 'object' || item[k] === null))) return hit.pe;
@@ -125,7 +125,10 @@ export class SchemaView {
       if (!isObj(item)) throw new ListItemError('associative list with keys may not have non-map elements');
       const fields: [string, JSONValue][] = [];
       for (const k of keys) {
-        if (Object.prototype.hasOwnProperty.call(item, k)) { fields.push([k, item[k]]); continue; }
+        if (Object.prototype.hasOwnProperty.call(item, k)) {
+          fields.push([k, item[k]]);
+          continue;
+        }
         const def = this.keyDefault(list, k);
         if (def === undefined) {
           throw new ListItemError(`associative list with keys has an element that omits key field ${JSON.stringify(k)} (and doesn't have default value)`);
@@ -153,6 +156,9 @@ const views = new WeakMap<MergeSchema, SchemaView>();
 /** The shared view of a schema (its lookup caches are reused by every FieldManager on it). */
 export function viewOf(schema: MergeSchema): SchemaView {
   let v = views.get(schema);
-  if (!v) { v = new SchemaView(schema); views.set(schema, v); }
+  if (!v) {
+    v = new SchemaView(schema);
+    views.set(schema, v);
+  }
   return v;
 }

@@ -49,7 +49,10 @@ function leaf(l: JSONValue | undefined, r: JSONValue | undefined, path: Path, c:
 
 function walk(view: SchemaView, ref: TypeRef, l: JSONValue | undefined, r: JSONValue | undefined, path: Path, c: Comparison): void {
   const form = jointForm(view, ref, l, r);
-  if (form.kind === 'scalar' || form.atomic || (isEmptyValue(l) && isEmptyValue(r))) { leaf(l, r, path, c); return; }
+  if (form.kind === 'scalar' || form.atomic || (isEmptyValue(l) && isEmptyValue(r))) {
+    leaf(l, r, path, c);
+    return;
+  }
   if (form.kind === 'map') {
     const lm = isObj(l) ? l : undefined;
     const rm = isObj(r) ? r : undefined;

@@ -15,7 +15,10 @@ export function restoreDefaults(view: SchemaView, ref: TypeRef, before: JSONValu
   if (form.kind === 'map') {
     if (!isObj(before) || !isObj(after)) return after;
     let out: Obj | undefined;
-    const set = (k: string, v: JSONValue) => { out ??= { ...after }; out[k] = v; };
+    const set = (k: string, v: JSONValue) => {
+      out ??= { ...after };
+      out[k] = v;
+    };
     for (const k of Object.keys(before)) {
       const has = Object.prototype.hasOwnProperty.call(after, k);
       if (!has) {
@@ -30,13 +33,24 @@ export function restoreDefaults(view: SchemaView, ref: TypeRef, before: JSONValu
   }
   if (!Array.isArray(before) || !Array.isArray(after)) return after;
   let prior;
-  try { prior = indexList(view, form.list, before); } catch { return after; }
+  try {
+    prior = indexList(view, form.list, before);
+  } catch {
+    return after;
+  }
   let changed = false;
   const out = after.map((item) => {
     let pe;
-    try { pe = view.listItemPE(form.list, item); } catch { return item; }
+    try {
+      pe = view.listItemPE(form.list, item);
+    } catch {
+      return item;
+    }
     const v = restoreDefaults(view, form.list.elementType, prior.items.get(pe.id), item);
-    if (v !== item && v !== undefined) { changed = true; return v; }
+    if (v !== item && v !== undefined) {
+      changed = true;
+      return v;
+    }
     return item;
   });
   return changed ? out : after;

@@ -22,7 +22,8 @@ export function indexList(view: SchemaView, list: ListDef, v: JSONValue | undefi
     const prev = idx.items.get(pe.id);
     if (prev !== undefined || idx.items.has(pe.id)) {
       const d = idx.dups.get(pe.id);
-      if (d) d.push(item); else idx.dups.set(pe.id, [prev as JSONValue, item]);
+      if (d) d.push(item);
+      else idx.dups.set(pe.id, [prev as JSONValue, item]);
       continue;
     }
     idx.items.set(pe.id, item);

@@ -52,17 +52,28 @@ export function merge(view: SchemaView, ref: TypeRef, lhs: JSONValue | undefined
       if (lpe.id === ri.order[r].id) {
         emitItem(view, et, li, ri, lpe, true, out);
         done.add(lpe.id);
-        l++; r++;
+        l++;
+        r++;
         if (nextShared < shared.length && shared[nextShared].id === lpe.id) nextShared++;
         continue;
       }
       // A shared item the configuration places later: it is emitted when reached there.
-      if (ri.items.has(lpe.id) && nextShared < shared.length && shared[nextShared].id !== lpe.id) { l++; continue; }
+      if (ri.items.has(lpe.id) && nextShared < shared.length && shared[nextShared].id !== lpe.id) {
+        l++;
+        continue;
+      }
     }
     if (l < L) {
       const lpe = li.order[l];
-      if (!ri.items.has(lpe.id)) { emitItem(view, et, li, ri, lpe, false, out); l++; continue; }
-      if (done.has(lpe.id)) { l++; continue; }
+      if (!ri.items.has(lpe.id)) {
+        emitItem(view, et, li, ri, lpe, false, out);
+        l++;
+        continue;
+      }
+      if (done.has(lpe.id)) {
+        l++;
+        continue;
+      }
     }
     if (r < R) {
       const rpe = ri.order[r];

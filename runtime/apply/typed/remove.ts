@@ -21,7 +21,10 @@ export function removeItems(view: SchemaView, ref: TypeRef, v: JSONValue, toRemo
       const pe = view.listItemPE(form.list, item);
       if (toRemove.members.has(pe.id)) continue;
       const sub = toRemove.withPrefix(pe);
-      if (sub.empty()) { out.push(item); continue; }
+      if (sub.empty()) {
+        out.push(item);
+        continue;
+      }
       const r = removeItems(view, form.list.elementType, item, sub);
       if (r !== undefined) out.push(r);
     }
@@ -33,7 +36,10 @@ export function removeItems(view: SchemaView, ref: TypeRef, v: JSONValue, toRemo
     const pe = fieldPE(k);
     if (toRemove.members.has(pe.id)) continue;
     const sub = toRemove.withPrefix(pe);
-    if (sub.empty()) { out[k] = v[k]; continue; }
+    if (sub.empty()) {
+      out[k] = v[k];
+      continue;
+    }
     const r = removeItems(view, view.fieldType(form.map, k), v[k], sub);
     if (r !== undefined) out[k] = r;
   }

@@ -23,7 +23,10 @@ export function toFieldSet(view: SchemaView, ref: TypeRef, v: JSONValue, opts: T
 }
 
 /** The path walked so far, as a linked list (only materialised for error messages). */
-interface Trail { up: Trail | undefined; pe: PathElement }
+interface Trail {
+  up: Trail | undefined;
+  pe: PathElement;
+}
 
 function trailPath(t: Trail | undefined): Path {
   const out: Path = [];
@@ -37,10 +40,7 @@ function prefixed(t: Trail | undefined, msg: string): string {
   return p ? `${p}: ${msg}` : msg;
 }
 
-function walk(
-  view: SchemaView, ref: TypeRef, v: JSONValue, parent: FieldSet, pe: PathElement | undefined,
-  allowDuplicates: boolean, trail: Trail | undefined,
-): void {
+function walk(view: SchemaView, ref: TypeRef, v: JSONValue, parent: FieldSet, pe: PathElement | undefined, allowDuplicates: boolean, trail: Trail | undefined): void {
   const form = view.form(view.resolve(ref), v);
   if (form.kind === 'scalar' || form.atomic) {
     if (pe) parent.members.set(pe.id, pe);

@@ -45,7 +45,14 @@ describe('toFieldSet', () => {
   ] as [Obj, RegExp][])('rejects %j', (v, re) => expect(() => toFieldSet(view, T, v)).toThrow(re));
 
   it('owns duplicated items whole when duplicates are allowed', () => {
-    const v = { spec: { containers: [{ name: 'c', image: '1' }, { name: 'c', image: '2' }] } };
+    const v = {
+      spec: {
+        containers: [
+          { name: 'c', image: '1' },
+          { name: 'c', image: '2' },
+        ],
+      },
+    };
     expect(paths(toFieldSet(view, T, v, { allowDuplicates: true }))).toEqual(['.spec.containers[name="c"]']);
   });
 });
@@ -81,7 +88,8 @@ describe('merge', () => {
   it('does not change its inputs', () => {
     const l: Obj = { spec: { containers: [{ name: 'x', image: '1' }] } };
     const r: Obj = { spec: { containers: [{ name: 'x', image: '2' }, { name: 'y' }] } };
-    const ls = JSON.stringify(l); const rs = JSON.stringify(r);
+    const ls = JSON.stringify(l);
+    const rs = JSON.stringify(r);
     merge(view, T, l, r);
     expect([JSON.stringify(l), JSON.stringify(r)]).toEqual([ls, rs]);
   });
@@ -91,16 +99,22 @@ describe('removeItems and named fields', () => {
   const obj: Obj = { spec: { replicas: 1, tags: ['a', 'b'], containers: [{ name: 'x', image: '1' }, { name: 'y' }], args: ['q'], config: { k: 'v' } } };
   it.each([
     [{ 'f:spec': { 'f:replicas': {} } }, { spec: { tags: ['a', 'b'], containers: [{ name: 'x', image: '1' }, { name: 'y' }], args: ['q'], config: { k: 'v' } } }],
-    [{ 'f:spec': { 'f:tags': { 'v:"a"': {} }, 'f:containers': { 'k:{"name":"x"}': { 'f:image': {} } } } }, { spec: { replicas: 1, tags: ['b'], containers: [{ name: 'x' }, { name: 'y' }], args: ['q'], config: { k: 'v' } } }],
-    [{ 'f:spec': { 'f:containers': { 'k:{"name":"y"}': {} }, 'f:config': { 'f:k': {} } } }, { spec: { replicas: 1, tags: ['a', 'b'], containers: [{ name: 'x', image: '1' }], args: ['q'], config: {} } }],
+    [
+      { 'f:spec': { 'f:tags': { 'v:"a"': {} }, 'f:containers': { 'k:{"name":"x"}': { 'f:image': {} } } } },
+      { spec: { replicas: 1, tags: ['b'], containers: [{ name: 'x' }, { name: 'y' }], args: ['q'], config: { k: 'v' } } },
+    ],
+    [
+      { 'f:spec': { 'f:containers': { 'k:{"name":"y"}': {} }, 'f:config': { 'f:k': {} } } },
+      { spec: { replicas: 1, tags: ['a', 'b'], containers: [{ name: 'x', image: '1' }], args: ['q'], config: {} } },
+    ],
     [{}, obj],
   ] as [Obj, Obj][])('removes %j', (set, want) => expect(removeItems(view, T, obj, fieldsV1ToSet(set))).toEqual(want));
 
   it('makes declared struct fields members, not map keys', () => {
     const s = fieldsV1ToSet({ 'f:spec': { 'f:config': { 'f:k': {} }, 'f:containers': { 'k:{"name":"x"}': { 'f:resources': { 'f:limits': { 'f:cpu': {} } } } } } });
-    expect(setToFieldsV1(ensureNamedFieldsAreMembers(view, T, s))).toEqual({ 'f:spec': { '.': {},
-      'f:config': { '.': {}, 'f:k': {} },
-      'f:containers': { '.': {}, 'k:{"name":"x"}': { 'f:resources': { '.': {}, 'f:limits': { '.': {}, 'f:cpu': {} } } } } } });
+    expect(setToFieldsV1(ensureNamedFieldsAreMembers(view, T, s))).toEqual({
+      'f:spec': { '.': {}, 'f:config': { '.': {}, 'f:k': {} }, 'f:containers': { '.': {}, 'k:{"name":"x"}': { 'f:resources': { '.': {}, 'f:limits': { '.': {}, 'f:cpu': {} } } } } },
+    });
   });
 });
 

@@ -22,8 +22,13 @@ describe('goJSON', () => {
 });
 
 describe('valueToString and jsonEqual', () => {
-  it.each([['x', '"x"'], [3, '3'], [true, 'true'], [null, 'null'], [[1, 'a'], '[1,"a"]']] as [JSONValue, string][])(
-    '%j prints as %s', (v, s) => expect(valueToString(v)).toBe(s));
+  it.each([
+    ['x', '"x"'],
+    [3, '3'],
+    [true, 'true'],
+    [null, 'null'],
+    [[1, 'a'], '[1,"a"]'],
+  ] as [JSONValue, string][])('%j prints as %s', (v, s) => expect(valueToString(v)).toBe(s));
   it.each([
     [{ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] }, true],
     [{ a: 1 }, { a: 1, b: undefined as unknown as JSONValue }, false],

@@ -30,9 +30,12 @@ export function compareValues(a: JSONValue, b: JSONValue): number {
   const rb = rank(b);
   if (ra !== rb) return ra < rb ? -1 : 1;
   switch (ra) {
-    case 0: return cmpPrim(a as number, b as number);
-    case 1: return cmpPrim(a as string, b as string);
-    case 2: return a === b ? 0 : a === false ? -1 : 1;
+    case 0:
+      return cmpPrim(a as number, b as number);
+    case 1:
+      return cmpPrim(a as string, b as string);
+    case 2:
+      return a === b ? 0 : a === false ? -1 : 1;
     case 3: {
       const la = a as JSONValue[];
       const lb = b as JSONValue[];
@@ -53,13 +56,18 @@ export function compareValues(a: JSONValue, b: JSONValue): number {
       }
       return cmpPrim(ka.length, kb.length);
     }
-    default: return 0;
+    default:
+      return 0;
   }
 }
 
 // Go's encoding/json escapes <, > and & (HTML-safe) and the JS line separators.
 const GO_ESCAPES: Record<string, string> = {
-  '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029',
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
 };
 
 function goString(s: string): string {
@@ -82,7 +90,9 @@ export function valueToString(v: JSONValue): string {
   if (typeof v === 'string') return JSON.stringify(v);
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return '[' + v.map(valueToString).join(',') + ']';
-  return Object.keys(v).map((k) => `${k}=${valueToString(v[k])}`).join('');
+  return Object.keys(v)
+    .map((k) => `${k}=${valueToString(v[k])}`)
+    .join('');
 }
 
 /** Deep copy of a JSON value (structuredClone is slower for small trees). */

@@ -49,8 +49,7 @@ describe('formats', () => {
   ])('token %j well-formed: %s', (t, ok) => {
     expect(parseToken(t) !== undefined).toBe(ok);
   });
-  it('generates well-formed tokens', () => {
-  });
+  it('generates well-formed tokens', () => {});
   it.each<[string, string | undefined]>([
     ['bootstrap-token-abcdef', 'abcdef'],
     ['bootstrap-token-abcde', undefined],
@@ -89,8 +88,11 @@ describe('formats', () => {
     expect(validateGroupName(g)).toBe(err);
   });
   it('groups are sorted and deduplicated, with the default group', () => {
-    expect(groupsOf(tokenSecret({ 'auth-extra-groups': 'system:bootstrappers:z,system:bootstrappers:a,system:bootstrappers:z' })))
-      .toEqual(['system:bootstrappers', 'system:bootstrappers:a', 'system:bootstrappers:z']);
+    expect(groupsOf(tokenSecret({ 'auth-extra-groups': 'system:bootstrappers:z,system:bootstrappers:a,system:bootstrappers:z' }))).toEqual([
+      'system:bootstrappers',
+      'system:bootstrappers:a',
+      'system:bootstrappers:z',
+    ]);
   });
 });
 
@@ -115,15 +117,23 @@ describe('authenticator', () => {
     ['Secret in another namespace', TOKEN, [tokenSecret(goodData, { namespace: 'default' })], 'No secret of name bootstrap-token-abcdef to match bootstrap bearer token'],
     ['Secret being deleted', TOKEN, [tokenSecret(goodData, { meta: { deletionTimestamp: '2026-01-01T00:00:00Z' } })], 'is deleted and awaiting removal'],
     ['wrong type', TOKEN, [tokenSecret(goodData, { type: 'Opaque' })], 'has invalid type, expected bootstrap.kubernetes.io/token.'],
-    ['no data', TOKEN, [{ metadata: { name: 'bootstrap-token-abcdef', namespace: 'kube-system' }, type: 'bootstrap.kubernetes.io/token' }],
-      'has invalid type, expected bootstrap.kubernetes.io/token.'],
+    [
+      'no data',
+      TOKEN,
+      [{ metadata: { name: 'bootstrap-token-abcdef', namespace: 'kube-system' }, type: 'bootstrap.kubernetes.io/token' }],
+      'has invalid type, expected bootstrap.kubernetes.io/token.',
+    ],
     ['wrong secret', 'abcdef.0123456789abcdeX'.replace('X', '0'), [tokenSecret(goodData)], 'has invalid value for key token-secret.'],
     ['token-id differs', TOKEN, [tokenSecret({ ...goodData, 'token-id': 'zzzzzz' })], 'has invalid value for key token-id.'],
     ['expired', TOKEN, [tokenSecret({ ...goodData, expiration: '2025-12-31T23:59:59Z' })], 'has expired.'],
     ['unparseable expiration', TOKEN, [tokenSecret({ ...goodData, expiration: 'never' })], 'has expired.'],
     ['not for authentication', TOKEN, [tokenSecret({ ...goodData, 'usage-bootstrap-authentication': 'yes' })], 'not marked usage-bootstrap-authentication=true.'],
-    ['bad extra group', TOKEN, [tokenSecret({ ...goodData, 'auth-extra-groups': 'system:masters' })],
-      'has invalid value for key auth-extra-groups: bootstrap group "system:masters" is invalid (must match \\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\\z).'],
+    [
+      'bad extra group',
+      TOKEN,
+      [tokenSecret({ ...goodData, 'auth-extra-groups': 'system:masters' })],
+      'has invalid value for key auth-extra-groups: bootstrap group "system:masters" is invalid (must match \\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\\z).',
+    ],
   ];
   it.each(rejects)('not recognised: %s', async (_n, token, secrets, reason) => {
     const logs: string[] = [];
@@ -165,12 +175,10 @@ describe('token cleaner', () => {
 });
 
 describe('bootstrap signer', () => {
-  it('computes upstream\'s detached signatures (cluster-bootstrap test vectors)', async () => {
+  it("computes upstream's detached signatures (cluster-bootstrap test vectors)", async () => {
     const content = 'Hello from the other side. I must have called a thousand times.';
-    expect(await computeDetachedSignature(content, 'joshua', 'my voice is my passcode'))
-      .toBe('eyJhbGciOiJIUzI1NiIsImtpZCI6Impvc2h1YSJ9..VShe2taLd-YTrmWuRkcL_8QTNDHYxQIEBsAYYiIj1_8');
-    expect(await computeDetachedSignature('', 'joshua', 'my voice is my passcode'))
-      .toBe('eyJhbGciOiJIUzI1NiIsImtpZCI6Impvc2h1YSJ9..7Ui1ALizW4jXphVUB7xUqC9vLYLL9RZeOFfVLoB7Tgk');
+    expect(await computeDetachedSignature(content, 'joshua', 'my voice is my passcode')).toBe('eyJhbGciOiJIUzI1NiIsImtpZCI6Impvc2h1YSJ9..VShe2taLd-YTrmWuRkcL_8QTNDHYxQIEBsAYYiIj1_8');
+    expect(await computeDetachedSignature('', 'joshua', 'my voice is my passcode')).toBe('eyJhbGciOiJIUzI1NiIsImtpZCI6Impvc2h1YSJ9..7Ui1ALizW4jXphVUB7xUqC9vLYLL9RZeOFfVLoB7Tgk');
     const sig = 'eyJhbGciOiJIUzI1NiIsImtpZCI6Impvc2h1YSJ9..VShe2taLd-YTrmWuRkcL_8QTNDHYxQIEBsAYYiIj1_8';
     expect(await verifyDetachedHS256(sig, content, 'my voice is my passcode')).toBe(true);
     expect(await verifyDetachedHS256(`${sig}foo`, content, 'my voice is my passcode')).toBe(false);
@@ -180,7 +188,9 @@ describe('bootstrap signer', () => {
     const [h, empty, s] = sig.split('.');
     expect(empty).toBe('');
     expect(JSON.parse(Buffer.from(h, 'base64url').toString())).toEqual({ alg: 'HS256', kid: ID });
-    const mac = createHmac('sha256', SECRET).update(`${h}.${Buffer.from('kubeconfig text').toString('base64url')}`).digest('base64url');
+    const mac = createHmac('sha256', SECRET)
+      .update(`${h}.${Buffer.from('kubeconfig text').toString('base64url')}`)
+      .digest('base64url');
     expect(s).toBe(mac);
   });
   const signing = { 'token-id': ID, 'token-secret': SECRET, 'usage-bootstrap-signing': 'true' };

@@ -17,9 +17,7 @@ export const JWS_KEY_PREFIX = 'jws-kubeconfig-';
 
 /** The detached JWS of `content` for a token. */
 export async function computeDetachedSignature(content: string, tokenID: string, tokenSecret: string): Promise<string> {
-  const full = await new CompactSign(Buffer.from(content, 'utf8'))
-    .setProtectedHeader({ alg: 'HS256', kid: tokenID })
-    .sign(Buffer.from(tokenSecret, 'utf8'));
+  const full = await new CompactSign(Buffer.from(content, 'utf8')).setProtectedHeader({ alg: 'HS256', kid: tokenID }).sign(Buffer.from(tokenSecret, 'utf8'));
   const [header, , signature] = full.split('.');
   return `${header}..${signature}`;
 }

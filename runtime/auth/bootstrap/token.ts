@@ -5,7 +5,6 @@
 // counts as expired), and the extra groups (each must match
 // system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]).
 
-
 export const TOKEN_SECRET_NAMESPACE = 'kube-system';
 export const SECRET_PREFIX = 'bootstrap-token-';
 export const SECRET_TYPE = 'bootstrap.kubernetes.io/token';

@@ -117,7 +117,7 @@ describe('good tokens', () => {
       'authentication.kubernetes.io/node-uid': ['n-uid'],
     });
   });
-  it('a pod-bound token does not need the pod\'s node to exist', async () => {
+  it("a pod-bound token does not need the pod's node to exist", async () => {
     const objects = { ...base, nodes: {} };
     const r = await authn({ objects }).authenticateToken(await bound({ pod: { name: 'p', uid: 'p-uid' }, node: { name: 'gone', uid: 'x' } }), []);
     expect(r?.user.extra?.['authentication.kubernetes.io/node-name']).toEqual(['gone']);
@@ -160,59 +160,118 @@ describe('not ours: undefined (the chain goes on)', () => {
 describe('ours but bad: 401', () => {
   const cases: [string, () => Promise<string>, { objects?: Objects; now?: number; audiences?: string[] }, string][] = [
     ['signed by an unknown key (its kid matches nothing)', () => bound({}, T0, otherKey), {}, 'invalid signature, no keys found'],
-    ['signed by an unknown key without kid', async () => {
-      const payload = JSON.stringify({ iss: ISS, sub: 'system:serviceaccount:ns:sa' });
-      return new CompactSign(Buffer.from(payload)).setProtectedHeader({ alg: 'ES256' }).sign(otherKey.privateKey);
-    }, {}, 'square/go-jose: error in cryptographic primitive'],
-    ['kid of our key, signature by another', async () => {
-      const payload = JSON.stringify({ iss: ISS });
-      return new CompactSign(Buffer.from(payload)).setProtectedHeader({ alg: 'ES256', kid: key.keyId }).sign(otherKey.privateKey);
-    }, {}, 'square/go-jose: error in cryptographic primitive'],
-    ['alg none', async () => `${b64(JSON.stringify({ alg: 'none', kid: key.keyId }))}.${b64(JSON.stringify({ iss: ISS, sub: 'system:serviceaccount:ns:sa' }))}.`, {},
-      'square/go-jose: error in cryptographic primitive'],
-    ['HS256 keyed with the public key', async () => {
-      const pub = rsaKey.publicKey.export({ type: 'spki', format: 'pem' });
-      const payload = JSON.stringify({ iss: ISS });
-      return new CompactSign(Buffer.from(payload)).setProtectedHeader({ alg: 'HS256', kid: rsaKey.keyId }).sign(Buffer.from(pub));
-    }, {}, 'square/go-jose: error in cryptographic primitive'],
-    ['RS256 header on an ECDSA key id', async () => {
-      const t = await bound();
-      const [, p, s] = t.split('.');
-      return `${b64(JSON.stringify({ alg: 'RS256', kid: key.keyId }))}.${p}.${s}`;
-    }, {}, 'square/go-jose: error in cryptographic primitive'],
+    [
+      'signed by an unknown key without kid',
+      async () => {
+        const payload = JSON.stringify({ iss: ISS, sub: 'system:serviceaccount:ns:sa' });
+        return new CompactSign(Buffer.from(payload)).setProtectedHeader({ alg: 'ES256' }).sign(otherKey.privateKey);
+      },
+      {},
+      'square/go-jose: error in cryptographic primitive',
+    ],
+    [
+      'kid of our key, signature by another',
+      async () => {
+        const payload = JSON.stringify({ iss: ISS });
+        return new CompactSign(Buffer.from(payload)).setProtectedHeader({ alg: 'ES256', kid: key.keyId }).sign(otherKey.privateKey);
+      },
+      {},
+      'square/go-jose: error in cryptographic primitive',
+    ],
+    [
+      'alg none',
+      async () => `${b64(JSON.stringify({ alg: 'none', kid: key.keyId }))}.${b64(JSON.stringify({ iss: ISS, sub: 'system:serviceaccount:ns:sa' }))}.`,
+      {},
+      'square/go-jose: error in cryptographic primitive',
+    ],
+    [
+      'HS256 keyed with the public key',
+      async () => {
+        const pub = rsaKey.publicKey.export({ type: 'spki', format: 'pem' });
+        const payload = JSON.stringify({ iss: ISS });
+        return new CompactSign(Buffer.from(payload)).setProtectedHeader({ alg: 'HS256', kid: rsaKey.keyId }).sign(Buffer.from(pub));
+      },
+      {},
+      'square/go-jose: error in cryptographic primitive',
+    ],
+    [
+      'RS256 header on an ECDSA key id',
+      async () => {
+        const t = await bound();
+        const [, p, s] = t.split('.');
+        return `${b64(JSON.stringify({ alg: 'RS256', kid: key.keyId }))}.${p}.${s}`;
+      },
+      {},
+      'square/go-jose: error in cryptographic primitive',
+    ],
     ['truncated signature', async () => (await bound()).slice(0, -10), {}, 'square/go-jose: error in cryptographic primitive'],
-    ['tampered payload', async () => {
-      const [h, , s] = (await bound()).split('.');
-      return `${h}.${b64(JSON.stringify({ iss: ISS, sub: 'system:serviceaccount:kube-system:admin' }))}.${s}`;
-    }, {}, 'square/go-jose: error in cryptographic primitive'],
+    [
+      'tampered payload',
+      async () => {
+        const [h, , s] = (await bound()).split('.');
+        return `${h}.${b64(JSON.stringify({ iss: ISS, sub: 'system:serviceaccount:kube-system:admin' }))}.${s}`;
+      },
+      {},
+      'square/go-jose: error in cryptographic primitive',
+    ],
     ['expired beyond the leeway', () => bound(), { now: T0 + 3600_000 + 61_000 }, 'service account token has expired'],
     ['not yet valid beyond the leeway', () => bound({}, T0 + 120_000), {}, 'service account token is not valid yet'],
-    ['audience not accepted', () => bound({ audiences: ['vault'] }), {},
-      'token audiences ["vault"] is invalid for the target audiences ["https://kubernetes.default.svc.cluster.local"]'],
-    ['audience not among the requested ones', () => bound(), { audiences: ['a', 'b'] },
-      'token audiences ["https://kubernetes.default.svc.cluster.local"] is invalid for the target audiences ["a" "b"]'],
+    ['audience not accepted', () => bound({ audiences: ['vault'] }), {}, 'token audiences ["vault"] is invalid for the target audiences ["https://kubernetes.default.svc.cluster.local"]'],
+    [
+      'audience not among the requested ones',
+      () => bound(),
+      { audiences: ['a', 'b'] },
+      'token audiences ["https://kubernetes.default.svc.cluster.local"] is invalid for the target audiences ["a" "b"]',
+    ],
     ['unknown service account', () => bound(), { objects: { ...base, serviceaccounts: {} } }, 'serviceaccounts "sa" not found'],
-    ['service account replaced (uid mismatch)', () => bound(), { objects: { ...base, serviceaccounts: { 'ns/sa': obj('ns', 'sa', 'new-uid') } } },
-      'service account UID (new-uid) does not match claim (sa-uid)'],
-    ['service account deleted more than a minute ago', () => bound(),
+    [
+      'service account replaced (uid mismatch)',
+      () => bound(),
+      { objects: { ...base, serviceaccounts: { 'ns/sa': obj('ns', 'sa', 'new-uid') } } },
+      'service account UID (new-uid) does not match claim (sa-uid)',
+    ],
+    [
+      'service account deleted more than a minute ago',
+      () => bound(),
       { objects: { ...base, serviceaccounts: { 'ns/sa': obj('ns', 'sa', 'sa-uid', { metadata: { deletionTimestamp: '2025-12-31T23:58:00Z' } }) } } },
-      'service account ns/sa has been deleted'],
+      'service account ns/sa has been deleted',
+    ],
     ['bound pod deleted', () => bound({ pod: { name: 'p', uid: 'p-uid' } }), { objects: { ...base, pods: {} } }, 'service account token has been invalidated'],
-    ['bound pod being deleted for more than a minute', () => bound({ pod: { name: 'p', uid: 'p-uid' } }),
+    [
+      'bound pod being deleted for more than a minute',
+      () => bound({ pod: { name: 'p', uid: 'p-uid' } }),
       { objects: { ...base, pods: { 'ns/p': obj('ns', 'p', 'p-uid', { metadata: { deletionTimestamp: '2025-12-31T23:58:59Z' } }) } } },
-      'service account token has been invalidated'],
-    ['bound pod replaced', () => bound({ pod: { name: 'p', uid: 'p-uid' } }), { objects: { ...base, pods: { 'ns/p': obj('ns', 'p', 'other') } } },
-      'pod UID (other) does not match service account pod ref claim (p-uid)'],
+      'service account token has been invalidated',
+    ],
+    [
+      'bound pod replaced',
+      () => bound({ pod: { name: 'p', uid: 'p-uid' } }),
+      { objects: { ...base, pods: { 'ns/p': obj('ns', 'p', 'other') } } },
+      'pod UID (other) does not match service account pod ref claim (p-uid)',
+    ],
     ['bound secret deleted', () => bound({ secret: { name: 's', uid: 's-uid' } }), { objects: { ...base, secrets: {} } }, 'service account token has been invalidated'],
-    ['bound secret replaced', () => bound({ secret: { name: 's', uid: 's-uid' } }), { objects: { ...base, secrets: { 'ns/s': obj('ns', 's', 'x') } } },
-      'secret UID (x) does not match service account secret ref claim (s-uid)'],
+    [
+      'bound secret replaced',
+      () => bound({ secret: { name: 's', uid: 's-uid' } }),
+      { objects: { ...base, secrets: { 'ns/s': obj('ns', 's', 'x') } } },
+      'secret UID (x) does not match service account secret ref claim (s-uid)',
+    ],
     ['bound node deleted', () => bound({ node: { name: 'n', uid: 'n-uid' } }), { objects: { ...base, nodes: {} } }, 'service account token has been invalidated'],
-    ['bound node replaced', () => bound({ node: { name: 'n', uid: 'n-uid' } }), { objects: { ...base, nodes: { '/n': obj('', 'n', 'y') } } },
-      'node UID (y) does not match service account node ref claim (n-uid)'],
-    ['exp of the wrong type', async () => {
-      const payload = JSON.stringify({ iss: ISS, aud: API_AUDS, exp: 'never' });
-      return new CompactSign(Buffer.from(payload)).setProtectedHeader({ alg: 'ES256', kid: key.keyId }).sign(key.privateKey);
-    }, {}, 'service account token claims could not be validated due to unexpected validation error'],
+    [
+      'bound node replaced',
+      () => bound({ node: { name: 'n', uid: 'n-uid' } }),
+      { objects: { ...base, nodes: { '/n': obj('', 'n', 'y') } } },
+      'node UID (y) does not match service account node ref claim (n-uid)',
+    ],
+    [
+      'exp of the wrong type',
+      async () => {
+        const payload = JSON.stringify({ iss: ISS, aud: API_AUDS, exp: 'never' });
+        return new CompactSign(Buffer.from(payload)).setProtectedHeader({ alg: 'ES256', kid: key.keyId }).sign(key.privateKey);
+      },
+      {},
+      'service account token claims could not be validated due to unexpected validation error',
+    ],
   ];
   it.each(cases)('%s', async (_n, make, opts, want) => {
     expect(await outcome(authn({ objects: opts.objects, now: opts.now }), await make(), opts.audiences)).toBe(`401 ${want}`);
@@ -250,19 +309,32 @@ describe('legacy Secret-based tokens', () => {
   });
   it.each<[string, (t: string, o: Objects) => Objects, string]>([
     ['the Secret is gone', (_t, o) => ({ ...o, secrets: {} }), 'Token has been invalidated'],
-    ['the Secret is being deleted', (_t, o) => ({ ...o, secrets: { 'ns/sa-token': { ...o.secrets!['ns/sa-token'], metadata: { name: 'sa-token', namespace: 'ns', deletionTimestamp: '2026-01-01T00:00:00Z' } } } }),
-      'Token has been invalidated'],
-    ['the Secret holds another token', (_t, o) => ({ ...o, secrets: { 'ns/sa-token': { ...o.secrets!['ns/sa-token'], data: { token: Buffer.from('other').toString('base64') } } } }),
-      "Token does not match server's copy"],
+    [
+      'the Secret is being deleted',
+      (_t, o) => ({ ...o, secrets: { 'ns/sa-token': { ...o.secrets!['ns/sa-token'], metadata: { name: 'sa-token', namespace: 'ns', deletionTimestamp: '2026-01-01T00:00:00Z' } } } }),
+      'Token has been invalidated',
+    ],
+    [
+      'the Secret holds another token',
+      (_t, o) => ({ ...o, secrets: { 'ns/sa-token': { ...o.secrets!['ns/sa-token'], data: { token: Buffer.from('other').toString('base64') } } } }),
+      "Token does not match server's copy",
+    ],
     ['the Secret holds no data', (_t, o) => ({ ...o, secrets: { 'ns/sa-token': obj('ns', 'sa-token', 'x') } }), "Token does not match server's copy"],
     ['the ServiceAccount is gone', (_t, o) => ({ ...o, serviceaccounts: {} }), 'serviceaccounts "sa" not found'],
     ['the ServiceAccount was replaced', (_t, o) => ({ ...o, serviceaccounts: { 'ns/sa': obj('ns', 'sa', 'other') } }), 'ServiceAccount UID (other) does not match claim (sa-uid)'],
-    ['the ServiceAccount is being deleted', (_t, o) => ({ ...o, serviceaccounts: { 'ns/sa': obj('ns', 'sa', 'sa-uid', { metadata: { deletionTimestamp: '2026-01-01T00:00:00Z' } }) } }),
-      'ServiceAccount ns/sa has been deleted'],
-    ['the Secret is marked invalid', (_t, o) => ({
-      ...o,
-      secrets: { 'ns/sa-token': { ...o.secrets!['ns/sa-token'], metadata: { name: 'sa-token', namespace: 'ns', labels: { 'kubernetes.io/legacy-token-invalid-since': '2025-01-01' } } } },
-    }), "the token in secret ns/sa-token for service account ns/sa has been marked invalid. Use tokens from the TokenRequest API or manually created secret-based tokens, or remove the 'kubernetes.io/legacy-token-invalid-since' label from the secret to temporarily allow use of this token"],
+    [
+      'the ServiceAccount is being deleted',
+      (_t, o) => ({ ...o, serviceaccounts: { 'ns/sa': obj('ns', 'sa', 'sa-uid', { metadata: { deletionTimestamp: '2026-01-01T00:00:00Z' } }) } }),
+      'ServiceAccount ns/sa has been deleted',
+    ],
+    [
+      'the Secret is marked invalid',
+      (_t, o) => ({
+        ...o,
+        secrets: { 'ns/sa-token': { ...o.secrets!['ns/sa-token'], metadata: { name: 'sa-token', namespace: 'ns', labels: { 'kubernetes.io/legacy-token-invalid-since': '2025-01-01' } } } },
+      }),
+      "the token in secret ns/sa-token for service account ns/sa has been marked invalid. Use tokens from the TokenRequest API or manually created secret-based tokens, or remove the 'kubernetes.io/legacy-token-invalid-since' label from the secret to temporarily allow use of this token",
+    ],
   ])('401 when %s', async (_n, change, want) => {
     const { token, objects } = await legacySetup();
     expect(await outcome(authn({ objects: change(token, objects) }), token)).toBe(`401 ${want}`);
@@ -270,11 +342,18 @@ describe('legacy Secret-based tokens', () => {
   it.each<[string, Record<string, unknown>, string]>([
     ['no sub', { iss: 'kubernetes/serviceaccount' }, 'sub claim is missing'],
     ['no namespace', { iss: 'kubernetes/serviceaccount', sub: 'system:serviceaccount:ns:sa' }, 'namespace claim is missing'],
-    ['sub naming another account', {
-      iss: 'kubernetes/serviceaccount', sub: 'system:serviceaccount:ns:other',
-      'kubernetes.io/serviceaccount/namespace': 'ns', 'kubernetes.io/serviceaccount/secret.name': 's',
-      'kubernetes.io/serviceaccount/service-account.name': 'sa', 'kubernetes.io/serviceaccount/service-account.uid': 'u',
-    }, 'sub claim is invalid'],
+    [
+      'sub naming another account',
+      {
+        iss: 'kubernetes/serviceaccount',
+        sub: 'system:serviceaccount:ns:other',
+        'kubernetes.io/serviceaccount/namespace': 'ns',
+        'kubernetes.io/serviceaccount/secret.name': 's',
+        'kubernetes.io/serviceaccount/service-account.name': 'sa',
+        'kubernetes.io/serviceaccount/service-account.uid': 'u',
+      },
+      'sub claim is invalid',
+    ],
   ])('401 for malformed legacy claims: %s', async (_n, claims, want) => {
     const token = await new CompactSign(Buffer.from(JSON.stringify(claims))).setProtectedHeader({ alg: 'ES256', kid: key.keyId }).sign(key.privateKey);
     expect(await outcome(authn(), token)).toBe(`401 ${want}`);

@@ -16,15 +16,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { compactVerify, decodeProtectedHeader } from 'jose';
 import { ApiError, errors } from '../../api/errors.ts';
 import type { AuthResult, TokenAuthenticator } from '../authenticator.ts';
-import {
-  credentialIDForJTI,
-  LEGACY_CLAIMS,
-  LEGACY_ISSUER,
-  serviceAccountUser,
-  splitUsername,
-  type KubernetesClaim,
-  type ServiceAccountInfo,
-} from './claims.ts';
+import { credentialIDForJTI, LEGACY_CLAIMS, LEGACY_ISSUER, serviceAccountUser, splitUsername, type KubernetesClaim, type ServiceAccountInfo } from './claims.ts';
 import type { VerificationKey } from './keys.ts';
 import { metaOf, type ObjectReader, type ReadableResource } from './ports.ts';
 

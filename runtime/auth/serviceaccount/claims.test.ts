@@ -20,10 +20,16 @@ describe('bound claims', () => {
   const base = { serviceAccount: SA, audiences: ['api'], expirationSeconds: 3600, now: 1000, jti: 'j-1' };
   it.each<[string, Partial<Parameters<typeof boundClaims>[0]>, Record<string, unknown>]>([
     ['unbound', {}, { namespace: 'ns', serviceaccount: { name: 'sa', uid: 'sa-uid' } }],
-    ['pod with its node', { pod: { name: 'p', uid: 'p-uid' }, node: { name: 'n', uid: 'n-uid' } },
-      { namespace: 'ns', serviceaccount: { name: 'sa', uid: 'sa-uid' }, pod: { name: 'p', uid: 'p-uid' }, node: { name: 'n', uid: 'n-uid' } }],
-    ['pod whose Node object is missing (name only)', { pod: { name: 'p', uid: 'p-uid' }, node: { name: 'n', uid: '' } },
-      { namespace: 'ns', serviceaccount: { name: 'sa', uid: 'sa-uid' }, pod: { name: 'p', uid: 'p-uid' }, node: { name: 'n' } }],
+    [
+      'pod with its node',
+      { pod: { name: 'p', uid: 'p-uid' }, node: { name: 'n', uid: 'n-uid' } },
+      { namespace: 'ns', serviceaccount: { name: 'sa', uid: 'sa-uid' }, pod: { name: 'p', uid: 'p-uid' }, node: { name: 'n', uid: 'n-uid' } },
+    ],
+    [
+      'pod whose Node object is missing (name only)',
+      { pod: { name: 'p', uid: 'p-uid' }, node: { name: 'n', uid: '' } },
+      { namespace: 'ns', serviceaccount: { name: 'sa', uid: 'sa-uid' }, pod: { name: 'p', uid: 'p-uid' }, node: { name: 'n' } },
+    ],
     ['secret', { secret: { name: 's', uid: 's-uid' } }, { namespace: 'ns', serviceaccount: { name: 'sa', uid: 'sa-uid' }, secret: { name: 's', uid: 's-uid' } }],
     ['node', { node: { name: 'n', uid: 'n-uid' } }, { namespace: 'ns', serviceaccount: { name: 'sa', uid: 'sa-uid' }, node: { name: 'n', uid: 'n-uid' } }],
     ['warnafter', { warnAfterSeconds: 3607 }, { namespace: 'ns', serviceaccount: { name: 'sa', uid: 'sa-uid' }, warnafter: 4607 }],
@@ -72,13 +78,17 @@ describe('signing', () => {
 describe('the user of a token', () => {
   it.each<[string, Parameters<typeof serviceAccountUser>[0], Record<string, string[]> | undefined]>([
     ['plain', { namespace: 'ns', name: 'sa', uid: 'u' }, undefined],
-    ['pod, node and jti', { namespace: 'ns', name: 'sa', uid: 'u', podName: 'p', podUID: 'pu', nodeName: 'n', nodeUID: 'nu', credentialID: 'JTI=j' }, {
-      'authentication.kubernetes.io/pod-name': ['p'],
-      'authentication.kubernetes.io/pod-uid': ['pu'],
-      'authentication.kubernetes.io/credential-id': ['JTI=j'],
-      'authentication.kubernetes.io/node-name': ['n'],
-      'authentication.kubernetes.io/node-uid': ['nu'],
-    }],
+    [
+      'pod, node and jti',
+      { namespace: 'ns', name: 'sa', uid: 'u', podName: 'p', podUID: 'pu', nodeName: 'n', nodeUID: 'nu', credentialID: 'JTI=j' },
+      {
+        'authentication.kubernetes.io/pod-name': ['p'],
+        'authentication.kubernetes.io/pod-uid': ['pu'],
+        'authentication.kubernetes.io/credential-id': ['JTI=j'],
+        'authentication.kubernetes.io/node-name': ['n'],
+        'authentication.kubernetes.io/node-uid': ['nu'],
+      },
+    ],
     ['node without uid', { namespace: 'ns', name: 'sa', uid: 'u', nodeName: 'n' }, { 'authentication.kubernetes.io/node-name': ['n'] }],
     ['pod name without uid is not reported', { namespace: 'ns', name: 'sa', uid: 'u', podName: 'p' }, undefined],
   ])('%s', (_n, info, extra) => {

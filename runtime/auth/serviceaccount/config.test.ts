@@ -23,7 +23,7 @@ function ecPair(dir: string, name: string): { key: string; pub: string } {
 }
 
 describe('resolveServiceAccountConfig', () => {
-  it('defaults: kubeadm\'s issuer, audiences = issuers, an in-memory key', () => {
+  it("defaults: kubeadm's issuer, audiences = issuers, an in-memory key", () => {
     const c = resolveServiceAccountConfig({ generate: 'ecdsa' });
     expect(c).toMatchObject({ issuer: DEFAULT_ISSUER, issuers: [DEFAULT_ISSUER], apiAudiences: [DEFAULT_ISSUER], source: 'memory' });
     expect(c.verificationKeys.map((k) => k.keyId)).toEqual([c.signingKey.keyId]);
@@ -59,16 +59,27 @@ describe('resolveServiceAccountConfig', () => {
   });
   it.each<[string, (dir: string) => Parameters<typeof resolveServiceAccountConfig>[0], string]>([
     ['verification keys without a signing key', (d) => ({ keyFiles: [ecPair(d, 'a').pub] }), '--service-account-signing-key-file and --service-account-issuer are required flags'],
-    ['signing key missing from the verification keys', (d) => ({ signingKeyFile: ecPair(d, 'a').key, keyFiles: [ecPair(d, 'b').pub] }),
-      '--service-account-key-file does not contain the public key of --service-account-signing-key-file'],
-    ['malformed signing key file', (d) => {
-      writeFileSync(join(d, 'bad.key'), 'nope');
-      return { signingKeyFile: join(d, 'bad.key') };
-    }, 'failed to parse service-account-issuer-key-file: error reading private key file'],
-    ['malformed key file', (d) => {
-      writeFileSync(join(d, 'bad.pub'), '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n');
-      return { signingKeyFile: ecPair(d, 'a').key, keyFiles: [join(d, 'bad.pub')] };
-    }, 'bad.pub: data does not contain any valid RSA or ECDSA public keys'],
+    [
+      'signing key missing from the verification keys',
+      (d) => ({ signingKeyFile: ecPair(d, 'a').key, keyFiles: [ecPair(d, 'b').pub] }),
+      '--service-account-key-file does not contain the public key of --service-account-signing-key-file',
+    ],
+    [
+      'malformed signing key file',
+      (d) => {
+        writeFileSync(join(d, 'bad.key'), 'nope');
+        return { signingKeyFile: join(d, 'bad.key') };
+      },
+      'failed to parse service-account-issuer-key-file: error reading private key file',
+    ],
+    [
+      'malformed key file',
+      (d) => {
+        writeFileSync(join(d, 'bad.pub'), '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n');
+        return { signingKeyFile: ecPair(d, 'a').key, keyFiles: [join(d, 'bad.pub')] };
+      },
+      'bad.pub: data does not contain any valid RSA or ECDSA public keys',
+    ],
     ['issuer with a colon that is no URL', () => ({ issuers: ['https://a b:x'], generate: 'ecdsa' }), "service-account-issuer contained a ':' but was not a valid URL: https://a b:x"],
   ])('refuses %s', (_n, flags, msg) => {
     expect(() => resolveServiceAccountConfig(flags(tmp()))).toThrow(msg);

@@ -43,9 +43,7 @@ export interface ServiceAccountConfig {
 }
 
 function generator(kind: 'rsa' | 'ecdsa'): () => KeyObject {
-  return kind === 'ecdsa'
-    ? () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey
-    : () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  return kind === 'ecdsa' ? () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey : () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
 }
 
 /** Throws with a message naming the flag or file at fault. */

@@ -7,16 +7,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  algorithmOf,
-  ensureKeyPairFiles,
-  keyIdOf,
-  loadSigningKeyFile,
-  loadVerificationKeyFiles,
-  parsePrivateKeyPem,
-  parsePublicKeysPem,
-  pemBlocks,
-} from './keys.ts';
+import { algorithmOf, ensureKeyPairFiles, keyIdOf, loadSigningKeyFile, loadVerificationKeyFiles, parsePrivateKeyPem, parsePublicKeysPem, pemBlocks } from './keys.ts';
 import { EC_PRIVATE, RSA_PUBLIC } from './test-keys.ts';
 
 // Test keys and the key ids upstream's own tests expect for them (pkg/serviceaccount/jwt_test.go).
@@ -100,9 +91,7 @@ describe('key files', () => {
     const dir = tmp();
     const bad = join(dir, 'sa.key');
     writeFileSync(bad, RSA_PUBLIC);
-    expect(() => loadSigningKeyFile(bad)).toThrow(
-      `failed to parse service-account-issuer-key-file: error reading private key file ${bad}: data does not contain a valid RSA or ECDSA private key`,
-    );
+    expect(() => loadSigningKeyFile(bad)).toThrow(`failed to parse service-account-issuer-key-file: error reading private key file ${bad}: data does not contain a valid RSA or ECDSA private key`);
     expect(() => loadSigningKeyFile(join(dir, 'nope.key'))).toThrow(`failed to parse service-account-issuer-key-file: error reading private key file ${join(dir, 'nope.key')}`);
   });
   it('generates an RSA pair on first start (PKCS#1 key, 0600) and reads the same key back later', () => {

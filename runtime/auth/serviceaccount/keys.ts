@@ -164,9 +164,7 @@ export function ensureKeyPairFiles(keyPath: string, pubPath: string, generate: (
   const privateKey = generate();
   const key = signingKey(privateKey);
   mkdirSync(dirname(keyPath), { recursive: true });
-  const pem = privateKey.asymmetricKeyType === 'rsa'
-    ? privateKey.export({ type: 'pkcs1', format: 'pem' })
-    : privateKey.export({ type: 'sec1', format: 'pem' });
+  const pem = privateKey.asymmetricKeyType === 'rsa' ? privateKey.export({ type: 'pkcs1', format: 'pem' }) : privateKey.export({ type: 'sec1', format: 'pem' });
   writeFileSync(keyPath, pem, { mode: 0o600 });
   writePublic(pubPath, key.publicKey);
   return key;

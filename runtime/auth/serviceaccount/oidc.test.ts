@@ -20,16 +20,18 @@ describe('discovery documents', () => {
         '"response_types_supported":["id_token"],"subject_types_supported":["public"],"id_token_signing_alg_values_supported":["ES256","RS256"]}',
     );
   });
-  it('renders the keys as JWKs in go-jose\'s field order', async () => {
+  it("renders the keys as JWKs in go-jose's field order", async () => {
     const m = await buildOpenIDMetadata({ issuer: 'https://issuer.example', jwksURI: 'https://issuer.example/keys', keys: [rsa, ec] });
     const rsaJWK = await exportJWK(rsa.publicKey);
     const ecJWK = await exportJWK(ec.publicKey);
-    expect(m.keysetJSON).toBe(JSON.stringify({
-      keys: [
-        { use: 'sig', kty: 'RSA', kid: 'JHJehTTTZlsspKHT-GaJxK7Kd1NQgZJu3fyK6K_QDYU', alg: 'RS256', n: rsaJWK.n, e: 'AQAB' },
-        { use: 'sig', kty: 'EC', kid: 'SoABiieYuNx4UdqYvZRVeuC6SihxgLrhLy9peHMHpTc', crv: 'P-256', alg: 'ES256', x: ecJWK.x, y: ecJWK.y },
-      ],
-    }));
+    expect(m.keysetJSON).toBe(
+      JSON.stringify({
+        keys: [
+          { use: 'sig', kty: 'RSA', kid: 'JHJehTTTZlsspKHT-GaJxK7Kd1NQgZJu3fyK6K_QDYU', alg: 'RS256', n: rsaJWK.n, e: 'AQAB' },
+          { use: 'sig', kty: 'EC', kid: 'SoABiieYuNx4UdqYvZRVeuC6SihxgLrhLy9peHMHpTc', crv: 'P-256', alg: 'ES256', x: ecJWK.x, y: ecJWK.y },
+        ],
+      }),
+    );
     expect(JSON.parse(m.configJSON).jwks_uri).toBe('https://issuer.example/keys');
   });
   it('never puts private material in a JWK', async () => {

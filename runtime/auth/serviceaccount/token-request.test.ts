@@ -123,11 +123,14 @@ describe('createTokenRequest', () => {
     const { object } = await createTokenRequest(opts({ spec: { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'p', uid: 'p-uid' } } }));
     const token = (object.status as { token: string }).token;
     expect(claimsOf(token)['kubernetes.io']).toEqual({
-      namespace: 'ns', serviceaccount: { name: 'default', uid: 'sa-uid' }, pod: { name: 'p', uid: 'p-uid' }, node: { name: 'n1', uid: 'n1-uid' },
+      namespace: 'ns',
+      serviceaccount: { name: 'default', uid: 'sa-uid' },
+      pod: { name: 'p', uid: 'p-uid' },
+      node: { name: 'n1', uid: 'n1-uid' },
     });
     expect((object.spec as Record<string, unknown>).boundObjectRef).toEqual({ kind: 'Pod', apiVersion: 'v1', name: 'p', uid: 'p-uid' });
   });
-  it('records only the node name when the pod\'s Node object is missing', async () => {
+  it("records only the node name when the pod's Node object is missing", async () => {
     const { object } = await createTokenRequest(opts({ spec: { boundObjectRef: { kind: 'Pod', name: 'lost' } } }));
     expect((claimsOf((object.status as { token: string }).token)['kubernetes.io'] as Record<string, unknown>).node).toEqual({ name: 'gone' });
   });
@@ -140,18 +143,40 @@ describe('createTokenRequest', () => {
   });
   it.each<[string, Record<string, unknown>, Partial<TokenRequestOptions>, string]>([
     ['unknown service account', {}, { serviceAccountName: 'nobody' }, '404 serviceaccounts "nobody" not found'],
-    ['name in the body differs', { metadata: { name: 'x' } }, {}, '422 TokenRequest.authentication.k8s.io "default" is invalid: metadata.name: Invalid value: "x": must match the service account name if specified'],
-    ['namespace in the body differs', { metadata: { namespace: 'y' } }, {},
-      '422 TokenRequest.authentication.k8s.io "default" is invalid: metadata.namespace: Invalid value: "y": must match the service account namespace if specified'],
-    ['too short', { spec: { expirationSeconds: 60 } }, {}, '422 TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes'],
+    [
+      'name in the body differs',
+      { metadata: { name: 'x' } },
+      {},
+      '422 TokenRequest.authentication.k8s.io "default" is invalid: metadata.name: Invalid value: "x": must match the service account name if specified',
+    ],
+    [
+      'namespace in the body differs',
+      { metadata: { namespace: 'y' } },
+      {},
+      '422 TokenRequest.authentication.k8s.io "default" is invalid: metadata.namespace: Invalid value: "y": must match the service account namespace if specified',
+    ],
+    [
+      'too short',
+      { spec: { expirationSeconds: 60 } },
+      {},
+      '422 TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes',
+    ],
     ['bound to a ConfigMap', { spec: { boundObjectRef: { kind: 'ConfigMap', apiVersion: 'v1', name: 'c' } } }, {}, '400 cannot bind token to object of type /v1, Kind=ConfigMap'],
     ['bound pod missing', { spec: { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'nope' } } }, {}, '404 pods "nope" not found'],
     ['bound secret missing', { spec: { boundObjectRef: { kind: 'Secret', name: 'nope' } } }, {}, '404 secrets "nope" not found'],
     ['bound node missing', { spec: { boundObjectRef: { kind: 'Node', name: 'nope' } } }, {}, '404 nodes "nope" not found'],
-    ['pod of another service account', { spec: { boundObjectRef: { kind: 'Pod', name: 'other' } } }, {},
-      '400 cannot bind token for serviceaccount "default" to pod running with different serviceaccount name.'],
-    ['bound uid differs', { spec: { boundObjectRef: { kind: 'Pod', name: 'p', uid: 'old' } } }, {},
-      '409 Operation cannot be fulfilled on Pod "p": the UID in the bound object reference (old) does not match the UID in record. The object might have been deleted and then recreated'],
+    [
+      'pod of another service account',
+      { spec: { boundObjectRef: { kind: 'Pod', name: 'other' } } },
+      {},
+      '400 cannot bind token for serviceaccount "default" to pod running with different serviceaccount name.',
+    ],
+    [
+      'bound uid differs',
+      { spec: { boundObjectRef: { kind: 'Pod', name: 'p', uid: 'old' } } },
+      {},
+      '409 Operation cannot be fulfilled on Pod "p": the UID in the bound object reference (old) does not match the UID in record. The object might have been deleted and then recreated',
+    ],
   ])('%s', async (_n, body, extra, want) => {
     expect(await failure(createTokenRequest(opts(body, extra)))).toBe(want);
   });
@@ -161,7 +186,7 @@ describe('createTokenRequest', () => {
     expect((object.spec as Record<string, unknown>).expirationSeconds).toBe(7200);
     expect((object.status as Record<string, unknown>).expirationTimestamp).toBe('2026-01-01T02:00:00Z');
   });
-  it('extends kubelet\'s pod-bound 3607-second tokens to a year with warnafter', async () => {
+  it("extends kubelet's pod-bound 3607-second tokens to a year with warnafter", async () => {
     const body = { spec: { expirationSeconds: 3607, boundObjectRef: { kind: 'Pod', name: 'p' } } };
     const { object } = await createTokenRequest(opts(body));
     const c = claimsOf((object.status as { token: string }).token);

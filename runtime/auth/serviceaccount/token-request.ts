@@ -184,8 +184,11 @@ export async function createTokenRequest(opts: TokenRequestOptions): Promise<Tok
       secret = { name: refName, uid };
     }
     if (ref.uid && ref.uid !== uid) {
-      throw errors.conflict({ group: '', resource: kind }, refName,
-        `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`);
+      throw errors.conflict(
+        { group: '', resource: kind },
+        refName,
+        `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`,
+      );
     }
   }
 

@@ -35,8 +35,7 @@ describe('planTokenSecret', () => {
     expect((await planTokenSecret(s, account, issuer, CA)).action).toBe(action);
   });
   it('deletes with the uid as precondition', async () => {
-    expect(await planTokenSecret(secret({ 'kubernetes.io/service-account.name': 'build' }), undefined, issuer, CA))
-      .toEqual({ action: 'delete', namespace: 'ns', name: 'build-token', uid: 'sec-uid' });
+    expect(await planTokenSecret(secret({ 'kubernetes.io/service-account.name': 'build' }), undefined, issuer, CA)).toEqual({ action: 'delete', namespace: 'ns', name: 'build-token', uid: 'sec-uid' });
   });
   it('fills token, namespace, ca.crt and the annotations; the token authenticates until the Secret goes', async () => {
     const plan = await planTokenSecret(secret({ 'kubernetes.io/service-account.name': 'build' }), sa, issuer, CA);
@@ -54,7 +53,9 @@ describe('planTokenSecret', () => {
       reader: { get: async (r, ns, n) => store[`${r}/${ns}/${n}`] },
     });
     expect((await authn.authenticateToken(token, []))?.user).toEqual({
-      name: 'system:serviceaccount:ns:build', uid: 'sa-uid', groups: ['system:serviceaccounts', 'system:serviceaccounts:ns'],
+      name: 'system:serviceaccount:ns:build',
+      uid: 'sa-uid',
+      groups: ['system:serviceaccounts', 'system:serviceaccounts:ns'],
     });
     delete store['secrets/ns/build-token'];
     await expect(authn.authenticateToken(token, [])).rejects.toThrow(ApiError);

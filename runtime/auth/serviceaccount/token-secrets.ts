@@ -14,10 +14,7 @@ export const SA_NAME_ANNOTATION = 'kubernetes.io/service-account.name';
 export const SA_UID_ANNOTATION = 'kubernetes.io/service-account.uid';
 export const DATA_KEYS = { token: 'token', namespace: 'namespace', caCrt: 'ca.crt' } as const;
 
-export type TokenSecretPlan =
-  | { action: 'none' }
-  | { action: 'delete'; namespace: string; name: string; uid?: string }
-  | { action: 'update'; secret: Record<string, unknown> };
+export type TokenSecretPlan = { action: 'none' } | { action: 'delete'; namespace: string; name: string; uid?: string } | { action: 'update'; secret: Record<string, unknown> };
 
 function annotations(obj: Record<string, unknown>): Record<string, string> {
   const md = obj.metadata as { annotations?: Record<string, string> } | undefined;
@@ -33,12 +30,7 @@ function dataValue(data: Record<string, string>, key: string): string {
  * its namespace (undefined when there is none); `rootCA` is the PEM the
  * controller puts in `ca.crt` ('' for none).
  */
-export async function planTokenSecret(
-  secret: Record<string, unknown>,
-  serviceAccount: Record<string, unknown> | undefined,
-  issuer: TokenIssuer,
-  rootCA: string,
-): Promise<TokenSecretPlan> {
+export async function planTokenSecret(secret: Record<string, unknown>, serviceAccount: Record<string, unknown> | undefined, issuer: TokenIssuer, rootCA: string): Promise<TokenSecretPlan> {
   if (secret.type !== SERVICE_ACCOUNT_TOKEN_TYPE) return { action: 'none' };
   const md = metaOf(secret);
   const ann = annotations(secret);

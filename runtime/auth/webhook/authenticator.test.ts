@@ -40,7 +40,8 @@ function handler(req: http.IncomingMessage, res: http.ServerResponse): void {
 }
 
 const review = (status: Record<string, unknown>): Reply => ({
-  status: 200, body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', status }),
+  status: 200,
+  body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', status }),
 });
 const JANE = review({ authenticated: true, user: { username: 'jane', uid: 'u-1', groups: ['dev'], extra: { scopes: ['read'] } } });
 
@@ -95,13 +96,16 @@ describe('WebhookTokenAuthenticator over HTTP', () => {
     reset();
     const a = make({ apiAudiences: ['api'] });
     expect(await a.authenticateToken('tok-1', ['api'])).toEqual({
-      user: { name: 'jane', uid: 'u-1', groups: ['dev'], extra: { scopes: ['read'] } }, audiences: ['api'],
+      user: { name: 'jane', uid: 'u-1', groups: ['dev'], extra: { scopes: ['read'] } },
+      audiences: ['api'],
     });
-    expect(seen).toEqual([{
-      url: '/authenticate',
-      authorization: undefined,
-      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', metadata: { creationTimestamp: null }, spec: { token: 'tok-1', audiences: ['api'] }, status: { user: {} } },
-    }]);
+    expect(seen).toEqual([
+      {
+        url: '/authenticate',
+        authorization: undefined,
+        body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', metadata: { creationTimestamp: null }, spec: { token: 'tok-1', audiences: ['api'] }, status: { user: {} } },
+      },
+    ]);
   });
 
   it('sends v1beta1 when configured, and its own bearer token', async () => {
@@ -157,10 +161,10 @@ describe('WebhookTokenAuthenticator over HTTP', () => {
   });
 
   const audienceRows: [string, string[], string[], Reply, string[] | undefined][] = [
-    ['the answer\'s audiences intersect', ['api', 'x'], [], review({ authenticated: true, user: { username: 'j' }, audiences: ['x', 'y'] }), ['x']],
-    ['the answer names none: the server\'s audiences are used', ['api', 'x'], ['api'], review({ authenticated: true, user: { username: 'j' } }), ['api']],
+    ["the answer's audiences intersect", ['api', 'x'], [], review({ authenticated: true, user: { username: 'j' }, audiences: ['x', 'y'] }), ['x']],
+    ["the answer names none: the server's audiences are used", ['api', 'x'], ['api'], review({ authenticated: true, user: { username: 'j' } }), ['api']],
     ['no intersection: not ours', ['api'], [], review({ authenticated: true, user: { username: 'j' }, audiences: ['other'] }), undefined],
-    ['no intersection with the server\'s audiences', ['x'], ['api'], review({ authenticated: true, user: { username: 'j' } }), undefined],
+    ["no intersection with the server's audiences", ['x'], ['api'], review({ authenticated: true, user: { username: 'j' } }), undefined],
   ];
   it.each(audienceRows)('audiences: %s', async (_name, wanted, apiAudiences, reply, want) => {
     reset([reply]);
@@ -199,8 +203,14 @@ describe('WebhookTokenAuthenticator over HTTP', () => {
     expect(seen.length).toBe(calls * 2);
   });
 
-  it('retries a transient failure with upstream\'s backoff, then uses the answer', async () => {
-    reset([{ status: 500, body: '{}' }, { status: 429, body: '{}' }], JANE);
+  it("retries a transient failure with upstream's backoff, then uses the answer", async () => {
+    reset(
+      [
+        { status: 500, body: '{}' },
+        { status: 429, body: '{}' },
+      ],
+      JANE,
+    );
     const slept: number[] = [];
     const a = make({ sleep: async (ms) => void slept.push(ms) });
     expect((await a.authenticateToken('tok-r', []))?.user.name).toBe('jane');
@@ -249,8 +259,12 @@ describe('WebhookTokenAuthenticator over HTTPS', () => {
   async function makeCa(name: string) {
     const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
     const cert = await x509.X509CertificateGenerator.createSelfSigned({
-      serialNumber: '01', name: `CN=${name}`, notBefore: new Date(Date.now() - 3600_000), notAfter: new Date(Date.now() + 3600_000),
-      keys, signingAlgorithm: alg,
+      serialNumber: '01',
+      name: `CN=${name}`,
+      notBefore: new Date(Date.now() - 3600_000),
+      notAfter: new Date(Date.now() + 3600_000),
+      keys,
+      signingAlgorithm: alg,
       extensions: [new x509.BasicConstraintsExtension(true, undefined, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign, true)],
     });
     return { keys, cert };
@@ -260,8 +274,15 @@ describe('WebhookTokenAuthenticator over HTTPS', () => {
     const extensions: x509.Extension[] = [new x509.ExtendedKeyUsageExtension([server ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth])];
     if (server) extensions.push(new x509.SubjectAlternativeNameExtension([{ type: 'ip', value: '127.0.0.1' }]));
     const cert = await x509.X509CertificateGenerator.create({
-      serialNumber: '02', subject: `CN=${cn}`, issuer: ca.cert.subject, notBefore: new Date(Date.now() - 3600_000), notAfter: new Date(Date.now() + 3600_000),
-      signingKey: ca.keys.privateKey, publicKey: keys.publicKey, signingAlgorithm: alg, extensions,
+      serialNumber: '02',
+      subject: `CN=${cn}`,
+      issuer: ca.cert.subject,
+      notBefore: new Date(Date.now() - 3600_000),
+      notAfter: new Date(Date.now() + 3600_000),
+      signingKey: ca.keys.privateKey,
+      publicKey: keys.publicKey,
+      signingAlgorithm: alg,
+      extensions,
     });
     return { cert: cert.toString('pem'), key: await keyPem(keys.privateKey) };
   }
@@ -295,7 +316,7 @@ describe('WebhookTokenAuthenticator over HTTPS', () => {
     expect(clientSubjects).toEqual(['kube-apiserver']);
   });
 
-  it('401 when the webhook\'s certificate is not signed by the configured CA', async () => {
+  it("401 when the webhook's certificate is not signed by the configured CA", async () => {
     reset();
     const a = make({ client: { server: url, ca: Buffer.from(otherCaPem), cert: Buffer.from(clientCert), key: Buffer.from(clientKey), insecureSkipTLSVerify: false } });
     expect((await refused(a.authenticateToken('tok-tls2', []))).code).toBe(401);

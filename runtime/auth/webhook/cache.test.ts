@@ -32,18 +32,17 @@ describe('AnswerCache', () => {
 
   it('does not cache errors', async () => {
     const cache = new AnswerCache<string>({ ttlMs: 1000, now: clock().now });
-    await expect(cache.get('t', [], async () => {
-      throw new Error('down');
-    })).rejects.toThrow('down');
+    await expect(
+      cache.get('t', [], async () => {
+        throw new Error('down');
+      }),
+    ).rejects.toThrow('down');
     expect(await cache.get('t', [], async () => 'ok')).toBe('ok');
   });
 
   it('keys on token and audiences, unambiguously', async () => {
     const cache = new AnswerCache<string>({ ttlMs: 1000, now: clock().now });
-    const keys = [
-      cache.key('t', []), cache.key('t', ['a']), cache.key('t', ['a', 'b']), cache.key('t', ['ab']), cache.key('ta', []), cache.key('t', ['', 'a']),
-      cache.key('u', []),
-    ];
+    const keys = [cache.key('t', []), cache.key('t', ['a']), cache.key('t', ['a', 'b']), cache.key('t', ['ab']), cache.key('ta', []), cache.key('t', ['', 'a']), cache.key('u', [])];
     expect(new Set(keys).size).toBe(keys.length);
     expect(cache.key('t', ['a'])).toBe(cache.key('t', ['a']));
     expect(keys.join('')).not.toContain('t,');

@@ -18,7 +18,10 @@ export interface WebhookAnswer {
 }
 
 export class WebhookCallError extends Error {
-  constructor(message: string, readonly retriable: boolean) {
+  constructor(
+    message: string,
+    readonly retriable: boolean,
+  ) {
     super(message);
   }
 }
@@ -29,7 +32,10 @@ export class WebhookClient {
   private readonly agent: http.Agent;
   private readonly transport: typeof http | typeof https;
 
-  constructor(private readonly cfg: WebhookClientConfig, private readonly timeoutMs = DEFAULT_WEBHOOK_TIMEOUT_MS) {
+  constructor(
+    private readonly cfg: WebhookClientConfig,
+    private readonly timeoutMs = DEFAULT_WEBHOOK_TIMEOUT_MS,
+  ) {
     const secure = cfg.server.protocol === 'https:';
     this.transport = secure ? https : http;
     this.agent = secure

@@ -17,8 +17,13 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 function kc(cluster: Record<string, unknown>, user: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({
-    apiVersion: 'v1', kind: 'Config', 'current-context': 'webhook',
-    clusters: [{ name: 'other', cluster: { server: 'https://wrong.example' } }, { name: 'authn', cluster }],
+    apiVersion: 'v1',
+    kind: 'Config',
+    'current-context': 'webhook',
+    clusters: [
+      { name: 'other', cluster: { server: 'https://wrong.example' } },
+      { name: 'authn', cluster },
+    ],
     users: [{ name: 'apiserver', user }],
     contexts: [{ name: 'webhook', context: { cluster: 'authn', user: 'apiserver' } }],
     ...extra,
@@ -28,17 +33,22 @@ function kc(cluster: Record<string, unknown>, user: Record<string, unknown> = {}
 describe('parseWebhookKubeconfig', () => {
   const ok: [string, string, Record<string, unknown>][] = [
     ['a plain http server', kc({ server: 'http://127.0.0.1:8080/authenticate' }), { insecureSkipTLSVerify: false }],
-    ['inline CA and client certificate', kc({ server: 'https://authn.example/review', 'certificate-authority-data': b64('CA-PEM') },
-      { 'client-certificate-data': b64('CLIENT-PEM'), 'client-key-data': b64('KEY-PEM') }),
-    { ca: Buffer.from('CA-PEM'), cert: Buffer.from('CLIENT-PEM'), key: Buffer.from('KEY-PEM'), insecureSkipTLSVerify: false }],
-    ['files relative to the kubeconfig', kc({ server: 'https://authn.example', 'certificate-authority': 'ca.pem' },
-      { 'client-certificate': 'client.pem', 'client-key': join(dir, 'client-key.pem') }),
-    { ca: Buffer.from('CA-PEM'), cert: Buffer.from('CLIENT-PEM'), key: Buffer.from('KEY-PEM') }],
-    ['a token and a server name', kc({ server: 'https://10.0.0.1', 'tls-server-name': 'authn.example' }, { token: 'tok' }),
-      { token: 'tok', tlsServerName: 'authn.example' }],
+    [
+      'inline CA and client certificate',
+      kc({ server: 'https://authn.example/review', 'certificate-authority-data': b64('CA-PEM') }, { 'client-certificate-data': b64('CLIENT-PEM'), 'client-key-data': b64('KEY-PEM') }),
+      { ca: Buffer.from('CA-PEM'), cert: Buffer.from('CLIENT-PEM'), key: Buffer.from('KEY-PEM'), insecureSkipTLSVerify: false },
+    ],
+    [
+      'files relative to the kubeconfig',
+      kc({ server: 'https://authn.example', 'certificate-authority': 'ca.pem' }, { 'client-certificate': 'client.pem', 'client-key': join(dir, 'client-key.pem') }),
+      { ca: Buffer.from('CA-PEM'), cert: Buffer.from('CLIENT-PEM'), key: Buffer.from('KEY-PEM') },
+    ],
+    ['a token and a server name', kc({ server: 'https://10.0.0.1', 'tls-server-name': 'authn.example' }, { token: 'tok' }), { token: 'tok', tlsServerName: 'authn.example' }],
     ['a token file', kc({ server: 'https://authn.example' }, { tokenFile: 'token' }), { token: 'file-token' }],
     ['insecure', kc({ server: 'https://authn.example', 'insecure-skip-tls-verify': true }), { insecureSkipTLSVerify: true }],
-    ['YAML', `apiVersion: v1
+    [
+      'YAML',
+      `apiVersion: v1
 kind: Config
 current-context: c
 clusters:
@@ -48,7 +58,9 @@ clusters:
 contexts:
 - name: c
   context: {cluster: k}
-`, { insecureSkipTLSVerify: false }],
+`,
+      { insecureSkipTLSVerify: false },
+    ],
   ];
   it.each(ok)('%s', (_name, text, want) => {
     const cfg = parseWebhookKubeconfig(PATH, text);
@@ -68,13 +80,19 @@ contexts:
     ['no server', kc({}), 'cluster "authn" has no server defined'],
     ['a bad server URL', kc({ server: 'not a url' }), 'cluster "authn" has an invalid server URL'],
     ['a non-HTTP server', kc({ server: 'ftp://a' }), 'cluster "authn" server must be an http or https URL'],
-    ['a CA with insecure', kc({ server: 'https://a', 'insecure-skip-tls-verify': true, 'certificate-authority-data': b64('x') }),
-      'specifying a root certificates file with the insecure flag is not allowed'],
+    [
+      'a CA with insecure',
+      kc({ server: 'https://a', 'insecure-skip-tls-verify': true, 'certificate-authority-data': b64('x') }),
+      'specifying a root certificates file with the insecure flag is not allowed',
+    ],
     ['a certificate without a key', kc({ server: 'https://a' }, { 'client-certificate-data': b64('x') }), 'client-certificate and client-key must be given together'],
     ['bad base64', kc({ server: 'https://a', 'certificate-authority-data': '%%%' }), 'certificate-authority-data is not valid base64'],
     ['a missing CA file', kc({ server: 'https://a', 'certificate-authority': 'missing.pem' }), `unable to read certificate-authority ${join(dir, 'missing.pem')}: ENOENT`],
-    ['both data and file', kc({ server: 'https://a', 'certificate-authority': 'ca.pem', 'certificate-authority-data': b64('x') }),
-      'certificate-authority-data and certificate-authority are both specified for authn'],
+    [
+      'both data and file',
+      kc({ server: 'https://a', 'certificate-authority': 'ca.pem', 'certificate-authority-data': b64('x') }),
+      'certificate-authority-data and certificate-authority are both specified for authn',
+    ],
     ['insecure not a bool', kc({ server: 'https://a', 'insecure-skip-tls-verify': 'yes' }), 'insecure-skip-tls-verify must be a boolean'],
   ];
   it.each(bad)('refuses %s', (_name, text, message) => {

@@ -35,8 +35,16 @@ describe('verifyChain', () => {
   const cases: [string, () => Promise<PeerCertificate>, string, number?][] = [
     ['another CA', async () => peer(await issueCertificate(other, { commonName: 'eve', usage: 'client', validityDays: 1 })), 'x509: certificate signed by unknown authority'],
     ['expired', async () => peer(await issueCertificate(ca, { commonName: 'old', usage: 'client', validityDays: 1, now: Date.now() - 10 * DAY })), 'x509: certificate has expired or is not yet valid'],
-    ['not yet valid', async () => peer(await issueCertificate(ca, { commonName: 'new', usage: 'client', validityDays: 1, now: Date.now() + 10 * DAY })), 'x509: certificate has expired or is not yet valid'],
-    ['a serving certificate (no clientAuth usage)', async () => peer(await issueCertificate(ca, { commonName: 'srv', usage: 'server', validityDays: 1, hosts: ['localhost'] })), 'x509: certificate specifies an incompatible key usage'],
+    [
+      'not yet valid',
+      async () => peer(await issueCertificate(ca, { commonName: 'new', usage: 'client', validityDays: 1, now: Date.now() + 10 * DAY })),
+      'x509: certificate has expired or is not yet valid',
+    ],
+    [
+      'a serving certificate (no clientAuth usage)',
+      async () => peer(await issueCertificate(ca, { commonName: 'srv', usage: 'server', validityDays: 1, hosts: ['localhost'] })),
+      'x509: certificate specifies an incompatible key usage',
+    ],
     ['the CA itself presented as a client certificate', async () => peer(other), 'x509: certificate signed by unknown authority'],
     ['garbage bytes', async () => ({ raw: new Uint8Array([0x30, 0x03, 0x01, 0x02, 0x03]), intermediates: [] }), 'the client certificate cannot be parsed'],
     ['an empty certificate', async () => ({ raw: new Uint8Array(), intermediates: [] }), 'the client certificate cannot be parsed'],

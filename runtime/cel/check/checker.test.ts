@@ -3,12 +3,22 @@ import { describe, it, expect } from 'vitest';
 import { compileRule } from '../compile.ts';
 import type { JSONSchema } from '../schema/types.ts';
 
-const schema: JSONSchema = { type: 'object', properties: {
-  replicas: { type: 'integer' }, name: { type: 'string' }, ratio: { type: 'number' }, on: { type: 'boolean' },
-  tags: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 64 } }, anyTags: { type: 'array', items: { type: 'string' } }, labels: { type: 'object', additionalProperties: { type: 'string' } },
-  spec: { type: 'object', properties: { port: { type: 'integer' } } }, created: { type: 'string', format: 'date-time' },
-  ios: { 'x-kubernetes-int-or-string': true }, free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-} };
+const schema: JSONSchema = {
+  type: 'object',
+  properties: {
+    replicas: { type: 'integer' },
+    name: { type: 'string' },
+    ratio: { type: 'number' },
+    on: { type: 'boolean' },
+    tags: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 64 } },
+    anyTags: { type: 'array', items: { type: 'string' } },
+    labels: { type: 'object', additionalProperties: { type: 'string' } },
+    spec: { type: 'object', properties: { port: { type: 'integer' } } },
+    created: { type: 'string', format: 'date-time' },
+    ios: { 'x-kubernetes-int-or-string': true },
+    free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+  },
+};
 const vars = { self: schema, oldSelf: schema };
 
 function errorsOf(expr: string, resultType: 'bool' | 'any' = 'any'): string[] {
@@ -25,27 +35,27 @@ describe('type checking', () => {
     'self.replicas < self.ratio',
     "self.tags.all(t, t != '')",
     "self.tags.exists_one(t, t == 'x')",
-    "self.labels.all(k, self.labels[k].size() < 64)",
-    "self.tags.map(t, t.size()).sum() < 100",
+    'self.labels.all(k, self.labels[k].size() < 64)',
+    'self.tags.map(t, t.size()).sum() < 100',
     "self.tags.filter(t, t.startsWith('a')).size() == 0",
-    "has(self.spec.port) && self.spec.port < 65536",
+    'has(self.spec.port) && self.spec.port < 65536',
     "self.created < timestamp('2030-01-01T00:00:00Z')",
     "self.ios == 1 || self.ios == '1%'",
-    "self.free.anything.goes == 1",
-    "type(self.replicas) == int",
-    "self.replicas + 1 == 2",
+    'self.free.anything.goes == 1',
+    'type(self.replicas) == int',
+    'self.replicas + 1 == 2',
     "dyn(self.replicas) == 'x'",
-    "self.tags == []",
+    'self.tags == []',
     "'a' in self.labels",
-    "self.?spec.?port.orValue(0) > 0",
+    'self.?spec.?port.orValue(0) > 0',
     "quantity('1').isLessThan(quantity('2'))",
     "url('https://x').getHost() == 'x'",
-    "[1, 2].indexOf(1) == 0",
+    '[1, 2].indexOf(1) == 0',
     "self.name.matches('^a') && self.name.find('a') == 'a'",
     "self.name.lowerAscii().split('-').join('') != ''",
     "duration('1h') > duration('1m')",
-    "int(self.ratio) == 1",
-    "self.labels.size() == size(self.labels)",
+    'int(self.ratio) == 1',
+    'self.labels.size() == size(self.labels)',
   ])('accepts %s', (expr) => {
     expect(errorsOf(expr)).toEqual([]);
   });

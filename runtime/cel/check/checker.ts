@@ -9,7 +9,10 @@ import { T, typeName, type CelT } from '../schema/types.ts';
 import { escapeName, unescapeName } from '../schema/escape.ts';
 import { SIGNATURES } from './signatures.ts';
 
-export interface CheckError { message: string; exprId: bigint }
+export interface CheckError {
+  message: string;
+  exprId: bigint;
+}
 
 type Bindings = Map<string, CelT>;
 
@@ -17,15 +20,22 @@ const NUMERIC = new Set(['int', 'uint', 'double']);
 const ORDERED = new Set(['int', 'uint', 'double', 'string', 'bytes', 'bool', 'timestamp', 'duration']);
 const TYPE_IDENTS = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn', 'optional_type', 'google.protobuf.Timestamp', 'google.protobuf.Duration']);
 
-export function isDyn(t: CelT): boolean { return t.k === 'dyn' || t.k === 'param'; }
+export function isDyn(t: CelT): boolean {
+  return t.k === 'dyn' || t.k === 'param';
+}
 
 function substitute(t: CelT, b: Bindings): CelT {
   switch (t.k) {
-    case 'param': return b.get(t.name) ?? T.dyn;
-    case 'list': return { ...t, elem: substitute(t.elem, b) };
-    case 'map': return { ...t, key: substitute(t.key, b), value: substitute(t.value, b) };
-    case 'opaque': return t.param ? { ...t, param: substitute(t.param, b) } : t;
-    default: return t;
+    case 'param':
+      return b.get(t.name) ?? T.dyn;
+    case 'list':
+      return { ...t, elem: substitute(t.elem, b) };
+    case 'map':
+      return { ...t, key: substitute(t.key, b), value: substitute(t.value, b) };
+    case 'opaque':
+      return t.param ? { ...t, param: substitute(t.param, b) } : t;
+    default:
+      return t;
   }
 }
 
@@ -33,27 +43,40 @@ function substitute(t: CelT, b: Bindings): CelT {
 export function assignable(param: CelT, arg: CelT, b: Bindings): boolean {
   if (param.k === 'param') {
     const bound = b.get(param.name);
-    if (!bound || isDyn(bound)) { b.set(param.name, arg); return true; }
+    if (!bound || isDyn(bound)) {
+      b.set(param.name, arg);
+      return true;
+    }
     if (isDyn(arg)) return true;
     if (assignable(bound, arg, new Map())) return true;
-    if (assignable(arg, bound, new Map())) { b.set(param.name, arg); return true; }
+    if (assignable(arg, bound, new Map())) {
+      b.set(param.name, arg);
+      return true;
+    }
     return false;
   }
   if (isDyn(param) || isDyn(arg)) return true;
   if (arg.k === 'null') return ['null', 'object', 'opaque', 'timestamp', 'duration', 'map', 'list'].includes(param.k);
   switch (param.k) {
-    case 'list': return arg.k === 'list' && assignable(param.elem, arg.elem, b);
+    case 'list':
+      return arg.k === 'list' && assignable(param.elem, arg.elem, b);
     case 'map':
       if (arg.k === 'object') return assignable(param.key, T.string, b) && [...arg.fields.values()].every((f) => assignable(param.value, f, new Map(b)));
       return arg.k === 'map' && assignable(param.key, arg.key, b) && assignable(param.value, arg.value, b);
-    case 'object': return (arg.k === 'object' && (arg.name === param.name || sameFields(param, arg))) || arg.k === 'map';
-    case 'opaque': return arg.k === 'opaque' && arg.name === param.name && (!param.param || !arg.param || assignable(param.param, arg.param, b));
-    default: return param.k === arg.k;
+    case 'object':
+      return (arg.k === 'object' && (arg.name === param.name || sameFields(param, arg))) || arg.k === 'map';
+    case 'opaque':
+      return arg.k === 'opaque' && arg.name === param.name && (!param.param || !arg.param || assignable(param.param, arg.param, b));
+    default:
+      return param.k === arg.k;
   }
 }
 function sameFields(a: CelT & { k: 'object' }, b: CelT & { k: 'object' }): boolean {
   if (a.fields.size !== b.fields.size) return false;
-  for (const [k, v] of a.fields) { const w = b.fields.get(k); if (!w || !assignable(v, w, new Map())) return false; }
+  for (const [k, v] of a.fields) {
+    const w = b.fields.get(k);
+    if (!w || !assignable(v, w, new Map())) return false;
+  }
   return true;
 }
 
@@ -78,7 +101,10 @@ export class Checker {
   }
 
   private lookup(name: string): CelT | undefined {
-    for (let i = this.scopes.length - 1; i >= 0; i--) { const t = this.scopes[i].get(name); if (t) return t; }
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const t = this.scopes[i].get(name);
+      if (t) return t;
+    }
     return this.vars.get(name);
   }
 
@@ -103,14 +129,22 @@ export class Checker {
       case 'constExpr': {
         const c = k.value.constantKind;
         switch (c.case) {
-          case 'boolValue': return T.bool;
-          case 'int64Value': return T.int;
-          case 'uint64Value': return T.uint;
-          case 'doubleValue': return T.double;
-          case 'stringValue': return { k: 'string', max: c.value.length };
-          case 'bytesValue': return { k: 'bytes', max: c.value.length };
-          case 'nullValue': return T.null;
-          default: return T.dyn;
+          case 'boolValue':
+            return T.bool;
+          case 'int64Value':
+            return T.int;
+          case 'uint64Value':
+            return T.uint;
+          case 'doubleValue':
+            return T.double;
+          case 'stringValue':
+            return { k: 'string', max: c.value.length };
+          case 'bytesValue':
+            return { k: 'bytes', max: c.value.length };
+          case 'nullValue':
+            return T.null;
+          default:
+            return T.dyn;
         }
       }
       case 'identExpr': {
@@ -126,12 +160,17 @@ export class Checker {
         const q = this.qualifiedName(e);
         if (q && TYPE_IDENTS.has(q) && !this.lookup(q.split('.')[0])) return T.type;
         const ot = this.check(v.operand!);
-        const ft = this.fieldType(e, ot, v.field, (real) => { v.field = real; });
+        const ft = this.fieldType(e, ot, v.field, (real) => {
+          v.field = real;
+        });
         return v.testOnly ? T.bool : ft;
       }
       case 'listExpr': {
         let elem: CelT | undefined;
-        for (const x of k.value.elements) { const t = this.check(x); elem = elem ? join(elem, t) : t; }
+        for (const x of k.value.elements) {
+          const t = this.check(x);
+          elem = elem ? join(elem, t) : t;
+        }
         return { k: 'list', elem: elem ?? T.dyn, max: k.value.elements.length };
       }
       case 'structExpr': {
@@ -155,7 +194,10 @@ export class Checker {
         else if (rt.k === 'map') it = rt.key;
         else if (rt.k === 'object') it = T.string;
         else if (isDyn(rt)) it = T.dyn;
-        else { this.err(v.iterRange!, `expression of type '${typeName(rt)}' cannot be range of a comprehension (must be list, map, or dynamic)`); it = T.dyn; }
+        else {
+          this.err(v.iterRange!, `expression of type '${typeName(rt)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
+          it = T.dyn;
+        }
         const at = this.check(v.accuInit!);
         this.scopes.push(new Map([[v.accuVar, at]]));
         this.scopes.push(new Map([[v.iterVar, it]]));
@@ -166,7 +208,7 @@ export class Checker {
         this.scopes[this.scopes.length - 1].set(v.accuVar, join(at, st));
         const res = this.check(v.result!);
         this.scopes.pop();
-        if (res.k === 'list' && rt.k === 'list' || res.k === 'list' && rt.k === 'map') return { ...res, max: (rt as { max?: number }).max };
+        if ((res.k === 'list' && rt.k === 'list') || (res.k === 'list' && rt.k === 'map')) return { ...res, max: (rt as { max?: number }).max };
         return res;
       }
       case 'callExpr':
@@ -197,16 +239,26 @@ export class Checker {
     if (target) {
       const q = this.qualifiedName(target);
       if (q && !this.lookup(q.split('.')[0]) && SIGNATURES.has(`${q}.${fn}`)) {
-        return this.resolve(e, `${q}.${fn}`, undefined, args.map((a) => this.check(a)));
+        return this.resolve(
+          e,
+          `${q}.${fn}`,
+          undefined,
+          args.map((a) => this.check(a)),
+        );
       }
     }
     const tt = target ? this.check(target) : undefined;
     const at = args.map((a) => this.check(a));
     switch (fn) {
-      case '_&&_': case '_||_':
-        at.forEach((t, i) => { if (!isDyn(t) && t.k !== 'bool') this.err(args[i], `found no matching overload for '${fn}' applied to '(${at.map(typeName).join(', ')})'`); });
+      case '_&&_':
+      case '_||_':
+        at.forEach((t, i) => {
+          if (!isDyn(t) && t.k !== 'bool') this.err(args[i], `found no matching overload for '${fn}' applied to '(${at.map(typeName).join(', ')})'`);
+        });
         return T.bool;
-      case '!_': case '@not_strictly_false': case '__not_strictly_false__':
+      case '!_':
+      case '@not_strictly_false':
+      case '__not_strictly_false__':
         if (!isDyn(at[0]) && at[0].k !== 'bool') return this.err(e, `found no matching overload for '!_' applied to '(${typeName(at[0])})'`);
         return T.bool;
       case '_?_:_':
@@ -215,46 +267,67 @@ export class Checker {
       case '-_':
         if (!isDyn(at[0]) && !['int', 'double', 'duration'].includes(at[0].k)) return this.err(e, `found no matching overload for '-_' applied to '(${typeName(at[0])})'`);
         return at[0];
-      case '_==_': case '_!=_':
+      case '_==_':
+      case '_!=_':
         if (!this.comparable(at[0], at[1])) this.err(e, `found no matching overload for '${fn}' applied to '(${at.map(typeName).join(', ')})'`);
         return T.bool;
-      case '_<_': case '_<=_': case '_>_': case '_>=_': {
+      case '_<_':
+      case '_<=_':
+      case '_>_':
+      case '_>=_': {
         const [a, b] = at;
-        const ok = (isDyn(a) || ORDERED.has(a.k)) && (isDyn(b) || ORDERED.has(b.k)) &&
-          (isDyn(a) || isDyn(b) || a.k === b.k || (NUMERIC.has(a.k) && NUMERIC.has(b.k)));
+        const ok = (isDyn(a) || ORDERED.has(a.k)) && (isDyn(b) || ORDERED.has(b.k)) && (isDyn(a) || isDyn(b) || a.k === b.k || (NUMERIC.has(a.k) && NUMERIC.has(b.k)));
         if (!ok) this.err(e, `found no matching overload for '${fn}' applied to '(${at.map(typeName).join(', ')})'`);
         return T.bool;
       }
-      case '_+_': case '_-_': case '_*_': case '_/_': case '_%_':
+      case '_+_':
+      case '_-_':
+      case '_*_':
+      case '_/_':
+      case '_%_':
         return this.arith(e, fn, at[0], at[1]);
-      case '_[_]': return this.index(e, at[0], at[1]);
+      case '_[_]':
+        return this.index(e, at[0], at[1]);
       case '@in': {
         const [x, c] = at;
-        if (c.k === 'list' && !assignable(c.elem, x, new Map()) && !(NUMERIC.has(x.k) && NUMERIC.has(c.elem.k))) this.err(e, `found no matching overload for '@in' applied to '(${at.map(typeName).join(', ')})'`);
+        if (c.k === 'list' && !assignable(c.elem, x, new Map()) && !(NUMERIC.has(x.k) && NUMERIC.has(c.elem.k)))
+          this.err(e, `found no matching overload for '@in' applied to '(${at.map(typeName).join(', ')})'`);
         else if (c.k === 'map' && !assignable(c.key, x, new Map())) this.err(e, `found no matching overload for '@in' applied to '(${at.map(typeName).join(', ')})'`);
         else if (c.k === 'object' && !isDyn(x) && x.k !== 'string') this.err(e, `found no matching overload for '@in' applied to '(${at.map(typeName).join(', ')})'`);
         else if (!isDyn(c) && !['list', 'map', 'object'].includes(c.k)) this.err(e, `found no matching overload for '@in' applied to '(${at.map(typeName).join(', ')})'`);
         return T.bool;
       }
       case '@optsel': {
-        const base = at[0].k === 'opaque' && at[0].name === 'optional_type' ? at[0].param ?? T.dyn : at[0];
+        const base = at[0].k === 'opaque' && at[0].name === 'optional_type' ? (at[0].param ?? T.dyn) : at[0];
         const f = args[1].exprKind.case === 'constExpr' && args[1].exprKind.value.constantKind.case === 'stringValue' ? args[1].exprKind.value.constantKind : undefined;
-        const ft = f ? this.fieldType(e, base, f.value as string, (real) => { f.value = real; }) : T.dyn;
+        const ft = f
+          ? this.fieldType(e, base, f.value as string, (real) => {
+              f.value = real;
+            })
+          : T.dyn;
         return T.optional(ft);
       }
       case '@opthas': {
-        const base = at[0].k === 'opaque' && at[0].name === 'optional_type' ? at[0].param ?? T.dyn : at[0];
+        const base = at[0].k === 'opaque' && at[0].name === 'optional_type' ? (at[0].param ?? T.dyn) : at[0];
         const f = args[1].exprKind.case === 'constExpr' && args[1].exprKind.value.constantKind.case === 'stringValue' ? args[1].exprKind.value.constantKind : undefined;
-        if (f) this.fieldType(e, base, f.value as string, (real) => { f.value = real; });
+        if (f)
+          this.fieldType(e, base, f.value as string, (real) => {
+            f.value = real;
+          });
         return T.bool;
       }
       case '@optidx': {
-        const base = at[0].k === 'opaque' && at[0].name === 'optional_type' ? at[0].param ?? T.dyn : at[0];
+        const base = at[0].k === 'opaque' && at[0].name === 'optional_type' ? (at[0].param ?? T.dyn) : at[0];
         return T.optional(this.index(e, base, at[1]));
       }
-      case '@optelem': return at[0].k === 'opaque' && at[0].name === 'optional_type' ? (at[0].param ?? T.dyn) : this.err(e, `expected an optional value, got '${typeName(at[0])}'`);
-      case '@optlist': case '@optmap': case '@iter': return at[0];
-      case 'dyn': return T.dyn;
+      case '@optelem':
+        return at[0].k === 'opaque' && at[0].name === 'optional_type' ? (at[0].param ?? T.dyn) : this.err(e, `expected an optional value, got '${typeName(at[0])}'`);
+      case '@optlist':
+      case '@optmap':
+      case '@iter':
+        return at[0];
+      case 'dyn':
+        return T.dyn;
     }
     return this.resolve(e, fn, tt, at);
   }
@@ -285,7 +358,8 @@ export class Checker {
       if (a.k === 'timestamp' && b.k === 'duration') return T.timestamp;
       if (a.k === 'duration' && b.k === 'duration') return T.duration;
     }
-    const na = isDyn(a) || NUMERIC.has(a.k), nb = isDyn(b) || NUMERIC.has(b.k);
+    const na = isDyn(a) || NUMERIC.has(a.k),
+      nb = isDyn(b) || NUMERIC.has(b.k);
     if (na && nb && (isDyn(a) || isDyn(b) || a.k === b.k) && !(fn === '_%_' && (a.k === 'double' || b.k === 'double'))) return isDyn(a) ? b : a;
     if (isDyn(a) && (b.k === 'string' || b.k === 'bytes' || b.k === 'duration' || b.k === 'timestamp')) return T.dyn;
     if (isDyn(b) && (a.k === 'timestamp' || a.k === 'duration')) return T.dyn;

@@ -4,11 +4,20 @@
 // single capital letters are type parameters). Boundary: declarations only.
 import { T, type CelT } from '../schema/types.ts';
 
-export interface Signature { name: string; target?: CelT; args: CelT[]; result: CelT }
+export interface Signature {
+  name: string;
+  target?: CelT;
+  args: CelT[];
+  result: CelT;
+}
 
-const Q = 'kubernetes.Quantity', URL = 'kubernetes.URL';
-const AZ = 'kubernetes.authorization.Authorizer', RC = 'kubernetes.authorization.ResourceCheck', GC = 'kubernetes.authorization.GroupCheck';
-const PC = 'kubernetes.authorization.PathCheck', DEC = 'kubernetes.authorization.Decision';
+const Q = 'kubernetes.Quantity',
+  URL = 'kubernetes.URL';
+const AZ = 'kubernetes.authorization.Authorizer',
+  RC = 'kubernetes.authorization.ResourceCheck',
+  GC = 'kubernetes.authorization.GroupCheck';
+const PC = 'kubernetes.authorization.PathCheck',
+  DEC = 'kubernetes.authorization.Decision';
 
 const DECLS = `
 size(string): int; string.size(): int; size(bytes): int; bytes.size(): int
@@ -55,21 +64,38 @@ function parseType(s: string): CelT {
   const params = inner !== undefined ? splitTop(inner).map(parseType) : [];
   if (/^[A-Z]$/.test(name)) return T.param(name);
   switch (name) {
-    case 'list': return T.list(params[0]);
-    case 'map': return T.map(params[0], params[1]);
-    case 'optional': return T.optional(params[0]);
-    case 'int': case 'uint': case 'double': case 'bool': case 'string': case 'bytes': case 'timestamp': case 'duration': case 'dyn': case 'type':
+    case 'list':
+      return T.list(params[0]);
+    case 'map':
+      return T.map(params[0], params[1]);
+    case 'optional':
+      return T.optional(params[0]);
+    case 'int':
+    case 'uint':
+    case 'double':
+    case 'bool':
+    case 'string':
+    case 'bytes':
+    case 'timestamp':
+    case 'duration':
+    case 'dyn':
+    case 'type':
       return T[name];
-    default: return T.opaque(name);
+    default:
+      return T.opaque(name);
   }
 }
 function splitTop(s: string): string[] {
   const out: string[] = [];
-  let depth = 0, cur = '';
+  let depth = 0,
+    cur = '';
   for (const c of s) {
     if (c === '(') depth++;
     if (c === ')') depth--;
-    if (c === ',' && depth === 0) { out.push(cur); cur = ''; } else cur += c;
+    if (c === ',' && depth === 0) {
+      out.push(cur);
+      cur = '';
+    } else cur += c;
   }
   if (cur.trim()) out.push(cur);
   return out;
@@ -78,13 +104,19 @@ function splitTop(s: string): string[] {
 function parseSig(s: string): Signature {
   s = s.trim();
   const close = s.lastIndexOf('):');
-  let depth = 0, open = -1;
+  let depth = 0,
+    open = -1;
   for (let i = close; i >= 0; i--) {
     if (s[i] === ')') depth++;
-    else if (s[i] === '(' && --depth === 0) { open = i; break; }
+    else if (s[i] === '(' && --depth === 0) {
+      open = i;
+      break;
+    }
   }
   if (close < 0 || open < 0) throw new Error(`bad signature ${s}`);
-  const head = s.slice(0, open), args = s.slice(open + 1, close), result = s.slice(close + 2);
+  const head = s.slice(0, open),
+    args = s.slice(open + 1, close),
+    result = s.slice(close + 2);
   // head is `name`, `pkg.name` (a global) or `type.method` where type is a known type expression.
   let target: CelT | undefined;
   let name = head;

@@ -79,7 +79,9 @@ describe('CEL conformance (@bufbuild/cel-spec)', () => {
   it('passes the conformance data, reporting per file', () => {
     const cases = conformanceCases();
     const perFile = new Map<string, { passed: number; failed: number; skipped: number; failures: string[] }>();
-    let passed = 0, failed = 0, skipped = 0;
+    let passed = 0,
+      failed = 0,
+      skipped = 0;
     for (const c of cases) {
       const ans = run(c);
       const j = judge(c, ans, (a, b) => sameValue(a, b, fallbackEquals));
@@ -87,15 +89,28 @@ describe('CEL conformance (@bufbuild/cel-spec)', () => {
       row[j.outcome]++;
       if (j.outcome === 'failed') row.failures.push(`${c.section}/${c.name}: ${c.test.expr} -> ${j.detail}`);
       perFile.set(c.file, row);
-      if (j.outcome === 'passed') passed++; else if (j.outcome === 'failed') failed++; else skipped++;
+      if (j.outcome === 'passed') passed++;
+      else if (j.outcome === 'failed') failed++;
+      else skipped++;
     }
-    const lines = [...perFile].map(([f, r]) => `${f.padEnd(16)} passed ${String(r.passed).padStart(4)}  failed ${String(r.failed).padStart(4)}  skipped ${String(r.skipped).padStart(4)}${SKIPPED_FILES[f] ? `  (skipped: ${SKIPPED_FILES[f]})` : ''}`);
+    const lines = [...perFile].map(
+      ([f, r]) =>
+        `${f.padEnd(16)} passed ${String(r.passed).padStart(4)}  failed ${String(r.failed).padStart(4)}  skipped ${String(r.skipped).padStart(4)}${SKIPPED_FILES[f] ? `  (skipped: ${SKIPPED_FILES[f]})` : ''}`,
+    );
     console.log(`CEL conformance: passed ${passed}, failed ${failed}, skipped ${skipped} of ${cases.length}\n${lines.join('\n')}`);
     if (process.env.CEL_CONFORMANCE_VERBOSE) for (const [f, r] of perFile) if (r.failures.length) console.log(`${f}:\n  ${r.failures.join('\n  ')}`);
     expect(cases.length).toBe(2344);
     // Every skip reason in the tables must still name a real file, section or test.
-    for (const id of Object.keys(SKIPPED_TESTS)) expect(cases.some((c) => c.id === id), id).toBe(true);
-    for (const id of Object.keys(SKIPPED_SECTIONS)) expect(cases.some((c) => `${c.file}/${c.section}` === id), id).toBe(true);
+    for (const id of Object.keys(SKIPPED_TESTS))
+      expect(
+        cases.some((c) => c.id === id),
+        id,
+      ).toBe(true);
+    for (const id of Object.keys(SKIPPED_SECTIONS))
+      expect(
+        cases.some((c) => `${c.file}/${c.section}` === id),
+        id,
+      ).toBe(true);
     // Floor measured when this suite was written; raise it as gaps close.
     expect(passed).toBeGreaterThanOrEqual(FLOOR);
   });

@@ -46,14 +46,22 @@ export function conformanceCases(): ConformanceCase[] {
 export function valueToCel(v: Value, reg: Registry = conformanceRegistry()): CelInput {
   const k = v.kind;
   switch (k.case) {
-    case 'nullValue': return null;
-    case 'boolValue': return k.value;
-    case 'int64Value': return k.value;
-    case 'uint64Value': return celUint(k.value);
-    case 'doubleValue': return k.value;
-    case 'stringValue': return k.value;
-    case 'bytesValue': return k.value;
-    case 'enumValue': return BigInt(k.value.value);
+    case 'nullValue':
+      return null;
+    case 'boolValue':
+      return k.value;
+    case 'int64Value':
+      return k.value;
+    case 'uint64Value':
+      return celUint(k.value);
+    case 'doubleValue':
+      return k.value;
+    case 'stringValue':
+      return k.value;
+    case 'bytesValue':
+      return k.value;
+    case 'enumValue':
+      return BigInt(k.value.value);
     case 'objectValue': {
       const m = anyUnpack(k.value, reg);
       if (!m) throw new Error(`cannot unpack ${k.value.typeUrl}`);
@@ -61,7 +69,8 @@ export function valueToCel(v: Value, reg: Registry = conformanceRegistry()): Cel
       const run = (identity ??= plan(celEnv({ registry: reg }), parse('v')) as unknown as (b: Record<string, unknown>) => unknown);
       return run({ v: m }) as CelInput;
     }
-    case 'listValue': return celList(k.value.values.map((x) => valueToCel(x, reg)));
+    case 'listValue':
+      return celList(k.value.values.map((x) => valueToCel(x, reg)));
     case 'mapValue': {
       const m = new Map<bigint | string | boolean | ReturnType<typeof celUint>, CelInput>();
       for (const e of k.value.entries) {
@@ -70,8 +79,10 @@ export function valueToCel(v: Value, reg: Registry = conformanceRegistry()): Cel
       }
       return celMap(m);
     }
-    case 'typeValue': return { __typeName: k.value } as unknown as CelInput;
-    default: throw new Error(`unsupported expected value ${String(k.case)}`);
+    case 'typeValue':
+      return { __typeName: k.value } as unknown as CelInput;
+    default:
+      throw new Error(`unsupported expected value ${String(k.case)}`);
   }
 }
 
@@ -106,10 +117,7 @@ export function sameValue(a: unknown, b: unknown, equalsFallback: (a: unknown, b
 export type Outcome = 'passed' | 'failed' | 'skipped';
 
 /** What an evaluator answers for one case. */
-export type EvalAnswer =
-  | { kind: 'value'; value: CelValue | unknown }
-  | { kind: 'error'; message: string }
-  | { kind: 'skip'; reason: string };
+export type EvalAnswer = { kind: 'value'; value: CelValue | unknown } | { kind: 'error'; message: string } | { kind: 'skip'; reason: string };
 
 /** Decides the outcome of a case given the evaluator's answer. */
 export function judge(c: ConformanceCase, ans: EvalAnswer, same: (a: unknown, b: unknown) => boolean): { outcome: Outcome; detail?: string } {
@@ -125,7 +133,11 @@ export function judge(c: ConformanceCase, ans: EvalAnswer, same: (a: unknown, b:
       if (ans.kind !== 'value') return { outcome: 'failed', detail: describe(ans) };
       if (!expectedV) return { outcome: 'passed' };
       let expected: unknown;
-      try { expected = valueToCel(expectedV); } catch (e) { return { outcome: 'failed', detail: String(e) }; }
+      try {
+        expected = valueToCel(expectedV);
+      } catch (e) {
+        return { outcome: 'failed', detail: String(e) };
+      }
       return same(ans.value, expected) ? { outcome: 'passed' } : { outcome: 'failed', detail: `got ${describe(ans)}` };
     }
     case 'evalError':
@@ -139,6 +151,9 @@ export function judge(c: ConformanceCase, ans: EvalAnswer, same: (a: unknown, b:
 function describe(a: EvalAnswer): string {
   if (a.kind === 'error') return `error: ${a.message}`;
   if (a.kind === 'skip') return `skip: ${a.reason}`;
-  try { return `value: ${String(a.value)}`; } catch { return 'value: <unprintable>'; }
+  try {
+    return `value: ${String(a.value)}`;
+  } catch {
+    return 'value: <unprintable>';
+  }
 }
-

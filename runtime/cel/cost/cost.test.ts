@@ -62,7 +62,9 @@ describe('cost limits at compile time', () => {
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.errors[0].kind).toBe('cost');
-      expect(r.errors[0].message).toMatch(/^estimated rule cost exceeds budget by factor of [0-9.]+x \(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared\)$/);
+      expect(r.errors[0].message).toMatch(
+        /^estimated rule cost exceeds budget by factor of [0-9.]+x \(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared\)$/,
+      );
     }
   });
 

@@ -18,7 +18,38 @@ export const COST = {
   regexPattern: 0.25,
 };
 
-const TRAVERSING = new Set(['contains', 'startsWith', 'endsWith', 'indexOf', 'lastIndexOf', 'replace', 'split', 'join', 'lowerAscii', 'upperAscii', 'trim', 'substring', 'charAt', 'reverse', 'string', 'bytes', 'url', 'isURL', 'quantity', 'isQuantity', 'format', 'quote', '_==_', '_!=_', '_+_', '@in', 'isSorted', 'sum', 'min', 'max']);
+const TRAVERSING = new Set([
+  'contains',
+  'startsWith',
+  'endsWith',
+  'indexOf',
+  'lastIndexOf',
+  'replace',
+  'split',
+  'join',
+  'lowerAscii',
+  'upperAscii',
+  'trim',
+  'substring',
+  'charAt',
+  'reverse',
+  'string',
+  'bytes',
+  'url',
+  'isURL',
+  'quantity',
+  'isQuantity',
+  'format',
+  'quote',
+  '_==_',
+  '_!=_',
+  '_+_',
+  '@in',
+  'isSorted',
+  'sum',
+  'min',
+  'max',
+]);
 const REGEX = new Set(['matches', 'find', 'findAll']);
 
 function sizeOf(t: CelT | undefined): number {
@@ -31,11 +62,16 @@ function sizeOf(t: CelT | undefined): number {
 export function estimateCost(e: Expr, types: Map<bigint, CelT>): number {
   const k = e.exprKind;
   switch (k.case) {
-    case 'constExpr': return COST.constant;
-    case 'identExpr': return COST.selectOrIdent;
-    case 'selectExpr': return COST.selectOrIdent + estimateCost(k.value.operand!, types);
-    case 'listExpr': return COST.listCreate + k.value.elements.reduce((s, x) => s + estimateCost(x, types), 0);
-    case 'structExpr': return COST.mapCreate + k.value.entries.reduce((s, en) => s + (en.keyKind.case === 'mapKey' ? estimateCost(en.keyKind.value, types) : 0) + (en.value ? estimateCost(en.value, types) : 0), 0);
+    case 'constExpr':
+      return COST.constant;
+    case 'identExpr':
+      return COST.selectOrIdent;
+    case 'selectExpr':
+      return COST.selectOrIdent + estimateCost(k.value.operand!, types);
+    case 'listExpr':
+      return COST.listCreate + k.value.elements.reduce((s, x) => s + estimateCost(x, types), 0);
+    case 'structExpr':
+      return COST.mapCreate + k.value.entries.reduce((s, en) => s + (en.keyKind.case === 'mapKey' ? estimateCost(en.keyKind.value, types) : 0) + (en.value ? estimateCost(en.value, types) : 0), 0);
     case 'comprehensionExpr': {
       const v = k.value;
       const range = types.get(v.iterRange!.id);

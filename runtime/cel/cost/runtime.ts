@@ -7,7 +7,9 @@
 import { isCelList, isCelMap, type CelValue } from '@bufbuild/cel';
 
 export class CostLimitError extends Error {
-  constructor(readonly limit: number) { super('operation cancelled: actual cost limit exceeded'); }
+  constructor(readonly limit: number) {
+    super('operation cancelled: actual cost limit exceeded');
+  }
 }
 
 export class CostTracker {
@@ -23,9 +25,15 @@ let active: CostTracker | undefined;
 export function withTracker<T>(t: CostTracker | undefined, fn: () => T): T {
   const prev = active;
   active = t;
-  try { return fn(); } finally { active = prev; }
+  try {
+    return fn();
+  } finally {
+    active = prev;
+  }
 }
-export function activeTracker(): CostTracker | undefined { return active; }
+export function activeTracker(): CostTracker | undefined {
+  return active;
+}
 
 function sizeOf(v: CelValue | undefined): number {
   if (typeof v === 'string') return v.length;
@@ -37,7 +45,37 @@ function sizeOf(v: CelValue | undefined): number {
 const STRING_TRAVERSAL = 0.1;
 const REGEX_PATTERN = 0.25;
 const REGEX_FUNCS = new Set(['matches', 'find', 'findAll']);
-const LINEAR_FUNCS = new Set(['contains', 'startsWith', 'endsWith', 'indexOf', 'lastIndexOf', 'replace', 'split', 'join', 'lowerAscii', 'upperAscii', 'trim', 'substring', 'charAt', '_+_', '_==_', '_!=_', '@in', 'isSorted', 'sum', 'min', 'max', 'string', 'bytes', 'url', 'isURL', 'quantity', 'isQuantity', 'format', 'quote']);
+const LINEAR_FUNCS = new Set([
+  'contains',
+  'startsWith',
+  'endsWith',
+  'indexOf',
+  'lastIndexOf',
+  'replace',
+  'split',
+  'join',
+  'lowerAscii',
+  'upperAscii',
+  'trim',
+  'substring',
+  'charAt',
+  '_+_',
+  '_==_',
+  '_!=_',
+  '@in',
+  'isSorted',
+  'sum',
+  'min',
+  'max',
+  'string',
+  'bytes',
+  'url',
+  'isURL',
+  'quantity',
+  'isQuantity',
+  'format',
+  'quote',
+]);
 
 /** Cost of one call, from its name and argument values. */
 export function callCost(name: string, target: CelValue | undefined, args: CelValue[]): number {

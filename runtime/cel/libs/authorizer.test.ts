@@ -52,7 +52,7 @@ describe('authorizer library', () => {
   it.each([
     ["authorizer.resource('pods')", 'no matching overload'],
     ["authorizer.group('apps').check('get')", 'no matching overload'],
-    ["authorizer.group(1)", 'no matching overload'],
+    ['authorizer.group(1)', 'no matching overload'],
   ])('%s is a type error', (expr, msg) => {
     expect(() => check(expr)).toThrow(msg);
   });

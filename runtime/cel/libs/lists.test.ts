@@ -27,7 +27,10 @@ describe('lists library', () => {
     expect(run(expr)).toEqual(want);
   });
 
-  it.each([['[].min()', 'min called on empty list'], ['[].max()', 'max called on empty list']])('%s fails', (expr, msg) => {
+  it.each([
+    ['[].min()', 'min called on empty list'],
+    ['[].max()', 'max called on empty list'],
+  ])('%s fails', (expr, msg) => {
     expect(() => run(expr)).toThrow(msg);
   });
 });

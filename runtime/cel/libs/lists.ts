@@ -35,18 +35,28 @@ export const listFuncs: CelFunc[] = [
   defMethod('sum', LIST, [], CelScalar.DYN, function () {
     let acc: CelValue | undefined;
     for (const v of this) {
-      if (acc === undefined) { acc = v; continue; }
+      if (acc === undefined) {
+        acc = v;
+        continue;
+      }
       const r = stdAdd.call(0, undefined, [acc, v]);
       if (r === undefined || isCelError(r)) return fail('sum: elements cannot be added');
       acc = r;
     }
     return acc ?? 0n;
   }),
-  defMethod('min', LIST, [], CelScalar.DYN, function () { return extreme(this, 'min', (a, b) => less(a, b)); }),
-  defMethod('max', LIST, [], CelScalar.DYN, function () { return extreme(this, 'max', (a, b) => less(b, a)); }),
+  defMethod('min', LIST, [], CelScalar.DYN, function () {
+    return extreme(this, 'min', (a, b) => less(a, b));
+  }),
+  defMethod('max', LIST, [], CelScalar.DYN, function () {
+    return extreme(this, 'max', (a, b) => less(b, a));
+  }),
   defMethod('indexOf', LIST, [CelScalar.DYN], CelScalar.INT, function (x) {
     let i = 0;
-    for (const v of this) { if (celEquals(v, x)) return BigInt(i); i++; }
+    for (const v of this) {
+      if (celEquals(v, x)) return BigInt(i);
+      i++;
+    }
     return -1n;
   }),
   defMethod('lastIndexOf', LIST, [CelScalar.DYN], CelScalar.INT, function (x) {

@@ -2,14 +2,17 @@
 import { describe, it, expect } from 'vitest';
 import { run } from '../testing/run.ts';
 
-const schema = { type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'string' } } }, m: { type: 'object', additionalProperties: { type: 'integer' } }, l: { type: 'array', items: { type: 'integer' } } } };
+const schema = {
+  type: 'object',
+  properties: { a: { type: 'object', properties: { b: { type: 'string' } } }, m: { type: 'object', additionalProperties: { type: 'integer' } }, l: { type: 'array', items: { type: 'integer' } } },
+};
 
 describe('optionals', () => {
   it.each<[string, Record<string, unknown>, unknown]>([
     ["self.?a.?b.orValue('none')", { a: { b: 'x' } }, 'x'],
     ["self.?a.?b.orValue('none')", { a: {} }, 'none'],
     ["self.?a.?b.orValue('none')", {}, 'none'],
-    ["self.a.?b.hasValue()", { a: {} }, false],
+    ['self.a.?b.hasValue()', { a: {} }, false],
     ["self.?a.b.orValue('none')", {}, 'none'],
     ["self.m[?'k'].orValue(0)", { m: { k: 3 } }, 3],
     ["self.m[?'z'].orValue(0)", { m: {} }, 0],

@@ -11,8 +11,12 @@ const DYN = CelScalar.DYN;
 
 export class Optional extends Opaque {
   readonly name = 'optional_type';
-  constructor(readonly value: CelValue | undefined) { super(); }
-  hasValue(): boolean { return this.value !== undefined; }
+  constructor(readonly value: CelValue | undefined) {
+    super();
+  }
+  hasValue(): boolean {
+    return this.value !== undefined;
+  }
   equals(o: Opaque): boolean {
     if (!(o instanceof Optional)) return false;
     if (this.value === undefined || o.value === undefined) return this.value === o.value;
@@ -26,8 +30,12 @@ export const NONE = new Optional(undefined);
 /** Marks an element of a list or map literal written with a leading `?`. */
 class OptElem extends Opaque {
   readonly name = 'optional_element';
-  constructor(readonly opt: Optional) { super(); }
-  equals(): boolean { return false; }
+  constructor(readonly opt: Optional) {
+    super();
+  }
+  equals(): boolean {
+    return false;
+  }
 }
 
 function asOptional(v: unknown): Optional {
@@ -65,7 +73,9 @@ export const optionalFuncs: CelFunc[] = [
   defFunc('optional.of', [DYN], DYN, (v) => new Optional(v)),
   defFunc('optional.ofNonZeroValue', [DYN], DYN, (v) => (isZeroValue(v) ? NONE : new Optional(v))),
   defFunc('optional.none', [], DYN, () => NONE),
-  defMethod('hasValue', DYN, [], CelScalar.BOOL, function () { return asOptional(this).hasValue(); }),
+  defMethod('hasValue', DYN, [], CelScalar.BOOL, function () {
+    return asOptional(this).hasValue();
+  }),
   defMethod('value', DYN, [], DYN, function () {
     const o = asOptional(this);
     return o.value === undefined ? fail('optional.none() dereference') : (o.value as CelInput);
@@ -86,7 +96,9 @@ export const optionalFuncs: CelFunc[] = [
     if (!isCelList(l)) return fail('expected a list');
     const out: CelValue[] = [];
     for (const e of l) {
-      if (e instanceof OptElem) { if (e.opt.value !== undefined) out.push(e.opt.value); } else out.push(e);
+      if (e instanceof OptElem) {
+        if (e.opt.value !== undefined) out.push(e.opt.value);
+      } else out.push(e);
     }
     return celList(out);
   }),
@@ -95,7 +107,9 @@ export const optionalFuncs: CelFunc[] = [
     const out = new Map<bigint | string | boolean, CelValue>();
     for (const [k, e] of m) {
       const key = (isCelUint(k) ? k.value : k) as bigint | string | boolean;
-      if (e instanceof OptElem) { if (e.opt.value !== undefined) out.set(key, e.opt.value); } else out.set(key, e);
+      if (e instanceof OptElem) {
+        if (e.opt.value !== undefined) out.set(key, e.opt.value);
+      } else out.set(key, e);
     }
     return celMap(out);
   }),

@@ -13,19 +13,29 @@ const DECIMAL_SUFFIX: Record<number, string> = Object.fromEntries(Object.entries
 
 /** value = unscaled * 10^exp, exact. */
 export class QuantityValue {
-  constructor(readonly unscaled: bigint, readonly exp: number, readonly format: QuantityFormat) {}
+  constructor(
+    readonly unscaled: bigint,
+    readonly exp: number,
+    readonly format: QuantityFormat,
+  ) {}
 
   static parse(s: string): QuantityValue {
     const m = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)(.*)$/.exec(s);
-    if (!m || s.length === 0) throw new Error('quantities must match the regular expression \'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$\'');
+    if (!m || s.length === 0) throw new Error("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
     const [, sign, numStr, suffix] = m;
     let format: QuantityFormat;
     let exp10 = 0;
     let pow2 = 0;
-    if (suffix in BINARY) { format = 'BinarySI'; pow2 = BINARY[suffix]; }
-    else if (suffix in DECIMAL) { format = 'DecimalSI'; exp10 = DECIMAL[suffix]; }
-    else if (/^[eE][-+]?\d+$/.test(suffix)) { format = 'DecimalExponent'; exp10 = Number(suffix.slice(1)); }
-    else throw new Error('unable to parse quantity\'s suffix');
+    if (suffix in BINARY) {
+      format = 'BinarySI';
+      pow2 = BINARY[suffix];
+    } else if (suffix in DECIMAL) {
+      format = 'DecimalSI';
+      exp10 = DECIMAL[suffix];
+    } else if (/^[eE][-+]?\d+$/.test(suffix)) {
+      format = 'DecimalExponent';
+      exp10 = Number(suffix.slice(1));
+    } else throw new Error("unable to parse quantity's suffix");
     const [ip, fp = ''] = numStr.split('.');
     let unscaled = BigInt((ip || '0') + fp);
     const exp = exp10 - fp.length;
@@ -43,7 +53,9 @@ export class QuantityValue {
     return new QuantityValue(q, -9, this.format);
   }
 
-  sign(): number { return this.unscaled === 0n ? 0 : this.unscaled < 0n ? -1 : 1; }
+  sign(): number {
+    return this.unscaled === 0n ? 0 : this.unscaled < 0n ? -1 : 1;
+  }
 
   private static align(a: QuantityValue, b: QuantityValue): [bigint, bigint, number] {
     const e = Math.min(a.exp, b.exp);
@@ -57,7 +69,9 @@ export class QuantityValue {
     const [x, y, e] = QuantityValue.align(this, o);
     return new QuantityValue(x + y, e, this.unscaled === 0n && this.exp === 0 ? o.format : this.format);
   }
-  neg(): QuantityValue { return new QuantityValue(-this.unscaled, this.exp, this.format); }
+  neg(): QuantityValue {
+    return new QuantityValue(-this.unscaled, this.exp, this.format);
+  }
 
   /** Integer value when whole, else undefined. */
   asBigInt(): bigint | undefined {
@@ -65,7 +79,9 @@ export class QuantityValue {
     const div = 10n ** BigInt(-this.exp);
     return this.unscaled % div === 0n ? this.unscaled / div : undefined;
   }
-  asApproximateFloat(): number { return Number(this.unscaled) * 10 ** this.exp; }
+  asApproximateFloat(): number {
+    return Number(this.unscaled) * 10 ** this.exp;
+  }
 
   /** The canonical string form. */
   toString(): string {
@@ -76,7 +92,10 @@ export class QuantityValue {
       if (whole !== undefined && abs! >= 1024n) {
         let n = abs!;
         let p = 0;
-        while (p < 60 && n % 1024n === 0n) { n /= 1024n; p += 10; }
+        while (p < 60 && n % 1024n === 0n) {
+          n /= 1024n;
+          p += 10;
+        }
         const suffix = Object.entries(BINARY).find(([, v]) => v === p)?.[0] ?? '';
         return `${whole < 0n ? '-' : ''}${n}${suffix}`;
       }
@@ -88,7 +107,10 @@ export class QuantityValue {
   private decimalString(format: QuantityFormat): string {
     let u = this.unscaled;
     let e = this.exp;
-    while (u % 10n === 0n && u !== 0n) { u /= 10n; e++; }
+    while (u % 10n === 0n && u !== 0n) {
+      u /= 10n;
+      e++;
+    }
     // Largest multiple of three not above e.
     let e3 = Math.floor(e / 3) * 3;
     if (format === 'DecimalSI') {

@@ -10,12 +10,27 @@ import { celMethod, CelScalar, listType, type CelFunc } from '@bufbuild/cel';
 import { RE2JS } from '@bufbuild/re2';
 import { fail } from '../opaque.ts';
 
-interface Compiled { re2: RE2JS; js: RegExp }
+interface Compiled {
+  re2: RE2JS;
+  js: RegExp;
+}
 const cache = new Map<string, Compiled>();
 
 const POSIX: Record<string, string> = {
-  alnum: '0-9A-Za-z', alpha: 'A-Za-z', ascii: '\\x00-\\x7F', blank: '\\t ', cntrl: '\\x00-\\x1F\\x7F', digit: '0-9',
-  graph: '!-~', lower: 'a-z', print: ' -~', punct: '!-\\/:-@\\[-`{-~', space: '\\t\\n\\v\\f\\r ', upper: 'A-Z', word: '0-9A-Za-z_', xdigit: '0-9A-Fa-f',
+  alnum: '0-9A-Za-z',
+  alpha: 'A-Za-z',
+  ascii: '\\x00-\\x7F',
+  blank: '\\t ',
+  cntrl: '\\x00-\\x1F\\x7F',
+  digit: '0-9',
+  graph: '!-~',
+  lower: 'a-z',
+  print: ' -~',
+  punct: '!-\\/:-@\\[-`{-~',
+  space: '\\t\\n\\v\\f\\r ',
+  upper: 'A-Z',
+  word: '0-9A-Za-z_',
+  xdigit: '0-9A-Fa-f',
 };
 
 /** Translates RE2 syntax to an equivalent JavaScript `u`-mode pattern and flags. */
@@ -35,9 +50,21 @@ export function re2ToJs(pattern: string): { source: string; flags: string } {
     const c = src[i];
     if (c === '\\') {
       const n = src[i + 1];
-      if (n === 'A') { out += '^'; i++; continue; }
-      if (n === 'z') { out += '$(?![\\s\\S])'; i++; continue; }
-      if ((n === 'p' || n === 'P') && src[i + 2] !== '{') { out += `\\${n}{${src[i + 2]}}`; i += 2; continue; }
+      if (n === 'A') {
+        out += '^';
+        i++;
+        continue;
+      }
+      if (n === 'z') {
+        out += '$(?![\\s\\S])';
+        i++;
+        continue;
+      }
+      if ((n === 'p' || n === 'P') && src[i + 2] !== '{') {
+        out += `\\${n}{${src[i + 2]}}`;
+        i += 2;
+        continue;
+      }
       if (n === 'Q') {
         const end = src.indexOf('\\E', i + 2);
         const lit = src.slice(i + 2, end < 0 ? undefined : end);
@@ -58,18 +85,31 @@ export function re2ToJs(pattern: string): { source: string; flags: string } {
         continue;
       }
       if (c === ']') inClass = false;
-      else if (c === '-' && src[i + 1] === ']') { out += '\\-'; continue; }
+      else if (c === '-' && src[i + 1] === ']') {
+        out += '\\-';
+        continue;
+      }
       out += c;
       continue;
     }
     if (c === '[') {
       inClass = true;
       out += c;
-      if (src[i + 1] === '^') { out += '^'; i++; }
-      if (src[i + 1] === ']') { out += '\\]'; i++; }
+      if (src[i + 1] === '^') {
+        out += '^';
+        i++;
+      }
+      if (src[i + 1] === ']') {
+        out += '\\]';
+        i++;
+      }
       continue;
     }
-    if (c === '(' && src.startsWith('(?P<', i)) { out += '(?<'; i += 3; continue; }
+    if (c === '(' && src.startsWith('(?P<', i)) {
+      out += '(?<';
+      i += 3;
+      continue;
+    }
     out += c;
   }
   return { source: out, flags };
@@ -79,10 +119,18 @@ export function compileRegex(pattern: string): Compiled {
   let c = cache.get(pattern);
   if (!c) {
     let re2: RE2JS;
-    try { re2 = RE2JS.compile(pattern); } catch (e) { return fail(`invalid regular expression '${pattern}': ${(e as Error).message}`); }
+    try {
+      re2 = RE2JS.compile(pattern);
+    } catch (e) {
+      return fail(`invalid regular expression '${pattern}': ${(e as Error).message}`);
+    }
     const { source, flags } = re2ToJs(pattern);
     let js: RegExp;
-    try { js = new RegExp(source, flags); } catch (e) { return fail(`unsupported regular expression '${pattern}': ${(e as Error).message}`); }
+    try {
+      js = new RegExp(source, flags);
+    } catch (e) {
+      return fail(`unsupported regular expression '${pattern}': ${(e as Error).message}`);
+    }
     c = { re2, js };
     if (cache.size > 1000) cache.clear();
     cache.set(pattern, c);

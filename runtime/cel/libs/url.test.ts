@@ -24,7 +24,10 @@ describe('URL library', () => {
     ["url('https://example.com/path?key=a').getQuery()['key'][0]", 'a'],
     ["url('https://example.com/').getQuery()", {}],
   ])('%s', (expr, want) => {
-    if (want === undefined) { expect(() => run(expr)).toThrow(); return; }
+    if (want === undefined) {
+      expect(() => run(expr)).toThrow();
+      return;
+    }
     expect(run(expr)).toEqual(want);
   });
 

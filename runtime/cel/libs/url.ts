@@ -5,18 +5,28 @@
 import { CelScalar, type CelFunc } from '@bufbuild/cel';
 import { Opaque, fail, defFunc, defMethod } from '../opaque.ts';
 
-export interface ParsedURL { scheme: string; host: string; path: string; rawQuery: string }
+export interface ParsedURL {
+  scheme: string;
+  host: string;
+  path: string;
+  rawQuery: string;
+}
 
 export function parseRequestURL(s: string): ParsedURL | undefined {
   if (s === '' || /[\x00-\x1f\x7f ]/.test(s)) return undefined;
   let rest = s;
   let scheme = '';
   const sm = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(rest);
-  if (sm) { scheme = sm[1]; rest = rest.slice(sm[0].length); }
-  else if (!rest.startsWith('/')) return undefined;
+  if (sm) {
+    scheme = sm[1];
+    rest = rest.slice(sm[0].length);
+  } else if (!rest.startsWith('/')) return undefined;
   let rawQuery = '';
   const qi = rest.indexOf('?');
-  if (qi >= 0) { rawQuery = rest.slice(qi + 1); rest = rest.slice(0, qi); }
+  if (qi >= 0) {
+    rawQuery = rest.slice(qi + 1);
+    rest = rest.slice(0, qi);
+  }
   let host = '';
   if (rest.startsWith('//')) {
     const end = rest.indexOf('/', 2);
@@ -35,9 +45,18 @@ export function parseRequestURL(s: string): ParsedURL | undefined {
 
 export class URLValue extends Opaque {
   readonly name = 'kubernetes.URL';
-  constructor(readonly raw: string, readonly u: ParsedURL) { super(); }
-  equals(o: Opaque): boolean { return o instanceof URLValue && o.raw === this.raw; }
-  override toString(): string { return this.raw; }
+  constructor(
+    readonly raw: string,
+    readonly u: ParsedURL,
+  ) {
+    super();
+  }
+  equals(o: Opaque): boolean {
+    return o instanceof URLValue && o.raw === this.raw;
+  }
+  override toString(): string {
+    return this.raw;
+  }
   hostname(): string {
     const h = this.u.host;
     if (h.startsWith('[')) return h.slice(1, h.indexOf(']'));
@@ -56,7 +75,13 @@ export class URLValue extends Opaque {
     for (const part of this.u.rawQuery.split('&')) {
       if (!part || part.includes(';')) continue;
       const eq = part.indexOf('=');
-      const dec = (x: string) => { try { return decodeURIComponent(x.replace(/\+/g, ' ')); } catch { return undefined; } };
+      const dec = (x: string) => {
+        try {
+          return decodeURIComponent(x.replace(/\+/g, ' '));
+        } catch {
+          return undefined;
+        }
+      };
       const k = dec(eq < 0 ? part : part.slice(0, eq));
       const v = dec(eq < 0 ? '' : part.slice(eq + 1));
       if (k === undefined || v === undefined) continue;
@@ -80,10 +105,22 @@ export const urlFuncs: CelFunc[] = [
     return p ? new URLValue(s, p) : fail(`URL parse error during conversion from string: parse "${s}": invalid URL`);
   }),
   defFunc('isURL', [S], CelScalar.BOOL, (s) => parseRequestURL(s) !== undefined),
-  defMethod('getScheme', DYN, [], S, function () { return u(this).u.scheme; }),
-  defMethod('getHost', DYN, [], S, function () { return u(this).u.host; }),
-  defMethod('getHostname', DYN, [], S, function () { return u(this).hostname(); }),
-  defMethod('getPort', DYN, [], S, function () { return u(this).port(); }),
-  defMethod('getEscapedPath', DYN, [], S, function () { return u(this).u.path; }),
-  defMethod('getQuery', DYN, [], DYN, function () { return u(this).query(); }),
+  defMethod('getScheme', DYN, [], S, function () {
+    return u(this).u.scheme;
+  }),
+  defMethod('getHost', DYN, [], S, function () {
+    return u(this).u.host;
+  }),
+  defMethod('getHostname', DYN, [], S, function () {
+    return u(this).hostname();
+  }),
+  defMethod('getPort', DYN, [], S, function () {
+    return u(this).port();
+  }),
+  defMethod('getEscapedPath', DYN, [], S, function () {
+    return u(this).u.path;
+  }),
+  defMethod('getQuery', DYN, [], DYN, function () {
+    return u(this).query();
+  }),
 ];

@@ -23,9 +23,16 @@ describe('property name escaping', () => {
     expect(escapeName(name)).toBeUndefined();
   });
 
-  const schema = { type: 'object', properties: {
-    'x-prop': { type: 'string' }, namespace: { type: 'string' }, 'redact__d': { type: 'integer' }, 'a/b': { type: 'boolean' }, '1abc': { type: 'string' },
-  } };
+  const schema = {
+    type: 'object',
+    properties: {
+      'x-prop': { type: 'string' },
+      namespace: { type: 'string' },
+      redact__d: { type: 'integer' },
+      'a/b': { type: 'boolean' },
+      '1abc': { type: 'string' },
+    },
+  };
   const obj = { 'x-prop': 'p', namespace: 'ns', redact__d: 3, 'a/b': true, '1abc': 'hidden' };
 
   it.each([
@@ -35,7 +42,7 @@ describe('property name escaping', () => {
     ['self.a__slash__b', true],
     ['has(self.x__dash__prop)', true],
     ["self.?x__dash__prop.orValue('')", 'p'],
-    ["self.?redact__underscores__d.orValue(0)", 3],
+    ['self.?redact__underscores__d.orValue(0)', 3],
   ])('%s reads the escaped property', (expr, want) => {
     expect(run(expr, { self: schema }, { self: obj })).toEqual(want);
   });

@@ -5,8 +5,27 @@
 // no CEL spelling. Boundary: names only; no schema or AST knowledge.
 
 export const CEL_RESERVED = new Set([
-  'true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if',
-  'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while',
+  'true',
+  'false',
+  'null',
+  'in',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
 ]);
 
 const ACCESSIBLE = /^[a-zA-Z_.\-/][a-zA-Z0-9_.\-/]*$/;
@@ -18,7 +37,11 @@ export function escapeName(name: string): string | undefined {
   let out = '';
   for (let i = 0; i < name.length; i++) {
     const c = name[i];
-    if (c === '_' && name[i + 1] === '_') { out += '__underscores__'; i++; continue; }
+    if (c === '_' && name[i + 1] === '_') {
+      out += '__underscores__';
+      i++;
+      continue;
+    }
     if (c === '.') out += '__dot__';
     else if (c === '-') out += '__dash__';
     else if (c === '/') out += '__slash__';
@@ -27,7 +50,12 @@ export function escapeName(name: string): string | undefined {
   return out;
 }
 
-const TOKENS: [string, string][] = [['__underscores__', '__'], ['__dot__', '.'], ['__dash__', '-'], ['__slash__', '/']];
+const TOKENS: [string, string][] = [
+  ['__underscores__', '__'],
+  ['__dot__', '.'],
+  ['__dash__', '-'],
+  ['__slash__', '/'],
+];
 
 /** The property name a CEL identifier stands for (the inverse of escapeName). */
 export function unescapeName(ident: string): string {
@@ -41,7 +69,11 @@ export function unescapeName(ident: string): string {
   outer: while (i < ident.length) {
     if (ident.startsWith('__', i)) {
       for (const [tok, rep] of TOKENS) {
-        if (ident.startsWith(tok, i)) { out += rep; i += tok.length; continue outer; }
+        if (ident.startsWith(tok, i)) {
+          out += rep;
+          i += tok.length;
+          continue outer;
+        }
       }
     }
     out += ident[i];

@@ -22,7 +22,13 @@ describe('schema to CEL type mapping', () => {
   });
 
   it('keeps list type, keys and sizes', () => {
-    const t = schemaToType({ type: 'array', maxItems: 4, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', properties: { name: { type: 'string', maxLength: 8 } } } });
+    const t = schemaToType({
+      type: 'array',
+      maxItems: 4,
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['name'],
+      items: { type: 'object', properties: { name: { type: 'string', maxLength: 8 } } },
+    });
     expect(t).toMatchObject({ k: 'list', max: 4, listType: 'map', keys: ['name'] });
   });
 
@@ -38,14 +44,33 @@ describe('schema to CEL type mapping', () => {
 });
 
 describe('values typed by the schema', () => {
-  const schema: JSONSchema = { type: 'object', properties: {
-    n: { type: 'integer' }, d: { type: 'number' }, b: { type: 'string', format: 'byte' },
-    t: { type: 'string', format: 'date-time' }, day: { type: 'string', format: 'date' }, dur: { type: 'string', format: 'duration' },
-    ios: { 'x-kubernetes-int-or-string': true }, m: { type: 'object', additionalProperties: { type: 'string' } },
-    any: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-    res: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true, properties: { spec: { type: 'object', properties: { x: { type: 'integer' } } } } },
-  } };
-  const obj = { n: 3, d: 2, b: 'aGVsbG8=', t: '2024-01-02T03:04:05Z', day: '2024-01-02', dur: '1h30m', ios: '50%', m: { k: 'v' }, any: { deep: [1, 2.5] }, res: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { x: 1 } } };
+  const schema: JSONSchema = {
+    type: 'object',
+    properties: {
+      n: { type: 'integer' },
+      d: { type: 'number' },
+      b: { type: 'string', format: 'byte' },
+      t: { type: 'string', format: 'date-time' },
+      day: { type: 'string', format: 'date' },
+      dur: { type: 'string', format: 'duration' },
+      ios: { 'x-kubernetes-int-or-string': true },
+      m: { type: 'object', additionalProperties: { type: 'string' } },
+      any: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+      res: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true, properties: { spec: { type: 'object', properties: { x: { type: 'integer' } } } } },
+    },
+  };
+  const obj = {
+    n: 3,
+    d: 2,
+    b: 'aGVsbG8=',
+    t: '2024-01-02T03:04:05Z',
+    day: '2024-01-02',
+    dur: '1h30m',
+    ios: '50%',
+    m: { k: 'v' },
+    any: { deep: [1, 2.5] },
+    res: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { x: 1 } },
+  };
   it.each<[string, unknown]>([
     ['type(self.n) == int', true],
     ['self.n / 2', 1],
@@ -78,16 +103,31 @@ describe('values typed by the schema', () => {
 });
 
 describe('list types: set and map lists', () => {
-  const schema: JSONSchema = { type: 'object', properties: {
-    set: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
-    atomic: { type: 'array', items: { type: 'string' } },
-    ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' } } } },
-    ports2: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' } } } },
-  } };
+  const schema: JSONSchema = {
+    type: 'object',
+    properties: {
+      set: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+      atomic: { type: 'array', items: { type: 'string' } },
+      ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' } } } },
+      ports2: {
+        type: 'array',
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['name'],
+        items: { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' } } },
+      },
+    },
+  };
   const obj = {
-    set: ['a', 'b'], atomic: ['a', 'b'],
-    ports: [{ name: 'http', port: 80 }, { name: 'https', port: 443 }],
-    ports2: [{ name: 'https', port: 443 }, { name: 'http', port: 80 }],
+    set: ['a', 'b'],
+    atomic: ['a', 'b'],
+    ports: [
+      { name: 'http', port: 80 },
+      { name: 'https', port: 443 },
+    ],
+    ports2: [
+      { name: 'https', port: 443 },
+      { name: 'http', port: 80 },
+    ],
   };
   it.each<[string, unknown]>([
     ["self.set == ['b', 'a']", true],
@@ -97,7 +137,14 @@ describe('list types: set and map lists', () => {
     ['self.ports == self.ports2', true],
     ["self.set + ['c', 'a']", ['a', 'b', 'c']],
     ["self.atomic + ['c', 'a']", ['a', 'b', 'c', 'a']],
-    ["self.ports + [{'name': 'http', 'port': 8080}, {'name': 'grpc', 'port': 9000}]", [{ name: 'http', port: 8080 }, { name: 'https', port: 443 }, { name: 'grpc', port: 9000 }]],
+    [
+      "self.ports + [{'name': 'http', 'port': 8080}, {'name': 'grpc', 'port': 9000}]",
+      [
+        { name: 'http', port: 8080 },
+        { name: 'https', port: 443 },
+        { name: 'grpc', port: 9000 },
+      ],
+    ],
     ["(self.set + ['c']) == ['c', 'b', 'a']", true],
   ])('%s', (expr, want) => {
     expect(run(expr, { self: schema }, { self: obj })).toEqual(want);

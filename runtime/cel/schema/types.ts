@@ -33,9 +33,15 @@ export interface JSONSchema {
 export type ListType = 'atomic' | 'set' | 'map';
 
 export type CelT =
-  | { k: 'int' } | { k: 'uint' } | { k: 'double' } | { k: 'bool' } | { k: 'null' }
-  | { k: 'string'; max?: number } | { k: 'bytes'; max?: number }
-  | { k: 'timestamp' } | { k: 'duration' }
+  | { k: 'int' }
+  | { k: 'uint' }
+  | { k: 'double' }
+  | { k: 'bool' }
+  | { k: 'null' }
+  | { k: 'string'; max?: number }
+  | { k: 'bytes'; max?: number }
+  | { k: 'timestamp' }
+  | { k: 'duration' }
   | { k: 'dyn'; union?: ('int' | 'string')[] }
   | { k: 'type'; of?: CelT }
   | { k: 'list'; elem: CelT; max?: number; listType?: ListType; keys?: string[] }
@@ -46,9 +52,16 @@ export type CelT =
   | { k: 'param'; name: string };
 
 export const T = {
-  int: { k: 'int' } as CelT, uint: { k: 'uint' } as CelT, double: { k: 'double' } as CelT, bool: { k: 'bool' } as CelT,
-  null: { k: 'null' } as CelT, string: { k: 'string' } as CelT, bytes: { k: 'bytes' } as CelT,
-  timestamp: { k: 'timestamp' } as CelT, duration: { k: 'duration' } as CelT, dyn: { k: 'dyn' } as CelT,
+  int: { k: 'int' } as CelT,
+  uint: { k: 'uint' } as CelT,
+  double: { k: 'double' } as CelT,
+  bool: { k: 'bool' } as CelT,
+  null: { k: 'null' } as CelT,
+  string: { k: 'string' } as CelT,
+  bytes: { k: 'bytes' } as CelT,
+  timestamp: { k: 'timestamp' } as CelT,
+  duration: { k: 'duration' } as CelT,
+  dyn: { k: 'dyn' } as CelT,
   type: { k: 'type' } as CelT,
   list: (elem: CelT): CelT => ({ k: 'list', elem }),
   map: (key: CelT, value: CelT): CelT => ({ k: 'map', key, value }),
@@ -59,16 +72,26 @@ export const T = {
 
 export function typeName(t: CelT): string {
   switch (t.k) {
-    case 'list': return `list(${typeName(t.elem)})`;
-    case 'map': return `map(${typeName(t.key)}, ${typeName(t.value)})`;
-    case 'object': return t.name;
-    case 'opaque': return t.param ? `${t.name}(${typeName(t.param)})` : t.name;
-    case 'type': return t.of ? `type(${typeName(t.of)})` : 'type';
-    case 'param': return t.name;
-    case 'timestamp': return 'google.protobuf.Timestamp';
-    case 'duration': return 'google.protobuf.Duration';
-    case 'null': return 'null_type';
-    default: return t.k;
+    case 'list':
+      return `list(${typeName(t.elem)})`;
+    case 'map':
+      return `map(${typeName(t.key)}, ${typeName(t.value)})`;
+    case 'object':
+      return t.name;
+    case 'opaque':
+      return t.param ? `${t.name}(${typeName(t.param)})` : t.name;
+    case 'type':
+      return t.of ? `type(${typeName(t.of)})` : 'type';
+    case 'param':
+      return t.name;
+    case 'timestamp':
+      return 'google.protobuf.Timestamp';
+    case 'duration':
+      return 'google.protobuf.Duration';
+    case 'null':
+      return 'null_type';
+    default:
+      return t.k;
   }
 }
 
@@ -79,12 +102,19 @@ export const MAX_REQUEST_BYTES = 3 * 1024 * 1024;
 function minSerializedSize(s: JSONSchema): number {
   if (s['x-kubernetes-int-or-string']) return 1;
   switch (s.type) {
-    case 'string': return 2; // ""
-    case 'integer': case 'number': return 1;
-    case 'boolean': return 4;
-    case 'array': return 2;
-    case 'object': return 2;
-    default: return 1;
+    case 'string':
+      return 2; // ""
+    case 'integer':
+    case 'number':
+      return 1;
+    case 'boolean':
+      return 4;
+    case 'array':
+      return 2;
+    case 'object':
+      return 2;
+    default:
+      return 1;
   }
 }
 
@@ -130,15 +160,23 @@ export function schemaToType(schema: JSONSchema, opts: MapOptions = {}, path = o
   const s = derefSchema(schema, opts);
   if (s['x-kubernetes-int-or-string']) return { k: 'dyn', union: ['int', 'string'] };
   switch (s.type) {
-    case 'boolean': return T.bool;
-    case 'integer': return T.int;
-    case 'number': return T.double;
+    case 'boolean':
+      return T.bool;
+    case 'integer':
+      return T.int;
+    case 'number':
+      return T.double;
     case 'string':
       switch (s.format) {
-        case 'byte': return { k: 'bytes', max: s.maxLength !== undefined ? s.maxLength : Math.floor((MAX_REQUEST_BYTES - 2) * 3 / 4) };
-        case 'date': case 'date-time': return T.timestamp;
-        case 'duration': return T.duration;
-        default: return { k: 'string', max: s.maxLength ?? MAX_REQUEST_BYTES - 2 };
+        case 'byte':
+          return { k: 'bytes', max: s.maxLength !== undefined ? s.maxLength : Math.floor(((MAX_REQUEST_BYTES - 2) * 3) / 4) };
+        case 'date':
+        case 'date-time':
+          return T.timestamp;
+        case 'duration':
+          return T.duration;
+        default:
+          return { k: 'string', max: s.maxLength ?? MAX_REQUEST_BYTES - 2 };
       }
     case 'array': {
       const items = s.items ? derefSchema(s.items, opts) : undefined;
@@ -148,7 +186,7 @@ export function schemaToType(schema: JSONSchema, opts: MapOptions = {}, path = o
         elem: items ? schemaToType(items, opts, `${path}.@items`, depth + 1) : T.dyn,
         max: maxCount(s, s.maxItems, items, 1),
         listType: lt ?? 'atomic',
-        keys: lt === 'map' ? s['x-kubernetes-list-map-keys'] ?? [] : undefined,
+        keys: lt === 'map' ? (s['x-kubernetes-list-map-keys'] ?? []) : undefined,
       };
     }
     case 'object':
@@ -161,10 +199,17 @@ export function schemaToType(schema: JSONSchema, opts: MapOptions = {}, path = o
           fields.set('apiVersion', { k: 'string', max: MAX_REQUEST_BYTES - 2 });
           fields.set('kind', { k: 'string', max: MAX_REQUEST_BYTES - 2 });
           fields.set('metadata', {
-            k: 'object', name: `${path}.metadata`, fields: new Map<string, CelT>([
-              ['name', T.string], ['generateName', T.string], ['namespace', T.string],
-              ['labels', T.map(T.string, T.string)], ['annotations', T.map(T.string, T.string)],
-              ['uid', T.string], ['resourceVersion', T.string], ['creationTimestamp', T.timestamp],
+            k: 'object',
+            name: `${path}.metadata`,
+            fields: new Map<string, CelT>([
+              ['name', T.string],
+              ['generateName', T.string],
+              ['namespace', T.string],
+              ['labels', T.map(T.string, T.string)],
+              ['annotations', T.map(T.string, T.string)],
+              ['uid', T.string],
+              ['resourceVersion', T.string],
+              ['creationTimestamp', T.timestamp],
             ]),
           });
         }

@@ -8,7 +8,12 @@ export const OPT_SELECT_PREFIX = '__celoptsel__';
 export const OPT_INDEX_MARK = '__celoptidx__';
 export const OPT_ELEM_MARK = '__celoptelem__';
 
-interface Tok { start: number; end: number; text: string; kind: 'str' | 'ident' | 'num' | 'punct' | 'space' }
+interface Tok {
+  start: number;
+  end: number;
+  text: string;
+  kind: 'str' | 'ident' | 'num' | 'punct' | 'space';
+}
 
 function lex(src: string): Tok[] {
   const out: Tok[] = [];
@@ -16,21 +21,40 @@ function lex(src: string): Tok[] {
   while (i < src.length) {
     const start = i;
     const c = src[i];
-    if (/\s/.test(c)) { while (i < src.length && /\s/.test(src[i])) i++; out.push({ start, end: i, text: src.slice(start, i), kind: 'space' }); continue; }
-    if (c === '/' && src[i + 1] === '/') { while (i < src.length && src[i] !== '\n') i++; out.push({ start, end: i, text: src.slice(start, i), kind: 'space' }); continue; }
+    if (/\s/.test(c)) {
+      while (i < src.length && /\s/.test(src[i])) i++;
+      out.push({ start, end: i, text: src.slice(start, i), kind: 'space' });
+      continue;
+    }
+    if (c === '/' && src[i + 1] === '/') {
+      while (i < src.length && src[i] !== '\n') i++;
+      out.push({ start, end: i, text: src.slice(start, i), kind: 'space' });
+      continue;
+    }
     const pm = /^(?:[rRbB]{1,2})?("""|'''|"|')/.exec(src.slice(i, i + 5));
     if (pm && (pm[0].length === pm[1].length || /^[rRbB]+$/.test(pm[0].slice(0, pm[0].length - pm[1].length)))) {
       const prefix = pm[0].slice(0, pm[0].length - pm[1].length);
       const raw = /[rR]/.test(prefix);
       const q = pm[1];
       i += pm[0].length;
-      while (i < src.length && !src.startsWith(q, i)) { if (src[i] === '\\' && !raw) i++; i++; }
+      while (i < src.length && !src.startsWith(q, i)) {
+        if (src[i] === '\\' && !raw) i++;
+        i++;
+      }
       i += q.length;
       out.push({ start, end: i, text: src.slice(start, i), kind: 'str' });
       continue;
     }
-    if (/[A-Za-z_]/.test(c)) { while (i < src.length && /[A-Za-z0-9_]/.test(src[i])) i++; out.push({ start, end: i, text: src.slice(start, i), kind: 'ident' }); continue; }
-    if (/[0-9]/.test(c)) { while (i < src.length && /[0-9a-fA-FxXuU.eE]/.test(src[i])) i++; out.push({ start, end: i, text: src.slice(start, i), kind: 'num' }); continue; }
+    if (/[A-Za-z_]/.test(c)) {
+      while (i < src.length && /[A-Za-z0-9_]/.test(src[i])) i++;
+      out.push({ start, end: i, text: src.slice(start, i), kind: 'ident' });
+      continue;
+    }
+    if (/[0-9]/.test(c)) {
+      while (i < src.length && /[0-9a-fA-FxXuU.eE]/.test(src[i])) i++;
+      out.push({ start, end: i, text: src.slice(start, i), kind: 'num' });
+      continue;
+    }
     i++;
     out.push({ start, end: i, text: c, kind: 'punct' });
   }
@@ -59,7 +83,10 @@ export function rewriteOptionalSyntax(src: string): string {
     if (prev?.text === '.') {
       // a.?b
       const next = sig(k, 1);
-      if (next?.kind === 'ident') { replace.set(k, OPT_SELECT_PREFIX); continue; }
+      if (next?.kind === 'ident') {
+        replace.set(k, OPT_SELECT_PREFIX);
+        continue;
+      }
     }
     if (prev && (prev.text === '[' || prev.text === ',' || prev.text === '{')) {
       // find the element end at the same depth
@@ -69,13 +96,22 @@ export function rewriteOptionalSyntax(src: string): string {
         const x = toks[j].text;
         if (toks[j].kind !== 'punct') continue;
         if (x === '(' || x === '[' || x === '{') depth++;
-        else if (x === ')' || x === ']' || x === '}') { if (depth === 0) { endTok = j; break; } depth--; }
-        else if ((x === ',' || x === ':') && depth === 0) { endTok = j; break; }
+        else if (x === ')' || x === ']' || x === '}') {
+          if (depth === 0) {
+            endTok = j;
+            break;
+          }
+          depth--;
+        } else if ((x === ',' || x === ':') && depth === 0) {
+          endTok = j;
+          break;
+        }
       }
       if (endTok < 0) continue;
       const prevIdx = toks.indexOf(prev);
       const before = prevIdx > 0 ? sig(prevIdx, -1) : undefined;
-      const isIndex = prev.text === '[' && before !== undefined && (before.kind === 'ident' || before.kind === 'num' || before.kind === 'str' || before.text === ')' || before.text === ']' || before.text === '}');
+      const isIndex =
+        prev.text === '[' && before !== undefined && (before.kind === 'ident' || before.kind === 'num' || before.kind === 'str' || before.text === ')' || before.text === ']' || before.text === '}');
       replace.set(k, `${isIndex ? OPT_INDEX_MARK : OPT_ELEM_MARK}(`);
       // close before endTok: find last non-space token before endTok
       let last = endTok - 1;
@@ -84,6 +120,9 @@ export function rewriteOptionalSyntax(src: string): string {
     }
   }
   let out = '';
-  toks.forEach((t, k) => { out += replace.get(k) ?? t.text; out += insertAfter.get(k) ?? ''; });
+  toks.forEach((t, k) => {
+    out += replace.get(k) ?? t.text;
+    out += insertAfter.get(k) ?? '';
+  });
   return out;
 }

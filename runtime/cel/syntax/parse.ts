@@ -10,7 +10,9 @@ import { rewriteOptionalSyntax, OPT_SELECT_PREFIX, OPT_INDEX_MARK, OPT_ELEM_MARK
 export class CelSyntaxError extends Error {}
 
 let nextId = 1_000_000n;
-function newId(): bigint { return nextId++; }
+function newId(): bigint {
+  return nextId++;
+}
 
 export function constString(s: string): Expr {
   return { id: newId(), exprKind: { case: 'constExpr', value: { constantKind: { case: 'stringValue', value: s } } } } as unknown as Expr;
@@ -37,10 +39,14 @@ function comprehension(accuVar: string, accuInit: Expr, result: Expr): Expr {
     exprKind: {
       case: 'comprehensionExpr',
       value: {
-        iterVar: '#unused', iterVar2: '', iterRange: { id: newId(), exprKind: { case: 'listExpr', value: { elements: [], optionalIndices: [] } } },
-        accuVar, accuInit,
+        iterVar: '#unused',
+        iterVar2: '',
+        iterRange: { id: newId(), exprKind: { case: 'listExpr', value: { elements: [], optionalIndices: [] } } },
+        accuVar,
+        accuInit,
         loopCondition: { id: newId(), exprKind: { case: 'constExpr', value: { constantKind: { case: 'boolValue', value: false } } } },
-        loopStep: ident(accuVar), result,
+        loopStep: ident(accuVar),
+        result,
       },
     },
   } as unknown as Expr;
@@ -100,7 +106,10 @@ function rewrite(e: Expr): Expr {
       let optional = false;
       v.elements = v.elements.map((x) => {
         const inner = markerArg(x, OPT_ELEM_MARK);
-        if (inner) { optional = true; return call('@optelem', [rewrite(inner)]); }
+        if (inner) {
+          optional = true;
+          return call('@optelem', [rewrite(inner)]);
+        }
         return rewrite(x);
       });
       v.optionalIndices = [];
@@ -112,7 +121,12 @@ function rewrite(e: Expr): Expr {
       for (const entry of v.entries) {
         if (entry.keyKind.case === 'mapKey') {
           const inner = markerArg(entry.keyKind.value, OPT_ELEM_MARK);
-          if (inner) { optional = true; entry.keyKind.value = rewrite(inner); if (entry.value) entry.value = call('@optelem', [rewrite(entry.value)]); continue; }
+          if (inner) {
+            optional = true;
+            entry.keyKind.value = rewrite(inner);
+            if (entry.value) entry.value = call('@optelem', [rewrite(entry.value)]);
+            continue;
+          }
           entry.keyKind.value = rewrite(entry.keyKind.value);
         }
         if (entry.value) entry.value = rewrite(entry.value);
@@ -131,14 +145,24 @@ function rewrite(e: Expr): Expr {
   }
 }
 
-export interface Parsed { expr: Expr; /** Offset in the source of each node, by id. */ positions: Record<string, number>; lineOffsets: number[] }
+export interface Parsed {
+  expr: Expr;
+  /** Offset in the source of each node, by id. */ positions: Record<string, number>;
+  lineOffsets: number[];
+}
 
 /** `line:column` (1-based line, 1-based column) of a node, as CEL messages show it. */
 export function positionOf(p: Parsed, id: bigint, src: string): string {
   const off = p.positions[id.toString()];
   if (off === undefined) return '1:1';
-  let line = 1, col = 1;
-  for (let i = 0; i < off && i < src.length; i++) { if (src[i] === '\n') { line++; col = 1; } else col++; }
+  let line = 1,
+    col = 1;
+  for (let i = 0; i < off && i < src.length; i++) {
+    if (src[i] === '\n') {
+      line++;
+      col = 1;
+    } else col++;
+  }
   return `${line}:${col}`;
 }
 

@@ -43,10 +43,14 @@ export function indexValue(target: CelValue, key: CelValue): CelValue | undefine
 export function isZeroValue(v: CelValue): boolean {
   if (v === null) return true;
   switch (typeof v) {
-    case 'boolean': return v === false;
-    case 'bigint': return v === 0n;
-    case 'number': return v === 0;
-    case 'string': return v === '';
+    case 'boolean':
+      return v === false;
+    case 'bigint':
+      return v === 0n;
+    case 'number':
+      return v === 0;
+    case 'string':
+      return v === '';
   }
   if (isCelUint(v)) return v.value === 0n;
   if (v instanceof Uint8Array) return v.length === 0;

@@ -28,11 +28,11 @@ export function timestampValue(s: string): CelValue | undefined {
   return messageValue(ts);
 }
 
-const DURATION_UNITS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+const DURATION_UNITS: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, μs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
 /** Parses a Go duration string (`1h30m`, `-1.5s`, `300ms`) into nanoseconds. */
 export function parseGoDuration(s: string): bigint | undefined {
   const m = /^([-+])?((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$/.exec(s);
-  if (s === '0' ) return 0n;
+  if (s === '0') return 0n;
   if (!m) return undefined;
   const neg = s.startsWith('-');
   let total = 0n;
@@ -59,8 +59,12 @@ function bytesFromBase64(s: string): Uint8Array {
 export function dynValue(v: unknown): CelValue {
   if (v === null || v === undefined) return null;
   switch (typeof v) {
-    case 'number': return Number.isInteger(v) && Number.isSafeInteger(v) ? BigInt(v) : v;
-    case 'string': case 'boolean': case 'bigint': return v;
+    case 'number':
+      return Number.isInteger(v) && Number.isSafeInteger(v) ? BigInt(v) : v;
+    case 'string':
+    case 'boolean':
+    case 'bigint':
+      return v;
   }
   if (Array.isArray(v)) return asValue(new TypedList(v, undefined));
   if (typeof v === 'object') return asValue(new TypedMap(v as Record<string, unknown>, undefined));
@@ -72,14 +76,23 @@ export function toCel(v: unknown, t: CelT | undefined): CelValue {
   if (v === null || v === undefined) return null;
   if (!t) return dynValue(v);
   switch (t.k) {
-    case 'int': return typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : dynValue(v);
-    case 'double': return typeof v === 'number' ? v : dynValue(v);
-    case 'bytes': return typeof v === 'string' ? bytesFromBase64(v) : dynValue(v);
-    case 'timestamp': return typeof v === 'string' ? (timestampValue(v) ?? v) : dynValue(v);
-    case 'duration': return typeof v === 'string' ? (durationValue(v) ?? v) : dynValue(v);
-    case 'list': return Array.isArray(v) ? asValue(new TypedList(v, t)) : dynValue(v);
-    case 'map': case 'object': return typeof v === 'object' && !Array.isArray(v) ? asValue(new TypedMap(v as Record<string, unknown>, t)) : dynValue(v);
-    default: return dynValue(v);
+    case 'int':
+      return typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : dynValue(v);
+    case 'double':
+      return typeof v === 'number' ? v : dynValue(v);
+    case 'bytes':
+      return typeof v === 'string' ? bytesFromBase64(v) : dynValue(v);
+    case 'timestamp':
+      return typeof v === 'string' ? (timestampValue(v) ?? v) : dynValue(v);
+    case 'duration':
+      return typeof v === 'string' ? (durationValue(v) ?? v) : dynValue(v);
+    case 'list':
+      return Array.isArray(v) ? asValue(new TypedList(v, t)) : dynValue(v);
+    case 'map':
+    case 'object':
+      return typeof v === 'object' && !Array.isArray(v) ? asValue(new TypedMap(v as Record<string, unknown>, t)) : dynValue(v);
+    default:
+      return dynValue(v);
   }
 }
 
@@ -93,13 +106,20 @@ function asValue(v: TypedList | TypedMap): CelValue {
 /** A JSON object seen as a CEL map or object; members convert on read. */
 export class TypedMap implements ReadonlyMap<MapKey, CelValue> {
   readonly [MAP_MARKER] = {};
-  constructor(readonly raw: Record<string, unknown>, readonly type: (CelT & { k: 'map' | 'object' }) | undefined) {}
+  constructor(
+    readonly raw: Record<string, unknown>,
+    readonly type: (CelT & { k: 'map' | 'object' }) | undefined,
+  ) {}
   private memberType(key: string): CelT | undefined {
     const t = this.type;
     if (!t) return undefined;
     return t.k === 'object' ? t.fields.get(key) : t.value;
   }
-  get size(): number { let n = 0; for (const k in this.raw) if (this.raw[k] !== undefined) n++; return n; }
+  get size(): number {
+    let n = 0;
+    for (const k in this.raw) if (this.raw[k] !== undefined) n++;
+    return n;
+  }
   get(key: MapKey | number | { value: bigint }): CelValue | undefined {
     if (typeof key !== 'string') return undefined;
     const v = this.raw[key];
@@ -109,25 +129,47 @@ export class TypedMap implements ReadonlyMap<MapKey, CelValue> {
   has(key: MapKey | number | { value: bigint }): boolean {
     return typeof key === 'string' && Object.prototype.hasOwnProperty.call(this.raw, key) && this.raw[key] !== undefined;
   }
-  *keys(): MapIterator<MapKey> { for (const k in this.raw) if (this.raw[k] !== undefined) yield k; }
-  *values(): MapIterator<CelValue> { for (const k of this.keys()) yield this.get(k)!; }
-  *entries(): MapIterator<[MapKey, CelValue]> { for (const k of this.keys()) yield [k, this.get(k)!]; }
-  [Symbol.iterator](): MapIterator<[MapKey, CelValue]> { return this.entries(); }
-  forEach(cb: (v: CelValue, k: MapKey, m: ReadonlyMap<MapKey, CelValue>) => void): void { for (const [k, v] of this.entries()) cb(v, k, this); }
+  *keys(): MapIterator<MapKey> {
+    for (const k in this.raw) if (this.raw[k] !== undefined) yield k;
+  }
+  *values(): MapIterator<CelValue> {
+    for (const k of this.keys()) yield this.get(k)!;
+  }
+  *entries(): MapIterator<[MapKey, CelValue]> {
+    for (const k of this.keys()) yield [k, this.get(k)!];
+  }
+  [Symbol.iterator](): MapIterator<[MapKey, CelValue]> {
+    return this.entries();
+  }
+  forEach(cb: (v: CelValue, k: MapKey, m: ReadonlyMap<MapKey, CelValue>) => void): void {
+    for (const [k, v] of this.entries()) cb(v, k, this);
+  }
 }
 
 /** A JSON array (or a computed list) seen as a CEL list that remembers its list type. */
 export class TypedList {
   readonly [LIST_MARKER] = {};
-  constructor(readonly raw: readonly unknown[], readonly type: (CelT & { k: 'list' }) | undefined, readonly converted = false) {}
-  get size(): number { return this.raw.length; }
-  get listType(): ListType { return this.type?.listType ?? 'atomic'; }
+  constructor(
+    readonly raw: readonly unknown[],
+    readonly type: (CelT & { k: 'list' }) | undefined,
+    readonly converted = false,
+  ) {}
+  get size(): number {
+    return this.raw.length;
+  }
+  get listType(): ListType {
+    return this.type?.listType ?? 'atomic';
+  }
   get(i: number): CelValue | undefined {
     if (i < 0 || i >= this.raw.length) return undefined;
     return this.converted ? (this.raw[i] as CelValue) : toCel(this.raw[i], this.type?.elem);
   }
-  *values(): IterableIterator<CelValue> { for (let i = 0; i < this.raw.length; i++) yield this.get(i)!; }
-  [Symbol.iterator](): IterableIterator<CelValue> { return this.values(); }
+  *values(): IterableIterator<CelValue> {
+    for (let i = 0; i < this.raw.length; i++) yield this.get(i)!;
+  }
+  [Symbol.iterator](): IterableIterator<CelValue> {
+    return this.values();
+  }
 }
 
 /** A CEL value as JSON (for messages and results handed back to callers). */
@@ -140,7 +182,11 @@ export function celToJSON(v: unknown): unknown {
   if (v instanceof TypedMap) return v.raw;
   if (v instanceof TypedList && !v.converted) return v.raw;
   if (isCelList(v)) return [...v].map(celToJSON);
-  if (isCelMap(v)) { const o: Record<string, unknown> = {}; for (const [k, x] of v) o[String(isCelUint(k) ? k.value : k)] = celToJSON(x); return o; }
+  if (isCelMap(v)) {
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of v) o[String(isCelUint(k) ? k.value : k)] = celToJSON(x);
+    return o;
+  }
   if (isOpaque(v)) return String(v);
   if (isCelError(v)) return undefined;
   if (isReflectMessage(v)) {

@@ -36,7 +36,10 @@ function unorderedEquals(a: CelList, b: CelList): boolean {
   const used = new Array<boolean>(b.size).fill(false);
   outer: for (const x of a) {
     for (let j = 0; j < b.size; j++) {
-      if (!used[j] && celEquals(x, b.get(j)!)) { used[j] = true; continue outer; }
+      if (!used[j] && celEquals(x, b.get(j)!)) {
+        used[j] = true;
+        continue outer;
+      }
     }
     return false;
   }
@@ -45,7 +48,8 @@ function unorderedEquals(a: CelList, b: CelList): boolean {
 
 export function celEquals(a: CelValue, b: CelValue): boolean {
   if (a === b) return typeof a !== 'number' || !Number.isNaN(a);
-  const na = num(a), nb = num(b);
+  const na = num(a),
+    nb = num(b);
   if (na !== undefined || nb !== undefined) {
     if (na === undefined || nb === undefined) return false;
     // loose on purpose: compares numbers of different kinds (bigint, number) by value
@@ -85,12 +89,18 @@ export function celConcat(a: CelList, b: CelList): CelValue {
     const keys = (a as unknown as TypedList).type?.keys ?? [];
     const out = [...a];
     const index = new Map<string, number>();
-    out.forEach((e, i) => { const k = mapKeyOf(e, keys); if (k !== undefined) index.set(k, i); });
+    out.forEach((e, i) => {
+      const k = mapKeyOf(e, keys);
+      if (k !== undefined) index.set(k, i);
+    });
     for (const x of b) {
       const k = mapKeyOf(x, keys);
       const at = k === undefined ? undefined : index.get(k);
       if (at !== undefined) out[at] = x;
-      else { if (k !== undefined) index.set(k, out.length); out.push(x); }
+      else {
+        if (k !== undefined) index.set(k, out.length);
+        out.push(x);
+      }
     }
     return computedList(out, a as unknown as TypedList);
   }

@@ -33,14 +33,59 @@ describe('encode and decode', () => {
     ['a minimal ConfigMap', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns' }, data: { k: 'v' } }],
     ['a ConfigMapList', { apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '12' }, items: [{ metadata: { name: 'a' } }, { metadata: { name: 'b' }, data: { x: '' } }] }],
     ['a Status', { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message: 'pods "x" not found', reason: 'NotFound', details: { name: 'x', kind: 'pods' }, code: 404 }],
-    ['replicas 0 (a pointer field)', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { replicas: 0, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i', resources: {} }] } }, strategy: {} }, status: {} }],
-    ['int-or-string as number and string', { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ port: 80, targetPort: 8080 }, { port: 81, targetPort: 'http' }] }, status: { loadBalancer: {} } }],
-    ['an inlined volume source', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', resources: {} }], volumes: [{ name: 'v', configMap: { name: 'cm', items: [{ key: 'k', path: 'p' }] } }] }, status: {} }],
-    ['a named list type inside a map', { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', metadata: {}, spec: { user: 'u', extra: { scopes: ['a', 'b'], empty: [] } }, status: { allowed: true } }],
-    ['micro time and a secret with bytes', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: { holderIdentity: '', renewTime: '2024-01-02T03:04:05.123456Z', leaseDurationSeconds: 0 } }],
+    [
+      'replicas 0 (a pointer field)',
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'd' },
+        spec: { replicas: 0, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i', resources: {} }] } }, strategy: {} },
+        status: {},
+      },
+    ],
+    [
+      'int-or-string as number and string',
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 's' },
+        spec: {
+          ports: [
+            { port: 80, targetPort: 8080 },
+            { port: 81, targetPort: 'http' },
+          ],
+        },
+        status: { loadBalancer: {} },
+      },
+    ],
+    [
+      'an inlined volume source',
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'p' },
+        spec: { containers: [{ name: 'c', resources: {} }], volumes: [{ name: 'v', configMap: { name: 'cm', items: [{ key: 'k', path: 'p' }] } }] },
+        status: {},
+      },
+    ],
+    [
+      'a named list type inside a map',
+      { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', metadata: {}, spec: { user: 'u', extra: { scopes: ['a', 'b'], empty: [] } }, status: { allowed: true } },
+    ],
+    [
+      'micro time and a secret with bytes',
+      { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: { holderIdentity: '', renewTime: '2024-01-02T03:04:05.123456Z', leaseDurationSeconds: 0 } },
+    ],
     ['binary data', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, type: 'Opaque', data: { 'b.bin': 'AAEC/w==' } }],
     ['raw extension holding JSON', { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'r' }, data: { spec: { a: [1, 'x', null] } }, revision: 3 }],
-    ['managed fields (FieldsV1)', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', managedFields: [{ manager: 'm', operation: 'Apply', apiVersion: 'v1', time: '2024-01-02T03:04:05Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:k': {} } } }] } }],
+    [
+      'managed fields (FieldsV1)',
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'a', managedFields: [{ manager: 'm', operation: 'Apply', apiVersion: 'v1', time: '2024-01-02T03:04:05Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:k': {} } } }] },
+      },
+    ],
   ])('round-trips %s', (_n, obj) => {
     expect(pb.decode(pb.encode(obj))).toEqual(obj);
   });
@@ -63,7 +108,7 @@ describe('encode and decode', () => {
 
   it('sorts map keys bytewise (Go order), integer-like keys included', () => {
     const raw = hex(unwrap(pb.encode({ apiVersion: 'v1', kind: 'ConfigMap', metadata: {}, data: { b: '1', '10': '2', a: '3', '9': '4' } })).raw);
-    const at = (k: string) => raw.indexOf('0a01' + ascii(k)) >= 0 ? raw.indexOf('0a01' + ascii(k)) : raw.indexOf('0a02' + ascii(k));
+    const at = (k: string) => (raw.indexOf('0a01' + ascii(k)) >= 0 ? raw.indexOf('0a01' + ascii(k)) : raw.indexOf('0a02' + ascii(k)));
     expect(at('10')).toBeLessThan(at('9'));
     expect(at('9')).toBeLessThan(at('a'));
     expect(at('a')).toBeLessThan(at('b'));

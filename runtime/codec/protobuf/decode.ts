@@ -40,7 +40,10 @@ function isZeroJson(v: Json): boolean {
 
 export class Decoder {
   /** `nested` decodes an enveloped object found inside a RawExtension. */
-  constructor(private plans: Plans, private nested: (bytes: Uint8Array) => Json) {}
+  constructor(
+    private plans: Plans,
+    private nested: (bytes: Uint8Array) => Json,
+  ) {}
 
   decode(desc: DescMessage, bytes: Uint8Array): Json {
     let msg: Fields;

@@ -20,7 +20,6 @@ import { frame, readWatchEvent, watchEventBytes } from './watch.ts';
 export { ProtobufError, ProtobufUnsupportedError } from './errors.ts';
 export { splitFrames } from './watch.ts';
 
-
 export interface KubeProtobuf {
   /** Whether a kind has a protobuf message (built-ins yes; CRDs, Table, PartialObjectMetadata no). */
   supports(apiVersion: string, kind: string): boolean;
@@ -43,7 +42,6 @@ interface GeneratedIndex {
   packages: Record<string, () => Promise<ProtoPackage>>;
 }
 
-
 export class Codec implements KubeProtobuf {
   private descs = new Map<string, DescMessage>();
   private meta = new Map<string, ProtoMessageMeta>();
@@ -52,7 +50,10 @@ export class Codec implements KubeProtobuf {
   private decoder = new Reader(this.plans, (b) => this.decode(b));
   private reflectDecoder = new Decoder(this.plans, (b) => this.decodeReflect(b));
 
-  constructor(private index: GeneratedIndex, loaded: ProtoPackage[]) {
+  constructor(
+    private index: GeneratedIndex,
+    loaded: ProtoPackage[],
+  ) {
     for (const p of loaded) {
       for (const [name, m] of Object.entries(p.meta.messages)) this.meta.set(name, m);
       for (const d of p.file.messages) this.descs.set(d.typeName, d);
@@ -125,4 +126,3 @@ export function loadKubeProtobuf(generatedDir: string = DEFAULT_GENERATED_DIR): 
   }
   return p;
 }
-

@@ -13,16 +13,95 @@ beforeAll(async () => {
 });
 
 const samples: Array<[string, Record<string, any>]> = [
-  ['a Pod with everything common', {
-    apiVersion: 'v1', kind: 'Pod',
-    metadata: { name: 'p', namespace: 'n', labels: { a: 'b' }, annotations: { 'x/y': 'é ü 日本' }, generation: 3, creationTimestamp: '1960-01-01T00:00:00Z', deletionGracePeriodSeconds: 0, ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'x', uid: 'u', controller: false }] },
-    spec: { containers: [{ name: 'c', args: ['a', ''], ports: [{ containerPort: 80, hostPort: 0 }], resources: { limits: { cpu: '1' } }, securityContext: { runAsUser: -1, privileged: false } }], volumes: [{ name: 'v', hostPath: { path: '/x' } }], priority: -5, activeDeadlineSeconds: 9007199254740991 },
-    status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2024-01-01T00:00:00Z' }] },
-  }],
-  ['a Service', { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ port: 80, targetPort: 'http' }, { port: 81, targetPort: -3 }], selector: { z: '1', a: '2' } }, status: { loadBalancer: {} } }],
-  ['a SubjectAccessReview', { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', metadata: {}, spec: { extra: { k: ['v1', 'v2'] }, groups: ['g'] }, status: { allowed: false, reason: 'r' } }],
-  ['a CRD', { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'a.b' }, spec: { group: 'b', names: { plural: 'a', kind: 'A' }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, additionalProperties: false, default: { a: 1 }, enum: [1, 'x'] }, list: { type: 'array', items: { type: 'string' } } }, required: ['spec'] } } }] }, status: { acceptedNames: { plural: '', kind: '' }, storedVersions: ['v1'] } }],
-  ['an Event with micro time', { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'e' }, eventTime: '2024-01-02T03:04:05.000001Z', reportingController: 'c', reportingInstance: 'i', action: 'a', reason: 'r', series: { count: 2, lastObservedTime: '2024-01-02T03:04:06.500000Z' } }],
+  [
+    'a Pod with everything common',
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'p',
+        namespace: 'n',
+        labels: { a: 'b' },
+        annotations: { 'x/y': 'é ü 日本' },
+        generation: 3,
+        creationTimestamp: '1960-01-01T00:00:00Z',
+        deletionGracePeriodSeconds: 0,
+        ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'x', uid: 'u', controller: false }],
+      },
+      spec: {
+        containers: [{ name: 'c', args: ['a', ''], ports: [{ containerPort: 80, hostPort: 0 }], resources: { limits: { cpu: '1' } }, securityContext: { runAsUser: -1, privileged: false } }],
+        volumes: [{ name: 'v', hostPath: { path: '/x' } }],
+        priority: -5,
+        activeDeadlineSeconds: 9007199254740991,
+      },
+      status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2024-01-01T00:00:00Z' }] },
+    },
+  ],
+  [
+    'a Service',
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 's' },
+      spec: {
+        ports: [
+          { port: 80, targetPort: 'http' },
+          { port: 81, targetPort: -3 },
+        ],
+        selector: { z: '1', a: '2' },
+      },
+      status: { loadBalancer: {} },
+    },
+  ],
+  [
+    'a SubjectAccessReview',
+    { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', metadata: {}, spec: { extra: { k: ['v1', 'v2'] }, groups: ['g'] }, status: { allowed: false, reason: 'r' } },
+  ],
+  [
+    'a CRD',
+    {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'a.b' },
+      spec: {
+        group: 'b',
+        names: { plural: 'a', kind: 'A' },
+        scope: 'Namespaced',
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, additionalProperties: false, default: { a: 1 }, enum: [1, 'x'] },
+                  list: { type: 'array', items: { type: 'string' } },
+                },
+                required: ['spec'],
+              },
+            },
+          },
+        ],
+      },
+      status: { acceptedNames: { plural: '', kind: '' }, storedVersions: ['v1'] },
+    },
+  ],
+  [
+    'an Event with micro time',
+    {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'e' },
+      eventTime: '2024-01-02T03:04:05.000001Z',
+      reportingController: 'c',
+      reportingInstance: 'i',
+      action: 'a',
+      reason: 'r',
+      series: { count: 2, lastObservedTime: '2024-01-02T03:04:06.500000Z' },
+    },
+  ],
 ];
 
 describe('fast reader', () => {
@@ -68,7 +147,6 @@ describe('fast reader', () => {
     expect(() => pb.decode(wrap('v1', 'ConfigMap', new Uint8Array(raw)))).toThrow(/invalid k8s.io.api.core.v1.ConfigMap bytes/);
   });
 });
-
 
 /** A CRD whose openAPIV3Schema nests `levels` JSONSchemaProps through `not` (field 28). */
 function crdWithNot(levels: number): Uint8Array {

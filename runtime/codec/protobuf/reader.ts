@@ -22,7 +22,11 @@ type JsonObject = Record<string, Json>;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 class Cursor {
-  constructor(public buf: Uint8Array, public pos: number, public end: number) {}
+  constructor(
+    public buf: Uint8Array,
+    public pos: number,
+    public end: number,
+  ) {}
 
   varint(): number {
     const b = this.buf;
@@ -61,7 +65,11 @@ class Cursor {
     this.pos += n;
     if (n < 64) {
       let ascii = true;
-      for (let i = start; i < start + n; i++) if (b[i] >= 0x80) { ascii = false; break; }
+      for (let i = start; i < start + n; i++)
+        if (b[i] >= 0x80) {
+          ascii = false;
+          break;
+        }
       if (ascii) return n === 0 ? '' : String.fromCharCode.apply(null, b.subarray(start, start + n) as unknown as number[]);
     }
     try {
@@ -158,7 +166,10 @@ export class Reader {
   /** JSON depth above the object being decoded (non-zero while an enveloped object inside a RawExtension is read). */
   private outer = 0;
 
-  constructor(private plans: Plans, private nested: (bytes: Uint8Array) => Json) {}
+  constructor(
+    private plans: Plans,
+    private nested: (bytes: Uint8Array) => Json,
+  ) {}
 
   decode(desc: DescMessage, bytes: Uint8Array): Json {
     try {
@@ -269,7 +280,7 @@ export class Reader {
       case 'Quantity':
         return seen[0] ? vals[0] : '0';
       case 'IntOrString':
-        return (vals[0] ?? 0) === 1 ? (vals[2] ?? '') : (Number(vals[1] ?? 0) | 0);
+        return (vals[0] ?? 0) === 1 ? (vals[2] ?? '') : Number(vals[1] ?? 0) | 0;
       case 'RawExtension':
       case 'JSON':
       case 'FieldsV1':

@@ -46,7 +46,12 @@ describe('durations (Go format)', () => {
     expect(formatDuration(ns)).toBe(s);
   });
 
-  it.each([['0', 0], ['1h30m', 5400e9], ['2us', 2000], ['.5s', 5e8]])('parses the input form %s', (s, ns) => {
+  it.each([
+    ['0', 0],
+    ['1h30m', 5400e9],
+    ['2us', 2000],
+    ['.5s', 5e8],
+  ])('parses the input form %s', (s, ns) => {
     expect(parseDuration(s)).toBe(ns);
   });
 

@@ -39,7 +39,7 @@ export function formatTime(seconds: number, nanos: number, micro: boolean): stri
   return `${base}.${pad(Math.floor(nanos / 1000), 6)}Z`;
 }
 
-const UNITS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+const UNITS: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, μs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
 
 /** Go duration string (`1h2m3.5s`, `-1.5h`, `300ms`, `0`) -> nanoseconds. */
 export function parseDuration(s: string): number {

@@ -61,7 +61,9 @@ export function groupVersion(rc: RequestContext): string {
 export function negotiate(rc: RequestContext, list: boolean): Negotiated {
   const d = rc.res.def;
   return negotiateObject(rc.c.req.header('accept'), {
-    protobuf: rc.services.protobuf.supports(groupVersion(rc), list ? d.listKind : d.kind), allowTransforms: true, list,
+    protobuf: rc.services.protobuf.supports(groupVersion(rc), list ? d.listKind : d.kind),
+    allowTransforms: true,
+    list,
   });
 }
 

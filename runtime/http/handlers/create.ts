@@ -17,7 +17,9 @@ export async function handleCreate(rc: RequestContext): Promise<Response> {
   const dry = dryRun(rc);
   const manager = fieldManagerOf(rc);
   const created = await rc.res.store.create(rc.info.namespace, obj, {
-    dryRun: dry, warnings: rc.warnings, hooks: writeHooks(rc, 'CREATE', manager, dry),
+    dryRun: dry,
+    warnings: rc.warnings,
+    hooks: writeHooks(rc, 'CREATE', manager, dry),
   });
   return respondObject(rc, created, 201);
 }

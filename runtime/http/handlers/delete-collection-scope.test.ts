@@ -6,7 +6,9 @@ import { handleDeleteCollection } from './delete.ts';
 
 describe('handleDeleteCollection', () => {
   it('refuses an empty namespace for a namespaced resource before touching storage', async () => {
-    const untouched = () => { throw new Error('storage was used'); };
+    const untouched = () => {
+      throw new Error('storage was used');
+    };
     const rc = {
       res: { def: { namespaced: true }, store: { list: untouched, delete: untouched } },
       info: { namespace: '', verb: 'deletecollection' },

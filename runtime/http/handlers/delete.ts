@@ -53,9 +53,7 @@ export async function deleteOptions(rc: RequestContext): Promise<DeleteOptions> 
   let policy = body.propagationPolicy ?? rc.query.get('propagationPolicy') ?? undefined;
   const orphan = body.orphanDependents ?? (rc.query.get('orphanDependents') === null ? undefined : rc.query.get('orphanDependents') === 'true');
   if (orphan !== undefined && policy !== undefined) {
-    throw errors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [
-      fieldErrors.invalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set'),
-    ]);
+    throw errors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [fieldErrors.invalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set')]);
   }
   if (orphan === true) policy = 'Orphan';
   if (orphan !== undefined) opts.orphanDependents = orphan;
@@ -93,7 +91,9 @@ export async function handleDeleteCollection(rc: RequestContext): Promise<Respon
   const hooks = deleteHooks(rc, '', !!opts.dryRun);
   const { items, resourceVersion } = await store.deleteCollection(rc.info.namespace, pred, { ...opts, hooks });
   const body = {
-    kind: def.listKind, apiVersion: groupVersion(def.group, def.version), metadata: { resourceVersion },
+    kind: def.listKind,
+    apiVersion: groupVersion(def.group, def.version),
+    metadata: { resourceVersion },
     items: items.map((obj) => withVersion(obj, rc)),
   };
   return sendCommitted(rc, body, 200, () => sendNegotiated(rc, neg, body));

@@ -40,7 +40,10 @@ export async function handlePatch(rc: RequestContext): Promise<Response> {
   const subresource = rc.info.subresource || undefined;
   const checks = { def, fieldValidation: fieldValidation(rc), duplicates: parsed.duplicates };
   const opts = {
-    dryRun: dry, subresource, warnings: rc.warnings, services: rc.services,
+    dryRun: dry,
+    subresource,
+    warnings: rc.warnings,
+    services: rc.services,
     hooks: writeHooks(rc, 'UPDATE', manager, dry, { subresource }),
   };
   const { namespace, name } = rc.info;

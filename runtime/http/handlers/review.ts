@@ -43,13 +43,29 @@ function attributesFrom(spec: Obj, user: UserInfo): AccessAttributes {
   const nra = spec.nonResourceAttributes;
   if (ra) {
     return {
-      user, verb: ra.verb ?? '', namespace: ra.namespace ?? '', group: ra.group ?? '', version: ra.version ?? '',
-      resource: ra.resource ?? '', subresource: ra.subresource ?? '', name: ra.name ?? '', path: '', resourceRequest: true,
+      user,
+      verb: ra.verb ?? '',
+      namespace: ra.namespace ?? '',
+      group: ra.group ?? '',
+      version: ra.version ?? '',
+      resource: ra.resource ?? '',
+      subresource: ra.subresource ?? '',
+      name: ra.name ?? '',
+      path: '',
+      resourceRequest: true,
     };
   }
   return {
-    user, verb: nra?.verb ?? '', namespace: '', group: '', version: '', resource: '', subresource: '', name: '',
-    path: nra?.path ?? '', resourceRequest: false,
+    user,
+    verb: nra?.verb ?? '',
+    namespace: '',
+    group: '',
+    version: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    path: nra?.path ?? '',
+    resourceRequest: false,
   };
 }
 
@@ -104,7 +120,7 @@ export async function handleReview(rc: RequestContext, decider: AccessDecider, t
       }
       let user = rc.user;
       if (def.kind !== 'SelfSubjectAccessReview') {
-        if (!spec.user && !(spec.groups?.length)) throw invalid([fieldErrors.required('spec.user', 'at least one of user or group must be specified')]);
+        if (!spec.user && !spec.groups?.length) throw invalid([fieldErrors.required('spec.user', 'at least one of user or group must be specified')]);
         user = userFromSpec(spec);
       }
       if (def.kind === 'LocalSubjectAccessReview') {

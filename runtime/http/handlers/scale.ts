@@ -32,7 +32,8 @@ export async function handleScale(rc: RequestContext): Promise<Response> {
     wanted = () => body;
   } else {
     const kind = contentTypeToPatchKind(mediaType(rc.c.req.header('content-type')));
-    if (!kind || kind === 'apply') throw errors.unsupportedMediaType(rc.c.req.header('content-type') ?? '', ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
+    if (!kind || kind === 'apply')
+      throw errors.unsupportedMediaType(rc.c.req.header('content-type') ?? '', ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
     const patch = decodeText(new TextDecoder().decode(await readBodyBytes(rc.c)), 'json', 'error decoding patch').value;
     wanted = (liveScale) => {
       try {
@@ -45,7 +46,9 @@ export async function handleScale(rc: RequestContext): Promise<Response> {
   }
   const dry = dryRun(rc);
   const obj = await scale.update(rc.info.namespace, rc.info.name, wanted, {
-    dryRun: dry, warnings: rc.warnings, hooks: writeHooks(rc, 'UPDATE', fieldManagerOf(rc), dry, { subresource: 'scale' }),
+    dryRun: dry,
+    warnings: rc.warnings,
+    hooks: writeHooks(rc, 'UPDATE', fieldManagerOf(rc), dry, { subresource: 'scale' }),
   });
   const view = toScale(obj, scale.paths);
   return sendCommitted(rc, view, 200, () => respondScale(rc, view));

@@ -18,7 +18,10 @@ export async function handleUpdate(rc: RequestContext): Promise<Response> {
   const manager = fieldManagerOf(rc);
   const sub = rc.info.subresource || undefined;
   const { obj: out, created } = await rc.res.store.update(rc.info.namespace, rc.info.name, () => obj, {
-    dryRun: dry, subresource: sub, createIfMissing: !sub, warnings: rc.warnings,
+    dryRun: dry,
+    subresource: sub,
+    createIfMissing: !sub,
+    warnings: rc.warnings,
     hooks: writeHooks(rc, 'UPDATE', manager, dry, { subresource: sub }),
   });
   return respondObject(rc, out, created ? 201 : 200);

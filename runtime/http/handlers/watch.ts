@@ -108,54 +108,63 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
   // Pull-based: the next event is read only when the client has taken the last one, so a
   // slow client backs up into storage's bounded queue (which cuts it off), not into memory here;
   // one that takes nothing for the stall timeout is cut off by the watch guard.
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (initialError || !stream) {
-        finish();
-        controller.enqueue(encode({ type: 'ERROR', object: initialError! }));
-        controller.close();
-        return;
-      }
-      const s = stream;
-      timer = setTimeout(() => s.stop(), Math.min(MAX_TIMER_MS, Math.max(0, maxSeconds) * 1000));
-      slot.onStall = () => {
-        console.warn(`watch ${rc.info.path} ended: its client took no data for ${rc.services.watches.stallTimeoutMs} ms`);
-        finish();
-        s.stop();
-        // the socket cannot drain: close it (an in-process caller sees its stream fail instead);
-        // a response already ended (HEAD) leaves its connection alone
-        if (outgoing) {
-          if (!outgoing.writableEnded) outgoing.destroy();
-        } else {
-          try { controller.error(new Error('watch ended: the client took no data')); } catch { /* already closed */ }
-        }
-      };
-    },
-    async pull(controller) {
-      if (!iterator) return;
-      slot.waitingSince = undefined;
-      try {
-        const { value, done } = await iterator.next();
-        if (done) {
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        if (initialError || !stream) {
           finish();
+          controller.enqueue(encode({ type: 'ERROR', object: initialError! }));
           controller.close();
           return;
         }
-        controller.enqueue(encode(value));
-        if (!finished) slot.waitingSince = Date.now();
-      } catch (err) {
-        finish();
+        const s = stream;
+        timer = setTimeout(() => s.stop(), Math.min(MAX_TIMER_MS, Math.max(0, maxSeconds) * 1000));
+        slot.onStall = () => {
+          console.warn(`watch ${rc.info.path} ended: its client took no data for ${rc.services.watches.stallTimeoutMs} ms`);
+          finish();
+          s.stop();
+          // the socket cannot drain: close it (an in-process caller sees its stream fail instead);
+          // a response already ended (HEAD) leaves its connection alone
+          if (outgoing) {
+            if (!outgoing.writableEnded) outgoing.destroy();
+          } else {
+            try {
+              controller.error(new Error('watch ended: the client took no data'));
+            } catch {
+              /* already closed */
+            }
+          }
+        };
+      },
+      async pull(controller) {
+        if (!iterator) return;
+        slot.waitingSince = undefined;
         try {
-          controller.enqueue(errorEvent(err));
-          controller.close();
-        } catch { /* cancelled meanwhile */ }
-      }
+          const { value, done } = await iterator.next();
+          if (done) {
+            finish();
+            controller.close();
+            return;
+          }
+          controller.enqueue(encode(value));
+          if (!finished) slot.waitingSince = Date.now();
+        } catch (err) {
+          finish();
+          try {
+            controller.enqueue(errorEvent(err));
+            controller.close();
+          } catch {
+            /* cancelled meanwhile */
+          }
+        }
+      },
+      cancel() {
+        finish();
+        stream?.stop();
+      },
     },
-    cancel() {
-      finish();
-      stream?.stop();
-    },
-  }, { highWaterMark: 1 });
+    { highWaterMark: 1 },
+  );
   const contentType = codec ? `${neg.contentType};stream=watch` : neg.contentType;
   const headers = new Headers({ 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' });
   // ASCII only: the headers of a streamed body cannot carry raw UTF-8 here (warnings.ts)

@@ -7,7 +7,9 @@ import { sendCommitted } from './write-common.ts';
 const rc = (warnings: string[]) => ({ c: { req: { method: 'PUT' } }, info: { path: '/api/v1/namespaces/d/configmaps/a' }, warnings }) as unknown as RequestContext;
 const stored = { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'a' } };
 
-afterEach(() => { vi.restoreAllMocks(); });
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('sendCommitted', () => {
   it('sends what build returns when it works', async () => {
@@ -32,7 +34,9 @@ describe('sendCommitted', () => {
 
   it.each([[201], [200]])('falls back to plain JSON of the result with status %i when building keeps failing', async (status) => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    const res = await sendCommitted(rc(['w']), stored, status, async () => { throw new Error('conversion failed'); });
+    const res = await sendCommitted(rc(['w']), stored, status, async () => {
+      throw new Error('conversion failed');
+    });
     expect(res.status).toBe(status);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(await res.json()).toEqual(stored);

@@ -29,8 +29,13 @@ export function fieldManagerOf(rc: RequestContext, required = false): string {
 /** The request's stages of the registry's write pipeline: field ownership and the two halves of admission. */
 export function writeHooks(rc: RequestContext, operation: Operation, manager: string, dryRun: boolean, opts: { subresource?: string; name?: string } = {}): WriteHooks {
   return pipelineHooks(rc.services, rc.res, {
-    user: rc.user, manager, namespace: rc.info.namespace, name: opts.name ?? rc.info.name, dryRun,
-    subresource: opts.subresource, createOperation: operation,
+    user: rc.user,
+    manager,
+    namespace: rc.info.namespace,
+    name: opts.name ?? rc.info.name,
+    dryRun,
+    subresource: opts.subresource,
+    createOperation: operation,
   });
 }
 

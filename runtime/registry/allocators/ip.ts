@@ -71,10 +71,16 @@ export function formatIP(ip: ParsedIP): string {
   let bestStart = -1;
   let bestLen = 1;
   for (let i = 0; i < 8;) {
-    if (groups[i] !== 0) { i++; continue; }
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
     let j = i;
     while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLen) { bestStart = i; bestLen = j - i; }
+    if (j - i > bestLen) {
+      bestStart = i;
+      bestLen = j - i;
+    }
     i = j;
   }
   const hex = groups.map((g) => g.toString(16));

@@ -13,10 +13,16 @@ describe('IPAllocator', () => {
   });
 
   it.each([
-    ['10.0.0.0', 'range'], ['10.0.0.255', 'range'], ['10.0.1.1', 'range'], ['fd00::1', 'range'],
+    ['10.0.0.0', 'range'],
+    ['10.0.0.255', 'range'],
+    ['10.0.1.1', 'range'],
+    ['fd00::1', 'range'],
   ])('refuses %s (%s)', (ip, kind) => {
     const a = new IPAllocator('10.0.0.0/24');
-    try { a.allocate(ip); expect.unreachable(); } catch (e) {
+    try {
+      a.allocate(ip);
+      expect.unreachable();
+    } catch (e) {
       expect((e as AllocationError).kind).toBe(kind);
       expect((e as Error).message).toContain('The range of valid IPs is 10.0.0.0/24');
     }
@@ -47,8 +53,14 @@ describe('PortAllocator', () => {
 
 describe('static band (ServiceIPStaticSubrange, ServiceNodePortStaticSubrange)', () => {
   it.each([
-    [8, 16, 256, 16, 0], [16, 16, 256, 16, 16], [254, 16, 256, 16, 16], [1024, 16, 256, 16, 64], [1 << 20, 16, 256, 16, 256],
-    [2768, 16, 128, 32, 86], [100, 16, 128, 32, 16], [10, 16, 128, 32, 0],
+    [8, 16, 256, 16, 0],
+    [16, 16, 256, 16, 16],
+    [254, 16, 256, 16, 16],
+    [1024, 16, 256, 16, 64],
+    [1 << 20, 16, 256, 16, 256],
+    [2768, 16, 128, 32, 86],
+    [100, 16, 128, 32, 16],
+    [10, 16, 128, 32, 0],
   ])('size %d -> band %d..', (size, min, max, step, want) => {
     expect(staticBand(size, min, max, step)).toBe(want);
   });

@@ -8,7 +8,10 @@ import { type CIDR, type IPFamily, type ParsedIP, cidrContains, formatIP, parseC
 
 /** Why a specific value cannot be allocated; the text is upstream's. */
 export class AllocationError extends Error {
-  constructor(message: string, readonly kind: 'range' | 'allocated' | 'full') {
+  constructor(
+    message: string,
+    readonly kind: 'range' | 'allocated' | 'full',
+  ) {
     super(message);
   }
 }

@@ -15,8 +15,15 @@ import { intOrPercentErrors, isZero } from './common/int-or-percent.ts';
 import { isEmptySelector, labelSelectorErrors, selectorMatches } from '../../api/label-selector.ts';
 
 const STATUS_COUNTS = [
-  'currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady',
-  'observedGeneration', 'updatedNumberScheduled', 'numberAvailable', 'numberUnavailable', 'collisionCount',
+  'currentNumberScheduled',
+  'numberMisscheduled',
+  'desiredNumberScheduled',
+  'numberReady',
+  'observedGeneration',
+  'updatedNumberScheduled',
+  'numberAvailable',
+  'numberUnavailable',
+  'collisionCount',
 ];
 
 function nonNegative(path: string, v: unknown): FieldError[] {
@@ -87,8 +94,13 @@ export function daemonSetStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
     subresources: { status: statusSub() },
-    defaults(obj) { base.defaults?.(obj); defaultDaemonSet(obj); },
-    validate(obj) { return [...base.validate(obj), ...validateDaemonSet(obj)]; },
+    defaults(obj) {
+      base.defaults?.(obj);
+      defaultDaemonSet(obj);
+    },
+    validate(obj) {
+      return [...base.validate(obj), ...validateDaemonSet(obj)];
+    },
     validateUpdate(obj, old) {
       const errs = base.validateUpdate(obj, old);
       if (!jsonEqual(obj.spec?.selector, old.spec?.selector)) errs.push(fieldErrors.invalid('spec.selector', goLabelSelector(obj.spec?.selector), 'field is immutable'));

@@ -116,16 +116,25 @@ export function validateEndpointSlice(obj: Obj): FieldError[] {
 export function endpointsStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
-    validate(obj) { return [...base.validate(obj), ...validateEndpoints(obj)]; },
+    validate(obj) {
+      return [...base.validate(obj), ...validateEndpoints(obj)];
+    },
   };
 }
 
 export function endpointSliceStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
-    defaults(obj) { base.defaults?.(obj); defaultSlicePorts(obj); },
-    validate(obj) { return [...base.validate(obj), ...validateEndpointSlice(obj)]; },
-    validateUpdate(obj, old) { return [...base.validateUpdate(obj, old), ...immutable('addressType', obj.addressType, old.addressType)]; },
+    defaults(obj) {
+      base.defaults?.(obj);
+      defaultSlicePorts(obj);
+    },
+    validate(obj) {
+      return [...base.validate(obj), ...validateEndpointSlice(obj)];
+    },
+    validateUpdate(obj, old) {
+      return [...base.validateUpdate(obj, old), ...immutable('addressType', obj.addressType, old.addressType)];
+    },
   };
 }
 

@@ -52,7 +52,9 @@ export function validateEventV1(obj: Obj): FieldError[] {
 export function eventV1Strategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
-    validate(obj) { return [...base.validate(obj), ...validateEventV1(obj)]; },
+    validate(obj) {
+      return [...base.validate(obj), ...validateEventV1(obj)];
+    },
     validateUpdate(obj, old) {
       return [...base.validateUpdate(obj, old), ...FIXED.flatMap((f) => immutable(f, obj[f], old[f]))];
     },
@@ -66,7 +68,9 @@ export function validateEventCoreV1(obj: Obj): FieldError[] {
   const ins: string = obj.involvedObject?.namespace ?? '';
   const mismatch = () => errs.push(fieldErrors.invalid('involvedObject.namespace', ins, 'does not match event.namespace'));
   if (!obj.eventTime) {
-    if (!ins) { if (ns !== '' && ns !== 'default') mismatch(); } else if (ns !== ins) mismatch();
+    if (!ins) {
+      if (ns !== '' && ns !== 'default') mismatch();
+    } else if (ns !== ins) mismatch();
   } else {
     if (!ins && ns !== 'default' && ns !== 'kube-system') mismatch();
     const rc: string = obj.reportingComponent ?? '';
@@ -85,7 +89,11 @@ export function validateEventCoreV1(obj: Obj): FieldError[] {
 export function eventCoreV1Strategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
-    validate(obj) { return [...base.validate(obj), ...validateEventCoreV1(obj)]; },
-    validateUpdate(obj, old) { return [...base.validateUpdate(obj, old), ...validateEventCoreV1(obj)]; },
+    validate(obj) {
+      return [...base.validate(obj), ...validateEventCoreV1(obj)];
+    },
+    validateUpdate(obj, old) {
+      return [...base.validateUpdate(obj, old), ...validateEventCoreV1(obj)];
+    },
   };
 }

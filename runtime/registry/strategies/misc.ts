@@ -138,7 +138,9 @@ export function validateAPIService(obj: Obj): FieldError[] {
 export function apiServiceStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
-    validate(obj) { return validateAPIService(obj); },
+    validate(obj) {
+      return validateAPIService(obj);
+    },
   };
 }
 

@@ -105,7 +105,10 @@ export function namespaceStrategy(_def: ResourceDef, base: Strategy): Strategy {
       base.prepareForUpdate(obj, old);
     },
     // the name label is upstream's defaulter's (SetDefaults_Namespace)
-    defaults(obj) { base.defaults?.(obj); setNameLabel(obj); },
+    defaults(obj) {
+      base.defaults?.(obj);
+      setNameLabel(obj);
+    },
     validate(obj) {
       return [...base.validate(obj), ...specFinalizerErrors(obj)];
     },

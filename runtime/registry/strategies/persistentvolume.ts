@@ -13,9 +13,28 @@ import { jsonEqual } from '../../api/json-equal.ts';
 import { immutable } from './common/immutable.ts';
 
 const PV_SOURCES = [
-  'gcePersistentDisk', 'awsElasticBlockStore', 'hostPath', 'glusterfs', 'nfs', 'rbd', 'iscsi', 'cinder', 'cephfs', 'fc',
-  'flocker', 'flexVolume', 'azureFile', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'portworxVolume',
-  'scaleIO', 'local', 'storageos', 'csi',
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'hostPath',
+  'glusterfs',
+  'nfs',
+  'rbd',
+  'iscsi',
+  'cinder',
+  'cephfs',
+  'fc',
+  'flocker',
+  'flexVolume',
+  'azureFile',
+  'vsphereVolume',
+  'quobyte',
+  'azureDisk',
+  'photonPersistentDisk',
+  'portworxVolume',
+  'scaleIO',
+  'local',
+  'storageos',
+  'csi',
 ];
 const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 const RECLAIM = ['Delete', 'Recycle', 'Retain'];
@@ -67,12 +86,17 @@ export function persistentVolumeStrategy(_def: ResourceDef, base: Strategy): Str
   };
   return {
     ...base,
-    defaults(obj) { base.defaults?.(obj); defaults(obj); },
+    defaults(obj) {
+      base.defaults?.(obj);
+      defaults(obj);
+    },
     prepareForCreate(obj) {
       base.prepareForCreate(obj);
       obj.status = { phase: 'Pending' };
     },
-    validate(obj) { return [...base.validate(obj), ...validatePersistentVolume(obj)]; },
+    validate(obj) {
+      return [...base.validate(obj), ...validatePersistentVolume(obj)];
+    },
     validateUpdate(obj, old) {
       const errs = [...base.validateUpdate(obj, old), ...immutable('spec.volumeMode', obj.spec?.volumeMode, old.spec?.volumeMode)];
       if (!jsonEqual(sourceOf(obj.spec ?? {}), sourceOf(old.spec ?? {}))) {

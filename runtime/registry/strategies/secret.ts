@@ -110,11 +110,7 @@ export function secretStrategy(_def: ResourceDef, base: Strategy): Strategy {
       return [...base.validate(obj), ...validateSecret(obj)];
     },
     validateUpdate(obj, old) {
-      return [
-        ...base.validateUpdate(obj, old),
-        ...immutable('type', obj.type, old.type),
-        ...immutableDataErrors(obj, old, ['data']),
-      ];
+      return [...base.validateUpdate(obj, old), ...immutable('type', obj.type, old.type), ...immutableDataErrors(obj, old, ['data'])];
     },
   };
 }

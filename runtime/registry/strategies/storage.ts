@@ -69,8 +69,13 @@ function validateCSIDriver(obj: Obj): FieldError[] {
 export function csiDriverStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
-    defaults(obj) { base.defaults?.(obj); defaultCSIDriver(obj); },
-    validate(obj) { return validateCSIDriver(obj); },
+    defaults(obj) {
+      base.defaults?.(obj);
+      defaultCSIDriver(obj);
+    },
+    validate(obj) {
+      return validateCSIDriver(obj);
+    },
     validateUpdate(obj, old) {
       const s = obj.spec ?? {};
       const o = old.spec ?? {};
@@ -110,7 +115,9 @@ function validateCSINode(obj: Obj): FieldError[] {
 export function csiNodeStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
-    validate(obj) { return [...base.validate(obj), ...validateCSINode(obj)]; },
+    validate(obj) {
+      return [...base.validate(obj), ...validateCSINode(obj)];
+    },
     validateUpdate(obj, old) {
       const errs = base.validateUpdate(obj, old);
       const oldByName = new Map<string, Obj>((old.spec?.drivers ?? []).map((d: Obj) => [d.name, d]));
@@ -144,11 +151,7 @@ export function csiStorageCapacityStrategy(_def: ResourceDef, base: Strategy): S
       return errs;
     },
     validateUpdate(obj, old) {
-      return [
-        ...base.validateUpdate(obj, old),
-        ...immutable('storageClassName', obj.storageClassName, old.storageClassName),
-        ...immutable('nodeTopology', obj.nodeTopology, old.nodeTopology),
-      ];
+      return [...base.validateUpdate(obj, old), ...immutable('storageClassName', obj.storageClassName, old.storageClassName), ...immutable('nodeTopology', obj.nodeTopology, old.nodeTopology)];
     },
   };
 }
@@ -172,7 +175,9 @@ function validateVolumeAttachment(obj: Obj): FieldError[] {
 export function volumeAttachmentStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
-    validate(obj) { return [...base.validate(obj), ...validateVolumeAttachment(obj)]; },
+    validate(obj) {
+      return [...base.validate(obj), ...validateVolumeAttachment(obj)];
+    },
     validateUpdate(obj, old) {
       return [...base.validateUpdate(obj, old), ...immutable('spec', obj.spec, old.spec)];
     },

@@ -16,7 +16,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function collect(s: WatchStream): WatchEvent[] {
   const out: WatchEvent[] = [];
-  void (async () => { for await (const e of s) out.push(e); })();
+  void (async () => {
+    for await (const e of s) out.push(e);
+  })();
   return out;
 }
 
@@ -29,8 +31,14 @@ describe('Cacher', () => {
     await cacher.whenReady();
     return cacher;
   };
-  beforeEach(() => { kv = openSqliteKV({ path: ':memory:' }); base = new KVStorage(kv); });
-  afterEach(async () => { await cacher?.close(); await kv.close(); });
+  beforeEach(() => {
+    kv = openSqliteKV({ path: ':memory:' });
+    base = new KVStorage(kv);
+  });
+  afterEach(async () => {
+    await cacher?.close();
+    await kv.close();
+  });
 
   it('cuts off a slow watcher without holding back the others', async () => {
     await make({ watchBuffer: 5 });
@@ -75,7 +83,7 @@ describe('Cacher', () => {
     expect(no.length).toBe(0);
   });
 
-  it('serves a consistent list at the store\'s revision even after writes elsewhere', async () => {
+  it("serves a consistent list at the store's revision even after writes elsewhere", async () => {
     await make();
     await cacher.create(`${P}ns/x`, cm('x'));
     await kv.create('/registry/core/secrets/ns/s', '{}');
@@ -136,7 +144,8 @@ describe('EventRing', () => {
     let now = 0;
     const r = new EventRing(0, 100, 1000, () => now);
     r.push(ev(1, 0));
-    now = 50; r.push(ev(2, 50));
+    now = 50;
+    r.push(ev(2, 50));
     now = 120;
     expect(r.since(0)).toBeNull();
     expect(r.since(1)!.map((e) => e.rev)).toEqual([2]);

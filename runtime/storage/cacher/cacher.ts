@@ -7,14 +7,20 @@
 // watcher as one shared WatchEvent (serialized once per wire format).
 import {
   InvalidRequestError,
-  type GetOptions, type ListOptions, type ListResult, type Obj, type ObjectAttrs, type Preconditions,
-  type Storage, type UpdateFunc, type WatchEvent, type WatchOptions, type WatchStream,
+  type GetOptions,
+  type ListOptions,
+  type ListResult,
+  type Obj,
+  type ObjectAttrs,
+  type Preconditions,
+  type Storage,
+  type UpdateFunc,
+  type WatchEvent,
+  type WatchOptions,
+  type WatchStream,
 } from '../interface.ts';
 import { TooLargeResourceVersionError } from '../errors.ts';
-import {
-  planGet, planList, planWatch, validateListOptions, validateWatchOptions,
-  type ReadPlan,
-} from '../semantics/options.ts';
+import { planGet, planList, planWatch, validateListOptions, validateWatchOptions, type ReadPlan } from '../semantics/options.ts';
 import { matchesAttrs, predicateEmpty, statusObject, transition } from '../semantics/predicate.ts';
 import { EventQueue } from '../stream/event-queue.ts';
 import { EventRing, sharedEvent, type CacheEvent } from './ring.ts';
@@ -118,7 +124,9 @@ export class Cacher implements Storage {
     this.rev = Number(list.resourceVersion);
     this.ring = new EventRing(this.rev, this.opts.historyWindowMs, this.opts.maxEvents);
     this.innerStream = await this.inner.watch(this.prefix, {
-      recursive: true, resourceVersion: list.resourceVersion, allowWatchBookmarks: true,
+      recursive: true,
+      resourceVersion: list.resourceVersion,
+      allowWatchBookmarks: true,
     });
     void this.follow(this.innerStream);
   }
@@ -142,7 +150,9 @@ export class Cacher implements Storage {
     for (const w of this.watchers) w.q.end();
     this.watchers.clear();
     this.ready = this.start();
-    this.ready.catch((err) => { this.readyError = err; });
+    this.ready.catch((err) => {
+      this.readyError = err;
+    });
   }
 
   /** Applies one event of the inner watch to the state, the ring and the watchers. */
@@ -178,7 +188,7 @@ export class Cacher implements Storage {
     this.rev = rev;
     if (this.waiters.length) {
       const still: typeof this.waiters = [];
-      for (const w of this.waiters) (w.rev <= rev ? w.resolve(true) : still.push(w));
+      for (const w of this.waiters) w.rev <= rev ? w.resolve(true) : still.push(w);
       this.waiters = still;
     }
   }
@@ -204,7 +214,13 @@ export class Cacher implements Storage {
     if (this.rev >= rev) return Promise.resolve(true);
     this.innerStream?.requestProgress?.();
     return new Promise((resolve) => {
-      const entry = { rev, resolve: (ok: boolean) => { clearTimeout(timer); resolve(ok); } };
+      const entry = {
+        rev,
+        resolve: (ok: boolean) => {
+          clearTimeout(timer);
+          resolve(ok);
+        },
+      };
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== entry);
         resolve(false);
@@ -233,7 +249,9 @@ export class Cacher implements Storage {
   // ---------------------------------------------------------------------------
   // Storage
 
-  create(key: string, obj: Obj): Promise<Obj> { return this.inner.create(key, obj); }
+  create(key: string, obj: Obj): Promise<Obj> {
+    return this.inner.create(key, obj);
+  }
 
   guaranteedUpdate(key: string, opts: { preconditions?: Preconditions; ignoreNotFound?: boolean; tryUpdate: UpdateFunc }): Promise<Obj> {
     return this.inner.guaranteedUpdate(key, opts);
@@ -243,8 +261,12 @@ export class Cacher implements Storage {
     return this.inner.delete(key, opts);
   }
 
-  count(prefix: string): Promise<number> { return this.inner.count(prefix); }
-  currentRevision(): Promise<number> { return this.inner.currentRevision(); }
+  count(prefix: string): Promise<number> {
+    return this.inner.count(prefix);
+  }
+  currentRevision(): Promise<number> {
+    return this.inner.currentRevision();
+  }
 
   async get(key: string, opts: GetOptions = {}): Promise<Obj | null> {
     const plan = planGet(opts.resourceVersion);
@@ -288,7 +310,11 @@ export class Cacher implements Storage {
     if (this.closed) throw new InvalidRequestError('storage closed');
     // From here on, no await: the snapshot and the registration see the same state.
     const w: Watcher = { q: undefined as unknown as EventQueue, key: keyOrPrefix, recursive: opts.recursive, opts, startRev: this.rev };
-    w.q = new EventQueue(this.opts.watchBuffer, () => this.watchers.delete(w), () => this.bookmark(w));
+    w.q = new EventQueue(
+      this.opts.watchBuffer,
+      () => this.watchers.delete(w),
+      () => this.bookmark(w),
+    );
     const pred = opts.predicate;
     const filtering = !predicateEmpty(pred);
     if (plan.initialEvents) {
@@ -346,11 +372,17 @@ export class Cacher implements Storage {
   }
 
   /** Number of open watchers (for tests and metrics). */
-  get watcherCount(): number { return this.watchers.size; }
+  get watcherCount(): number {
+    return this.watchers.size;
+  }
   /** The cache's revision (for tests and metrics). */
-  get cacheRevision(): number { return this.rev; }
+  get cacheRevision(): number {
+    return this.rev;
+  }
   /** Resolves once the initial list is loaded. */
-  whenReady(): Promise<void> { return this.awaitReady(); }
+  whenReady(): Promise<void> {
+    return this.awaitReady();
+  }
 
   async close(): Promise<void> {
     if (this.closed) return;

@@ -24,11 +24,18 @@ export class EventRing {
   /** Events after this revision are all held. */
   oldestRev: number;
 
-  constructor(startRev: number, private windowMs: number, private maxEvents: number, private now: () => number = Date.now) {
+  constructor(
+    startRev: number,
+    private windowMs: number,
+    private maxEvents: number,
+    private now: () => number = Date.now,
+  ) {
     this.oldestRev = startRev;
   }
 
-  get size(): number { return this.items.length - this.head; }
+  get size(): number {
+    return this.items.length - this.head;
+  }
 
   push(ev: CacheEvent): void {
     this.items.push(ev);
@@ -56,7 +63,8 @@ export class EventRing {
     let hi = this.items.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.items[mid].rev <= rev) lo = mid + 1; else hi = mid;
+      if (this.items[mid].rev <= rev) lo = mid + 1;
+      else hi = mid;
     }
     return this.items.slice(lo);
   }
@@ -68,7 +76,7 @@ export function sharedEvent(ev: CacheEvent, type: WatchEventType, useOld: boolea
   if (!ev.shared) ev.shared = new Map();
   let out = ev.shared.get(id);
   if (!out) {
-    let object = useOld ? ev.prevObj ?? ev.obj : ev.obj;
+    let object = useOld ? (ev.prevObj ?? ev.obj) : ev.obj;
     if (useOld && ev.kind !== 'delete') {
       // A watcher that stops matching sees the old object at the change's revision.
       object = { ...object, metadata: { ...object.metadata, resourceVersion: String(ev.rev) } };

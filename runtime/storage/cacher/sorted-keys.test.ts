@@ -17,10 +17,19 @@ describe('SortedKeys', () => {
     const s = new SortedKeys();
     const model = new Set<string>();
     let seed = 7;
-    const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed; };
+    const rnd = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed;
+    };
     for (let step = 0; step < 5000; step++) {
       const k = `/k/${rnd() % 300}`;
-      if (model.has(k)) { model.delete(k); s.remove(k); } else { model.add(k); s.insert(k); }
+      if (model.has(k)) {
+        model.delete(k);
+        s.remove(k);
+      } else {
+        model.add(k);
+        s.insert(k);
+      }
       if (step % 97 === 0) expect(s.range('/k/')).toEqual([...model].sort());
     }
     expect(s.range('/k/')).toEqual([...model].sort());

@@ -32,13 +32,21 @@ export class SortedKeys {
     if (this.added.size === 0 && this.removed.size === 0) return;
     const base = this.removed.size ? this.keys.filter((k) => !this.removed.has(k)) : this.keys;
     this.removed.clear();
-    if (this.added.size === 0) { this.keys = base; return; }
+    if (this.added.size === 0) {
+      this.keys = base;
+      return;
+    }
     const extra = [...this.added].sort();
     this.added.clear();
     // Merge two sorted arrays (appends in order are the common case: a fast path).
-    if (base.length === 0 || extra[0] > base[base.length - 1]) { this.keys = base.concat(extra); return; }
+    if (base.length === 0 || extra[0] > base[base.length - 1]) {
+      this.keys = base.concat(extra);
+      return;
+    }
     const out: string[] = new Array(base.length + extra.length);
-    let i = 0, j = 0, o = 0;
+    let i = 0,
+      j = 0,
+      o = 0;
     while (i < base.length && j < extra.length) out[o++] = base[i] < extra[j] ? base[i++] : extra[j++];
     while (i < base.length) out[o++] = base[i++];
     while (j < extra.length) out[o++] = extra[j++];
@@ -50,7 +58,8 @@ export class SortedKeys {
     let hi = this.keys.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.keys[mid] < k) lo = mid + 1; else hi = mid;
+      if (this.keys[mid] < k) lo = mid + 1;
+      else hi = mid;
     }
     return lo;
   }

@@ -28,4 +28,3 @@ export function setResourceVersion(obj: Obj, rev: number): void {
   if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
   obj.metadata.resourceVersion = String(rev);
 }
-

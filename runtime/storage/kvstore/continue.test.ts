@@ -27,7 +27,11 @@ describe('continue tokens', () => {
   for (const [t, msg] of bad) {
     it(`refuses ${t.slice(0, 16)}`, () => {
       expect(() => decodeContinue(t, P)).toThrow(new ContinueTokenError(msg.replace('invalid continue token: continue key is not valid: ', '')));
-      try { decodeContinue(t, P); } catch (e) { expect((e as Error).message).toBe(msg); }
+      try {
+        decodeContinue(t, P);
+      } catch (e) {
+        expect((e as Error).message).toBe(msg);
+      }
     });
   }
 });

@@ -55,7 +55,10 @@ function cleanPath(p: string): string {
   const out: string[] = [];
   for (const seg of p.split('/')) {
     if (seg === '' || seg === '.') continue;
-    if (seg === '..') { out.pop(); continue; }
+    if (seg === '..') {
+      out.pop();
+      continue;
+    }
     out.push(seg);
   }
   return '/' + out.join('/');

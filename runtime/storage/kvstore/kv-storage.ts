@@ -4,14 +4,28 @@
 // straight from the KV (no cache; see cacher/ for that). Follows
 // kube-apiserver's etcd3 store semantics for every resourceVersion option.
 import {
-  CompactedError, ConflictError, FutureRevisionError, InvalidRequestError, KeyExistsError, NotFoundError,
+  CompactedError,
+  ConflictError,
+  FutureRevisionError,
+  InvalidRequestError,
+  KeyExistsError,
+  NotFoundError,
   PreconditionError,
-  type GetOptions, type KV, type KVEvent, type KVWatcher, type ListOptions, type ListResult, type Obj,
-  type Preconditions, type Storage, type UpdateFunc, type WatchEvent, type WatchOptions, type WatchStream,
+  type GetOptions,
+  type KV,
+  type KVEvent,
+  type KVWatcher,
+  type ListOptions,
+  type ListResult,
+  type Obj,
+  type Preconditions,
+  type Storage,
+  type UpdateFunc,
+  type WatchEvent,
+  type WatchOptions,
+  type WatchStream,
 } from '../interface.ts';
-import {
-  EXPIRED_LIST_MESSAGE, INCONSISTENT_CONTINUE_MESSAGE, ResourceExpiredError, TooLargeResourceVersionError,
-} from '../errors.ts';
+import { EXPIRED_LIST_MESSAGE, INCONSISTENT_CONTINUE_MESSAGE, ResourceExpiredError, TooLargeResourceVersionError } from '../errors.ts';
 import { planGet, planList, planWatch, validateListOptions, validateWatchOptions } from '../semantics/options.ts';
 import { ANNOTATION_INITIAL_EVENTS_END } from '../../api/k8s-names.ts';
 import { matchesObject, predicateEmpty, statusObject, transition } from '../semantics/predicate.ts';
@@ -43,8 +57,7 @@ export function checkPreconditions(key: string, pre: Preconditions | undefined, 
     throw new PreconditionError(`Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid ?? ''}`);
   }
   if (pre.resourceVersion !== undefined && pre.resourceVersion !== (meta.resourceVersion ?? '')) {
-    throw new PreconditionError(
-      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`);
+    throw new PreconditionError(`Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`);
   }
   void key;
 }
@@ -54,7 +67,10 @@ export class KVStorage implements Storage {
   private filterChunk: number;
   private maxRequestBytes: number;
 
-  constructor(public readonly kv: KV, opts: KVStorageOptions = {}) {
+  constructor(
+    public readonly kv: KV,
+    opts: KVStorageOptions = {},
+  ) {
     this.watchBuffer = opts.watchBuffer ?? 10_000;
     this.filterChunk = opts.filterChunk ?? 500;
     this.maxRequestBytes = opts.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
@@ -106,8 +122,7 @@ export class KVStorage implements Storage {
     } catch (err) {
       if (err instanceof CompactedError && !(err instanceof ResourceExpiredError)) {
         if (fromContinue) {
-          throw new ResourceExpiredError(INCONSISTENT_CONTINUE_MESSAGE, err.requested, err.compacted,
-            encodeContinue(startKey, prefix, -1));
+          throw new ResourceExpiredError(INCONSISTENT_CONTINUE_MESSAGE, err.requested, err.compacted, encodeContinue(startKey, prefix, -1));
         }
         throw new ResourceExpiredError(EXPIRED_LIST_MESSAGE, err.requested, err.compacted);
       }
@@ -166,7 +181,11 @@ export class KVStorage implements Storage {
     const recursive = opts.recursive;
     let kvw: KVWatcher | undefined;
     let typeInfo: { apiVersion?: string; kind?: string } = {};
-    const q = new EventQueue(this.watchBuffer, () => kvw?.close(), () => kvw?.requestProgress?.());
+    const q = new EventQueue(
+      this.watchBuffer,
+      () => kvw?.close(),
+      () => kvw?.requestProgress?.(),
+    );
     const bookmark = (rev: number, annotations?: Record<string, string>): WatchEvent => ({
       type: 'BOOKMARK',
       object: { ...typeInfo, metadata: { resourceVersion: String(rev), ...(annotations ? { annotations } : {}) } },
@@ -204,7 +223,9 @@ export class KVStorage implements Storage {
         afterRevision: startRev,
         onEvents,
         onError: () => q.end(),
-        onProgress: (rev) => { if (opts.allowWatchBookmarks) q.push(bookmark(rev)); },
+        onProgress: (rev) => {
+          if (opts.allowWatchBookmarks) q.push(bookmark(rev));
+        },
       });
     } catch (err) {
       if (!(err instanceof CompactedError)) throw err;
@@ -220,9 +241,7 @@ export class KVStorage implements Storage {
     const filtering = !predicateEmpty(pred);
     const cur = ev.type === 'PUT' ? decodeKV(ev.kv) : null;
     const old = ev.prevKv && (kind === 'delete' || filtering) ? decodeValue(ev.prevKv.value, ev.kv.modRevision) : null;
-    const t = filtering
-      ? transition(kind, old ? matchesObject(pred, old) : false, cur ? matchesObject(pred, cur) : false)
-      : transition(kind, true, true);
+    const t = filtering ? transition(kind, old ? matchesObject(pred, old) : false, cur ? matchesObject(pred, cur) : false) : transition(kind, true, true);
     if (!t) return null;
     const object = t.useOld ? old : cur;
     if (!object) return null;
@@ -230,9 +249,14 @@ export class KVStorage implements Storage {
     return { type: t.type, object };
   }
 
-  async guaranteedUpdate(key: string, opts: {
-    preconditions?: Preconditions; ignoreNotFound?: boolean; tryUpdate: UpdateFunc;
-  }): Promise<Obj> {
+  async guaranteedUpdate(
+    key: string,
+    opts: {
+      preconditions?: Preconditions;
+      ignoreNotFound?: boolean;
+      tryUpdate: UpdateFunc;
+    },
+  ): Promise<Obj> {
     for (let attempt = 0; ; attempt++) {
       const kv = await this.kv.get(key);
       if (!kv && !opts.ignoreNotFound) throw new NotFoundError(key);
@@ -253,9 +277,13 @@ export class KVStorage implements Storage {
     }
   }
 
-  async delete(key: string, opts: {
-    preconditions?: Preconditions; validateDeletion?: (current: Obj) => void | Promise<void>;
-  } = {}): Promise<Obj> {
+  async delete(
+    key: string,
+    opts: {
+      preconditions?: Preconditions;
+      validateDeletion?: (current: Obj) => void | Promise<void>;
+    } = {},
+  ): Promise<Obj> {
     for (let attempt = 0; ; attempt++) {
       const kv = await this.kv.get(key);
       if (!kv) throw new NotFoundError(key);

@@ -9,7 +9,10 @@ import { InvalidRequestError, type KV } from '../interface.ts';
 
 const KEY = '/registry/core/configmaps/d/a';
 let kv: KV | undefined;
-afterEach(async () => { await kv?.close(); kv = undefined; });
+afterEach(async () => {
+  await kv?.close();
+  kv = undefined;
+});
 
 describe('checkRequestSize', () => {
   it.each([
@@ -47,8 +50,7 @@ describe('KVStorage with maxRequestBytes', () => {
   it('refuses an update that grows the object over the limit and keeps the old value', async () => {
     const s = open();
     const created = await s.create(KEY, cm(10));
-    await expect(s.guaranteedUpdate(KEY, { tryUpdate: (cur) => ({ ...cur!, data: { x: 'z'.repeat(2000) } }) }))
-      .rejects.toBeInstanceOf(RequestTooLargeError);
+    await expect(s.guaranteedUpdate(KEY, { tryUpdate: (cur) => ({ ...cur!, data: { x: 'z'.repeat(2000) } }) })).rejects.toBeInstanceOf(RequestTooLargeError);
     expect((await s.get(KEY))!.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
     const smaller = await s.guaranteedUpdate(KEY, { tryUpdate: (cur) => ({ ...cur!, data: { x: 'small' } }) });
     expect(smaller.data.x).toBe('small');

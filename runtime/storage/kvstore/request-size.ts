@@ -14,7 +14,10 @@ export const REQUEST_TOO_LARGE_MESSAGE = 'etcdserver: request is too large';
 
 /** A write over the size limit (an InvalidRequestError, so a caller that knows only that maps it to a 4xx). */
 export class RequestTooLargeError extends InvalidRequestError {
-  constructor(readonly size: number, readonly limit: number) {
+  constructor(
+    readonly size: number,
+    readonly limit: number,
+  ) {
     super(REQUEST_TOO_LARGE_MESSAGE);
   }
 }

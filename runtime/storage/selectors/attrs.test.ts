@@ -8,8 +8,11 @@ describe('attrsFor', () => {
   const pod = { metadata: { name: 'p' }, spec: { nodeName: 'n1', hostNetwork: true, priority: 5 } };
   it.each([
     [['type'], secret, { 'metadata.name': 's', 'metadata.namespace': 'ns', type: 'kubernetes.io/tls' }],
-    [['spec.nodeName', 'spec.hostNetwork', 'spec.priority', 'spec.missing'], pod,
-      { 'metadata.name': 'p', 'metadata.namespace': '', 'spec.nodeName': 'n1', 'spec.hostNetwork': 'true', 'spec.priority': '5', 'spec.missing': '' }],
+    [
+      ['spec.nodeName', 'spec.hostNetwork', 'spec.priority', 'spec.missing'],
+      pod,
+      { 'metadata.name': 'p', 'metadata.namespace': '', 'spec.nodeName': 'n1', 'spec.hostNetwork': 'true', 'spec.priority': '5', 'spec.missing': '' },
+    ],
   ])('%j', (fields, obj, want) => {
     expect(attrsFor(fields)(obj).fields).toEqual(want);
   });

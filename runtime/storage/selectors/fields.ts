@@ -7,7 +7,11 @@ import { SelectorError } from './labels.ts';
 
 export { SelectorError };
 
-export interface FieldTerm { field: string; op: '=' | '!='; value: string }
+export interface FieldTerm {
+  field: string;
+  op: '=' | '!=';
+  value: string;
+}
 
 export interface FieldSelector {
   terms: FieldTerm[];
@@ -25,9 +29,15 @@ function splitTerms(s: string): string[] {
   let start = 0;
   let escaped = false;
   for (let i = 0; i < s.length; i++) {
-    if (escaped) { escaped = false; continue; }
+    if (escaped) {
+      escaped = false;
+      continue;
+    }
     if (s[i] === '\\') escaped = true;
-    else if (s[i] === ',') { out.push(s.slice(start, i)); start = i + 1; }
+    else if (s[i] === ',') {
+      out.push(s.slice(start, i));
+      start = i + 1;
+    }
   }
   out.push(s.slice(start));
   return out;
@@ -36,8 +46,14 @@ function splitTerms(s: string): string[] {
 function splitTerm(term: string): [string, string, string] | null {
   let escaped = false;
   for (let i = 0; i < term.length; i++) {
-    if (escaped) { escaped = false; continue; }
-    if (term[i] === '\\') { escaped = true; continue; }
+    if (escaped) {
+      escaped = false;
+      continue;
+    }
+    if (term[i] === '\\') {
+      escaped = true;
+      continue;
+    }
     for (const op of ['!=', '==', '=']) {
       if (term.startsWith(op, i)) return [term.slice(0, i), op, term.slice(i + op.length)];
     }

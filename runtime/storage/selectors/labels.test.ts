@@ -41,8 +41,10 @@ describe('parseLabelSelector matching', () => {
   }
 });
 
-const VALUE_RULE = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
-const NAME_RULE = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+const VALUE_RULE =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+const NAME_RULE =
+  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
 describe('parseLabelSelector errors', () => {
   const cases: [string, string][] = [
@@ -54,7 +56,7 @@ describe('parseLabelSelector errors', () => {
     ['app in (=)', "unable to parse requirement: found '=', expected: ',', ')' or identifier"],
     ['app = = web', "unable to parse requirement: found '=', expected: identifier"],
     ['app x', "unable to parse requirement: found 'x', expected: in, notin, =, ==, !=, gt, lt"],
-    ['!=a', "unable to parse requirement: found '!=', expected: !, identifier, or 'end of string'".replace("unable to parse requirement: ", '')],
+    ['!=a', "unable to parse requirement: found '!=', expected: !, identifier, or 'end of string'".replace('unable to parse requirement: ', '')],
     ['!app=x', "found '=', expected: ',' or 'end of string'"],
     ['app=we$b', `unable to parse requirement: values[0][app]: Invalid value: "we$b": ${VALUE_RULE}`],
     ['ap$p=web', `unable to parse requirement: <nil>: Invalid value: "ap$p": ${NAME_RULE}`],
@@ -64,10 +66,13 @@ describe('parseLabelSelector errors', () => {
   for (const [sel, msg] of cases) {
     it(JSON.stringify(sel), () => {
       let err: unknown;
-      try { parseLabelSelector(sel); } catch (e) { err = e; }
+      try {
+        parseLabelSelector(sel);
+      } catch (e) {
+        err = e;
+      }
       expect(err).toBeInstanceOf(SelectorError);
       expect((err as Error).message).toBe(msg);
     });
   }
 });
-

@@ -5,10 +5,7 @@
 // kube-apiserver's texts. No knowledge of objects or storage.
 import { fieldErrors } from '../../api/field-errors.ts';
 import { qualifiedNameErrors } from '../../api/validation.ts';
-import {
-  makeLabelSelector, requirementErrors,
-  type LabelSelector, type Requirement, type LabelOperator,
-} from '../../api/label-selector.ts';
+import { makeLabelSelector, requirementErrors, type LabelSelector, type Requirement, type LabelOperator } from '../../api/label-selector.ts';
 
 /** A selector that cannot be parsed; the HTTP layer answers 400 BadRequest with its message. */
 export class SelectorError extends Error {}
@@ -20,10 +17,23 @@ function aggregate(errs: string[]): string {
 // --- lexer -----------------------------------------------------------------
 
 type Tok = 'error' | 'eos' | ')' | ',' | '!' | '==' | '=' | '>' | 'id' | 'in' | '<' | '!=' | 'notin' | '(';
-interface Item { tok: Tok; lit: string }
+interface Item {
+  tok: Tok;
+  lit: string;
+}
 
 const KEYWORDS: Record<string, Tok> = {
-  ')': ')', ',': ',', '!': '!', '==': '==', '=': '=', '>': '>', 'in': 'in', '<': '<', '!=': '!=', 'notin': 'notin', '(': '(',
+  ')': ')',
+  ',': ',',
+  '!': '!',
+  '==': '==',
+  '=': '=',
+  '>': '>',
+  in: 'in',
+  '<': '<',
+  '!=': '!=',
+  notin: 'notin',
+  '(': '(',
 };
 const isSpace = (c: string) => c === ' ' || c === '\t' || c === '\r' || c === '\n';
 const isSpecial = (c: string) => '=!(),><'.includes(c);
@@ -33,14 +43,19 @@ function lex(s: string): Item[] {
   let pos = 0;
   for (;;) {
     while (pos < s.length && isSpace(s[pos])) pos++;
-    if (pos >= s.length) { items.push({ tok: 'eos', lit: '' }); return items; }
+    if (pos >= s.length) {
+      items.push({ tok: 'eos', lit: '' });
+      return items;
+    }
     if (isSpecial(s[pos])) {
       let buf = '';
       let last: Item | null = null;
       while (pos < s.length && isSpecial(s[pos])) {
         buf += s[pos];
-        if (KEYWORDS[buf] !== undefined) { last = { tok: KEYWORDS[buf], lit: buf }; pos++; }
-        else if (last) break;
+        if (KEYWORDS[buf] !== undefined) {
+          last = { tok: KEYWORDS[buf], lit: buf };
+          pos++;
+        } else if (last) break;
         else pos++;
       }
       items.push(last ?? { tok: 'error', lit: `error expected: keyword found '${buf}'` });
@@ -93,7 +108,10 @@ class Parser {
   private requirement(): Requirement {
     let t = this.next(true);
     let op: LabelOperator | null = null;
-    if (t.tok === '!') { op = '!'; t = this.next(true); }
+    if (t.tok === '!') {
+      op = '!';
+      t = this.next(true);
+    }
     if (t.tok !== 'id') throw new Error(`found '${t.lit}', expected: identifier`);
     const key = t.lit;
     const keyErrs = qualifiedNameErrors(key);
@@ -104,7 +122,7 @@ class Parser {
       return this.checked({ key, operator: op ?? 'exists', values: [] });
     }
     const o = this.next(false);
-    const ops: Partial<Record<Tok, LabelOperator>> = { 'in': 'in', 'notin': 'notin', '=': '=', '==': '==', '!=': '!=', '>': 'gt', '<': 'lt' };
+    const ops: Partial<Record<Tok, LabelOperator>> = { in: 'in', notin: 'notin', '=': '=', '==': '==', '!=': '!=', '>': 'gt', '<': 'lt' };
     const operator = ops[o.tok];
     if (!operator) throw new Error(`found '${o.lit}', expected: in, notin, =, ==, !=, gt, lt`);
     const values = operator === 'in' || operator === 'notin' ? this.setValues() : this.exactValue();
@@ -121,7 +139,10 @@ class Parser {
     const t = this.next(true);
     if (t.tok !== '(') throw new Error(`found '${t.lit}' expected: '('`);
     const { tok, lit } = this.look(true);
-    if (tok === ')') { this.next(true); return ['']; }
+    if (tok === ')') {
+      this.next(true);
+      return [''];
+    }
     if (tok !== 'id' && tok !== ',') throw new Error(`found '${lit}', expected: ',', ')' or identifier`);
     const s = new Set<string>();
     for (;;) {
@@ -135,8 +156,14 @@ class Parser {
       } else if (it.tok === ',') {
         if (s.size === 0) s.add('');
         const t2 = this.look(true);
-        if (t2.tok === ')') { s.add(''); break; }
-        if (t2.tok === ',') { this.next(true); s.add(''); }
+        if (t2.tok === ')') {
+          s.add('');
+          break;
+        }
+        if (t2.tok === ',') {
+          this.next(true);
+          s.add('');
+        }
       } else {
         throw new Error(`found '${it.lit}', expected: ',', or identifier`);
       }
@@ -158,4 +185,3 @@ class Parser {
 export function parseLabelSelector(text: string): LabelSelector {
   return makeLabelSelector(new Parser(lex(text)).parse());
 }
-

@@ -13,8 +13,7 @@ describe('planGet', () => {
     ['17', { kind: 'notOlderThan', rev: 17 }],
   ])('%s', (rv, want) => expect(planGet(rv)).toEqual(want));
   it('refuses junk versions', () => {
-    expect(() => planGet('12a')).toThrow(new InvalidRequestError(
-      'invalid resource version: resourceVersion: Invalid value: "12a": strconv.ParseUint: parsing "12a": invalid syntax'));
+    expect(() => planGet('12a')).toThrow(new InvalidRequestError('invalid resource version: resourceVersion: Invalid value: "12a": strconv.ParseUint: parsing "12a": invalid syntax'));
     expect(() => planGet('-1')).toThrow(InvalidRequestError);
   });
 });
@@ -26,33 +25,54 @@ describe('planList', () => {
     [{ resourceVersion: '0' }, { kind: 'any' }],
     [{ resourceVersion: '0', limit: 5 }, { kind: 'any' }],
     [{ resourceVersion: '9' }, { kind: 'notOlderThan', rev: 9 }],
-    [{ resourceVersion: '9', limit: 5 }, { kind: 'exact', rev: 9 }],
+    [
+      { resourceVersion: '9', limit: 5 },
+      { kind: 'exact', rev: 9 },
+    ],
     [{ resourceVersion: '0', resourceVersionMatch: 'NotOlderThan' }, { kind: 'any' }],
-    [{ resourceVersion: '9', resourceVersionMatch: 'NotOlderThan' }, { kind: 'notOlderThan', rev: 9 }],
-    [{ resourceVersion: '9', resourceVersionMatch: 'NotOlderThan', limit: 5 }, { kind: 'notOlderThan', rev: 9 }],
-    [{ resourceVersion: '9', resourceVersionMatch: 'Exact' }, { kind: 'exact', rev: 9 }],
+    [
+      { resourceVersion: '9', resourceVersionMatch: 'NotOlderThan' },
+      { kind: 'notOlderThan', rev: 9 },
+    ],
+    [
+      { resourceVersion: '9', resourceVersionMatch: 'NotOlderThan', limit: 5 },
+      { kind: 'notOlderThan', rev: 9 },
+    ],
+    [
+      { resourceVersion: '9', resourceVersionMatch: 'Exact' },
+      { kind: 'exact', rev: 9 },
+    ],
   ];
-  for (const [opts, want] of rows) it(JSON.stringify(opts), () => {
-    validateListOptions(opts);
-    expect(planList(opts)).toEqual(want);
-  });
+  for (const [opts, want] of rows)
+    it(JSON.stringify(opts), () => {
+      validateListOptions(opts);
+      expect(planList(opts)).toEqual(want);
+    });
 
   const invalid: [ListOptions, string[]][] = [
     [{ resourceVersionMatch: 'Exact' }, ['resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided']],
     [{ resourceVersion: '0', resourceVersionMatch: 'Exact' }, ['resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"']],
     [{ resourceVersion: '5', resourceVersionMatch: 'NotOlderThan', continue: 'x' }, ['resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided']],
-    [{ resourceVersionMatch: 'Exact', continue: 'x' }, [
-      'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
-      'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided',
-    ]],
+    [
+      { resourceVersionMatch: 'Exact', continue: 'x' },
+      [
+        'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+        'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided',
+      ],
+    ],
   ];
-  for (const [opts, msgs] of invalid) it(`refuses ${JSON.stringify(opts)}`, () => {
-    let err: unknown;
-    try { validateListOptions(opts); } catch (e) { err = e; }
-    expect(err).toBeInstanceOf(ListOptionsInvalidError);
-    expect((err as ListOptionsInvalidError).errors.map((e) => e.toString())).toEqual(msgs);
-    expect((err as ListOptionsInvalidError).code).toBe(422);
-  });
+  for (const [opts, msgs] of invalid)
+    it(`refuses ${JSON.stringify(opts)}`, () => {
+      let err: unknown;
+      try {
+        validateListOptions(opts);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ListOptionsInvalidError);
+      expect((err as ListOptionsInvalidError).errors.map((e) => e.toString())).toEqual(msgs);
+      expect((err as ListOptionsInvalidError).code).toBe(422);
+    });
 });
 
 describe('planWatch', () => {
@@ -60,22 +80,33 @@ describe('planWatch', () => {
     [{}, { initialEvents: true, initialEventsEndBookmark: false, start: { kind: 'consistent' } }],
     [{ resourceVersion: '0' }, { initialEvents: true, initialEventsEndBookmark: false, start: { kind: 'any' } }],
     [{ resourceVersion: '7' }, { initialEvents: false, initialEventsEndBookmark: false, start: { kind: 'exact', rev: 7 } }],
-    [{ sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true },
-      { initialEvents: true, initialEventsEndBookmark: true, start: { kind: 'consistent' } }],
-    [{ sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', resourceVersion: '7', allowWatchBookmarks: true },
-      { initialEvents: true, initialEventsEndBookmark: true, start: { kind: 'notOlderThan', rev: 7 } }],
-    [{ sendInitialEvents: false, resourceVersionMatch: 'NotOlderThan', resourceVersion: '7' },
-      { initialEvents: false, initialEventsEndBookmark: false, start: { kind: 'exact', rev: 7 } }],
+    [
+      { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true },
+      { initialEvents: true, initialEventsEndBookmark: true, start: { kind: 'consistent' } },
+    ],
+    [
+      { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', resourceVersion: '7', allowWatchBookmarks: true },
+      { initialEvents: true, initialEventsEndBookmark: true, start: { kind: 'notOlderThan', rev: 7 } },
+    ],
+    [
+      { sendInitialEvents: false, resourceVersionMatch: 'NotOlderThan', resourceVersion: '7' },
+      { initialEvents: false, initialEventsEndBookmark: false, start: { kind: 'exact', rev: 7 } },
+    ],
   ];
-  for (const [o, want] of rows) it(JSON.stringify(o), () => {
-    const opts = { recursive: true, ...o } as WatchOptions;
-    validateWatchOptions(opts);
-    expect(planWatch(opts)).toEqual(want);
-  });
+  for (const [o, want] of rows)
+    it(JSON.stringify(o), () => {
+      const opts = { recursive: true, ...o } as WatchOptions;
+      validateWatchOptions(opts);
+      expect(planWatch(opts)).toEqual(want);
+    });
   it('refuses a match without sendInitialEvents and an unknown match', () => {
     expect(() => validateWatchOptions({ recursive: true, resourceVersionMatch: 'NotOlderThan' })).toThrow(ListOptionsInvalidError);
     let err: ListOptionsInvalidError | undefined;
-    try { validateWatchOptions({ recursive: true, sendInitialEvents: true, resourceVersionMatch: 'Exact' as never }); } catch (e) { err = e as ListOptionsInvalidError; }
+    try {
+      validateWatchOptions({ recursive: true, sendInitialEvents: true, resourceVersionMatch: 'Exact' as never });
+    } catch (e) {
+      err = e as ListOptionsInvalidError;
+    }
     expect(err!.errors.map((e) => e.toString())).toEqual([
       'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
       'resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"',

@@ -8,8 +8,8 @@ import { ListOptionsInvalidError, parseResourceVersion } from '../errors.ts';
 import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
 
 export type ReadPlan =
-  | { kind: 'consistent' }               // rv unset: the latest state
-  | { kind: 'any' }                      // rv "0": whatever is at hand
+  | { kind: 'consistent' } // rv unset: the latest state
+  | { kind: 'any' } // rv "0": whatever is at hand
   | { kind: 'notOlderThan'; rev: number }
   | { kind: 'exact'; rev: number };
 
@@ -89,4 +89,3 @@ export function planWatch(opts: WatchOptions): WatchPlan {
   if (n === 0) return { initialEvents: true, initialEventsEndBookmark: false, start: { kind: 'any' } };
   return { initialEvents: false, initialEventsEndBookmark: false, start: { kind: 'exact', rev: n } };
 }
-

@@ -25,9 +25,7 @@ export function matchesObject(p: Predicate | undefined, obj: Obj): boolean {
  * matched decide between ADDED, MODIFIED, DELETED or nothing. `useOld` tells
  * the caller to send the previous object (for DELETED).
  */
-export function transition(
-  kind: 'create' | 'update' | 'delete', prevMatches: boolean, curMatches: boolean,
-): { type: WatchEventType; useOld: boolean } | null {
+export function transition(kind: 'create' | 'update' | 'delete', prevMatches: boolean, curMatches: boolean): { type: WatchEventType; useOld: boolean } | null {
   if (kind === 'create') return curMatches ? { type: 'ADDED', useOld: false } : null;
   if (kind === 'delete') return prevMatches ? { type: 'DELETED', useOld: true } : null;
   if (curMatches && prevMatches) return { type: 'MODIFIED', useOld: false };

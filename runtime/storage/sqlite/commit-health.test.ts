@@ -43,10 +43,15 @@ describe('CommitHealth', () => {
     let probeFails = true;
     let probes = 0;
     const logs: string[] = [];
-    const h = new CommitHealth(() => {
-      probes++;
-      if (probeFails) throw sqliteError('SQLITE_FULL', 'database or disk is full');
-    }, 500, (m) => logs.push(m), () => now);
+    const h = new CommitHealth(
+      () => {
+        probes++;
+        if (probeFails) throw sqliteError('SQLITE_FULL', 'database or disk is full');
+      },
+      500,
+      (m) => logs.push(m),
+      () => now,
+    );
 
     expect(h.check()).toBeNull();
     expect(probes).toBe(0); // healthy: no probe
@@ -69,7 +74,9 @@ describe('CommitHealth', () => {
   });
 
   it('a successful commit clears the failure at once', () => {
-    const h = new CommitHealth(() => { throw new Error('unused'); }, 60_000);
+    const h = new CommitHealth(() => {
+      throw new Error('unused');
+    }, 60_000);
     h.failed(full());
     h.failed(full());
     expect(h.check()).not.toBeNull();
@@ -79,7 +86,14 @@ describe('CommitHealth', () => {
 
   it('a probe failing for another reason keeps the last failure', () => {
     let now = 0;
-    const h = new CommitHealth(() => { throw new TypeError('bug'); }, 10, undefined, () => now);
+    const h = new CommitHealth(
+      () => {
+        throw new TypeError('bug');
+      },
+      10,
+      undefined,
+      () => now,
+    );
     h.failed(full());
     now = 100;
     expect(h.check()?.message).toBe('database space exceeded: database or disk is full');

@@ -25,9 +25,7 @@ export function prepareCompact(db: Database.Database): CompactStatements {
  * holding the newest revision is never deleted (it keeps the revision counter
  * across restarts).
  */
-export function compactChunk(
-  db: Database.Database, st: CompactStatements, done: number, target: number, maxRev: number, chunk: number,
-): { done: number; deleted: number } {
+export function compactChunk(db: Database.Database, st: CompactStatements, done: number, target: number, maxRev: number, chunk: number): { done: number; deleted: number } {
   let deleted = 0;
   let last = done;
   db.transaction(() => {
@@ -49,7 +47,10 @@ export function compactChunk(
  */
 export class RevisionClock {
   private samples: { t: number; rev: number }[] = [];
-  constructor(private windowMs: number, private now: () => number = Date.now) {}
+  constructor(
+    private windowMs: number,
+    private now: () => number = Date.now,
+  ) {}
 
   sample(rev: number): void {
     const t = this.now();
@@ -63,7 +64,10 @@ export class RevisionClock {
     const cutoff = this.now() - this.windowMs;
     let found = 0;
     let i = 0;
-    while (i < this.samples.length && this.samples[i].t <= cutoff) { found = this.samples[i].rev; i++; }
+    while (i < this.samples.length && this.samples[i].t <= cutoff) {
+      found = this.samples[i].rev;
+      i++;
+    }
     if (i > 1) this.samples.splice(0, i - 1);
     return found;
   }

@@ -13,7 +13,11 @@ export class StorageOpenError extends Error {}
 
 /** Another process holds the exclusive lock on the database file. */
 export class DataDirInUseError extends StorageOpenError {
-  constructor(public file: string, public owner: OwnerRecord | null, ownerAlive: boolean) {
+  constructor(
+    public file: string,
+    public owner: OwnerRecord | null,
+    ownerAlive: boolean,
+  ) {
     let who: string;
     if (owner && ownerAlive) {
       who = `another specserver process (pid ${owner.pid} on ${owner.host}${owner.url ? `, serving ${owner.url}` : ''}, since ${owner.since})`;
@@ -22,16 +26,17 @@ export class DataDirInUseError extends StorageOpenError {
     } else {
       who = 'another process (no owner record was found; some other program has the file open)';
     }
-    super(`the data directory is in use: ${who} holds an exclusive lock on ${file}. ` +
-      'Stop that process, or start this one with another --data-dir.');
+    super(`the data directory is in use: ${who} holds an exclusive lock on ${file}. ` + 'Stop that process, or start this one with another --data-dir.');
   }
 }
 
 /** The file exists but is not a SQLite database, or its structure is damaged (truncated, overwritten). */
 export class DatabaseFileError extends StorageOpenError {
-  constructor(public file: string, detail: string) {
-    super(`${file} is not a usable specserver database: ${detail}. ` +
-      'Restore it from a backup, or move it (with any -wal file beside it) out of the data directory to start with an empty store.');
+  constructor(
+    public file: string,
+    detail: string,
+  ) {
+    super(`${file} is not a usable specserver database: ${detail}. ` + 'Restore it from a backup, or move it (with any -wal file beside it) out of the data directory to start with an empty store.');
   }
 }
 
@@ -55,9 +60,14 @@ export function describeRows(rows: UnreadableRow[]): string {
 
 /** Stored values that cannot be read; the store does not start without the quarantine flag. */
 export class UnreadableRowsError extends StorageOpenError {
-  constructor(public file: string, public rows: UnreadableRow[]) {
-    super(`${file} holds ${rows.length} unreadable stored value${rows.length === 1 ? '' : 's'}: ${describeRows(rows)}. ` +
-      `Start with ${QUARANTINE_FLAG} to move them into the table "quarantine" of that file ` +
-      '(their objects disappear from the API; nothing is deleted) and serve everything else. See docs/recovery.md.');
+  constructor(
+    public file: string,
+    public rows: UnreadableRow[],
+  ) {
+    super(
+      `${file} holds ${rows.length} unreadable stored value${rows.length === 1 ? '' : 's'}: ${describeRows(rows)}. ` +
+        `Start with ${QUARANTINE_FLAG} to move them into the table "quarantine" of that file ` +
+        '(their objects disappear from the API; nothing is deleted) and serve everything else. See docs/recovery.md.',
+    );
   }
 }

@@ -23,7 +23,7 @@ export function ownerPath(dbFile: string): string {
 export function readOwner(dbFile: string): OwnerRecord | null {
   try {
     const rec = JSON.parse(fs.readFileSync(ownerPath(dbFile), 'utf8'));
-    return rec && typeof rec.pid === 'number' ? rec as OwnerRecord : null;
+    return rec && typeof rec.pid === 'number' ? (rec as OwnerRecord) : null;
   } catch {
     return null;
   }

@@ -43,7 +43,9 @@ interface LogRowFull {
  * is not reported.
  */
 export function findUnreadable(db: Database.Database): UnreadableRow[] {
-  const candidates = db.prepare(`
+  const candidates = db
+    .prepare(
+      `
     SELECT l.rev, l.key, l.value, (c.rev IS NOT NULL) AS current,
       CASE WHEN typeof(l.value) <> 'text' THEN 'stored as ' || typeof(l.value)
            WHEN NOT json_valid(l.value) THEN 'invalid JSON'
@@ -51,7 +53,9 @@ export function findUnreadable(db: Database.Database): UnreadableRow[] {
       END AS reason
     FROM log l NOT INDEXED LEFT JOIN current c ON c.key = l.key AND c.rev = l.rev
     WHERE typeof(l.value) <> 'text' OR NOT json_valid(l.value) OR json_type(l.value) <> 'object'
-    ORDER BY l.rev`).all() as { rev: number; key: string; value: unknown; current: number; reason: string }[];
+    ORDER BY l.rev`,
+    )
+    .all() as { rev: number; key: string; value: unknown; current: number; reason: string }[];
   const out: UnreadableRow[] = [];
   for (const c of candidates) {
     let reason = c.reason;
@@ -119,5 +123,5 @@ export function quarantineRows(db: Database.Database, rows: UnreadableRow[]): nu
 /** How many rows the quarantine table holds (0 when it does not exist). */
 export function quarantineCount(db: Database.Database): number {
   const exists = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'quarantine'").pluck().get() as number;
-  return exists ? db.prepare('SELECT count(*) FROM quarantine').pluck().get() as number : 0;
+  return exists ? (db.prepare('SELECT count(*) FROM quarantine').pluck().get() as number) : 0;
 }

@@ -16,7 +16,9 @@ const tmpDb = () => {
   dirs.push(d);
   return path.join(d, 'specserver.db');
 };
-afterEach(() => { for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true }); });
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
 
 describe('SqliteKV', () => {
   it('keeps data, revision and compaction mark across reopen', async () => {
@@ -72,10 +74,7 @@ describe('SqliteKV', () => {
   it('rolls back a whole batch when a write fails in SQLite, keeping the revision', async () => {
     const kv = openSqliteKV({ path: ':memory:' });
     const rev = await kv.currentRevision();
-    const results = await Promise.allSettled([
-      kv.create('/ok', 'fine'),
-      kv.create('/bad', null as unknown as string),
-    ]);
+    const results = await Promise.allSettled([kv.create('/ok', 'fine'), kv.create('/bad', null as unknown as string)]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     expect(await kv.currentRevision()).toBe(rev);
     expect(await kv.get('/ok')).toBeNull();
@@ -98,8 +97,10 @@ describe('RevisionClock', () => {
     let now = 0;
     const c = new RevisionClock(100, () => now);
     c.sample(5);
-    now = 50; c.sample(9);
-    now = 120; c.sample(12);
+    now = 50;
+    c.sample(9);
+    now = 120;
+    c.sample(12);
     expect(c.horizon()).toBe(5);
     now = 151;
     expect(c.horizon()).toBe(9);

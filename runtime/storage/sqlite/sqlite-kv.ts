@@ -10,8 +10,18 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import {
-  CompactedError, ConflictError, FutureRevisionError, KeyExistsError, NotFoundError, StorageError,
-  type KV, type KeyValue, type KVListOptions, type KVListResult, type KVWatcher, type KVWatchOptions,
+  CompactedError,
+  ConflictError,
+  FutureRevisionError,
+  KeyExistsError,
+  NotFoundError,
+  StorageError,
+  type KV,
+  type KeyValue,
+  type KVListOptions,
+  type KVListResult,
+  type KVWatcher,
+  type KVWatchOptions,
 } from '../interface.ts';
 import { commitFailure } from '../errors.ts';
 import { applyPragmas, DDL, prefixEnd, type SyncMode } from './schema.ts';
@@ -66,8 +76,16 @@ type WriteOp =
   | { kind: 'update'; key: string; value: string; expected: number; resolve: (kv: KeyValue) => void; reject: (e: Error) => void }
   | { kind: 'delete'; key: string; expected?: number; resolve: (kv: KeyValue) => void; reject: (e: Error) => void };
 
-interface CurrentRow { rev: number; createRev: number }
-interface ValueRow { key: string; rev: number; createRev: number; value: string }
+interface CurrentRow {
+  rev: number;
+  createRev: number;
+}
+interface ValueRow {
+  key: string;
+  rev: number;
+  createRev: number;
+  value: string;
+}
 
 export class SqliteKV implements KV {
   readonly path: string;
@@ -141,14 +159,20 @@ export class SqliteKV implements KV {
       probeClear: db.prepare('DELETE FROM probe'),
     };
     // the probe commits a row of two pages' size and removes it in the same transaction
-    const probe = db.transaction(() => { this.st.probeWrite.run(); this.st.probeClear.run(); });
+    const probe = db.transaction(() => {
+      this.st.probeWrite.run();
+      this.st.probeClear.run();
+    });
     this.health = new CommitHealth(() => probe.immediate(), opts.probeIntervalMs ?? 1000, opts.log);
     this.cst = prepareCompact(db);
     // Revisions start at 1 like etcd's, so "0" never names a real state.
     this.rev = Math.max(1, (this.st.maxRev.get() as number | null) ?? 0);
     this.compacted = (this.st.getMeta.get('compact_rev') as number | undefined) ?? 0;
     this.compactDone = (this.st.getMeta.get('compact_done') as number | undefined) ?? 0;
-    this.hub = new WatchHub((rev) => this.st.getValue.get(rev) as string | undefined, () => this.rev);
+    this.hub = new WatchHub(
+      (rev) => this.st.getValue.get(rev) as string | undefined,
+      () => this.rev,
+    );
     const windowMs = opts.historyWindowMs ?? 5 * 60_000;
     this.clock = new RevisionClock(windowMs);
     this.clock.sample(this.rev);
@@ -160,10 +184,16 @@ export class SqliteKV implements KV {
     if (this.compactDone < this.compacted) this.compacting = this.runCompaction(this.compacted);
   }
 
-  async currentRevision(): Promise<number> { return this.rev; }
-  async compactedRevision(): Promise<number> { return this.compacted; }
+  async currentRevision(): Promise<number> {
+    return this.rev;
+  }
+  async compactedRevision(): Promise<number> {
+    return this.compacted;
+  }
   /** Synchronous reads of the counters, for callers on a hot path. */
-  revisionSync(): number { return this.rev; }
+  revisionSync(): number {
+    return this.rev;
+  }
 
   /**
    * null while commits succeed; otherwise why they fail (a full disk, an I/O
@@ -249,24 +279,22 @@ export class SqliteKV implements KV {
   }
 
   update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
-    return new Promise((resolve, reject) =>
-      this.enqueue({ kind: 'update', key, value, expected: expectedModRevision, resolve, reject }));
+    return new Promise((resolve, reject) => this.enqueue({ kind: 'update', key, value, expected: expectedModRevision, resolve, reject }));
   }
 
   /** Returns the deleted value, with modRevision = the revision of the delete. */
   delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
-    return new Promise((resolve, reject) =>
-      this.enqueue({ kind: 'delete', key, expected: expectedModRevision, resolve, reject }));
+    return new Promise((resolve, reject) => this.enqueue({ kind: 'delete', key, expected: expectedModRevision, resolve, reject }));
   }
 
   watch(prefix: string, opts: KVWatchOptions): KVWatcher {
     this.checkOpen();
     if (opts.afterRevision < this.compacted) throw new CompactedError(opts.afterRevision, this.compacted);
     const end = prefixEnd(prefix);
-    const backlog = opts.afterRevision < this.rev
-      ? (this.st.rowsSince.all(opts.afterRevision, prefix, end) as (Omit<LogRow, 'deleted'> & { deleted: number })[])
-        .map((r): LogRow => ({ ...r, deleted: !!r.deleted }))
-      : [];
+    const backlog =
+      opts.afterRevision < this.rev
+        ? (this.st.rowsSince.all(opts.afterRevision, prefix, end) as (Omit<LogRow, 'deleted'> & { deleted: number })[]).map((r): LogRow => ({ ...r, deleted: !!r.deleted }))
+        : [];
     return this.hub.add(prefix, end, opts, backlog);
   }
 
@@ -297,7 +325,13 @@ export class SqliteKV implements KV {
   }
 
   stats(): SqliteKVStats {
-    const size = (p: string) => { try { return fs.statSync(p).size; } catch { return 0; } };
+    const size = (p: string) => {
+      try {
+        return fs.statSync(p).size;
+      } catch {
+        return 0;
+      }
+    };
     return {
       revision: this.rev,
       compactedRevision: this.compacted,
@@ -330,7 +364,10 @@ export class SqliteKV implements KV {
   }
 
   private enqueue(op: WriteOp): void {
-    if (this.closed) { op.reject(new StorageError('storage closed')); return; }
+    if (this.closed) {
+      op.reject(new StorageError('storage closed'));
+      return;
+    }
     this.queue.push(op);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
@@ -348,21 +385,23 @@ export class SqliteKV implements KV {
     const results: (KeyValue | Error)[] = [];
     const rows: LogRow[] = [];
     try {
-      this.db.transaction(() => {
-        for (const op of ops) {
-          try {
-            results.push(this.apply(op, rows));
-          } catch (err) {
-            if (!(err instanceof StorageError)) throw err;
-            results.push(err);
+      this.db
+        .transaction(() => {
+          for (const op of ops) {
+            try {
+              results.push(this.apply(op, rows));
+            } catch (err) {
+              if (!(err instanceof StorageError)) throw err;
+              results.push(err);
+            }
           }
-        }
-      }).immediate();
+        })
+        .immediate();
     } catch (err) {
       this.rev = startRev;
       const failure = commitFailure(err);
       if (failure) this.health.failed(failure);
-      for (const op of ops) op.reject(failure ?? err as Error);
+      for (const op of ops) op.reject(failure ?? (err as Error));
       return;
     }
     this.health.succeeded();
@@ -460,7 +499,11 @@ function openChecked(file: string, sync: SyncMode, inMemory: boolean): Database.
     }
     return db;
   } catch (err) {
-    try { db?.close(); } catch { /* already unusable */ }
+    try {
+      db?.close();
+    } catch {
+      /* already unusable */
+    }
     const code = (err as { code?: unknown }).code;
     if (typeof code !== 'string') throw err;
     if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {

@@ -34,7 +34,9 @@ export class WatchHub {
     private currentRev: () => number,
   ) {}
 
-  get size(): number { return this.watches.size; }
+  get size(): number {
+    return this.watches.size;
+  }
 
   toEvent(row: LogRow): KVEvent {
     let prevKv: KeyValue | undefined;
@@ -55,7 +57,10 @@ export class WatchHub {
     this.watches.add(w);
     if (w.queue.length) this.schedule(w);
     return {
-      close: () => { w.closed = true; this.watches.delete(w); },
+      close: () => {
+        w.closed = true;
+        this.watches.delete(w);
+      },
       requestProgress: () => {
         if (w.closed) return;
         w.progressAt.push(this.currentRev());
@@ -72,7 +77,10 @@ export class WatchHub {
       for (const row of rows) {
         if (row.key < w.start || row.key >= w.end) continue;
         let ev = memo.get(row);
-        if (!ev) { ev = this.toEvent(row); memo.set(row, ev); }
+        if (!ev) {
+          ev = this.toEvent(row);
+          memo.set(row, ev);
+        }
         w.queue.push(ev);
       }
       if (w.queue.length) this.schedule(w);
@@ -82,7 +90,11 @@ export class WatchHub {
   closeAll(err: Error): void {
     for (const w of this.watches) {
       w.closed = true;
-      try { w.opts.onError?.(err); } catch { /* a watcher's handler must not stop the others */ }
+      try {
+        w.opts.onError?.(err);
+      } catch {
+        /* a watcher's handler must not stop the others */
+      }
     }
     this.watches.clear();
   }
@@ -106,7 +118,11 @@ export class WatchHub {
     } catch (err) {
       w.closed = true;
       this.watches.delete(w);
-      try { w.opts.onError?.(err as Error); } catch { /* ignore */ }
+      try {
+        w.opts.onError?.(err as Error);
+      } catch {
+        /* ignore */
+      }
     }
   }
 }

@@ -22,8 +22,12 @@ export class EventQueue implements WatchStream {
     private onProgressRequest?: () => void,
   ) {}
 
-  get buffered(): number { return this.buf.length - this.head; }
-  get closed(): boolean { return this.ended || this.stopped; }
+  get buffered(): number {
+    return this.buf.length - this.head;
+  }
+  get closed(): boolean {
+    return this.ended || this.stopped;
+  }
 
   /** Adds an event outside the bound (the initial state of a watch). */
   pushInitial(ev: WatchEvent): void {
@@ -59,7 +63,10 @@ export class EventQueue implements WatchStream {
     this.stopped = true;
     this.buf = [];
     this.head = 0;
-    if (!this.ended) { this.ended = true; this.onStop(); }
+    if (!this.ended) {
+      this.ended = true;
+      this.onStop();
+    }
     this.wake();
   }
 
@@ -79,18 +86,26 @@ export class EventQueue implements WatchStream {
         const value = this.buf[this.head];
         this.consumed++;
         this.buf[this.head++] = undefined as unknown as WatchEvent;
-        if (this.head > 1024 && this.head * 2 > this.buf.length) { this.buf = this.buf.slice(this.head); this.head = 0; }
+        if (this.head > 1024 && this.head * 2 > this.buf.length) {
+          this.buf = this.buf.slice(this.head);
+          this.head = 0;
+        }
         return { value, done: false };
       }
       if (this.ended || this.stopped) return { value: undefined, done: true };
-      await new Promise<void>((r) => { this.waiter = r; });
+      await new Promise<void>((r) => {
+        this.waiter = r;
+      });
     }
   }
 
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {
     return {
       next: () => this.next(),
-      return: async () => { this.stop(); return { value: undefined, done: true }; },
+      return: async () => {
+        this.stop();
+        return { value: undefined, done: true };
+      },
     };
   }
 }

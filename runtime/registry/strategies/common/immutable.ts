@@ -8,4 +8,3 @@ import { jsonEqual } from '../../../api/json-equal.ts';
 export function immutable(path: string, value: unknown, old: unknown): FieldError[] {
   return jsonEqual(value, old) ? [] : [fieldErrors.invalid(path, value ?? null, 'field is immutable')];
 }
-

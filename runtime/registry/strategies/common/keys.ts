@@ -2,7 +2,8 @@
 // config-key syntax with upstream's messages.
 
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
-export const CONFIG_KEY_MSG = "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
+export const CONFIG_KEY_MSG =
+  "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
 
 /** Messages for a ConfigMap or Secret key; empty when valid. */
 export function configKeyErrors(key: string): string[] {

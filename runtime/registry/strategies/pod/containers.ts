@@ -18,7 +18,8 @@ import { portNameErrors, portNumOrNameErrors } from '../common/ip-rules.ts';
 const PORT_RANGE = 'must be between 1 and 65535, inclusive';
 const NEGATIVE = 'must be greater than or equal to 0';
 const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
-export const ENV_NAME_MSG = "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')";
+export const ENV_NAME_MSG =
+  "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')";
 const QUANTITY_MSG = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
@@ -43,7 +44,11 @@ function nonNegative(path: string, v: unknown): FieldError[] {
 function parseQuantity(v: unknown): QuantityValue | undefined {
   if (typeof v === 'number') v = String(v);
   if (typeof v !== 'string') return undefined;
-  try { return QuantityValue.parse(v); } catch { return undefined; }
+  try {
+    return QuantityValue.parse(v);
+  } catch {
+    return undefined;
+  }
 }
 
 function resourcesErrors(path: string, res: Obj | undefined): FieldError[] {
@@ -54,8 +59,14 @@ function resourcesErrors(path: string, res: Obj | undefined): FieldError[] {
     for (const [name, raw] of Object.entries((res[kind] ?? {}) as Record<string, unknown>)) {
       const p = `${path}.${kind}[${name}]`;
       const qv = parseQuantity(raw);
-      if (!qv) { errs.push(fieldErrors.invalid(p, raw, QUANTITY_MSG)); continue; }
-      if (qv.sign() < 0) { errs.push(fieldErrors.invalid(p, qv.toString(), NEGATIVE)); continue; }
+      if (!qv) {
+        errs.push(fieldErrors.invalid(p, raw, QUANTITY_MSG));
+        continue;
+      }
+      if (qv.sign() < 0) {
+        errs.push(fieldErrors.invalid(p, qv.toString(), NEGATIVE));
+        continue;
+      }
       parsed[kind].set(name, qv);
     }
   }
@@ -211,7 +222,9 @@ export function podSpecErrors(path: string, spec: Obj | undefined, rules: PodSpe
   const seen = new Set<string>();
   const volumes = new Set<string>((Array.isArray(spec.volumes) ? spec.volumes : []).map((v: Obj) => String(v?.name ?? '')));
   const lists: ['containers' | 'initContainers' | 'ephemeralContainers', unknown][] = [
-    ['initContainers', spec.initContainers], ['containers', spec.containers], ['ephemeralContainers', spec.ephemeralContainers],
+    ['initContainers', spec.initContainers],
+    ['containers', spec.containers],
+    ['ephemeralContainers', spec.ephemeralContainers],
   ];
   if (!Array.isArray(spec.containers) || spec.containers.length === 0) errs.push(fieldErrors.required(`${path}.containers`, ''));
   for (const [kind, list] of lists) {

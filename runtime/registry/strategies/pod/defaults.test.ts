@@ -3,8 +3,12 @@ import { defaultPodSpec, imagePullPolicyFor } from './defaults.ts';
 
 describe('imagePullPolicyFor', () => {
   it.each([
-    ['nginx', 'Always'], ['nginx:latest', 'Always'], ['nginx:1.25', 'IfNotPresent'],
-    ['registry:5000/app', 'Always'], ['registry:5000/app:v1', 'IfNotPresent'], ['app@sha256:abc', 'IfNotPresent'],
+    ['nginx', 'Always'],
+    ['nginx:latest', 'Always'],
+    ['nginx:1.25', 'IfNotPresent'],
+    ['registry:5000/app', 'Always'],
+    ['registry:5000/app:v1', 'IfNotPresent'],
+    ['app@sha256:abc', 'IfNotPresent'],
   ])('%s -> %s', (image, want) => {
     expect(imagePullPolicyFor(image)).toBe(want);
   });

@@ -11,13 +11,17 @@ import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
 import { type Strategy } from '../../strategy.ts';
 import { jsonEqual } from '../../../api/json-equal.ts';
 
-export const POD_UPDATE_FORBIDDEN = 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
+export const POD_UPDATE_FORBIDDEN =
+  'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
 
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v : []);
 
 function tolerationErrors(now: Obj[], was: Obj[]): FieldError[] {
   const errs: FieldError[] = [];
-  const strip = (t: Obj) => { const { tolerationSeconds: _s, ...rest } = t ?? {}; return rest; };
+  const strip = (t: Obj) => {
+    const { tolerationSeconds: _s, ...rest } = t ?? {};
+    return rest;
+  };
   was.forEach((old, i) => {
     if (!now.some((t) => jsonEqual(strip(t), strip(old)))) {
       errs.push(fieldErrors.forbidden(`spec.tolerations[${i}]`, 'existing toleration can not be modified except its tolerationSeconds'));
@@ -57,11 +61,13 @@ export function podUpdateErrors(obj: Obj, old: Obj): FieldError[] {
     const was = list(b[kind]);
     list(munged[kind]).forEach((c, i) => {
       if (!c || !was[i]) return;
-      if (was[i].image === undefined) delete c.image; else c.image = was[i].image;
+      if (was[i].image === undefined) delete c.image;
+      else c.image = was[i].image;
     });
   }
   for (const f of ['activeDeadlineSeconds', 'tolerations', 'schedulingGates']) {
-    if (b[f] === undefined) delete munged[f]; else munged[f] = structuredClone(b[f]);
+    if (b[f] === undefined) delete munged[f];
+    else munged[f] = structuredClone(b[f]);
   }
   if (typeof b.terminationGracePeriodSeconds === 'number' && b.terminationGracePeriodSeconds < 0 && a.terminationGracePeriodSeconds === 1) {
     munged.terminationGracePeriodSeconds = b.terminationGracePeriodSeconds;
@@ -73,6 +79,8 @@ export function podUpdateErrors(obj: Obj, old: Obj): FieldError[] {
 export function podStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
-    validateUpdate(obj, old) { return [...base.validateUpdate(obj, old), ...podUpdateErrors(obj, old)]; },
+    validateUpdate(obj, old) {
+      return [...base.validateUpdate(obj, old), ...podUpdateErrors(obj, old)];
+    },
   };
 }

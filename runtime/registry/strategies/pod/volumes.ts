@@ -13,10 +13,36 @@ export const FILE_MODE_MSG = 'must be a number between 0 and 0777 (octal), both 
 const DEFAULT_MODE = 0o644;
 
 const SOURCES = [
-  'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi', 'glusterfs',
-  'persistentVolumeClaim', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc', 'azureFile',
-  'configMap', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected', 'portworxVolume',
-  'scaleIO', 'storageos', 'csi', 'ephemeral', 'image',
+  'hostPath',
+  'emptyDir',
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'gitRepo',
+  'secret',
+  'nfs',
+  'iscsi',
+  'glusterfs',
+  'persistentVolumeClaim',
+  'rbd',
+  'flexVolume',
+  'cinder',
+  'cephfs',
+  'flocker',
+  'downwardAPI',
+  'fc',
+  'azureFile',
+  'configMap',
+  'vsphereVolume',
+  'quobyte',
+  'azureDisk',
+  'photonPersistentDisk',
+  'projected',
+  'portworxVolume',
+  'scaleIO',
+  'storageos',
+  'csi',
+  'ephemeral',
+  'image',
 ];
 const HOST_PATH_TYPES = ['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket'];
 const DOWNWARD_FIELDS = ['metadata.annotations', 'metadata.labels', 'metadata.name', 'metadata.namespace', 'metadata.uid'];
@@ -129,7 +155,10 @@ function projectedErrors(path: string, pr: Obj): FieldError[] {
       if (typeof exp === 'number' && exp < MIN_TOKEN_SECONDS) errs.push(fieldErrors.invalid(`${tp}.expirationSeconds`, exp, 'may not specify a duration less than 10 minutes'));
       if (typeof exp === 'number' && exp > MAX_TOKEN_SECONDS) errs.push(fieldErrors.invalid(`${tp}.expirationSeconds`, exp, 'may not specify a duration larger than 2^32 seconds'));
       if (!tok.path) errs.push(fieldErrors.required(`${tp}.path`, ''));
-      else { errs.push(...nonReservedPathErrors(`${tp}.path`, tok.path)); addPath(tok.path, `${tp}.path`); }
+      else {
+        errs.push(...nonReservedPathErrors(`${tp}.path`, tok.path));
+        addPath(tok.path, `${tp}.path`);
+      }
     }
   });
   return errs;

@@ -116,7 +116,12 @@ export function withPodSpec(def: ResourceDef, base: Strategy): Strategy {
   };
   return {
     ...base,
-    defaults(obj) { base.defaults?.(obj); defaults(obj); },
-    validate(obj) { return [...base.validate(obj), ...errs(obj)]; },
+    defaults(obj) {
+      base.defaults?.(obj);
+      defaults(obj);
+    },
+    validate(obj) {
+      return [...base.validate(obj), ...errs(obj)];
+    },
   };
 }

@@ -40,7 +40,10 @@ export class ServiceAllocators {
   onServiceGone?: (obj: Obj) => void;
 
   constructor(cidrs: string = DEFAULT_SERVICE_CIDR, nodePortRange: string = DEFAULT_NODE_PORT_RANGE) {
-    const list = cidrs.split(',').map((c) => c.trim()).filter(Boolean);
+    const list = cidrs
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean);
     if (list.length === 0 || list.length > 2) throw new Error(`--service-cluster-ip-range: one or two CIDRs expected, got ${cidrs}`);
     for (const c of list) {
       const a = new IPAllocator(c);
@@ -65,10 +68,18 @@ export class ServiceAllocators {
     const { ips, ports } = heldBy(obj);
     for (const ip of ips) {
       const p = parseIP(ip);
-      try { if (p) this.ip.get(p.family)?.allocate(ip); } catch { /* out of range or duplicate */ }
+      try {
+        if (p) this.ip.get(p.family)?.allocate(ip);
+      } catch {
+        /* out of range or duplicate */
+      }
     }
     for (const port of ports) {
-      try { this.nodePorts.allocate(port); } catch { /* out of range or duplicate */ }
+      try {
+        this.nodePorts.allocate(port);
+      } catch {
+        /* out of range or duplicate */
+      }
     }
   }
 
@@ -101,7 +112,10 @@ export class ServiceAllocators {
     const errs: FieldError[] = [];
     const undo = () => {
       for (const p of takenPorts) this.nodePorts.release(p);
-      for (const ip of takenIPs) { const f = parseIP(ip)?.family; if (f) this.ip.get(f)?.release(ip); }
+      for (const ip of takenIPs) {
+        const f = parseIP(ip)?.family;
+        if (f) this.ip.get(f)?.release(ip);
+      }
     };
     try {
       if (needsClusterIP(spec) && !isHeadless(spec)) {
@@ -113,7 +127,10 @@ export class ServiceAllocators {
           const want = ips[i];
           if (want) {
             const canon = canonicalIP(want) ?? want;
-            if (before.ips.includes(canon)) { ips[i] = canon; return; }
+            if (before.ips.includes(canon)) {
+              ips[i] = canon;
+              return;
+            }
             try {
               ips[i] = alloc.allocate(want);
               takenIPs.push(ips[i]);
@@ -182,7 +199,10 @@ export class ServiceAllocators {
         if (done) return;
         done = true;
         const after = heldBy(stored);
-        await this.give(before.ips.filter((ip) => !after.ips.includes(ip)), before.ports.filter((p) => !after.ports.includes(p)));
+        await this.give(
+          before.ips.filter((ip) => !after.ips.includes(ip)),
+          before.ports.filter((p) => !after.ports.includes(p)),
+        );
         for (const ip of takenIPs) await this.observe(() => this.observer?.allocated(ip, parseIP(ip)!.family, stored));
       },
       rollback: () => {

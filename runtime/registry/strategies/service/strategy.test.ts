@@ -7,7 +7,10 @@ const svc = (spec: Record<string, any>) => ({ metadata: { name: 's', namespace: 
 
 describe('defaults', () => {
   it.each([
-    [{ type: 'NodePort', ports: [{ port: 80 }] }, { externalTrafficPolicy: 'Cluster', internalTrafficPolicy: 'Cluster', sessionAffinity: 'None' }],
+    [
+      { type: 'NodePort', ports: [{ port: 80 }] },
+      { externalTrafficPolicy: 'Cluster', internalTrafficPolicy: 'Cluster', sessionAffinity: 'None' },
+    ],
     [{ type: 'ExternalName', externalName: 'x.example.com' }, { sessionAffinity: 'None' }],
     [{ type: 'LoadBalancer', ports: [{ port: 80 }] }, { allocateLoadBalancerNodePorts: true }],
   ])('%j', (spec, want) => {
@@ -32,13 +35,30 @@ describe('defaults', () => {
 describe('updates', () => {
   it('carries clusterIPs and node ports the client left out', () => {
     const old = svc({ type: 'NodePort', clusterIP: '10.0.0.9', clusterIPs: ['10.0.0.9'], ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', ports: [{ name: 'a', port: 80, nodePort: 30001 }] });
-    const neu = svc({ type: 'NodePort', ports: [{ name: 'a', port: 81 }, { name: 'b', port: 82 }] });
+    const neu = svc({
+      type: 'NodePort',
+      ports: [
+        { name: 'a', port: 81 },
+        { name: 'b', port: 82 },
+      ],
+    });
     carryAllocatedValues(neu, old);
     expect(neu.spec.clusterIPs).toEqual(['10.0.0.9']);
     expect(neu.spec.ports.map((p: any) => p.nodePort)).toEqual([30001, undefined]);
   });
   it('erases fields the new type does not use, keeps ones the client changed', () => {
-    const old = svc({ type: 'LoadBalancer', clusterIP: '10.0.0.9', clusterIPs: ['10.0.0.9'], ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', loadBalancerClass: 'x/y', allocateLoadBalancerNodePorts: true, externalTrafficPolicy: 'Local', healthCheckNodePort: 30500, ports: [{ port: 80, nodePort: 30001 }] });
+    const old = svc({
+      type: 'LoadBalancer',
+      clusterIP: '10.0.0.9',
+      clusterIPs: ['10.0.0.9'],
+      ipFamilies: ['IPv4'],
+      ipFamilyPolicy: 'SingleStack',
+      loadBalancerClass: 'x/y',
+      allocateLoadBalancerNodePorts: true,
+      externalTrafficPolicy: 'Local',
+      healthCheckNodePort: 30500,
+      ports: [{ port: 80, nodePort: 30001 }],
+    });
     const neu = structuredClone(old);
     neu.spec.type = 'ExternalName';
     dropTypeDependentFields(neu, old);

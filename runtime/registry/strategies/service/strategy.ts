@@ -16,7 +16,9 @@ import type { ServiceAllocators } from './allocate.ts';
 import { defaultIPFamilies, defaultService, needsClusterIP, needsHealthCheckNodePort, needsNodePorts, NEEDS_NODE_PORT } from './defaults.ts';
 import { validateService, validateServiceUpdate } from './validate.ts';
 
-interface Holder { allocs?: ServiceAllocators }
+interface Holder {
+  allocs?: ServiceAllocators;
+}
 /** The allocator slot travels with copies of the strategy object (spread copies symbol keys). */
 const HOLDER = Symbol('service allocators');
 
@@ -32,11 +34,11 @@ export function carryAllocatedValues(obj: Obj, old: Obj): void {
   const spec = obj.spec;
   const o = old.spec ?? {};
   if (needsClusterIP(spec) && needsClusterIP(o)) {
-    if (!spec.clusterIP && !(spec.clusterIPs?.length) && o.clusterIPs?.length) {
+    if (!spec.clusterIP && !spec.clusterIPs?.length && o.clusterIPs?.length) {
       spec.clusterIP = o.clusterIP;
       spec.clusterIPs = structuredClone(o.clusterIPs);
     }
-    if (!(spec.ipFamilies?.length) && o.ipFamilies?.length) spec.ipFamilies = structuredClone(o.ipFamilies);
+    if (!spec.ipFamilies?.length && o.ipFamilies?.length) spec.ipFamilies = structuredClone(o.ipFamilies);
     if (!spec.ipFamilyPolicy && o.ipFamilyPolicy) spec.ipFamilyPolicy = o.ipFamilyPolicy;
   }
   if (needsNodePorts(spec) && needsNodePorts(o) && Array.isArray(spec.ports)) {
@@ -46,7 +48,10 @@ export function carryAllocatedValues(obj: Obj, old: Obj): void {
     for (const p of spec.ports) {
       if (p.nodePort) continue;
       const v = byName.get(p.name ?? '');
-      if (v && !used.has(v)) { p.nodePort = v; used.add(v); }
+      if (v && !used.has(v)) {
+        p.nodePort = v;
+        used.add(v);
+      }
     }
   }
   if (needsHealthCheckNodePort(spec) && needsHealthCheckNodePort(o) && !spec.healthCheckNodePort && o.healthCheckNodePort) {
@@ -61,7 +66,10 @@ export function dropTypeDependentFields(obj: Obj, old: Obj): void {
   if (spec.type === o.type) return;
   const same = (f: string) => jsonEqual(spec[f], o[f]);
   if (!needsClusterIP(spec) && needsClusterIP(o)) {
-    if (same('clusterIP') || same('clusterIPs')) { delete spec.clusterIP; delete spec.clusterIPs; }
+    if (same('clusterIP') || same('clusterIPs')) {
+      delete spec.clusterIP;
+      delete spec.clusterIPs;
+    }
     if (same('ipFamilies')) delete spec.ipFamilies;
     if (same('ipFamilyPolicy')) delete spec.ipFamilyPolicy;
     if (same('internalTrafficPolicy')) delete spec.internalTrafficPolicy;
@@ -110,7 +118,10 @@ export function serviceStrategy(_def: ResourceDef, base: Strategy): Strategy {
   const families = (): IPFamily[] => holder.allocs?.families ?? ['IPv4'];
   const strategy: Strategy = {
     ...base,
-    defaults(obj) { base.defaults?.(obj); defaultService(obj); },
+    defaults(obj) {
+      base.defaults?.(obj);
+      defaultService(obj);
+    },
     prepareForCreate(obj) {
       base.prepareForCreate(obj);
       defaultIPFamilies(obj, families());

@@ -19,7 +19,8 @@ const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const FAMILIES = ['IPv4', 'IPv6'];
 const POLICIES = ['PreferDualStack', 'RequireDualStack', 'SingleStack'];
 const DNS1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1035_MSG = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+const DNS1035_MSG =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
 
 export function dns1035Errors(v: string): string[] {
   const errs: string[] = [];
@@ -225,4 +226,3 @@ export function validateServiceUpdate(obj: Obj, old: Obj): FieldError[] {
   }
   return errs;
 }
-

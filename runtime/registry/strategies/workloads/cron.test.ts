@@ -3,9 +3,23 @@ import { cronScheduleError, knownTimeZone, parseGoDuration } from './cron.ts';
 
 describe('cronScheduleError', () => {
   it.each([
-    ['* * * * *'], ['0 0 * * 0'], ['*/5 1-3,7 1 JAN-mar sun'], ['0 12 ? * MON'], ['5/10 * * * *'],
-    ['@yearly'], ['@annually'], ['@monthly'], ['@weekly'], ['@daily'], ['@midnight'], ['@hourly'],
-    ['@every 90s'], ['@every 1h2m3.5s'], ['CRON_TZ=Europe/Paris 0 9 * * *'], ['TZ=UTC @daily'], ['  0  0  *  *  *  '],
+    ['* * * * *'],
+    ['0 0 * * 0'],
+    ['*/5 1-3,7 1 JAN-mar sun'],
+    ['0 12 ? * MON'],
+    ['5/10 * * * *'],
+    ['@yearly'],
+    ['@annually'],
+    ['@monthly'],
+    ['@weekly'],
+    ['@daily'],
+    ['@midnight'],
+    ['@hourly'],
+    ['@every 90s'],
+    ['@every 1h2m3.5s'],
+    ['CRON_TZ=Europe/Paris 0 9 * * *'],
+    ['TZ=UTC @daily'],
+    ['  0  0  *  *  *  '],
   ])('accepts %j', (spec) => {
     expect(cronScheduleError(spec)).toBeUndefined();
   });
@@ -34,14 +48,26 @@ describe('cronScheduleError', () => {
 });
 
 describe('parseGoDuration and time zones', () => {
-  it.each([['1h', 3.6e12], ['1.5s', 1.5e9], ['-2m', -1.2e11], ['0', 0], ['300ms', 3e8]])('%s', (d, ns) => {
+  it.each([
+    ['1h', 3.6e12],
+    ['1.5s', 1.5e9],
+    ['-2m', -1.2e11],
+    ['0', 0],
+    ['300ms', 3e8],
+  ])('%s', (d, ns) => {
     expect(parseGoDuration(d)).toBe(ns);
   });
   it('rejects garbage', () => {
     expect(() => parseGoDuration('')).toThrow('time: invalid duration ""');
     expect(() => parseGoDuration('h')).toThrow('time: invalid duration "h"');
   });
-  it.each([['Europe/Paris', true], ['America/New_York', true], ['UTC', true], ['europe/paris', false], ['Mars/Base', false]])('%s', (tz, ok) => {
+  it.each([
+    ['Europe/Paris', true],
+    ['America/New_York', true],
+    ['UTC', true],
+    ['europe/paris', false],
+    ['Mars/Base', false],
+  ])('%s', (tz, ok) => {
     expect(knownTimeZone(tz)).toBe(ok);
   });
 });

@@ -4,7 +4,11 @@
 // and a leading TZ=/CRON_TZ= zone), answering with the parser's error
 // texts, and IANA time-zone names. Syntax only: nothing here runs jobs.
 
-interface Bounds { min: number; max: number; names?: Record<string, number> }
+interface Bounds {
+  min: number;
+  max: number;
+  names?: Record<string, number>;
+}
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
@@ -29,7 +33,11 @@ function atoi(s: string): number {
 
 function mustParseInt(expr: string): number {
   let n: number;
-  try { n = atoi(expr); } catch (e) { throw new CronError(`failed to parse int from ${expr}: ${(e as Error).message}`); }
+  try {
+    n = atoi(expr);
+  } catch (e) {
+    throw new CronError(`failed to parse int from ${expr}: ${(e as Error).message}`);
+  }
   if (n < 0) throw new CronError(`negative number (${n}) not allowed: ${expr}`);
   return n;
 }
@@ -66,14 +74,17 @@ function checkRange(expr: string, b: Bounds): void {
   if (step === 0) throw new CronError(`step of range should be a positive number: ${expr}`);
 }
 
-const UNITS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 6e10, h: 3.6e12 };
+const UNITS: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, μs: 1e3, ms: 1e6, s: 1e9, m: 6e10, h: 3.6e12 };
 
 /** Go's time.ParseDuration, error texts included; returns nanoseconds. */
 export function parseGoDuration(s: string): number {
   const q = JSON.stringify(s);
   let rest = s;
   let sign = 1;
-  if (rest.startsWith('-') || rest.startsWith('+')) { sign = rest[0] === '-' ? -1 : 1; rest = rest.slice(1); }
+  if (rest.startsWith('-') || rest.startsWith('+')) {
+    sign = rest[0] === '-' ? -1 : 1;
+    rest = rest.slice(1);
+  }
   if (rest === '0') return 0;
   if (rest === '') throw new CronError(`time: invalid duration ${q}`);
   let total = 0;
@@ -116,7 +127,11 @@ export function cronScheduleError(spec: string): string | undefined {
       if (DESCRIPTORS.has(rest)) return undefined;
       if (rest.startsWith('@every ')) {
         const d = rest.slice('@every '.length);
-        try { parseGoDuration(d); } catch (e) { throw new CronError(`failed to parse duration ${rest}: ${(e as Error).message}`); }
+        try {
+          parseGoDuration(d);
+        } catch (e) {
+          throw new CronError(`failed to parse duration ${rest}: ${(e as Error).message}`);
+        }
         return undefined;
       }
       throw new CronError(`unrecognized descriptor: ${rest}`);

@@ -65,7 +65,11 @@ export function validateCronJob(obj: Obj, old?: Obj): FieldError[] {
 export function cronJobStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
-    validate(obj) { return [...base.validate(obj), ...validateCronJob(obj)]; },
-    validateUpdate(obj, old) { return [...base.validateUpdate(obj, old), ...validateCronJob(obj, old)]; },
+    validate(obj) {
+      return [...base.validate(obj), ...validateCronJob(obj)];
+    },
+    validateUpdate(obj, old) {
+      return [...base.validateUpdate(obj, old), ...validateCronJob(obj, old)];
+    },
   };
 }

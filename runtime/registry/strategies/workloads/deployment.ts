@@ -15,9 +15,10 @@ import { noActiveDeadline, nonNegative, selectorImmutable, selectorTemplateError
 
 function goStrategy(st: Obj): GoValue {
   const ru = st.rollingUpdate;
-  const inner = ru && typeof ru === 'object'
-    ? `&apps.RollingUpdateDeployment{MaxUnavailable:${goIntOrString(ru.maxUnavailable).text}, MaxSurge:${goIntOrString(ru.maxSurge).text}}`
-    : '(*apps.RollingUpdateDeployment)(nil)';
+  const inner =
+    ru && typeof ru === 'object'
+      ? `&apps.RollingUpdateDeployment{MaxUnavailable:${goIntOrString(ru.maxUnavailable).text}, MaxSurge:${goIntOrString(ru.maxSurge).text}}`
+      : '(*apps.RollingUpdateDeployment)(nil)';
   return new GoValue(`apps.DeploymentStrategy{Type:${JSON.stringify(String(st.type ?? ''))}, RollingUpdate:${inner}}`);
 }
 
@@ -31,7 +32,10 @@ export function deploymentStrategyErrors(st: Obj | undefined): FieldError[] {
     case 'RollingUpdate': {
       const ru = s.rollingUpdate;
       const p = 'spec.strategy.rollingUpdate';
-      if (!ru) { errs.push(fieldErrors.required(p, 'this should be defaulted and never be nil')); break; }
+      if (!ru) {
+        errs.push(fieldErrors.required(p, 'this should be defaulted and never be nil'));
+        break;
+      }
       errs.push(...intOrPercentErrors(`${p}.maxUnavailable`, ru.maxUnavailable));
       errs.push(...intOrPercentErrors(`${p}.maxSurge`, ru.maxSurge, { capAt100: false }));
       if (isZero(ru.maxUnavailable ?? 0) && isZero(ru.maxSurge ?? 0)) {
@@ -76,7 +80,9 @@ export function validateReplicaSet(obj: Obj): FieldError[] {
 function withRules(base: Strategy, validate: (obj: Obj) => FieldError[]): Strategy {
   return {
     ...base,
-    validate(obj) { return [...base.validate(obj), ...validate(obj)]; },
+    validate(obj) {
+      return [...base.validate(obj), ...validate(obj)];
+    },
     validateUpdate(obj, old) {
       return [...base.validateUpdate(obj, old), ...validate(obj), ...selectorImmutable(obj, old)];
     },

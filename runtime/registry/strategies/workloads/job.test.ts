@@ -18,12 +18,24 @@ describe('generated Job selector', () => {
     expect(generatedSelectorErrors(j)).toEqual([]);
   });
   it.each([
-    ['wrong uid label', { 'batch.kubernetes.io/controller-uid': 'other', 'batch.kubernetes.io/job-name': 'pi' }, { 'batch.kubernetes.io/controller-uid': 'u-1' },
-      ['spec.template.metadata.labels[batch.kubernetes.io/controller-uid]: Invalid value: "other": must be \'u-1\'']],
-    ['missing job-name label', { 'batch.kubernetes.io/controller-uid': 'u-1' }, { 'batch.kubernetes.io/controller-uid': 'u-1' },
-      ["spec.template.metadata.labels[batch.kubernetes.io/job-name]: Required value: must be 'pi'"]],
-    ['selector not generated', { 'batch.kubernetes.io/controller-uid': 'u-1', 'batch.kubernetes.io/job-name': 'pi' }, { a: 'b' },
-      ['spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"a":"b"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: `selector` not auto-generated']],
+    [
+      'wrong uid label',
+      { 'batch.kubernetes.io/controller-uid': 'other', 'batch.kubernetes.io/job-name': 'pi' },
+      { 'batch.kubernetes.io/controller-uid': 'u-1' },
+      ['spec.template.metadata.labels[batch.kubernetes.io/controller-uid]: Invalid value: "other": must be \'u-1\''],
+    ],
+    [
+      'missing job-name label',
+      { 'batch.kubernetes.io/controller-uid': 'u-1' },
+      { 'batch.kubernetes.io/controller-uid': 'u-1' },
+      ["spec.template.metadata.labels[batch.kubernetes.io/job-name]: Required value: must be 'pi'"],
+    ],
+    [
+      'selector not generated',
+      { 'batch.kubernetes.io/controller-uid': 'u-1', 'batch.kubernetes.io/job-name': 'pi' },
+      { a: 'b' },
+      ['spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"a":"b"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: `selector` not auto-generated'],
+    ],
   ])('%s', (_n, labels, matchLabels, want) => {
     const j = job({ selector: { matchLabels }, template: { metadata: { labels }, spec: {} } });
     expect(generatedSelectorErrors(j).map(String)).toEqual(want);

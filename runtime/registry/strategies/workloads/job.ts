@@ -106,7 +106,10 @@ function templateErrors(obj: Obj, old: Obj): FieldError[] {
   if (!schedulable) return immutable('spec.template', now, was);
   const strip = (t: Obj | undefined) => {
     const c = structuredClone(t ?? {});
-    if (c.metadata) { delete c.metadata.labels; delete c.metadata.annotations; }
+    if (c.metadata) {
+      delete c.metadata.labels;
+      delete c.metadata.annotations;
+    }
     for (const f of SCHEDULING) if (c.spec) delete c.spec[f];
     return c;
   };
@@ -130,7 +133,10 @@ export function jobUpdateErrors(obj: Obj, old: Obj): FieldError[] {
 export function jobStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
-    prepareForCreate(obj) { base.prepareForCreate(obj); generateJobSelector(obj); },
+    prepareForCreate(obj) {
+      base.prepareForCreate(obj);
+      generateJobSelector(obj);
+    },
     validate(obj) {
       // the store names a generateName object after prepareForCreate: complete the job-name labels now
       if (obj.metadata?.generateName && !obj.metadata?.resourceVersion) generateJobSelector(obj);

@@ -15,7 +15,8 @@ import { noActiveDeadline, nonNegative, selectorTemplateErrors } from './common.
 
 const MUTABLE = ['replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
 const RETENTION = ['Retain', 'Delete'];
-export const STS_UPDATE_FORBIDDEN = "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
+export const STS_UPDATE_FORBIDDEN =
+  "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
 
 function goRollingUpdate(ru: Obj): string {
   const mu = ru.maxUnavailable === undefined ? '(*intstr.IntOrString)(nil)' : `&${goIntOrString(ru.maxUnavailable).text}`;
@@ -35,11 +36,13 @@ export function validateStatefulSet(obj: Obj): FieldError[] {
   else if (pmp !== 'OrderedReady' && pmp !== 'Parallel') errs.push(fieldErrors.invalid('spec.podManagementPolicy', pmp, "must be 'OrderedReady' or 'Parallel'"));
   const us: Obj = spec.updateStrategy ?? {};
   switch (us.type) {
-    case undefined: case '':
+    case undefined:
+    case '':
       errs.push(fieldErrors.required('spec.updateStrategy', ''));
       break;
     case 'OnDelete':
-      if (us.rollingUpdate != null) errs.push(fieldErrors.invalid('spec.updateStrategy.rollingUpdate', new GoValue(goRollingUpdate(us.rollingUpdate)), "only allowed for updateStrategy 'RollingUpdate'"));
+      if (us.rollingUpdate != null)
+        errs.push(fieldErrors.invalid('spec.updateStrategy.rollingUpdate', new GoValue(goRollingUpdate(us.rollingUpdate)), "only allowed for updateStrategy 'RollingUpdate'"));
       break;
     case 'RollingUpdate':
       errs.push(...nonNegative('spec.updateStrategy.rollingUpdate.partition', us.rollingUpdate?.partition));
@@ -70,7 +73,9 @@ export function statefulSetUpdateErrors(obj: Obj, old: Obj): FieldError[] {
 export function statefulSetStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
-    validate(obj) { return [...base.validate(obj), ...validateStatefulSet(obj)]; },
+    validate(obj) {
+      return [...base.validate(obj), ...validateStatefulSet(obj)];
+    },
     validateUpdate(obj, old) {
       return [...base.validateUpdate(obj, old), ...validateStatefulSet(obj), ...statefulSetUpdateErrors(obj, old)];
     },
