@@ -5,7 +5,9 @@
 // the Scale's resourceVersion as a precondition, through the parent store's
 // write pipeline (subresource `scale`).
 
-import type { ResourceDef } from '../../generated/api-types.ts';
+import { applyPatch, type PatchKind } from '../patch/index.ts';
+import { patchErrorToApi } from './patching.ts';
+import type { MergeSchema, ResourceDef } from '../../generated/api-types.ts';
 import { errors } from '../api/errors.ts';
 import { fieldErrors } from '../api/field-errors.ts';
 import { labelSelectorString } from '../api/label-selector.ts';
@@ -55,6 +57,9 @@ export function toScale(obj: Obj, paths: ScalePaths): Obj {
   };
 }
 
+/** The schema name of autoscaling/v1 Scale in the merge schema (strategic patches of a Scale). */
+const SCALE_SCHEMA = 'io.k8s.api.autoscaling.v1.Scale';
+
 export class ScaleStore {
   constructor(
     readonly parent: RegistryStore,
@@ -93,5 +98,25 @@ export class ScaleStore {
       { ...opts, subresource: 'scale' },
     );
     return obj;
+  }
+
+  /**
+   * A JSON, merge or strategic merge patch of the Scale: applied to the live
+   * Scale inside the write (so a conflict retry patches the new one), then
+   * written as update() writes a Scale. Returns the stored workload.
+   */
+  async patch(namespace: string, name: string, type: Exclude<PatchKind, 'apply'>, patch: unknown, mergeSchema: MergeSchema, opts: PipelineOptions = {}): Promise<Obj> {
+    return this.update(
+      namespace,
+      name,
+      (liveScale) => {
+        try {
+          return applyPatch(type, liveScale as never, patch, { schema: mergeSchema, typeName: SCALE_SCHEMA }) as Obj;
+        } catch (err) {
+          throw patchErrorToApi(err);
+        }
+      },
+      opts,
+    );
   }
 }

@@ -1,18 +1,16 @@
-// The scale subresource over HTTP: decodes a Scale (PUT) or a patch of the
-// live Scale (PATCH) and answers the Scale; the Scale view and the write of
-// the replica count are the registry's scale store (registry/scale.ts).
+// The scale subresource over HTTP: decodes a Scale (PUT) or a patch (PATCH)
+// and answers the Scale; the Scale view, the patch of the live Scale and the
+// write of the replica count are the registry's scale store (registry/scale.ts).
 
-import { applyPatch, contentTypeToPatchKind, PatchError } from '../../patch/index.ts';
+import { contentTypeToPatchKind } from '../../patch/index.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { decodeText, mediaType, readBodyBytes, readObjectBody } from '../body.ts';
-import { ApiError, errors } from '../../api/errors.ts';
+import { errors } from '../../api/errors.ts';
 import { type RequestContext, sendNegotiated } from './context.ts';
 import { dryRun } from './params.ts';
 import { ScaleStore, scalePathsOf, toScale } from '../../registry/scale.ts';
 import { fieldManagerOf, sendCommitted, writeHooks } from './write-common.ts';
 import { negotiateObject } from '../negotiate.ts';
-
-const SCALE_SCHEMA = 'io.k8s.api.autoscaling.v1.Scale';
 
 function respondScale(rc: RequestContext, scale: Obj, status = 200): Promise<Response> {
   const neg = negotiateObject(rc.c.req.header('accept'), { protobuf: rc.services.protobuf.supports('autoscaling/v1', 'Scale'), allowTransforms: false, list: false });
@@ -23,33 +21,22 @@ export async function handleScale(rc: RequestContext): Promise<Response> {
   const scale = new ScaleStore(rc.res.store, scalePathsOf(rc.res.def));
   if (rc.info.verb === 'get') return respondScale(rc, await scale.get(rc.info.namespace, rc.info.name));
 
-  let wanted: (liveScale: Obj) => Obj;
+  const dry = dryRun(rc);
+  const opts = { dryRun: dry, warnings: rc.warnings, hooks: writeHooks(rc, 'UPDATE', fieldManagerOf(rc), dry, { subresource: 'scale' }) };
+  let obj: Obj;
   if (rc.info.verb === 'update') {
     const pb = rc.services.protobuf.supports('autoscaling/v1', 'Scale') ? rc.services.protobuf : undefined;
     const { value } = await readObjectBody(rc.c, 'Scale in version "v1" cannot be handled as a Scale', pb);
     const body = value as Obj;
     if ((body.kind ?? 'Scale') !== 'Scale') throw errors.badRequest(`${body.kind} in version "v1" cannot be handled as a Scale`);
-    wanted = () => body;
+    obj = await scale.update(rc.info.namespace, rc.info.name, () => body, opts);
   } else {
     const kind = contentTypeToPatchKind(mediaType(rc.c.req.header('content-type')));
     if (!kind || kind === 'apply')
       throw errors.unsupportedMediaType(rc.c.req.header('content-type') ?? '', ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
     const patch = decodeText(new TextDecoder().decode(await readBodyBytes(rc.c)), 'json', 'error decoding patch').value;
-    wanted = (liveScale) => {
-      try {
-        return applyPatch(kind, liveScale as never, patch, { schema: rc.services.mergeSchema, typeName: SCALE_SCHEMA }) as Obj;
-      } catch (err) {
-        if (err instanceof PatchError) throw new ApiError(err.code, err.reason, err.message);
-        throw err;
-      }
-    };
+    obj = await scale.patch(rc.info.namespace, rc.info.name, kind, patch, rc.services.mergeSchema, opts);
   }
-  const dry = dryRun(rc);
-  const obj = await scale.update(rc.info.namespace, rc.info.name, wanted, {
-    dryRun: dry,
-    warnings: rc.warnings,
-    hooks: writeHooks(rc, 'UPDATE', fieldManagerOf(rc), dry, { subresource: 'scale' }),
-  });
   const view = toScale(obj, scale.paths);
   return sendCommitted(rc, view, 200, () => respondScale(rc, view));
 }
