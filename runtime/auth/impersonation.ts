@@ -72,8 +72,10 @@ export function splitServiceAccountUsername(username: string): { namespace: stri
  * when groups, extra or a uid are asked for without a user.
  */
 export function parseImpersonation(req: AuthRequest): ParsedImpersonation | undefined {
-  const checks: ImpersonationCheck[] = [];
   const names = req.headerNames();
+  // the common case, read once: no Impersonate-* header at all
+  if (!names.some((h) => h.startsWith('impersonate-'))) return undefined;
+  const checks: ImpersonationCheck[] = [];
   const consumedHeaders = names.filter((h) => h === IMPERSONATE_USER || h === IMPERSONATE_GROUP || h === IMPERSONATE_UID || h.startsWith(IMPERSONATE_EXTRA_PREFIX));
 
   const requestedUser = req.header(IMPERSONATE_USER) ?? '';

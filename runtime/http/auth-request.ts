@@ -37,20 +37,60 @@ export function peerCertificate(socket: unknown): PeerCertificate | undefined {
   return cached ?? undefined;
 }
 
+type Incoming = {
+  socket?: unknown;
+  headers: Record<string, string | string[] | undefined>;
+  headersDistinct?: Record<string, string[] | undefined>;
+};
+
+/** A request that came through a socket: node's parsed headers (lower-case names), no WHATWG Headers built. */
+class NodeAuthRequest implements AuthRequest {
+  readonly certificate: PeerCertificate | undefined;
+
+  constructor(
+    readonly path: string,
+    private readonly incoming: Incoming,
+  ) {
+    this.certificate = peerCertificate(incoming.socket);
+  }
+
+  header(name: string): string | undefined {
+    const v = this.incoming.headers[name.toLowerCase()];
+    return Array.isArray(v) ? v.join(', ') : v;
+  }
+
+  /** Each occurrence of a repeated header is one value (node joins them with commas in `headers`). */
+  headerValues(name: string): string[] {
+    return this.incoming.headersDistinct?.[name.toLowerCase()] ?? [];
+  }
+
+  headerNames(): string[] {
+    return Object.keys(this.incoming.headers);
+  }
+}
+
+/** A request without a socket (app.request()): its own headers. */
+class FetchAuthRequest implements AuthRequest {
+  constructor(
+    readonly path: string,
+    private readonly headers: Headers,
+  ) {}
+
+  header(name: string): string | undefined {
+    return this.headers.get(name) ?? undefined;
+  }
+
+  headerValues(name: string): string[] {
+    const joined = this.headers.get(name);
+    return joined === null ? [] : [joined];
+  }
+
+  headerNames(): string[] {
+    return [...this.headers.keys()];
+  }
+}
+
 export function authRequestOf(c: Context, path: string): AuthRequest {
-  const incoming = (c.env as { incoming?: { socket?: unknown; headersDistinct?: Record<string, string[] | undefined> } } | undefined)?.incoming;
-  const raw = c.req.raw.headers;
-  return {
-    path,
-    header: (name) => raw.get(name) ?? undefined,
-    headerValues: (name) => {
-      // each occurrence of a repeated header is one value (node joins them with commas in `headers`)
-      const v = incoming?.headersDistinct?.[name.toLowerCase()];
-      if (v) return v;
-      const joined = raw.get(name);
-      return joined === null ? [] : [joined];
-    },
-    headerNames: () => [...raw.keys()],
-    certificate: peerCertificate(incoming?.socket),
-  };
+  const incoming = (c.env as { incoming?: Incoming } | undefined)?.incoming;
+  return incoming?.headers ? new NodeAuthRequest(path, incoming) : new FetchAuthRequest(path, c.req.raw.headers);
 }
