@@ -11,6 +11,20 @@ import { startWatchLoop, type WatchLoop } from './watch-loop.ts';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
 
+/** Reads a ServiceAccount for ServiceAccount admission (undefined when missing). */
+export function serviceAccountLookup(api: ApiIndex): (namespace: string, name: string) => Promise<Obj | undefined> {
+  return async (namespace, name) => {
+    const res = api.lookup('', 'v1', 'serviceaccounts');
+    if (!res) return undefined;
+    try {
+      return await res.store.get(namespace, name);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) return undefined;
+      throw err;
+    }
+  };
+}
+
 export function startServiceAccountController(api: ApiIndex): WatchLoop | undefined {
   const nsRes = api.lookup('', 'v1', 'namespaces');
   const saRes = api.lookup('', 'v1', 'serviceaccounts');

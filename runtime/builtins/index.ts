@@ -9,6 +9,7 @@ import type { AdmissionChain } from '../admission/chain.ts';
 import type { Discovery } from '../http/discovery.ts';
 import { namespaceLifecyclePlugin } from '../admission/plugins/namespace-lifecycle.ts';
 import { serviceAccountPlugin } from '../admission/plugins/service-account.ts';
+import { serviceAccountLookup } from './default-serviceaccounts.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import { installLocalAPIServices } from './apiservices.ts';
@@ -44,7 +45,7 @@ export interface InstalledBuiltins {
 
 export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBuiltins> {
   ctx.admission.add(namespaceLifecyclePlugin(ctx.api));
-  ctx.admission.add(serviceAccountPlugin());
+  ctx.admission.add(serviceAccountPlugin(serviceAccountLookup(ctx.api)));
   await bootstrapNamespaces(ctx.api);
   const services = await installServiceAllocation(ctx.api, ctx.flags);
   const apiServices = await installLocalAPIServices(ctx.api, ctx.discovery);

@@ -74,6 +74,10 @@ describe('service accounts and their tokens', () => {
     });
     expect(pod.status).toBe(201);
     expect(pod.json.spec.serviceAccountName).toBe('default');
+    // the projected token volume, mounted where client libraries look for it
+    const volume = pod.json.spec.volumes.find((v: { name: string }) => v.name.startsWith('kube-api-access-'));
+    expect(volume.projected.sources[0]).toEqual({ serviceAccountToken: { expirationSeconds: 3607, path: 'token' } });
+    expect(pod.json.spec.containers[0].volumeMounts).toEqual([{ name: volume.name, readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' }]);
     const r = await call('/api/v1/namespaces/default/serviceaccounts/default/token', {
       method: 'POST',
       body: tokenRequest({ boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'bound', uid: pod.json.metadata.uid } }),
