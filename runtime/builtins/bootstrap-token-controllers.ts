@@ -17,14 +17,11 @@ import type { ApiIndex } from '../registry/served.ts';
 import { BOOTSTRAP_SIGNER_WRITER, TOKEN_CLEANER_WRITER } from '../registry/write-services.ts';
 import type { Obj } from '../storage/interface.ts';
 import { startWatchLoop, type WatchLoop } from './watch-loop.ts';
+import { ignoreStatus } from './ignore-status.ts';
 
 export interface BootstrapTokenControllers {
   stop(): Promise<void>;
 }
-
-const ignore = (codes: number[]) => (err: unknown) => {
-  if (!(err instanceof ApiError && codes.includes(err.code))) throw err;
-};
 
 export function startBootstrapTokenControllers(api: ApiIndex, enabled: { cleaner: boolean; signer: boolean }, now: () => number = Date.now): BootstrapTokenControllers | undefined {
   const secretsRes = api.lookup('', 'v1', 'secrets');
@@ -38,7 +35,7 @@ export function startBootstrapTokenControllers(api: ApiIndex, enabled: { cleaner
   const clean = async (): Promise<void> => {
     const plan = planTokenCleanup([...secrets.values()], now());
     for (const d of plan.delete) {
-      await secretsRes.store.delete(d.namespace, d.name, { preconditions: d.uid ? { uid: d.uid } : undefined, writer: TOKEN_CLEANER_WRITER }).catch(ignore([404, 409]));
+      await secretsRes.store.delete(d.namespace, d.name, { preconditions: d.uid ? { uid: d.uid } : undefined, writer: TOKEN_CLEANER_WRITER }).catch(ignoreStatus([404, 409]));
     }
     if (timer) clearTimeout(timer);
     timer = undefined;
@@ -55,7 +52,7 @@ export function startBootstrapTokenControllers(api: ApiIndex, enabled: { cleaner
     try {
       cm = await cmRes.store.get(CLUSTER_INFO_NAMESPACE, CLUSTER_INFO_NAME);
     } catch (err) {
-      ignore([404])(err);
+      ignoreStatus([404])(err);
       return;
     }
     const { changed } = await signClusterInfo(cm.data ?? {}, [...secrets.values()], now());
@@ -70,7 +67,7 @@ export function startBootstrapTokenControllers(api: ApiIndex, enabled: { cleaner
         },
         { writer: BOOTSTRAP_SIGNER_WRITER },
       )
-      .catch(ignore([404, 409]));
+      .catch(ignoreStatus([404, 409]));
   };
 
   // one pass at a time, in order: a pass sees every event before it

@@ -5,7 +5,6 @@
 // IPAddress objects when networking.k8s.io/v1beta1 is served, and makes sure
 // the `kubernetes` Service exists in `default` with the range's first address.
 
-import { ApiError } from '../api/errors.ts';
 import { NS_DEFAULT } from '../api/k8s-names.ts';
 import type { IPFamily } from '../registry/allocators/ip.ts';
 import { type AddressObserver, DEFAULT_NODE_PORT_RANGE, DEFAULT_SERVICE_CIDR, ServiceAllocators } from '../registry/strategies/service/allocate.ts';
@@ -14,16 +13,11 @@ import type { ApiIndex } from '../registry/served.ts';
 import type { Obj } from '../storage/interface.ts';
 import { groupVersion } from '../api/keys.ts';
 import { APISERVER_WRITER } from '../registry/write-services.ts';
+import { ignoreStatus } from './ignore-status.ts';
 
 export const LABEL_IP_FAMILY = 'ipaddress.kubernetes.io/ip-family';
 export const LABEL_MANAGED_BY = 'ipaddress.kubernetes.io/managed-by';
 export const IP_ALLOCATOR_MANAGER = 'ipallocator.k8s.io';
-
-function ignore(codes: number[]) {
-  return (err: unknown) => {
-    if (!(err instanceof ApiError && codes.includes(err.code))) throw err;
-  };
-}
 
 /** IPAddress objects (networking.k8s.io) named by canonical address, parentRef to the Service. */
 export function ipAddressObserver(api: ApiIndex): AddressObserver | undefined {
@@ -43,10 +37,10 @@ export function ipAddressObserver(api: ApiIndex): AddressObserver | undefined {
           },
           { writer: APISERVER_WRITER },
         )
-        .catch(ignore([409]));
+        .catch(ignoreStatus([409]));
     },
     async released(ip: string) {
-      await res.store.delete('', ip, { writer: APISERVER_WRITER }).catch(ignore([404]));
+      await res.store.delete('', ip, { writer: APISERVER_WRITER }).catch(ignoreStatus([404]));
     },
   };
 }
@@ -104,7 +98,7 @@ export async function ensureDefaultServiceCIDR(api: ApiIndex, allocators: Servic
   if (!res) return;
   const apiVersion = groupVersion(res.storageDef.group, res.storageDef.version);
   const cidrs = allocators.families.map((f) => allocators.ip.get(f)!.cidr.text);
-  await res.store.create('', { apiVersion, kind: 'ServiceCIDR', metadata: { name: 'kubernetes' }, spec: { cidrs } }, { writer: APISERVER_WRITER }).catch(ignore([409]));
+  await res.store.create('', { apiVersion, kind: 'ServiceCIDR', metadata: { name: 'kubernetes' }, spec: { cidrs } }, { writer: APISERVER_WRITER }).catch(ignoreStatus([409]));
   await res.store.update(
     '',
     'kubernetes',
@@ -138,5 +132,5 @@ export async function ensureKubernetesService(api: ApiIndex, allocators: Service
       },
       { writer: APISERVER_WRITER },
     )
-    .catch(ignore([409, 422]));
+    .catch(ignoreStatus([409, 422]));
 }

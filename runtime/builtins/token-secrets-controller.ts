@@ -12,10 +12,7 @@ import type { ApiIndex } from '../registry/served.ts';
 import { TOKENS_CONTROLLER_WRITER } from '../registry/write-services.ts';
 import type { Obj } from '../storage/interface.ts';
 import { startWatchLoop, type WatchLoop } from './watch-loop.ts';
-
-const ignore = (codes: number[]) => (err: unknown) => {
-  if (!(err instanceof ApiError && codes.includes(err.code))) throw err;
-};
+import { ignoreStatus } from './ignore-status.ts';
 
 export function startTokenSecretsController(api: ApiIndex, issuer: TokenIssuer, rootCA: string): WatchLoop | undefined {
   const secrets = api.lookup('', 'v1', 'secrets');
@@ -30,12 +27,12 @@ export function startTokenSecretsController(api: ApiIndex, issuer: TokenIssuer, 
     let sa: Obj | undefined;
     if (saName)
       sa = await accounts.store.get(namespace, saName).catch((err) => {
-        ignore([404])(err);
+        ignoreStatus([404])(err);
         return undefined;
       });
     const plan = await planTokenSecret(secret, sa, issuer, rootCA);
     if (plan.action === 'delete') {
-      await secrets.store.delete(plan.namespace, plan.name, { preconditions: plan.uid ? { uid: plan.uid } : undefined, writer: TOKENS_CONTROLLER_WRITER }).catch(ignore([404, 409]));
+      await secrets.store.delete(plan.namespace, plan.name, { preconditions: plan.uid ? { uid: plan.uid } : undefined, writer: TOKENS_CONTROLLER_WRITER }).catch(ignoreStatus([404, 409]));
     } else if (plan.action === 'update') {
       await secrets.store
         .update(
@@ -48,7 +45,7 @@ export function startTokenSecretsController(api: ApiIndex, issuer: TokenIssuer, 
           },
           { writer: TOKENS_CONTROLLER_WRITER },
         )
-        .catch(ignore([404, 409]));
+        .catch(ignoreStatus([404, 409]));
     }
   };
   // one Secret at a time, in event order; a failed write is retried by the next event or resync

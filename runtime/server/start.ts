@@ -219,6 +219,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     admission,
   };
   const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig), writeServices);
+  // what token checks and TokenRequest read (Secrets, ServiceAccounts, Pods, Nodes)
+  const reader = objectReader(api);
   let authn: BuiltAuthentication;
   try {
     authn = buildAuthentication({
@@ -238,7 +240,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         pkiDir: options.certDir ?? (dataDir ? join(dataDir, 'pki') : undefined),
       },
       bootstrapTokens: options.enableBootstrapTokenAuth,
-      reader: objectReader(api),
+      reader,
       log: options.log ?? console.warn,
     });
   } catch (err) {
@@ -301,7 +303,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           body,
           apiAudiences: authn.apiAudiences,
           issuer: authn.issuer,
-          reader: objectReader(api),
+          reader,
           maxExpirationSeconds: options.serviceAccountMaxTokenExpirationSeconds,
           now: Date.now,
         }),
