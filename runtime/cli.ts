@@ -13,7 +13,7 @@ import { BindAddressError, checkBindAddress, INSECURE_REMOTE_FLAG } from './http
 import { ListenError } from './server/listen.ts';
 import { PKIError } from './server/pki.ts';
 import { AuthenticationSetupError } from './server/authentication.ts';
-import { AuthorizationModeError, authorizerFor } from './http/authorization.ts';
+import { AuthorizationModeError, validateModes } from './authz/modes.ts';
 import { TLSFlagError, tlsCiphers, tlsMinVersion } from './config/tls.ts';
 import { ControllersFlagError, enabledControllers } from './config/controllers.ts';
 import { startServer } from './server/start.ts';
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   const insecureServeHTTP = Boolean(flags['insecure-serve-http']);
   // the checks startServer would make, before anything is written
   try {
-    authorizerFor(authorizationMode);
+    validateModes(authorizationMode);
     tlsMinVersion(flags['tls-min-version'] as string | undefined);
     tlsCiphers(list(flags['tls-cipher-suites']));
     enabledControllers(list(flags['controllers']));

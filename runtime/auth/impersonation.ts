@@ -51,12 +51,6 @@ export type ImpersonationDecision = boolean | { allowed: boolean; reason?: strin
 /** Decides one check for the requesting user (the authorizer; injected). */
 export type ImpersonationAuthorize = (check: ImpersonationCheck, requestor: UserInfo) => Promise<ImpersonationDecision>;
 
-/**
- * The decision while no authorizer is configured: only members of
- * system:masters may impersonate (what RBAC grants by default).
- */
-export const mastersOnly: ImpersonationAuthorize = async (_check, requestor) => requestor.groups.includes('system:masters');
-
 /** Go's serviceaccount.SplitUsername: namespace and name, or undefined when not a valid service-account user name. */
 export function splitServiceAccountUsername(username: string): { namespace: string; name: string } | undefined {
   if (!username.startsWith(SA_PREFIX)) return undefined;

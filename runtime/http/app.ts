@@ -6,10 +6,11 @@
 
 import { Hono, type Context } from 'hono';
 import type { AuthRequest, AuthResult } from '../auth/authenticator.ts';
-import { impersonate, type ImpersonationAuthorize, mastersOnly } from '../auth/impersonation.ts';
+import { impersonate } from '../auth/impersonation.ts';
 import { ANONYMOUS, type UserInfo } from '../auth/user.ts';
 import { authRequestOf } from './auth-request.ts';
-import type { Authorizer } from './authorization.ts';
+import type { Authorizer, RuleResolver } from '../authz/authorizer.ts';
+import { authorizeRequest, impersonationBy } from './authorization.ts';
 import { MEDIA_PROTOBUF, SERVER_VERSION } from '../api/k8s-names.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import { type Check, healthResponse } from './health.ts';
@@ -24,7 +25,7 @@ import { handleUpdate } from './handlers/update.ts';
 import { handleScale } from './handlers/scale.ts';
 import { handleTokenRequest, type TokenRequestIssuer } from './handlers/token-request.ts';
 import { JWKS_CONTENT_TYPE, JWKS_PATH, METADATA_MAX_AGE_SECONDS, OPENID_CONFIG_CONTENT_TYPE, OPENID_CONFIG_PATH } from '../auth/serviceaccount/oidc.ts';
-import { type AccessDecider, handleReview } from './handlers/review.ts';
+import { handleReview } from './handlers/review.ts';
 import { handleWatch } from './handlers/watch.ts';
 import { InflightLimiter } from './inflight.ts';
 import { requestTimeout } from './request-timeout.ts';
@@ -54,11 +55,10 @@ export interface AppOptions {
   tokenRequests?: TokenRequestIssuer;
   /** The service-account issuer discovery documents, once known (undefined: 404). */
   openid?: () => { configJSON: string; keysetJSON: string } | undefined;
-  /** Whether the requestor may impersonate (one check per requested attribute); default: system:masters only. */
-  impersonation?: ImpersonationAuthorize;
+  /** The authorization chain (runtime/authz/modes.ts): requests, impersonation checks and the access reviews. */
   authorizer: Authorizer;
-  /** Answers access reviews (SubjectAccessReview ...) the way the authorizer decides. */
-  access: AccessDecider;
+  /** The rules the modes list (SelfSubjectRulesReview). */
+  ruleResolver: RuleResolver;
   health: { livez: Check[]; readyz: Check[] };
   openapi: OpenAPIServer;
   /** The server's discovery documents (the built-ins reorder them by APIService priority). */
@@ -145,8 +145,8 @@ export function createApp(opts: AppOptions): Hono<Env> {
   // Callers no credential identified: no foreign Host, no cross-site browser writes (origin-guard.ts).
   app.use('*', originGuard({ bindAddress: opts.bindAddress ?? '127.0.0.1', applies: (c) => c.get('user').name === ANONYMOUS.name }));
 
-  // Stage 3: impersonation (Impersonate-User, -Group, -Uid, -Extra-*), each attribute checked for the requestor.
-  const mayImpersonate = opts.impersonation ?? mastersOnly;
+  // Stage 3: impersonation (Impersonate-User, -Group, -Uid, -Extra-*), each attribute checked for the requestor by the authorizer.
+  const mayImpersonate = impersonationBy(opts.authorizer);
   app.use('*', async (c, next) => {
     const as = await impersonate(c.get('auth'), c.get('user'), mayImpersonate);
     if (as) c.set('user', as.user);
@@ -166,7 +166,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
 
   // Stage 4: authorization.
   app.use('*', async (c, next) => {
-    await opts.authorizer.authorize(c.get('user'), c.get('info'));
+    await authorizeRequest(opts.authorizer, c.get('user'), c.get('info'));
     await next();
   });
 
@@ -240,7 +240,11 @@ export function createApp(opts: AppOptions): Hono<Env> {
     if (info.subresource && (info.verb === 'create' || info.verb === 'delete')) throw errors.methodNotAllowed();
     if (res.def.virtual) {
       if (info.verb !== 'create') throw errors.methodNotAllowed();
-      return handleReview({ c, info, query: c.get('url').searchParams, res, user: c.get('user'), services: opts.services, warnings: [] }, opts.access, opts.authentication);
+      return handleReview(
+        { c, info, query: c.get('url').searchParams, res, user: c.get('user'), services: opts.services, warnings: [] },
+        { authorizer: opts.authorizer, ruleResolver: opts.ruleResolver },
+        opts.authentication,
+      );
     }
     const handler = info.subresource === 'scale' ? handleScale : HANDLERS[info.verb];
     if (!handler) throw errors.methodNotAllowed();

@@ -1,8 +1,9 @@
 // The authorization deciders until the authorization modes land, and
 // kube-apiserver's Forbidden messages.
 import { describe, expect, it } from 'vitest';
-import { ANONYMOUS } from '../auth/user.ts';
-import { AuthorizationModeError, alwaysAllow, alwaysDeny, authenticatedOnly, authorizerFor, forbidden, publicInfoPath } from './authorization.ts';
+import type { Attributes } from '../authz/attributes.ts';
+import type { AuthorizationResult } from '../authz/authorizer.ts';
+import { authorizeRequest, forbidden, impersonationBy } from './authorization.ts';
 import { parseRequestInfo } from './request-info.ts';
 
 const info = (method: string, path: string, query = '') => parseRequestInfo(method, path, new URLSearchParams(query));
@@ -24,46 +25,31 @@ describe('forbidden messages', () => {
   });
 });
 
-describe('the default decider', () => {
-  const anon =
-    (method: string, path: string, query = '') =>
-    () =>
-      authenticatedOnly.authorize(ANONYMOUS, info(method, path, query));
-  it.each(['/healthz', '/livez', '/readyz', '/readyz/etcd', '/version', '/api', '/apis', '/apis/apps', '/apis/apps/v1', '/api/v1', '/openapi/v2', '/openapi/v3/apis/apps/v1'])(
-    'lets anonymous read %s',
-    (p) => {
-      expect(anon('GET', p)).not.toThrow();
-    },
-  );
-  it.each([
-    ['GET', '/api/v1/namespaces/default/secrets'],
-    ['GET', '/api/v1/namespaces'],
-    ['POST', '/api/v1/namespaces/default/configmaps'],
-    ['GET', '/metrics'],
-    ['GET', '/apis/apps/v1/deployments', 'watch=1'],
-    ['POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews'],
-  ])('refuses anonymous %s %s', (method, path, query = '') => {
-    expect(anon(method, path, query)).toThrow(expect.objectContaining({ code: 403 }));
+describe('the stage', () => {
+  const user = { name: 'bob', groups: ['system:authenticated'] };
+  const rows: [string, AuthorizationResult, number | undefined, string][] = [
+    ['allow lets the request on', { decision: 'allow', reason: '' }, undefined, ''],
+    [
+      'no opinion is a 403 with the reason',
+      { decision: 'noopinion', reason: 'no RBAC policy matched' },
+      403,
+      'cannot get resource "pods" in API group "" in the namespace "ns": no RBAC policy matched',
+    ],
+    ['deny is a 403', { decision: 'deny', reason: '' }, 403, 'User "bob" cannot get resource "pods"'],
+    ['an error without an allow is a 500', { decision: 'noopinion', reason: '', error: 'webhook down' }, 500, 'Internal error occurred: webhook down'],
+  ];
+  it.each(rows)('%s', async (_n, result, code, msg) => {
+    let seen: Attributes | undefined;
+    const p = authorizeRequest({ authorize: (a) => ((seen = a), result) }, user, info('GET', '/api/v1/namespaces/ns/pods/p'));
+    if (code === undefined) await expect(p).resolves.toBeUndefined();
+    else await expect(p).rejects.toMatchObject({ code, message: expect.stringContaining(msg) });
+    expect(seen).toMatchObject({ user, verb: 'get', isResourceRequest: true, namespace: 'ns', resource: 'pods', name: 'p', apiVersion: 'v1' });
   });
-  it('lets an authenticated user do anything', () => {
-    expect(() => authenticatedOnly.authorize(alice, info('DELETE', '/api/v1/namespaces/default/secrets/s'))).not.toThrow();
-  });
-  it('publicInfoPath: no prefix tricks', () => {
-    expect(publicInfoPath('/healthzfoo')).toBe(false);
-    expect(publicInfoPath('/apis-x')).toBe(false);
-    expect(publicInfoPath('/version/')).toBe(true);
-  });
-});
-
-describe('--authorization-mode', () => {
-  it('picks the modes this build has, and names the ones it has not', () => {
-    expect(authorizerFor([])).toBe(authenticatedOnly);
-    expect(authorizerFor(['AlwaysAllow'])).toBe(alwaysAllow);
-    expect(authorizerFor(['AlwaysDeny', 'AlwaysAllow'])).toBe(alwaysDeny);
-    expect(() => authorizerFor(['RBAC'])).toThrow(AuthorizationModeError);
-    expect(() => authorizerFor(['Node', 'RBAC'])).toThrow(/--authorization-mode Node is not supported/);
-  });
-  it('AlwaysDeny refuses even an admin', () => {
-    expect(() => alwaysDeny.authorize({ name: 'root', groups: ['system:masters'] }, info('GET', '/api/v1/namespaces'))).toThrow(expect.objectContaining({ code: 403 }));
+  it('impersonation checks are asked with verb impersonate', async () => {
+    const asked: Attributes[] = [];
+    const decide = impersonationBy({ authorize: (a) => (asked.push(a), { decision: a.resource === 'users' ? 'allow' : 'noopinion', reason: 'nope' }) });
+    expect(await decide({ verb: 'impersonate', group: '', version: '', resource: 'users', name: 'alice' }, user)).toEqual({ allowed: true, reason: 'nope' });
+    expect(await decide({ verb: 'impersonate', group: 'authentication.k8s.io', version: 'v1', resource: 'userextras', subresource: 'scopes', name: 'x' }, user)).toMatchObject({ allowed: false });
+    expect(asked[1]).toMatchObject({ verb: 'impersonate', apiGroup: 'authentication.k8s.io', resource: 'userextras', subresource: 'scopes', name: 'x' });
   });
 });

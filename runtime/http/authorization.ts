@@ -1,18 +1,15 @@
-// The authorization stage's deciders until the authorization modes land
-// (RBAC, Node, ABAC, Webhook): AlwaysAllow, AlwaysDeny, and the default,
-// which lets every authenticated user do everything and lets the anonymous
-// user only read health, version and discovery (kube-apiserver's
-// system:public-info-viewer and system:discovery paths). Denials carry
-// kube-apiserver's Forbidden messages.
+// The authorization stage: the request's attributes go to the chain that
+// --authorization-mode built (runtime/authz/); anything but an allow is a 403
+// with kube-apiserver's Forbidden message (the modes' reason after a colon),
+// or a 500 when a mode failed to decide and no later one allowed. The same
+// chain decides impersonation checks.
 
 import { type ApiError, errors } from '../api/errors.ts';
-import { ANONYMOUS, type UserInfo } from '../auth/user.ts';
+import type { ImpersonationAuthorize } from '../auth/impersonation.ts';
+import type { UserInfo } from '../auth/user.ts';
+import { type Attributes, resourceAttributes } from '../authz/attributes.ts';
+import type { Authorizer } from '../authz/authorizer.ts';
 import type { RequestInfo } from './request-info.ts';
-
-export interface Authorizer {
-  /** Throws a 403 ApiError to deny. */
-  authorize(user: UserInfo, info: RequestInfo): Promise<void> | void;
-}
 
 /** `User "alice" cannot list resource "configmaps" in API group "" in the namespace "default"`, or `... cannot get path "/x"`. */
 export function deniedAction(user: UserInfo, info: RequestInfo): string {
@@ -29,44 +26,43 @@ export function forbidden(user: UserInfo, info: RequestInfo, reason = ''): ApiEr
   return errors.forbidden({ group: info.apiGroup, resource: info.resource }, info.name, why);
 }
 
-/** Paths the anonymous user may read by default: health, version, discovery and OpenAPI. */
-export function publicInfoPath(path: string): boolean {
-  if (['/healthz', '/livez', '/readyz', '/version', '/version/', '/api', '/apis', '/openapi'].includes(path)) return true;
-  return /^\/(healthz|livez|readyz|api|apis|openapi)\//.test(path);
+/** The attributes of a parsed request. */
+export function requestAttributes(user: UserInfo, info: RequestInfo): Attributes {
+  return {
+    user,
+    verb: info.verb,
+    isResourceRequest: info.isResourceRequest,
+    path: info.path,
+    namespace: info.namespace,
+    apiGroup: info.apiGroup,
+    apiVersion: info.apiVersion,
+    resource: info.resource,
+    subresource: info.subresource,
+    name: info.name,
+  };
 }
 
-export const alwaysAllow: Authorizer = { authorize() {} };
+/** Lets the request on, or throws its 403 (500 when a mode errored and none allowed, as upstream). */
+export async function authorizeRequest(authorizer: Authorizer, user: UserInfo, info: RequestInfo): Promise<void> {
+  const r = await authorizer.authorize(requestAttributes(user, info));
+  if (r.decision === 'allow') return;
+  if (r.error) throw errors.internal(new Error(r.error));
+  throw forbidden(user, info, r.reason);
+}
 
-export const alwaysDeny: Authorizer = {
-  authorize(user, info) {
-    throw forbidden(user, info);
-  },
-};
-
-/** The default until the authorization modes land: authenticated users may do anything, anonymous only read public information. */
-export const authenticatedOnly: Authorizer = {
-  authorize(user, info) {
-    if (user.name !== ANONYMOUS.name) return;
-    if (!info.isResourceRequest && (info.verb === 'get' || info.verb === 'head') && publicInfoPath(info.path)) return;
-    throw forbidden(user, info);
-  },
-};
-
-/** The modes of --authorization-mode this build has (in order; the first decides, as each decides everything). */
-export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny'] as const;
-
-export class AuthorizationModeError extends Error {}
-
-/** The authorizer for --authorization-mode (empty: the default above). */
-export function authorizerFor(modes: string[]): Authorizer {
-  if (!modes.length) return authenticatedOnly;
-  for (const m of modes) {
-    if (!(AUTHORIZATION_MODES as readonly string[]).includes(m)) {
-      throw new AuthorizationModeError(
-        `--authorization-mode ${m} is not supported by this build yet (supported: ${AUTHORIZATION_MODES.join(', ')}; unset: authenticated users may do anything, anonymous only read health, version and discovery)`,
-      );
-    }
-  }
-  // each supported mode decides every request, so the first one is the answer
-  return modes[0] === 'AlwaysAllow' ? alwaysAllow : alwaysDeny;
+/** Impersonation checks decided by the chain (verb impersonate on users, groups, serviceaccounts, uids, userextras). */
+export function impersonationBy(authorizer: Authorizer): ImpersonationAuthorize {
+  return async (check, requestor) => {
+    const r = await authorizer.authorize(
+      resourceAttributes(requestor, check.verb, {
+        apiGroup: check.group,
+        apiVersion: check.version,
+        resource: check.resource,
+        subresource: check.subresource,
+        namespace: check.namespace,
+        name: check.name,
+      }),
+    );
+    return { allowed: r.decision === 'allow', reason: r.reason };
+  };
 }

@@ -16,14 +16,14 @@ import { objectReader } from './object-reader.ts';
 import { buildOpenIDMetadata, type OpenIDMetadata } from '../auth/serviceaccount/oidc.ts';
 import { createTokenRequest } from '../auth/serviceaccount/token-request.ts';
 import { createApp } from '../http/app.ts';
-import { type Authorizer, authorizerFor } from '../http/authorization.ts';
+import type { Authorizer } from '../authz/authorizer.ts';
+import { buildAuthorization, validateModes } from '../authz/modes.ts';
 import { tlsMinVersion, tlsCiphers } from '../config/tls.ts';
 import { enabledControllers } from '../config/controllers.ts';
 import { IPAllocator } from '../registry/allocators/range.ts';
 import { preparePKI, type ServerPKI } from './pki.ts';
 import { Discovery } from '../http/discovery.ts';
 import { createManagedFieldsHook } from '../registry/managed-fields.ts';
-import { alwaysAllow } from '../http/handlers/review.ts';
 import { openAPIServer } from '../http/openapi.ts';
 import { protobufSupport } from '../http/protobuf.ts';
 import { WatchGuard } from '../http/watch-guard.ts';
@@ -74,11 +74,11 @@ export interface StartOptions {
   /** --anonymous-auth: a request without credentials is system:anonymous (default true); false: 401. */
   anonymousAuth?: boolean;
   /**
-   * --authorization-mode, in order (AlwaysAllow, AlwaysDeny). Unset: authenticated users may do
+   * --authorization-mode, in order (runtime/authz/modes.ts). Unset: authenticated users may do
    * anything and anonymous users only read health, version and discovery.
    */
   authorizationMode?: string[];
-  /** What a request may do (tests and embedders); replaces authorizationMode. */
+  /** What a request may do (tests and embedders): asked after system:masters instead of the modes. */
   authorizer?: Authorizer;
   /** INSECURE (--insecure-serve-http): plain HTTP instead of TLS. */
   insecureServeHTTP?: boolean;
@@ -172,7 +172,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     const bindWarning = insecureBindWarning(host);
     if (bindWarning) console.warn(bindWarning);
   }
-  const authorizer = options.authorizer ?? authorizerFor(options.authorizationMode ?? []);
+  validateModes(options.authorizationMode ?? []);
   const controllers = enabledControllers(options.controllers);
   const inMemory = !options.dataDir || options.dataDir === ':memory:';
   const dataDir = inMemory ? undefined : options.dataDir!;
@@ -219,6 +219,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     admission,
   };
   const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig), writeServices);
+  const authorization = buildAuthorization(options.authorizationMode ?? [], { log: options.log ?? console.warn }, options.authorizer);
   // what token checks and TokenRequest read (Secrets, ServiceAccounts, Pods, Nodes)
   const reader = objectReader(api);
   let authn: BuiltAuthentication;
@@ -309,8 +310,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         }),
     },
     openid: () => openid,
-    authorizer,
-    access: alwaysAllow,
+    authorizer: authorization.authorizer,
+    ruleResolver: authorization.ruleResolver,
     health: {
       livez: [...common, bootstrapCheck],
       readyz: [

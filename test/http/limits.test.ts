@@ -9,7 +9,7 @@ import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RequestAuthenticator } from '../../runtime/auth/authenticator.ts';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
-import type { UserInfo } from '../../runtime/auth/user.ts';
+import type { Attributes } from '../../runtime/authz/attributes.ts';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const json = { 'content-type': 'application/json' };
@@ -64,12 +64,13 @@ describe('in-flight limits apply to users outside system:masters', () => {
       maxMutatingRequestsInflight: 1,
       authenticators: [byHeader],
       authorizer: {
-        async authorize(user: UserInfo) {
-          const h = holds.get(user.name);
+        async authorize(a: Attributes) {
+          const h = holds.get(a.user.name);
           if (h) {
             h.reached();
             await h.gate;
           }
+          return { decision: 'allow', reason: '' };
         },
       },
     });

@@ -13,6 +13,7 @@ const LAYERS: string[][] = [
   ['api'],
   ['codec', 'cel', 'auth', 'config'],
   ['storage', 'apply', 'patch'],
+  ['authz'],
   ['table'],
   ['registry'],
   ['admission'],

@@ -4,6 +4,8 @@
 
 import type { AuthResult } from '../../auth/authenticator.ts';
 import type { UserInfo } from '../../auth/user.ts';
+import { type Attributes, pathAttributes, resourceAttributes } from '../../authz/attributes.ts';
+import type { Authorizer, RuleResolver } from '../../authz/authorizer.ts';
 import { fieldErrors } from '../../api/field-errors.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { readObjectBody } from '../body.ts';
@@ -12,61 +14,27 @@ import { type RequestContext, bodyProtobuf } from './context.ts';
 import { checkBody } from './body-check.ts';
 import { respondObject } from './write-common.ts';
 
-export interface AccessAttributes {
-  user: UserInfo;
-  verb: string;
-  namespace: string;
-  group: string;
-  version: string;
-  resource: string;
-  subresource: string;
-  name: string;
-  path: string;
-  resourceRequest: boolean;
-}
-
-export interface Decision {
-  allowed: boolean;
-  denied?: boolean;
-  reason: string;
-}
-
-/** What the authorization stage answers for an access question. */
+/** What answers the access reviews: the server's authorization chain and its modes' rules. */
 export interface AccessDecider {
-  decide(attrs: AccessAttributes): Promise<Decision> | Decision;
-  /** The rules a user has in a namespace (SelfSubjectRulesReview). */
-  rules(user: UserInfo, namespace: string): Promise<Obj> | Obj;
+  authorizer: Authorizer;
+  ruleResolver: RuleResolver;
 }
 
-function attributesFrom(spec: Obj, user: UserInfo): AccessAttributes {
+/** The attributes a review asks about (resourceAttributes or nonResourceAttributes) for `user`. */
+function attributesFrom(spec: Obj, user: UserInfo): Attributes {
   const ra = spec.resourceAttributes;
-  const nra = spec.nonResourceAttributes;
   if (ra) {
-    return {
-      user,
-      verb: ra.verb ?? '',
-      namespace: ra.namespace ?? '',
-      group: ra.group ?? '',
-      version: ra.version ?? '',
-      resource: ra.resource ?? '',
-      subresource: ra.subresource ?? '',
-      name: ra.name ?? '',
-      path: '',
-      resourceRequest: true,
-    };
+    return resourceAttributes(user, ra.verb ?? '', {
+      namespace: ra.namespace,
+      apiGroup: ra.group,
+      apiVersion: ra.version,
+      resource: ra.resource,
+      subresource: ra.subresource,
+      name: ra.name,
+    });
   }
-  return {
-    user,
-    verb: nra?.verb ?? '',
-    namespace: '',
-    group: '',
-    version: '',
-    resource: '',
-    subresource: '',
-    name: '',
-    path: nra?.path ?? '',
-    resourceRequest: false,
-  };
+  const nra = spec.nonResourceAttributes;
+  return pathAttributes(user, nra?.verb ?? '', nra?.path ?? '');
 }
 
 function userFromSpec(spec: Obj): UserInfo {
@@ -129,27 +97,25 @@ export async function handleReview(rc: RequestContext, decider: AccessDecider, t
           throw invalid([fieldErrors.invalid('spec.resourceAttributes.namespace', ns ?? '', `must match metadata.namespace`)]);
         }
       }
-      const d = await decider.decide(attributesFrom(spec, user));
-      const status: Obj = { allowed: d.allowed };
-      if (d.denied) status.denied = true;
+      const d = await decider.authorizer.authorize(attributesFrom(spec, user));
+      const status: Obj = { allowed: d.decision === 'allow' };
+      if (d.decision === 'deny') status.denied = true;
       if (d.reason) status.reason = d.reason;
+      if (d.error) status.evaluationError = d.error;
       return respondObject(rc, withStatus(status), 201);
     }
     case 'SelfSubjectRulesReview': {
       if (!spec.namespace) throw invalid([fieldErrors.required('spec.namespace', '')]);
-      return respondObject(rc, withStatus(await decider.rules(rc.user, spec.namespace)), 201);
+      const rules = await decider.ruleResolver.rulesFor(rc.user, spec.namespace);
+      const status: Obj = {
+        resourceRules: rules.resourceRules.map((r) => (r.resourceNames?.length ? r : { verbs: r.verbs, apiGroups: r.apiGroups, resources: r.resources })),
+        nonResourceRules: rules.nonResourceRules,
+        incomplete: rules.incomplete,
+      };
+      if (rules.error) status.evaluationError = rules.error;
+      return respondObject(rc, withStatus(status), 201);
     }
     default:
       throw errors.methodNotAllowed();
   }
 }
-
-/** The decider of --authorization-mode=AlwaysAllow. */
-export const alwaysAllow: AccessDecider = {
-  decide: () => ({ allowed: true, reason: '' }),
-  rules: () => ({
-    resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
-    nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
-    incomplete: false,
-  }),
-};
