@@ -92,6 +92,33 @@ describe('Cacher', () => {
     expect(res.items.map((o) => o.metadata.name)).toEqual(['x']);
   });
 
+  it('a get without resourceVersion sees every acknowledged write (read back in tight loops, many at once)', async () => {
+    await make();
+    let served = 0;
+    const loop = async (n: number) => {
+      for (let i = 0; i < 30; i++) {
+        const key = `${P}ns/l${n}`;
+        const data = { round: String(i) };
+        const written = i === 0 ? await cacher.create(key, { ...cm(`l${n}`), data }) : await cacher.guaranteedUpdate(key, { tryUpdate: (cur) => ({ ...cur!, data }) });
+        const read = await cacher.get(key);
+        expect(read!.data).toEqual(data);
+        expect(read!.metadata.resourceVersion).toBe(written.metadata.resourceVersion);
+        served++;
+      }
+      await cacher.delete(`${P}ns/l${n}`);
+      expect(await cacher.get(`${P}ns/l${n}`)).toBeNull();
+    };
+    await Promise.all(Array.from({ length: 20 }, (_, n) => loop(n)));
+    expect(served).toBe(600);
+  });
+
+  it('a consistent get after writes to other resources is answered once the cache has caught up', async () => {
+    await make();
+    await cacher.create(`${P}ns/x`, cm('x'));
+    await kv.create('/registry/core/secrets/ns/s', '{}');
+    expect((await cacher.get(`${P}ns/x`))!.metadata.name).toBe('x');
+  });
+
   it('waits for a version not yet seen, then times out with 504', async () => {
     await make({ freshnessTimeoutMs: 150 });
     const next = (await kv.currentRevision()) + 1;

@@ -1,10 +1,13 @@
 // The watch cache of one resource type (one key prefix): the current state in
 // memory plus a ring of recent events, fed by one watch on the inner Storage.
 // Serves gets, lists and watches from memory with kube-apiserver's
-// resourceVersion semantics (delegating to the inner Storage exactly where
-// upstream's cacher does: continue tokens, limits with a version, Exact
-// matches, consistent gets), writes through, and fans each event out to every
-// watcher as one shared WatchEvent (serialized once per wire format).
+// resourceVersion semantics (delegating to the inner Storage where upstream's
+// cacher does: continue tokens, limits with a version, Exact matches),
+// writes through, and fans each event out to every watcher as one shared
+// WatchEvent (serialized once per wire format). Consistent reads (no
+// resourceVersion), gets as well as lists, wait until the cache has reached
+// the store's current revision and are then answered from memory: what 1.31's
+// ConsistentListFromCache does for lists, applied to gets too.
 import {
   InvalidRequestError,
   type GetOptions,
@@ -56,6 +59,8 @@ interface Entry {
   attrs: ObjectAttrs;
   /** ADDED event for initial-state delivery, built once. */
   added?: WatchEvent;
+  /** The object's JSON, made on the first get: parsing it is cheaper than a structured clone for every later one. */
+  json?: string;
 }
 
 interface Watcher {
@@ -269,11 +274,14 @@ export class Cacher implements Storage {
   }
 
   async get(key: string, opts: GetOptions = {}): Promise<Obj | null> {
+    if (!key.startsWith(this.prefix)) return this.inner.get(key, opts);
     const plan = planGet(opts.resourceVersion);
-    if (plan.kind === 'consistent' || !key.startsWith(this.prefix)) return this.inner.get(key, opts);
-    await this.freshen(plan);
+    // a consistent get waits for the cache to reach the store's current revision (as a list does); storage answers if it cannot
+    if (!(await this.freshen(plan))) return this.inner.get(key, opts);
     const e = this.store.get(key);
-    return e ? structuredClone(e.obj) : null;
+    if (!e) return null;
+    e.json ??= JSON.stringify(e.obj);
+    return JSON.parse(e.json) as Obj;
   }
 
   /**
