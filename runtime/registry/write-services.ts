@@ -96,6 +96,9 @@ export const BOOTSTRAP_SIGNER_WRITER: Writer = { user: serviceAccount('bootstrap
 /** The token cleaner controller (kube-controller-manager's tokencleaner, with its service account). */
 export const TOKEN_CLEANER_WRITER: Writer = { user: serviceAccount('token-cleaner'), manager: 'kube-controller-manager' };
 
+/** The ClusterRole aggregation controller (kube-controller-manager's clusterrole-aggregation, with its service account and its field manager). */
+export const CLUSTER_ROLE_AGGREGATION_WRITER: Writer = { user: serviceAccount('clusterrole-aggregation-controller'), manager: 'clusterrole-aggregation-controller' };
+
 /** The garbage collector (kube-controller-manager's, with its service account). */
 export const GARBAGE_COLLECTOR_WRITER: Writer = { user: serviceAccount('generic-garbage-collector'), manager: 'kube-controller-manager' };
 

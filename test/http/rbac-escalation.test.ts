@@ -64,7 +64,8 @@ beforeAll(async () => {
     authorizer: {
       authorize(a) {
         if (a.verb === 'escalate' || a.verb === 'bind') {
-          seen.push(a);
+          // the aggregation controller's own writes (of the aggregated roles below) are not the test's
+          if (!a.user.name.startsWith('system:serviceaccount:')) seen.push(a);
           return { decision: SPECIAL[a.user.name]?.(a) ? 'allow' : 'noopinion', reason: '' };
         }
         return { decision: 'allow', reason: '' };
