@@ -217,6 +217,14 @@ describe('bindings', () => {
     expect((await call('POST', `${RBAC}/clusterrolebindings`, 'cluster-binder', binding('by-cluster-binder', { kind: 'ClusterRole', name: 'all-powerful' }, 'ClusterRoleBinding'))).status).toBe(201);
   });
 
+  it('leaves a reference validation refuses to it (422, not a look-up)', async () => {
+    const r = await call('POST', BINDINGS, 'alice', binding('to-group', { kind: 'Group', name: 'g' }));
+    expect(r.status).toBe(422);
+    expect(r.body.message).toContain('roleRef.kind: Unsupported value: "Group"');
+    const c = await call('POST', `${RBAC}/clusterrolebindings`, 'alice', binding('to-role', { kind: 'Role', name: 'powerful' }, 'ClusterRoleBinding'));
+    expect(c.status).toBe(422);
+  });
+
   it('answers 404 for a referenced role that does not exist', async () => {
     const r = await call('POST', BINDINGS, 'alice', binding('to-nothing', { kind: 'Role', name: 'nope' }));
     expect(r.status).toBe(404);
