@@ -55,12 +55,25 @@ const SPECIAL: Record<string, (a: Attributes) => boolean> = {
   'cluster-binder': (a) => a.verb === 'bind' && a.resource === 'clusterroles' && a.name === 'all-powerful' && a.namespace === '',
 };
 const seen: Attributes[] = [];
+const validated: string[] = [];
 
 let s: RunningServer;
 beforeAll(async () => {
   s = await startServer({
     authenticators: [byHeader],
     ruleResolver: resolver,
+    admissionPlugins: [
+      {
+        // mutating admission runs before the escalation check, validating admission after it
+        name: 'TestRoleAdmission',
+        admit(attrs) {
+          if (attrs.kind === 'Role' && attrs.object?.metadata?.labels?.inject === 'delete') attrs.object.rules.push({ verbs: ['delete'], apiGroups: [''], resources: ['pods'] });
+        },
+        validate(attrs) {
+          if (attrs.kind === 'Role') validated.push(attrs.object?.metadata?.name ?? '');
+        },
+      },
+    ],
     authorizer: {
       authorize(a) {
         if (a.verb === 'escalate' || a.verb === 'bind') {
@@ -140,6 +153,27 @@ describe('roles', () => {
       body: JSON.stringify({ metadata: { labels: { a: 'b' } } }),
     });
     expect(patch.status).toBe(200);
+  });
+
+  it('checks what mutating admission made of the object, before validation and validating admission', async () => {
+    const injected = await call('POST', ROLES, 'alice', role('injected', [podsRead], { labels: { inject: 'delete' } }));
+    expect(injected.status).toBe(403);
+    expect(injected.body.message).toContain('{APIGroups:[""], Resources:["pods"], Verbs:["delete"]}');
+    // an invalid role that escalates is refused as an escalation, not as invalid, and validating admission never sees it
+    validated.length = 0;
+    const invalid = await call(
+      'POST',
+      ROLES,
+      'alice',
+      role('invalid', [
+        { verbs: ['delete'], apiGroups: [''], resources: ['pods'] },
+        { verbs: [], apiGroups: [''], resources: ['pods'] },
+      ]),
+    );
+    expect(invalid.status).toBe(403);
+    expect(validated).toEqual([]);
+    // one within alice's rules is then validated
+    expect((await call('POST', ROLES, 'alice', role('invalid', [podsRead, { verbs: [], apiGroups: [''], resources: ['pods'] }]))).status).toBe(422);
   });
 
   it('allows anything to a writer who may escalate roles (asked with the request name and namespace)', async () => {
