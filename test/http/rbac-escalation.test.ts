@@ -56,6 +56,13 @@ const SPECIAL: Record<string, (a: Attributes) => boolean> = {
 };
 const seen: Attributes[] = [];
 const validated: string[] = [];
+/** The first escalate check of the aggregation controller (an in-process writer) for `root-agg`. */
+let controllerAsked: (a: Attributes) => void = () => {};
+const controllerChecked = new Promise<Attributes>((resolve) => {
+  controllerAsked = (a) => {
+    if (a.name === 'root-agg') resolve(a);
+  };
+});
 
 let s: RunningServer;
 beforeAll(async () => {
@@ -78,7 +85,8 @@ beforeAll(async () => {
       authorize(a) {
         if (a.verb === 'escalate' || a.verb === 'bind') {
           // the aggregation controller's own writes (of the aggregated roles below) are not the test's
-          if (!a.user.name.startsWith('system:serviceaccount:')) seen.push(a);
+          if (a.user.name.startsWith('system:serviceaccount:')) controllerAsked(a);
+          else seen.push(a);
           return { decision: SPECIAL[a.user.name]?.(a) ? 'allow' : 'noopinion', reason: '' };
         }
         return { decision: 'allow', reason: '' };
@@ -217,6 +225,10 @@ describe('roles', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe('clusterroles.rbac.authorization.k8s.io "carol-agg" is forbidden: must have cluster-admin privileges to use the aggregationRule');
     expect((await call('POST', `${RBAC}/clusterroles`, 'root', cr('root-agg', agg))).status).toBe(201);
+    // in-process writers are checked too: the aggregation controller may not escalate here and holds no rules
+    const asked = await controllerChecked;
+    expect([asked.user.name, asked.verb, asked.resource, asked.name]).toEqual(['system:serviceaccount:kube-system:clusterrole-aggregation-controller', 'escalate', 'clusterroles', 'root-agg']);
+    expect((await call('GET', `${RBAC}/clusterroles/root-agg`, undefined)).body.rules).toEqual([podsRead]);
   });
 });
 
