@@ -1,7 +1,7 @@
 // Built-in behaviour that is not one resource's strategy: objects created at
 // start-up (initial namespaces, the `kubernetes` Service, Endpoints and
 // EndpointSlice, local APIServices, extension-apiserver-authentication), in-process
-// controllers (namespace deletion, every namespace's default ServiceAccount), allocators wired into the strategies
+// controllers (namespace deletion, every namespace's default ServiceAccount, ClusterRole aggregation), allocators wired into the strategies
 // that need them, and admission plugins. startServer() calls
 // installBuiltins() once before it listens; stop() ends the controllers.
 
@@ -18,6 +18,7 @@ import { installKubernetesEndpoints } from './kubernetes-endpoints.ts';
 import { installComponentStatus } from './component-status.ts';
 import { publishExtensionAuthentication } from './extension-authentication.ts';
 import { startServiceAccountController } from './default-serviceaccounts.ts';
+import { startClusterRoleAggregation } from './clusterrole-aggregation.ts';
 import { startBootstrapTokenControllers } from './bootstrap-token-controllers.ts';
 import { enabledControllers } from '../config/controllers.ts';
 import type { TokenIssuer } from '../auth/serviceaccount/issuer.ts';
@@ -56,6 +57,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   const saController = controllers.has('serviceaccount') ? startServiceAccountController(ctx.api) : undefined;
   const tokenSecrets =
     controllers.has('serviceaccount-token') && ctx.serviceAccountTokens ? startTokenSecretsController(ctx.api, ctx.serviceAccountTokens.issuer, ctx.serviceAccountTokens.rootCA) : undefined;
+  const aggregation = controllers.has('clusterrole-aggregation') ? startClusterRoleAggregation(ctx.api) : undefined;
   const tokenControllers = startBootstrapTokenControllers(ctx.api, { cleaner: controllers.has('tokencleaner'), signer: controllers.has('bootstrapsigner') });
   let running = true;
   installComponentStatus(ctx.api, () => running);
@@ -67,6 +69,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await endpoints.stop();
       await nsController?.stop();
       await saController?.stop();
+      await aggregation?.stop();
       await tokenControllers?.stop();
       await tokenSecrets?.stop();
     },

@@ -4,14 +4,14 @@ import { ControllersFlagError, enabledControllers } from './controllers.ts';
 
 describe('--controllers', () => {
   const rows: [string[] | undefined, string[]][] = [
-    [undefined, ['garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token']],
-    [['*'], ['garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token']],
+    [undefined, ['clusterrole-aggregation', 'garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token']],
+    [['*'], ['clusterrole-aggregation', 'garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token']],
     [
       ['*', 'tokencleaner', 'bootstrapsigner'],
-      ['bootstrapsigner', 'garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token', 'tokencleaner'],
+      ['bootstrapsigner', 'clusterrole-aggregation', 'garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token', 'tokencleaner'],
     ],
     [
-      ['*', '-serviceaccount'],
+      ['*', '-serviceaccount', '-clusterrole-aggregation'],
       ['garbagecollector', 'namespace', 'serviceaccount-token'],
     ],
     [['tokencleaner'], ['tokencleaner']],

@@ -16,7 +16,7 @@ import { objectReader } from './object-reader.ts';
 import { buildOpenIDMetadata, type OpenIDMetadata } from '../auth/serviceaccount/oidc.ts';
 import { createTokenRequest } from '../auth/serviceaccount/token-request.ts';
 import { createApp } from '../http/app.ts';
-import type { Authorizer } from '../authz/authorizer.ts';
+import type { Authorizer, RuleResolver } from '../authz/authorizer.ts';
 import { buildAuthorization, validateModes } from '../authz/modes.ts';
 import { tlsMinVersion, tlsCiphers } from '../config/tls.ts';
 import { enabledControllers } from '../config/controllers.ts';
@@ -35,6 +35,7 @@ import { formatters } from '../table/formatters.ts';
 import { parseRuntimeConfig } from '../api/served-index.ts';
 import { buildApiIndex } from '../registry/served.ts';
 import type { WriteServices } from '../registry/write-services.ts';
+import { roleRulesReader } from '../registry/policy/rbac.ts';
 import { sharedValidatorCache } from '../registry/object-checks.ts';
 import { loadGeneratedApi } from './generated-api.ts';
 import type { Check } from '../http/health.ts';
@@ -80,6 +81,8 @@ export interface StartOptions {
   authorizationMode?: string[];
   /** What a request may do (tests and embedders): asked after system:masters instead of the modes. */
   authorizer?: Authorizer;
+  /** The users' RBAC rules for escalation checks (tests and embedders; default: the modes' rules). */
+  ruleResolver?: RuleResolver;
   /** INSECURE (--insecure-serve-http): plain HTTP instead of TLS. */
   insecureServeHTTP?: boolean;
   /** --cert-dir: where the generated CA and certificates are kept (default <dataDir>/pki; in memory without a dataDir). */
@@ -220,6 +223,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   };
   const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig), writeServices);
   const authorization = buildAuthorization(options.authorizationMode ?? [], { log: options.log ?? console.warn }, options.authorizer);
+  // RBAC's escalation prevention: the chain decides escalate and bind; the
+  // writer's rules come from this resolver (the modes' rules until the RBAC
+  // mode's own resolver is swapped in here)
+  const escalationRules: RuleResolver = options.ruleResolver ?? authorization.ruleResolver;
+  writeServices.writePolicy = { authorizer: authorization.authorizer, ruleResolver: escalationRules, roleRules: roleRulesReader(api) };
   // what token checks and TokenRequest read (Secrets, ServiceAccounts, Pods, Nodes)
   const reader = objectReader(api);
   let authn: BuiltAuthentication;
@@ -291,6 +299,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       defaulter: writeServices.defaulter,
       admission,
       managedFields: writeServices.managedFields,
+      writePolicy: writeServices.writePolicy,
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
       protobuf,
       watches: new WatchGuard({ maxWatches: options.maxWatches, maxWatchesPerUser: options.maxWatchesPerUser, stallTimeoutMs: options.watchStallTimeoutMs }),
