@@ -1,7 +1,8 @@
 // Built-in behaviour that is not one resource's strategy: objects created at
 // start-up (initial namespaces, the `kubernetes` Service, Endpoints and
 // EndpointSlice, local APIServices, extension-apiserver-authentication), in-process
-// controllers (namespace deletion, every namespace's default ServiceAccount), allocators wired into the strategies
+// controllers (namespace deletion, every namespace's default ServiceAccount), the Node
+// authorizer's graph kept current from watches, allocators wired into the strategies
 // that need them, and admission plugins. startServer() calls
 // installBuiltins() once before it listens; stop() ends the controllers.
 
@@ -9,6 +10,8 @@ import type { AdmissionChain } from '../admission/chain.ts';
 import type { Discovery } from '../http/discovery.ts';
 import { namespaceLifecyclePlugin } from '../admission/plugins/namespace-lifecycle.ts';
 import { serviceAccountPlugin } from '../admission/plugins/service-account.ts';
+import { nodeRestrictionPlugin } from '../admission/plugins/node-restriction.ts';
+import { nodeRestrictionSources } from './node-restriction.ts';
 import { serviceAccountLookup } from './default-serviceaccounts.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
 import type { ApiIndex } from '../registry/served.ts';
@@ -23,6 +26,8 @@ import { enabledControllers } from '../config/controllers.ts';
 import type { TokenIssuer } from '../auth/serviceaccount/issuer.ts';
 import { startTokenSecretsController } from './token-secrets-controller.ts';
 import { installServiceAllocation } from './services.ts';
+import type { NodeGraph } from '../authz/node/graph.ts';
+import { startNodeGraph } from './node-graph.ts';
 
 export interface BuiltinContext {
   api: ApiIndex;
@@ -37,6 +42,8 @@ export interface BuiltinContext {
   controllers?: Set<string>;
   /** The extension-apiserver-authentication ConfigMap's data (undefined over plain HTTP: no client certificates). */
   extensionAuthentication?: Record<string, string>;
+  /** The Node authorizer's graph, filled from watches before start-up ends (only with --authorization-mode=Node). */
+  nodeGraph?: NodeGraph;
 }
 
 export interface InstalledBuiltins {
@@ -46,6 +53,7 @@ export interface InstalledBuiltins {
 export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBuiltins> {
   ctx.admission.add(namespaceLifecyclePlugin(ctx.api));
   ctx.admission.add(serviceAccountPlugin(serviceAccountLookup(ctx.api)));
+  ctx.admission.add(nodeRestrictionPlugin(nodeRestrictionSources(ctx.api)));
   await bootstrapNamespaces(ctx.api);
   const services = await installServiceAllocation(ctx.api, ctx.flags);
   const apiServices = await installLocalAPIServices(ctx.api, ctx.discovery);
@@ -57,6 +65,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   const tokenSecrets =
     controllers.has('serviceaccount-token') && ctx.serviceAccountTokens ? startTokenSecretsController(ctx.api, ctx.serviceAccountTokens.issuer, ctx.serviceAccountTokens.rootCA) : undefined;
   const tokenControllers = startBootstrapTokenControllers(ctx.api, { cleaner: controllers.has('tokencleaner'), signer: controllers.has('bootstrapsigner') });
+  const nodeGraph = ctx.nodeGraph ? await startNodeGraph(ctx.api, ctx.nodeGraph) : undefined;
   let running = true;
   installComponentStatus(ctx.api, () => running);
   return {
@@ -69,6 +78,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await saController?.stop();
       await tokenControllers?.stop();
       await tokenSecrets?.stop();
+      await nodeGraph?.stop();
     },
   };
 }

@@ -17,7 +17,8 @@ import { buildOpenIDMetadata, type OpenIDMetadata } from '../auth/serviceaccount
 import { createTokenRequest } from '../auth/serviceaccount/token-request.ts';
 import { createApp } from '../http/app.ts';
 import type { Authorizer } from '../authz/authorizer.ts';
-import { buildAuthorization, validateModes } from '../authz/modes.ts';
+import { MODE_NODE, buildAuthorization, validateModes } from '../authz/modes.ts';
+import { NodeGraph } from '../authz/node/graph.ts';
 import { tlsMinVersion, tlsCiphers } from '../config/tls.ts';
 import { enabledControllers } from '../config/controllers.ts';
 import { IPAllocator } from '../registry/allocators/range.ts';
@@ -219,7 +220,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     admission,
   };
   const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig), writeServices);
-  const authorization = buildAuthorization(options.authorizationMode ?? [], { log: options.log ?? console.warn }, options.authorizer);
+  // the Node mode's graph, filled by a built-in before start-up ends
+  const nodeGraph = options.authorizationMode?.includes(MODE_NODE) && !options.authorizer ? new NodeGraph() : undefined;
+  const authorization = buildAuthorization(options.authorizationMode ?? [], { log: options.log ?? console.warn, nodeGraph }, options.authorizer);
   // what token checks and TokenRequest read (Secrets, ServiceAccounts, Pods, Nodes)
   const reader = objectReader(api);
   let authn: BuiltAuthentication;
@@ -383,6 +386,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     extensionAuthentication: plain ? undefined : authn.extensionData,
     controllers,
     serviceAccountTokens: { issuer: authn.issuer, rootCA: pki?.servingCAPEM ?? '' },
+    nodeGraph,
   });
   for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);
   const gc = controllers.has('garbagecollector') ? new GarbageCollector(api) : undefined;
