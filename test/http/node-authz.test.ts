@@ -2,11 +2,14 @@
 // system:node:<name> in system:nodes) reads the Secrets of Pods bound to it
 // and nothing else, loses the access when the Pod goes, gets tokens only for
 // its pods' accounts bound to its pods; NodeRestriction keeps it to its own
-// Node object. The admin (system:masters) sets the scene.
+// Node object. The admin (system:masters) sets the scene. Over TLS, a
+// client certificate (CN system:node:n1, O system:nodes) is such a node too.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCA, issueCertificate } from '../../runtime/auth/pki/certs.ts';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 
 let dir: string;
@@ -137,5 +140,37 @@ describe('NodeRestriction', () => {
     const del = await call('tok-n2', 'DELETE', `${NS}/pods/static-n1`);
     expect(del.status).toBe(403);
     expect(del.json.message).toBe('pods "static-n1" is forbidden: node "n2" can only delete pods with spec.nodeName set to itself');
+  });
+});
+
+describe('a node identified by its client certificate', () => {
+  it('reads the Secret of its Pod over TLS, and not the Secret of another', async () => {
+    const ca = await createCA('node-authz-test-ca');
+    const caFile = join(dir, 'client-ca.crt');
+    writeFileSync(caFile, ca.certPEM);
+    // the admin uses a token here: its certificate is of the server's own CA, not this one
+    const tls = await startServer({ authorizationMode: ['Node'], clientCAFile: caFile, tokenAuthFile: join(dir, 'tokens.csv'), log: () => {} });
+    try {
+      const cert = await issueCertificate(ca, { commonName: 'system:node:n1', organizations: ['system:nodes'], usage: 'client', validityDays: 1 });
+      const asNode = new Agent({ connect: { ca: tls.caPEM, cert: cert.certPEM, key: cert.keyPEM } });
+      const asAdmin = new Agent({ connect: { ca: tls.caPEM } });
+      const send = async (agent: Agent, method: string, path: string, body?: unknown) => {
+        const headers: Record<string, string> = agent === asAdmin ? { authorization: 'Bearer tok-admin' } : {};
+        if (body !== undefined) headers['content-type'] = 'application/json';
+        const r = await undiciFetch(`${tls.url}${path}`, { method, dispatcher: agent, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+        return { status: r.status, json: (await r.json()) as any };
+      };
+      for (const n of ['tls-mine', 'tls-other']) expect((await send(asAdmin, 'POST', `${NS}/secrets`, secret(n))).status).toBe(201);
+      expect((await send(asAdmin, 'POST', `${NS}/pods`, pod('tls-p1', 'n1', { volumes: [{ name: 'v', secret: { secretName: 'tls-mine' } }] }))).status).toBe(201);
+      expect((await send(asAdmin, 'POST', `${NS}/pods`, pod('tls-p2', 'n2', { volumes: [{ name: 'v', secret: { secretName: 'tls-other' } }] }))).status).toBe(201);
+      await eventually(async () => (await send(asNode, 'GET', `${NS}/secrets/tls-mine`)).status === 200);
+      const other = await send(asNode, 'GET', `${NS}/secrets/tls-other`);
+      expect(other.status).toBe(403);
+      expect(other.json.message).toMatch(/User "system:node:n1" cannot get resource "secrets" .*: no relationship found between node 'n1' and this object$/);
+      await asNode.close();
+      await asAdmin.close();
+    } finally {
+      await tls.stop();
+    }
   });
 });
