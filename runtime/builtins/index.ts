@@ -1,8 +1,7 @@
 // Built-in behaviour that is not one resource's strategy: objects created at
 // start-up (initial namespaces, the `kubernetes` Service, Endpoints and
 // EndpointSlice, local APIServices, extension-apiserver-authentication), in-process
-// controllers (namespace deletion, every namespace's default ServiceAccount), the Node
-// authorizer's graph kept current from watches, allocators wired into the strategies
+// controllers (namespace deletion, every namespace's default ServiceAccount), allocators wired into the strategies
 // that need them, and admission plugins. startServer() calls
 // installBuiltins() once before it listens; stop() ends the controllers.
 
@@ -26,8 +25,6 @@ import { enabledControllers } from '../config/controllers.ts';
 import type { TokenIssuer } from '../auth/serviceaccount/issuer.ts';
 import { startTokenSecretsController } from './token-secrets-controller.ts';
 import { installServiceAllocation } from './services.ts';
-import type { NodeGraph } from '../authz/node/graph.ts';
-import { startNodeGraph } from './node-graph.ts';
 
 export interface BuiltinContext {
   api: ApiIndex;
@@ -42,8 +39,6 @@ export interface BuiltinContext {
   controllers?: Set<string>;
   /** The extension-apiserver-authentication ConfigMap's data (undefined over plain HTTP: no client certificates). */
   extensionAuthentication?: Record<string, string>;
-  /** The Node authorizer's graph, filled from watches before start-up ends (only with --authorization-mode=Node). */
-  nodeGraph?: NodeGraph;
 }
 
 export interface InstalledBuiltins {
@@ -65,7 +60,6 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   const tokenSecrets =
     controllers.has('serviceaccount-token') && ctx.serviceAccountTokens ? startTokenSecretsController(ctx.api, ctx.serviceAccountTokens.issuer, ctx.serviceAccountTokens.rootCA) : undefined;
   const tokenControllers = startBootstrapTokenControllers(ctx.api, { cleaner: controllers.has('tokencleaner'), signer: controllers.has('bootstrapsigner') });
-  const nodeGraph = ctx.nodeGraph ? await startNodeGraph(ctx.api, ctx.nodeGraph) : undefined;
   let running = true;
   installComponentStatus(ctx.api, () => running);
   return {
@@ -78,7 +72,6 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await saController?.stop();
       await tokenControllers?.stop();
       await tokenSecrets?.stop();
-      await nodeGraph?.stop();
     },
   };
 }

@@ -1,9 +1,10 @@
 // Keeps the Node authorizer's graph (runtime/authz/node/graph.ts) current, as
 // upstream's graph populator: watches of Pods (those bound to a node),
 // PersistentVolumes, VolumeAttachments and, where served, ResourceSlices.
-// start() resolves once every served kind has been listed into the graph,
-// so the server answers nodes only with a loaded graph; a resync after a
-// watch restart drops what the new list no longer holds.
+// startNodeGraph() resolves once every served kind has been listed into the
+// graph; the server starts it before it listens, so nodes are only ever
+// answered from a loaded graph. A resync after a watch restart drops what
+// the new list no longer holds.
 
 import type { NodeGraph, VertexType } from '../authz/node/graph.ts';
 import type { ApiIndex } from '../registry/served.ts';

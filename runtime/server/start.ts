@@ -29,6 +29,8 @@ import { openAPIServer } from '../http/openapi.ts';
 import { protobufSupport } from '../http/protobuf.ts';
 import { WatchGuard } from '../http/watch-guard.ts';
 import { installBuiltins } from '../builtins/index.ts';
+import { startNodeGraph } from '../builtins/node-graph.ts';
+import type { WatchLoop } from '../builtins/watch-loop.ts';
 import { GarbageCollector } from '../gc/garbage-collector.ts';
 import { Defaulter } from '../registry/defaults.ts';
 import { openStorage, type OpenedStorage } from '../storage/factory.ts';
@@ -220,7 +222,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     admission,
   };
   const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig), writeServices);
-  // the Node mode's graph, filled by a built-in before start-up ends
+  // the Node mode's graph, loaded from the stores before the server listens (below)
   const nodeGraph = options.authorizationMode?.includes(MODE_NODE) && !options.authorizer ? new NodeGraph() : undefined;
   const authorization = buildAuthorization(options.authorizationMode ?? [], { log: options.log ?? console.warn, nodeGraph }, options.authorizer);
   // what token checks and TokenRequest read (Secrets, ServiceAccounts, Pods, Nodes)
@@ -336,6 +338,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     requestTimeoutMs: options.requestTimeoutMs,
   });
 
+  // the Node mode answers from the first lists on: the graph is loaded before the server listens
+  let nodeGraphLoop: WatchLoop | undefined;
+  try {
+    nodeGraphLoop = nodeGraph ? await startNodeGraph(api, nodeGraph) : undefined;
+  } catch (err) {
+    authn.close();
+    await storage.close();
+    throw err;
+  }
+
   let drain: RequestDrain | undefined;
   const fetch = (req: Request, env: unknown) => drain?.refusal(req) ?? app.fetch(req, env as never);
   let server: Server;
@@ -357,6 +369,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     );
   } catch (err) {
     // nothing was served: release the store (and its lock on the data directory)
+    await nodeGraphLoop?.stop();
     authn.close();
     await storage.close();
     throw err;
@@ -386,7 +399,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     extensionAuthentication: plain ? undefined : authn.extensionData,
     controllers,
     serviceAccountTokens: { issuer: authn.issuer, rootCA: pki?.servingCAPEM ?? '' },
-    nodeGraph,
   });
   for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);
   const gc = controllers.has('garbagecollector') ? new GarbageCollector(api) : undefined;
@@ -439,6 +451,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         }
         await gc?.stop();
         await builtins.stop();
+        await nodeGraphLoop?.stop();
         authn.close();
         // closing the storage ends every watch stream: each response ends normally
         await storage.close();

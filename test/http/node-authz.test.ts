@@ -174,3 +174,27 @@ describe('a node identified by its client certificate', () => {
     }
   });
 });
+
+describe('the graph at start-up', () => {
+  it('is loaded from the stored Pods before the server answers', async () => {
+    const dataDir = join(dir, 'data');
+    const tokenAuthFile = join(dir, 'tokens.csv');
+    const first = await startServer({ dataDir, port: 0, authorizationMode: ['Node'], tokenAuthFile, log: () => {} });
+    try {
+      const req = (token: string, method: string, path: string, body?: unknown) =>
+        first.app.request(path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      expect((await req('tok-admin', 'POST', `${NS}/secrets`, secret('kept'))).status).toBe(201);
+      expect((await req('tok-admin', 'POST', `${NS}/pods`, pod('kept-pod', 'n1', { volumes: [{ name: 'v', secret: { secretName: 'kept' } }] }))).status).toBe(201);
+    } finally {
+      await first.stop();
+    }
+    const second = await startServer({ dataDir, port: 0, authorizationMode: ['Node'], tokenAuthFile, log: () => {} });
+    try {
+      // the first request after start: no waiting for a watch
+      const r = await second.app.request(`${NS}/secrets/kept`, { headers: { authorization: 'Bearer tok-n1' } });
+      expect(r.status).toBe(200);
+    } finally {
+      await second.stop();
+    }
+  });
+});
