@@ -9,6 +9,8 @@ import type { AdmissionChain } from '../admission/chain.ts';
 import type { Discovery } from '../http/discovery.ts';
 import { namespaceLifecyclePlugin } from '../admission/plugins/namespace-lifecycle.ts';
 import { serviceAccountPlugin } from '../admission/plugins/service-account.ts';
+import { nodeRestrictionPlugin } from '../admission/plugins/node-restriction.ts';
+import { nodeRestrictionSources } from './node-restriction.ts';
 import { serviceAccountLookup } from './default-serviceaccounts.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
 import type { ApiIndex } from '../registry/served.ts';
@@ -47,6 +49,7 @@ export interface InstalledBuiltins {
 export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBuiltins> {
   ctx.admission.add(namespaceLifecyclePlugin(ctx.api));
   ctx.admission.add(serviceAccountPlugin(serviceAccountLookup(ctx.api)));
+  ctx.admission.add(nodeRestrictionPlugin(nodeRestrictionSources(ctx.api)));
   await bootstrapNamespaces(ctx.api);
   const services = await installServiceAllocation(ctx.api, ctx.flags);
   const apiServices = await installLocalAPIServices(ctx.api, ctx.discovery);
