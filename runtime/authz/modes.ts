@@ -9,6 +9,8 @@
 import type { UserInfo } from '../auth/user.ts';
 import { ANONYMOUS } from '../auth/user.ts';
 import type { Attributes } from './attributes.ts';
+import type { RbacIndex } from './rbac/index.ts';
+import { rbacMode } from './rbac/authorizer.ts';
 import {
   type AuthorizationMode,
   type Authorizer,
@@ -39,6 +41,8 @@ export const SYSTEM_PRIVILEGED_GROUP = 'system:masters';
 export interface AuthorizationSources {
   /** The server's log (reload notes, webhook failures). */
   log?: (msg: string) => void;
+  /** RBAC: the Roles, ClusterRoles and their bindings, kept current by watches (runtime/builtins/rbac.ts). */
+  rbac?: RbacIndex;
 }
 
 type ModeBuilder = (src: AuthorizationSources) => AuthorizationMode;
@@ -47,6 +51,10 @@ type ModeBuilder = (src: AuthorizationSources) => AuthorizationMode;
 const BUILDERS: Record<string, ModeBuilder> = {
   [MODE_ALWAYS_ALLOW]: () => alwaysAllowMode,
   [MODE_ALWAYS_DENY]: () => alwaysDenyMode,
+  [MODE_RBAC]: (src) => {
+    if (!src.rbac) throw new AuthorizationModeError('authorization-mode "RBAC" needs the RBAC index');
+    return rbacMode(src.rbac);
+  },
 };
 
 export class AuthorizationModeError extends Error {}
