@@ -17,7 +17,8 @@ import { buildOpenIDMetadata, type OpenIDMetadata } from '../auth/serviceaccount
 import { createTokenRequest } from '../auth/serviceaccount/token-request.ts';
 import { createApp } from '../http/app.ts';
 import type { Authorizer } from '../authz/authorizer.ts';
-import { buildAuthorization, validateModes } from '../authz/modes.ts';
+import { MODE_RBAC, buildAuthorization, validateModes } from '../authz/modes.ts';
+import { RbacIndex } from '../authz/rbac/index.ts';
 import { tlsMinVersion, tlsCiphers } from '../config/tls.ts';
 import { enabledControllers } from '../config/controllers.ts';
 import { IPAllocator } from '../registry/allocators/range.ts';
@@ -219,7 +220,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     admission,
   };
   const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig), writeServices);
-  const authorization = buildAuthorization(options.authorizationMode ?? [], { log: options.log ?? console.warn }, options.authorizer);
+  // RBAC decides from an index the built-ins keep current; requests wait until its first lists are in
+  const rbacIndex = !options.authorizer && options.authorizationMode?.includes(MODE_RBAC) ? new RbacIndex() : undefined;
+  const authorization = buildAuthorization(options.authorizationMode ?? [], { log: options.log ?? console.warn, rbac: rbacIndex }, options.authorizer);
   // what token checks and TokenRequest read (Secrets, ServiceAccounts, Pods, Nodes)
   const reader = objectReader(api);
   let authn: BuiltAuthentication;
@@ -318,6 +321,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         ...common.map((c) => (c === storageCheck ? storageReady : c)),
         readyBootstrap,
         {
+          // upstream's hook reconciling the bootstrap roles (runtime/builtins/rbac.ts)
+          name: 'poststarthook/rbac/bootstrap-roles',
+          run: () => {
+            if (!bootstrapped) throw new Error('not finished');
+          },
+        },
+        {
           name: 'shutdown',
           run: () => {
             if (shuttingDown) throw new Error('shutting down');
@@ -383,6 +393,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     extensionAuthentication: plain ? undefined : authn.extensionData,
     controllers,
     serviceAccountTokens: { issuer: authn.issuer, rootCA: pki?.servingCAPEM ?? '' },
+    rbacIndex,
+    log: options.log ?? console.warn,
   });
   for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);
   const gc = controllers.has('garbagecollector') ? new GarbageCollector(api) : undefined;
