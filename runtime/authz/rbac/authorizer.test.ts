@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { UserInfo } from '../../auth/user.ts';
 import { type Attributes, pathAttributes, resourceAttributes } from '../attributes.ts';
 import type { Obj } from '../../storage/interface.ts';
+import { AuthorizationModeError, buildAuthorization } from '../modes.ts';
 import { decide, rbacMode, rulesFor } from './authorizer.ts';
 import { RbacIndex } from './index.ts';
 import { CORE, READ, clusterRole, clusterRoleBinding, group, role, roleBinding, rule, serviceAccount, urls, user } from './bootstrap/build.ts';
@@ -166,5 +167,20 @@ describe('before the index is synced', () => {
     expect(answered).toBe(false);
     idx.replace('RoleBinding', []);
     expect((await pending).decision).toBe('allow');
+  });
+});
+
+describe('--authorization-mode=RBAC', () => {
+  it('builds the mode from the index it is handed, after system:masters', async () => {
+    const idx = indexOf([podReader, clusterRoleBinding('r', 'pod-reader', [user('bob')])]);
+    const built = buildAuthorization(['RBAC'], { rbac: idx });
+    expect(built.modes).toEqual(['RBAC']);
+    expect(await built.authorizer.authorize(get(bob, 'pods'))).toEqual({ decision: 'allow', reason: 'RBAC: allowed by ClusterRoleBinding "r" of ClusterRole "pod-reader" to User "bob"' });
+    expect((await built.authorizer.authorize(get(alice, 'pods'))).decision).toBe('noopinion');
+    expect((await built.authorizer.authorize(get({ name: 'root', groups: ['system:masters'] }, 'secrets'))).decision).toBe('allow');
+    expect((await built.ruleResolver.rulesFor(bob, 'x')).resourceRules).toEqual([{ verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['pods'] }]);
+  });
+  it('refuses to build without an index', () => {
+    expect(() => buildAuthorization(['RBAC'])).toThrow(AuthorizationModeError);
   });
 });
