@@ -31,8 +31,8 @@ const tokens: RequestAuthenticator = {
 
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
 
-async function call(s: RunningServer, who: string | undefined, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const headers: Record<string, string> = {};
+async function call(s: RunningServer, who: string | undefined, method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<{ status: number; json: any }> {
+  const headers: Record<string, string> = { ...extra };
   if (who) headers.authorization = `Bearer ${who}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await s.app.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -168,6 +168,19 @@ describe('RBAC mode', () => {
       spec: { namespace: 'prod' },
     });
     expect(elsewhere.json.status.resourceRules.length).toBeLessThan(r.json.status.resourceRules.length);
+  });
+
+  it('impersonation is checked by RBAC: edit may act as service accounts of its namespace only', async () => {
+    const asSA = (ns: string) => call(s, 'eddie', 'GET', '/api/v1/namespaces/dev/configmaps', undefined, { 'Impersonate-User': `system:serviceaccount:${ns}:default` });
+    // allowed to impersonate; the account itself may not list configmaps
+    const inDev = await asSA('dev');
+    expect(inDev.status).toBe(403);
+    expect(inDev.json.message).toBe('configmaps is forbidden: User "system:serviceaccount:dev:default" cannot list resource "configmaps" in API group "" in the namespace "dev"');
+    const inProd = await asSA('prod');
+    expect(inProd.status).toBe(403);
+    expect(inProd.json.message).toBe('serviceaccounts "default" is forbidden: User "eddie" cannot impersonate resource "serviceaccounts" in API group "" in the namespace "prod"');
+    const user = await call(s, 'eddie', 'GET', '/api/v1/namespaces/dev/configmaps', undefined, { 'Impersonate-User': 'vera' });
+    expect(user.json.message).toBe('users "vera" is forbidden: User "eddie" cannot impersonate resource "users" in API group "" at the cluster scope');
   });
 
   it('a binding created at runtime takes effect, and stops when deleted', async () => {
