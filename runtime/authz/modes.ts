@@ -9,6 +9,8 @@
 import type { UserInfo } from '../auth/user.ts';
 import { ANONYMOUS } from '../auth/user.ts';
 import type { Attributes } from './attributes.ts';
+import type { RbacIndex } from './rbac/index.ts';
+import { rbacMode } from './rbac/authorizer.ts';
 import {
   type AuthorizationMode,
   type Authorizer,
@@ -43,6 +45,8 @@ export interface AuthorizationSources {
   log?: (msg: string) => void;
   /** Node: the graph of what pods bound to each node reference, kept current by a built-in (an empty one when not given). */
   nodeGraph?: NodeGraph;
+  /** RBAC: the Roles, ClusterRoles and their bindings, kept current by watches (runtime/builtins/rbac.ts). */
+  rbac?: RbacIndex;
 }
 
 type ModeBuilder = (src: AuthorizationSources) => AuthorizationMode;
@@ -52,6 +56,10 @@ const BUILDERS: Record<string, ModeBuilder> = {
   [MODE_ALWAYS_ALLOW]: () => alwaysAllowMode,
   [MODE_ALWAYS_DENY]: () => alwaysDenyMode,
   [MODE_NODE]: (src) => nodeMode(src.nodeGraph ?? new NodeGraph()),
+  [MODE_RBAC]: (src) => {
+    if (!src.rbac) throw new AuthorizationModeError('authorization-mode "RBAC" needs the RBAC index');
+    return rbacMode(src.rbac);
+  },
 };
 
 export class AuthorizationModeError extends Error {}

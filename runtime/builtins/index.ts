@@ -1,6 +1,6 @@
 // Built-in behaviour that is not one resource's strategy: objects created at
 // start-up (initial namespaces, the `kubernetes` Service, Endpoints and
-// EndpointSlice, local APIServices, extension-apiserver-authentication), in-process
+// EndpointSlice, local APIServices, extension-apiserver-authentication, the RBAC bootstrap policy), in-process
 // controllers (namespace deletion, every namespace's default ServiceAccount, ClusterRole aggregation), allocators wired into the strategies
 // that need them, and admission plugins. startServer() calls
 // installBuiltins() once before it listens; stop() ends the controllers.
@@ -26,6 +26,8 @@ import { enabledControllers } from '../config/controllers.ts';
 import type { TokenIssuer } from '../auth/serviceaccount/issuer.ts';
 import { startTokenSecretsController } from './token-secrets-controller.ts';
 import { installServiceAllocation } from './services.ts';
+import type { RbacIndex } from '../authz/rbac/index.ts';
+import { reconcileBootstrapPolicy, startRbacIndex } from './rbac.ts';
 
 export interface BuiltinContext {
   api: ApiIndex;
@@ -40,6 +42,10 @@ export interface BuiltinContext {
   controllers?: Set<string>;
   /** The extension-apiserver-authentication ConfigMap's data (undefined over plain HTTP: no client certificates). */
   extensionAuthentication?: Record<string, string>;
+  /** The RBAC mode's index, kept current from watches once the bootstrap policy is reconciled (only when the mode is on). */
+  rbacIndex?: RbacIndex;
+  /** Where start-up notes go (bootstrap roles left alone). */
+  log?: (msg: string) => void;
 }
 
 export interface InstalledBuiltins {
@@ -51,6 +57,8 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   ctx.admission.add(serviceAccountPlugin(serviceAccountLookup(ctx.api)));
   ctx.admission.add(nodeRestrictionPlugin(nodeRestrictionSources(ctx.api)));
   await bootstrapNamespaces(ctx.api);
+  for (const note of await reconcileBootstrapPolicy(ctx.api)) ctx.log?.(note);
+  const rbacIndex = ctx.rbacIndex ? await startRbacIndex(ctx.api, ctx.rbacIndex) : undefined;
   const services = await installServiceAllocation(ctx.api, ctx.flags);
   const apiServices = await installLocalAPIServices(ctx.api, ctx.discovery);
   const endpoints = await installKubernetesEndpoints(ctx.api, ctx.flags);
@@ -75,6 +83,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await aggregation?.stop();
       await tokenControllers?.stop();
       await tokenSecrets?.stop();
+      await rbacIndex?.stop();
     },
   };
 }

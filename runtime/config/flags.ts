@@ -69,7 +69,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   'etcd-compaction-interval': { kind: 'duration', default: '5m', help: 'history window kept for watches and continue tokens' },
   'authorization-mode': {
     kind: 'string',
-    help: 'ordered list of authorization modes: AlwaysAllow, AlwaysDeny (unset: authenticated users may do anything, anonymous only read health, version and discovery)',
+    help: 'ordered list of authorization modes: AlwaysAllow, AlwaysDeny, RBAC (unset: authenticated users may do anything, anonymous only read health, version and discovery)',
   },
   'token-auth-file': { kind: 'string', help: 'static bearer tokens (CSV: token,user,uid,"group1,group2")' },
   'runtime-config': { kind: 'string', help: 'enable or disable API group-versions (api/all=true, networking.k8s.io/v1beta1=true)' },

@@ -17,8 +17,10 @@ import { buildOpenIDMetadata, type OpenIDMetadata } from '../auth/serviceaccount
 import { createTokenRequest } from '../auth/serviceaccount/token-request.ts';
 import { createApp } from '../http/app.ts';
 import type { Authorizer, RuleResolver } from '../authz/authorizer.ts';
-import { MODE_NODE, buildAuthorization, validateModes } from '../authz/modes.ts';
+import { MODE_NODE, MODE_RBAC, buildAuthorization, validateModes } from '../authz/modes.ts';
 import { NodeGraph } from '../authz/node/graph.ts';
+import { RbacIndex } from '../authz/rbac/index.ts';
+import { rbacMode } from '../authz/rbac/authorizer.ts';
 import { tlsMinVersion, tlsCiphers } from '../config/tls.ts';
 import { enabledControllers } from '../config/controllers.ts';
 import { IPAllocator } from '../registry/allocators/range.ts';
@@ -227,11 +229,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig), writeServices);
   // the Node mode's graph, loaded from the stores before the server listens (below)
   const nodeGraph = options.authorizationMode?.includes(MODE_NODE) && !options.authorizer ? new NodeGraph() : undefined;
-  const authorization = buildAuthorization(options.authorizationMode ?? [], { log: options.log ?? console.warn, nodeGraph }, options.authorizer);
+  // RBAC decides from an index the built-ins keep current; requests wait until its first lists are in
+  const rbacIndex = !options.authorizer && options.authorizationMode?.includes(MODE_RBAC) ? new RbacIndex() : undefined;
+  const authorization = buildAuthorization(options.authorizationMode ?? [], { log: options.log ?? console.warn, nodeGraph, rbac: rbacIndex }, options.authorizer);
   // RBAC's escalation prevention: the chain decides escalate and bind; the
-  // writer's rules come from this resolver (the modes' rules until the RBAC
-  // mode's own resolver is swapped in here)
-  const escalationRules: RuleResolver = options.ruleResolver ?? authorization.ruleResolver;
+  // writer's rules are RBAC's own when RBAC is on (as upstream, whatever the
+  // other modes), else what the modes list
+  const escalationRules: RuleResolver = options.ruleResolver ?? (rbacIndex ? rbacMode(rbacIndex).ruleResolver : authorization.ruleResolver);
   writeServices.writePolicy = { authorizer: authorization.authorizer, ruleResolver: escalationRules, roleRules: roleRulesReader(api) };
   // what token checks and TokenRequest read (Secrets, ServiceAccounts, Pods, Nodes)
   const reader = objectReader(api);
@@ -332,6 +336,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         ...common.map((c) => (c === storageCheck ? storageReady : c)),
         readyBootstrap,
         {
+          // upstream's hook reconciling the bootstrap roles (runtime/builtins/rbac.ts)
+          name: 'poststarthook/rbac/bootstrap-roles',
+          run: () => {
+            if (!bootstrapped) throw new Error('not finished');
+          },
+        },
+        {
           name: 'shutdown',
           run: () => {
             if (shuttingDown) throw new Error('shutting down');
@@ -408,6 +419,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     extensionAuthentication: plain ? undefined : authn.extensionData,
     controllers,
     serviceAccountTokens: { issuer: authn.issuer, rootCA: pki?.servingCAPEM ?? '' },
+    rbacIndex,
+    log: options.log ?? console.warn,
   });
   for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);
   const gc = controllers.has('garbagecollector') ? new GarbageCollector(api) : undefined;

@@ -58,7 +58,7 @@ function urlsCover(owner: string[], wanted: string[]): boolean {
 }
 
 /** Whether `owner` (any rule) covers `sub` (a broken-down tuple). */
-function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
+export function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
   const verbs = owner.verbs ?? [];
   const groups = owner.apiGroups ?? [];
   const ownerNames = owner.resourceNames ?? [];
@@ -128,4 +128,9 @@ export function compactString(rule: PolicyRule): string {
   add('ResourceNames', rule.resourceNames);
   add('Verbs', rule.verbs);
   return `{${parts.join(', ')}}`;
+}
+
+/** The sub-rules of `servant` no owner rule covers: what reconciliation adds to a bootstrap role. */
+export function uncovered(owner: PolicyRule[], servant: PolicyRule[]): PolicyRule[] {
+  return covers(owner, servant).missing;
 }
