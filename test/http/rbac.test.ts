@@ -218,7 +218,7 @@ describe('the bootstrap policy across restarts', () => {
   });
 
   it('keeps a user edit of an autoupdate "false" role, restores an autoupdate one, and rewrites nothing up to date', async () => {
-    let schedulerRules = 0;
+    let schedulerRules: number | undefined;
     let s = await startServer({ dataDir: dir, authorizationMode: ['RBAC'], insecureServeHTTP: true, authenticators: [tokens] });
     try {
       // (roles without an aggregationRule: the aggregation controller rewrites the rules of admin, edit and view whatever their annotation)
@@ -249,7 +249,7 @@ describe('the bootstrap policy across restarts', () => {
       const sched = (await call(s, 'admin', 'GET', `${RBAC}/clusterroles/system:kube-scheduler`)).json;
       expect(sched.metadata.labels.mine).toBe('yes');
       // restored as single-verb sub-rules, so at least as many rules as before
-      expect(sched.rules.length).toBeGreaterThanOrEqual(schedulerRules);
+      expect(sched.rules.length).toBeGreaterThanOrEqual(schedulerRules!);
       expect((await call(s, 'admin', 'GET', `${RBAC}/clusterrolebindings/system:discovery`)).status).toBe(200);
       expect((await call(s, 'nobody', 'GET', '/apis')).status).toBe(200);
       const before = (await call(s, 'admin', 'GET', `${RBAC}/clusterroles`)).json.items.map((r: any) => [r.metadata.name, r.metadata.resourceVersion]);
