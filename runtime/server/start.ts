@@ -17,7 +17,7 @@ import { buildOpenIDMetadata, type OpenIDMetadata } from '../auth/serviceaccount
 import { createTokenRequest } from '../auth/serviceaccount/token-request.ts';
 import { createApp } from '../http/app.ts';
 import type { Authorizer } from '../authz/authorizer.ts';
-import { buildAuthorization, validateModes } from '../authz/modes.ts';
+import { buildAuthorization, validateModeFiles, validateModes, type BuiltAuthorization, type WebhookFlags } from '../authz/modes.ts';
 import { tlsMinVersion, tlsCiphers } from '../config/tls.ts';
 import { enabledControllers } from '../config/controllers.ts';
 import { IPAllocator } from '../registry/allocators/range.ts';
@@ -78,6 +78,10 @@ export interface StartOptions {
    * anything and anonymous users only read health, version and discovery.
    */
   authorizationMode?: string[];
+  /** --authorization-policy-file (ABAC), --authorization-webhook-* (Webhook; only the flags given), --authorization-config (instead of the modes). */
+  authorizationPolicyFile?: string;
+  authorizationWebhook?: WebhookFlags;
+  authorizationConfig?: string;
   /** What a request may do (tests and embedders): asked after system:masters instead of the modes. */
   authorizer?: Authorizer;
   /** INSECURE (--insecure-serve-http): plain HTTP instead of TLS. */
@@ -173,6 +177,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     if (bindWarning) console.warn(bindWarning);
   }
   validateModes(options.authorizationMode ?? []);
+  if (!options.authorizer) validateModeFiles(options.authorizationMode ?? [], authorizationFiles(options));
   const controllers = enabledControllers(options.controllers);
   const inMemory = !options.dataDir || options.dataDir === ':memory:';
   const dataDir = inMemory ? undefined : options.dataDir!;
@@ -219,7 +224,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     admission,
   };
   const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig), writeServices);
-  const authorization = buildAuthorization(options.authorizationMode ?? [], { log: options.log ?? console.warn }, options.authorizer);
+  let authorization: BuiltAuthorization;
+  try {
+    authorization = buildAuthorization(options.authorizationMode ?? [], { log: options.log ?? console.warn, ...authorizationFiles(options) }, options.authorizer);
+  } catch (err) {
+    await storage.close();
+    throw err;
+  }
   // what token checks and TokenRequest read (Secrets, ServiceAccounts, Pods, Nodes)
   const reader = objectReader(api);
   let authn: BuiltAuthentication;
@@ -245,6 +256,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       log: options.log ?? console.warn,
     });
   } catch (err) {
+    authorization.close();
     await storage.close();
     throw err;
   }
@@ -355,6 +367,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   } catch (err) {
     // nothing was served: release the store (and its lock on the data directory)
     authn.close();
+    authorization.close();
     await storage.close();
     throw err;
   }
@@ -436,6 +449,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         await gc?.stop();
         await builtins.stop();
         authn.close();
+        authorization.close();
         // closing the storage ends every watch stream: each response ends normally
         await storage.close();
         await drain!.allDone(5000);
@@ -464,4 +478,9 @@ function servingHosts(bind: string, advertise: string | undefined, serviceRange:
     // a bad range is reported where the services are set up
   }
   return [...new Set(hosts)];
+}
+
+/** The files and flags of the authorization modes, as buildAuthorization takes them. */
+function authorizationFiles(o: StartOptions) {
+  return { policyFile: o.authorizationPolicyFile, webhook: o.authorizationWebhook, authorizationConfig: o.authorizationConfig };
 }
