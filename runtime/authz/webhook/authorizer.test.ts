@@ -213,7 +213,7 @@ describe('matchConditions', () => {
     const m = matcher(["request.resourceAttributes.namespace == 'default'"]);
     const noop = await make({ matcher: m }).authorize(pathAttributes(jane, 'get', '/healthz'));
     expect(noop.decision).toBe('noopinion');
-    expect(noop.error).toMatch(/matchConditions: expression 'request.resourceAttributes.namespace == 'default'' resulted in error/);
+    expect(noop.error).toMatch(/matchConditions: cel evaluation error: expression 'request.resourceAttributes.namespace == 'default'' resulted in error/);
     expect((await make({ matcher: m, decisionOnError: 'deny' }).authorize(pathAttributes(jane, 'get', '/healthz'))).decision).toBe('deny');
     expect(seen).toHaveLength(0);
   });

@@ -59,7 +59,7 @@ function celMatcher(programs: Program[]): Matcher {
       for (const p of programs) {
         const r = p.evaluate({ request });
         if (!r.ok) {
-          errs.push(`expression '${p.expression}' resulted in error: ${r.error}`);
+          errs.push(`cel evaluation error: expression '${p.expression}' resulted in error: ${r.error}`);
           continue;
         }
         if (r.json !== true) return { matches: false };
