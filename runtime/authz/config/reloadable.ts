@@ -11,7 +11,6 @@
 
 import { type FSWatcher, readFileSync, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { FileError } from '../../auth/file-error.ts';
 import { loadWebhookKubeconfig, type WebhookClientConfig } from '../../auth/webhook/kubeconfig.ts';
 import type { RetryBackoff } from '../../auth/webhook/retry.ts';
 import type { UserInfo } from '../../auth/user.ts';
@@ -143,8 +142,8 @@ export class ReloadableAuthorization implements Authorizer, RuleResolver {
     try {
       next = this.build(parseAuthorizationConfig(text, this.requireTypes));
     } catch (err) {
-      if (!(err instanceof AuthorizationConfigError || err instanceof FileError)) throw err;
-      this.o.log(`reloading authorization config: ${err.message}; keeping the previous configuration`);
+      // whatever went wrong, the server keeps running with the chain it has
+      this.o.log(`reloading authorization config: ${(err as Error).message}; keeping the previous configuration`);
       return false;
     }
     const old = this.current;
