@@ -42,6 +42,11 @@ describe('policy lines', () => {
     expect((err as FileError).line).toBe(5);
     expect((err as Error).message).toMatch(/^error reading policy file \/p\.jsonl, line 5: \{"user": 5\}: json: cannot unmarshal number into Go struct field Policy\.user of type string$/);
   });
+  it("a line that is not JSON is refused with Go's words", () => {
+    expect(() => parsePolicyFile('/p', 'garbage')).toThrow(
+      "error reading policy file /p, line 1: garbage: couldn't get version/kind; json parse error: invalid character 'g' looking for beginning of value",
+    );
+  });
   it.each([
     ['not JSON', 'garbage'],
     ['an array', '[1]'],

@@ -9,6 +9,7 @@
 
 import { readFileSync } from 'node:fs';
 import { FileError } from '../../auth/file-error.ts';
+import { JSONSyntaxError, parseJSONStrict } from '../../codec/json-parse.ts';
 
 export const ABAC_V1BETA1 = 'abac.authorization.kubernetes.io/v1beta1';
 const ALL_AUTHENTICATED = 'system:authenticated';
@@ -80,11 +81,16 @@ function fromUnversioned(o: Record<string, unknown>): AbacPolicy {
 
 /** One non-blank, non-comment line. */
 export function parsePolicyLine(line: string): AbacPolicy {
+  return parseLine(line).policy;
+}
+
+function parseLine(line: string): { policy: AbacPolicy; unversioned: boolean } {
   let raw: unknown;
   try {
-    raw = JSON.parse(line);
+    raw = parseJSONStrict(line).value;
   } catch (err) {
-    throw new LineError((err as Error).message);
+    if (err instanceof JSONSyntaxError) throw new LineError(`couldn't get version/kind; json parse error: ${err.message}`);
+    throw err;
   }
   if (!isObject(raw))
     throw new LineError(
@@ -94,14 +100,14 @@ export function parsePolicyLine(line: string): AbacPolicy {
   const kind = raw.kind ?? '';
   if (typeof apiVersion !== 'string' || typeof kind !== 'string') throw new LineError("couldn't get version/kind; json parse error: apiVersion and kind must be strings");
   // missing version or kind: the unversioned form (as upstream, which falls back to it)
-  if (apiVersion === '' || kind === '') return fromUnversioned(raw);
+  if (apiVersion === '' || kind === '') return { policy: fromUnversioned(raw), unversioned: true };
   if (apiVersion !== ABAC_V1BETA1 || kind !== 'Policy') {
     // upstream also falls back to the unversioned form for kinds it does not know, which then fails to decode
     throw new LineError(`no kind "${kind}" is registered for version "${apiVersion}" in scheme "pkg/apis/abac/register.go"`);
   }
   const spec = raw.spec ?? {};
   if (!isObject(spec)) throw new LineError('json: cannot unmarshal into Go struct field Policy.spec of type v1beta1.PolicySpec');
-  return fromV1beta1(spec);
+  return { policy: fromV1beta1(spec), unversioned: false };
 }
 
 export interface PolicyFile {
@@ -120,10 +126,9 @@ export function parsePolicyFile(path: string, text: string): PolicyFile {
     const trimmed = line.trim();
     if (trimmed === '' || trimmed.startsWith('#')) continue;
     try {
-      const p = parsePolicyLine(line);
-      policies.push(p);
-      const o = JSON.parse(line) as Record<string, unknown>;
-      if (!o.apiVersion || !o.kind) unversioned++;
+      const { policy, unversioned: legacy } = parseLine(line);
+      policies.push(policy);
+      if (legacy) unversioned++;
     } catch (err) {
       if (!(err instanceof LineError)) throw err;
       throw new FileError(path, `error reading policy file ${path}, line ${i + 1}: ${line}: ${err.message}`, i + 1);
