@@ -228,12 +228,19 @@ describe('matchConditions', () => {
       f,
     );
     expect(many.errors.map(String)).toEqual([`${f}: Too many: 65: must have at most 64 items`]);
-    const bad = compileMatchConditions(['  ', "request.user == 'a'", "request.user == 'a'", 'request.user ==', "'a' + 'b'"], f);
+    const bad = compileMatchConditions(
+      ['  ', "request.user == 'a'", "request.user == 'a'", 'request.user ==', "'a' + 'b'", 'request.nope == 1', 'request.user', 'request.resourceAttributes.__namespace__ == ""'],
+      f,
+    );
     const texts = bad.errors.map(String);
     expect(texts[0]).toBe(`${f}[0].expression: Required value`);
     expect(texts[1]).toBe(`${f}[2].expression: Duplicate value: "request.user == 'a'"`);
     expect(texts[2]).toMatch(/^authorizers\[0\]\.webhook\.matchConditions\[3\]\.expression: Invalid value: "request\.user ==": compilation failed: ERROR: <input>:1:/);
     expect(texts[3]).toBe(`${f}[4].expression: Invalid value: "'a' + 'b'": compilation failed: cel expression must evaluate to a bool, got string`);
+    expect(texts[4]).toBe(`${f}[5].expression: Invalid value: "request.nope == 1": compilation failed: ERROR: <input>:1:8: undefined field 'nope'`);
+    expect(texts[5]).toBe(`${f}[6].expression: Invalid value: "request.user": compilation failed: cel expression must evaluate to a bool, got string`);
+    // the fields of a native type are never escaped
+    expect(texts[6]).toMatch(/\[7\]\.expression: Invalid value: .*undefined field '__namespace__'/);
     expect(bad.matcher).toBeUndefined();
   });
 });

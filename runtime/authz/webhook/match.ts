@@ -6,20 +6,31 @@
 // error → the failure policy; all true → the webhook is asked.
 
 import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
-import { compileRule, type Program, type VarDecl } from '../../cel/index.ts';
+import { compileRule, type JSONSchema, type Program, type VarDecl } from '../../cel/index.ts';
 import type { SarSpec } from './subject-access-review.ts';
 
 export const MAX_MATCH_CONDITIONS = 64;
 
-/**
- * `request` is the v1 SubjectAccessReviewSpec as a map: our schema mapping
- * would escape its field `namespace` (a CEL reserved word) as CRD rules
- * need, while upstream's matchConditions read it as
- * `request.resourceAttributes.namespace`. Reading a field that is not set is
- * an evaluation error either way; a misspelt field is only caught when
- * evaluated (upstream refuses it when compiling).
- */
-const REQUEST: VarDecl = { celType: 'map(string, dyn)' };
+const str: JSONSchema = { type: 'string' };
+const strings: JSONSchema = { type: 'array', items: str };
+
+/** `request`: authorization.k8s.io/v1 SubjectAccessReviewSpec, a native type as upstream declares it (so `namespace` is not escaped). */
+const REQUEST: VarDecl = {
+  nativeType: {
+    type: 'object',
+    properties: {
+      resourceAttributes: {
+        type: 'object',
+        properties: { namespace: str, verb: str, group: str, version: str, resource: str, subresource: str, name: str },
+      },
+      nonResourceAttributes: { type: 'object', properties: { path: str, verb: str } },
+      user: str,
+      groups: strings,
+      extra: { type: 'object', additionalProperties: strings },
+      uid: str,
+    },
+  },
+};
 
 export type MatchResult = { matches: boolean; error?: undefined } | { matches: false; error: string };
 
