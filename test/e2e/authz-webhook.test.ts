@@ -6,7 +6,7 @@
 // picked up while the server runs. A broken file at start is one clear error
 // and exit 1.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -118,9 +118,10 @@ describe('--authorization-mode=Webhook', () => {
 describe('--authorization-config with matchConditions, reloaded on change', () => {
   let server: ServerProcess;
   const file = () => join(dir, 'authz.yaml');
-  const write = (conditions: string[]) =>
+  // written next to it and renamed over it, as tools replace configuration files (the server never reads half a file)
+  const write = (conditions: string[]) => {
     writeFileSync(
-      file(),
+      `${file()}.tmp`,
       stringify({
         apiVersion: 'apiserver.config.k8s.io/v1beta1',
         kind: 'AuthorizationConfiguration',
@@ -143,6 +144,8 @@ describe('--authorization-config with matchConditions, reloaded on change', () =
         ],
       }),
     );
+    renameSync(`${file()}.tmp`, file());
+  };
   beforeAll(async () => {
     write(["has(request.resourceAttributes) && request.resourceAttributes.namespace == 'default'"]);
     server = await startServerProcess(['--token-auth-file', tokenFile, '--authorization-config', file()]);
