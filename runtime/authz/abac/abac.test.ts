@@ -6,7 +6,7 @@ import { FileError } from '../../auth/file-error.ts';
 import { ANONYMOUS, type UserInfo } from '../../auth/user.ts';
 import { type Attributes, pathAttributes, resourceAttributes } from '../attributes.ts';
 import { abacMode, abacRulesFor } from './authorizer.ts';
-import { parsePolicyFile, parsePolicyLine } from './policy.ts';
+import { parsePolicyFile } from './policy.ts';
 
 const v1 = (spec: Record<string, unknown>) => JSON.stringify({ apiVersion: 'abac.authorization.kubernetes.io/v1beta1', kind: 'Policy', spec });
 const alice: UserInfo = { name: 'alice', groups: ['dev', 'system:authenticated'] };
@@ -27,7 +27,7 @@ describe('policy lines', () => {
     ['legacy: * user', '{"user":"*","readonly":true}', { user: '', group: 'system:authenticated', readonly: true }],
   ];
   it.each(rows)('%s', (_n, line, want) => {
-    expect(parsePolicyLine(line)).toMatchObject(want);
+    expect(parsePolicyFile('/p', line).policies).toMatchObject([want]);
   });
 
   it('skips blank and comment lines; names the line of a bad one with upstream text', () => {

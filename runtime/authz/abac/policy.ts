@@ -79,11 +79,7 @@ function fromUnversioned(o: Record<string, unknown>): AbacPolicy {
   return p;
 }
 
-/** One non-blank, non-comment line. */
-export function parsePolicyLine(line: string): AbacPolicy {
-  return parseLine(line).policy;
-}
-
+/** One non-blank, non-comment line, and whether it was of the unversioned form. */
 function parseLine(line: string): { policy: AbacPolicy; unversioned: boolean } {
   let raw: unknown;
   try {
