@@ -17,7 +17,7 @@ import { buildOpenIDMetadata, type OpenIDMetadata } from '../auth/serviceaccount
 import { createTokenRequest } from '../auth/serviceaccount/token-request.ts';
 import { createApp } from '../http/app.ts';
 import type { Authorizer, RuleResolver } from '../authz/authorizer.ts';
-import { MODE_NODE, MODE_RBAC, buildAuthorization, validateModes } from '../authz/modes.ts';
+import { MODE_NODE, MODE_RBAC, buildAuthorization, effectiveModes, validateModeFiles, validateModes, type BuiltAuthorization, type WebhookFlags } from '../authz/modes.ts';
 import { NodeGraph } from '../authz/node/graph.ts';
 import { RbacIndex } from '../authz/rbac/index.ts';
 import { rbacMode } from '../authz/rbac/authorizer.ts';
@@ -84,6 +84,10 @@ export interface StartOptions {
    * anything and anonymous users only read health, version and discovery.
    */
   authorizationMode?: string[];
+  /** --authorization-policy-file (ABAC), --authorization-webhook-* (Webhook; only the flags given), --authorization-config (instead of the modes). */
+  authorizationPolicyFile?: string;
+  authorizationWebhook?: WebhookFlags;
+  authorizationConfig?: string;
   /** What a request may do (tests and embedders): asked after system:masters instead of the modes. */
   authorizer?: Authorizer;
   /** The users' RBAC rules for escalation checks (tests and embedders; default: the modes' rules). */
@@ -181,6 +185,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     if (bindWarning) console.warn(bindWarning);
   }
   validateModes(options.authorizationMode ?? []);
+  if (!options.authorizer) validateModeFiles(options.authorizationMode ?? [], authorizationFiles(options));
   const controllers = enabledControllers(options.controllers);
   const inMemory = !options.dataDir || options.dataDir === ':memory:';
   const dataDir = inMemory ? undefined : options.dataDir!;
@@ -227,11 +232,20 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     admission,
   };
   const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig), writeServices);
+  // the modes that need state kept by watches: the Node graph and the RBAC index (with a configuration
+  // file, whichever of the two it names may come and go on reload, so both are kept)
+  const stateful = options.authorizer ? [] : options.authorizationConfig ? [MODE_NODE, MODE_RBAC] : effectiveModes(options.authorizationMode ?? []);
   // the Node mode's graph, loaded from the stores before the server listens (below)
-  const nodeGraph = options.authorizationMode?.includes(MODE_NODE) && !options.authorizer ? new NodeGraph() : undefined;
+  const nodeGraph = stateful.includes(MODE_NODE) ? new NodeGraph() : undefined;
   // RBAC decides from an index the built-ins keep current; requests wait until its first lists are in
-  const rbacIndex = !options.authorizer && options.authorizationMode?.includes(MODE_RBAC) ? new RbacIndex() : undefined;
-  const authorization = buildAuthorization(options.authorizationMode ?? [], { log: options.log ?? console.warn, nodeGraph, rbac: rbacIndex }, options.authorizer);
+  const rbacIndex = stateful.includes(MODE_RBAC) ? new RbacIndex() : undefined;
+  let authorization: BuiltAuthorization;
+  try {
+    authorization = buildAuthorization(options.authorizationMode ?? [], { log: options.log ?? console.warn, nodeGraph, rbac: rbacIndex, ...authorizationFiles(options) }, options.authorizer);
+  } catch (err) {
+    await storage.close();
+    throw err;
+  }
   // RBAC's escalation prevention: the chain decides escalate and bind; the
   // writer's rules are RBAC's own when RBAC is on (as upstream, whatever the
   // other modes), else what the modes list
@@ -262,6 +276,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       log: options.log ?? console.warn,
     });
   } catch (err) {
+    authorization.close();
     await storage.close();
     throw err;
   }
@@ -391,6 +406,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     // nothing was served: release the store (and its lock on the data directory)
     await nodeGraphLoop?.stop();
     authn.close();
+    authorization.close();
     await storage.close();
     throw err;
   }
@@ -475,6 +491,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         await builtins.stop();
         await nodeGraphLoop?.stop();
         authn.close();
+        authorization.close();
         // closing the storage ends every watch stream: each response ends normally
         await storage.close();
         await drain!.allDone(5000);
@@ -503,4 +520,9 @@ function servingHosts(bind: string, advertise: string | undefined, serviceRange:
     // a bad range is reported where the services are set up
   }
   return [...new Set(hosts)];
+}
+
+/** The files and flags of the authorization modes, as buildAuthorization takes them. */
+function authorizationFiles(o: StartOptions) {
+  return { policyFile: o.authorizationPolicyFile, webhook: o.authorizationWebhook, authorizationConfig: o.authorizationConfig };
 }
