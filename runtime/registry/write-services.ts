@@ -105,8 +105,6 @@ export interface WriteTarget {
   name: string;
   subresource?: string;
   dryRun: boolean;
-  /** The operation admission is told when the write creates (a PUT or apply that creates is an UPDATE to admission). */
-  createOperation?: Operation;
 }
 
 /**
@@ -118,7 +116,8 @@ export interface WriteTarget {
 export function pipelineHooks(services: Pick<WriteServices, 'managedFields' | 'admission'>, res: ManagedResource, target: WriteTarget): WriteHooks {
   const { def } = res;
   const attrs = (obj: Obj, old: Obj | null): AdmissionAttributes => ({
-    operation: old ? 'UPDATE' : (target.createOperation ?? 'CREATE'),
+    // a write without a live object creates it, whatever the verb: a PUT or apply that creates is a CREATE to admission
+    operation: old ? 'UPDATE' : 'CREATE',
     group: def.group,
     version: def.version,
     kind: def.kind,

@@ -48,7 +48,7 @@ describe('NamespaceLifecycle', () => {
     ['create in a missing namespace', attrs({ namespace: 'gone' }), 404],
     ['create in a terminating namespace', attrs({ namespace: 'dying' }), 403],
     ['update in a terminating namespace', attrs({ namespace: 'dying', operation: 'UPDATE', oldObject: {} }), undefined],
-    ['apply that creates in a terminating namespace', attrs({ namespace: 'dying', operation: 'UPDATE', oldObject: null }), 403],
+    ['delete in a terminating namespace', attrs({ namespace: 'dying', operation: 'DELETE', object: null, oldObject: {} }), undefined],
     ['cluster-scoped kind', attrs({ namespace: '', resource: 'nodes' }), undefined],
   ])('%s', async (_n, a, code) => {
     let got: number | undefined;

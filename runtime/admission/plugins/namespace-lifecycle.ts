@@ -13,9 +13,8 @@ export function namespaceLifecyclePlugin(api: ApiIndex): AdmissionPlugin {
   return {
     name: 'NamespaceLifecycle',
     async validate(attrs) {
-      // a PUT or apply that creates the object reaches admission as an UPDATE without an old object
-      const creating = attrs.operation === 'CREATE' || (attrs.operation === 'UPDATE' && attrs.oldObject === null);
-      if (!creating || !attrs.namespace) return;
+      // a PUT or apply that creates the object reaches admission as a CREATE too
+      if (attrs.operation !== 'CREATE' || !attrs.namespace) return;
       const res = api.lookup(attrs.group, attrs.version, attrs.resource);
       if (!res || !res.def.namespaced) return;
       const nsRes = api.lookup('', 'v1', 'namespaces');
