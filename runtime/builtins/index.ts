@@ -9,7 +9,7 @@ import type { AdmissionChain } from '../admission/chain.ts';
 import type { Discovery } from '../http/discovery.ts';
 import { namespaceLifecyclePlugin } from '../admission/plugins/namespace-lifecycle.ts';
 import { serviceAccountPlugin } from '../admission/plugins/service-account.ts';
-import { serviceAccountLookup } from './default-serviceaccounts.ts';
+import { serviceAccountSource } from './default-serviceaccounts.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import { installLocalAPIServices } from './apiservices.ts';
@@ -44,14 +44,14 @@ export interface InstalledBuiltins {
 }
 
 export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBuiltins> {
+  const controllers = ctx.controllers ?? enabledControllers(undefined);
   ctx.admission.add(namespaceLifecyclePlugin(ctx.api));
-  ctx.admission.add(serviceAccountPlugin(serviceAccountLookup(ctx.api)));
+  ctx.admission.add(serviceAccountPlugin(serviceAccountSource(ctx.api, controllers.has('serviceaccount'))));
   await bootstrapNamespaces(ctx.api);
   const services = await installServiceAllocation(ctx.api, ctx.flags);
   const apiServices = await installLocalAPIServices(ctx.api, ctx.discovery);
   const endpoints = await installKubernetesEndpoints(ctx.api, ctx.flags);
   if (ctx.extensionAuthentication) await publishExtensionAuthentication(ctx.api, ctx.extensionAuthentication);
-  const controllers = ctx.controllers ?? enabledControllers(undefined);
   const nsController = controllers.has('namespace') ? startNamespaceController(ctx.api) : undefined;
   const saController = controllers.has('serviceaccount') ? startServiceAccountController(ctx.api) : undefined;
   const tokenSecrets =

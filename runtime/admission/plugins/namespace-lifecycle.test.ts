@@ -53,7 +53,7 @@ describe('NamespaceLifecycle', () => {
   ])('%s', async (_n, a, code) => {
     let got: number | undefined;
     try {
-      await plugin.validate!(a);
+      await plugin.admit!(a);
     } catch (e) {
       got = (e as ApiError).code;
     }
@@ -61,7 +61,7 @@ describe('NamespaceLifecycle', () => {
   });
   it('names the namespace and the cause', async () => {
     try {
-      await plugin.validate!(attrs({ namespace: 'dying' }));
+      await plugin.admit!(attrs({ namespace: 'dying' }));
       expect.unreachable();
     } catch (e) {
       expect((e as ApiError).message).toBe('configmaps "x" is forbidden: unable to create new content in namespace dying because it is being terminated');
