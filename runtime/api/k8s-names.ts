@@ -16,6 +16,9 @@ export const NS_NODE_LEASE = 'kube-node-lease';
 export const INITIAL_NAMESPACES = [NS_DEFAULT, NS_SYSTEM, NS_PUBLIC, NS_NODE_LEASE];
 
 export const ANNOTATION_INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+export const ANNOTATION_DESCRIPTION = 'kubernetes.io/description';
+/** The ConfigMap in every namespace with the CA bundle (`ca.crt`) of the API server (root-ca-cert-publisher). */
+export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
 export const SECRET_TYPE_BOOTSTRAP_TOKEN = 'bootstrap.kubernetes.io/token';
 
 export const FINALIZER_ORPHAN = 'orphan';

@@ -1,7 +1,7 @@
 // Built-in behaviour that is not one resource's strategy: objects created at
 // start-up (initial namespaces, the `kubernetes` Service, Endpoints and
 // EndpointSlice, local APIServices, extension-apiserver-authentication), in-process
-// controllers (namespace deletion, every namespace's default ServiceAccount), allocators wired into the strategies
+// controllers (namespace deletion, every namespace's default ServiceAccount and kube-root-ca.crt), allocators wired into the strategies
 // that need them, and admission plugins. startServer() calls
 // installBuiltins() once before it listens; stop() ends the controllers.
 
@@ -22,6 +22,7 @@ import { startBootstrapTokenControllers } from './bootstrap-token-controllers.ts
 import { enabledControllers } from '../config/controllers.ts';
 import type { TokenIssuer } from '../auth/serviceaccount/issuer.ts';
 import { startTokenSecretsController } from './token-secrets-controller.ts';
+import { startRootCAPublisher } from './root-ca-publisher.ts';
 import { installServiceAllocation } from './services.ts';
 
 export interface BuiltinContext {
@@ -37,6 +38,8 @@ export interface BuiltinContext {
   controllers?: Set<string>;
   /** The extension-apiserver-authentication ConfigMap's data (undefined over plain HTTP: no client certificates). */
   extensionAuthentication?: Record<string, string>;
+  /** The CA bundle clients verify the server with, published as every namespace's kube-root-ca.crt (undefined over plain HTTP). */
+  rootCA?: string;
 }
 
 export interface InstalledBuiltins {
@@ -56,6 +59,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   const saController = controllers.has('serviceaccount') ? startServiceAccountController(ctx.api) : undefined;
   const tokenSecrets =
     controllers.has('serviceaccount-token') && ctx.serviceAccountTokens ? startTokenSecretsController(ctx.api, ctx.serviceAccountTokens.issuer, ctx.serviceAccountTokens.rootCA) : undefined;
+  const rootCAPublisher = controllers.has('root-ca-cert-publisher') && ctx.rootCA ? startRootCAPublisher(ctx.api, ctx.rootCA) : undefined;
   const tokenControllers = startBootstrapTokenControllers(ctx.api, { cleaner: controllers.has('tokencleaner'), signer: controllers.has('bootstrapsigner') });
   let running = true;
   installComponentStatus(ctx.api, () => running);
@@ -69,6 +73,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await saController?.stop();
       await tokenControllers?.stop();
       await tokenSecrets?.stop();
+      await rootCAPublisher?.stop();
     },
   };
 }

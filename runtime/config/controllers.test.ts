@@ -4,15 +4,19 @@ import { ControllersFlagError, enabledControllers } from './controllers.ts';
 
 describe('--controllers', () => {
   const rows: [string[] | undefined, string[]][] = [
-    [undefined, ['garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token']],
-    [['*'], ['garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token']],
+    [undefined, ['garbagecollector', 'namespace', 'root-ca-cert-publisher', 'serviceaccount', 'serviceaccount-token']],
+    [['*'], ['garbagecollector', 'namespace', 'root-ca-cert-publisher', 'serviceaccount', 'serviceaccount-token']],
     [
       ['*', 'tokencleaner', 'bootstrapsigner'],
-      ['bootstrapsigner', 'garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token', 'tokencleaner'],
+      ['bootstrapsigner', 'garbagecollector', 'namespace', 'root-ca-cert-publisher', 'serviceaccount', 'serviceaccount-token', 'tokencleaner'],
     ],
     [
       ['*', '-serviceaccount'],
-      ['garbagecollector', 'namespace', 'serviceaccount-token'],
+      ['garbagecollector', 'namespace', 'root-ca-cert-publisher', 'serviceaccount-token'],
+    ],
+    [
+      ['*', '-root-ca-cert-publisher'],
+      ['garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token'],
     ],
     [['tokencleaner'], ['tokencleaner']],
   ];

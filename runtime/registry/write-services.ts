@@ -88,6 +88,9 @@ export const BOOTSTRAP_SIGNER_WRITER: Writer = { user: serviceAccount('bootstrap
 /** The token cleaner controller (kube-controller-manager's tokencleaner, with its service account). */
 export const TOKEN_CLEANER_WRITER: Writer = { user: serviceAccount('token-cleaner'), manager: 'kube-controller-manager' };
 
+/** The root CA publisher (kube-controller-manager's root-ca-cert-publisher, with its service account). */
+export const ROOT_CA_PUBLISHER_WRITER: Writer = { user: serviceAccount('root-ca-cert-publisher'), manager: 'kube-controller-manager' };
+
 /** The garbage collector (kube-controller-manager's, with its service account). */
 export const GARBAGE_COLLECTOR_WRITER: Writer = { user: serviceAccount('generic-garbage-collector'), manager: 'kube-controller-manager' };
 

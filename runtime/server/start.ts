@@ -383,6 +383,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     extensionAuthentication: plain ? undefined : authn.extensionData,
     controllers,
     serviceAccountTokens: { issuer: authn.issuer, rootCA: pki?.servingCAPEM ?? '' },
+    rootCA: pki?.servingCAPEM,
   });
   for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);
   const gc = controllers.has('garbagecollector') ? new GarbageCollector(api) : undefined;

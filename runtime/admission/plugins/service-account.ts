@@ -17,6 +17,7 @@
 
 import { randomInt } from 'node:crypto';
 import { ApiError, errors } from '../../api/errors.ts';
+import { ROOT_CA_CONFIGMAP } from '../../api/k8s-names.ts';
 import type { Obj } from '../../storage/interface.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from '../chain.ts';
 
@@ -34,7 +35,7 @@ export function tokenVolumeSource(): Obj {
     defaultMode: 420,
     sources: [
       { serviceAccountToken: { expirationSeconds: TOKEN_EXPIRATION_SECONDS, path: 'token' } },
-      { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+      { configMap: { name: ROOT_CA_CONFIGMAP, items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
       { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
     ],
   };
