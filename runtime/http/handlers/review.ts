@@ -6,7 +6,7 @@ import type { AuthResult } from '../../auth/authenticator.ts';
 import type { UserInfo } from '../../auth/user.ts';
 import { type Attributes, pathAttributes, resourceAttributes } from '../../authz/attributes.ts';
 import type { Authorizer, RuleResolver } from '../../authz/authorizer.ts';
-import { fieldErrors } from '../../api/field-errors.ts';
+import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { readObjectBody } from '../body.ts';
 import { errors } from '../../api/errors.ts';
@@ -35,6 +35,38 @@ function attributesFrom(spec: Obj, user: UserInfo): Attributes {
   }
   const nra = spec.nonResourceAttributes;
   return pathAttributes(user, nra?.verb ?? '', nra?.path ?? '');
+}
+
+/** Whether an ObjectMeta is empty, as Go's semantic equality sees it (nil and empty alike); `except` keys are ignored. */
+function metadataEmpty(meta: Obj | undefined, except: string[]): boolean {
+  for (const [k, v] of Object.entries(meta ?? {})) {
+    if (except.includes(k) || v === null || v === undefined || v === '' || v === 0) continue;
+    if (typeof v === 'object' && Object.keys(v).length === 0) continue;
+    return false;
+  }
+  return true;
+}
+
+/** upstream's ValidateSubjectAccessReview, ValidateSelfSubjectAccessReview and ValidateLocalSubjectAccessReview. */
+function accessReviewErrors(kind: string, obj: Obj, namespace: string): FieldError[] {
+  const spec: Obj = obj.spec ?? {};
+  const errs: FieldError[] = [];
+  const local = kind === 'LocalSubjectAccessReview';
+  if (!metadataEmpty(obj.metadata, local ? ['namespace', 'managedFields'] : ['managedFields'])) {
+    errs.push(fieldErrors.invalid('metadata', obj.metadata, local ? 'must be empty except for namespace' : 'must be empty'));
+  }
+  const ra = spec.resourceAttributes;
+  const nra = spec.nonResourceAttributes;
+  if (ra && nra) errs.push(fieldErrors.invalid('spec.nonResourceAttributes', nra, 'cannot be specified in combination with resourceAttributes'));
+  if (!ra && !nra) errs.push(fieldErrors.invalid('spec.resourceAttributes', null, 'exactly one of nonResourceAttributes or resourceAttributes must be specified'));
+  if (kind !== 'SelfSubjectAccessReview' && !spec.user && !(Array.isArray(spec.groups) && spec.groups.length)) {
+    errs.push(fieldErrors.invalid('spec.user', spec.user ?? '', 'at least one of user or group must be specified'));
+  }
+  if (local) {
+    if (ra && (ra.namespace ?? '') !== namespace) errs.push(fieldErrors.invalid('spec.resourceAttributes.namespace', ra.namespace ?? '', 'must match metadata.namespace'));
+    if (nra) errs.push(fieldErrors.invalid('spec.nonResourceAttributes', nra, 'disallowed on this kind of request'));
+  }
+  return errs;
 }
 
 function userFromSpec(spec: Obj): UserInfo {
@@ -80,23 +112,13 @@ export async function handleReview(rc: RequestContext, decider: AccessDecider, t
     case 'SelfSubjectAccessReview':
     case 'SubjectAccessReview':
     case 'LocalSubjectAccessReview': {
-      if (!spec.resourceAttributes && !spec.nonResourceAttributes) {
-        throw invalid([fieldErrors.required('spec.resourceAttributes', 'exactly one of nonResourceAttributes or resourceAttributes must be specified')]);
+      const local = def.kind === 'LocalSubjectAccessReview';
+      if (local && obj.metadata?.namespace && obj.metadata.namespace !== rc.info.namespace) {
+        throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
       }
-      if (spec.resourceAttributes && spec.nonResourceAttributes) {
-        throw invalid([fieldErrors.invalid('spec.nonResourceAttributes', spec.nonResourceAttributes, 'cannot be specified in combination with resourceAttributes')]);
-      }
-      let user = rc.user;
-      if (def.kind !== 'SelfSubjectAccessReview') {
-        if (!spec.user && !spec.groups?.length) throw invalid([fieldErrors.required('spec.user', 'at least one of user or group must be specified')]);
-        user = userFromSpec(spec);
-      }
-      if (def.kind === 'LocalSubjectAccessReview') {
-        const ns = spec.resourceAttributes?.namespace;
-        if (ns !== rc.info.namespace) {
-          throw invalid([fieldErrors.invalid('spec.resourceAttributes.namespace', ns ?? '', `must match metadata.namespace`)]);
-        }
-      }
+      const errs = accessReviewErrors(def.kind, obj, rc.info.namespace);
+      if (errs.length) throw invalid(errs);
+      const user = def.kind === 'SelfSubjectAccessReview' ? rc.user : userFromSpec(spec);
       const d = await decider.authorizer.authorize(attributesFrom(spec, user));
       const status: Obj = { allowed: d.decision === 'allow' };
       if (d.decision === 'deny') status.denied = true;
@@ -105,7 +127,7 @@ export async function handleReview(rc: RequestContext, decider: AccessDecider, t
       return respondObject(rc, withStatus(status), 201);
     }
     case 'SelfSubjectRulesReview': {
-      if (!spec.namespace) throw invalid([fieldErrors.required('spec.namespace', '')]);
+      if (!spec.namespace) throw errors.badRequest('no namespace on request');
       const rules = await decider.ruleResolver.rulesFor(rc.user, spec.namespace);
       const status: Obj = {
         resourceRules: rules.resourceRules.map((r) => (r.resourceNames?.length ? r : { verbs: r.verbs, apiGroups: r.apiGroups, resources: r.resources })),
