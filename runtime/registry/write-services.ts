@@ -6,6 +6,7 @@
 // stores is defaulted, schema-checked, admitted and carries managedFields
 // like what a client stores.
 
+import { GROUP_AUTHENTICATED, GROUP_MASTERS, GROUP_SERVICE_ACCOUNTS, NS_SYSTEM, SERVICE_ACCOUNT_GROUP_PREFIX, SERVICE_ACCOUNT_USER_PREFIX } from '../api/k8s-names.ts';
 import type { UserInfo } from '../auth/user.ts';
 import type { Obj } from '../storage/interface.ts';
 import type { ManagedFieldsHook, ManagedResource } from './managed-fields.ts';
@@ -63,13 +64,13 @@ export interface Writer {
 }
 
 const serviceAccount = (name: string): UserInfo => ({
-  name: `system:serviceaccount:kube-system:${name}`,
-  groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
+  name: `${SERVICE_ACCOUNT_USER_PREFIX}${NS_SYSTEM}:${name}`,
+  groups: [GROUP_SERVICE_ACCOUNTS, SERVICE_ACCOUNT_GROUP_PREFIX + NS_SYSTEM, GROUP_AUTHENTICATED],
 });
 
 /** The API server itself (start-up objects, its own Service and Endpoints, local APIServices). */
 export const APISERVER_WRITER: Writer = {
-  user: { name: 'system:apiserver', groups: ['system:masters', 'system:authenticated'] },
+  user: { name: 'system:apiserver', groups: [GROUP_MASTERS, GROUP_AUTHENTICATED] },
   manager: 'kube-apiserver',
 };
 
@@ -80,7 +81,7 @@ export const NAMESPACE_CONTROLLER_WRITER: Writer = { user: serviceAccount('names
 export const SERVICE_ACCOUNT_CONTROLLER_WRITER: Writer = { user: serviceAccount('service-account-controller'), manager: 'kube-controller-manager' };
 
 /** The service-account tokens controller (kube-controller-manager's own root credentials, as upstream). */
-export const TOKENS_CONTROLLER_WRITER: Writer = { user: { name: 'system:kube-controller-manager', groups: ['system:authenticated'] }, manager: 'kube-controller-manager' };
+export const TOKENS_CONTROLLER_WRITER: Writer = { user: { name: 'system:kube-controller-manager', groups: [GROUP_AUTHENTICATED] }, manager: 'kube-controller-manager' };
 
 /** The bootstrap signer controller (kube-controller-manager's bootstrapsigner). */
 export const BOOTSTRAP_SIGNER_WRITER: Writer = { user: serviceAccount('bootstrap-signer'), manager: 'kube-controller-manager' };
