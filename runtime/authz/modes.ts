@@ -22,6 +22,8 @@ import {
   unionAuthorizer,
   unionRuleResolver,
 } from './authorizer.ts';
+import { nodeMode } from './node/authorizer.ts';
+import { NodeGraph } from './node/graph.ts';
 
 export const MODE_ALWAYS_ALLOW = 'AlwaysAllow';
 export const MODE_ALWAYS_DENY = 'AlwaysDeny';
@@ -39,6 +41,8 @@ export const SYSTEM_PRIVILEGED_GROUP = 'system:masters';
 export interface AuthorizationSources {
   /** The server's log (reload notes, webhook failures). */
   log?: (msg: string) => void;
+  /** Node: the graph of what pods bound to each node reference, kept current by a built-in (an empty one when not given). */
+  nodeGraph?: NodeGraph;
 }
 
 type ModeBuilder = (src: AuthorizationSources) => AuthorizationMode;
@@ -47,6 +51,7 @@ type ModeBuilder = (src: AuthorizationSources) => AuthorizationMode;
 const BUILDERS: Record<string, ModeBuilder> = {
   [MODE_ALWAYS_ALLOW]: () => alwaysAllowMode,
   [MODE_ALWAYS_DENY]: () => alwaysDenyMode,
+  [MODE_NODE]: (src) => nodeMode(src.nodeGraph ?? new NodeGraph()),
 };
 
 export class AuthorizationModeError extends Error {}

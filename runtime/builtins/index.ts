@@ -1,7 +1,7 @@
 // Built-in behaviour that is not one resource's strategy: objects created at
 // start-up (initial namespaces, the `kubernetes` Service, Endpoints and
 // EndpointSlice, local APIServices, extension-apiserver-authentication), in-process
-// controllers (namespace deletion, every namespace's default ServiceAccount and kube-root-ca.crt), allocators wired into the strategies
+// controllers (namespace deletion, every namespace's default ServiceAccount and kube-root-ca.crt, ClusterRole aggregation), allocators wired into the strategies
 // that need them, and admission plugins. startServer() calls
 // installBuiltins() once before it listens; stop() ends the controllers.
 
@@ -9,6 +9,8 @@ import type { AdmissionChain } from '../admission/chain.ts';
 import type { Discovery } from '../http/discovery.ts';
 import { namespaceLifecyclePlugin } from '../admission/plugins/namespace-lifecycle.ts';
 import { serviceAccountPlugin } from '../admission/plugins/service-account.ts';
+import { nodeRestrictionPlugin } from '../admission/plugins/node-restriction.ts';
+import { nodeRestrictionSources } from './node-restriction.ts';
 import { serviceAccountSource } from './default-serviceaccounts.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
 import type { ApiIndex } from '../registry/served.ts';
@@ -18,6 +20,7 @@ import { installKubernetesEndpoints } from './kubernetes-endpoints.ts';
 import { installComponentStatus } from './component-status.ts';
 import { publishExtensionAuthentication } from './extension-authentication.ts';
 import { startServiceAccountController } from './default-serviceaccounts.ts';
+import { startClusterRoleAggregation } from './clusterrole-aggregation.ts';
 import { startBootstrapTokenControllers } from './bootstrap-token-controllers.ts';
 import { enabledControllers } from '../config/controllers.ts';
 import type { TokenIssuer } from '../auth/serviceaccount/issuer.ts';
@@ -50,6 +53,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   const controllers = ctx.controllers ?? enabledControllers(undefined);
   ctx.admission.add(namespaceLifecyclePlugin(ctx.api));
   ctx.admission.add(serviceAccountPlugin(serviceAccountSource(ctx.api, controllers.has('serviceaccount'))));
+  ctx.admission.add(nodeRestrictionPlugin(nodeRestrictionSources(ctx.api)));
   await bootstrapNamespaces(ctx.api);
   const services = await installServiceAllocation(ctx.api, ctx.flags);
   const apiServices = await installLocalAPIServices(ctx.api, ctx.discovery);
@@ -60,6 +64,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   const tokenSecrets =
     controllers.has('serviceaccount-token') && ctx.serviceAccountTokens ? startTokenSecretsController(ctx.api, ctx.serviceAccountTokens.issuer, ctx.serviceAccountTokens.rootCA) : undefined;
   const rootCAPublisher = controllers.has('root-ca-cert-publisher') && ctx.rootCA ? startRootCAPublisher(ctx.api, ctx.rootCA) : undefined;
+  const aggregation = controllers.has('clusterrole-aggregation') ? startClusterRoleAggregation(ctx.api) : undefined;
   const tokenControllers = startBootstrapTokenControllers(ctx.api, { cleaner: controllers.has('tokencleaner'), signer: controllers.has('bootstrapsigner') });
   let running = true;
   installComponentStatus(ctx.api, () => running);
@@ -71,6 +76,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await endpoints.stop();
       await nsController?.stop();
       await saController?.stop();
+      await aggregation?.stop();
       await tokenControllers?.stop();
       await tokenSecrets?.stop();
       await rootCAPublisher?.stop();

@@ -332,13 +332,15 @@ export class RegistryStore {
 
   /**
    * The first half of a create, up to the strategy (steps 2-5 of create()):
-   * request checks, field ownership, mutating admission, strategy prepare.
+   * request checks, field ownership, mutating admission and the write
+   * policy, strategy prepare.
    * Returns whether the name is to be generated.
    */
   private async admitAndPrepareCreate(namespace: string, obj: Obj, opts: CreateOptions): Promise<boolean> {
     this.checkCreateRequest(namespace, obj);
     opts.hooks?.manageFields?.(obj, null);
     await opts.hooks?.admit?.(obj, null);
+    await opts.hooks?.checkPolicy?.(obj, null);
     const md = (obj.metadata ??= {});
     this.fillSystemFields(obj);
     const generate = !md.name && typeof md.generateName === 'string' && md.generateName !== '';
@@ -380,7 +382,10 @@ export class RegistryStore {
    *  3. field ownership (hooks.manageFields), on the decoded and defaulted
    *     object, so the writer owns its defaults but not what admission or
    *     the strategy set
-   *  4. mutating admission (hooks.admit)
+   *  4. mutating admission (hooks.admit), then the resource's write policy
+   *     (hooks.checkPolicy: RBAC's escalation prevention, where upstream's
+   *     RBAC storages check before the generic store: after mutating and
+   *     before validating admission)
    *  5. strategy prepare (BeforeCreate): server-set metadata (uid,
    *     creationTimestamp), generateName checked, PrepareForCreate
    *  6. validation: name or generated name, object metadata, strategy rules
@@ -430,7 +435,8 @@ export class RegistryStore {
    *     defaulters); its name and namespace must be the request's
    *  2. field ownership (hooks.manageFields; apply records its own in step
    *     1), on the decoded and defaulted object
-   *  3. mutating admission (hooks.admit)
+   *  3. mutating admission (hooks.admit), then the resource's write policy
+   *     (hooks.checkPolicy, on the object and the live one)
    *  4. strategy prepare (BeforeUpdate): resourceVersion precondition, identity
    *     carried over from the live object, PrepareForUpdate of the resource or
    *     of the subresource (which keeps the managed fields of step 2)
@@ -491,9 +497,10 @@ export class RegistryStore {
       if (this.def.namespaced && md.namespace && md.namespace !== namespace) {
         throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
       }
-      // 2. field ownership, 3. mutating admission
+      // 2. field ownership, 3. mutating admission and the write policy
       opts.hooks?.manageFields?.(wanted, live);
       await opts.hooks?.admit?.(wanted, live);
+      await opts.hooks?.checkPolicy?.(wanted, live);
       // 4. prepare
       const rv = wanted.metadata.resourceVersion;
       if (rv !== undefined && rv !== '' && rv !== live.metadata.resourceVersion) {
@@ -576,8 +583,9 @@ export class RegistryStore {
    *     the client's version: apiVersion and kind, nulls dropped, spec
    *     defaults, schema with the request's fieldValidation (a JSON patch
    *     has no duplicate fields to report, being a list of operations)
-   *  3. the update pipeline (update() steps 2-7: mutating admission,
-   *     prepare, validation, allocation, managed fields, validating admission)
+   *  3. the update pipeline (update() steps 2-7: mutating admission, the
+   *     write policy, prepare, validation, allocation, managed fields,
+   *     validating admission)
    *  4. storage (update() step 8)
    * A resourceVersion the patch sets is a precondition (409 when stale), as
    * for a PUT.

@@ -16,8 +16,9 @@ import { objectReader } from './object-reader.ts';
 import { buildOpenIDMetadata, type OpenIDMetadata } from '../auth/serviceaccount/oidc.ts';
 import { createTokenRequest } from '../auth/serviceaccount/token-request.ts';
 import { createApp } from '../http/app.ts';
-import type { Authorizer } from '../authz/authorizer.ts';
-import { buildAuthorization, validateModes } from '../authz/modes.ts';
+import type { Authorizer, RuleResolver } from '../authz/authorizer.ts';
+import { MODE_NODE, buildAuthorization, validateModes } from '../authz/modes.ts';
+import { NodeGraph } from '../authz/node/graph.ts';
 import { tlsMinVersion, tlsCiphers } from '../config/tls.ts';
 import { enabledControllers } from '../config/controllers.ts';
 import { IPAllocator } from '../registry/allocators/range.ts';
@@ -28,6 +29,8 @@ import { openAPIServer } from '../http/openapi.ts';
 import { protobufSupport } from '../http/protobuf.ts';
 import { WatchGuard } from '../http/watch-guard.ts';
 import { installBuiltins } from '../builtins/index.ts';
+import { startNodeGraph } from '../builtins/node-graph.ts';
+import type { WatchLoop } from '../builtins/watch-loop.ts';
 import { GarbageCollector } from '../gc/garbage-collector.ts';
 import { Defaulter } from '../registry/defaults.ts';
 import { openStorage, type OpenedStorage } from '../storage/factory.ts';
@@ -35,6 +38,7 @@ import { formatters } from '../table/formatters.ts';
 import { parseRuntimeConfig } from '../api/served-index.ts';
 import { buildApiIndex } from '../registry/served.ts';
 import type { WriteServices } from '../registry/write-services.ts';
+import { roleRulesReader } from '../registry/policy/rbac.ts';
 import { sharedValidatorCache } from '../registry/object-checks.ts';
 import { loadGeneratedApi } from './generated-api.ts';
 import type { Check } from '../http/health.ts';
@@ -80,6 +84,8 @@ export interface StartOptions {
   authorizationMode?: string[];
   /** What a request may do (tests and embedders): asked after system:masters instead of the modes. */
   authorizer?: Authorizer;
+  /** The users' RBAC rules for escalation checks (tests and embedders; default: the modes' rules). */
+  ruleResolver?: RuleResolver;
   /** INSECURE (--insecure-serve-http): plain HTTP instead of TLS. */
   insecureServeHTTP?: boolean;
   /** --cert-dir: where the generated CA and certificates are kept (default <dataDir>/pki; in memory without a dataDir). */
@@ -219,7 +225,14 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     admission,
   };
   const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig), writeServices);
-  const authorization = buildAuthorization(options.authorizationMode ?? [], { log: options.log ?? console.warn }, options.authorizer);
+  // the Node mode's graph, loaded from the stores before the server listens (below)
+  const nodeGraph = options.authorizationMode?.includes(MODE_NODE) && !options.authorizer ? new NodeGraph() : undefined;
+  const authorization = buildAuthorization(options.authorizationMode ?? [], { log: options.log ?? console.warn, nodeGraph }, options.authorizer);
+  // RBAC's escalation prevention: the chain decides escalate and bind; the
+  // writer's rules come from this resolver (the modes' rules until the RBAC
+  // mode's own resolver is swapped in here)
+  const escalationRules: RuleResolver = options.ruleResolver ?? authorization.ruleResolver;
+  writeServices.writePolicy = { authorizer: authorization.authorizer, ruleResolver: escalationRules, roleRules: roleRulesReader(api) };
   // what token checks and TokenRequest read (Secrets, ServiceAccounts, Pods, Nodes)
   const reader = objectReader(api);
   let authn: BuiltAuthentication;
@@ -291,6 +304,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       defaulter: writeServices.defaulter,
       admission,
       managedFields: writeServices.managedFields,
+      writePolicy: writeServices.writePolicy,
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
       protobuf,
       watches: new WatchGuard({ maxWatches: options.maxWatches, maxWatchesPerUser: options.maxWatchesPerUser, stallTimeoutMs: options.watchStallTimeoutMs }),
@@ -333,6 +347,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     requestTimeoutMs: options.requestTimeoutMs,
   });
 
+  // the Node mode answers from the first lists on: the graph is loaded before the server listens
+  let nodeGraphLoop: WatchLoop | undefined;
+  try {
+    nodeGraphLoop = nodeGraph ? await startNodeGraph(api, nodeGraph) : undefined;
+  } catch (err) {
+    authn.close();
+    await storage.close();
+    throw err;
+  }
+
   let drain: RequestDrain | undefined;
   const fetch = (req: Request, env: unknown) => drain?.refusal(req) ?? app.fetch(req, env as never);
   let server: Server;
@@ -354,6 +378,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     );
   } catch (err) {
     // nothing was served: release the store (and its lock on the data directory)
+    await nodeGraphLoop?.stop();
     authn.close();
     await storage.close();
     throw err;
@@ -436,6 +461,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         }
         await gc?.stop();
         await builtins.stop();
+        await nodeGraphLoop?.stop();
         authn.close();
         // closing the storage ends every watch stream: each response ends normally
         await storage.close();
