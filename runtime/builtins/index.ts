@@ -1,7 +1,7 @@
 // Built-in behaviour that is not one resource's strategy: objects created at
 // start-up (initial namespaces, the `kubernetes` Service, Endpoints and
 // EndpointSlice, local APIServices, extension-apiserver-authentication, the RBAC bootstrap policy), in-process
-// controllers (namespace deletion, every namespace's default ServiceAccount, ClusterRole aggregation), allocators wired into the strategies
+// controllers (namespace deletion, every namespace's default ServiceAccount and kube-root-ca.crt, ClusterRole aggregation), allocators wired into the strategies
 // that need them, and admission plugins. startServer() calls
 // installBuiltins() once before it listens; stop() ends the controllers.
 
@@ -11,7 +11,7 @@ import { namespaceLifecyclePlugin } from '../admission/plugins/namespace-lifecyc
 import { serviceAccountPlugin } from '../admission/plugins/service-account.ts';
 import { nodeRestrictionPlugin } from '../admission/plugins/node-restriction.ts';
 import { nodeRestrictionSources } from './node-restriction.ts';
-import { serviceAccountLookup } from './default-serviceaccounts.ts';
+import { serviceAccountSource } from './default-serviceaccounts.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import { installLocalAPIServices } from './apiservices.ts';
@@ -25,6 +25,7 @@ import { startBootstrapTokenControllers } from './bootstrap-token-controllers.ts
 import { enabledControllers } from '../config/controllers.ts';
 import type { TokenIssuer } from '../auth/serviceaccount/issuer.ts';
 import { startTokenSecretsController } from './token-secrets-controller.ts';
+import { startRootCAPublisher } from './root-ca-publisher.ts';
 import { installServiceAllocation } from './services.ts';
 import type { RbacIndex } from '../authz/rbac/index.ts';
 import { reconcileBootstrapPolicy, startRbacIndex } from './rbac.ts';
@@ -46,6 +47,8 @@ export interface BuiltinContext {
   rbacIndex?: RbacIndex;
   /** Where start-up notes go (bootstrap roles left alone). */
   log?: (msg: string) => void;
+  /** The CA bundle clients verify the server with, published as every namespace's kube-root-ca.crt (undefined over plain HTTP). */
+  rootCA?: string;
 }
 
 export interface InstalledBuiltins {
@@ -53,8 +56,9 @@ export interface InstalledBuiltins {
 }
 
 export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBuiltins> {
+  const controllers = ctx.controllers ?? enabledControllers(undefined);
   ctx.admission.add(namespaceLifecyclePlugin(ctx.api));
-  ctx.admission.add(serviceAccountPlugin(serviceAccountLookup(ctx.api)));
+  ctx.admission.add(serviceAccountPlugin(serviceAccountSource(ctx.api, controllers.has('serviceaccount'))));
   ctx.admission.add(nodeRestrictionPlugin(nodeRestrictionSources(ctx.api)));
   await bootstrapNamespaces(ctx.api);
   for (const note of await reconcileBootstrapPolicy(ctx.api)) ctx.log?.(note);
@@ -63,11 +67,11 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   const apiServices = await installLocalAPIServices(ctx.api, ctx.discovery);
   const endpoints = await installKubernetesEndpoints(ctx.api, ctx.flags);
   if (ctx.extensionAuthentication) await publishExtensionAuthentication(ctx.api, ctx.extensionAuthentication);
-  const controllers = ctx.controllers ?? enabledControllers(undefined);
   const nsController = controllers.has('namespace') ? startNamespaceController(ctx.api) : undefined;
   const saController = controllers.has('serviceaccount') ? startServiceAccountController(ctx.api) : undefined;
   const tokenSecrets =
     controllers.has('serviceaccount-token') && ctx.serviceAccountTokens ? startTokenSecretsController(ctx.api, ctx.serviceAccountTokens.issuer, ctx.serviceAccountTokens.rootCA) : undefined;
+  const rootCAPublisher = controllers.has('root-ca-cert-publisher') && ctx.rootCA ? startRootCAPublisher(ctx.api, ctx.rootCA) : undefined;
   const aggregation = controllers.has('clusterrole-aggregation') ? startClusterRoleAggregation(ctx.api) : undefined;
   const tokenControllers = startBootstrapTokenControllers(ctx.api, { cleaner: controllers.has('tokencleaner'), signer: controllers.has('bootstrapsigner') });
   let running = true;
@@ -84,6 +88,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await tokenControllers?.stop();
       await tokenSecrets?.stop();
       await rbacIndex?.stop();
+      await rootCAPublisher?.stop();
     },
   };
 }

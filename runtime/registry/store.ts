@@ -38,7 +38,7 @@ import { matchesObject } from '../storage/semantics/predicate.ts';
 import { type Allocation, type Strategy, type SubresourceStrategy } from './strategy.ts';
 import { jsonEqual } from '../api/json-equal.ts';
 import { checkObject, checkRequestObject } from './object-checks.ts';
-import { type Operation, type WriteHooks, type WriteServices, type Writer, pipelineHooks } from './write-services.ts';
+import { type WriteHooks, type WriteServices, type Writer, pipelineHooks } from './write-services.ts';
 import { applyPatch } from '../patch/index.ts';
 import { type ApplyRequest, type PatchRequest, type PatchServices, patchErrorToApi } from './patching.ts';
 
@@ -301,10 +301,10 @@ export class RegistryStore {
   }
 
   /** The hooks of this write: the handler's, or those the store builds for an in-process writer. */
-  private hooksOf(opts: PipelineOptions, namespace: string, name: string, subresource?: string, createOperation?: Operation): WriteHooks | undefined {
+  private hooksOf(opts: PipelineOptions, namespace: string, name: string, subresource?: string): WriteHooks | undefined {
     if (!opts.writer) return opts.hooks;
     const { user, manager } = opts.writer;
-    return pipelineHooks(this.writeServices(), { def: this.def, store: this }, { user, manager, namespace, name, subresource, dryRun: !!opts.dryRun, createOperation });
+    return pipelineHooks(this.writeServices(), { def: this.def, store: this }, { user, manager, namespace, name, subresource, dryRun: !!opts.dryRun });
   }
 
   /**
@@ -425,7 +425,8 @@ export class RegistryStore {
    * Update (PUT), patch, apply, or a subresource write: transform gives the
    * wanted object from the live one. Returns the stored object and whether
    * it was created (PUT or apply on a missing object, where allowed: then
-   * the steps of create() run on the transformed object instead of these).
+   * the steps of create() run on the transformed object instead of these,
+   * and admission is told CREATE, as upstream's create-on-update).
    * Inside storage's read-modify-write, so a conflict runs all of them again,
    * in kube-apiserver's order:
    *  1. transform and decode: the client's object (PUT body, patched or
@@ -622,7 +623,7 @@ export class RegistryStore {
    *     managers unless force); then spec defaults fill the merged object
    *  3. the update pipeline (update() steps 2-7, without its own managed
    *     fields step: step 2 recorded them), or create()'s steps when the
-   *     object is new (admission is told UPDATE, as upstream)
+   *     object is new (admission is told CREATE, as upstream)
    *  4. storage (update() step 8)
    */
   async apply(namespace: string, name: string, req: ApplyRequest, opts: PatchOptions): Promise<{ obj: Obj; created: boolean }> {
@@ -648,7 +649,7 @@ export class RegistryStore {
       return merged;
     };
     // the field manager recorded ownership in the transform: the pipeline's own step is left out
-    const hooks = { ...this.hooksOf(pipeline, namespace, name, sub, 'UPDATE') };
+    const hooks = { ...this.hooksOf(pipeline, namespace, name, sub) };
     delete hooks.manageFields;
     return this.update(namespace, name, transform, {
       ...pipeline,

@@ -7,6 +7,7 @@
 // stores is defaulted, schema-checked, admitted and carries managedFields
 // like what a client stores.
 
+import { GROUP_AUTHENTICATED, GROUP_MASTERS, GROUP_SERVICE_ACCOUNTS, NS_SYSTEM, SERVICE_ACCOUNT_GROUP_PREFIX, SERVICE_ACCOUNT_USER_PREFIX } from '../api/k8s-names.ts';
 import type { UserInfo } from '../auth/user.ts';
 import type { Obj } from '../storage/interface.ts';
 import type { ManagedFieldsHook, ManagedResource } from './managed-fields.ts';
@@ -71,13 +72,13 @@ export interface Writer {
 }
 
 const serviceAccount = (name: string): UserInfo => ({
-  name: `system:serviceaccount:kube-system:${name}`,
-  groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
+  name: `${SERVICE_ACCOUNT_USER_PREFIX}${NS_SYSTEM}:${name}`,
+  groups: [GROUP_SERVICE_ACCOUNTS, SERVICE_ACCOUNT_GROUP_PREFIX + NS_SYSTEM, GROUP_AUTHENTICATED],
 });
 
 /** The API server itself (start-up objects, its own Service and Endpoints, local APIServices). */
 export const APISERVER_WRITER: Writer = {
-  user: { name: 'system:apiserver', groups: ['system:masters', 'system:authenticated'] },
+  user: { name: 'system:apiserver', groups: [GROUP_MASTERS, GROUP_AUTHENTICATED] },
   manager: 'kube-apiserver',
 };
 
@@ -88,13 +89,16 @@ export const NAMESPACE_CONTROLLER_WRITER: Writer = { user: serviceAccount('names
 export const SERVICE_ACCOUNT_CONTROLLER_WRITER: Writer = { user: serviceAccount('service-account-controller'), manager: 'kube-controller-manager' };
 
 /** The service-account tokens controller (kube-controller-manager's own root credentials, as upstream). */
-export const TOKENS_CONTROLLER_WRITER: Writer = { user: { name: 'system:kube-controller-manager', groups: ['system:authenticated'] }, manager: 'kube-controller-manager' };
+export const TOKENS_CONTROLLER_WRITER: Writer = { user: { name: 'system:kube-controller-manager', groups: [GROUP_AUTHENTICATED] }, manager: 'kube-controller-manager' };
 
 /** The bootstrap signer controller (kube-controller-manager's bootstrapsigner). */
 export const BOOTSTRAP_SIGNER_WRITER: Writer = { user: serviceAccount('bootstrap-signer'), manager: 'kube-controller-manager' };
 
 /** The token cleaner controller (kube-controller-manager's tokencleaner, with its service account). */
 export const TOKEN_CLEANER_WRITER: Writer = { user: serviceAccount('token-cleaner'), manager: 'kube-controller-manager' };
+
+/** The root CA publisher (kube-controller-manager's root-ca-cert-publisher, with its service account). */
+export const ROOT_CA_PUBLISHER_WRITER: Writer = { user: serviceAccount('root-ca-cert-publisher'), manager: 'kube-controller-manager' };
 
 /** The ClusterRole aggregation controller (kube-controller-manager's clusterrole-aggregation, with its service account and its field manager). */
 export const CLUSTER_ROLE_AGGREGATION_WRITER: Writer = { user: serviceAccount('clusterrole-aggregation-controller'), manager: 'clusterrole-aggregation-controller' };
@@ -118,8 +122,6 @@ export interface WriteTarget {
   name: string;
   subresource?: string;
   dryRun: boolean;
-  /** The operation admission is told when the write creates (a PUT or apply that creates is an UPDATE to admission). */
-  createOperation?: Operation;
 }
 
 /**
@@ -131,7 +133,8 @@ export interface WriteTarget {
 export function pipelineHooks(services: Pick<WriteServices, 'managedFields' | 'admission' | 'writePolicy'>, res: ManagedResource, target: WriteTarget): WriteHooks {
   const { def } = res;
   const attrs = (obj: Obj, old: Obj | null): AdmissionAttributes => ({
-    operation: old ? 'UPDATE' : (target.createOperation ?? 'CREATE'),
+    // a write without a live object creates it, whatever the verb: a PUT or apply that creates is a CREATE to admission
+    operation: old ? 'UPDATE' : 'CREATE',
     group: def.group,
     version: def.version,
     kind: def.kind,

@@ -437,6 +437,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     serviceAccountTokens: { issuer: authn.issuer, rootCA: pki?.servingCAPEM ?? '' },
     rbacIndex,
     log: options.log ?? console.warn,
+    rootCA: pki?.servingCAPEM,
   });
   for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);
   const gc = controllers.has('garbagecollector') ? new GarbageCollector(api) : undefined;
