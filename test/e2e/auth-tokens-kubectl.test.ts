@@ -48,6 +48,8 @@ describe('service-account tokens with kubectl', () => {
   it('kubectl create token default, then requests with it', async () => {
     await eventually('the default ServiceAccount exists', async () => (await admin(['get', 'serviceaccount', 'default'])).code === 0);
     const token = ok(await admin(['create', 'token', 'default'])).trim();
+    // under RBAC (the default) the account may read what view grants in its namespace
+    ok(await admin(['create', 'rolebinding', 'default-view', '--clusterrole=view', '--serviceaccount=default:default']));
     const me = await whoami(as(token));
     expect(me.username).toBe('system:serviceaccount:default:default');
     expect(me.groups).toEqual(['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated']);
