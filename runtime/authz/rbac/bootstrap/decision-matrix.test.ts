@@ -2,11 +2,14 @@
 // admin in system:masters, a user bound to view cluster-wide, a user bound to
 // edit in one namespace, a service account bound to view in its namespace, a
 // bootstrap-token user, anonymous) × verbs × resources × namespaces, and the
-// non-resource paths, each compared with the expectation written below.
+// non-resource paths, each compared with the expectation written below; then a
+// kubelet (system:node:n1) through the default chain, Node then RBAC.
 import { describe, expect, it } from 'vitest';
 import { ANONYMOUS, type UserInfo } from '../../../auth/user.ts';
 import type { Obj } from '../../../storage/interface.ts';
 import { pathAttributes, resourceAttributes } from '../../attributes.ts';
+import { buildAuthorization } from '../../modes.ts';
+import { NodeGraph } from '../../node/graph.ts';
 import { decide } from '../authorizer.ts';
 import { RbacIndex } from '../index.ts';
 import { clusterRoleBinding, roleBinding, serviceAccount, user } from './build.ts';
@@ -116,6 +119,59 @@ describe('decision matrix over the bootstrap policy', () => {
       }
     }
     expect(n).toBe(VERBS.length * RESOURCES.length * NAMESPACES.length + PATHS.length * 2);
+    expect(wrong).toEqual([]);
+  });
+});
+
+// a kubelet: one pod in dev bound to it, using Secret x, ConfigMap x and ServiceAccount x
+const kubelet: UserInfo = { name: 'system:node:n1', groups: ['system:nodes', 'system:authenticated'] };
+const NODE_RULES: [string, string[]][] = [
+  ['/pods', ['get', 'list', 'watch', 'create', 'delete']],
+  ['/nodes', ['get', 'list', 'watch', 'create', 'update', 'patch']],
+  ['certificates.k8s.io/certificatesigningrequests', ['create', 'get', 'list', 'watch']],
+  ['authorization.k8s.io/subjectaccessreviews', ['create']],
+];
+function kubeletExpected(verb: string, group: string, gr: string, ns: string, path?: string): boolean {
+  if (authenticatedMay(verb, group, gr.split('/').pop()!, path)) return true;
+  if (path !== undefined) return false;
+  // decided by the graph: only what the pod bound to n1 references, in its namespace
+  const key = `${group}/${gr}`;
+  if (key === '/secrets' || key === '/configmaps') return ns === 'dev' && READS.includes(verb);
+  if (key === '/serviceaccounts/token') return ns === 'dev' && verb === 'create';
+  return NODE_RULES.some(([r, verbs]) => r === key && verbs.includes(verb));
+}
+
+describe('decision matrix of a kubelet under the default chain (Node, RBAC)', () => {
+  it('system:node:n1: 0 wrong decisions', async () => {
+    const graph = new NodeGraph();
+    graph.addPod({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web', namespace: 'dev' },
+      spec: {
+        nodeName: 'n1',
+        serviceAccountName: 'x',
+        containers: [{ name: 'c', image: 'i', envFrom: [{ configMapRef: { name: 'x' } }] }],
+        volumes: [{ name: 'v', secret: { secretName: 'x' } }],
+      },
+    });
+    const chain = buildAuthorization([], { rbac: index(), nodeGraph: graph }).authorizer;
+    const wrong: string[] = [];
+    for (const verb of VERBS) {
+      for (const [group, gr] of RESOURCES) {
+        const [resource, subresource = ''] = gr.split('/');
+        for (const ns of NAMESPACES) {
+          const got = (await chain.authorize(resourceAttributes(kubelet, verb, { apiGroup: group, resource, subresource, namespace: ns, name: 'x' }))).decision === 'allow';
+          if (got !== kubeletExpected(verb, group, gr, ns)) wrong.push(`${verb} ${group}/${gr} in ${JSON.stringify(ns)}: got ${got}`);
+        }
+      }
+    }
+    for (const path of PATHS) {
+      for (const verb of ['get', 'post']) {
+        const got = (await chain.authorize(pathAttributes(kubelet, verb, path))).decision === 'allow';
+        if (got !== kubeletExpected(verb, '', '', '', path)) wrong.push(`${verb} ${path}: got ${got}`);
+      }
+    }
     expect(wrong).toEqual([]);
   });
 });
