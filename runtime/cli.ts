@@ -13,7 +13,7 @@ import { BindAddressError, checkBindAddress, INSECURE_REMOTE_FLAG } from './http
 import { ListenError } from './server/listen.ts';
 import { PKIError } from './server/pki.ts';
 import { AuthenticationSetupError } from './server/authentication.ts';
-import { AuthorizationModeError, validateModes } from './authz/modes.ts';
+import { AuthorizationModeError, validateModeFiles, validateModes, type WebhookFlags } from './authz/modes.ts';
 import { TLSFlagError, tlsCiphers, tlsMinVersion } from './config/tls.ts';
 import { ControllersFlagError, enabledControllers } from './config/controllers.ts';
 import { startServer } from './server/start.ts';
@@ -48,11 +48,24 @@ async function main(): Promise<void> {
           .filter(Boolean)
       : undefined;
   const authorizationMode = list(flags['authorization-mode']) ?? [];
+  const authorizationPolicyFile = (flags['authorization-policy-file'] as string | undefined) || undefined;
+  const authorizationConfig = (flags['authorization-config'] as string | undefined) || undefined;
+  // only the --authorization-webhook-* flags given (any of them rules out --authorization-config)
+  let authorizationWebhook: WebhookFlags | undefined;
+  const webhookFlag = (name: string) => flags![`authorization-webhook-${name}`];
+  if (['config-file', 'version', 'cache-authorized-ttl', 'cache-unauthorized-ttl'].some((n) => webhookFlag(n) !== undefined)) {
+    authorizationWebhook = {};
+    if (webhookFlag('config-file')) authorizationWebhook.configFile = String(webhookFlag('config-file'));
+    if (webhookFlag('version') !== undefined) authorizationWebhook.version = String(webhookFlag('version'));
+    if (webhookFlag('cache-authorized-ttl') !== undefined) authorizationWebhook.authorizedTtlMs = Number(webhookFlag('cache-authorized-ttl'));
+    if (webhookFlag('cache-unauthorized-ttl') !== undefined) authorizationWebhook.unauthorizedTtlMs = Number(webhookFlag('cache-unauthorized-ttl'));
+  }
   const allowInsecureRemote = Boolean(flags[INSECURE_REMOTE_FLAG]);
   const insecureServeHTTP = Boolean(flags['insecure-serve-http']);
   // the checks startServer would make, before anything is written
   try {
     validateModes(authorizationMode);
+    validateModeFiles(authorizationMode, { policyFile: authorizationPolicyFile, webhook: authorizationWebhook, authorizationConfig });
     tlsMinVersion(flags['tls-min-version'] as string | undefined);
     tlsCiphers(list(flags['tls-cipher-suites']));
     enabledControllers(list(flags['controllers']));
@@ -71,6 +84,9 @@ async function main(): Promise<void> {
     allowInsecureRemote,
     insecureServeHTTP,
     authorizationMode,
+    authorizationPolicyFile,
+    authorizationWebhook,
+    authorizationConfig,
     anonymousAuth: flags['anonymous-auth'] as boolean | undefined,
     authenticationConfig: flags['authentication-config'] as string | undefined,
     apiAudiences: list(flags['api-audiences']),
@@ -161,7 +177,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  if (err instanceof StorageOpenError || err instanceof ListenError || err instanceof PKIError || err instanceof AuthenticationSetupError) console.error(`Error: ${err.message}`);
+  if (err instanceof StorageOpenError || err instanceof ListenError || err instanceof PKIError || err instanceof AuthenticationSetupError || err instanceof AuthorizationModeError)
+    console.error(`Error: ${err.message}`);
   else console.error(err);
   process.exit(1);
 });

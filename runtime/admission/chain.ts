@@ -6,9 +6,9 @@
 // registered at start-up; each half runs them in order, and a refusal is
 // the Status error the plugin chose.
 
-import type { AdmissionAttributes, AdmissionStage, Operation } from '../registry/write-services.ts';
+import type { AdmissionAttributes, AdmissionStage } from '../registry/write-services.ts';
 
-export type { AdmissionAttributes, Operation };
+export type { AdmissionAttributes };
 
 export interface AdmissionPlugin {
   name: string;

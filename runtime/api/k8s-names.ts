@@ -1,5 +1,6 @@
 // The Kubernetes names specserver answers to, in one place: API domains,
-// media types, reserved namespaces, well-known annotations and headers.
+// media types, reserved namespaces, the system users and groups,
+// well-known annotations and headers.
 // Clients (kubectl, helm, client-go) look for these exact strings.
 
 export const META_GROUP = 'meta.k8s.io';
@@ -15,7 +16,29 @@ export const NS_PUBLIC = 'kube-public';
 export const NS_NODE_LEASE = 'kube-node-lease';
 export const INITIAL_NAMESPACES = [NS_DEFAULT, NS_SYSTEM, NS_PUBLIC, NS_NODE_LEASE];
 
+// users and groups with a meaning to the server (authentication, impersonation, in-process writers)
+export const GROUP_MASTERS = 'system:masters';
+export const GROUP_AUTHENTICATED = 'system:authenticated';
+export const GROUP_UNAUTHENTICATED = 'system:unauthenticated';
+export const USER_ANONYMOUS = 'system:anonymous';
+/** `system:serviceaccount:<namespace>:<name>` */
+export const SERVICE_ACCOUNT_USER_PREFIX = 'system:serviceaccount:';
+export const GROUP_SERVICE_ACCOUNTS = 'system:serviceaccounts';
+/** `system:serviceaccounts:<namespace>` */
+export const SERVICE_ACCOUNT_GROUP_PREFIX = 'system:serviceaccounts:';
+/** `system:bootstrap:<token id>` */
+export const BOOTSTRAP_USER_PREFIX = 'system:bootstrap:';
+export const GROUP_BOOTSTRAPPERS = 'system:bootstrappers';
+
+// the front proxy's headers (the --requestheader-*-headers defaults)
+export const HEADER_REMOTE_USER = 'X-Remote-User';
+export const HEADER_REMOTE_GROUP = 'X-Remote-Group';
+export const HEADER_REMOTE_EXTRA_PREFIX = 'X-Remote-Extra-';
+
 export const ANNOTATION_INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+export const ANNOTATION_DESCRIPTION = 'kubernetes.io/description';
+/** The ConfigMap in every namespace with the CA bundle (`ca.crt`) of the API server (root-ca-cert-publisher). */
+export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
 export const SECRET_TYPE_BOOTSTRAP_TOKEN = 'bootstrap.kubernetes.io/token';
 
 export const FINALIZER_ORPHAN = 'orphan';

@@ -10,9 +10,8 @@
 import { errors } from '../api/errors.ts';
 import type { AuthRequest, AuthResult, RequestAuthenticator, TokenAuthenticator } from './authenticator.ts';
 import { ANONYMOUS, type UserInfo } from './user.ts';
+import { GROUP_AUTHENTICATED, GROUP_UNAUTHENTICATED } from '../api/k8s-names.ts';
 
-export const AUTHENTICATED_GROUP = 'system:authenticated';
-export const UNAUTHENTICATED_GROUP = 'system:unauthenticated';
 /** Longer bearer tokens are refused before any authenticator sees them. */
 export const MAX_TOKEN_BYTES = 16 * 1024;
 
@@ -36,8 +35,8 @@ export function bearerToken(req: AuthRequest): string | undefined {
 
 /** Adds system:authenticated to a user a credential identified (not to anonymous). */
 export function withAuthenticatedGroup(u: UserInfo): UserInfo {
-  if (u.name === ANONYMOUS.name || u.groups.includes(UNAUTHENTICATED_GROUP) || u.groups.includes(AUTHENTICATED_GROUP)) return u;
-  return { ...u, groups: [...u.groups, AUTHENTICATED_GROUP] };
+  if (u.name === ANONYMOUS.name || u.groups.includes(GROUP_UNAUTHENTICATED) || u.groups.includes(GROUP_AUTHENTICATED)) return u;
+  return { ...u, groups: [...u.groups, GROUP_AUTHENTICATED] };
 }
 
 export class AuthenticationChain {

@@ -12,6 +12,7 @@
 
 import { ApiError, errors } from '../api/errors.ts';
 import { goQuote } from '../api/go-format.ts';
+import { GROUP_AUTHENTICATED, GROUP_SERVICE_ACCOUNTS, GROUP_UNAUTHENTICATED, SERVICE_ACCOUNT_GROUP_PREFIX, SERVICE_ACCOUNT_USER_PREFIX, USER_ANONYMOUS } from '../api/k8s-names.ts';
 import { validateDNS1123Label, validateDNS1123Subdomain } from '../api/validation.ts';
 import type { AuthRequest } from './authenticator.ts';
 import { extraKey } from './extra-key.ts';
@@ -23,7 +24,6 @@ export const IMPERSONATE_UID = 'impersonate-uid';
 export const IMPERSONATE_EXTRA_PREFIX = 'impersonate-extra-';
 
 const AUTHN_GROUP = 'authentication.k8s.io';
-const SA_PREFIX = 'system:serviceaccount:';
 
 /** One authorization check, as upstream's authorizer attributes for it. */
 export interface ImpersonationCheck {
@@ -53,8 +53,8 @@ export type ImpersonationAuthorize = (check: ImpersonationCheck, requestor: User
 
 /** Go's serviceaccount.SplitUsername: namespace and name, or undefined when not a valid service-account user name. */
 export function splitServiceAccountUsername(username: string): { namespace: string; name: string } | undefined {
-  if (!username.startsWith(SA_PREFIX)) return undefined;
-  const parts = username.slice(SA_PREFIX.length).split(':');
+  if (!username.startsWith(SERVICE_ACCOUNT_USER_PREFIX)) return undefined;
+  const parts = username.slice(SERVICE_ACCOUNT_USER_PREFIX.length).split(':');
   if (parts.length !== 2) return undefined;
   const [namespace, name] = parts;
   if (validateDNS1123Label(namespace).length || validateDNS1123Subdomain(name).length) return undefined;
@@ -116,8 +116,8 @@ export async function impersonate(req: AuthRequest, requestor: UserInfo, authori
   for (const check of parsed.checks) {
     switch (check.resource) {
       case 'serviceaccounts':
-        name = `${SA_PREFIX}${check.namespace}:${check.name}`;
-        if (!groupsSpecified) groups = ['system:serviceaccounts', `system:serviceaccounts:${check.namespace}`];
+        name = `${SERVICE_ACCOUNT_USER_PREFIX}${check.namespace}:${check.name}`;
+        if (!groupsSpecified) groups = [GROUP_SERVICE_ACCOUNTS, `${SERVICE_ACCOUNT_GROUP_PREFIX}${check.namespace}`];
         break;
       case 'users':
         name = check.name;
@@ -141,10 +141,10 @@ export async function impersonate(req: AuthRequest, requestor: UserInfo, authori
     const allowed = typeof decision === 'boolean' ? decision : decision.allowed;
     if (!allowed) throw impersonationForbidden(check, requestor, typeof decision === 'boolean' ? '' : (decision.reason ?? ''));
   }
-  if (name !== 'system:anonymous') {
-    if (!groups.includes('system:authenticated') && !groups.includes('system:unauthenticated')) groups.push('system:authenticated');
-  } else if (!groups.includes('system:unauthenticated')) {
-    groups.push('system:unauthenticated');
+  if (name !== USER_ANONYMOUS) {
+    if (!groups.includes(GROUP_AUTHENTICATED) && !groups.includes(GROUP_UNAUTHENTICATED)) groups.push(GROUP_AUTHENTICATED);
+  } else if (!groups.includes(GROUP_UNAUTHENTICATED)) {
+    groups.push(GROUP_UNAUTHENTICATED);
   }
   const user: UserInfo = { name, groups };
   if (uid) user.uid = uid;

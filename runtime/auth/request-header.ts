@@ -10,13 +10,14 @@
 // `extension-apiserver-authentication` ConfigMap in kube-system, which
 // tells aggregated API servers how to trust this server's front proxy.
 
+import { HEADER_REMOTE_EXTRA_PREFIX, HEADER_REMOTE_GROUP, HEADER_REMOTE_USER } from '../api/k8s-names.ts';
 import type { AuthRequest, AuthResult, PeerCertificate, RequestAuthenticator } from './authenticator.ts';
 import { extraKey } from './extra-key.ts';
 import type { UserInfo } from './user.ts';
 
-export const DEFAULT_USERNAME_HEADERS = ['X-Remote-User'];
-export const DEFAULT_GROUP_HEADERS = ['X-Remote-Group'];
-export const DEFAULT_EXTRA_HEADER_PREFIXES = ['X-Remote-Extra-'];
+export const DEFAULT_USERNAME_HEADERS = [HEADER_REMOTE_USER];
+export const DEFAULT_GROUP_HEADERS = [HEADER_REMOTE_GROUP];
+export const DEFAULT_EXTRA_HEADER_PREFIXES = [HEADER_REMOTE_EXTRA_PREFIX];
 
 export interface RequestHeaderOptions {
   usernameHeaders?: string[];

@@ -6,10 +6,11 @@
 
 import { ApiError } from '../api/errors.ts';
 import { jsonEqual } from '../api/json-equal.ts';
+import { NS_SYSTEM } from '../api/k8s-names.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import { APISERVER_WRITER } from '../registry/write-services.ts';
 
-export const EXTENSION_AUTHENTICATION = { namespace: 'kube-system', name: 'extension-apiserver-authentication' };
+export const EXTENSION_AUTHENTICATION = { namespace: NS_SYSTEM, name: 'extension-apiserver-authentication' };
 
 export async function publishExtensionAuthentication(api: ApiIndex, data: Record<string, string>): Promise<void> {
   const cms = api.lookup('', 'v1', 'configmaps');

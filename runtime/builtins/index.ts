@@ -1,7 +1,7 @@
 // Built-in behaviour that is not one resource's strategy: objects created at
 // start-up (initial namespaces, the `kubernetes` Service, Endpoints and
-// EndpointSlice, local APIServices, extension-apiserver-authentication), in-process
-// controllers (namespace deletion, every namespace's default ServiceAccount), allocators wired into the strategies
+// EndpointSlice, local APIServices, extension-apiserver-authentication, the RBAC bootstrap policy), in-process
+// controllers (namespace deletion, every namespace's default ServiceAccount and kube-root-ca.crt, ClusterRole aggregation), allocators wired into the strategies
 // that need them, and admission plugins. startServer() calls
 // installBuiltins() once before it listens; stop() ends the controllers.
 
@@ -9,7 +9,9 @@ import type { AdmissionChain } from '../admission/chain.ts';
 import type { Discovery } from '../http/discovery.ts';
 import { namespaceLifecyclePlugin } from '../admission/plugins/namespace-lifecycle.ts';
 import { serviceAccountPlugin } from '../admission/plugins/service-account.ts';
-import { serviceAccountLookup } from './default-serviceaccounts.ts';
+import { nodeRestrictionPlugin } from '../admission/plugins/node-restriction.ts';
+import { nodeRestrictionSources } from './node-restriction.ts';
+import { serviceAccountSource } from './default-serviceaccounts.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import { installLocalAPIServices } from './apiservices.ts';
@@ -18,11 +20,15 @@ import { installKubernetesEndpoints } from './kubernetes-endpoints.ts';
 import { installComponentStatus } from './component-status.ts';
 import { publishExtensionAuthentication } from './extension-authentication.ts';
 import { startServiceAccountController } from './default-serviceaccounts.ts';
+import { startClusterRoleAggregation } from './clusterrole-aggregation.ts';
 import { startBootstrapTokenControllers } from './bootstrap-token-controllers.ts';
 import { enabledControllers } from '../config/controllers.ts';
 import type { TokenIssuer } from '../auth/serviceaccount/issuer.ts';
 import { startTokenSecretsController } from './token-secrets-controller.ts';
+import { startRootCAPublisher } from './root-ca-publisher.ts';
 import { installServiceAllocation } from './services.ts';
+import type { RbacIndex } from '../authz/rbac/index.ts';
+import { reconcileBootstrapPolicy, startRbacIndex } from './rbac.ts';
 
 export interface BuiltinContext {
   api: ApiIndex;
@@ -37,6 +43,12 @@ export interface BuiltinContext {
   controllers?: Set<string>;
   /** The extension-apiserver-authentication ConfigMap's data (undefined over plain HTTP: no client certificates). */
   extensionAuthentication?: Record<string, string>;
+  /** The RBAC mode's index, kept current from watches once the bootstrap policy is reconciled (only when the mode is on). */
+  rbacIndex?: RbacIndex;
+  /** Where start-up notes go (bootstrap roles left alone). */
+  log?: (msg: string) => void;
+  /** The CA bundle clients verify the server with, published as every namespace's kube-root-ca.crt (undefined over plain HTTP). */
+  rootCA?: string;
 }
 
 export interface InstalledBuiltins {
@@ -44,18 +56,23 @@ export interface InstalledBuiltins {
 }
 
 export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBuiltins> {
+  const controllers = ctx.controllers ?? enabledControllers(undefined);
   ctx.admission.add(namespaceLifecyclePlugin(ctx.api));
-  ctx.admission.add(serviceAccountPlugin(serviceAccountLookup(ctx.api)));
+  ctx.admission.add(serviceAccountPlugin(serviceAccountSource(ctx.api, controllers.has('serviceaccount'))));
+  ctx.admission.add(nodeRestrictionPlugin(nodeRestrictionSources(ctx.api)));
   await bootstrapNamespaces(ctx.api);
+  for (const note of await reconcileBootstrapPolicy(ctx.api)) ctx.log?.(note);
+  const rbacIndex = ctx.rbacIndex ? await startRbacIndex(ctx.api, ctx.rbacIndex) : undefined;
   const services = await installServiceAllocation(ctx.api, ctx.flags);
   const apiServices = await installLocalAPIServices(ctx.api, ctx.discovery);
   const endpoints = await installKubernetesEndpoints(ctx.api, ctx.flags);
   if (ctx.extensionAuthentication) await publishExtensionAuthentication(ctx.api, ctx.extensionAuthentication);
-  const controllers = ctx.controllers ?? enabledControllers(undefined);
   const nsController = controllers.has('namespace') ? startNamespaceController(ctx.api) : undefined;
   const saController = controllers.has('serviceaccount') ? startServiceAccountController(ctx.api) : undefined;
   const tokenSecrets =
     controllers.has('serviceaccount-token') && ctx.serviceAccountTokens ? startTokenSecretsController(ctx.api, ctx.serviceAccountTokens.issuer, ctx.serviceAccountTokens.rootCA) : undefined;
+  const rootCAPublisher = controllers.has('root-ca-cert-publisher') && ctx.rootCA ? startRootCAPublisher(ctx.api, ctx.rootCA) : undefined;
+  const aggregation = controllers.has('clusterrole-aggregation') ? startClusterRoleAggregation(ctx.api) : undefined;
   const tokenControllers = startBootstrapTokenControllers(ctx.api, { cleaner: controllers.has('tokencleaner'), signer: controllers.has('bootstrapsigner') });
   let running = true;
   installComponentStatus(ctx.api, () => running);
@@ -67,8 +84,11 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await endpoints.stop();
       await nsController?.stop();
       await saController?.stop();
+      await aggregation?.stop();
       await tokenControllers?.stop();
       await tokenSecrets?.stop();
+      await rbacIndex?.stop();
+      await rootCAPublisher?.stop();
     },
   };
 }

@@ -75,3 +75,23 @@ describe('compileRule / evaluate', () => {
     expect(c.program.evaluate({ self: { replicas: 7 } })).toMatchObject({ ok: true, json: 'replicas 7 too high' });
   });
 });
+
+describe('native types: field names as they are', () => {
+  const obj = { type: 'object', properties: { namespace: { type: 'string' }, inner: { type: 'object', properties: { namespace: { type: 'string' } } } } };
+  it.each<[string, { nativeType: typeof obj } | typeof obj, string | true]>([
+    ["v.namespace == 'a' && v.inner.namespace == 'b'", { nativeType: obj }, true],
+    ["v.__namespace__ == 'a'", { nativeType: obj }, "undefined field '__namespace__'"],
+    ["v.namespace == 'a'", obj, "undefined field 'namespace'"],
+    ["v.__namespace__ == 'a' && v.inner.__namespace__ == 'b'", obj, true],
+  ])('%s (%j)', (expr, decl, want) => {
+    const c = compileRule(expr, { vars: { v: decl } });
+    if (want !== true) {
+      expect(c.ok).toBe(false);
+      if (!c.ok) expect(c.errors[0].message).toContain(want);
+      return;
+    }
+    if (!c.ok) throw new Error(c.errors[0].message);
+    const r = c.program.evaluate({ v: { namespace: 'a', inner: { namespace: 'b' } } });
+    expect(r.ok && r.value).toBe(true);
+  });
+});

@@ -14,8 +14,8 @@ import { defaultEnv } from './env.ts';
 import { toCel, celToJSON } from './values/convert.ts';
 import { PER_EXPRESSION_ESTIMATE_LIMIT, PER_CALL_RUNTIME_LIMIT, estimateTooHighMessage } from './limits.ts';
 
-/** A variable: an OpenAPI schema, or a CEL type by name (`string`, `map(string, dyn)`, `kubernetes.authorization.Authorizer`). */
-export type VarDecl = JSONSchema | { celType: string };
+/** A variable: an OpenAPI schema, a native type described by a schema (field names not escaped), or a CEL type by name (`string`, `map(string, dyn)`, `kubernetes.authorization.Authorizer`). */
+export type VarDecl = JSONSchema | { celType: string } | { nativeType: JSONSchema };
 
 export interface CompileOptions {
   vars: Record<string, VarDecl>;
@@ -96,6 +96,7 @@ export function parseTypeName(s: string): CelT {
 
 function declType(name: string, d: VarDecl, resolveRef?: RefResolver): CelT {
   if ('celType' in d && typeof d.celType === 'string') return parseTypeName(d.celType);
+  if ('nativeType' in d && d.nativeType && typeof d.nativeType === 'object') return schemaToType(d.nativeType as JSONSchema, { resolveRef, name, native: true });
   return schemaToType(d as JSONSchema, { resolveRef, name });
 }
 

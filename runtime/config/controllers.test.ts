@@ -4,15 +4,19 @@ import { ControllersFlagError, enabledControllers } from './controllers.ts';
 
 describe('--controllers', () => {
   const rows: [string[] | undefined, string[]][] = [
-    [undefined, ['garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token']],
-    [['*'], ['garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token']],
+    [undefined, ['clusterrole-aggregation', 'garbagecollector', 'namespace', 'root-ca-cert-publisher', 'serviceaccount', 'serviceaccount-token']],
+    [['*'], ['clusterrole-aggregation', 'garbagecollector', 'namespace', 'root-ca-cert-publisher', 'serviceaccount', 'serviceaccount-token']],
     [
       ['*', 'tokencleaner', 'bootstrapsigner'],
-      ['bootstrapsigner', 'garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token', 'tokencleaner'],
+      ['bootstrapsigner', 'clusterrole-aggregation', 'garbagecollector', 'namespace', 'root-ca-cert-publisher', 'serviceaccount', 'serviceaccount-token', 'tokencleaner'],
     ],
     [
-      ['*', '-serviceaccount'],
-      ['garbagecollector', 'namespace', 'serviceaccount-token'],
+      ['*', '-serviceaccount', '-clusterrole-aggregation'],
+      ['garbagecollector', 'namespace', 'root-ca-cert-publisher', 'serviceaccount-token'],
+    ],
+    [
+      ['*', '-root-ca-cert-publisher'],
+      ['clusterrole-aggregation', 'garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token'],
     ],
     [['tokencleaner'], ['tokencleaner']],
   ];

@@ -69,7 +69,16 @@ export const FLAGS: Record<string, FlagSpec> = {
   'etcd-compaction-interval': { kind: 'duration', default: '5m', help: 'history window kept for watches and continue tokens' },
   'authorization-mode': {
     kind: 'string',
-    help: 'ordered list of authorization modes: AlwaysAllow, AlwaysDeny (unset: authenticated users may do anything, anonymous only read health, version and discovery)',
+    help: 'ordered list of authorization modes: AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node (default Node,RBAC; system:masters is always allowed)',
+  },
+  'authorization-policy-file': { kind: 'string', help: 'ABAC policy file (one JSON policy a line), used with --authorization-mode=ABAC' },
+  'authorization-webhook-config-file': { kind: 'string', help: 'kubeconfig-format file of a SubjectAccessReview webhook, used with --authorization-mode=Webhook' },
+  'authorization-webhook-version': { kind: 'string', help: 'SubjectAccessReview version sent to the webhook: v1 or v1beta1 (default v1beta1)' },
+  'authorization-webhook-cache-authorized-ttl': { kind: 'duration', help: "how long the webhook's 'authorized' answers are cached (default 5m0s)" },
+  'authorization-webhook-cache-unauthorized-ttl': { kind: 'duration', help: "how long the webhook's 'unauthorized' answers are cached (default 30s)" },
+  'authorization-config': {
+    kind: 'string',
+    help: 'AuthorizationConfiguration file (apiserver.config.k8s.io/v1beta1): the authorizer chain, reloaded on change; not with --authorization-mode or --authorization-webhook-*',
   },
   'token-auth-file': { kind: 'string', help: 'static bearer tokens (CSV: token,user,uid,"group1,group2")' },
   'runtime-config': { kind: 'string', help: 'enable or disable API group-versions (api/all=true, networking.k8s.io/v1beta1=true)' },

@@ -1,4 +1,4 @@
-// The authorization deciders until the authorization modes land, and
+// The authorization stage (what the chain's answers become) and
 // kube-apiserver's Forbidden messages.
 import { describe, expect, it } from 'vitest';
 import type { Attributes } from '../authz/attributes.ts';

@@ -2,6 +2,7 @@
 // (415 for unknown ones), JSON with duplicate-key detection, YAML. Returns
 // the value and the duplicate field paths for fieldValidation.
 
+import type { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import { JSONSyntaxError, parseJSONStrict, type ParsedJSON } from '../codec/json-parse.ts';
 import { YAMLSyntaxError, YAMLTooLargeError, parseYAMLStrict } from '../codec/yaml-parse.ts';
@@ -17,20 +18,32 @@ export function mediaType(contentType: string | undefined | null): string {
 export async function readBodyBytes(c: Context, limit = MAX_REQUEST_BODY_BYTES): Promise<Uint8Array> {
   const declared = Number(c.req.header('content-length') ?? '');
   if (Number.isFinite(declared) && declared > limit) throw errors.tooLarge(limit);
-  const body = c.req.raw.body;
-  if (!body) return new Uint8Array(0);
+  // over a socket the body is read from node's request itself: asking the fetch Request for its
+  // body stream would build that Request and a web stream around the same bytes first
+  const incoming = (c.env as { incoming?: Readable } | undefined)?.incoming;
   const chunks: Uint8Array[] = [];
   let total = 0;
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      throw errors.tooLarge(limit);
+  if (incoming && typeof incoming.on === 'function') {
+    if (incoming.readableEnded) return new Uint8Array(0);
+    if (!(await readIncoming(incoming, limit, chunks))) {
+      // the rest of the body is not read: the 413 goes out and the connection is closed after it
+      throw new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${limit}`, undefined, { Connection: 'close' });
     }
-    chunks.push(value);
+    total = chunks.reduce((n, ch) => n + ch.byteLength, 0);
+  } else {
+    const body = c.req.raw.body;
+    if (!body) return new Uint8Array(0);
+    const reader = body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > limit) {
+        await reader.cancel().catch(() => {});
+        throw errors.tooLarge(limit);
+      }
+      chunks.push(value);
+    }
   }
   if (chunks.length === 1) return chunks[0];
   const out = new Uint8Array(total);
@@ -40,6 +53,31 @@ export async function readBodyBytes(c: Context, limit = MAX_REQUEST_BODY_BYTES):
     off += ch.byteLength;
   }
   return out;
+}
+
+/** Reads node's request into `chunks`; false (reading stopped) when it grows past `limit`. */
+function readIncoming(incoming: Readable, limit: number, chunks: Uint8Array[]): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    let total = 0;
+    const done = (f: () => void) => {
+      incoming.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      f();
+    };
+    const onData = (chunk: Uint8Array) => {
+      total += chunk.byteLength;
+      if (total > limit) {
+        incoming.pause();
+        done(() => resolve(false));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => done(() => resolve(true));
+    const onError = (err: Error) => done(() => reject(err));
+    // a client gone before the end of its body
+    const onClose = () => done(() => reject(new Error('the request body ended early: the client closed the connection')));
+    incoming.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: false });

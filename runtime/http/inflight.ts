@@ -11,10 +11,10 @@
 import type { UserInfo } from '../auth/user.ts';
 import type { RequestInfo } from './request-info.ts';
 import { errors } from '../api/errors.ts';
+import { GROUP_MASTERS } from '../api/k8s-names.ts';
 
 const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 const PROBES = new Set(['/healthz', '/livez', '/readyz']);
-const PRIVILEGED_GROUP = 'system:masters';
 
 export class InflightLimiter {
   private readOnly = 0;
@@ -34,7 +34,7 @@ export class InflightLimiter {
     const current = isMutating ? this.mutating : this.readOnly;
     if (limit > 0 && current >= limit) {
       // the privileged group is served even then, outside the count (as upstream)
-      if (user?.groups.includes(PRIVILEGED_GROUP)) return () => {};
+      if (user?.groups.includes(GROUP_MASTERS)) return () => {};
       throw errors.tooManyRequests();
     }
     if (isMutating) this.mutating++;

@@ -38,7 +38,7 @@ import { matchesObject } from '../storage/semantics/predicate.ts';
 import { type Allocation, type Strategy, type SubresourceStrategy } from './strategy.ts';
 import { jsonEqual } from '../api/json-equal.ts';
 import { checkObject, checkRequestObject } from './object-checks.ts';
-import { type Operation, type WriteHooks, type WriteServices, type Writer, pipelineHooks } from './write-services.ts';
+import { type WriteHooks, type WriteServices, type Writer, pipelineHooks } from './write-services.ts';
 import { applyPatch } from '../patch/index.ts';
 import { type ApplyRequest, type PatchRequest, type PatchServices, patchErrorToApi } from './patching.ts';
 
@@ -301,10 +301,10 @@ export class RegistryStore {
   }
 
   /** The hooks of this write: the handler's, or those the store builds for an in-process writer. */
-  private hooksOf(opts: PipelineOptions, namespace: string, name: string, subresource?: string, createOperation?: Operation): WriteHooks | undefined {
+  private hooksOf(opts: PipelineOptions, namespace: string, name: string, subresource?: string): WriteHooks | undefined {
     if (!opts.writer) return opts.hooks;
     const { user, manager } = opts.writer;
-    return pipelineHooks(this.writeServices(), { def: this.def, store: this }, { user, manager, namespace, name, subresource, dryRun: !!opts.dryRun, createOperation });
+    return pipelineHooks(this.writeServices(), { def: this.def, store: this }, { user, manager, namespace, name, subresource, dryRun: !!opts.dryRun });
   }
 
   /**
@@ -332,13 +332,15 @@ export class RegistryStore {
 
   /**
    * The first half of a create, up to the strategy (steps 2-5 of create()):
-   * request checks, field ownership, mutating admission, strategy prepare.
+   * request checks, field ownership, mutating admission and the write
+   * policy, strategy prepare.
    * Returns whether the name is to be generated.
    */
   private async admitAndPrepareCreate(namespace: string, obj: Obj, opts: CreateOptions): Promise<boolean> {
     this.checkCreateRequest(namespace, obj);
     opts.hooks?.manageFields?.(obj, null);
     await opts.hooks?.admit?.(obj, null);
+    await opts.hooks?.checkPolicy?.(obj, null);
     const md = (obj.metadata ??= {});
     this.fillSystemFields(obj);
     const generate = !md.name && typeof md.generateName === 'string' && md.generateName !== '';
@@ -380,7 +382,10 @@ export class RegistryStore {
    *  3. field ownership (hooks.manageFields), on the decoded and defaulted
    *     object, so the writer owns its defaults but not what admission or
    *     the strategy set
-   *  4. mutating admission (hooks.admit)
+   *  4. mutating admission (hooks.admit), then the resource's write policy
+   *     (hooks.checkPolicy: RBAC's escalation prevention, where upstream's
+   *     RBAC storages check before the generic store: after mutating and
+   *     before validating admission)
    *  5. strategy prepare (BeforeCreate): server-set metadata (uid,
    *     creationTimestamp), generateName checked, PrepareForCreate
    *  6. validation: name or generated name, object metadata, strategy rules
@@ -420,7 +425,8 @@ export class RegistryStore {
    * Update (PUT), patch, apply, or a subresource write: transform gives the
    * wanted object from the live one. Returns the stored object and whether
    * it was created (PUT or apply on a missing object, where allowed: then
-   * the steps of create() run on the transformed object instead of these).
+   * the steps of create() run on the transformed object instead of these,
+   * and admission is told CREATE, as upstream's create-on-update).
    * Inside storage's read-modify-write, so a conflict runs all of them again,
    * in kube-apiserver's order:
    *  1. transform and decode: the client's object (PUT body, patched or
@@ -429,7 +435,8 @@ export class RegistryStore {
    *     defaulters); its name and namespace must be the request's
    *  2. field ownership (hooks.manageFields; apply records its own in step
    *     1), on the decoded and defaulted object
-   *  3. mutating admission (hooks.admit)
+   *  3. mutating admission (hooks.admit), then the resource's write policy
+   *     (hooks.checkPolicy, on the object and the live one)
    *  4. strategy prepare (BeforeUpdate): resourceVersion precondition, identity
    *     carried over from the live object, PrepareForUpdate of the resource or
    *     of the subresource (which keeps the managed fields of step 2)
@@ -490,9 +497,10 @@ export class RegistryStore {
       if (this.def.namespaced && md.namespace && md.namespace !== namespace) {
         throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
       }
-      // 2. field ownership, 3. mutating admission
+      // 2. field ownership, 3. mutating admission and the write policy
       opts.hooks?.manageFields?.(wanted, live);
       await opts.hooks?.admit?.(wanted, live);
+      await opts.hooks?.checkPolicy?.(wanted, live);
       // 4. prepare
       const rv = wanted.metadata.resourceVersion;
       if (rv !== undefined && rv !== '' && rv !== live.metadata.resourceVersion) {
@@ -575,8 +583,9 @@ export class RegistryStore {
    *     the client's version: apiVersion and kind, nulls dropped, spec
    *     defaults, schema with the request's fieldValidation (a JSON patch
    *     has no duplicate fields to report, being a list of operations)
-   *  3. the update pipeline (update() steps 2-7: mutating admission,
-   *     prepare, validation, allocation, managed fields, validating admission)
+   *  3. the update pipeline (update() steps 2-7: mutating admission, the
+   *     write policy, prepare, validation, allocation, managed fields,
+   *     validating admission)
    *  4. storage (update() step 8)
    * A resourceVersion the patch sets is a precondition (409 when stale), as
    * for a PUT.
@@ -614,7 +623,7 @@ export class RegistryStore {
    *     managers unless force); then spec defaults fill the merged object
    *  3. the update pipeline (update() steps 2-7, without its own managed
    *     fields step: step 2 recorded them), or create()'s steps when the
-   *     object is new (admission is told UPDATE, as upstream)
+   *     object is new (admission is told CREATE, as upstream)
    *  4. storage (update() step 8)
    */
   async apply(namespace: string, name: string, req: ApplyRequest, opts: PatchOptions): Promise<{ obj: Obj; created: boolean }> {
@@ -640,7 +649,7 @@ export class RegistryStore {
       return merged;
     };
     // the field manager recorded ownership in the transform: the pipeline's own step is left out
-    const hooks = { ...this.hooksOf(pipeline, namespace, name, sub, 'UPDATE') };
+    const hooks = { ...this.hooksOf(pipeline, namespace, name, sub) };
     delete hooks.manageFields;
     return this.update(namespace, name, transform, {
       ...pipeline,

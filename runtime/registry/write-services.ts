@@ -1,15 +1,18 @@
 // What the registry's write pipeline calls around the strategy: the hooks
-// of one write (field ownership, the two halves of admission), the
+// of one write (field ownership, the two halves of admission, the
+// resource's write policy), the
 // identities of in-process writers, and the services with which the store
 // builds those hooks itself when the server writes (built-ins, the
 // namespace controller, the garbage collector), so that what the server
 // stores is defaulted, schema-checked, admitted and carries managedFields
 // like what a client stores.
 
+import { GROUP_AUTHENTICATED, GROUP_MASTERS, GROUP_SERVICE_ACCOUNTS, NS_SYSTEM, SERVICE_ACCOUNT_GROUP_PREFIX, SERVICE_ACCOUNT_USER_PREFIX } from '../api/k8s-names.ts';
 import type { UserInfo } from '../auth/user.ts';
 import type { Obj } from '../storage/interface.ts';
 import type { ManagedFieldsHook, ManagedResource } from './managed-fields.ts';
 import type { ObjectCheckServices } from './object-checks.ts';
+import { type WritePolicyServices, writePolicyFor } from './policy/index.ts';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -46,6 +49,12 @@ export interface WriteHooks {
   manageFields?(obj: Obj, old: Obj | null): void;
   /** Mutating admission: may change the object in place; what it sets is prepared and validated after it. */
   admit?(obj: Obj, old: Obj | null): void | Promise<void>;
+  /**
+   * The resource's write policy (RBAC's escalation prevention, see
+   * policy/): after mutating admission, before the strategy; refuses by
+   * throwing.
+   */
+  checkPolicy?(obj: Obj, old: Obj | null): Promise<void>;
   /** Validating admission: sees the final object and refuses by throwing. */
   validate?(obj: Obj, old: Obj | null): void | Promise<void>;
   /**
@@ -63,13 +72,13 @@ export interface Writer {
 }
 
 const serviceAccount = (name: string): UserInfo => ({
-  name: `system:serviceaccount:kube-system:${name}`,
-  groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
+  name: `${SERVICE_ACCOUNT_USER_PREFIX}${NS_SYSTEM}:${name}`,
+  groups: [GROUP_SERVICE_ACCOUNTS, SERVICE_ACCOUNT_GROUP_PREFIX + NS_SYSTEM, GROUP_AUTHENTICATED],
 });
 
 /** The API server itself (start-up objects, its own Service and Endpoints, local APIServices). */
 export const APISERVER_WRITER: Writer = {
-  user: { name: 'system:apiserver', groups: ['system:masters', 'system:authenticated'] },
+  user: { name: 'system:apiserver', groups: [GROUP_MASTERS, GROUP_AUTHENTICATED] },
   manager: 'kube-apiserver',
 };
 
@@ -80,13 +89,19 @@ export const NAMESPACE_CONTROLLER_WRITER: Writer = { user: serviceAccount('names
 export const SERVICE_ACCOUNT_CONTROLLER_WRITER: Writer = { user: serviceAccount('service-account-controller'), manager: 'kube-controller-manager' };
 
 /** The service-account tokens controller (kube-controller-manager's own root credentials, as upstream). */
-export const TOKENS_CONTROLLER_WRITER: Writer = { user: { name: 'system:kube-controller-manager', groups: ['system:authenticated'] }, manager: 'kube-controller-manager' };
+export const TOKENS_CONTROLLER_WRITER: Writer = { user: { name: 'system:kube-controller-manager', groups: [GROUP_AUTHENTICATED] }, manager: 'kube-controller-manager' };
 
 /** The bootstrap signer controller (kube-controller-manager's bootstrapsigner). */
 export const BOOTSTRAP_SIGNER_WRITER: Writer = { user: serviceAccount('bootstrap-signer'), manager: 'kube-controller-manager' };
 
 /** The token cleaner controller (kube-controller-manager's tokencleaner, with its service account). */
 export const TOKEN_CLEANER_WRITER: Writer = { user: serviceAccount('token-cleaner'), manager: 'kube-controller-manager' };
+
+/** The root CA publisher (kube-controller-manager's root-ca-cert-publisher, with its service account). */
+export const ROOT_CA_PUBLISHER_WRITER: Writer = { user: serviceAccount('root-ca-cert-publisher'), manager: 'kube-controller-manager' };
+
+/** The ClusterRole aggregation controller (kube-controller-manager's clusterrole-aggregation, with its service account and its field manager). */
+export const CLUSTER_ROLE_AGGREGATION_WRITER: Writer = { user: serviceAccount('clusterrole-aggregation-controller'), manager: 'clusterrole-aggregation-controller' };
 
 /** The garbage collector (kube-controller-manager's, with its service account). */
 export const GARBAGE_COLLECTOR_WRITER: Writer = { user: serviceAccount('generic-garbage-collector'), manager: 'kube-controller-manager' };
@@ -95,6 +110,8 @@ export const GARBAGE_COLLECTOR_WRITER: Writer = { user: serviceAccount('generic-
 export interface WriteServices extends ObjectCheckServices {
   managedFields: ManagedFieldsHook;
   admission: AdmissionStage;
+  /** What write policies ask (the authorizer, RBAC rules); absent: no policy runs. */
+  writePolicy?: WritePolicyServices;
 }
 
 /** Who writes and where: what the hooks of one write need besides the object. */
@@ -105,8 +122,6 @@ export interface WriteTarget {
   name: string;
   subresource?: string;
   dryRun: boolean;
-  /** The operation admission is told when the write creates (a PUT or apply that creates is an UPDATE to admission). */
-  createOperation?: Operation;
 }
 
 /**
@@ -115,10 +130,11 @@ export interface WriteTarget {
  * (for a delete too).
  * Used by request handlers and, with a Writer, for in-process writes.
  */
-export function pipelineHooks(services: Pick<WriteServices, 'managedFields' | 'admission'>, res: ManagedResource, target: WriteTarget): WriteHooks {
+export function pipelineHooks(services: Pick<WriteServices, 'managedFields' | 'admission' | 'writePolicy'>, res: ManagedResource, target: WriteTarget): WriteHooks {
   const { def } = res;
   const attrs = (obj: Obj, old: Obj | null): AdmissionAttributes => ({
-    operation: old ? 'UPDATE' : (target.createOperation ?? 'CREATE'),
+    // a write without a live object creates it, whatever the verb: a PUT or apply that creates is a CREATE to admission
+    operation: old ? 'UPDATE' : 'CREATE',
     group: def.group,
     version: def.version,
     kind: def.kind,
@@ -138,6 +154,12 @@ export function pipelineHooks(services: Pick<WriteServices, 'managedFields' | 'a
       else obj.metadata.managedFields = withFields.metadata.managedFields;
     },
   };
+  const gr = { group: def.group, resource: def.resource };
+  const policy = services.writePolicy && !target.subresource ? writePolicyFor(gr) : undefined;
+  if (policy) {
+    const ctx = { services: services.writePolicy!, gr, user: target.user, namespace: target.namespace, name: target.name };
+    hooks.checkPolicy = (obj, old) => policy(ctx, obj, old);
+  }
   if (services.admission.size) {
     hooks.admit = (obj, old) => services.admission.admit(attrs(obj, old));
     hooks.validate = (obj, old) => services.admission.validate(attrs(obj, old));

@@ -13,11 +13,11 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { GROUP_MASTERS } from '../api/k8s-names.ts';
 import { createCA, issueCertificate, type KeyPairPEM } from '../auth/pki/certs.ts';
 import { parseCABundle } from '../auth/x509/verify.ts';
 
 export const ADMIN_USER = 'kubernetes-admin';
-export const ADMIN_GROUP = 'system:masters';
 const RENEW_BEFORE_MS = 30 * 86_400_000;
 
 export interface PKIOptions {
@@ -102,7 +102,7 @@ export async function preparePKI(o: PKIOptions): Promise<ServerPKI> {
     throw new PKIError('--tls-cert-file and --tls-private-key-file must be given together');
   }
   const serving = (ca: KeyPairPEM) => issueCertificate(ca, { commonName: 'kube-apiserver', hosts: o.hosts, usage: 'server', validityDays: 365, now });
-  const admin = (ca: KeyPairPEM) => issueCertificate(ca, { commonName: ADMIN_USER, organizations: [ADMIN_GROUP], usage: 'client', validityDays: 365, now });
+  const admin = (ca: KeyPairPEM) => issueCertificate(ca, { commonName: ADMIN_USER, organizations: [GROUP_MASTERS], usage: 'client', validityDays: 365, now });
 
   let ca: KeyPairPEM;
   let servingPair: KeyPairPEM | undefined;

@@ -16,8 +16,11 @@ import { objectReader } from './object-reader.ts';
 import { buildOpenIDMetadata, type OpenIDMetadata } from '../auth/serviceaccount/oidc.ts';
 import { createTokenRequest } from '../auth/serviceaccount/token-request.ts';
 import { createApp } from '../http/app.ts';
-import type { Authorizer } from '../authz/authorizer.ts';
-import { buildAuthorization, validateModes } from '../authz/modes.ts';
+import type { Authorizer, RuleResolver } from '../authz/authorizer.ts';
+import { MODE_NODE, MODE_RBAC, buildAuthorization, effectiveModes, validateModeFiles, validateModes, type BuiltAuthorization, type WebhookFlags } from '../authz/modes.ts';
+import { NodeGraph } from '../authz/node/graph.ts';
+import { RbacIndex } from '../authz/rbac/index.ts';
+import { rbacMode } from '../authz/rbac/authorizer.ts';
 import { tlsMinVersion, tlsCiphers } from '../config/tls.ts';
 import { enabledControllers } from '../config/controllers.ts';
 import { IPAllocator } from '../registry/allocators/range.ts';
@@ -28,6 +31,8 @@ import { openAPIServer } from '../http/openapi.ts';
 import { protobufSupport } from '../http/protobuf.ts';
 import { WatchGuard } from '../http/watch-guard.ts';
 import { installBuiltins } from '../builtins/index.ts';
+import { startNodeGraph } from '../builtins/node-graph.ts';
+import type { WatchLoop } from '../builtins/watch-loop.ts';
 import { GarbageCollector } from '../gc/garbage-collector.ts';
 import { Defaulter } from '../registry/defaults.ts';
 import { openStorage, type OpenedStorage } from '../storage/factory.ts';
@@ -35,6 +40,7 @@ import { formatters } from '../table/formatters.ts';
 import { parseRuntimeConfig } from '../api/served-index.ts';
 import { buildApiIndex } from '../registry/served.ts';
 import type { WriteServices } from '../registry/write-services.ts';
+import { roleRulesReader } from '../registry/policy/rbac.ts';
 import { sharedValidatorCache } from '../registry/object-checks.ts';
 import { loadGeneratedApi } from './generated-api.ts';
 import type { Check } from '../http/health.ts';
@@ -78,8 +84,14 @@ export interface StartOptions {
    * anything and anonymous users only read health, version and discovery.
    */
   authorizationMode?: string[];
+  /** --authorization-policy-file (ABAC), --authorization-webhook-* (Webhook; only the flags given), --authorization-config (instead of the modes). */
+  authorizationPolicyFile?: string;
+  authorizationWebhook?: WebhookFlags;
+  authorizationConfig?: string;
   /** What a request may do (tests and embedders): asked after system:masters instead of the modes. */
   authorizer?: Authorizer;
+  /** The users' RBAC rules for escalation checks (tests and embedders; default: the modes' rules). */
+  ruleResolver?: RuleResolver;
   /** INSECURE (--insecure-serve-http): plain HTTP instead of TLS. */
   insecureServeHTTP?: boolean;
   /** --cert-dir: where the generated CA and certificates are kept (default <dataDir>/pki; in memory without a dataDir). */
@@ -173,6 +185,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     if (bindWarning) console.warn(bindWarning);
   }
   validateModes(options.authorizationMode ?? []);
+  if (!options.authorizer) validateModeFiles(options.authorizationMode ?? [], authorizationFiles(options));
   const controllers = enabledControllers(options.controllers);
   const inMemory = !options.dataDir || options.dataDir === ':memory:';
   const dataDir = inMemory ? undefined : options.dataDir!;
@@ -219,7 +232,25 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     admission,
   };
   const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig), writeServices);
-  const authorization = buildAuthorization(options.authorizationMode ?? [], { log: options.log ?? console.warn }, options.authorizer);
+  // the modes that need state kept by watches: the Node graph and the RBAC index (with a configuration
+  // file, whichever of the two it names may come and go on reload, so both are kept)
+  const stateful = options.authorizer ? [] : options.authorizationConfig ? [MODE_NODE, MODE_RBAC] : effectiveModes(options.authorizationMode ?? []);
+  // the Node mode's graph, loaded from the stores before the server listens (below)
+  const nodeGraph = stateful.includes(MODE_NODE) ? new NodeGraph() : undefined;
+  // RBAC decides from an index the built-ins keep current; requests wait until its first lists are in
+  const rbacIndex = stateful.includes(MODE_RBAC) ? new RbacIndex() : undefined;
+  let authorization: BuiltAuthorization;
+  try {
+    authorization = buildAuthorization(options.authorizationMode ?? [], { log: options.log ?? console.warn, nodeGraph, rbac: rbacIndex, ...authorizationFiles(options) }, options.authorizer);
+  } catch (err) {
+    await storage.close();
+    throw err;
+  }
+  // RBAC's escalation prevention: the chain decides escalate and bind; the
+  // writer's rules are RBAC's own when RBAC is on (as upstream, whatever the
+  // other modes), else what the modes list
+  const escalationRules: RuleResolver = options.ruleResolver ?? (rbacIndex ? rbacMode(rbacIndex).ruleResolver : authorization.ruleResolver);
+  writeServices.writePolicy = { authorizer: authorization.authorizer, ruleResolver: escalationRules, roleRules: roleRulesReader(api) };
   // what token checks and TokenRequest read (Secrets, ServiceAccounts, Pods, Nodes)
   const reader = objectReader(api);
   let authn: BuiltAuthentication;
@@ -245,6 +276,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       log: options.log ?? console.warn,
     });
   } catch (err) {
+    authorization.close();
     await storage.close();
     throw err;
   }
@@ -291,6 +323,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       defaulter: writeServices.defaulter,
       admission,
       managedFields: writeServices.managedFields,
+      writePolicy: writeServices.writePolicy,
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
       protobuf,
       watches: new WatchGuard({ maxWatches: options.maxWatches, maxWatchesPerUser: options.maxWatchesPerUser, stallTimeoutMs: options.watchStallTimeoutMs }),
@@ -318,6 +351,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         ...common.map((c) => (c === storageCheck ? storageReady : c)),
         readyBootstrap,
         {
+          // upstream's hook reconciling the bootstrap roles (runtime/builtins/rbac.ts)
+          name: 'poststarthook/rbac/bootstrap-roles',
+          run: () => {
+            if (!bootstrapped) throw new Error('not finished');
+          },
+        },
+        {
           name: 'shutdown',
           run: () => {
             if (shuttingDown) throw new Error('shutting down');
@@ -332,6 +372,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     maxMutatingRequestsInflight: options.maxMutatingRequestsInflight,
     requestTimeoutMs: options.requestTimeoutMs,
   });
+
+  // the Node mode answers from the first lists on: the graph is loaded before the server listens
+  let nodeGraphLoop: WatchLoop | undefined;
+  try {
+    nodeGraphLoop = nodeGraph ? await startNodeGraph(api, nodeGraph) : undefined;
+  } catch (err) {
+    authn.close();
+    await storage.close();
+    throw err;
+  }
 
   let drain: RequestDrain | undefined;
   const fetch = (req: Request, env: unknown) => drain?.refusal(req) ?? app.fetch(req, env as never);
@@ -354,7 +404,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     );
   } catch (err) {
     // nothing was served: release the store (and its lock on the data directory)
+    await nodeGraphLoop?.stop();
     authn.close();
+    authorization.close();
     await storage.close();
     throw err;
   }
@@ -383,6 +435,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     extensionAuthentication: plain ? undefined : authn.extensionData,
     controllers,
     serviceAccountTokens: { issuer: authn.issuer, rootCA: pki?.servingCAPEM ?? '' },
+    rbacIndex,
+    log: options.log ?? console.warn,
+    rootCA: pki?.servingCAPEM,
   });
   for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);
   const gc = controllers.has('garbagecollector') ? new GarbageCollector(api) : undefined;
@@ -435,7 +490,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         }
         await gc?.stop();
         await builtins.stop();
+        await nodeGraphLoop?.stop();
         authn.close();
+        authorization.close();
         // closing the storage ends every watch stream: each response ends normally
         await storage.close();
         await drain!.allDone(5000);
@@ -464,4 +521,9 @@ function servingHosts(bind: string, advertise: string | undefined, serviceRange:
     // a bad range is reported where the services are set up
   }
   return [...new Set(hosts)];
+}
+
+/** The files and flags of the authorization modes, as buildAuthorization takes them. */
+function authorizationFiles(o: StartOptions) {
+  return { policyFile: o.authorizationPolicyFile, webhook: o.authorizationWebhook, authorizationConfig: o.authorizationConfig };
 }

@@ -3,11 +3,13 @@
 // bound to a Pod, refused once the Pod is deleted), and a bootstrap token
 // (accepted until it expires; the token cleaner deletes an expired token's
 // Secret; kube-public/cluster-info carries a detached HS256 JWS that
-// verifies with the token).
-import { mkdtempSync } from 'node:fs';
+// verifies with the token). A new namespace gets kube-root-ca.crt with the
+// CA of the admin kubeconfig.
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { kubeconfigFor } from '../support/auth-clients.ts';
 import { verifyDetachedHS256 } from '../support/jws.ts';
 import { kubectlFor, ok, type Kubectl } from '../support/kubectl.ts';
@@ -46,6 +48,8 @@ describe('service-account tokens with kubectl', () => {
   it('kubectl create token default, then requests with it', async () => {
     await eventually('the default ServiceAccount exists', async () => (await admin(['get', 'serviceaccount', 'default'])).code === 0);
     const token = ok(await admin(['create', 'token', 'default'])).trim();
+    // under RBAC (the default) the account may read what view grants in its namespace
+    ok(await admin(['create', 'rolebinding', 'default-view', '--clusterrole=view', '--serviceaccount=default:default']));
     const me = await whoami(as(token));
     expect(me.username).toBe('system:serviceaccount:default:default');
     expect(me.groups).toEqual(['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated']);
@@ -60,6 +64,25 @@ describe('service-account tokens with kubectl', () => {
     const after = await as(token)(['get', 'configmaps']);
     expect(after.code).not.toBe(0);
     expect(after.stderr).toMatch(/Unauthorized|provide credentials/);
+  });
+});
+
+describe('the root CA published in every namespace', () => {
+  it('kubectl get configmap kube-root-ca.crt in a new namespace shows the CA of the kubeconfig', async () => {
+    ok(await admin(['create', 'namespace', 'root-ca-e2e']));
+    let cm: any;
+    await eventually('kube-root-ca.crt is published', async () => {
+      const r = await admin(['get', 'configmap', 'kube-root-ca.crt', '-n', 'root-ca-e2e', '-o', 'json']);
+      if (r.code === 0) cm = JSON.parse(r.stdout);
+      return r.code === 0;
+    });
+    const kubeconfig = parse(readFileSync(server.kubeconfig, 'utf8'));
+    const kubeconfigCA = Buffer.from(kubeconfig.clusters[0].cluster['certificate-authority-data'], 'base64').toString('utf8');
+    expect(kubeconfigCA).toContain('BEGIN CERTIFICATE');
+    expect(cm.data).toEqual({ 'ca.crt': kubeconfigCA });
+    expect(cm.metadata.annotations['kubernetes.io/description']).toContain('Contains a CA bundle that can be used to verify the kube-apiserver');
+    // the table kubectl prints names it with one data key
+    expect(ok(await admin(['get', 'configmap', 'kube-root-ca.crt', '-n', 'root-ca-e2e']))).toMatch(/kube-root-ca\.crt\s+1\s+/);
   });
 });
 

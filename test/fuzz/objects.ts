@@ -163,6 +163,10 @@ export function validObject(k: FuzzKind, name: string, ns: string, labels: Recor
   const body = build ? build(name, ns) : {};
   const metaOverride = body.metadata ?? {};
   delete body.metadata;
+  // the access reviews' metadata must be empty, as upstream validates them (a local review's may name its namespace)
+  if (k.def.group === 'authorization.k8s.io' && k.def.kind.endsWith('AccessReview')) {
+    return { apiVersion: k.apiVersion, kind: k.def.kind, metadata: k.def.namespaced ? { namespace: ns } : {}, ...body };
+  }
   const metadata: Obj = { name, labels: { 'fuzz-owned': 'yes', ...labels }, annotations: { 'fuzz.example.com/note': 'made by the fuzz harness' }, ...metaOverride };
   if (k.def.namespaced) metadata.namespace = ns;
   return { apiVersion: k.apiVersion, kind: k.def.kind, metadata, ...body };

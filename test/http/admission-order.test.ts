@@ -3,7 +3,8 @@
 // validates the object (so what a mutating plugin sets is validated and an
 // invalid value is refused with 422), then validating admission sees the
 // object as it will be stored. Checked for create, update (PUT), patch and
-// an apply that creates.
+// an apply that creates. A PUT or apply that creates is a CREATE to both
+// halves of admission (upstream's create-on-update), without an old object.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import type { AdmissionAttributes } from '../../runtime/admission/chain.ts';
@@ -11,6 +12,7 @@ import type { AdmissionAttributes } from '../../runtime/admission/chain.ts';
 /** What a ConfigMap's `mutate` annotation asks the test plugin to set as the label `set-by-admission`. */
 const MUTATE = 'test/mutate';
 const seenByValidate: { operation: string; name: string; label: unknown; status: unknown }[] = [];
+const seenByAdmit: { operation: string; name: string; old: boolean }[] = [];
 
 let s: RunningServer;
 beforeAll(async () => {
@@ -22,6 +24,7 @@ beforeAll(async () => {
         admit(attrs: AdmissionAttributes) {
           const want = attrs.object?.metadata?.annotations?.[MUTATE];
           if (want === undefined) return;
+          seenByAdmit.push({ operation: attrs.operation, name: attrs.object!.metadata.name, old: attrs.oldObject !== null });
           attrs.object!.metadata.labels = { ...attrs.object!.metadata.labels, 'set-by-admission': want };
           // a field the Deployment strategy clears on create: prepare runs after admission
           if (attrs.resource === 'deployments') attrs.object!.status = { replicas: 7 };
@@ -116,7 +119,42 @@ describe('mutating admission runs before validation', () => {
     expect((await s.app.request(`${CM}/adm-apply-create`)).status).toBe(404);
     expect((await apply(cm('adm-apply-create', 'made'))).status).toBe(201);
     expect((await (await s.app.request(`${CM}/adm-apply-create`)).json()).metadata.labels).toEqual({ 'set-by-admission': 'made' });
-    expect(seenByValidate).toContainEqual({ operation: 'UPDATE', name: 'adm-apply-create', label: 'made', status: undefined });
+    expect(seenByValidate).toContainEqual({ operation: 'CREATE', name: 'adm-apply-create', label: 'made', status: undefined });
+    expect(seenByAdmit).toContainEqual({ operation: 'CREATE', name: 'adm-apply-create', old: false });
+    expect(seenByAdmit.filter((v) => v.name === 'adm-apply-create').every((v) => v.operation === 'CREATE')).toBe(true);
+  });
+
+  it('a PUT that creates is a CREATE to both halves of admission; a PUT of the live object is an UPDATE', async () => {
+    // Leases may be created by a PUT (ConfigMaps may not)
+    const LEASES = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
+    const lease = (mutate: string, extra: Record<string, unknown> = {}) => ({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'adm-put-create', annotations: { [MUTATE]: mutate }, ...extra },
+      spec: { holderIdentity: 'x' },
+    });
+    const putLease = (obj: unknown) => s.app.request(`${LEASES}/adm-put-create`, { method: 'PUT', headers: JSON_CT, body: JSON.stringify(obj) });
+    expect((await putLease(lease('made'))).status).toBe(201);
+    expect(seenByAdmit).toContainEqual({ operation: 'CREATE', name: 'adm-put-create', old: false });
+    expect(seenByValidate).toContainEqual({ operation: 'CREATE', name: 'adm-put-create', label: 'made', status: undefined });
+    const live = await (await s.app.request(`${LEASES}/adm-put-create`)).json();
+    expect((await putLease(lease('again', { resourceVersion: live.metadata.resourceVersion }))).status).toBe(200);
+    expect(seenByAdmit).toContainEqual({ operation: 'UPDATE', name: 'adm-put-create', old: true });
+    expect(seenByValidate).toContainEqual({ operation: 'UPDATE', name: 'adm-put-create', label: 'again', status: undefined });
+  });
+
+  it('an apply of an existing object is an UPDATE with the live object as oldObject', async () => {
+    const apply = (mutate: string) =>
+      s.app.request(`${CM}/adm-apply-update?fieldManager=tester`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/apply-patch+yaml' },
+        body: JSON.stringify(cm('adm-apply-update', mutate)),
+      });
+    expect((await apply('one')).status).toBe(201);
+    expect((await apply('two')).status).toBe(200);
+    expect(seenByAdmit).toContainEqual({ operation: 'CREATE', name: 'adm-apply-update', old: false });
+    expect(seenByAdmit).toContainEqual({ operation: 'UPDATE', name: 'adm-apply-update', old: true });
+    expect(seenByValidate).toContainEqual({ operation: 'UPDATE', name: 'adm-apply-update', label: 'two', status: undefined });
   });
 
   it('the strategy prepares what a mutating plugin set: a Deployment status set by admission is cleared on create', async () => {

@@ -4,10 +4,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
+import { ROOT_CA_CONFIGMAP, rootCAPublished } from '../support/root-ca.ts';
 
 let s: RunningServer;
 beforeAll(async () => {
   s = await startServer({ authorizationMode: ['AlwaysAllow'] });
+  // the lists below count ConfigMaps: each namespace also has the published root CA
+  for (const ns of ['default', 'kube-public', 'kube-node-lease']) await rootCAPublished(s, ns);
 });
 afterAll(async () => {
   await s?.stop();
@@ -234,14 +237,14 @@ describe('lists: paging, selectors, resourceVersion', () => {
     const first = await req('GET', `${P}?limit=4`);
     expect(first.json.items).toHaveLength(4);
     expect(first.json.metadata.continue).toBeTruthy();
-    expect(first.json.metadata.remainingItemCount).toBe(6);
+    expect(first.json.metadata.remainingItemCount).toBe(7);
     await req('POST', P, cm('zz-after-first-page'));
     const second = await req('GET', `${P}?limit=4&continue=${encodeURIComponent(first.json.metadata.continue)}`);
     expect(second.json.metadata.resourceVersion).toBe(first.json.metadata.resourceVersion);
     const third = await req('GET', `${P}?limit=4&continue=${encodeURIComponent(second.json.metadata.continue)}`);
     expect(third.json.metadata.continue).toBeUndefined();
     const names = [...first.json.items, ...second.json.items, ...third.json.items].map((o: any) => o.metadata.name);
-    expect(names).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8', 'p9']);
+    expect(names).toEqual([ROOT_CA_CONFIGMAP, 'p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8', 'p9']);
   });
   it('rejects a garbage continue token', async () => {
     const r = await req('GET', `${P}?limit=4&continue=garbage`);
@@ -299,7 +302,7 @@ describe('content negotiation', () => {
     const L = '/api/v1/namespaces/kube-node-lease/configmaps';
     const gz = await req('GET', L, undefined, { 'accept-encoding': 'gzip' });
     expect(gz.headers.get('content-encoding')).toBe('gzip');
-    expect(gz.json.items).toHaveLength(30);
+    expect(gz.json.items.map((o: any) => o.metadata.name).sort()).toEqual([...Array.from({ length: 30 }, (_, i) => `big-${i}`), ROOT_CA_CONFIGMAP].sort());
     const plain = await req('GET', L);
     expect(plain.headers.get('content-encoding')).toBeNull();
     const small = await req('GET', `${CM}/dup`, undefined, { 'accept-encoding': 'gzip' });

@@ -77,10 +77,18 @@ describe('the default server', () => {
     expect(r.json.status.userInfo).toEqual({ username: 'alice', uid: 'uid-a', groups: ['dev', 'ops', 'system:authenticated'] });
   });
 
-  it("lets anonymous read health, version and discovery only, with upstream's Forbidden", async () => {
+  it("lets anonymous read health and version only (RBAC's system:public-info-viewer), with upstream's Forbidden", async () => {
     const anon = client(s);
-    for (const p of ['/healthz', '/livez', '/readyz', '/version', '/api', '/apis', '/api/v1', '/apis/apps/v1', '/openapi/v2']) {
+    for (const p of ['/healthz', '/livez', '/readyz', '/version']) {
       expect([p, (await anon(p)).status]).toEqual([p, 200]);
+    }
+    // discovery is system:discovery's, bound to system:authenticated only
+    for (const p of ['/api', '/apis', '/api/v1', '/apis/apps/v1', '/openapi/v2']) {
+      expect([p, (await anon(p)).status]).toEqual([p, 403]);
+    }
+    const alice = client(s, { headers: { authorization: 'Bearer tok-alice' } });
+    for (const p of ['/api', '/apis/apps/v1', '/openapi/v2']) {
+      expect([p, (await alice(p)).status]).toEqual([p, 200]);
     }
     const list = await anon('/api/v1/namespaces/default/secrets');
     expect(list.status).toBe(403);

@@ -9,7 +9,13 @@ import { projectRoot } from '../support/clients.ts';
  * Exports nothing uses yet, each with the reason it stays. An entry that
  * becomes used (or goes away) fails the test too, so the list only shrinks.
  */
-const PENDING: { file: string; name: string; why: string }[] = [];
+const PENDING: { file: string; name: string; why: string }[] = [
+  {
+    file: 'runtime/cel/index.ts',
+    name: 'authorizerFor',
+    why: "binds the CEL authorizer library to the server's chain; its users are ValidatingAdmissionPolicy and the CRD admission rules (the admission issue)",
+  },
+];
 
 describe('unused exports', () => {
   it('runtime/ and codegen/ export nothing that no other file uses (apart from the pending list)', () => {

@@ -76,6 +76,11 @@ describe('namespace lifecycle', () => {
       body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: late\n',
     });
     expect(applied.status).toBe(403);
+    // a PUT that would create is refused the same way (admission is told CREATE)
+    const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'late' }, spec: {} };
+    const put = await call(s, 'PUT', '/apis/coordination.k8s.io/v1/namespaces/doomed/leases/late', lease);
+    expect(put.code).toBe(403);
+    expect(put.body.message).toBe('leases.coordination.k8s.io "late" is forbidden: unable to create new content in namespace doomed because it is being terminated');
     // a second delete is a conflict
     const again = await call(s, 'DELETE', '/api/v1/namespaces/doomed');
     expect(again.code).toBe(409);

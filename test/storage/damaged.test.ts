@@ -14,6 +14,7 @@ import { runCliToExit, startServerProcess } from '../support/server-process.ts';
 import { CompactedError } from '../../runtime/storage/interface.ts';
 import { openSqliteKV, UnreadableRowsError, DatabaseFileError } from '../../runtime/storage/sqlite/index.ts';
 import { serverFetch } from '../support/server-fetch.ts';
+import { ROOT_CA_CONFIGMAP, rootCAPublished } from '../support/root-ca.ts';
 
 const dirs: string[] = [];
 const tmpDir = () => {
@@ -63,8 +64,9 @@ describe('a server on a damaged database', () => {
       expect(s2.output()).toContain(`quarantined unreadable value of ${key}`);
       expect((await serverFetch(`${s2.url}${CM}/good-1`)).status).toBe(200);
       expect((await serverFetch(`${s2.url}${CM}/bad`)).status).toBe(404);
+      await rootCAPublished(s2.url);
       const list = await (await serverFetch(`${s2.url}${CM}`)).json();
-      expect(list.items.map((o: any) => o.metadata.name).sort()).toEqual(['good-1', 'good-2']);
+      expect(list.items.map((o: any) => o.metadata.name).sort()).toEqual(['good-1', 'good-2', ROOT_CA_CONFIGMAP]);
       // the name is free again: the object can be re-created by hand
       expect((await createCM(s2.url, 'bad')).status).toBe(201);
     } finally {

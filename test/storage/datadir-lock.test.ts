@@ -12,6 +12,7 @@ import { runCliToExit, startServerProcess } from '../support/server-process.ts';
 import { openStorage } from '../../runtime/storage/factory.ts';
 import { DataDirInUseError } from '../../runtime/storage/sqlite/index.ts';
 import { serverFetch } from '../support/server-fetch.ts';
+import { ROOT_CA_CONFIGMAP, rootCAPublished } from '../support/root-ca.ts';
 
 const runCli = (args: string[], timeoutMs?: number) => runCliToExit(['--secure-port', '0', ...args], timeoutMs);
 
@@ -41,8 +42,9 @@ describe('data directory lock', () => {
 
       // the first one is untouched: writes commit, reads see them, it is ready
       expect((await createCM(first.url, 'after')).status).toBe(201);
+      await rootCAPublished(first.url);
       const list = await (await serverFetch(`${first.url}/api/v1/namespaces/default/configmaps`)).json();
-      expect(list.items.map((o: any) => o.metadata.name).sort()).toEqual(['after', 'before']);
+      expect(list.items.map((o: any) => o.metadata.name).sort()).toEqual(['after', 'before', ROOT_CA_CONFIGMAP]);
       expect((await serverFetch(`${first.url}/readyz`)).status).toBe(200);
 
       await first.kill();
@@ -52,7 +54,7 @@ describe('data directory lock', () => {
         expect(third.output()).toContain('did not shut down cleanly');
         expect((await createCM(third.url, 'third')).status).toBe(201);
         const names = (await (await serverFetch(`${third.url}/api/v1/namespaces/default/configmaps`)).json()).items.map((o: any) => o.metadata.name);
-        expect(names.sort()).toEqual(['after', 'before', 'third']);
+        expect(names.sort()).toEqual(['after', 'before', ROOT_CA_CONFIGMAP, 'third']);
       } finally {
         expect(await third.stop()).toBe(0);
       }

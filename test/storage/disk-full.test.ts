@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { openSqliteKV } from '../../runtime/storage/sqlite/index.ts';
 import { CommitFailedError } from '../../runtime/storage/errors.ts';
+import { rootCAPublished } from '../support/root-ca.ts';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const pad = 'x'.repeat(2000);
@@ -21,6 +22,8 @@ describe('full database through the API', () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'specserver-full-'));
     s = await startServer({ authorizationMode: ['AlwaysAllow'], dataDir: dir });
+    // default's ConfigMaps are counted below: the published root CA is one of them
+    await rootCAPublished(s);
   });
   afterAll(async () => {
     await s?.stop();
@@ -68,7 +71,7 @@ describe('full database through the API', () => {
     expect(upd.status).toBe(500);
     expect((await upd.json()).message).toBe('database space exceeded: database or disk is full');
     const list = await (await s.app.request(CM)).json();
-    expect(list.items.length).toBe(created.length + 1);
+    expect(list.items.length).toBe(created.length + 2);
 
     const ready = await s.app.request('/readyz?verbose');
     expect(ready.status).toBe(500);

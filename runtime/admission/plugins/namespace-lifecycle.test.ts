@@ -48,12 +48,12 @@ describe('NamespaceLifecycle', () => {
     ['create in a missing namespace', attrs({ namespace: 'gone' }), 404],
     ['create in a terminating namespace', attrs({ namespace: 'dying' }), 403],
     ['update in a terminating namespace', attrs({ namespace: 'dying', operation: 'UPDATE', oldObject: {} }), undefined],
-    ['apply that creates in a terminating namespace', attrs({ namespace: 'dying', operation: 'UPDATE', oldObject: null }), 403],
+    ['delete in a terminating namespace', attrs({ namespace: 'dying', operation: 'DELETE', object: null, oldObject: {} }), undefined],
     ['cluster-scoped kind', attrs({ namespace: '', resource: 'nodes' }), undefined],
   ])('%s', async (_n, a, code) => {
     let got: number | undefined;
     try {
-      await plugin.validate!(a);
+      await plugin.admit!(a);
     } catch (e) {
       got = (e as ApiError).code;
     }
@@ -61,7 +61,7 @@ describe('NamespaceLifecycle', () => {
   });
   it('names the namespace and the cause', async () => {
     try {
-      await plugin.validate!(attrs({ namespace: 'dying' }));
+      await plugin.admit!(attrs({ namespace: 'dying' }));
       expect.unreachable();
     } catch (e) {
       expect((e as ApiError).message).toBe('configmaps "x" is forbidden: unable to create new content in namespace dying because it is being terminated');

@@ -1,7 +1,9 @@
 // NamespaceLifecycle admission: new namespaced objects need an existing
 // namespace (404 otherwise) that is not being deleted (403 with a
-// NamespaceTerminating cause). Deleting the immortal namespaces is refused
-// by the namespace strategy (its delete check runs before admission).
+// NamespaceTerminating cause). A mutating plugin, first in the chain, as
+// upstream: later plugins (ServiceAccount) never see a create into a
+// missing or terminating namespace. Deleting the immortal namespaces is
+// refused by the namespace strategy (its delete check runs before admission).
 
 import { ApiError, errors } from '../../api/errors.ts';
 import type { ApiIndex } from '../../registry/served.ts';
@@ -12,10 +14,9 @@ const NS_GR = { group: '', resource: 'namespaces' };
 export function namespaceLifecyclePlugin(api: ApiIndex): AdmissionPlugin {
   return {
     name: 'NamespaceLifecycle',
-    async validate(attrs) {
-      // a PUT or apply that creates the object reaches admission as an UPDATE without an old object
-      const creating = attrs.operation === 'CREATE' || (attrs.operation === 'UPDATE' && attrs.oldObject === null);
-      if (!creating || !attrs.namespace) return;
+    async admit(attrs) {
+      // a PUT or apply that creates the object reaches admission as a CREATE too
+      if (attrs.operation !== 'CREATE' || !attrs.namespace) return;
       const res = api.lookup(attrs.group, attrs.version, attrs.resource);
       if (!res || !res.def.namespaced) return;
       const nsRes = api.lookup('', 'v1', 'namespaces');

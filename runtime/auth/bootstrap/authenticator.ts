@@ -12,7 +12,8 @@
 
 import { timingSafeEqual } from 'node:crypto';
 import type { AuthResult, TokenAuthenticator } from '../authenticator.ts';
-import { expiration, getData, groupsOf, KEY, meta, parseToken, SECRET_TYPE, secretName, TOKEN_SECRET_NAMESPACE, USER_PREFIX, type SecretObject } from './token.ts';
+import { BOOTSTRAP_USER_PREFIX, SECRET_TYPE_BOOTSTRAP_TOKEN } from '../../api/k8s-names.ts';
+import { expiration, getData, groupsOf, KEY, meta, parseToken, secretName, TOKEN_SECRET_NAMESPACE, type SecretObject } from './token.ts';
 
 /** Reads Secrets (an ObjectReader of the service-account module fits). */
 export interface SecretReader {
@@ -57,7 +58,7 @@ export class BootstrapTokenAuthenticator implements TokenAuthenticator {
       return undefined;
     };
     if (meta(secret).deletionTimestamp) return reject('is deleted and awaiting removal');
-    if (secret.type !== SECRET_TYPE || !secret.data || typeof secret.data !== 'object') return reject(`has invalid type, expected ${SECRET_TYPE}.`);
+    if (secret.type !== SECRET_TYPE_BOOTSTRAP_TOKEN || !secret.data || typeof secret.data !== 'object') return reject(`has invalid type, expected ${SECRET_TYPE_BOOTSTRAP_TOKEN}.`);
     if (!sameString(getData(secret, KEY.tokenSecret), parsed.secret)) return reject(`has invalid value for key ${KEY.tokenSecret}.`);
     if (getData(secret, KEY.tokenID) !== parsed.id) return reject(`has invalid value for key ${KEY.tokenID}.`);
     if (expiration(secret, this.now()).expired) return reject('has expired.');
@@ -68,6 +69,6 @@ export class BootstrapTokenAuthenticator implements TokenAuthenticator {
     } catch (e) {
       return reject(`has invalid value for key ${KEY.extraGroups}: ${(e as Error).message}.`);
     }
-    return { user: { name: USER_PREFIX + parsed.id, groups } };
+    return { user: { name: BOOTSTRAP_USER_PREFIX + parsed.id, groups } };
   }
 }

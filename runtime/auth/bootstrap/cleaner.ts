@@ -4,7 +4,8 @@
 // expiration) and when the next one expires, so the caller can wake then.
 // Deletes should carry the uid as a precondition, as upstream's do.
 
-import { expiration, meta, SECRET_TYPE, TOKEN_SECRET_NAMESPACE, type SecretObject } from './token.ts';
+import { SECRET_TYPE_BOOTSTRAP_TOKEN } from '../../api/k8s-names.ts';
+import { expiration, meta, TOKEN_SECRET_NAMESPACE, type SecretObject } from './token.ts';
 
 export interface CleanerPlan {
   delete: { namespace: string; name: string; uid?: string }[];
@@ -16,7 +17,7 @@ export function planTokenCleanup(secrets: SecretObject[], nowMs: number): Cleane
   const plan: CleanerPlan = { delete: [] };
   for (const s of secrets) {
     const m = meta(s);
-    if (s.type !== SECRET_TYPE || (m.namespace ?? '') !== TOKEN_SECRET_NAMESPACE || !m.name) continue;
+    if (s.type !== SECRET_TYPE_BOOTSTRAP_TOKEN || (m.namespace ?? '') !== TOKEN_SECRET_NAMESPACE || !m.name) continue;
     const e = expiration(s, nowMs);
     if (e.expired) {
       const d: CleanerPlan['delete'][number] = { namespace: m.namespace ?? '', name: m.name };

@@ -8,9 +8,10 @@
 // expired, malformed and non-signing tokens drop out.
 
 import { CompactSign } from 'jose';
-import { expiration, getData, KEY, meta, parseSecretName, SECRET_TYPE, TOKEN_SECRET_NAMESPACE, type SecretObject } from './token.ts';
+import { NS_PUBLIC, SECRET_TYPE_BOOTSTRAP_TOKEN } from '../../api/k8s-names.ts';
+import { expiration, getData, KEY, meta, parseSecretName, TOKEN_SECRET_NAMESPACE, type SecretObject } from './token.ts';
 
-export const CLUSTER_INFO_NAMESPACE = 'kube-public';
+export const CLUSTER_INFO_NAMESPACE = NS_PUBLIC;
 export const CLUSTER_INFO_NAME = 'cluster-info';
 export const KUBECONFIG_KEY = 'kubeconfig';
 export const JWS_KEY_PREFIX = 'jws-kubeconfig-';
@@ -27,7 +28,7 @@ export function signingTokens(secrets: SecretObject[], nowMs: number): Map<strin
   const out = new Map<string, string>();
   for (const s of secrets) {
     const m = meta(s);
-    if (s.type !== SECRET_TYPE || (m.namespace ?? '') !== TOKEN_SECRET_NAMESPACE) continue;
+    if (s.type !== SECRET_TYPE_BOOTSTRAP_TOKEN || (m.namespace ?? '') !== TOKEN_SECRET_NAMESPACE) continue;
     const nameID = parseSecretName(m.name ?? '');
     if (!nameID) continue;
     const id = getData(s, KEY.tokenID);

@@ -5,9 +5,10 @@
 // counts as expired), and the extra groups (each must match
 // system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]).
 
-export const TOKEN_SECRET_NAMESPACE = 'kube-system';
+import { GROUP_BOOTSTRAPPERS, NS_SYSTEM } from '../../api/k8s-names.ts';
+
+export const TOKEN_SECRET_NAMESPACE = NS_SYSTEM;
 export const SECRET_PREFIX = 'bootstrap-token-';
-export const SECRET_TYPE = 'bootstrap.kubernetes.io/token';
 export const KEY = {
   tokenID: 'token-id',
   tokenSecret: 'token-secret',
@@ -17,8 +18,6 @@ export const KEY = {
   usageAuthentication: 'usage-bootstrap-authentication',
   usageSigning: 'usage-bootstrap-signing',
 } as const;
-export const USER_PREFIX = 'system:bootstrap:';
-export const DEFAULT_GROUP = 'system:bootstrappers';
 export const GROUP_PATTERN = '\\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\\z';
 
 const TOKEN_RE = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
@@ -84,7 +83,7 @@ export function validateGroupName(name: string): string | undefined {
 
 /** system:bootstrappers plus the extra groups, sorted and deduplicated; throws on a bad group. */
 export function groupsOf(secret: SecretObject): string[] {
-  const groups = new Set([DEFAULT_GROUP]);
+  const groups = new Set([GROUP_BOOTSTRAPPERS]);
   const extra = getData(secret, KEY.extraGroups);
   if (extra) {
     for (const g of extra.split(',')) {

@@ -5,12 +5,10 @@
 // `kubernetes.io/serviceaccount/*` claims), and the user a verified token
 // stands for (name, uid, groups, extra).
 
+import { GROUP_SERVICE_ACCOUNTS, SERVICE_ACCOUNT_GROUP_PREFIX, SERVICE_ACCOUNT_USER_PREFIX } from '../../api/k8s-names.ts';
 import type { UserInfo } from '../user.ts';
 
 export const LEGACY_ISSUER = 'kubernetes/serviceaccount';
-export const USERNAME_PREFIX = 'system:serviceaccount:';
-export const ALL_SERVICE_ACCOUNTS_GROUP = 'system:serviceaccounts';
-export const NAMESPACE_GROUP_PREFIX = 'system:serviceaccounts:';
 
 /** Keys of the user's extra that a token carries. */
 export const EXTRA = {
@@ -56,7 +54,7 @@ export const LEGACY_CLAIMS = {
 } as const;
 
 export function makeUsername(namespace: string, name: string): string {
-  return `${USERNAME_PREFIX}${namespace}:${name}`;
+  return `${SERVICE_ACCOUNT_USER_PREFIX}${namespace}:${name}`;
 }
 
 export interface BoundClaimsInput {
@@ -136,7 +134,7 @@ export function serviceAccountUser(sa: ServiceAccountInfo): UserInfo {
   const user: UserInfo = {
     name: makeUsername(sa.namespace, sa.name),
     uid: sa.uid,
-    groups: [ALL_SERVICE_ACCOUNTS_GROUP, NAMESPACE_GROUP_PREFIX + sa.namespace],
+    groups: [GROUP_SERVICE_ACCOUNTS, SERVICE_ACCOUNT_GROUP_PREFIX + sa.namespace],
   };
   const extra: Record<string, string[]> = {};
   if (sa.podName && sa.podUID) {
@@ -162,8 +160,8 @@ const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[
 
 /** Namespace and name of `system:serviceaccount:<ns>:<name>`, or undefined (upstream's SplitUsername). */
 export function splitUsername(username: string): { namespace: string; name: string } | undefined {
-  if (!username.startsWith(USERNAME_PREFIX)) return undefined;
-  const parts = username.slice(USERNAME_PREFIX.length).split(':');
+  if (!username.startsWith(SERVICE_ACCOUNT_USER_PREFIX)) return undefined;
+  const parts = username.slice(SERVICE_ACCOUNT_USER_PREFIX.length).split(':');
   if (parts.length !== 2) return undefined;
   const [namespace, name] = parts;
   if (namespace.length > 63 || !DNS1123_LABEL.test(namespace)) return undefined;

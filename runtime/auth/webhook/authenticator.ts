@@ -13,14 +13,12 @@
 import { errors } from '../../api/errors.ts';
 import type { AuthResult, TokenAuthenticator } from '../authenticator.ts';
 import { AnswerCache } from './cache.ts';
-import { WebhookCallError, WebhookClient, type WebhookAnswer } from './client.ts';
+import { WebhookClient, type WebhookAnswer } from './client.ts';
 import { loadWebhookKubeconfig, type WebhookClientConfig } from './kubeconfig.ts';
+import { DEFAULT_RETRY_BACKOFF, postWithRetries, realSleep } from './retry.ts';
 import { readTokenReviewStatus, tokenReviewRequest, TokenReviewFormatError, type WebhookVersion } from './token-review.ts';
 
 export const DEFAULT_WEBHOOK_CACHE_TTL_MS = 2 * 60_000;
-
-/** Upstream's DefaultAuthWebhookRetryBackoff. */
-export const DEFAULT_RETRY_BACKOFF = { durationMs: 500, factor: 1.5, jitter: 0.2, steps: 5 };
 
 export interface WebhookTokenOptions {
   client: WebhookClientConfig;
@@ -38,8 +36,6 @@ export interface WebhookTokenOptions {
   onError?: (message: string) => void;
 }
 
-class TransientAnswer extends Error {}
-
 export class WebhookTokenAuthenticator implements TokenAuthenticator {
   private readonly http: WebhookClient;
   private readonly cache: AnswerCache<AuthResult | undefined>;
@@ -54,7 +50,7 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
     this.version = o.version ?? 'v1';
     this.apiAudiences = o.apiAudiences ?? [];
     this.backoff = o.retryBackoff ?? DEFAULT_RETRY_BACKOFF;
-    this.sleep = o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.sleep = o.sleep ?? realSleep;
   }
 
   async authenticateToken(token: string, audiences: string[]): Promise<AuthResult | undefined> {
@@ -103,22 +99,8 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
     return result;
   }
 
-  private async callWithRetries(body: string): Promise<WebhookAnswer> {
-    let delay = this.backoff.durationMs;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const answer = await this.http.post(body);
-        if (answer.status >= 200 && answer.status < 300) return answer;
-        const transient = answer.status === 429 || answer.status === 500 || answer.status === 504 || answer.retryAfter !== undefined;
-        const message = `the webhook answered HTTP ${answer.status}`;
-        throw transient ? new TransientAnswer(message) : new Error(message);
-      } catch (err) {
-        const retriable = err instanceof TransientAnswer || (err instanceof WebhookCallError && err.retriable);
-        if (!retriable || attempt >= this.backoff.steps) throw err;
-      }
-      await this.sleep(delay * (1 + Math.random() * this.backoff.jitter));
-      delay *= this.backoff.factor;
-    }
+  private callWithRetries(body: string): Promise<WebhookAnswer> {
+    return postWithRetries(this.http, body, this.backoff, this.sleep);
   }
 }
 

@@ -221,6 +221,7 @@ export class Checker {
   private fieldType(e: Expr, ot: CelT, field: string, rename: (real: string) => void): CelT {
     if (isDyn(ot)) return T.dyn;
     if (ot.k === 'object') {
+      if (ot.native) return ot.fields.get(field) ?? this.err(e, `undefined field '${field}'`);
       const real = unescapeName(field);
       const ft = ot.fields.get(real);
       if (!ft || escapeName(real) !== field) return this.err(e, `undefined field '${field}'`);

@@ -6,6 +6,7 @@
 // the authorization decision itself belongs to the caller.
 import { CelScalar, type CelFunc } from '@bufbuild/cel';
 import { Opaque, fail, defMethod } from '../opaque.ts';
+import { GROUP_AUTHENTICATED, GROUP_SERVICE_ACCOUNTS, SERVICE_ACCOUNT_GROUP_PREFIX, SERVICE_ACCOUNT_USER_PREFIX } from '../../api/k8s-names.ts';
 
 /** What is being asked: a resource request or a non-resource path. */
 export interface AuthorizationAttributes {
@@ -105,7 +106,7 @@ export const authorizerFuncs: CelFunc[] = [
   }),
   defMethod('serviceAccount', DYN, [S, S], DYN, function (ns, n) {
     const a = as(this, AuthorizerValue, 'an Authorizer');
-    return new AuthorizerValue(a.authz, { name: `system:serviceaccount:${ns}:${n}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`, 'system:authenticated'] });
+    return new AuthorizerValue(a.authz, { name: `${SERVICE_ACCOUNT_USER_PREFIX}${ns}:${n}`, groups: [GROUP_SERVICE_ACCOUNTS, `${SERVICE_ACCOUNT_GROUP_PREFIX}${ns}`, GROUP_AUTHENTICATED] });
   }),
   defMethod('resource', DYN, [S], DYN, function (r) {
     return as(this, ResourceCheck, 'a group check').with('resource', r);

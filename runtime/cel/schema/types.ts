@@ -46,7 +46,7 @@ export type CelT =
   | { k: 'type'; of?: CelT }
   | { k: 'list'; elem: CelT; max?: number; listType?: ListType; keys?: string[] }
   | { k: 'map'; key: CelT; value: CelT; max?: number }
-  | { k: 'object'; name: string; fields: Map<string, CelT>; schema?: JSONSchema }
+  | { k: 'object'; name: string; fields: Map<string, CelT>; schema?: JSONSchema; native?: boolean }
   | { k: 'opaque'; name: string; param?: CelT }
   /** A type parameter inside a function signature. */
   | { k: 'param'; name: string };
@@ -130,6 +130,8 @@ export interface MapOptions {
   resolveRef?: RefResolver;
   /** Name prefix for object types (the variable's name). */
   name?: string;
+  /** The schema describes a native API type (as upstream declares `request` of authorization matchConditions): field names are used as they are, never escaped. */
+  native?: boolean;
 }
 
 /** Follows $ref and single-element allOf wrappers. */
@@ -218,7 +220,7 @@ export function schemaToType(schema: JSONSchema, opts: MapOptions = {}, path = o
           fields.set(name, schemaToType(ps, opts, `${path}.${name}`, depth + 1));
         }
         if (embedded && s['x-kubernetes-preserve-unknown-fields'] && !props) return T.dyn;
-        return { k: 'object', name: path, fields, schema: s };
+        return opts.native ? { k: 'object', name: path, fields, schema: s, native: true } : { k: 'object', name: path, fields, schema: s };
       }
       const ap = s.additionalProperties;
       if (ap && typeof ap === 'object') {

@@ -13,6 +13,7 @@ import { encodeBody, send, sendBytes } from '../respond.ts';
 import type { RequestInfo } from '../request-info.ts';
 import type { UserInfo } from '../../auth/user.ts';
 import type { AdmissionChain } from '../../admission/chain.ts';
+import type { WritePolicyServices } from '../../registry/policy/index.ts';
 import type { ManagedFieldsHook } from '../../registry/managed-fields.ts';
 import type { Defaulter } from '../../registry/defaults.ts';
 import type { ProtobufSupport } from '../protobuf.ts';
@@ -27,6 +28,8 @@ export interface ServerServices {
   defaulter: Defaulter;
   admission: AdmissionChain;
   managedFields: ManagedFieldsHook;
+  /** What write policies ask (RBAC's escalation prevention); absent: none runs. */
+  writePolicy?: WritePolicyServices;
   /** Longest a watch may stay open when the client gives no timeout (seconds); jittered up to twice. */
   minRequestTimeoutSeconds: number;
   /** Which kinds have a protobuf form, and the codec. */

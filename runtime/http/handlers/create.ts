@@ -19,7 +19,7 @@ export async function handleCreate(rc: RequestContext): Promise<Response> {
   const created = await rc.res.store.create(rc.info.namespace, obj, {
     dryRun: dry,
     warnings: rc.warnings,
-    hooks: writeHooks(rc, 'CREATE', manager, dry),
+    hooks: writeHooks(rc, manager, dry),
   });
   return respondObject(rc, created, 201);
 }

@@ -20,7 +20,7 @@ import type { WriteHooks } from '../../registry/write-services.ts';
 
 /** The hooks of a delete: admission as the request's user, for the object named (none for a collection). */
 function deleteHooks(rc: RequestContext, name: string, dryRun: boolean): WriteHooks {
-  return writeHooks(rc, 'DELETE', '', dryRun, { name });
+  return writeHooks(rc, '', dryRun, { name });
 }
 
 const POLICIES = ['Orphan', 'Background', 'Foreground'];

@@ -44,7 +44,7 @@ export async function handlePatch(rc: RequestContext): Promise<Response> {
     subresource,
     warnings: rc.warnings,
     services: rc.services,
-    hooks: writeHooks(rc, 'UPDATE', manager, dry, { subresource }),
+    hooks: writeHooks(rc, manager, dry, { subresource }),
   };
   const { namespace, name } = rc.info;
   if (kind === 'apply') {

@@ -22,7 +22,7 @@ export async function handleScale(rc: RequestContext): Promise<Response> {
   if (rc.info.verb === 'get') return respondScale(rc, await scale.get(rc.info.namespace, rc.info.name));
 
   const dry = dryRun(rc);
-  const opts = { dryRun: dry, warnings: rc.warnings, hooks: writeHooks(rc, 'UPDATE', fieldManagerOf(rc), dry, { subresource: 'scale' }) };
+  const opts = { dryRun: dry, warnings: rc.warnings, hooks: writeHooks(rc, fieldManagerOf(rc), dry, { subresource: 'scale' }) };
   let obj: Obj;
   if (rc.info.verb === 'update') {
     const pb = rc.services.protobuf.supports('autoscaling/v1', 'Scale') ? rc.services.protobuf : undefined;

@@ -1,9 +1,11 @@
 // POST .../serviceaccounts/{name}/token (TokenRequest): decodes the body, has
 // the service-account token issuer make a token bound to the account (and to
 // a Pod, Secret or Node when the request names one), answers 201 with the
-// token and its expiry. Nothing is stored. The issuing rules live in
+// token and its expiry, after both halves of admission saw the request.
+// Nothing is stored. The issuing rules live in
 // runtime/auth/serviceaccount/token-request.ts.
 
+import type { AdmissionAttributes } from '../../admission/chain.ts';
 import { errors } from '../../api/errors.ts';
 import type { TokenRequestResult } from '../../auth/serviceaccount/token-request.ts';
 import { readObjectBody } from '../body.ts';
@@ -25,6 +27,23 @@ export async function handleTokenRequest(rc: RequestContext, issuer: TokenReques
   if ((body.kind !== undefined && body.kind !== 'TokenRequest') || (body.apiVersion !== undefined && body.apiVersion !== 'authentication.k8s.io/v1')) {
     throw errors.badRequest(`${WHAT}: expected apiVersion "authentication.k8s.io/v1" and kind "TokenRequest", got ${JSON.stringify(`${body.apiVersion ?? ''}, Kind=${body.kind ?? ''}`)}`);
   }
+  // admission sees the request (NodeRestriction: a node's token must be bound to a pod on it)
+  const attrs: AdmissionAttributes = {
+    operation: 'CREATE',
+    group: '',
+    version: 'v1',
+    kind: 'TokenRequest',
+    resource: 'serviceaccounts',
+    subresource: 'token',
+    namespace: rc.info.namespace,
+    name: rc.info.name,
+    object: body,
+    oldObject: null,
+    dryRun: rc.query.has('dryRun'),
+    user: rc.user,
+  };
+  await rc.services.admission.admit(attrs);
+  await rc.services.admission.validate(attrs);
   const { object, warnings } = await issuer.create(rc.info.namespace, rc.info.name, body);
   return sendJSON(object, { status: 201, warnings: [...rc.warnings, ...warnings], acceptEncoding: rc.c.req.header('accept-encoding'), pretty: rc.query.get('pretty') === 'true' });
 }

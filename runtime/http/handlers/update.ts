@@ -22,7 +22,7 @@ export async function handleUpdate(rc: RequestContext): Promise<Response> {
     subresource: sub,
     createIfMissing: !sub,
     warnings: rc.warnings,
-    hooks: writeHooks(rc, 'UPDATE', manager, dry, { subresource: sub }),
+    hooks: writeHooks(rc, manager, dry, { subresource: sub }),
   });
   return respondObject(rc, out, created ? 201 : 200);
 }

@@ -3,7 +3,6 @@
 // pipeline, and the write response (which, once the write is stored, is
 // always a success).
 
-import type { Operation } from '../../admission/chain.ts';
 import { managerFromUserAgent } from '../../apply/index.ts';
 import { type WriteHooks, pipelineHooks } from '../../registry/write-services.ts';
 import type { Obj } from '../../storage/interface.ts';
@@ -26,8 +25,12 @@ export function fieldManagerOf(rc: RequestContext, required = false): string {
   return managerFromUserAgent(rc.c.req.header('user-agent') ?? '');
 }
 
-/** The request's stages of the registry's write pipeline: field ownership and the two halves of admission. */
-export function writeHooks(rc: RequestContext, operation: Operation, manager: string, dryRun: boolean, opts: { subresource?: string; name?: string } = {}): WriteHooks {
+/**
+ * The request's stages of the registry's write pipeline: field ownership and
+ * the two halves of admission (told CREATE, UPDATE or DELETE by what the
+ * pipeline does: a PUT or apply that creates is a CREATE).
+ */
+export function writeHooks(rc: RequestContext, manager: string, dryRun: boolean, opts: { subresource?: string; name?: string } = {}): WriteHooks {
   return pipelineHooks(rc.services, rc.res, {
     user: rc.user,
     manager,
@@ -35,7 +38,6 @@ export function writeHooks(rc: RequestContext, operation: Operation, manager: st
     name: opts.name ?? rc.info.name,
     dryRun,
     subresource: opts.subresource,
-    createOperation: operation,
   });
 }
 

@@ -15,6 +15,7 @@ import { apiServiceStrategy, ipAddressStrategy, leaseStrategy, podDisruptionBudg
 import { namespaceStrategy } from './namespace.ts';
 import { persistentVolumeStrategy } from './persistentvolume.ts';
 import { podStrategy } from './pod/update.ts';
+import { bindingStrategy, roleStrategy } from './rbac.ts';
 import { withPodSpec } from './pod/workloads.ts';
 import { secretStrategy } from './secret.ts';
 import { serviceStrategy } from './service/strategy.ts';
@@ -53,6 +54,10 @@ const factories: Record<string, StrategyFactory> = {
   'apiregistration.k8s.io/APIService': apiServiceStrategy,
   'policy/PodDisruptionBudget': podDisruptionBudgetStrategy,
   '/PersistentVolume': persistentVolumeStrategy,
+  'rbac.authorization.k8s.io/Role': roleStrategy,
+  'rbac.authorization.k8s.io/ClusterRole': roleStrategy,
+  'rbac.authorization.k8s.io/RoleBinding': bindingStrategy,
+  'rbac.authorization.k8s.io/ClusterRoleBinding': bindingStrategy,
 };
 
 export function strategyFor(def: ResourceDef, base: Strategy): Strategy {
