@@ -17,10 +17,8 @@ import { buildOpenIDMetadata, type OpenIDMetadata } from '../auth/serviceaccount
 import { createTokenRequest } from '../auth/serviceaccount/token-request.ts';
 import { createApp } from '../http/app.ts';
 import type { Authorizer, RuleResolver } from '../authz/authorizer.ts';
-import { MODE_NODE, MODE_RBAC, buildAuthorization, effectiveModes, validateModeFiles, validateModes, type BuiltAuthorization, type WebhookFlags } from '../authz/modes.ts';
-import { NodeGraph } from '../authz/node/graph.ts';
-import { RbacIndex } from '../authz/rbac/index.ts';
-import { rbacMode } from '../authz/rbac/authorizer.ts';
+import type { WebhookFlags } from '../authz/modes.ts';
+import { buildServerAuthorization, validateAuthorizationOptions, type ServerAuthorization } from './authorization.ts';
 import { tlsMinVersion, tlsCiphers } from '../config/tls.ts';
 import { enabledControllers } from '../config/controllers.ts';
 import { IPAllocator } from '../registry/allocators/range.ts';
@@ -40,7 +38,6 @@ import { formatters } from '../table/formatters.ts';
 import { parseRuntimeConfig } from '../api/served-index.ts';
 import { buildApiIndex } from '../registry/served.ts';
 import type { WriteServices } from '../registry/write-services.ts';
-import { roleRulesReader } from '../registry/policy/rbac.ts';
 import { sharedValidatorCache } from '../registry/object-checks.ts';
 import { loadGeneratedApi } from './generated-api.ts';
 import type { Check } from '../http/health.ts';
@@ -184,8 +181,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     const bindWarning = insecureBindWarning(host);
     if (bindWarning) console.warn(bindWarning);
   }
-  validateModes(options.authorizationMode ?? []);
-  if (!options.authorizer) validateModeFiles(options.authorizationMode ?? [], authorizationFiles(options));
+  validateAuthorizationOptions(options);
   const controllers = enabledControllers(options.controllers);
   const inMemory = !options.dataDir || options.dataDir === ':memory:';
   const dataDir = inMemory ? undefined : options.dataDir!;
@@ -232,25 +228,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     admission,
   };
   const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig), writeServices);
-  // the modes that need state kept by watches: the Node graph and the RBAC index (with a configuration
-  // file, whichever of the two it names may come and go on reload, so both are kept)
-  const stateful = options.authorizer ? [] : options.authorizationConfig ? [MODE_NODE, MODE_RBAC] : effectiveModes(options.authorizationMode ?? []);
-  // the Node mode's graph, loaded from the stores before the server listens (below)
-  const nodeGraph = stateful.includes(MODE_NODE) ? new NodeGraph() : undefined;
-  // RBAC decides from an index the built-ins keep current; requests wait until its first lists are in
-  const rbacIndex = stateful.includes(MODE_RBAC) ? new RbacIndex() : undefined;
-  let authorization: BuiltAuthorization;
+  let authz: ServerAuthorization;
   try {
-    authorization = buildAuthorization(options.authorizationMode ?? [], { log: options.log ?? console.warn, nodeGraph, rbac: rbacIndex, ...authorizationFiles(options) }, options.authorizer);
+    authz = buildServerAuthorization(options, api, options.log ?? console.warn);
   } catch (err) {
     await storage.close();
     throw err;
   }
-  // RBAC's escalation prevention: the chain decides escalate and bind; the
-  // writer's rules are RBAC's own when RBAC is on (as upstream, whatever the
-  // other modes), else what the modes list
-  const escalationRules: RuleResolver = options.ruleResolver ?? (rbacIndex ? rbacMode(rbacIndex).ruleResolver : authorization.ruleResolver);
-  writeServices.writePolicy = { authorizer: authorization.authorizer, ruleResolver: escalationRules, roleRules: roleRulesReader(api) };
+  const { built: authorization, nodeGraph, rbacIndex } = authz;
+  writeServices.writePolicy = authz.writePolicy;
   // what token checks and TokenRequest read (Secrets, ServiceAccounts, Pods, Nodes)
   const reader = objectReader(api);
   let authn: BuiltAuthentication;
@@ -521,9 +507,4 @@ function servingHosts(bind: string, advertise: string | undefined, serviceRange:
     // a bad range is reported where the services are set up
   }
   return [...new Set(hosts)];
-}
-
-/** The files and flags of the authorization modes, as buildAuthorization takes them. */
-function authorizationFiles(o: StartOptions) {
-  return { policyFile: o.authorizationPolicyFile, webhook: o.authorizationWebhook, authorizationConfig: o.authorizationConfig };
 }
