@@ -5,6 +5,7 @@
 
 export const META_GROUP = 'meta.k8s.io';
 export const DISCOVERY_GROUP = 'apidiscovery.k8s.io';
+export const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
 export const MEDIA_JSON = 'application/json';
 export const MEDIA_YAML = 'application/yaml';
@@ -29,6 +30,8 @@ export const SERVICE_ACCOUNT_GROUP_PREFIX = 'system:serviceaccounts:';
 /** `system:bootstrap:<token id>` */
 export const BOOTSTRAP_USER_PREFIX = 'system:bootstrap:';
 export const GROUP_BOOTSTRAPPERS = 'system:bootstrappers';
+export const NODE_USER_PREFIX = 'system:node:';
+export const GROUP_NODES = 'system:nodes';
 
 // the front proxy's headers (the --requestheader-*-headers defaults)
 export const HEADER_REMOTE_USER = 'X-Remote-User';

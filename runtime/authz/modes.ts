@@ -7,6 +7,7 @@
 // webhook's kubeconfig, the RBAC index and the Node graph kept current by
 // watches. Flag errors carry upstream's texts.
 
+import { GROUP_MASTERS } from '../api/k8s-names.ts';
 import { FileError } from '../auth/file-error.ts';
 import { loadWebhookKubeconfig } from '../auth/webhook/kubeconfig.ts';
 import { abacMode } from './abac/authorizer.ts';
@@ -30,8 +31,6 @@ export const MODE_NODE = 'Node';
 
 /** Every mode kube-apiserver knows, in its order. */
 export const AUTHORIZATION_MODES = [MODE_ALWAYS_ALLOW, MODE_ALWAYS_DENY, MODE_ABAC, MODE_WEBHOOK, MODE_RBAC, MODE_NODE] as const;
-
-export const SYSTEM_PRIVILEGED_GROUP = 'system:masters';
 
 /**
  * The modes without --authorization-mode (and without --authorization-config):
@@ -178,7 +177,7 @@ export interface BuiltAuthorization {
  */
 export function buildAuthorization(modes: string[], sources: AuthorizationSources = {}, custom?: Authorizer): BuiltAuthorization {
   validateModes(modes);
-  const first = privilegedGroups([SYSTEM_PRIVILEGED_GROUP]);
+  const first = privilegedGroups([GROUP_MASTERS]);
   if (!custom) validateModeFiles(modes, sources);
   if (sources.authorizationConfig && !custom) return buildFromConfigFile(sources.authorizationConfig, first, sources);
   const built: ClosableMode[] = custom ? [{ name: 'Custom', authorizer: custom, ruleResolver: cannotListRules }] : [];

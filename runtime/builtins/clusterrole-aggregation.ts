@@ -8,6 +8,7 @@
 
 import { ApiError } from '../api/errors.ts';
 import { jsonEqual } from '../api/json-equal.ts';
+import { RBAC_GROUP } from '../api/k8s-names.ts';
 import { type LabelSelectorObject, selectorMatches } from '../api/label-selector.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import { CLUSTER_ROLE_AGGREGATION_WRITER } from '../registry/write-services.ts';
@@ -54,7 +55,7 @@ export function rulesUnchanged(aggregate: Obj, rules: Rule[]): boolean {
 }
 
 export function startClusterRoleAggregation(api: ApiIndex): WatchLoop | undefined {
-  const res = api.lookup('rbac.authorization.k8s.io', 'v1', 'clusterroles');
+  const res = api.lookup(RBAC_GROUP, 'v1', 'clusterroles');
   if (!res) return undefined;
   const store = res.store;
   const roles = new Map<string, Obj>();

@@ -6,6 +6,7 @@
 // index holds every kind's first full list.
 
 import { errors } from '../api/errors.ts';
+import { RBAC_GROUP } from '../api/k8s-names.ts';
 import { type BootstrapPolicy, bootstrapPolicy } from '../authz/rbac/bootstrap/policy.ts';
 import { type RbacIndex, type RbacKind } from '../authz/rbac/index.ts';
 import { type Reconciled, reconcileBinding, reconcileRole } from '../authz/rbac/reconcile.ts';
@@ -19,7 +20,7 @@ import { startWatchLoop, type WatchLoop } from './watch-loop.ts';
 const RESOURCES: Record<RbacKind, string> = { Role: 'roles', ClusterRole: 'clusterroles', RoleBinding: 'rolebindings', ClusterRoleBinding: 'clusterrolebindings' };
 
 function storeOf(api: ApiIndex, kind: RbacKind): RegistryStore | undefined {
-  return api.lookup('rbac.authorization.k8s.io', 'v1', RESOURCES[kind])?.store;
+  return api.lookup(RBAC_GROUP, 'v1', RESOURCES[kind])?.store;
 }
 
 const objKey = (o: Obj) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
@@ -55,7 +56,7 @@ async function reconcileKind(store: RegistryStore, kind: RbacKind, expected: Obj
         ns,
         name,
         (live) => {
-          if (!live) throw errors.notFound({ group: 'rbac.authorization.k8s.io', resource: RESOURCES[kind] }, name);
+          if (!live) throw errors.notFound({ group: RBAC_GROUP, resource: RESOURCES[kind] }, name);
           const r = reconcile(live, want);
           return r.op === 'update' ? r.object : live;
         },

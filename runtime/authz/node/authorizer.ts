@@ -8,6 +8,7 @@
 // rules. No opinion (with upstream's reason) otherwise, so a later mode may
 // still allow. Rules cannot be listed for nodes.
 
+import { GROUP_NODES, NODE_USER_PREFIX } from '../../api/k8s-names.ts';
 import type { UserInfo } from '../../auth/user.ts';
 import type { Attributes } from '../attributes.ts';
 import { type AuthorizationMode, type AuthorizationResult, ALLOW, NO_OPINION } from '../authorizer.ts';
@@ -15,8 +16,6 @@ import { type PolicyRule, ruleAllows } from '../rbac/rules.ts';
 import type { NodeGraph, VertexType } from './graph.ts';
 import { nodeRules } from './node-rules.ts';
 
-export const NODES_GROUP = 'system:nodes';
-const NODE_USER_PREFIX = 'system:node:';
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
 /**
@@ -26,7 +25,7 @@ export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
  */
 export function nodeIdentity(user: UserInfo): string | undefined {
   if (!user.name.startsWith(NODE_USER_PREFIX)) return undefined;
-  if (!user.groups.includes(NODES_GROUP)) return undefined;
+  if (!user.groups.includes(GROUP_NODES)) return undefined;
   return user.name.slice(NODE_USER_PREFIX.length);
 }
 

@@ -7,6 +7,7 @@
 // cluster-scoped objects). An update that only changes what the garbage
 // collector changes (owner references, finalizers) is not checked.
 
+import { GROUP_MASTERS, RBAC_GROUP } from '../../api/k8s-names.ts';
 import type { UserInfo } from '../../auth/user.ts';
 import { goQuote } from '../../api/go-format.ts';
 import { jsonEqual } from '../../api/json-equal.ts';
@@ -14,10 +15,8 @@ import type { Obj } from '../../storage/interface.ts';
 import { resourceAttributes } from '../attributes.ts';
 import type { Authorizer, RuleResolver } from '../authorizer.ts';
 import { compactMissing, compactString, covers, goQuoteList } from './covers.ts';
+import type { RoleRef } from './index.ts';
 import type { PolicyRule } from './rules.ts';
-
-export const RBAC_GROUP = 'rbac.authorization.k8s.io';
-const PRIVILEGED_GROUP = 'system:masters';
 
 /** What cluster-admin holds: needed to set or change a ClusterRole's aggregationRule. */
 export const FULL_AUTHORITY: PolicyRule[] = [
@@ -27,7 +26,7 @@ export const FULL_AUTHORITY: PolicyRule[] = [
 
 /** Upstream's EscalationAllowed: system:masters (also the server's own writers) may grant anything. */
 export function escalationAllowed(user: UserInfo): boolean {
-  return user.groups.includes(PRIVILEGED_GROUP);
+  return user.groups.includes(GROUP_MASTERS);
 }
 
 async function allowed(authorizer: Authorizer, ...args: Parameters<typeof resourceAttributes>): Promise<boolean> {
@@ -45,14 +44,11 @@ export function roleEscalationAuthorized(authorizer: Authorizer, user: UserInfo,
 }
 
 /** The role a binding grants. */
-export interface RoleRef {
-  apiGroup?: string;
-  kind?: string;
-  name?: string;
-}
+/** A binding's roleRef as written (any field may be missing until validation). */
+export type WrittenRoleRef = Partial<RoleRef>;
 
 /** Upstream's BindingAuthorized: verb `bind` on the referenced role, in the binding's namespace ('' for a ClusterRoleBinding). */
-export function bindingAuthorized(authorizer: Authorizer, user: UserInfo, ref: RoleRef, bindingNamespace: string): Promise<boolean> {
+export function bindingAuthorized(authorizer: Authorizer, user: UserInfo, ref: WrittenRoleRef, bindingNamespace: string): Promise<boolean> {
   const resource = ref.kind === 'ClusterRole' ? 'clusterroles' : ref.kind === 'Role' ? 'roles' : undefined;
   if (!resource) return Promise.resolve(false);
   return allowed(authorizer, user, 'bind', { apiGroup: ref.apiGroup ?? '', resource, namespace: bindingNamespace, name: ref.name ?? '' });

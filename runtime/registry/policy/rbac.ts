@@ -15,7 +15,7 @@
 import { errors } from '../../api/errors.ts';
 import {
   FULL_AUTHORITY,
-  type RoleRef,
+  type WrittenRoleRef,
   bindingAuthorized,
   confirmNoEscalation,
   escalationAllowed,
@@ -23,8 +23,8 @@ import {
   onlyGCFieldsChanged,
   roleEscalationAuthorized,
   rulesOf,
-  RBAC_GROUP,
 } from '../../authz/rbac/escalation.ts';
+import { RBAC_GROUP } from '../../api/k8s-names.ts';
 import type { Obj } from '../../storage/interface.ts';
 import type { ApiIndex } from '../served.ts';
 import type { PolicyContext, WritePolicy, WritePolicyServices } from './index.ts';
@@ -52,7 +52,7 @@ function bindingGuard(clusterScoped: boolean): WritePolicy {
     const { user, services } = ctx;
     if (escalationAllowed(user)) return;
     if (old && onlyGCFieldsChanged(obj, old)) return;
-    const ref: RoleRef = obj.roleRef && typeof obj.roleRef === 'object' ? obj.roleRef : {};
+    const ref: WrittenRoleRef = obj.roleRef && typeof obj.roleRef === 'object' ? obj.roleRef : {};
     const namespace = clusterScoped ? '' : ctx.namespace;
     if (await bindingAuthorized(services.authorizer, user, ref, namespace)) return;
     // a reference validation refuses (no name, a kind bindings cannot have here) is left to it: a 422, not a look-up

@@ -10,13 +10,12 @@
 
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
+import { RBAC_GROUP } from '../../api/k8s-names.ts';
 import { GoValue, goQuote } from '../../api/go-format.ts';
 import { type LabelSelectorObject, labelSelectorErrors } from '../../api/label-selector.ts';
 import { validateDNS1123Subdomain, validatePathSegment } from '../../api/validation.ts';
 import type { Obj } from '../../storage/interface.ts';
 import type { Strategy } from '../strategy.ts';
-
-const GROUP = 'rbac.authorization.k8s.io';
 
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
@@ -60,7 +59,7 @@ function subjectErrors(s: Obj, namespaced: boolean, path: string): FieldError[] 
       break;
     case 'User':
     case 'Group':
-      if (apiGroup !== GROUP) errs.push(fieldErrors.notSupported(`${path}.apiGroup`, apiGroup, [GROUP]));
+      if (apiGroup !== RBAC_GROUP) errs.push(fieldErrors.notSupported(`${path}.apiGroup`, apiGroup, [RBAC_GROUP]));
       break;
     default:
       errs.push(fieldErrors.notSupported(`${path}.kind`, s?.kind ?? '', ['ServiceAccount', 'User', 'Group']));
@@ -71,7 +70,7 @@ function subjectErrors(s: Obj, namespaced: boolean, path: string): FieldError[] 
 function bindingErrors(obj: Obj, namespaced: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const ref: Obj = obj.roleRef && typeof obj.roleRef === 'object' ? obj.roleRef : {};
-  if ((ref.apiGroup ?? '') !== GROUP) errs.push(fieldErrors.notSupported('roleRef.apiGroup', ref.apiGroup ?? '', [GROUP]));
+  if ((ref.apiGroup ?? '') !== RBAC_GROUP) errs.push(fieldErrors.notSupported('roleRef.apiGroup', ref.apiGroup ?? '', [RBAC_GROUP]));
   const kinds = namespaced ? ['Role', 'ClusterRole'] : ['ClusterRole'];
   if (!kinds.includes(ref.kind)) errs.push(fieldErrors.notSupported('roleRef.kind', ref.kind ?? '', kinds));
   if (!ref.name) errs.push(fieldErrors.required('roleRef.name', ''));
@@ -104,7 +103,7 @@ export function bindingStrategy(def: ResourceDef, base: Strategy): Strategy {
     defaults(obj) {
       base.defaults?.(obj);
       for (const s of list(obj.subjects) as Obj[]) {
-        if (s && typeof s === 'object' && !s.apiGroup && (s.kind === 'User' || s.kind === 'Group')) s.apiGroup = GROUP;
+        if (s && typeof s === 'object' && !s.apiGroup && (s.kind === 'User' || s.kind === 'Group')) s.apiGroup = RBAC_GROUP;
       }
     },
     validate: (obj) => [...base.validate(obj), ...bindingErrors(obj, namespaced)],

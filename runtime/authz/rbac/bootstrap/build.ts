@@ -3,11 +3,11 @@
 // them), and Roles, ClusterRoles and bindings carrying the bootstrap label
 // and the autoupdate annotation.
 
+import { RBAC_GROUP } from '../../../api/k8s-names.ts';
 import type { Obj } from '../../../storage/interface.ts';
 import type { PolicyRule } from '../rules.ts';
 import type { Subject } from '../subjects.ts';
 
-export const RBAC_GROUP = 'rbac.authorization.k8s.io';
 export const RBAC_API_VERSION = `${RBAC_GROUP}/v1`;
 export const BOOTSTRAPPING_LABEL = 'kubernetes.io/bootstrapping';
 export const AUTOUPDATE_ANNOTATION = 'rbac.authorization.kubernetes.io/autoupdate';

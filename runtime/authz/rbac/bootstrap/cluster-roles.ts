@@ -6,6 +6,7 @@
 // aggregationRules and, already filled in, the rules the aggregation
 // controller gathers for them from the system:aggregate-to-* roles.
 
+import { GROUP_MASTERS } from '../../../api/k8s-names.ts';
 import type { Obj } from '../../../storage/interface.ts';
 import type { PolicyRule } from '../rules.ts';
 import { nodeRules } from '../../node/node-rules.ts';
@@ -157,7 +158,7 @@ export function bootstrapClusterRoles(): Obj[] {
 
 export function bootstrapClusterRoleBindings(): Obj[] {
   return [
-    clusterRoleBinding('cluster-admin', 'cluster-admin', [group('system:masters')]),
+    clusterRoleBinding('cluster-admin', 'cluster-admin', [group(GROUP_MASTERS)]),
     clusterRoleBinding('system:monitoring', 'system:monitoring', [group('system:monitoring')]),
     clusterRoleBinding('system:discovery', 'system:discovery', [group('system:authenticated')]),
     clusterRoleBinding('system:basic-user', 'system:basic-user', [group('system:authenticated')]),
