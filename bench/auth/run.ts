@@ -12,7 +12,7 @@
 
 import autocannon from 'autocannon';
 import { X509Certificate } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawnListening } from '../support/process.ts';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -33,12 +33,6 @@ const scratch = mkdtempSync(join(tmpdir(), 'bench-auth-'));
 const TOKEN = 'bench-token-0123456789abcdef';
 writeFileSync(join(scratch, 'tokens.csv'), `${TOKEN},bench-user,1,"system:masters"\n`);
 
-interface Proc {
-  url: string;
-  proc: ChildProcess;
-  stop(): Promise<void>;
-}
-
 /** A bare node server answering every request with a small JSON body, over http or https (TLS's own cost). */
 const BARE = `
 import { createServer } from 'node:http';
@@ -53,37 +47,12 @@ const s = mode === 'https'
 s.listen(0, '127.0.0.1', () => console.log('listening on ' + mode + '://127.0.0.1:' + s.address().port));
 `;
 
-async function spawnServer(name: string, extra: string[], argv?: string[]): Promise<Proc> {
-  const proc = spawn(process.execPath, argv ?? ['--import', 'tsx', join(root, 'runtime', 'cli.ts'), '--data-dir', join(scratch, name), '--secure-port', '0', ...extra], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const url = await new Promise<string>((res, rej) => {
-    proc.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (https?\S+)/.exec(out);
-      if (m) res(m[1]);
-    });
-    proc.stderr!.on('data', (d) => {
-      out += d;
-    });
-    proc.on('exit', (c) => rej(new Error(`exited ${c}: ${out}`)));
-  });
-  return {
-    url,
-    proc,
-    stop: () =>
-      new Promise<void>((r) => {
-        proc.on('exit', () => r());
-        proc.kill('SIGTERM');
-      }),
-  };
-}
-
 function cannon(opts: autocannon.Options): Promise<autocannon.Result> {
   return autocannon({ connections: 16, pipelining: 1, duration: DURATION, ...opts });
 }
+
+/** A server process of this checkout with its own data directory under the scratch folder. */
+const spawnServer = (name: string, extra: string[]) => spawnListening(['--import', 'tsx', join(root, 'runtime', 'cli.ts'), '--data-dir', join(scratch, name), '--secure-port', '0', ...extra], root);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -97,8 +66,8 @@ async function main(): Promise<void> {
   const tls = await spawnServer('tls', ['--token-auth-file', join(scratch, 'tokens.csv')]);
   const pki = join(scratch, 'tls', 'pki');
   writeFileSync(join(scratch, 'bare.mjs'), BARE);
-  const bareHTTP = await spawnServer('', [], [join(scratch, 'bare.mjs'), 'http', pki]);
-  const bareTLS = await spawnServer('', [], [join(scratch, 'bare.mjs'), 'https', pki]);
+  const bareHTTP = await spawnListening([join(scratch, 'bare.mjs'), 'http', pki], root);
+  const bareTLS = await spawnListening([join(scratch, 'bare.mjs'), 'https', pki], root);
   try {
     const ca = readFileSync(join(pki, 'ca.crt'), 'utf8');
     const cert = readFileSync(join(pki, 'admin.crt'), 'utf8');

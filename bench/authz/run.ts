@@ -9,7 +9,7 @@
 // Usage: npx tsx bench/authz/run.ts [--quick]
 
 import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawnListening } from '../support/process.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -30,37 +30,25 @@ const ADMIN = 'bench-admin-token-0123456789';
 const USER = 'bench-user-token-0123456789';
 writeFileSync(join(scratch, 'tokens.csv'), `${ADMIN},bench-admin,1,"system:masters"\n${USER},bench-user,2,"devs"\n`);
 
-interface Proc {
-  url: string;
-  proc: ChildProcess;
-  stop(): Promise<void>;
-}
-
-async function spawnServer(name: string, mode: string): Promise<Proc> {
-  const args = ['--import', 'tsx', join(root, 'runtime', 'cli.ts'), '--data-dir', join(scratch, name), '--secure-port', '0', '--insecure-serve-http'];
-  const proc = spawn(process.execPath, [...args, '--authorization-mode', mode, '--token-auth-file', join(scratch, 'tokens.csv')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const url = await new Promise<string>((res, rej) => {
-    proc.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (https?\S+)/.exec(out);
-      if (m) res(m[1]);
-    });
-    proc.stderr!.on('data', (d) => {
-      out += d;
-    });
-    proc.on('exit', (c) => rej(new Error(`exited ${c}: ${out}`)));
-  });
-  return {
-    url,
-    proc,
-    stop: () =>
-      new Promise<void>((r) => {
-        proc.on('exit', () => r());
-        proc.kill('SIGTERM');
-      }),
-  };
-}
+/** A plain-HTTP server process in `mode`, with the run's token file and its own data directory. */
+const spawnServer = (name: string, mode: string) =>
+  spawnListening(
+    [
+      '--import',
+      'tsx',
+      join(root, 'runtime', 'cli.ts'),
+      '--data-dir',
+      join(scratch, name),
+      '--secure-port',
+      '0',
+      '--insecure-serve-http',
+      '--authorization-mode',
+      mode,
+      '--token-auth-file',
+      join(scratch, 'tokens.csv'),
+    ],
+    root,
+  );
 
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
 const ref = (kind: string, name: string) => ({ apiGroup: 'rbac.authorization.k8s.io', kind, name });

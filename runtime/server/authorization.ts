@@ -17,13 +17,17 @@ import { roleRulesReader } from '../registry/policy/rbac.ts';
 import type { ApiIndex } from '../registry/served.ts';
 
 export interface AuthorizationOptions {
+  /** --authorization-mode, in order (runtime/authz/modes.ts); unset: Node,RBAC. */
   authorizationMode?: string[];
+  /** --authorization-policy-file (ABAC). */
   authorizationPolicyFile?: string;
+  /** --authorization-webhook-* (Webhook; only the flags given). */
   authorizationWebhook?: WebhookFlags;
+  /** --authorization-config: the chain from this file instead of the modes. */
   authorizationConfig?: string;
-  /** Tests and embedders: asked after system:masters instead of the modes. */
+  /** What a request may do (tests and embedders): asked after system:masters instead of the modes. */
   authorizer?: Authorizer;
-  /** Tests and embedders: the rules escalation checks hold a writer to. */
+  /** The users' rules for escalation checks (tests and embedders; default: RBAC's when RBAC is on, else the modes'). */
   ruleResolver?: RuleResolver;
 }
 

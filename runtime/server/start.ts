@@ -16,9 +16,7 @@ import { objectReader } from './object-reader.ts';
 import { buildOpenIDMetadata, type OpenIDMetadata } from '../auth/serviceaccount/oidc.ts';
 import { createTokenRequest } from '../auth/serviceaccount/token-request.ts';
 import { createApp } from '../http/app.ts';
-import type { Authorizer, RuleResolver } from '../authz/authorizer.ts';
-import type { WebhookFlags } from '../authz/modes.ts';
-import { buildServerAuthorization, validateAuthorizationOptions, type ServerAuthorization } from './authorization.ts';
+import { buildServerAuthorization, validateAuthorizationOptions, type AuthorizationOptions, type ServerAuthorization } from './authorization.ts';
 import { tlsMinVersion, tlsCiphers } from '../config/tls.ts';
 import { enabledControllers } from '../config/controllers.ts';
 import { IPAllocator } from '../registry/allocators/range.ts';
@@ -48,7 +46,8 @@ import { boundURL, canonicalAddress, checkBindAddress, clientURL, insecureBindWa
 import { apiServerEndpoint } from '../builtins/kubernetes-endpoints.ts';
 import { DEFAULT_SERVICE_CIDR } from '../registry/strategies/service/allocate.ts';
 
-export interface StartOptions {
+/** The flags of the server (kube-apiserver's names in camel case) and what tests and embedders may hand in; the authorization ones are AuthorizationOptions (server/authorization.ts). */
+export interface StartOptions extends AuthorizationOptions {
   /** Directory for the database and admin.kubeconfig; undefined or ':memory:' keeps everything in memory. */
   dataDir?: string;
   bindAddress?: string;
@@ -76,19 +75,6 @@ export interface StartOptions {
   authenticators?: RequestAuthenticator[];
   /** --anonymous-auth: a request without credentials is system:anonymous (default true); false: 401. */
   anonymousAuth?: boolean;
-  /**
-   * --authorization-mode, in order (runtime/authz/modes.ts). Unset: authenticated users may do
-   * anything and anonymous users only read health, version and discovery.
-   */
-  authorizationMode?: string[];
-  /** --authorization-policy-file (ABAC), --authorization-webhook-* (Webhook; only the flags given), --authorization-config (instead of the modes). */
-  authorizationPolicyFile?: string;
-  authorizationWebhook?: WebhookFlags;
-  authorizationConfig?: string;
-  /** What a request may do (tests and embedders): asked after system:masters instead of the modes. */
-  authorizer?: Authorizer;
-  /** The users' RBAC rules for escalation checks (tests and embedders; default: the modes' rules). */
-  ruleResolver?: RuleResolver;
   /** INSECURE (--insecure-serve-http): plain HTTP instead of TLS. */
   insecureServeHTTP?: boolean;
   /** --cert-dir: where the generated CA and certificates are kept (default <dataDir>/pki; in memory without a dataDir). */

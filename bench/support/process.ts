@@ -1,0 +1,38 @@
+// A server started as a child process of a bench: node with the given
+// arguments, resolved once it prints `listening on <url>`; stop() ends it
+// with SIGTERM and waits for the exit. Shared by the benches that time whole
+// server processes.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export interface BenchProcess {
+  url: string;
+  proc: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Runs `node <argv>` in `cwd` until it says where it listens (a process that exits first rejects, with its output). */
+export async function spawnListening(argv: string[], cwd: string): Promise<BenchProcess> {
+  const proc = spawn(process.execPath, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const url = await new Promise<string>((res, rej) => {
+    proc.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (https?\S+)/.exec(out);
+      if (m) res(m[1]);
+    });
+    proc.stderr!.on('data', (d) => {
+      out += d;
+    });
+    proc.on('exit', (c) => rej(new Error(`exited ${c}: ${out}`)));
+  });
+  return {
+    url,
+    proc,
+    stop: () =>
+      new Promise<void>((r) => {
+        proc.on('exit', () => r());
+        proc.kill('SIGTERM');
+      }),
+  };
+}
