@@ -11,6 +11,7 @@ export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 
 export function validateObjectMeta(meta: Obj): FieldError[] {
   const errs: FieldError[] = [];
+  if (typeof meta.generation === 'number' && meta.generation < 0) errs.push(fieldErrors.invalid('metadata.generation', meta.generation, 'must be greater than or equal to 0'));
   const labels = meta.labels;
   if (labels && typeof labels === 'object') {
     for (const [k, v] of Object.entries(labels)) {

@@ -21,7 +21,7 @@ function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, service
   const subs: Record<string, SubresourceStrategy> = {};
   for (const s of storageDef.subresources) {
     if (s.name === 'status') subs.status = statusStrategy();
-    if (s.name === 'scale') subs.scale = scaleStrategy();
+    if (s.name === 'scale') subs.scale = scaleStrategy(storageDef);
   }
   const strategy = strategyFor(storageDef, defaultStrategy(storageDef));
   Object.assign(subs, strategy.subresources ?? {});

@@ -2,15 +2,16 @@
 // manner of k8s.io/apiserver's RESTCreateStrategy/RESTUpdateStrategy:
 // prepare (clear or carry over fields), validate, canonicalize, warnings.
 // defaultStrategy() gives every resource the common rules (metadata, status
-// split, generation); resource-specific strategies (runtime/registry/
-// strategies/*) wrap it and are looked up by group and kind.
+// split, and metadata.generation as the kind's rule in generation.ts);
+// resource-specific strategies (runtime/registry/strategies/*) wrap it and
+// are looked up by group and kind.
 
 import type { ResourceDef } from '../../generated/api-types.ts';
 import type { Obj } from '../storage/interface.ts';
 import { type FieldError, fieldErrors } from '../api/field-errors.ts';
-import { jsonEqual } from '../api/json-equal.ts';
 import { validateName } from '../api/validation.ts';
 import { validateObjectMetaUpdate } from './metadata.ts';
+import { generationOnCreate, generationOnUpdate, generationRule } from './generation.ts';
 
 export interface Strategy {
   /**
@@ -80,33 +81,27 @@ export interface SubresourceStrategy {
   validateUpdate(obj: Obj, old: Obj): FieldError[];
 }
 
-/** Everything but metadata and status: what a generation bump is about. */
-function specPart(obj: Obj): Obj {
-  const { metadata: _m, status: _s, ...rest } = obj;
-  return rest;
-}
-
 export function hasStatus(def: ResourceDef): boolean {
   return def.subresources.some((s) => s.name === 'status');
 }
 
 export function defaultStrategy(def: ResourceDef): Strategy {
   const withStatus = hasStatus(def);
+  const generation = generationRule(def);
   return {
     allowCreateOnUpdate: def.allowCreateOnUpdate,
     resetFields: withStatus ? ['status'] : [],
     allowUnconditionalUpdate: true,
     prepareForCreate(obj) {
       if (withStatus) delete obj.status;
-      obj.metadata.generation = 1;
+      generationOnCreate(generation, obj);
     },
     prepareForUpdate(obj, old) {
       if (withStatus) {
         if (old.status === undefined) delete obj.status;
         else obj.status = old.status;
       }
-      const oldGen = typeof old.metadata?.generation === 'number' ? old.metadata.generation : 1;
-      obj.metadata.generation = jsonEqual(specPart(obj), specPart(old)) ? oldGen : oldGen + 1;
+      generationOnUpdate(generation, obj, old);
     },
     validate(obj) {
       const errs: FieldError[] = [];
@@ -129,13 +124,17 @@ export function defaultStrategy(def: ResourceDef): Strategy {
   };
 }
 
-/** The scale subresource: the handler builds the whole object from the live one; only the replica count differs. */
-export function scaleStrategy(): SubresourceStrategy {
+/**
+ * The scale subresource: the handler builds the whole object from the live
+ * one; only the replica count differs. Upstream writes it through the
+ * kind's own update, so the kind's generation rule applies.
+ */
+export function scaleStrategy(def: ResourceDef): SubresourceStrategy {
+  const generation = generationRule(def);
   return {
     resetFields: [],
     prepareForUpdate(obj, old) {
-      const oldGen = typeof old.metadata?.generation === 'number' ? old.metadata.generation : 1;
-      obj.metadata.generation = jsonEqual(specPart(obj), specPart(old)) ? oldGen : oldGen + 1;
+      generationOnUpdate(generation, obj, old);
     },
     validateUpdate() {
       return [];
