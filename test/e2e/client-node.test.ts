@@ -24,7 +24,9 @@ describe('client-node', () => {
     expect(got.data).toEqual({ a: '1' });
     const list = await core.listNamespacedConfigMap({ namespace: 'default', labelSelector: 'app=x' });
     expect(list.items.map((i) => i.metadata?.name)).toEqual(['demo']);
-    await core.deleteNamespacedConfigMap({ namespace: 'default', name: 'demo' });
+    // a ConfigMap's delete answers a Status, which the client parses as V1Status
+    const deleted = await core.deleteNamespacedConfigMap({ namespace: 'default', name: 'demo' });
+    expect(deleted).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'demo', kind: 'configmaps' } });
     await expect(core.readNamespacedConfigMap({ namespace: 'default', name: 'demo' })).rejects.toMatchObject({ code: 404 });
   });
 

@@ -31,3 +31,23 @@ describe('metadata.generation as upstream keeps it', () => {
     expect(labelled.metadata.generation).toBe(2);
   });
 });
+
+describe('DELETE answers as upstream', () => {
+  it('kubectl deletes a ConfigMap (a Status answer) and a Service (the deleted object), also with -o name', async () => {
+    ok(await k(['create', 'configmap', 'del-cm', '--from-literal=a=1']));
+    expect(ok(await k(['delete', 'configmap', 'del-cm']))).toBe('configmap "del-cm" deleted\n');
+    ok(await k(['create', 'service', 'clusterip', 'del-svc', '--tcp=80:8080']));
+    expect(ok(await k(['delete', 'service', 'del-svc']))).toBe('service "del-svc" deleted\n');
+    ok(await k(['create', 'configmap', 'del-cm2', '--from-literal=a=1']));
+    expect(ok(await k(['delete', 'configmap', 'del-cm2', '-o', 'name']))).toBe('configmap/del-cm2\n');
+  });
+
+  it('the raw answers: a Status for a ConfigMap, the object for a Service', async () => {
+    ok(await k(['create', 'configmap', 'raw-cm', '--from-literal=a=1']));
+    const cm = JSON.parse(ok(await k(['delete', '--raw', '/api/v1/namespaces/default/configmaps/raw-cm'])));
+    expect(cm).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Success', details: { name: 'raw-cm', kind: 'configmaps' } });
+    ok(await k(['create', 'service', 'clusterip', 'raw-svc', '--tcp=80:8080']));
+    const svc = JSON.parse(ok(await k(['delete', '--raw', '/api/v1/namespaces/default/services/raw-svc'])));
+    expect(svc).toMatchObject({ kind: 'Service', metadata: { name: 'raw-svc' } });
+  });
+});

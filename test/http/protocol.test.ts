@@ -311,11 +311,11 @@ describe('content negotiation', () => {
 });
 
 describe('deletion', () => {
-  it('returns 200 with the object, also while finalizers hold it (deletionTimestamp set)', async () => {
+  it('returns 200 with a Status once gone, with the object while finalizers hold it (deletionTimestamp set)', async () => {
     await req('POST', CM, cm('del1'));
     const d1 = await req('DELETE', `${CM}/del1`);
     expect(d1.status).toBe(200);
-    expect(d1.json.metadata.name).toBe('del1');
+    expect(d1.json).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'del1', kind: 'configmaps' } });
     await req('POST', CM, cm('del2', { finalizers: ['example.com/x'] }));
     const d2 = await req('DELETE', `${CM}/del2`);
     expect(d2.status).toBe(200);

@@ -1,5 +1,9 @@
-// DELETE of one object (200 when gone, 202 when finalizers keep it) and of a
-// collection (selectors; the deleted objects are returned as a list).
+// DELETE of one object and of a collection (selectors; the deleted objects
+// are returned as a list). One object: a Status once it is gone, or the
+// deleted object for the kinds whose upstream store returns it
+// (registry/deleted-object.ts); the object when its deletion is pending on
+// finalizers; 200, or 202 for a pending delete asked with the old
+// orphanDependents=false.
 // DeleteOptions come from the body or the query; the delete itself, with
 // admission as the requesting user, is the registry's (RegistryStore.delete()
 // and deleteCollection()).
@@ -15,6 +19,7 @@ import { type RequestContext, negotiate, sendNegotiated } from './context.ts';
 import { dryRun, intParam, predicate } from './params.ts';
 import { withVersion } from './get.ts';
 import { respondObject, sendCommitted, writeHooks } from './write-common.ts';
+import { deletedStatus, returnsDeletedObject } from '../../registry/deleted-object.ts';
 import { groupVersion } from '../../api/keys.ts';
 import type { WriteHooks } from '../../registry/write-services.ts';
 
@@ -77,7 +82,14 @@ export async function handleDelete(rc: RequestContext): Promise<Response> {
   const { obj, deleted } = await rc.res.store.delete(rc.info.namespace, rc.info.name, { ...opts, hooks });
   // as kube-apiserver: 202 only for a pending delete that asked for cascading with the old
   // orphanDependents=false; a delete held by finalizers is otherwise 200 with the object
-  return respondObject(rc, obj, !deleted && opts.orphanDependents === false ? 202 : 200);
+  const code = !deleted && opts.orphanDependents === false ? 202 : 200;
+  if (!deleted || returnsDeletedObject(rc.res.def)) return respondObject(rc, obj, code);
+  // a Status is sent as it is whatever the client asked to see objects as (Table, metadata)
+  const status = deletedStatus(rc.res.def, obj);
+  return sendCommitted(rc, status, code, () => {
+    const neg = negotiate(rc, false);
+    return sendNegotiated(rc, { ...neg, target: { as: 'object' }, contentType: neg.contentType.split(';')[0] }, status, code);
+  });
 }
 
 export async function handleDeleteCollection(rc: RequestContext): Promise<Response> {
