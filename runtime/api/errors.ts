@@ -110,7 +110,8 @@ export const errors = {
   invalid(kind: { group: string; kind: string }, name: string, fieldErrors: FieldError[]): ApiError {
     const parts = fieldErrors.map((e) => e.toString());
     const summary = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;
-    const details: StatusDetails = { name };
+    // an empty name is left out, as Go's omitempty leaves it
+    const details: StatusDetails = name ? { name } : {};
     if (kind.group) details.group = kind.group;
     details.kind = kind.kind;
     details.causes = fieldErrors.map((e) => e.cause());

@@ -37,6 +37,7 @@ import { parseRequestInfo, splitTarget, type RequestInfo } from './request-info.
 import { sendBytes, sendJSON, sendStatus } from './respond.ts';
 import { ApiError, errors, toApiError } from '../api/errors.ts';
 import { groupVersion } from '../api/keys.ts';
+import { prettyPrint } from './pretty.ts';
 
 /** Who a request is (auth/chain.ts): throws 401 for a bad credential, or for none where anonymous access is off. */
 export interface Authentication {
@@ -114,7 +115,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
         /* fall back to JSON */
       }
     }
-    return sendStatus(apiErr, { pretty: c.req.query('pretty') === 'true' });
+    return sendStatus(apiErr, { pretty: prettyPrint(new URL(c.req.url).searchParams, c.req.header('user-agent')) });
   });
 
   // Stage 1: what the request is about.

@@ -19,6 +19,7 @@ import type { Defaulter } from '../../registry/defaults.ts';
 import type { ProtobufSupport } from '../protobuf.ts';
 import type { WatchGuard } from '../watch-guard.ts';
 import { groupVersion as apiVersionOf } from '../../api/keys.ts';
+import { prettyPrint } from '../pretty.ts';
 
 export interface ServerServices {
   validator(schema: string): Promise<SchemaValidator | undefined>;
@@ -49,10 +50,7 @@ export interface RequestContext {
 }
 
 export function pretty(rc: RequestContext): boolean {
-  const p = rc.query.get('pretty');
-  if (p === 'true' || p === '1') return true;
-  if (p === 'false' || p === '0') return false;
-  return /\b(curl|Wget)\//.test(rc.c.req.header('user-agent') ?? '');
+  return prettyPrint(rc.query, rc.c.req.header('user-agent'));
 }
 
 /** The group/version of the endpoint (`apps/v1`, `v1`). */

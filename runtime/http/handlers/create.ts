@@ -7,10 +7,12 @@ import { type RequestContext, negotiate, bodyProtobuf } from './context.ts';
 import { dryRun } from './params.ts';
 import { checkBody } from './body-check.ts';
 import { fieldManagerOf, respondObject, writeHooks } from './write-common.ts';
+import { validateWriteOptions } from './write-options.ts';
 
 export async function handleCreate(rc: RequestContext): Promise<Response> {
   if (rc.info.name) throw errors.methodNotAllowed();
   negotiate(rc, false); // 406 before any work
+  validateWriteOptions(rc, 'CreateOptions');
   const { value, duplicates } = await readObjectBody(rc.c, `${rc.res.def.kind} in version "${rc.res.def.version}" cannot be handled as a ${rc.res.def.kind}`, bodyProtobuf(rc));
   const obj = value as Obj;
   await checkBody(rc, obj, duplicates);

@@ -8,7 +8,7 @@
 // admission as the requesting user, is the registry's (RegistryStore.delete()
 // and deleteCollection()).
 
-import { fieldErrors } from '../../api/field-errors.ts';
+import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
 import type { DeleteOptions } from '../../registry/store.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { decodeText, mediaType, readBodyBytes } from '../body.ts';
@@ -16,7 +16,8 @@ import { ProtobufError } from '../../codec/protobuf/index.ts';
 import { MEDIA_PROTOBUF } from '../../api/k8s-names.ts';
 import { errors } from '../../api/errors.ts';
 import { type RequestContext, negotiate, sendNegotiated } from './context.ts';
-import { dryRun, intParam, predicate } from './params.ts';
+import { boolParam, intParam, predicate } from './params.ts';
+import { dryRunErrors, optionsInvalid } from './write-options.ts';
 import { withVersion } from './get.ts';
 import { respondObject, sendCommitted, writeHooks } from './write-common.ts';
 import { deletedStatus, returnsDeletedObject } from '../../registry/deleted-object.ts';
@@ -28,7 +29,8 @@ function deleteHooks(rc: RequestContext, name: string, dryRun: boolean): WriteHo
   return writeHooks(rc, '', dryRun, { name });
 }
 
-const POLICIES = ['Orphan', 'Background', 'Foreground'];
+/** In upstream's order (its supported values also list "nil"). */
+const POLICIES = ['Foreground', 'Background', 'Orphan'];
 
 export async function deleteOptions(rc: RequestContext): Promise<DeleteOptions> {
   const bytes = await readBodyBytes(rc.c);
@@ -55,23 +57,20 @@ export async function deleteOptions(rc: RequestContext): Promise<DeleteOptions> 
     if (typeof grace !== 'number' || !Number.isInteger(grace) || Math.abs(grace) > 2 ** 63) throw errors.badRequest('DeleteOptions: gracePeriodSeconds must be an integer');
     opts.gracePeriodSeconds = grace;
   }
+  // upstream's ValidateDeleteOptions: every error at once, in one 422 on DeleteOptions
+  const errs: FieldError[] = [];
   let policy = body.propagationPolicy ?? rc.query.get('propagationPolicy') ?? undefined;
-  const orphan = body.orphanDependents ?? (rc.query.get('orphanDependents') === null ? undefined : rc.query.get('orphanDependents') === 'true');
-  if (orphan !== undefined && policy !== undefined) {
-    throw errors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [fieldErrors.invalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set')]);
-  }
+  const orphan = body.orphanDependents ?? boolParam(rc, 'orphanDependents');
+  if (orphan !== undefined && policy !== undefined) errs.push(fieldErrors.invalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set'));
+  if (policy !== undefined && !POLICIES.includes(policy)) errs.push(fieldErrors.notSupported('propagationPolicy', policy, [...POLICIES, 'nil']));
+  const dryValues: string[] = [...(Array.isArray(body.dryRun) ? body.dryRun : []), ...rc.query.getAll('dryRun')];
+  errs.push(...dryRunErrors(dryValues));
+  if (errs.length) optionsInvalid('DeleteOptions', errs);
   if (orphan === true) policy = 'Orphan';
   if (orphan !== undefined) opts.orphanDependents = orphan;
-  if (policy !== undefined) {
-    if (!POLICIES.includes(policy)) {
-      throw errors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [fieldErrors.notSupported('propagationPolicy', policy, POLICIES)]);
-    }
-    opts.propagationPolicy = policy;
-  }
+  if (policy !== undefined) opts.propagationPolicy = policy;
   if (body.preconditions) opts.preconditions = { uid: body.preconditions.uid, resourceVersion: body.preconditions.resourceVersion };
-  const dryValues: string[] = Array.isArray(body.dryRun) ? body.dryRun : [];
-  if (dryValues.some((v) => v !== 'All')) throw errors.badRequest(`Invalid dry run value: "${dryValues.find((v) => v !== 'All')}": supported values: "All"`);
-  opts.dryRun = dryValues.length > 0 || dryRun(rc);
+  opts.dryRun = dryValues.length > 0;
   return opts;
 }
 

@@ -27,6 +27,8 @@ export function listQuery(rc: RequestContext, watch: boolean): ListQuery {
   const match = rc.query.get('resourceVersionMatch') ?? '';
   const cont = rc.query.get('continue') ?? undefined;
   const limit = intParam(rc, 'limit');
+  // an int64 upstream even where it changes nothing (a list): a value that is not one is a 400
+  intParam(rc, 'timeoutSeconds');
   const sendInitial = rc.query.get('sendInitialEvents');
   // any value is a boolean upstream (even empty), and forbidden for a list
   if (!watch && sendInitial !== null) {

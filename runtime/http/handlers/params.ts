@@ -1,7 +1,8 @@
 // Query parameters of resource requests: includeObject, selectors (as a
 // storage predicate), integers and booleans (converted as upstream's
-// query-parameter codec does), dryRun and fieldValidation, with the 400s
-// kube-apiserver answers for bad values.
+// query-parameter codec does), dryRun and fieldValidation (validated with
+// the write's options, write-options.ts), with the 400s kube-apiserver
+// answers for bad values.
 
 import type { Predicate } from '../../storage/interface.ts';
 import { parseFieldSelector, SelectorError } from '../../storage/selectors/fields.ts';
@@ -92,20 +93,13 @@ export function boolParam(rc: RequestContext, name: string): boolean | undefined
   return !(v === '0' || v.toLowerCase() === 'false');
 }
 
+/** ?dryRun (its values are checked with the write's options, write-options.ts). */
 export function dryRun(rc: RequestContext): boolean {
-  const values = rc.query.getAll('dryRun');
-  if (values.length === 0) return false;
-  for (const v of values) {
-    if (v !== 'All') {
-      throw errors.badRequest(`Invalid dry run value: "${v}": supported values: "All"`);
-    }
-  }
-  return true;
+  return rc.query.getAll('dryRun').length > 0;
 }
 
+/** ?fieldValidation, Warn when unset (other values are refused with the write's options, write-options.ts). */
 export function fieldValidation(rc: RequestContext): FieldValidation {
   const v = rc.query.get('fieldValidation');
-  if (v === null || v === '') return 'Warn';
-  if (v === 'Ignore' || v === 'Warn' || v === 'Strict') return v;
-  throw errors.badRequest(`fieldValidation parameter unsupported: ${v}`);
+  return v === 'Ignore' || v === 'Strict' ? v : 'Warn';
 }

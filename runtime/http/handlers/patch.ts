@@ -7,13 +7,14 @@
 // (RegistryStore.patch() and apply()).
 
 import { acceptedPatchTypes, contentTypeToPatchKind } from '../../patch/index.ts';
-import { fieldErrors } from '../../api/field-errors.ts';
+import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { decodeText, mediaType, readBodyBytes } from '../body.ts';
 import { errors } from '../../api/errors.ts';
 import { type RequestContext, negotiate } from './context.ts';
 import { boolParam, dryRun, fieldValidation } from './params.ts';
 import { fieldManagerOf, respondObject, writeHooks } from './write-common.ts';
+import { validateWriteOptions } from './write-options.ts';
 
 export async function handlePatch(rc: RequestContext): Promise<Response> {
   const { def } = rc.res;
@@ -24,6 +25,11 @@ export async function handlePatch(rc: RequestContext): Promise<Response> {
   if (!kind || (kind === 'strategic' && def.custom)) {
     throw errors.unsupportedMediaType(ct, accepted);
   }
+  // any value of force sets it (even false): only an apply may have it; an apply must name its manager
+  const first: FieldError[] = [];
+  if (kind !== 'apply' && rc.query.has('force')) first.push(fieldErrors.forbidden('force', 'may not be specified for non-apply patch'));
+  if (kind === 'apply' && !rc.query.get('fieldManager')) first.push(fieldErrors.required('fieldManager', 'is required for apply patch'));
+  validateWriteOptions(rc, 'PatchOptions', first);
   const bytes = await readBodyBytes(rc.c);
   const text = new TextDecoder().decode(bytes);
   const parsed = decodeText(text, kind === 'apply' ? 'yaml' : 'json', kind === 'apply' ? 'error decoding YAML' : 'error decoding patch');
@@ -33,10 +39,7 @@ export async function handlePatch(rc: RequestContext): Promise<Response> {
   }
   const dry = dryRun(rc);
   const force = boolParam(rc, 'force') ?? false;
-  if (force && kind !== 'apply') {
-    throw errors.invalid({ group: 'meta.k8s.io', kind: 'PatchOptions' }, '', [fieldErrors.forbidden('force', 'may not be specified for non-apply patch')]);
-  }
-  const manager = fieldManagerOf(rc, kind === 'apply');
+  const manager = fieldManagerOf(rc);
   const subresource = rc.info.subresource || undefined;
   const checks = { def, fieldValidation: fieldValidation(rc), duplicates: parsed.duplicates };
   const opts = {

@@ -11,6 +11,8 @@ import { dryRun } from './params.ts';
 import { ScaleStore, scalePathsOf, toScale } from '../../registry/scale.ts';
 import { fieldManagerOf, sendCommitted, writeHooks } from './write-common.ts';
 import { negotiateObject } from '../negotiate.ts';
+import { fieldErrors } from '../../api/field-errors.ts';
+import { validateWriteOptions } from './write-options.ts';
 
 function respondScale(rc: RequestContext, scale: Obj, status = 200): Promise<Response> {
   const neg = negotiateObject(rc.c.req.header('accept'), { protobuf: rc.services.protobuf.supports('autoscaling/v1', 'Scale'), allowTransforms: false, list: false });
@@ -21,6 +23,8 @@ export async function handleScale(rc: RequestContext): Promise<Response> {
   const scale = new ScaleStore(rc.res.store, scalePathsOf(rc.res.def));
   if (rc.info.verb === 'get') return respondScale(rc, await scale.get(rc.info.namespace, rc.info.name));
 
+  const patching = rc.info.verb !== 'update';
+  validateWriteOptions(rc, patching ? 'PatchOptions' : 'UpdateOptions', patching && rc.query.has('force') ? [fieldErrors.forbidden('force', 'may not be specified for non-apply patch')] : []);
   const dry = dryRun(rc);
   const opts = { dryRun: dry, warnings: rc.warnings, hooks: writeHooks(rc, fieldManagerOf(rc), dry, { subresource: 'scale' }) };
   let obj: Obj;

@@ -10,7 +10,8 @@ import { errors } from '../../api/errors.ts';
 import type { TokenRequestResult } from '../../auth/serviceaccount/token-request.ts';
 import { readObjectBody } from '../body.ts';
 import { sendJSON } from '../respond.ts';
-import type { RequestContext } from './context.ts';
+import { type RequestContext, pretty } from './context.ts';
+import { validateWriteOptions } from './write-options.ts';
 
 /** Issues tokens for service accounts (server/start.ts binds it to the issuer and the stores). */
 export interface TokenRequestIssuer {
@@ -21,6 +22,7 @@ const WHAT = 'TokenRequest in version "v1" cannot be handled as a TokenRequest';
 
 export async function handleTokenRequest(rc: RequestContext, issuer: TokenRequestIssuer | undefined): Promise<Response> {
   if (!issuer) throw errors.methodNotAllowed();
+  validateWriteOptions(rc, 'CreateOptions');
   const { value } = await readObjectBody(rc.c, WHAT);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw errors.badRequest(`${WHAT}: the body is not an object`);
   const body = value as Record<string, unknown>;
@@ -45,5 +47,5 @@ export async function handleTokenRequest(rc: RequestContext, issuer: TokenReques
   await rc.services.admission.admit(attrs);
   await rc.services.admission.validate(attrs);
   const { object, warnings } = await issuer.create(rc.info.namespace, rc.info.name, body);
-  return sendJSON(object, { status: 201, warnings: [...rc.warnings, ...warnings], acceptEncoding: rc.c.req.header('accept-encoding'), pretty: rc.query.get('pretty') === 'true' });
+  return sendJSON(object, { status: 201, warnings: [...rc.warnings, ...warnings], acceptEncoding: rc.c.req.header('accept-encoding'), pretty: pretty(rc) });
 }

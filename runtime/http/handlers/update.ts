@@ -7,10 +7,12 @@ import { type RequestContext, bodyProtobuf, negotiate } from './context.ts';
 import { dryRun } from './params.ts';
 import { checkBody } from './body-check.ts';
 import { fieldManagerOf, respondObject, writeHooks } from './write-common.ts';
+import { validateWriteOptions } from './write-options.ts';
 
 export async function handleUpdate(rc: RequestContext): Promise<Response> {
   const { def } = rc.res;
   negotiate(rc, false); // 406 before any work
+  validateWriteOptions(rc, 'UpdateOptions');
   const { value, duplicates } = await readObjectBody(rc.c, `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}`, bodyProtobuf(rc));
   const obj = value as Obj;
   await checkBody(rc, obj, duplicates);

@@ -8,20 +8,17 @@ import { type WriteHooks, pipelineHooks } from '../../registry/write-services.ts
 import type { Obj } from '../../storage/interface.ts';
 import { MEDIA_JSON } from '../../api/k8s-names.ts';
 import { transformObject } from '../respond.ts';
-import { errors } from '../../api/errors.ts';
 import { type RequestContext, negotiate, sendNegotiated } from './context.ts';
 import { includeObject } from './params.ts';
 import { withVersion } from './get.ts';
 
-/** The manager named by ?fieldManager, else the User-Agent's product (the part before '/'). */
-export function fieldManagerOf(rc: RequestContext, required = false): string {
+/**
+ * The manager named by ?fieldManager, else the User-Agent's product (the
+ * part before '/'); its checks are the write options' (write-options.ts).
+ */
+export function fieldManagerOf(rc: RequestContext): string {
   const m = rc.query.get('fieldManager');
-  if (m !== null && m !== '') {
-    if (m.length > 128) throw errors.badRequest(`fieldManager: Too long: may not be more than 128 bytes`);
-    if (/[^\x20-\x7e]/.test(m)) throw errors.badRequest(`fieldManager: Invalid value: ${JSON.stringify(m)}: must be printable`);
-    return m;
-  }
-  if (required) throw errors.badRequest('PATCH, application/apply-patch+yaml requests must include a fieldManager query parameter');
+  if (m !== null && m !== '') return m;
   return managerFromUserAgent(rc.c.req.header('user-agent') ?? '');
 }
 
