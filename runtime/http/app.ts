@@ -182,7 +182,11 @@ export function createApp(opts: AppOptions): Hono<Env> {
     app.get(`/${ep}`, health(ep));
     app.get(`/${ep}/:check`, health(ep));
   }
-  app.get('/version', () => sendJSON(SERVER_VERSION, { pretty: true }));
+  // /version, /api, /apis and /apis/<group> are go-restful routes upstream, whose router ignores
+  // one trailing slash; health, OpenAPI and issuer paths are exact (with a slash they are 404)
+  const version = () => sendJSON(SERVER_VERSION, { pretty: true });
+  app.get('/version', version);
+  app.get('/version/', version);
   // service-account issuer discovery (OIDC), for relying parties that verify service-account tokens
   const discoveryDoc = (which: 'configJSON' | 'keysetJSON', type: string) => () => {
     const body = opts.openid?.()?.[which];
@@ -205,8 +209,8 @@ export function createApp(opts: AppOptions): Hono<Env> {
     }
     return sendJSON(legacy);
   };
-  app.get('/api', (c) => discoveryResponse(c, discovery.documents.apiVersions, discovery.documents.aggregatedCore));
-  app.get('/apis', (c) => discoveryResponse(c, discovery.documents.apiGroupList, discovery.documents.aggregatedGroups));
+  for (const p of ['/api', '/api/']) app.get(p, (c) => discoveryResponse(c, discovery.documents.apiVersions, discovery.documents.aggregatedCore));
+  for (const p of ['/apis', '/apis/']) app.get(p, (c) => discoveryResponse(c, discovery.documents.apiGroupList, discovery.documents.aggregatedGroups));
 
   // Resource requests and per-group discovery.
   app.all('*', async (c) => {
@@ -221,7 +225,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
         const doc = info.apiVersion ? discovery.documents.resourceLists.get(`${info.apiGroup}/${info.apiVersion}`) : discovery.documents.groups.get(info.apiGroup);
         return doc ? sendJSON(doc) : sendStatus(errors.notFoundPath());
       }
-      const segs = info.path.split('/');
+      const segs = info.path.replace(/(.)\/$/, '$1').split('/');
       if (segs[1] === 'apis' && segs.length === 3) {
         const doc = discovery.documents.groups.get(segs[2]);
         return doc ? sendJSON(doc) : sendStatus(errors.notFoundPath());

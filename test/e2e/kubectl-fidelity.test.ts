@@ -51,3 +51,21 @@ describe('DELETE answers as upstream', () => {
     expect(svc).toMatchObject({ kind: 'Service', metadata: { name: 'raw-svc' } });
   });
 });
+
+describe('discovery paths with a trailing slash', () => {
+  it.each([
+    ['/version/', 'gitVersion'],
+    ['/api/', 'APIVersions'],
+    ['/apis/', 'APIGroupList'],
+    ['/apis/apps/', 'APIGroup'],
+    ['/apis/apps/v1/', 'APIResourceList'],
+  ])('kubectl get --raw %s', async (path, answer) => {
+    expect(ok(await k(['get', '--raw', path]))).toContain(answer);
+  });
+
+  it('a health check with a slash is 404 as upstream', async () => {
+    const r = await k(['get', '--raw', '/healthz/']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('NotFound');
+  });
+});
