@@ -13,6 +13,7 @@
 import { join } from 'node:path';
 import { runAlone, runsAlone, type Figure, type FigureOptions } from '../support/figure.ts';
 import { createMany, oneConnection, postJSON, rawGet } from '../support/http.ts';
+import { configMapOf1KB } from '../support/objects.ts';
 import { spawnOurs } from '../support/servers.ts';
 import { interleave, load1, median } from '../support/stats.ts';
 import type { Row } from '../support/summary.ts';
@@ -21,20 +22,13 @@ const COUNT = 10_000;
 const PAGE = 500;
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
-export const listConfigMap = (i: number) => ({
-  apiVersion: 'v1',
-  kind: 'ConfigMap',
-  metadata: { name: `cm-${String(i).padStart(6, '0')}`, labels: { app: 'bench', shard: String(i % 10) } },
-  data: { payload: 'x'.repeat(600) },
-});
-
 async function run({ quick, scratch, log }: FigureOptions): Promise<Row[]> {
   const reps = quick ? 3 : 9;
   const ours = await spawnOurs(join(scratch, 'data'));
   try {
     await postJSON(`${ours.url}/api/v1/namespaces`, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } });
     const collection = `${ours.url}/api/v1/namespaces/bench/configmaps`;
-    await createMany(collection, COUNT, listConfigMap);
+    await createMany(collection, COUNT, configMapOf1KB);
     const agent = oneConnection();
     const tinyRTT = async () => {
       const xs: number[] = [];
