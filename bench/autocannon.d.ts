@@ -17,6 +17,8 @@ declare module 'autocannon' {
     }
     interface Histogram {
       average: number;
+      /** The count over the whole run (requests, bytes). */
+      total: number;
       mean: number;
       p50: number;
       p99: number;

@@ -2,6 +2,9 @@
 // protobuf, against a bare Hono process serving exactly the bytes our server
 // returned for the same GET (fetched from it first, managedFields included).
 // Both processes are started the same way (bench/support/servers.ts);
+// the details add each server's CPU time per request (/proc) and how busy
+// the load generator (autocannon, in this process) was, to tell whether it
+// is the bottleneck;
 // interleaved repetitions (ours, bare, ours, bare, ...), medians.
 // Usage: npx tsx bench/http/get.ts [--quick]
 
@@ -9,7 +12,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAlone, runsAlone, type Figure, type FigureOptions } from '../support/figure.ts';
 import { cannon, oneConnection, postJSON, rawGet } from '../support/http.ts';
-import { rssMB } from '../support/rss.ts';
+import { cpuMs, rssMB } from '../support/proc.ts';
+import type { BenchProcess } from '../support/process.ts';
 import { spawnBaseline, spawnOurs } from '../support/servers.ts';
 import { interleave, load1, median } from '../support/stats.ts';
 import type { Row } from '../support/summary.ts';
@@ -36,7 +40,20 @@ async function run({ quick, scratch, log }: FigureOptions): Promise<Row[]> {
       if (!same[0].body.equals(json.body) || !same[1].body.equals(pb.body)) throw new Error('the bare server does not serve the same bytes');
       agent.destroy();
       log(`object: ${json.body.length} bytes JSON, ${pb.body.length} bytes protobuf`);
-      const get = (url: string, accept?: string) => async () => (await cannon({ url: `${url}${PATH}`, connections: CONNECTIONS, duration, headers: accept ? { accept } : {} })).requests.average;
+      // CPU per request of each server (from /proc) and the load generator's share of a core, per run
+      const cpu: Record<string, { serverUs: number[]; clientCore: number[] }> = {};
+      const get = (server: BenchProcess, accept?: string) => async () => {
+        const key = `${server === ours ? 'ours' : 'bare'} ${accept ?? 'json'}`;
+        cpu[key] ??= { serverUs: [], clientCore: [] };
+        const serverBefore = cpuMs(server.proc.pid!);
+        const clientBefore = process.cpuUsage();
+        const t0 = performance.now();
+        const r = await cannon({ url: `${server.url}${PATH}`, connections: CONNECTIONS, duration, headers: accept ? { accept } : {} });
+        const client = process.cpuUsage(clientBefore);
+        cpu[key].clientCore.push((client.user + client.system) / 1000 / (performance.now() - t0));
+        cpu[key].serverUs.push(((cpuMs(server.proc.pid!) - serverBefore) * 1000) / r.requests.total);
+        return r.requests.average;
+      };
       // warm-up (JIT, connection pools) on both sides, not counted
       for (const url of [ours.url, bare.url])
         for (const accept of [undefined, PROTOBUF]) await cannon({ url: `${url}${PATH}`, connections: CONNECTIONS, duration: 1, headers: accept ? { accept } : {} });
@@ -45,7 +62,11 @@ async function run({ quick, scratch, log }: FigureOptions): Promise<Row[]> {
         ['JSON', undefined, json.body.length],
         ['protobuf', PROTOBUF, pb.body.length],
       ] as const) {
-        const p = await interleave(pairs, get(ours.url, accept), get(bare.url, accept));
+        const p = await interleave(pairs, get(ours, accept), get(bare, accept));
+        const o = cpu[`ours ${accept ?? 'json'}`];
+        const b = cpu[`bare ${accept ?? 'json'}`];
+        const cpuText = `server CPU per request: ours ${median(o.serverUs).toFixed(0)} µs, bare ${median(b.serverUs).toFixed(0)} µs; load generator busy ${(median(o.clientCore) * 100).toFixed(0)}% / ${(median(b.clientCore) * 100).toFixed(0)}% of a core`;
+        log(cpuText);
         log(`${format}: ours ${p.ours.map((x) => x.toFixed(0)).join(' ')}; bare ${p.baseline.map((x) => x.toFixed(0)).join(' ')} req/s`);
         rows.push({
           figure: `GET one object, ${format}, ${CONNECTIONS} conns`,
@@ -55,7 +76,7 @@ async function run({ quick, scratch, log }: FigureOptions): Promise<Row[]> {
           baselineIs: `bare Hono serving the same ${bytes} bytes`,
           aim: { of: 'ratio', op: '>=', value: 0.8 },
           load: load1(),
-          detail: `medians of ${pairs} interleaved ${duration}s runs; ours ${p.ours.map((x) => x.toFixed(0)).join(', ')}; bare ${p.baseline.map((x) => x.toFixed(0)).join(', ')}`,
+          detail: `medians of ${pairs} interleaved ${duration}s runs; ours ${p.ours.map((x) => x.toFixed(0)).join(', ')}; bare ${p.baseline.map((x) => x.toFixed(0)).join(', ')}; ${cpuText}`,
         });
       }
       const after = `RSS after load: ours ${rssMB(ours.proc.pid!).toFixed(0)} MB, bare ${rssMB(bare.proc.pid!).toFixed(0)} MB`;

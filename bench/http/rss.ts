@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { runAlone, runsAlone, type Figure, type FigureOptions } from '../support/figure.ts';
 import { createMany, oneConnection, postJSON, rawGet } from '../support/http.ts';
 import { configMapOf1KB } from '../support/objects.ts';
-import { rssMB } from '../support/rss.ts';
+import { rssMB } from '../support/proc.ts';
 import { spawnOurs } from '../support/servers.ts';
 import { load1, sleep } from '../support/stats.ts';
 import type { Row } from '../support/summary.ts';

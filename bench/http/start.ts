@@ -9,7 +9,7 @@
 
 import { join } from 'node:path';
 import { runAlone, runsAlone, type Figure, type FigureOptions } from '../support/figure.ts';
-import { rssMB } from '../support/rss.ts';
+import { rssMB } from '../support/proc.ts';
 import { spawnBaseline, spawnOurs, waitReady } from '../support/servers.ts';
 import type { BenchProcess } from '../support/process.ts';
 import { interleave, load1, median, sleep } from '../support/stats.ts';
