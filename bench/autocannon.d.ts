@@ -5,6 +5,8 @@ declare module 'autocannon' {
       url: string;
       connections?: number;
       duration?: number;
+      /** Stop after this many requests (instead of after duration). */
+      amount?: number;
       method?: string;
       headers?: Record<string, string>;
       body?: string;
@@ -15,6 +17,8 @@ declare module 'autocannon' {
     }
     interface Histogram {
       average: number;
+      /** The count over the whole run (requests, bytes). */
+      total: number;
       mean: number;
       p50: number;
       p99: number;

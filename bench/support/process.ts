@@ -1,18 +1,22 @@
 // A server started as a child process of a bench: node with the given
 // arguments, resolved once it prints `listening on <url>`; stop() ends it
 // with SIGTERM and waits for the exit. Shared by the benches that time whole
-// server processes.
+// server processes; spawnedAt (performance.now() just before the spawn) lets
+// a bench time the start-up.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface BenchProcess {
   url: string;
   proc: ChildProcess;
+  /** performance.now() just before the process was spawned. */
+  spawnedAt: number;
   stop(): Promise<void>;
 }
 
 /** Runs `node <argv>` in `cwd` until it says where it listens (a process that exits first rejects, with its output). */
 export async function spawnListening(argv: string[], cwd: string): Promise<BenchProcess> {
+  const spawnedAt = performance.now();
   const proc = spawn(process.execPath, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const url = await new Promise<string>((res, rej) => {
@@ -29,8 +33,10 @@ export async function spawnListening(argv: string[], cwd: string): Promise<Bench
   return {
     url,
     proc,
+    spawnedAt,
     stop: () =>
       new Promise<void>((r) => {
+        if (proc.exitCode !== null || proc.signalCode !== null) return r();
         proc.on('exit', () => r());
         proc.kill('SIGTERM');
       }),

@@ -1,0 +1,79 @@
+// The baseline processes do what the benches' headers say: bare Hono serves
+// exactly the bytes it was given (protobuf when asked for), the bare fan-out
+// server writes each POSTed body to every open stream as an event line after
+// appending it to its file, and the raw SQLite baseline commits rows.
+// No timing is asserted.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { oneConnection, rawGet } from '../support/http.ts';
+import { NODE_ARGS, baseline, root, spawnBaseline } from '../support/servers.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'bench-baselines-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('bare-hono.mjs', () => {
+  it('answers every GET with the given bytes, the protobuf ones when Accept names protobuf', async () => {
+    const json = Buffer.from('{"kind":"ConfigMap","metadata":{"name":"x","managedFields":[]}}');
+    const pb = Buffer.from([0x6b, 0x38, 0x73, 0x00, 0x0a, 0x00, 0xff]);
+    writeFileSync(join(scratch, 'o.json'), json);
+    writeFileSync(join(scratch, 'o.pb'), pb);
+    const bare = await spawnBaseline('bare-hono.mjs', [join(scratch, 'o.json'), join(scratch, 'o.pb')]);
+    const agent = oneConnection();
+    try {
+      const cases: [Record<string, string>, Buffer, string][] = [
+        [{}, json, 'application/json'],
+        [{ accept: 'application/json' }, json, 'application/json'],
+        [{ accept: 'application/vnd.kubernetes.protobuf' }, pb, 'application/vnd.kubernetes.protobuf'],
+      ];
+      for (const [headers, body, type] of cases) {
+        const r = await rawGet(`${bare.url}/api/v1/namespaces/default/configmaps/x`, agent, headers);
+        expect(r.status).toBe(200);
+        expect(r.contentType).toBe(type);
+        expect(r.body.equals(body)).toBe(true);
+      }
+      expect((await rawGet(`${bare.url}/readyz`, agent)).status).toBe(200);
+    } finally {
+      agent.destroy();
+      await bare.stop();
+    }
+  });
+});
+
+describe('bare-fanout.mjs', () => {
+  it('writes each POSTed body to every open stream as one event line, after appending it to its file', async () => {
+    const file = join(scratch, 'fanout.log');
+    const bare = await spawnBaseline('bare-fanout.mjs', [file]);
+    const controllers = [new AbortController(), new AbortController()];
+    try {
+      const streams = await Promise.all(controllers.map((c) => fetch(`${bare.url}/watch`, { signal: c.signal })));
+      const body = '{"metadata":{"name":"a"}}';
+      const posted = await fetch(`${bare.url}/write`, { method: 'POST', body });
+      expect(posted.status).toBe(201);
+      expect(await posted.text()).toBe(body);
+      for (const s of streams) {
+        const reader = s.body!.getReader();
+        let text = '';
+        while (!text.endsWith('\n')) text += Buffer.from((await reader.read()).value!).toString();
+        expect(text).toBe(`{"type":"ADDED","object":${body}}\n`);
+      }
+      expect(readFileSync(file, 'utf8')).toBe(body);
+    } finally {
+      for (const c of controllers) c.abort();
+      await bare.stop();
+    }
+  });
+});
+
+describe('raw-sqlite.mjs', () => {
+  it('commits rows one at a time and says how many', () => {
+    const r = spawnSync(process.execPath, [...NODE_ARGS, baseline('raw-sqlite.mjs'), join(scratch, 'raw.db'), '0.2', '500'], { cwd: root, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { rows: number; seconds: number };
+    expect(out.rows).toBeGreaterThan(0);
+    expect(out.seconds).toBeGreaterThan(0);
+  });
+});

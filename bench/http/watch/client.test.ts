@@ -1,0 +1,46 @@
+// The watch client against the bare fan-out baseline: it opens the streams,
+// reports an event once it has reached every one of them (first arrival no
+// later than the last, both after the write began), and closes them.
+// No timing bound is asserted.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { postJSON } from '../../support/http.ts';
+import { spawnBaseline } from '../../support/servers.ts';
+import { hrNow, WatchClient } from './client.ts';
+
+describe('WatchClient', () => {
+  it('reports each event once it reached all open watches, and closes them', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'bench-watch-client-'));
+    const bare = await spawnBaseline('bare-fanout.mjs', [join(scratch, 'log')]);
+    const client = new WatchClient();
+    try {
+      for (const round of [1, 2]) {
+        await client.open(`${bare.url}/watch`, 5, true);
+        for (const name of [`a-${round}`, `b-${round}`]) {
+          const t0 = hrNow();
+          const [, a] = await Promise.all([postJSON(`${bare.url}/write`, { metadata: { name } }), client.arrival(name)]);
+          expect(a.name).toBe(name);
+          expect(a.first).toBeGreaterThanOrEqual(t0);
+          expect(a.last).toBeGreaterThanOrEqual(a.first);
+        }
+        await client.close();
+      }
+    } finally {
+      client.stop();
+      await bare.stop();
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
+  it('fails open() when the server refuses the watch', async () => {
+    const client = new WatchClient();
+    try {
+      await expect(client.open('http://127.0.0.1:1/watch', 2, true)).rejects.toThrow(/watch http:\/\/127.0.0.1:1\/watch/);
+    } finally {
+      client.stop();
+    }
+  });
+});

@@ -1,0 +1,82 @@
+// The bench's side of the watch client (client.mjs in a child process
+// started as the servers are): open and close many watches, and wait for an
+// event to have reached all of them.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { NODE_ARGS, root } from '../../support/servers.ts';
+
+export interface Arrival {
+  name: string;
+  /** process.hrtime in ms at the first and at the last stream. */
+  first: number;
+  last: number;
+}
+
+type Message = { opened: number } | { closed: true } | { error: string } | Arrival;
+
+/** The monotonic clock the client stamps arrivals with, in ms. */
+export const hrNow = (): number => Number(process.hrtime.bigint()) / 1e6;
+
+export class WatchClient {
+  private readonly proc: ChildProcess;
+  private waiters: ((m: Message) => boolean)[] = [];
+  private arrived = new Map<string, Arrival>();
+  private failure: string | undefined;
+
+  constructor() {
+    this.proc = spawn(process.execPath, [...NODE_ARGS, join(root, 'bench', 'http', 'watch', 'client.mjs')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.proc.on('message', (m: Message) => {
+      if ('error' in m) this.failure ??= m.error;
+      if ('name' in m) this.arrived.set(m.name, m);
+      this.waiters = this.waiters.filter((w) => !w(m));
+    });
+  }
+
+  private until<T>(pick: (m: Message) => T | undefined): Promise<T> {
+    return new Promise((resolve, reject) => {
+      this.waiters.push((m) => {
+        if ('error' in m) {
+          reject(new Error(m.error));
+          return true;
+        }
+        const v = pick(m);
+        if (v === undefined) return false;
+        resolve(v);
+        return true;
+      });
+    });
+  }
+
+  /** Opens count watches of url; resolves once every one has its response headers. */
+  async open(url: string, count: number, track: boolean): Promise<void> {
+    if (this.failure) throw new Error(this.failure);
+    const done = this.until((m) => ('opened' in m ? true : undefined));
+    this.proc.send({ cmd: 'open', url, count, track });
+    await done;
+  }
+
+  async close(): Promise<void> {
+    const done = this.until((m) => ('closed' in m ? true : undefined));
+    this.proc.send({ cmd: 'close' });
+    await done;
+  }
+
+  /** Resolves when the event naming `name` has reached every open watch. */
+  arrival(name: string): Promise<Arrival> {
+    const a = this.arrived.get(name);
+    if (a) {
+      this.arrived.delete(name);
+      return Promise.resolve(a);
+    }
+    return this.until((m) => {
+      if (!('name' in m) || m.name !== name) return undefined;
+      this.arrived.delete(name);
+      return m;
+    });
+  }
+
+  stop(): void {
+    this.proc.disconnect();
+  }
+}

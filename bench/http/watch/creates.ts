@@ -1,0 +1,82 @@
+// Creates while 1,000 HTTP watches are open, against creates with none, on
+// the same server in the same run: one client connection creating
+// ConfigMaps one after another (each create its own commit, as in the
+// issue's figure), into the namespace the 1,000 watches (one client process,
+// client.mjs, reading and dropping the bytes) are watching. Interleaved
+// repetitions: watches opened, creates for a fixed time, watches closed;
+// then the same creates without watches; medians.
+// Usage: npx tsx bench/http/watch/creates.ts [--quick]
+
+import { join } from 'node:path';
+import { runAlone, runsAlone, type Figure, type FigureOptions } from '../../support/figure.ts';
+import { cannon, oneConnection, postJSON, rawGet } from '../../support/http.ts';
+import { spawnOurs } from '../../support/servers.ts';
+import { interleave, load1, median } from '../../support/stats.ts';
+import type { Row } from '../../support/summary.ts';
+import { WatchClient } from './client.ts';
+
+const WATCHERS = 1000;
+const CONNECTIONS = 1;
+
+async function run({ quick, scratch, log }: FigureOptions): Promise<Row[]> {
+  const pairs = quick ? 3 : 5;
+  const duration = quick ? 2 : 5;
+  const ours = await spawnOurs(join(scratch, 'data'), ['--max-watches-per-user', '0']);
+  const client = new WatchClient();
+  try {
+    await postJSON(`${ours.url}/api/v1/namespaces`, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'watched' } });
+    const collection = `${ours.url}/api/v1/namespaces/watched/configmaps`;
+    let n = 0;
+    const creates = async () =>
+      (
+        await cannon({
+          url: collection,
+          connections: CONNECTIONS,
+          duration,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          requests: [
+            {
+              setupRequest: (req: Record<string, unknown>) => ({
+                ...req,
+                body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c-${n++}` }, data: { payload: 'x'.repeat(200) } }),
+              }),
+            },
+          ],
+        })
+      ).requests.average;
+    const withWatches = async () => {
+      const agent = oneConnection();
+      const list = JSON.parse((await rawGet(`${collection}?limit=1`, agent)).body.toString()) as { metadata: { resourceVersion: string } };
+      agent.destroy();
+      await client.open(`${collection}?watch=1&resourceVersion=${list.metadata.resourceVersion}`, WATCHERS, false);
+      try {
+        return await creates();
+      } finally {
+        await client.close();
+      }
+    };
+    await creates(); // warm-up
+    const p = await interleave(pairs, withWatches, creates);
+    log(`with ${WATCHERS} watches ${p.ours.map((x) => x.toFixed(0)).join(' ')}; with none ${p.baseline.map((x) => x.toFixed(0)).join(' ')} /s`);
+    return [
+      {
+        figure: `creates while ${WATCHERS.toLocaleString('en')} watches open`,
+        unit: '/s',
+        ours: median(p.ours),
+        baseline: median(p.baseline),
+        baselineIs: 'creates with no watch open, same server, same client',
+        aim: { of: 'ratio', op: '>=', value: 0.8 },
+        load: load1(),
+        detail: `${CONNECTIONS} connection; medians of ${pairs} interleaved ${duration}s runs; with ${p.ours.map((x) => x.toFixed(0)).join(', ')}; none ${p.baseline.map((x) => x.toFixed(0)).join(', ')}`,
+      },
+    ];
+  } finally {
+    client.stop();
+    await ours.stop();
+  }
+}
+
+export const figure: Figure = { name: 'watch-creates', run };
+
+if (runsAlone(import.meta.url)) await runAlone(figure);

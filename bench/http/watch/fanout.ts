@@ -1,0 +1,104 @@
+// Write → watchers over HTTP: 1,000 watches of one namespace's ConfigMaps
+// held open by one client process (client.mjs), then creates one at a time;
+// for each create, the time from sending the POST to the event's arrival on
+// the last of the 1,000 streams (p99) and on the first (p50). The baseline is
+// a bare node process (bench/baselines/bare-fanout.mjs) that, for each POST,
+// appends the body to a file, fsyncs it and writes the event line to 1,000
+// open responses, watched by the same client; its POST bodies are our own
+// stored object with the name changed, so the events are the same size.
+// Interleaved repetitions (ours, bare, ours, bare, ...), medians of the
+// per-repetition percentiles.
+// Usage: npx tsx bench/http/watch/fanout.ts [--quick]
+
+import { join } from 'node:path';
+import { runAlone, runsAlone, type Figure, type FigureOptions } from '../../support/figure.ts';
+import { oneConnection, postJSON, rawGet } from '../../support/http.ts';
+import { spawnBaseline, spawnOurs } from '../../support/servers.ts';
+import { interleave, load1, median, percentile } from '../../support/stats.ts';
+import type { Row } from '../../support/summary.ts';
+import { hrNow, WatchClient } from './client.ts';
+
+const WATCHERS = 1000;
+
+async function run({ quick, scratch, log }: FigureOptions): Promise<Row[]> {
+  const pairs = quick ? 3 : 5;
+  const writes = quick ? 50 : 200;
+  const ours = await spawnOurs(join(scratch, 'data'), ['--max-watches-per-user', '0']);
+  const bare = await spawnBaseline('bare-fanout.mjs', [join(scratch, 'bare.log')]);
+  const client = new WatchClient();
+  try {
+    await postJSON(`${ours.url}/api/v1/namespaces`, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'watched' } });
+    const collection = `${ours.url}/api/v1/namespaces/watched/configmaps`;
+    const make = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'bench' } }, data: { payload: 'x'.repeat(200) } });
+    await postJSON(collection, make('template'));
+    const agent = oneConnection();
+    const template = (await rawGet(`${collection}/template`, agent)).body.toString();
+    agent.destroy();
+    let rep = 0;
+    const firsts: Record<'ours' | 'bare', number[]> = { ours: [], bare: [] };
+    /** One repetition: open the watches, `writes` creates one after another, close; p99 to the last watcher (p50 to the first in firsts). */
+    const repetition = (side: 'ours' | 'bare') => async () => {
+      rep++;
+      let url = `${bare.url}/watch`;
+      if (side === 'ours') {
+        const one = oneConnection();
+        const list = JSON.parse((await rawGet(`${collection}?limit=1`, one)).body.toString()) as { metadata: { resourceVersion: string } };
+        one.destroy();
+        url = `${collection}?watch=1&resourceVersion=${list.metadata.resourceVersion}`;
+      }
+      await client.open(url, WATCHERS, true);
+      const last: number[] = [];
+      const first: number[] = [];
+      for (let i = 0; i < writes; i++) {
+        const name = `w-${rep}-${i}`;
+        const t0 = hrNow();
+        const write = side === 'ours' ? postJSON(collection, make(name)) : postJSON(`${bare.url}/write`, JSON.parse(template.replace('"name":"template"', `"name":"${name}"`)));
+        const [, a] = await Promise.all([write, client.arrival(name)]);
+        last.push(a.last - t0);
+        first.push(a.first - t0);
+      }
+      await client.close();
+      firsts[side].push(percentile(first, 50));
+      return percentile(last, 99);
+    };
+    await repetition('ours')(); // warm-up
+    await repetition('bare')();
+    firsts.ours = [];
+    firsts.bare = [];
+    const p = await interleave(pairs, repetition('ours'), repetition('bare'));
+    const { ours: oursFirst, bare: bareFirst } = firsts;
+    log(`last p99: ours ${p.ours.map((x) => x.toFixed(1)).join(' ')}; bare ${p.baseline.map((x) => x.toFixed(1)).join(' ')} ms`);
+    log(`first p50: ours ${oursFirst.map((x) => x.toFixed(1)).join(' ')}; bare ${bareFirst.map((x) => x.toFixed(1)).join(' ')} ms`);
+    const load = load1();
+    const each = `medians of ${pairs} interleaved repetitions of ${writes} creates`;
+    return [
+      {
+        figure: `write → last of ${WATCHERS.toLocaleString('en')} watches, p99`,
+        unit: 'ms',
+        ours: median(p.ours),
+        baseline: median(p.baseline),
+        baselineIs: `bare node: fsync, then the event to ${WATCHERS} sockets, same client`,
+        aim: { of: 'ratio', op: '<=', value: 1.1 },
+        load,
+        detail: `${each}; ours ${p.ours.map((x) => x.toFixed(1)).join(', ')}; bare ${p.baseline.map((x) => x.toFixed(1)).join(', ')}`,
+      },
+      {
+        figure: `write → first of ${WATCHERS.toLocaleString('en')} watches, p50`,
+        unit: 'ms',
+        ours: median(oursFirst),
+        baseline: median(bareFirst),
+        baselineIs: 'the same bare node process',
+        aim: { of: 'ours', op: '<=', value: 5 },
+        load,
+        detail: `${each}; ours ${oursFirst.map((x) => x.toFixed(1)).join(', ')}; bare ${bareFirst.map((x) => x.toFixed(1)).join(', ')}`,
+      },
+    ];
+  } finally {
+    client.stop();
+    await Promise.all([ours.stop(), bare.stop()]);
+  }
+}
+
+export const figure: Figure = { name: 'fanout', run };
+
+if (runsAlone(import.meta.url)) await runAlone(figure);

@@ -1,0 +1,70 @@
+// The bench suite: runs every figure of bench/http/ (or those named with
+// --only a,b), each against its baseline in the same run, prints a summary
+// table (ours, baseline, ratio, aim, met or not, the load average) and the
+// details below it, and writes the summary as JSON to .cache/bench/last.json.
+// Usage: npm run bench -- [--quick] [--only get,list,...]
+
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { runFigures, runsAlone, type Figure } from './support/figure.ts';
+import { root } from './support/servers.ts';
+import { formatDetails, formatSummary, writeSummary } from './support/summary.ts';
+import { figure as get } from './http/get.ts';
+import { figure as create } from './http/create.ts';
+import { figure as list } from './http/list.ts';
+import { figure as watchCreates } from './http/watch/creates.ts';
+import { figure as fanout } from './http/watch/fanout.ts';
+import { figure as start } from './http/start.ts';
+import { figure as importFigure } from './http/import.ts';
+import { figure as rss } from './http/rss.ts';
+
+/** Every figure, in the order of the summary table. */
+export const FIGURES: Figure[] = [get, create, list, watchCreates, fanout, start, importFigure, rss];
+
+export const SUMMARY_FILE = join(root, '.cache', 'bench', 'last.json');
+
+export interface Args {
+  quick: boolean;
+  figures: Figure[];
+}
+
+/** The command line: --quick, --only name,name (names of FIGURES; an unknown one is an error). */
+export function parseArgs(argv: string[], figures: Figure[] = FIGURES): Args {
+  const quick = argv.includes('--quick');
+  let selected = figures;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    let only: string | undefined;
+    if (a === '--only') only = argv[++i] ?? '';
+    else if (a.startsWith('--only=')) only = a.slice('--only='.length);
+    else if (a !== '--quick') throw new Error(`unknown argument ${a} (use --quick, --only ${figures.map((f) => f.name).join(',')})`);
+    if (only === undefined) continue;
+    const names = only.split(',').filter(Boolean);
+    const unknown = names.filter((n) => !figures.some((f) => f.name === n));
+    if (unknown.length || names.length === 0) throw new Error(`--only: unknown figure ${unknown.join(', ') || '(none given)'}; the figures are ${figures.map((f) => f.name).join(', ')}`);
+    selected = figures.filter((f) => names.includes(f.name));
+  }
+  return { quick, figures: selected };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const r = await runFigures(args.figures, args.quick);
+  console.log(formatSummary(r.rows, r.failures, r.loadStart, r.loadEnd));
+  console.log('');
+  console.log(formatDetails(r.rows));
+  writeSummary(SUMMARY_FILE, {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    quick: args.quick,
+    loadStart: r.loadStart,
+    loadEnd: r.loadEnd,
+    rows: r.rows,
+    failures: r.failures,
+  });
+  console.log(`\nwritten to ${SUMMARY_FILE}`);
+  if (r.failures.length) process.exitCode = 1;
+}
+
+if (runsAlone(import.meta.url)) await main();
