@@ -37,6 +37,7 @@ import { parseRequestInfo, splitTarget, type RequestInfo } from './request-info.
 import { sendBytes, sendJSON, sendStatus } from './respond.ts';
 import { ApiError, errors, toApiError } from '../api/errors.ts';
 import { groupVersion } from '../api/keys.ts';
+import { requestHeader } from './request-headers.ts';
 
 /** Who a request is (auth/chain.ts): throws 401 for a bad credential, or for none where anonymous access is off. */
 export interface Authentication {
@@ -106,7 +107,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
     const apiErr = toApiError(err);
     if (apiErr.code >= 500 && !(err instanceof ApiError)) console.error('internal error:', err);
     // a client that prefers protobuf gets its Status in protobuf, where the resource has a protobuf form
-    if (prefersProtobuf(c.req.header('accept')) && protobufResource(c.get('info'))) {
+    if (prefersProtobuf(requestHeader(c, 'accept')) && protobufResource(c.get('info'))) {
       try {
         const codec = await opts.services.protobuf.codec();
         return sendBytes(codec.encode(apiErr.status()), MEDIA_PROTOBUF, { status: apiErr.code, headers: apiErr.headers });
@@ -195,7 +196,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
   app.get('/openapi/v3/*', (c) => opts.openapi.v3(c));
 
   const discoveryResponse = (c: Context, legacy: object, aggregated: object) => {
-    const agg = wantsAggregatedDiscovery(c.req.header('accept'));
+    const agg = wantsAggregatedDiscovery(requestHeader(c, 'accept'));
     if (agg) {
       const body = agg.version === 'v2' ? aggregated : { ...aggregated, apiVersion: 'apidiscovery.k8s.io/v2beta1' };
       return new Response(JSON.stringify(body), {

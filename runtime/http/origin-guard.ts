@@ -18,6 +18,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { isIP } from 'node:net';
 import { canonicalAddress, isLoopbackAddress, isWildcardAddress } from './bind-address.ts';
 import { errors } from '../api/errors.ts';
+import { requestHeader } from './request-headers.ts';
 
 export interface OriginGuardOptions {
   /** The address the server listens on (--bind-address). */
@@ -84,14 +85,14 @@ export function originGuard(opts: OriginGuardOptions): MiddlewareHandler {
   };
   return async (c, next) => {
     if (opts.applies(c)) {
-      const host = c.req.header('host');
+      const host = requestHeader(c, 'host');
       if (!allowed(host)) {
         throw errors.forbiddenRequest(
           `the Host ${JSON.stringify(host)} is not a loopback address or the address this server listens on; ` +
             'without authentication the server answers only requests addressed to it by IP or as localhost',
         );
       }
-      const why = crossSiteReason(c.req.method, { host, origin: c.req.header('origin'), secFetchSite: c.req.header('sec-fetch-site') });
+      const why = crossSiteReason(c.req.method, { host, origin: requestHeader(c, 'origin'), secFetchSite: requestHeader(c, 'sec-fetch-site') });
       if (why) throw errors.forbiddenRequest(`${why} to a server without authentication`);
     }
     await next();

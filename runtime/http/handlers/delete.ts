@@ -17,6 +17,7 @@ import { withVersion } from './get.ts';
 import { respondObject, sendCommitted, writeHooks } from './write-common.ts';
 import { groupVersion } from '../../api/keys.ts';
 import type { WriteHooks } from '../../registry/write-services.ts';
+import { requestHeader } from '../request-headers.ts';
 
 /** The hooks of a delete: admission as the request's user, for the object named (none for a collection). */
 function deleteHooks(rc: RequestContext, name: string, dryRun: boolean): WriteHooks {
@@ -28,7 +29,7 @@ const POLICIES = ['Orphan', 'Background', 'Foreground'];
 export async function deleteOptions(rc: RequestContext): Promise<DeleteOptions> {
   const bytes = await readBodyBytes(rc.c);
   let body: Obj = {};
-  if (bytes.byteLength && mediaType(rc.c.req.header('content-type')) === MEDIA_PROTOBUF) {
+  if (bytes.byteLength && mediaType(requestHeader(rc.c, 'content-type')) === MEDIA_PROTOBUF) {
     try {
       body = (await rc.services.protobuf.codec()).decode(bytes);
     } catch (err) {

@@ -11,6 +11,7 @@ import type { TokenRequestResult } from '../../auth/serviceaccount/token-request
 import { readObjectBody } from '../body.ts';
 import { sendJSON } from '../respond.ts';
 import type { RequestContext } from './context.ts';
+import { requestHeader } from '../request-headers.ts';
 
 /** Issues tokens for service accounts (server/start.ts binds it to the issuer and the stores). */
 export interface TokenRequestIssuer {
@@ -45,5 +46,5 @@ export async function handleTokenRequest(rc: RequestContext, issuer: TokenReques
   await rc.services.admission.admit(attrs);
   await rc.services.admission.validate(attrs);
   const { object, warnings } = await issuer.create(rc.info.namespace, rc.info.name, body);
-  return sendJSON(object, { status: 201, warnings: [...rc.warnings, ...warnings], acceptEncoding: rc.c.req.header('accept-encoding'), pretty: rc.query.get('pretty') === 'true' });
+  return sendJSON(object, { status: 201, warnings: [...rc.warnings, ...warnings], acceptEncoding: requestHeader(rc.c, 'accept-encoding'), pretty: rc.query.get('pretty') === 'true' });
 }

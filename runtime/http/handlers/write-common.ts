@@ -12,6 +12,7 @@ import { errors } from '../../api/errors.ts';
 import { type RequestContext, negotiate, sendNegotiated } from './context.ts';
 import { includeObject } from './params.ts';
 import { withVersion } from './get.ts';
+import { requestHeader } from '../request-headers.ts';
 
 /** The manager named by ?fieldManager, else the User-Agent's product (the part before '/'). */
 export function fieldManagerOf(rc: RequestContext, required = false): string {
@@ -22,7 +23,7 @@ export function fieldManagerOf(rc: RequestContext, required = false): string {
     return m;
   }
   if (required) throw errors.badRequest('PATCH, application/apply-patch+yaml requests must include a fieldManager query parameter');
-  return managerFromUserAgent(rc.c.req.header('user-agent') ?? '');
+  return managerFromUserAgent(requestHeader(rc.c, 'user-agent') ?? '');
 }
 
 /**
