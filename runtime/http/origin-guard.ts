@@ -14,7 +14,7 @@
 // of their kubeconfig as Host, so they are unaffected; a request without a
 // Host header (HTTP/1.0, in-process app.request()) did not come from a browser.
 
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { isIP } from 'node:net';
 import { canonicalAddress, isLoopbackAddress, isWildcardAddress } from './bind-address.ts';
 import { errors } from '../api/errors.ts';
@@ -71,7 +71,8 @@ export function crossSiteReason(method: string, headers: { host?: string; origin
 /** Host headers already judged (clients send the same few): the answer without parsing again. */
 const HOST_MEMO_SIZE = 64;
 
-export function originGuard(opts: OriginGuardOptions): MiddlewareHandler {
+/** The guard: throws 403 for a request it applies to that names a foreign Host or looks like a cross-site write. */
+export function originGuard(opts: OriginGuardOptions): (c: Context) => void {
   const judged = new Map<string, boolean>();
   const allowed = (host: string | undefined): boolean => {
     if (host === undefined) return hostAllowed(host, opts.bindAddress);
@@ -83,7 +84,7 @@ export function originGuard(opts: OriginGuardOptions): MiddlewareHandler {
     }
     return ok;
   };
-  return async (c, next) => {
+  return (c) => {
     if (opts.applies(c)) {
       const host = requestHeader(c, 'host');
       if (!allowed(host)) {
@@ -95,6 +96,5 @@ export function originGuard(opts: OriginGuardOptions): MiddlewareHandler {
       const why = crossSiteReason(c.req.method, { host, origin: requestHeader(c, 'origin'), secFetchSite: requestHeader(c, 'sec-fetch-site') });
       if (why) throw errors.forbiddenRequest(`${why} to a server without authentication`);
     }
-    await next();
   };
 }
