@@ -218,32 +218,19 @@ export function createApp(opts: AppOptions): Hono<Env> {
     if (!res) throw errors.notFoundPath();
     // 404/405/400 unless this path shape of this resource serves the verb (path-verbs.ts)
     checkRoute(res.def, info);
-    const rc0 = (): RequestContext => ({ c, info, query: c.get('query'), res, user: c.get('user'), services: opts.services, warnings: [] });
+    const rc: RequestContext = { c, info, query: c.get('query'), res, user: c.get('user'), services: opts.services, warnings: [] };
     if (info.subresource === 'token' && info.verb === 'create' && res.def.group === '' && res.def.resource === 'serviceaccounts') {
-      return handleTokenRequest(rc0(), opts.tokenRequests);
+      return handleTokenRequest(rc, opts.tokenRequests);
     }
     // no handler serves creates or deletes of other subresources (eviction, binding, proxy ...) yet:
     // they must never reach the handlers of the object itself
     if (info.subresource && (info.verb === 'create' || info.verb === 'delete')) throw errors.methodNotAllowed();
     if (res.def.virtual) {
       if (info.verb !== 'create') throw errors.methodNotAllowed();
-      return handleReview(
-        { c, info, query: c.get('query'), res, user: c.get('user'), services: opts.services, warnings: [] },
-        { authorizer: opts.authorizer, ruleResolver: opts.ruleResolver },
-        opts.authentication,
-      );
+      return handleReview(rc, { authorizer: opts.authorizer, ruleResolver: opts.ruleResolver }, opts.authentication);
     }
     const handler = info.subresource === 'scale' ? handleScale : HANDLERS[info.verb];
     if (!handler) throw errors.methodNotAllowed();
-    const rc: RequestContext = {
-      c,
-      info,
-      query: c.get('query'),
-      res,
-      user: c.get('user'),
-      services: opts.services,
-      warnings: [],
-    };
     return handler(rc);
   });
 
