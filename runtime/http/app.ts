@@ -28,16 +28,17 @@ import { JWKS_CONTENT_TYPE, JWKS_PATH, METADATA_MAX_AGE_SECONDS, OPENID_CONFIG_C
 import { handleReview } from './handlers/review.ts';
 import { handleWatch } from './handlers/watch.ts';
 import { InflightLimiter } from './inflight.ts';
-import { requestTimeout } from './request-timeout.ts';
+import { withDeadline } from './request-timeout.ts';
 import { prefersProtobuf, wantsAggregatedDiscovery } from './negotiate.ts';
 import { type OpenAPIServer } from './openapi.ts';
 import { originGuard } from './origin-guard.ts';
 import { checkRoute } from './path-verbs.ts';
-import { parseRequestInfo, splitTarget, type RequestInfo } from './request-info.ts';
+import { parseRequestInfo, type RequestInfo } from './request-info.ts';
 import { sendBytes, sendJSON, sendStatus } from './respond.ts';
 import { ApiError, errors, toApiError } from '../api/errors.ts';
 import { groupVersion } from '../api/keys.ts';
 import { prettyPrint } from './pretty.ts';
+import { requestHeader, requestTarget } from './request-headers.ts';
 
 /** Who a request is (auth/chain.ts): throws 401 for a bad credential, or for none where anonymous access is off. */
 export interface Authentication {
@@ -74,7 +75,7 @@ export interface AppOptions {
   bindAddress?: string;
 }
 
-type Env = { Variables: { info: RequestInfo; user: UserInfo; url: URL; auth: AuthRequest } };
+type Env = { Variables: { info: RequestInfo; user: UserInfo; query: URLSearchParams; auth: AuthRequest } };
 
 type VerbHandler = (rc: RequestContext) => Promise<Response>;
 
@@ -107,7 +108,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
     const apiErr = toApiError(err);
     if (apiErr.code >= 500 && !(err instanceof ApiError)) console.error('internal error:', err);
     // a client that prefers protobuf gets its Status in protobuf, where the resource has a protobuf form
-    if (prefersProtobuf(c.req.header('accept')) && protobufResource(c.get('info'))) {
+    if (prefersProtobuf(requestHeader(c, 'accept')) && protobufResource(c.get('info'))) {
       try {
         const codec = await opts.services.protobuf.codec();
         return sendBytes(codec.encode(apiErr.status()), MEDIA_PROTOBUF, { status: apiErr.code, headers: apiErr.headers });
@@ -115,60 +116,46 @@ export function createApp(opts: AppOptions): Hono<Env> {
         /* fall back to JSON */
       }
     }
-    return sendStatus(apiErr, { pretty: prettyPrint(new URL(c.req.url).searchParams, c.req.header('user-agent')) });
+    return sendStatus(apiErr, { pretty: prettyPrint(c.get('query') ?? new URLSearchParams(requestTarget(c).query), requestHeader(c, 'user-agent')) });
   });
 
-  // Stage 1: what the request is about.
-  // The path is taken from the raw request target, not the normalised URL (see request-info.ts).
-  app.use('*', async (c, next) => {
-    const url = new URL(c.req.url);
-    const raw = (c.env as { incoming?: { url?: string } } | undefined)?.incoming?.url;
-    const target = splitTarget(raw ?? `${url.pathname}${url.search}`);
-    if (target.query !== url.search.slice(1)) url.search = target.query;
-    c.set('url', url);
-    const info = parseRequestInfo(c.req.method, target.path, url.searchParams);
-    c.set('info', info);
-    if (info.pathError) throw info.pathError;
-    await next();
-  });
-
-  // Deadline of non-long-running requests (504 Timeout; a bad ?timeout= is 400), before authentication as upstream.
-  app.use('*', requestTimeout(opts.requestTimeoutMs ?? 60_000));
-
-  // Stage 2: authentication.
-  app.use('*', async (c, next) => {
-    const req = authRequestOf(c, c.get('info').path);
-    c.set('auth', req);
-    c.set('user', await opts.authentication.authenticate(req));
-    await next();
-  });
-
-  // Callers no credential identified: no foreign Host, no cross-site browser writes (origin-guard.ts).
-  app.use('*', originGuard({ bindAddress: opts.bindAddress ?? '127.0.0.1', applies: (c) => c.get('user').name === ANONYMOUS.name }));
-
-  // Stage 3: impersonation (Impersonate-User, -Group, -Uid, -Extra-*), each attribute checked for the requestor by the authorizer.
+  // The stages every request passes, in upstream's order, run by one middleware (one module each):
+  //   1. request info: what the request is about, from the raw request target, not the normalised URL (request-info.ts);
+  //      then the deadline of non-long-running requests (504 Timeout; a bad ?timeout= is 400), before authentication as upstream;
+  //   2. authentication, then the origin guard for callers no credential identified (no foreign Host, no cross-site browser writes);
+  //   3. impersonation (Impersonate-User, -Group, -Uid, -Extra-*), each attribute checked for the requestor by the authorizer;
+  //      in-flight limits (429), counted until the response is produced; watches are exempt;
+  //   4. authorization.
+  const timeoutMs = opts.requestTimeoutMs ?? 60_000;
+  const guard = originGuard({ bindAddress: opts.bindAddress ?? '127.0.0.1', applies: (c) => c.get('user').name === ANONYMOUS.name });
   const mayImpersonate = impersonationBy(opts.authorizer);
-  app.use('*', async (c, next) => {
-    const as = await impersonate(c.get('auth'), c.get('user'), mayImpersonate);
-    if (as) c.set('user', as.user);
-    await next();
-  });
-
-  // In-flight limits (429), counted until the response is produced; watches are exempt.
   const limiter = new InflightLimiter(opts.maxRequestsInflight ?? 400, opts.maxMutatingRequestsInflight ?? 200);
   app.use('*', async (c, next) => {
-    const leave = limiter.enter(c.get('info'), c.get('user'));
-    try {
-      await next();
-    } finally {
-      leave();
-    }
-  });
-
-  // Stage 4: authorization.
-  app.use('*', async (c, next) => {
-    await authorizeRequest(opts.authorizer, c.get('user'), c.get('info'));
-    await next();
+    const target = requestTarget(c);
+    const query = new URLSearchParams(target.query);
+    c.set('query', query);
+    const info = parseRequestInfo(c.req.method, target.path, query);
+    c.set('info', info);
+    if (info.pathError) throw info.pathError;
+    await withDeadline(info, query, timeoutMs, async () => {
+      const auth = authRequestOf(c, info.path);
+      c.set('auth', auth);
+      let user = await opts.authentication.authenticate(auth);
+      c.set('user', user);
+      guard(c);
+      const as = await impersonate(auth, user, mayImpersonate);
+      if (as) {
+        user = as.user;
+        c.set('user', user);
+      }
+      const leave = limiter.enter(info, user);
+      try {
+        await authorizeRequest(opts.authorizer, user, info);
+        await next();
+      } finally {
+        leave();
+      }
+    });
   });
 
   // Non-resource endpoints.
@@ -200,7 +187,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
   app.get('/openapi/v3/*', (c) => opts.openapi.v3(c));
 
   const discoveryResponse = (c: Context, legacy: object, aggregated: object) => {
-    const agg = wantsAggregatedDiscovery(c.req.header('accept'));
+    const agg = wantsAggregatedDiscovery(requestHeader(c, 'accept'));
     if (agg) {
       const body = agg.version === 'v2' ? aggregated : { ...aggregated, apiVersion: 'apidiscovery.k8s.io/v2beta1' };
       return new Response(JSON.stringify(body), {
@@ -236,32 +223,19 @@ export function createApp(opts: AppOptions): Hono<Env> {
     if (!res) throw errors.notFoundPath();
     // 404/405/400 unless this path shape of this resource serves the verb (path-verbs.ts)
     checkRoute(res.def, info);
-    const rc0 = (): RequestContext => ({ c, info, query: c.get('url').searchParams, res, user: c.get('user'), services: opts.services, warnings: [] });
+    const rc: RequestContext = { c, info, query: c.get('query'), res, user: c.get('user'), services: opts.services, warnings: [] };
     if (info.subresource === 'token' && info.verb === 'create' && res.def.group === '' && res.def.resource === 'serviceaccounts') {
-      return handleTokenRequest(rc0(), opts.tokenRequests);
+      return handleTokenRequest(rc, opts.tokenRequests);
     }
     // no handler serves creates or deletes of other subresources (eviction, binding, proxy ...) yet:
     // they must never reach the handlers of the object itself
     if (info.subresource && (info.verb === 'create' || info.verb === 'delete')) throw errors.methodNotAllowed();
     if (res.def.virtual) {
       if (info.verb !== 'create') throw errors.methodNotAllowed();
-      return handleReview(
-        { c, info, query: c.get('url').searchParams, res, user: c.get('user'), services: opts.services, warnings: [] },
-        { authorizer: opts.authorizer, ruleResolver: opts.ruleResolver },
-        opts.authentication,
-      );
+      return handleReview(rc, { authorizer: opts.authorizer, ruleResolver: opts.ruleResolver }, opts.authentication);
     }
     const handler = info.subresource === 'scale' ? handleScale : HANDLERS[info.verb];
     if (!handler) throw errors.methodNotAllowed();
-    const rc: RequestContext = {
-      c,
-      info,
-      query: c.get('url').searchParams,
-      res,
-      user: c.get('user'),
-      services: opts.services,
-      warnings: [],
-    };
     return handler(rc);
   });
 

@@ -9,6 +9,7 @@ import { YAMLSyntaxError, YAMLTooLargeError, parseYAMLStrict } from '../codec/ya
 import { MAX_REQUEST_BODY_BYTES, MEDIA_JSON, MEDIA_PROTOBUF, MEDIA_YAML } from '../api/k8s-names.ts';
 import { type KubeProtobuf, ProtobufError } from '../codec/protobuf/index.ts';
 import { ApiError, errors } from '../api/errors.ts';
+import { requestHeader } from './request-headers.ts';
 
 /** The media type without parameters, lower-cased. */
 export function mediaType(contentType: string | undefined | null): string {
@@ -16,7 +17,7 @@ export function mediaType(contentType: string | undefined | null): string {
 }
 
 export async function readBodyBytes(c: Context, limit = MAX_REQUEST_BODY_BYTES): Promise<Uint8Array> {
-  const declared = Number(c.req.header('content-length') ?? '');
+  const declared = Number(requestHeader(c, 'content-length') ?? '');
   if (Number.isFinite(declared) && declared > limit) throw errors.tooLarge(limit);
   // over a socket the body is read from node's request itself: asking the fetch Request for its
   // body stream would build that Request and a web stream around the same bytes first
@@ -100,7 +101,7 @@ export function decodeText(text: string, type: 'json' | 'yaml', what: string): P
 
 /** Decodes an object body of a create or update (JSON, YAML, or protobuf where the kind has it). */
 export async function readObjectBody(c: Context, what: string, protobuf?: { codec(): Promise<KubeProtobuf> }): Promise<ParsedJSON> {
-  const type = mediaType(c.req.header('content-type'));
+  const type = mediaType(requestHeader(c, 'content-type'));
   const bytes = await readBodyBytes(c);
   let kind: 'json' | 'yaml';
   if (type === MEDIA_JSON || type === '') kind = 'json';

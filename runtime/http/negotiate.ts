@@ -13,8 +13,25 @@ export interface MediaRange {
   q: number;
 }
 
-export function parseAccept(header: string | undefined | null): MediaRange[] {
-  if (!header) return [{ type: '*/*', params: {}, q: 1 }];
+const ANY: readonly MediaRange[] = Object.freeze([Object.freeze({ type: '*/*', params: Object.freeze({}), q: 1 })]);
+
+/** Accept headers already parsed (clients send the same few): the ranges without parsing again. */
+const parsed = new Map<string, readonly MediaRange[]>();
+const PARSED_MAX = 256;
+
+/** The media ranges of an Accept header, most preferred first (shared and frozen: never modify them). */
+export function parseAccept(header: string | undefined | null): readonly MediaRange[] {
+  if (!header) return ANY;
+  let ranges = parsed.get(header);
+  if (!ranges) {
+    ranges = Object.freeze(parseAcceptOnce(header).map((m) => Object.freeze({ ...m, params: Object.freeze(m.params) })));
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    parsed.set(header, ranges);
+  }
+  return ranges;
+}
+
+function parseAcceptOnce(header: string): MediaRange[] {
   const out: MediaRange[] = [];
   for (const part of header.split(',')) {
     const [rawType, ...rawParams] = part.split(';');

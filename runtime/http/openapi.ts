@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Context } from 'hono';
 import { errors } from '../api/errors.ts';
 import { sendStatus } from './respond.ts';
+import { requestHeader } from './request-headers.ts';
 
 export interface OpenAPIServer {
   v2(c: Context): Response;
@@ -28,7 +29,7 @@ export function openAPIServer(dir: string): OpenAPIServer {
     bytes ? new Response(bytes as unknown as BodyInit, { headers: { 'Content-Type': 'application/json', ...extra } }) : sendStatus(errors.notFoundPath());
   return {
     v2(c) {
-      const accept = c.req.header('accept') ?? '';
+      const accept = requestHeader(c, 'accept') ?? '';
       // the protobuf form of v2 is not produced; clients that list JSON as an alternative get JSON
       if (accept && !/application\/json|\*\/\*/.test(accept)) return sendStatus(errors.notAcceptable(['application/json']));
       return json(load('v2.json'));

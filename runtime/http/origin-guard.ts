@@ -14,10 +14,11 @@
 // of their kubeconfig as Host, so they are unaffected; a request without a
 // Host header (HTTP/1.0, in-process app.request()) did not come from a browser.
 
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { isIP } from 'node:net';
 import { canonicalAddress, isLoopbackAddress, isWildcardAddress } from './bind-address.ts';
 import { errors } from '../api/errors.ts';
+import { requestHeader } from './request-headers.ts';
 
 export interface OriginGuardOptions {
   /** The address the server listens on (--bind-address). */
@@ -70,7 +71,8 @@ export function crossSiteReason(method: string, headers: { host?: string; origin
 /** Host headers already judged (clients send the same few): the answer without parsing again. */
 const HOST_MEMO_SIZE = 64;
 
-export function originGuard(opts: OriginGuardOptions): MiddlewareHandler {
+/** The guard: throws 403 for a request it applies to that names a foreign Host or looks like a cross-site write. */
+export function originGuard(opts: OriginGuardOptions): (c: Context) => void {
   const judged = new Map<string, boolean>();
   const allowed = (host: string | undefined): boolean => {
     if (host === undefined) return hostAllowed(host, opts.bindAddress);
@@ -82,18 +84,17 @@ export function originGuard(opts: OriginGuardOptions): MiddlewareHandler {
     }
     return ok;
   };
-  return async (c, next) => {
+  return (c) => {
     if (opts.applies(c)) {
-      const host = c.req.header('host');
+      const host = requestHeader(c, 'host');
       if (!allowed(host)) {
         throw errors.forbiddenRequest(
           `the Host ${JSON.stringify(host)} is not a loopback address or the address this server listens on; ` +
             'without authentication the server answers only requests addressed to it by IP or as localhost',
         );
       }
-      const why = crossSiteReason(c.req.method, { host, origin: c.req.header('origin'), secFetchSite: c.req.header('sec-fetch-site') });
+      const why = crossSiteReason(c.req.method, { host, origin: requestHeader(c, 'origin'), secFetchSite: requestHeader(c, 'sec-fetch-site') });
       if (why) throw errors.forbiddenRequest(`${why} to a server without authentication`);
     }
-    await next();
   };
 }

@@ -61,6 +61,9 @@ export function splitTarget(target: string): { path: string; query: string } {
 
 class BadEscape extends Error {}
 
+/** What a raw segment holds when it is not its own decoded form: an escape, or a byte node handed over as a latin1 character. */
+const NEEDS_DECODING = /[%\u0080-\u00ff]/;
+
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 const utf8Encoder = new TextEncoder();
 
@@ -70,7 +73,7 @@ const utf8Encoder = new TextEncoder();
  * sequences the replacement character; a malformed escape throws.
  */
 export function decodeSegment(raw: string): string {
-  if (!/[%\u0080-\u00ff]/.test(raw)) return raw;
+  if (!NEEDS_DECODING.test(raw)) return raw;
   const bytes: number[] = [];
   for (let i = 0; i < raw.length; i++) {
     const ch = raw.charCodeAt(i);
@@ -115,14 +118,19 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   if (rawSegs.length === 1 && rawSegs[0] === '') rawSegs.pop();
 
   let segs: string[];
-  try {
-    segs = rawSegs.map(decodeSegment);
-  } catch (err) {
-    if (!(err instanceof BadEscape)) throw err;
-    info.pathError = errors.badRequest(err.message);
-    return info;
+  if (!NEEDS_DECODING.test(path)) {
+    // nothing escaped: the raw segments are the decoded ones (the common case)
+    segs = rawSegs;
+  } else {
+    try {
+      segs = rawSegs.map(decodeSegment);
+    } catch (err) {
+      if (!(err instanceof BadEscape)) throw err;
+      info.pathError = errors.badRequest(err.message);
+      return info;
+    }
   }
-  if (segs.some((s) => s === '') || segs.some((s) => s.includes('/'))) {
+  if (segs.some((s) => s === '' || s.includes('/'))) {
     // an empty segment or an encoded '/' never stands for another path
     info.pathError = errors.notFoundPath();
     return info;

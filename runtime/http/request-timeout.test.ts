@@ -1,7 +1,8 @@
 // The deadline of a request from --request-timeout and ?timeout=.
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/errors.ts';
-import { allottedTimeoutError, requestDeadlineMs } from './request-timeout.ts';
+import { allottedTimeoutError, requestDeadlineMs, withDeadline } from './request-timeout.ts';
+import { parseRequestInfo } from './request-info.ts';
 
 describe('requestDeadlineMs', () => {
   it.each([
@@ -46,5 +47,74 @@ describe('requestDeadlineMs', () => {
       code: 504,
     });
     expect(allottedTimeoutError().headers).toBeUndefined();
+  });
+});
+
+describe('withDeadline (fake clock)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const get = parseRequestInfo('GET', '/api/v1/namespaces/default/configmaps/a', new URLSearchParams());
+  const watch = parseRequestInfo('GET', '/api/v1/configmaps', new URLSearchParams('watch=true'));
+  /** A run that finishes when told to, and says whether it finished. */
+  const pending = () => {
+    let finish!: () => void;
+    let fail!: (e: Error) => void;
+    const p = new Promise<void>((res, rej) => {
+      finish = res;
+      fail = rej;
+    });
+    return { run: () => p, finish, fail };
+  };
+  const outcome = (p: Promise<void>) =>
+    p.then(
+      () => 'done',
+      (e: unknown) => (e instanceof ApiError ? `${e.code} ${e.reason}` : (e as Error).message),
+    );
+
+  it('settles as the request does before its deadline', async () => {
+    const ok = pending();
+    const a = outcome(withDeadline(get, new URLSearchParams(), 60_000, ok.run));
+    vi.advanceTimersByTime(59_999);
+    ok.finish();
+    expect(await a).toBe('done');
+    const bad = pending();
+    const b = outcome(withDeadline(get, new URLSearchParams(), 60_000, bad.run));
+    bad.fail(new Error('boom'));
+    expect(await b).toBe('boom');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('is 504 at the deadline, and what the request does later is dropped', async () => {
+    const slow = pending();
+    const a = outcome(withDeadline(get, new URLSearchParams(), 60_000, slow.run));
+    vi.advanceTimersByTime(60_000);
+    expect(await a).toBe('504 Timeout');
+    slow.fail(new Error('late'));
+  });
+
+  it('a shorter ?timeout= sets the deadline', async () => {
+    const slow = pending();
+    const a = outcome(withDeadline(get, new URLSearchParams('timeout=2s'), 60_000, slow.run));
+    vi.advanceTimersByTime(2000);
+    expect(await a).toBe('504 Timeout');
+  });
+
+  it('watches and a server without a deadline are not timed', async () => {
+    for (const [info, max] of [
+      [watch, 60_000],
+      [get, 0],
+    ] as const) {
+      const slow = pending();
+      const a = outcome(withDeadline(info, new URLSearchParams(), max, slow.run));
+      expect(vi.getTimerCount()).toBe(0);
+      vi.advanceTimersByTime(10 * 60_000);
+      slow.finish();
+      expect(await a).toBe('done');
+    }
   });
 });

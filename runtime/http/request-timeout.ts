@@ -5,7 +5,6 @@
 // still finish in the background (as upstream's), but its result is no
 // longer sent. Watches are long-running and bounded by their own timeouts.
 
-import type { MiddlewareHandler } from 'hono';
 import { DurationError, parseGoDuration } from './go-duration.ts';
 import type { RequestInfo } from './request-info.ts';
 import { ApiError, errors } from '../api/errors.ts';
@@ -43,27 +42,26 @@ export function isLongRunning(info: RequestInfo): boolean {
   return info.verb === 'watch';
 }
 
-/** The middleware; `maxMs` is --request-timeout in ms (0: no deadline unless the request asks for one). */
-export function requestTimeout(maxMs: number): MiddlewareHandler<{ Variables: { info: RequestInfo; url: URL } }> {
-  return async (c, next) => {
-    const info = c.get('info');
-    if (isLongRunning(info)) return next();
-    const ms = requestDeadlineMs(c.get('url').searchParams.get('timeout'), maxMs);
-    if (ms <= 0) return next();
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<true>((resolve) => {
-      timer = setTimeout(() => resolve(true), Math.min(ms, MAX_TIMER_MS));
-    });
-    const served = next().then(() => false as const);
-    try {
-      if (await Promise.race([served, deadline])) {
-        served.catch(() => {
-          /* finished after its answer was sent */
-        });
-        throw allottedTimeoutError();
-      }
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+/**
+ * Runs the rest of a request under its deadline (`maxMs` is --request-timeout
+ * in ms; 0: none unless the request asks for one): settles as `run` does, or
+ * rejects with 504 at the deadline, after which `run`'s outcome is dropped.
+ */
+export function withDeadline(info: RequestInfo, query: URLSearchParams, maxMs: number, run: () => Promise<void>): Promise<void> {
+  if (isLongRunning(info)) return run();
+  const ms = requestDeadlineMs(query.get('timeout'), maxMs);
+  if (ms <= 0) return run();
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(allottedTimeoutError()), Math.min(ms, MAX_TIMER_MS));
+    run().then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err);
+      },
+    );
+  });
 }

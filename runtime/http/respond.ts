@@ -43,6 +43,17 @@ function responseHeaders(contentType: string, opts: ResponseOptions, extra?: Rec
   return h;
 }
 
+/**
+ * Whether the client takes a gzipped answer: as kube-apiserver's
+ * negotiateContentEncoding, one of the comma-separated tokens of
+ * Accept-Encoding, trimmed, is exactly `gzip` (no q-values are weighed).
+ */
+export function acceptsGzip(header: string | null | undefined): boolean {
+  if (!header) return false;
+  for (const token of header.split(',')) if (token.trim() === 'gzip') return true;
+  return false;
+}
+
 export function encodeBody(value: unknown, encoding: 'json' | 'yaml', pretty: boolean): string {
   if (encoding === 'yaml') return yamlStringify(value, { lineWidth: 0 });
   return pretty ? `${JSON.stringify(value, null, 2)}\n` : `${JSON.stringify(value)}\n`;
@@ -56,7 +67,7 @@ export function send(text: string, contentType: string, opts: ResponseOptions): 
     return sendBytes(Buffer.from(text, 'utf8'), contentType, opts);
   }
   // a UTF-8 string is at most 3 bytes per UTF-16 unit: only long ones can pass the threshold
-  if (text.length * 3 > GZIP_THRESHOLD_BYTES && opts.acceptEncoding && /\bgzip\b/.test(opts.acceptEncoding)) {
+  if (text.length * 3 > GZIP_THRESHOLD_BYTES && acceptsGzip(opts.acceptEncoding)) {
     const bytes = Buffer.from(text, 'utf8');
     if (bytes.byteLength > GZIP_THRESHOLD_BYTES) {
       const headers = responseHeaders(contentType, opts, { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
@@ -69,7 +80,7 @@ export function send(text: string, contentType: string, opts: ResponseOptions): 
 /** Binary bodies (protobuf): gzipped above the threshold when the client accepts it. */
 export function sendBytes(bytes: Uint8Array, contentType: string, opts: ResponseOptions): Response {
   const status = opts.status ?? 200;
-  if (bytes.byteLength > GZIP_THRESHOLD_BYTES && opts.acceptEncoding && /\bgzip\b/.test(opts.acceptEncoding)) {
+  if (bytes.byteLength > GZIP_THRESHOLD_BYTES && acceptsGzip(opts.acceptEncoding)) {
     const headers = responseHeaders(contentType, opts, { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
     return new Response(gzipSync(bytes, { level: 1 }) as unknown as BodyInit, { status, headers });
   }

@@ -34,15 +34,19 @@ export class RequestDrain {
   draining = false;
 
   constructor(private server: Server) {
+    // one listener for every response's close (a response closes once): nothing is allocated per request for it
+    const active = this.active;
+    const waiters = this.waiters;
+    const closed = function (this: ServerResponse): void {
+      active.delete(this);
+      if (waiters.size) for (const w of [...waiters]) w();
+    };
     // before the app's own listener, so the app sees the request only after it is tracked
     server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
       const t: Tracked = { longRunning: isWatch(req.method ?? 'GET', req.url ?? '/') };
-      this.active.set(res, t);
+      active.set(res, t);
       if (this.draining) res.setHeader('Connection', 'close');
-      res.once('close', () => {
-        this.active.delete(res);
-        for (const w of [...this.waiters]) w();
-      });
+      res.on('close', closed);
     });
   }
 

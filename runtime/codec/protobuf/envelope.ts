@@ -1,8 +1,9 @@
 // The Kubernetes protobuf envelope: the magic prefix `k8s\0` followed by a
 // runtime.Unknown {typeMeta {apiVersion, kind}, raw, contentEncoding,
-// contentType}. Written and read by hand (four fixed fields) with
-// protobuf-es's wire primitives. Anything else is a ProtobufError.
-import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+// contentType}. Written by hand into one buffer (four fixed fields; the part
+// before raw kept per apiVersion and kind), read with protobuf-es's wire
+// primitives. Anything else is a ProtobufError.
+import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
 import { ProtobufError } from './errors.ts';
 
 export const MAGIC = new Uint8Array([0x6b, 0x38, 0x73, 0x00]);
@@ -19,19 +20,69 @@ export function hasMagic(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && bytes[0] === 0x6b && bytes[1] === 0x38 && bytes[2] === 0x73 && bytes[3] === 0x00;
 }
 
+/** Bytes of a varint. */
+function varintLength(n: number): number {
+  let len = 1;
+  while (n >= 0x80) {
+    n = Math.floor(n / 0x80);
+    len++;
+  }
+  return len;
+}
+
+function writeVarint(out: Uint8Array, at: number, n: number): number {
+  while (n >= 0x80) {
+    out[at++] = (n % 0x80) | 0x80;
+    n = Math.floor(n / 0x80);
+  }
+  out[at++] = n;
+  return at;
+}
+
+const utf8 = new TextEncoder();
+
+/** The envelope up to raw's length (magic, typeMeta, raw's tag), per apiVersion and kind: servers answer few kinds. */
+const heads = new Map<string, Uint8Array>();
+const HEADS_MAX = 1024;
+
+function head(apiVersion: string, kind: string): Uint8Array {
+  const key = `${apiVersion}\0${kind}`;
+  let h = heads.get(key);
+  if (h) return h;
+  const av = utf8.encode(apiVersion);
+  const k = utf8.encode(kind);
+  const typeMeta = 1 + varintLength(av.length) + av.length + 1 + varintLength(k.length) + k.length;
+  h = new Uint8Array(4 + 1 + varintLength(typeMeta) + typeMeta + 1);
+  h.set(MAGIC, 0);
+  let at = 4;
+  h[at++] = 0x0a; // typeMeta, length-delimited
+  at = writeVarint(h, at, typeMeta);
+  h[at++] = 0x0a; // apiVersion
+  at = writeVarint(h, at, av.length);
+  h.set(av, at);
+  at += av.length;
+  h[at++] = 0x12; // kind
+  at = writeVarint(h, at, k.length);
+  h.set(k, at);
+  at += k.length;
+  h[at] = 0x12; // raw, length-delimited
+  if (heads.size >= HEADS_MAX) heads.clear();
+  heads.set(key, h);
+  return h;
+}
+
+/** The trailer: contentEncoding and contentType, both written empty (as Go writes them). */
+const TAIL = new Uint8Array([0x1a, 0x00, 0x22, 0x00]);
+
+/** Wraps an encoded message in the envelope: one buffer, raw copied once. */
 export function wrap(apiVersion: string, kind: string, raw: Uint8Array): Uint8Array {
-  const w = new BinaryWriter();
-  w.tag(1, WireType.LengthDelimited).fork();
-  w.tag(1, WireType.LengthDelimited).string(apiVersion);
-  w.tag(2, WireType.LengthDelimited).string(kind);
-  w.join();
-  w.tag(2, WireType.LengthDelimited).bytes(raw);
-  w.tag(3, WireType.LengthDelimited).string('');
-  w.tag(4, WireType.LengthDelimited).string('');
-  const body = w.finish();
-  const out = new Uint8Array(4 + body.length);
-  out.set(MAGIC, 0);
-  out.set(body, 4);
+  const h = head(apiVersion, kind);
+  const out = new Uint8Array(h.length + varintLength(raw.length) + raw.length + TAIL.length);
+  out.set(h, 0);
+  let at = writeVarint(out, h.length, raw.length);
+  out.set(raw, at);
+  at += raw.length;
+  out.set(TAIL, at);
   return out;
 }
 

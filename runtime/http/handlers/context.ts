@@ -20,6 +20,7 @@ import type { ProtobufSupport } from '../protobuf.ts';
 import type { WatchGuard } from '../watch-guard.ts';
 import { groupVersion as apiVersionOf } from '../../api/keys.ts';
 import { prettyPrint } from '../pretty.ts';
+import { requestHeader } from '../request-headers.ts';
 
 export interface ServerServices {
   validator(schema: string): Promise<SchemaValidator | undefined>;
@@ -50,7 +51,7 @@ export interface RequestContext {
 }
 
 export function pretty(rc: RequestContext): boolean {
-  return prettyPrint(rc.query, rc.c.req.header('user-agent'));
+  return prettyPrint(rc.query, requestHeader(rc.c, 'user-agent'));
 }
 
 /** The group/version of the endpoint (`apps/v1`, `v1`). */
@@ -61,7 +62,7 @@ export function groupVersion(rc: RequestContext): string {
 
 export function negotiate(rc: RequestContext, list: boolean): Negotiated {
   const d = rc.res.def;
-  return negotiateObject(rc.c.req.header('accept'), {
+  return negotiateObject(requestHeader(rc.c, 'accept'), {
     protobuf: rc.services.protobuf.supports(groupVersion(rc), list ? d.listKind : d.kind),
     allowTransforms: true,
     list,
@@ -75,7 +76,7 @@ export function bodyProtobuf(rc: RequestContext): ProtobufSupport | undefined {
 
 /** Writes an object or list in the negotiated form (JSON, YAML, protobuf), Table conversions already applied. */
 export async function sendNegotiated(rc: RequestContext, neg: Negotiated, value: unknown, status = 200): Promise<Response> {
-  const opts = { status, acceptEncoding: rc.c.req.header('accept-encoding'), warnings: rc.warnings };
+  const opts = { status, acceptEncoding: requestHeader(rc.c, 'accept-encoding'), warnings: rc.warnings };
   if (neg.encoding === 'protobuf') {
     const codec = await rc.services.protobuf.codec();
     return sendBytes(codec.encode(value as Obj), neg.contentType, opts);

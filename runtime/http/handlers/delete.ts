@@ -23,6 +23,7 @@ import { respondObject, sendCommitted, writeHooks } from './write-common.ts';
 import { deletedStatus, returnsDeletedObject } from '../../registry/deleted-object.ts';
 import { groupVersion } from '../../api/keys.ts';
 import type { WriteHooks } from '../../registry/write-services.ts';
+import { requestHeader } from '../request-headers.ts';
 
 /** The hooks of a delete: admission as the request's user, for the object named (none for a collection). */
 function deleteHooks(rc: RequestContext, name: string, dryRun: boolean): WriteHooks {
@@ -35,7 +36,7 @@ const POLICIES = ['Foreground', 'Background', 'Orphan'];
 export async function deleteOptions(rc: RequestContext): Promise<DeleteOptions> {
   const bytes = await readBodyBytes(rc.c);
   let body: Obj = {};
-  if (bytes.byteLength && mediaType(rc.c.req.header('content-type')) === MEDIA_PROTOBUF) {
+  if (bytes.byteLength && mediaType(requestHeader(rc.c, 'content-type')) === MEDIA_PROTOBUF) {
     try {
       body = (await rc.services.protobuf.codec()).decode(bytes);
     } catch (err) {

@@ -15,11 +15,12 @@ import { type RequestContext, negotiate } from './context.ts';
 import { boolParam, dryRun, fieldValidation } from './params.ts';
 import { fieldManagerOf, respondObject, writeHooks } from './write-common.ts';
 import { validateWriteOptions } from './write-options.ts';
+import { requestHeader } from '../request-headers.ts';
 
 export async function handlePatch(rc: RequestContext): Promise<Response> {
   const { def } = rc.res;
   negotiate(rc, false);
-  const ct = rc.c.req.header('content-type') ?? '';
+  const ct = requestHeader(rc.c, 'content-type') ?? '';
   const kind = contentTypeToPatchKind(mediaType(ct));
   const accepted = acceptedPatchTypes(def.custom);
   if (!kind || (kind === 'strategic' && def.custom)) {

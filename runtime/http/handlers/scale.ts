@@ -13,9 +13,10 @@ import { fieldManagerOf, sendCommitted, writeHooks } from './write-common.ts';
 import { negotiateObject } from '../negotiate.ts';
 import { fieldErrors } from '../../api/field-errors.ts';
 import { validateWriteOptions } from './write-options.ts';
+import { requestHeader } from '../request-headers.ts';
 
 function respondScale(rc: RequestContext, scale: Obj, status = 200): Promise<Response> {
-  const neg = negotiateObject(rc.c.req.header('accept'), { protobuf: rc.services.protobuf.supports('autoscaling/v1', 'Scale'), allowTransforms: false, list: false });
+  const neg = negotiateObject(requestHeader(rc.c, 'accept'), { protobuf: rc.services.protobuf.supports('autoscaling/v1', 'Scale'), allowTransforms: false, list: false });
   return sendNegotiated(rc, neg, scale, status);
 }
 
@@ -35,9 +36,9 @@ export async function handleScale(rc: RequestContext): Promise<Response> {
     if ((body.kind ?? 'Scale') !== 'Scale') throw errors.badRequest(`${body.kind} in version "v1" cannot be handled as a Scale`);
     obj = await scale.update(rc.info.namespace, rc.info.name, () => body, opts);
   } else {
-    const kind = contentTypeToPatchKind(mediaType(rc.c.req.header('content-type')));
+    const kind = contentTypeToPatchKind(mediaType(requestHeader(rc.c, 'content-type')));
     if (!kind || kind === 'apply')
-      throw errors.unsupportedMediaType(rc.c.req.header('content-type') ?? '', ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
+      throw errors.unsupportedMediaType(requestHeader(rc.c, 'content-type') ?? '', ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
     const patch = decodeText(new TextDecoder().decode(await readBodyBytes(rc.c)), 'json', 'error decoding patch').value;
     obj = await scale.patch(rc.info.namespace, rc.info.name, kind, patch, rc.services.mergeSchema, opts);
   }

@@ -12,6 +12,7 @@ import { readObjectBody } from '../body.ts';
 import { sendJSON } from '../respond.ts';
 import { type RequestContext, pretty } from './context.ts';
 import { validateWriteOptions } from './write-options.ts';
+import { requestHeader } from '../request-headers.ts';
 
 /** Issues tokens for service accounts (server/start.ts binds it to the issuer and the stores). */
 export interface TokenRequestIssuer {
@@ -47,5 +48,5 @@ export async function handleTokenRequest(rc: RequestContext, issuer: TokenReques
   await rc.services.admission.admit(attrs);
   await rc.services.admission.validate(attrs);
   const { object, warnings } = await issuer.create(rc.info.namespace, rc.info.name, body);
-  return sendJSON(object, { status: 201, warnings: [...rc.warnings, ...warnings], acceptEncoding: rc.c.req.header('accept-encoding'), pretty: pretty(rc) });
+  return sendJSON(object, { status: 201, warnings: [...rc.warnings, ...warnings], acceptEncoding: requestHeader(rc.c, 'accept-encoding'), pretty: pretty(rc) });
 }

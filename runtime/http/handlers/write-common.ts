@@ -11,6 +11,7 @@ import { transformObject } from '../respond.ts';
 import { type RequestContext, negotiate, sendNegotiated } from './context.ts';
 import { includeObject } from './params.ts';
 import { withVersion } from './get.ts';
+import { requestHeader } from '../request-headers.ts';
 
 /**
  * The manager named by ?fieldManager, else the User-Agent's product (the
@@ -19,7 +20,7 @@ import { withVersion } from './get.ts';
 export function fieldManagerOf(rc: RequestContext): string {
   const m = rc.query.get('fieldManager');
   if (m !== null && m !== '') return m;
-  return managerFromUserAgent(rc.c.req.header('user-agent') ?? '');
+  return managerFromUserAgent(requestHeader(rc.c, 'user-agent') ?? '');
 }
 
 /**
