@@ -3,7 +3,8 @@
 // server's jittered maximum. A start from a compacted revision is streamed as
 // an ERROR event carrying a 410 Status, as kube-apiserver does. Each watch
 // holds a slot of the server's watch limits (watch-guard.ts) until it ends;
-// a client that stops taking data is cut off after the stall timeout.
+// a client that stops taking data is cut off after the stall timeout. Events
+// that are waiting when the client asks for more go out in one write.
 
 import type { Obj, WatchEvent, WatchStream } from '../../storage/interface.ts';
 import { transformObject } from '../respond.ts';
@@ -15,6 +16,20 @@ import { withVersion } from './get.ts';
 import { listQuery } from './list.ts';
 
 const encoder = new TextEncoder();
+
+/** The events' bytes as one chunk (the same array when there is one). */
+function joinChunks(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  let n = 0;
+  for (const p of parts) n += p.byteLength;
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
 
 /** What the watch uses of the Node response it is written to. */
 interface NodeResponse {
@@ -146,7 +161,11 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
             controller.close();
             return;
           }
-          controller.enqueue(encode(value));
+          // what else is already waiting goes out in the same write
+          const more = stream?.takeBuffered?.() ?? [];
+          const parts = [encode(value)];
+          for (const ev of more) parts.push(encode(ev));
+          controller.enqueue(joinChunks(parts));
           if (!finished) slot.waitingSince = Date.now();
         } catch (err) {
           finish();

@@ -80,6 +80,16 @@ export class EventQueue implements WatchStream {
     w?.();
   }
 
+  /** Takes every event already buffered, without waiting (a consumer that writes them out together). */
+  takeBuffered(): WatchEvent[] {
+    if (this.head >= this.buf.length) return [];
+    const out = this.head === 0 ? this.buf : this.buf.slice(this.head);
+    this.consumed += out.length;
+    this.buf = [];
+    this.head = 0;
+    return out;
+  }
+
   async next(): Promise<IteratorResult<WatchEvent>> {
     for (;;) {
       if (this.head < this.buf.length) {

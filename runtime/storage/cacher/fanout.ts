@@ -1,0 +1,123 @@
+// Fan-out of a resource type's changes to its watchers, off the writer's
+// path. Items (changes, bookmarks) are published in order and delivered in
+// sweeps: a sweep takes every item published since the previous one and hands
+// that whole batch to each watcher in turn, a slice of watchers per turn of
+// the event loop, so a write's answer never waits for the watchers and other
+// work (the next request, the next commit) runs between slices. Items
+// published while a sweep runs form the next batch: the busier the writers,
+// the more items a watcher gets in one delivery, and the number of
+// deliveries stays bounded by how fast sweeps go round.
+// Watchers added during a sweep join from the next one; a removed watcher
+// gets nothing more.
+
+export interface FanoutOptions<I, W> {
+  /** Hands a batch of items, in publication order, to one watcher. */
+  deliver: (watcher: W, items: readonly I[]) => void;
+  /** Watchers served per turn of the event loop (default 64). */
+  sliceSize?: number;
+  /** Runs a slice later (default setImmediate: after pending I/O is looked at). */
+  schedule?: (run: () => void) => void;
+}
+
+interface Sweep<I, W> {
+  items: I[];
+  targets: W[];
+  next: number;
+}
+
+export class Fanout<I, W> {
+  private readonly members = new Set<W>();
+  private pending: I[] = [];
+  private sweep: Sweep<I, W> | null = null;
+  private scheduled = false;
+  private readonly deliver: (watcher: W, items: readonly I[]) => void;
+  private readonly sliceSize: number;
+  private readonly schedule: (run: () => void) => void;
+
+  constructor(opts: FanoutOptions<I, W>) {
+    this.deliver = opts.deliver;
+    this.sliceSize = Math.max(1, opts.sliceSize ?? 64);
+    this.schedule = opts.schedule ?? ((run) => setImmediate(run));
+  }
+
+  get size(): number {
+    return this.members.size;
+  }
+  /** True while items wait for delivery. */
+  get busy(): boolean {
+    return this.sweep !== null || this.pending.length > 0;
+  }
+
+  add(watcher: W): void {
+    this.members.add(watcher);
+  }
+  delete(watcher: W): void {
+    this.members.delete(watcher);
+  }
+  has(watcher: W): boolean {
+    return this.members.has(watcher);
+  }
+  [Symbol.iterator](): IterableIterator<W> {
+    return this.members[Symbol.iterator]();
+  }
+  /** Forgets every watcher, and what was not yet delivered. */
+  clear(): void {
+    this.members.clear();
+    this.pending = [];
+    this.sweep = null;
+  }
+
+  /** Queues an item for every watcher; delivery starts on a later turn. */
+  publish(item: I): void {
+    // with no watcher and no sweep running there is nobody to tell
+    if (this.members.size === 0 && !this.sweep) return;
+    this.pending.push(item);
+    this.kick();
+  }
+
+  /** Delivers everything published so far, now (before ending watchers, so none misses an event it was owed). */
+  flush(): void {
+    while (this.sweep || this.pending.length) {
+      if (!this.sweep) this.begin();
+      this.runSlice(Infinity);
+    }
+  }
+
+  private kick(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.schedule(() => this.turn());
+  }
+
+  private begin(): void {
+    this.sweep = { items: this.pending, targets: [...this.members], next: 0 };
+    this.pending = [];
+  }
+
+  private turn(): void {
+    this.scheduled = false;
+    if (!this.sweep) {
+      if (this.pending.length === 0) return;
+      this.begin();
+    }
+    this.runSlice(this.sliceSize);
+    if (this.sweep || this.pending.length) this.kick();
+  }
+
+  private runSlice(count: number): void {
+    const s = this.sweep!;
+    const end = Math.min(s.targets.length, s.next + count);
+    while (s.next < end) {
+      const w = s.targets[s.next++];
+      // a slice must not stop because one watcher's delivery failed
+      if (this.members.has(w)) {
+        try {
+          this.deliver(w, s.items);
+        } catch {
+          this.members.delete(w);
+        }
+      }
+    }
+    if (s.next >= s.targets.length) this.sweep = null;
+  }
+}
