@@ -6,7 +6,10 @@
 //      (bench/watch/bare-fanout.ts), measured by the same client
 // Both servers are node processes started with `--import tsx`; the watchers
 // run in a child process (bench/watch/watchers.ts).
-// Usage: npx tsx bench/watch/fanout.ts [--watchers 1000] [--reps 3] [--seconds 5] [--concurrency 1] [--samples 50]
+// With --before DIR, a second specserver started from DIR (another checkout,
+// e.g. `git archive` of an older commit with node_modules linked) runs the
+// same repetitions, interleaved, for before/after figures.
+// Usage: npx tsx bench/watch/fanout.ts [--watchers 1000] [--reps 3] [--seconds 5] [--concurrency 1] [--samples 50] [--before DIR]
 import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
@@ -31,7 +34,7 @@ let seq = 0;
 
 function post(base: string, path: string): Promise<number> {
   const name = `b-${process.pid}-${seq++}`;
-  const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { payload: 'x'.repeat(256) } });
+  const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { payload: 'x'.repeat(256) } });
   return new Promise((res, rej) => {
     const req = http.request(`${base}${path}`, { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } }, (r) => {
       r.resume();
@@ -123,9 +126,16 @@ async function readyz(url: string): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
+async function namespace(base: string): Promise<string> {
+  const name = `bench-${process.pid}-${seq++}`;
+  const r = await fetch(`${base}/api/v1/namespaces`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ metadata: { name } }) });
+  if (r.status !== 201) throw new Error(`namespace answered ${r.status}`);
+  return `/api/v1/namespaces/${name}/configmaps`;
+}
+
+async function startSpec(dir: string): Promise<BenchProcess & { dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fanout-bench-'));
-  const spec = await spawnListening(
+  const p = await spawnListening(
     [
       ...(process.env.SPEC_NODE_ARGS ? process.env.SPEC_NODE_ARGS.split(' ') : []),
       '--import',
@@ -140,54 +150,86 @@ async function main(): Promise<void> {
       dataDir,
       '--max-watches-per-user',
       '0',
-      '--controllers',
-      '-garbagecollector',
-    ].concat(process.env.SPEC_ARGS ? process.env.SPEC_ARGS.split(' ') : []),
-    root,
+    ],
+    dir,
   );
-  await readyz(spec.url);
-  const bare: BenchProcess = await spawnListening(['--import', 'tsx', 'bench/watch/bare-fanout.ts'], root);
-  const path = '/api/v1/namespaces/default/configmaps';
-  const watchPath = `${path}?watch=1`;
-  const rows: Record<string, number[]> = { none: [], many: [], specFirst50: [], specLast50: [], specLast99: [], bareFirst50: [], bareLast50: [], bareLast99: [] };
+  await readyz(p.url);
+  // warm-up
+  const path = await namespace(p.url);
+  for (let i = 0; i < 50; i++) await post(p.url, path);
+  return { ...p, dataDir };
+}
+
+interface Figures {
+  none: number;
+  many: number;
+  first50: number;
+  last50: number;
+  last99: number;
+}
+
+/** One repetition against a specserver: creates/s without and with the watches (each in a fresh namespace), then latencies. */
+async function specRep(base: string): Promise<Figures> {
+  const none = await createsPerSecond(base, await namespace(base));
+  const path = await namespace(base);
+  const ws = new Watchers(`${base}${path}?watch=1`);
+  await ws.open();
+  const many = await createsPerSecond(base, path);
+  const l = await latencies(base, path, ws);
+  await ws.close();
+  return { none, many, first50: median(l.first), last50: median(l.last), last99: pct(l.last, 99) };
+}
+
+async function bareRep(base: string): Promise<Figures> {
+  const ws = new Watchers(`${base}/watch`);
+  await ws.open();
+  const l = await latencies(base, '/write', ws);
+  await ws.close();
+  return { none: NaN, many: NaN, first50: median(l.first), last50: median(l.last), last99: pct(l.last, 99) };
+}
+
+async function main(): Promise<void> {
+  const beforeAt = process.argv.indexOf('--before');
+  const beforeDir = beforeAt >= 0 ? resolve(process.argv[beforeAt + 1]) : undefined;
+  const sides: { name: string; start: () => Promise<BenchProcess & { dataDir?: string }>; rep: (base: string) => Promise<Figures> }[] = [];
+  if (beforeDir) sides.push({ name: 'before', start: () => startSpec(beforeDir), rep: specRep });
+  sides.push({ name: 'specserver', start: () => startSpec(root), rep: specRep });
+  sides.push({ name: 'bare', start: () => spawnListening(['--import', 'tsx', 'bench/watch/bare-fanout.ts'], root), rep: bareRep });
+  const procs = [];
+  for (const side of sides) procs.push(await side.start());
+  const figures = new Map<string, Figures[]>(sides.map((x) => [x.name, []]));
   const loads: number[] = [];
   try {
-    // warm-up
-    for (let i = 0; i < 50; i++) await post(spec.url, path);
     for (let rep = 0; rep < REPS; rep++) {
       loads.push(loadavg()[0]);
-      rows.none.push(await createsPerSecond(spec.url, path));
-      const ws = new Watchers(`${spec.url}${watchPath}`);
-      await ws.open();
-      rows.many.push(await createsPerSecond(spec.url, path));
-      const l = await latencies(spec.url, path, ws);
-      await ws.close();
-      rows.specFirst50.push(median(l.first));
-      rows.specLast50.push(median(l.last));
-      rows.specLast99.push(pct(l.last, 99));
-      const bw = new Watchers(`${bare.url}/watch`);
-      await bw.open();
-      const b = await latencies(bare.url, '/write', bw);
-      await bw.close();
-      rows.bareFirst50.push(median(b.first));
-      rows.bareLast50.push(median(b.last));
-      rows.bareLast99.push(pct(b.last, 99));
-      console.log(
-        `rep ${rep + 1}: creates/s none ${rows.none[rep].toFixed(0)}, ${WATCHERS} watches ${rows.many[rep].toFixed(0)}; write→first p50 ${rows.specFirst50[rep].toFixed(1)} ms (bare ${rows.bareFirst50[rep].toFixed(1)}), →last p50 ${rows.specLast50[rep].toFixed(1)} p99 ${rows.specLast99[rep].toFixed(1)} ms (bare ${rows.bareLast50[rep].toFixed(1)} / ${rows.bareLast99[rep].toFixed(1)}); load ${loads[rep].toFixed(2)}`,
-      );
+      // interleaved, the order turned round every repetition
+      const order = sides.map((_, i) => i);
+      if (rep % 2) order.reverse();
+      for (const i of order) {
+        const f = await sides[i].rep(procs[i].url);
+        figures.get(sides[i].name)!.push(f);
+        console.log(
+          `rep ${rep + 1} ${sides[i].name}: creates/s none ${f.none.toFixed(0)}, ${WATCHERS} watches ${f.many.toFixed(0)}; write→first p50 ${f.first50.toFixed(1)} ms, →last p50 ${f.last50.toFixed(1)} p99 ${f.last99.toFixed(1)} ms; load ${loadavg()[0].toFixed(2)}`,
+        );
+      }
     }
   } finally {
-    await spec.stop();
-    await bare.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const p of procs) {
+      await p.stop();
+      if (p.dataDir) rmSync(p.dataDir, { recursive: true, force: true });
+    }
     agent.destroy();
   }
-  const m = (k: string) => median(rows[k]);
-  console.log(`\nmedians of ${REPS} (concurrency ${CONCURRENCY}, ${WATCHERS} watchers, load ${loads.map((x) => x.toFixed(2)).join(' ')}):`);
-  console.log(`creates/s with ${WATCHERS} watches ${m('many').toFixed(0)} / none ${m('none').toFixed(0)} = ${(m('many') / m('none')).toFixed(2)} (aim >= 0.8)`);
-  console.log(`write -> last watcher p99 ${m('specLast99').toFixed(1)} ms / bare ${m('bareLast99').toFixed(1)} ms = ${(m('specLast99') / m('bareLast99')).toFixed(2)} (aim <= 1.1)`);
-  console.log(`write -> last watcher p50 ${m('specLast50').toFixed(1)} ms / bare ${m('bareLast50').toFixed(1)} ms = ${(m('specLast50') / m('bareLast50')).toFixed(2)}`);
-  console.log(`write -> first watcher p50 ${m('specFirst50').toFixed(1)} ms (aim <= 5), bare ${m('bareFirst50').toFixed(1)} ms`);
+  const m = (side: string, k: keyof Figures) => median(figures.get(side)!.map((f) => f[k]));
+  console.log(`\nmedians of ${REPS} (concurrency ${CONCURRENCY}, ${WATCHERS} watchers; load at each repetition ${loads.map((x) => x.toFixed(2)).join(' ')}):`);
+  for (const side of sides.filter((x) => x.name !== 'bare').map((x) => x.name)) {
+    console.log(`${side}: creates/s with ${WATCHERS} watches ${m(side, 'many').toFixed(0)} / none ${m(side, 'none').toFixed(0)} = ${(m(side, 'many') / m(side, 'none')).toFixed(2)} (aim >= 0.8)`);
+    console.log(
+      `${side}: write -> last watcher p99 ${m(side, 'last99').toFixed(1)} ms / bare ${m('bare', 'last99').toFixed(1)} ms = ${(m(side, 'last99') / m('bare', 'last99')).toFixed(2)} (aim <= 1.1)`,
+    );
+    console.log(`${side}: write -> last watcher p50 ${m(side, 'last50').toFixed(1)} ms / bare ${m('bare', 'last50').toFixed(1)} ms = ${(m(side, 'last50') / m('bare', 'last50')).toFixed(2)}`);
+    console.log(`${side}: write -> first watcher p50 ${m(side, 'first50').toFixed(1)} ms (aim <= 5), bare ${m('bare', 'first50').toFixed(1)} ms`);
+  }
 }
 
 await main();

@@ -225,7 +225,7 @@ export interface WatchStream extends AsyncIterable<WatchEvent> {
    * Takes the events already buffered, without waiting, so that a consumer
    * can write several out at once. Optional.
    */
-  takeBuffered?(): WatchEvent[];
+  takeBuffered?(max?: number): WatchEvent[];
 }
 
 /**

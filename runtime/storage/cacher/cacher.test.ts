@@ -93,7 +93,7 @@ describe('Cacher', () => {
   const revs = (evs: WatchEvent[]) => evs.map((e) => Number(e.object.metadata.resourceVersion));
 
   it('answers a write before any watcher is handed its event; then every watcher gets every event in order', async () => {
-    await make({ fanoutSliceSize: 16 });
+    await make({ fanoutSliceMs: 0.01 });
     const rv = String(await kv.currentRevision());
     const streams = await Promise.all(Array.from({ length: 300 }, () => cacher.watch(P, { recursive: true, resourceVersion: rv })));
     const written = Number((await cacher.create(`${P}ns/o0`, cm('o0'))).metadata.resourceVersion);
@@ -110,7 +110,7 @@ describe('Cacher', () => {
   });
 
   it('a bookmark never claims a revision whose change the watcher was not yet handed', async () => {
-    await make({ fanoutSliceSize: 1 });
+    await make({ fanoutSliceMs: 0 });
     const rv = String(await kv.currentRevision());
     const a = await cacher.watch(P, { recursive: true, resourceVersion: rv, allowWatchBookmarks: true });
     const b = collect(await cacher.watch(P, { recursive: true, resourceVersion: rv, allowWatchBookmarks: true }));

@@ -50,8 +50,8 @@ export interface CacherOptions {
   bookmarkIntervalMs?: number;
   /** How long a read waits for the cache to reach a version (default 3 s). */
   freshnessTimeoutMs?: number;
-  /** Watchers handed their events per turn of the event loop (default 64). */
-  fanoutSliceSize?: number;
+  /** Time a turn of the event loop may spend handing events to watchers, in ms (default 0.25). */
+  fanoutSliceMs?: number;
   /** apiVersion/kind put on BOOKMARK objects (default: those of the objects seen). */
   apiVersion?: string;
   kind?: string;
@@ -118,7 +118,7 @@ export class Cacher implements Storage {
     };
     this.typeInfo = { apiVersion: opts.apiVersion, kind: opts.kind };
     this.ring = new EventRing(0, this.opts.historyWindowMs, this.opts.maxEvents);
-    this.watchers = new Fanout<FanItem, Watcher>({ deliver: (w, items) => this.deliverBatch(w, items), sliceSize: opts.fanoutSliceSize });
+    this.watchers = new Fanout<FanItem, Watcher>({ deliver: (w, items) => this.deliverBatch(w, items), sliceMs: opts.fanoutSliceMs });
     this.ready = this.start();
     this.ready.catch(() => undefined);
     this.bookmarkTimer = setInterval(() => this.sendBookmarks(), opts.bookmarkIntervalMs ?? 60_000);

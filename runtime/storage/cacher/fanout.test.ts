@@ -1,5 +1,6 @@
 // The fan-out's sweeps, driven by hand (a fake scheduler: one step runs the
-// slice that was scheduled): batches, slices, watchers joining and leaving
+// slice that was scheduled; a fake clock: each delivery takes 1 ms, so a
+// budget of n ms serves n watchers a turn): batches, slices, watchers joining and leaving
 // mid-sweep, flushing, and a failing watcher. Each row is a script of steps
 // and the deliveries expected after it.
 import { describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ type Step =
 
 interface Row {
   name: string;
+  /** The budget of a turn, in ms. */
   slice: number;
   steps: Step[];
   /** Deliveries, as `watcher:item,item`, in order. */
@@ -94,10 +96,13 @@ describe('Fanout', () => {
   it.each(rows)('$name', (row) => {
     const queue: (() => void)[] = [];
     const got: string[] = [];
+    let clock = 0;
     const f = new Fanout<string, string>({
-      sliceSize: row.slice,
+      sliceMs: row.slice,
       schedule: (run) => queue.push(run),
+      now: () => clock,
       deliver: (w, items) => {
+        clock += 1;
         if (w === row.failing) throw new Error('broken');
         got.push(`${w}:${items.join(',')}`);
       },
@@ -114,9 +119,10 @@ describe('Fanout', () => {
     if (row.failing) expect(f.has(row.failing)).toBe(false);
   });
 
-  it('is idle once every batch went out', () => {
+  it('serves at least one watcher a turn however long a delivery takes; is idle once every batch went out', () => {
     const queue: (() => void)[] = [];
-    const f = new Fanout<number, string>({ sliceSize: 1, schedule: (run) => queue.push(run), deliver: () => {} });
+    let clock = 0;
+    const f = new Fanout<number, string>({ sliceMs: 1, schedule: (run) => queue.push(run), now: () => clock, deliver: () => (clock += 5) });
     f.add('a');
     f.add('b');
     f.publish(1);

@@ -2,8 +2,9 @@
 // path. Items (changes, bookmarks) are published in order and delivered in
 // sweeps: a sweep takes every item published since the previous one and hands
 // that whole batch to each watcher in turn, a slice of watchers per turn of
-// the event loop, so a write's answer never waits for the watchers and other
-// work (the next request, the next commit) runs between slices. Items
+// the event loop (as many as fit in a small time budget, at least one), so a
+// write's answer never waits for the watchers and other work (the next
+// request, the next commit) waits at most one slice. Items
 // published while a sweep runs form the next batch: the busier the writers,
 // the more items a watcher gets in one delivery, and the number of
 // deliveries stays bounded by how fast sweeps go round.
@@ -13,10 +14,12 @@
 export interface FanoutOptions<I, W> {
   /** Hands a batch of items, in publication order, to one watcher. */
   deliver: (watcher: W, items: readonly I[]) => void;
-  /** Watchers served per turn of the event loop (default 64). */
-  sliceSize?: number;
+  /** Time a turn of the event loop may spend delivering, in ms (default 0.25). */
+  sliceMs?: number;
   /** Runs a slice later (default setImmediate: after pending I/O is looked at). */
   schedule?: (run: () => void) => void;
+  /** Clock in ms (default performance.now). */
+  now?: () => number;
 }
 
 interface Sweep<I, W> {
@@ -31,13 +34,15 @@ export class Fanout<I, W> {
   private sweep: Sweep<I, W> | null = null;
   private scheduled = false;
   private readonly deliver: (watcher: W, items: readonly I[]) => void;
-  private readonly sliceSize: number;
+  private readonly sliceMs: number;
   private readonly schedule: (run: () => void) => void;
+  private readonly now: () => number;
 
   constructor(opts: FanoutOptions<I, W>) {
     this.deliver = opts.deliver;
-    this.sliceSize = Math.max(1, opts.sliceSize ?? 64);
+    this.sliceMs = opts.sliceMs ?? 0.25;
     this.schedule = opts.schedule ?? ((run) => setImmediate(run));
+    this.now = opts.now ?? (() => performance.now());
   }
 
   get size(): number {
@@ -100,14 +105,16 @@ export class Fanout<I, W> {
       if (this.pending.length === 0) return;
       this.begin();
     }
-    this.runSlice(this.sliceSize);
+    this.runSlice(this.sliceMs);
     if (this.sweep || this.pending.length) this.kick();
   }
 
-  private runSlice(count: number): void {
+  private runSlice(budgetMs: number): void {
     const s = this.sweep!;
-    const end = Math.min(s.targets.length, s.next + count);
-    while (s.next < end) {
+    const start = budgetMs === Infinity ? 0 : this.now();
+    let served = 0;
+    while (s.next < s.targets.length) {
+      if (served++ > 0 && budgetMs !== Infinity && this.now() - start >= budgetMs) break;
       const w = s.targets[s.next++];
       // a slice must not stop because one watcher's delivery failed
       if (this.members.has(w)) {
