@@ -1,7 +1,8 @@
 // Many HTTP watches over real sockets while writes proceed: every watcher
 // gets every event it selects, once and in order (plain and label-selected
-// watchers, events handed out in batches), and writes are acknowledged while
-// a watcher's client has stopped reading.
+// watchers, events handed out in batches), the initial state and its end
+// bookmark go out the same way, and writes are acknowledged while a watcher's
+// client has stopped reading.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import net from 'node:net';
@@ -94,6 +95,31 @@ describe('watch fan-out over sockets', () => {
     for (const w of even) expect(w.events).toEqual(evenOnes);
     expect(ordered.every((e) => e.type === 'ADDED')).toBe(true);
     for (const w of [...all, ...even]) w.req.destroy();
+  });
+
+  it('streams the initial state, its end bookmark and later changes, and ends cleanly at timeoutSeconds', async () => {
+    await create('init-a', { init: 'y' });
+    await create('init-b', { init: 'y' });
+    const raw: string[] = [];
+    const ended = new Promise<{ complete: boolean }>((resolve, reject) => {
+      const req = http.get(`${s.url}${CM}?watch=1&labelSelector=init&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=2`, { agent: false }, (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => raw.push(d));
+        res.on('end', () => resolve({ complete: res.complete }));
+      });
+      req.on('error', reject);
+    });
+    await until(() => raw.join('').split('\n').length > 3);
+    await create('init-c', { init: 'y' });
+    const { complete } = await ended;
+    expect(complete).toBe(true);
+    const events = raw
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    expect(events.map((e) => `${e.type} ${e.object.metadata.name ?? ''}`.trim())).toEqual(['ADDED init-a', 'ADDED init-b', 'BOOKMARK', 'ADDED init-c']);
+    expect(events[2].object.metadata.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
   });
 
   it('acknowledges writes while a watcher has stopped reading, and the reading watchers get them all', async () => {
