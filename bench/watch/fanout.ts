@@ -86,8 +86,24 @@ class Watchers {
   arrival = (name: string) => this.ask<{ arrival: { count: number; first: number; last: number } | null }>('get', `arrival:${name}`, { name });
 }
 
-/** Write → first and last watcher, one write at a time. */
-async function latencies(base: string, path: string, ws: Watchers): Promise<{ first: number[]; last: number[] }> {
+/** Waits until every watcher got the object of that name, or until nothing arrives for 10 s; answers how many got it. */
+async function catchUp(ws: Watchers, name: string): Promise<number> {
+  let count = -1;
+  let since = now();
+  for (;;) {
+    const { arrival } = await ws.arrival(name);
+    const n = arrival?.count ?? 0;
+    if (n >= WATCHERS) return n;
+    if (n !== count) {
+      count = n;
+      since = now();
+    } else if (now() - since > 10_000) return n;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Write → first and last watcher (of `expected`), one write at a time. */
+async function latencies(base: string, path: string, ws: Watchers, expected = WATCHERS): Promise<{ first: number[]; last: number[] }> {
   const first: number[] = [];
   const last: number[] = [];
   for (let i = 0; i < SAMPLES; i++) {
@@ -97,12 +113,12 @@ async function latencies(base: string, path: string, ws: Watchers): Promise<{ fi
     const deadline = now() + 10_000;
     for (;;) {
       const { arrival } = await ws.arrival(name);
-      if (arrival && arrival.count >= WATCHERS) {
+      if (arrival && arrival.count >= expected) {
         first.push(arrival.first - t0);
         last.push(arrival.last - t0);
         break;
       }
-      if (now() > deadline) throw new Error(`${name}: ${arrival?.count ?? 0} of ${WATCHERS} watchers in 10 s`);
+      if (now() > deadline) throw new Error(`${name}: ${arrival?.count ?? 0} of ${expected} watchers in 10 s`);
       await new Promise((r) => setTimeout(r, 2));
     }
   }
@@ -175,7 +191,10 @@ async function specRep(base: string): Promise<Figures> {
   const ws = new Watchers(`${base}${path}?watch=1`);
   await ws.open();
   const many = await createsPerSecond(base, path);
-  const l = await latencies(base, path, ws);
+  // the latencies are taken once every watcher has read what the creates sent it
+  const caughtUp = await catchUp(ws, lastName());
+  if (caughtUp < WATCHERS) console.log(`  only ${caughtUp} of ${WATCHERS} watchers got the last create (the others were cut off)`);
+  const l = await latencies(base, path, ws, caughtUp);
   await ws.close();
   return { none, many, first50: median(l.first), last50: median(l.last), last99: pct(l.last, 99) };
 }
