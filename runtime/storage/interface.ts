@@ -221,6 +221,11 @@ export interface WatchStream extends AsyncIterable<WatchEvent> {
    * has been delivered (only with allowWatchBookmarks). Optional.
    */
   requestProgress?(): void;
+  /**
+   * Takes the events already buffered, without waiting, so that a consumer
+   * can write several out at once. Optional.
+   */
+  takeBuffered?(max?: number): WatchEvent[];
 }
 
 /**

@@ -3,7 +3,10 @@
 // server's jittered maximum. A start from a compacted revision is streamed as
 // an ERROR event carrying a 410 Status, as kube-apiserver does. Each watch
 // holds a slot of the server's watch limits (watch-guard.ts) until it ends;
-// a client that stops taking data is cut off after the stall timeout.
+// a client that stops taking data is cut off after the stall timeout. Events
+// that are waiting when the client can take more go out in one write; over a
+// socket they are written as they arrive (watch-socket.ts), in-process they
+// are pulled through the response's stream.
 
 import type { Obj, WatchEvent, WatchStream } from '../../storage/interface.ts';
 import { transformObject } from '../respond.ts';
@@ -13,15 +16,46 @@ import { type RequestContext, groupVersion, negotiate } from './context.ts';
 import { boolParam, includeObject, intParam, predicate } from './params.ts';
 import { withVersion } from './get.ts';
 import { listQuery } from './list.ts';
+import { EventQueue } from '../../storage/stream/event-queue.ts';
+import { writeWatchToSocket, type WatchResponse } from './watch-socket.ts';
 
 const encoder = new TextEncoder();
 
+/**
+ * The last batch of events encoded together, per encoding: the watchers of a
+ * sweep mostly get the same events, and then share one buffer. Only encodings
+ * that depend on nothing but the event and the key are kept here.
+ */
+const lastBatch = new Map<string, { events: WatchEvent[]; bytes: Uint8Array }>();
+/** Batches bigger than this are not kept for the next watcher. */
+const MAX_SHARED_BATCH = 1 << 20;
+
+function sameEvents(a: WatchEvent[], b: WatchEvent[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The events' bytes as one chunk (the same array when there is one). */
+function joinChunks(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  let n = 0;
+  for (const p of parts) n += p.byteLength;
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
 /** What the watch uses of the Node response it is written to. */
-interface NodeResponse {
-  destroy(): void;
+interface NodeResponse extends WatchResponse {
+  writeHead(status: number, headers: Record<string, string | string[]>): unknown;
+  flushHeaders(): void;
   writableNeedDrain: boolean;
   writableLength: number;
-  writableEnded: boolean;
   socket?: { _handle?: { writeQueueSize?: number } | null } | null;
 }
 /** The longest delay a Node timer takes (about 24.8 days); longer watch timeouts are cut to it. */
@@ -64,6 +98,16 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
     }
     return encoder.encode(`${JSON.stringify({ type: ev.type, object })}\n`);
   };
+  // plain JSON and protobuf events are encoded from the event alone (and cached on it)
+  const shareable = !!codec || plain;
+  const encodeBatch = (events: WatchEvent[]): Uint8Array => {
+    if (events.length === 1) return encode(events[0]);
+    const memo = shareable ? lastBatch.get(gvKey) : undefined;
+    if (memo && sameEvents(memo.events, events)) return memo.bytes;
+    const bytes = joinChunks(events.map(encode));
+    if (shareable && bytes.byteLength <= MAX_SHARED_BATCH && events.every((e) => e.type !== 'ERROR')) lastBatch.set(gvKey, { events, bytes });
+    return bytes;
+  };
 
   // 429 before any work when the server's watch limits are reached
   const slot = rc.services.watches.enter(rc.user);
@@ -105,6 +149,30 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
   // progress: what Node still buffers, and what the socket has yet to hand to the kernel (which
   // shrinks as a big chunk drains; the buffered length changes only when a whole chunk is written)
   if (outgoing) slot.probe = () => ({ blocked: outgoing.writableNeedDrain, progress: outgoing.writableLength + (outgoing.socket?._handle?.writeQueueSize ?? 0) });
+  const contentType = codec ? `${neg.contentType};stream=watch` : neg.contentType;
+  // ASCII only: the headers of a streamed body cannot carry raw UTF-8 here (warnings.ts)
+  const warnings = warningHeaderValues(rc.warnings, undefined, { ascii: true });
+
+  // Over a socket: events are written as the stream receives them, several at once when waiting,
+  // none while the socket asks to wait (watch-socket.ts); the response is ours from here on.
+  if (outgoing && stream instanceof EventQueue && rc.c.req.method === 'GET') {
+    const head: Record<string, string | string[]> = { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' };
+    if (warnings.length) head['Warning'] = warnings;
+    outgoing.writeHead(200, head);
+    outgoing.flushHeaders();
+    const s = stream;
+    timer = setTimeout(() => s.stop(), Math.min(MAX_TIMER_MS, Math.max(0, maxSeconds) * 1000));
+    const writer = writeWatchToSocket(outgoing, s, encodeBatch, errorEvent, finish);
+    slot.onStall = () => {
+      console.warn(`watch ${rc.info.path} ended: its client took no data for ${rc.services.watches.stallTimeoutMs} ms`);
+      finish();
+      writer.abort();
+      // the socket cannot drain: close it
+      if (!outgoing.writableEnded) outgoing.destroy();
+    };
+    return new Response(null, { headers: { 'x-hono-already-sent': '1' } });
+  }
+
   // Pull-based: the next event is read only when the client has taken the last one, so a
   // slow client backs up into storage's bounded queue (which cuts it off), not into memory here;
   // one that takes nothing for the stall timeout is cut off by the watch guard.
@@ -146,7 +214,9 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
             controller.close();
             return;
           }
-          controller.enqueue(encode(value));
+          // what else is already waiting goes out in the same write
+          const more = stream?.takeBuffered?.(255) ?? [];
+          controller.enqueue(encodeBatch(more.length ? [value, ...more] : [value]));
           if (!finished) slot.waitingSince = Date.now();
         } catch (err) {
           finish();
@@ -165,9 +235,7 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
     },
     { highWaterMark: 1 },
   );
-  const contentType = codec ? `${neg.contentType};stream=watch` : neg.contentType;
   const headers = new Headers({ 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' });
-  // ASCII only: the headers of a streamed body cannot carry raw UTF-8 here (warnings.ts)
-  for (const w of warningHeaderValues(rc.warnings, undefined, { ascii: true })) headers.append('Warning', w);
+  for (const w of warnings) headers.append('Warning', w);
   return new Response(body, { status: 200, headers });
 }

@@ -1,5 +1,6 @@
 // Watch-cache behaviour beyond the shared Storage suite: slow watchers are
 // cut off without holding back others, events are shared between watchers,
+// writes are answered before the fan-out, bookmarks stay in order,
 // bookmarks, consistent reads that wait for progress, waits for a future
 // version, and the ring's eviction.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { openSqliteKV, type SqliteKV } from '../sqlite/index.ts';
 import { KVStorage } from '../kvstore/index.ts';
 import { Cacher } from './cacher.ts';
 import { EventRing } from './ring.ts';
+import type { EventQueue } from '../stream/event-queue.ts';
 
 const P = '/registry/core/configmaps/';
 const attrs = (o: Obj) => ({ labels: o.metadata?.labels ?? {}, fields: { 'metadata.name': o.metadata?.name ?? '' } });
@@ -81,6 +83,51 @@ describe('Cacher', () => {
     expect(yes.every((e) => e.type === 'BOOKMARK')).toBe(true);
     expect(yes[0].object).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: rv } });
     expect(no.length).toBe(0);
+  });
+
+  /** Waits (without a time assertion) until cond holds. */
+  const until = async (cond: () => boolean) => {
+    for (let i = 0; i < 2000 && !cond(); i++) await sleep(5);
+    expect(cond()).toBe(true);
+  };
+  const revs = (evs: WatchEvent[]) => evs.map((e) => Number(e.object.metadata.resourceVersion));
+
+  it('answers a write before any watcher is handed its event; then every watcher gets every event in order', async () => {
+    await make({ fanoutSliceMs: 0.01 });
+    const rv = String(await kv.currentRevision());
+    const streams = await Promise.all(Array.from({ length: 300 }, () => cacher.watch(P, { recursive: true, resourceVersion: rv })));
+    const written = Number((await cacher.create(`${P}ns/o0`, cm('o0'))).metadata.resourceVersion);
+    // the cache has the change within the same turn; the watchers are handed it on later ones
+    for (let i = 0; i < 100 && cacher.cacheRevision < written; i++) await null;
+    expect(cacher.cacheRevision).toBe(written);
+    expect(streams.every((s) => (s as EventQueue).buffered === 0)).toBe(true);
+    const got = streams.map(collect);
+    for (let i = 1; i < 10; i++) await cacher.create(`${P}ns/o${i}`, cm(`o${i}`));
+    await until(() => got.every((g) => g.length === 10));
+    const names = Array.from({ length: 10 }, (_, i) => `o${i}`);
+    for (const g of got) expect(g.map((e) => e.object.metadata.name)).toEqual(names);
+    expect(new Set(got.map((g) => g[9])).size).toBe(1);
+  });
+
+  it('a bookmark never claims a revision whose change the watcher was not yet handed', async () => {
+    await make({ fanoutSliceMs: 0 });
+    const rv = String(await kv.currentRevision());
+    const a = await cacher.watch(P, { recursive: true, resourceVersion: rv, allowWatchBookmarks: true });
+    const b = collect(await cacher.watch(P, { recursive: true, resourceVersion: rv, allowWatchBookmarks: true }));
+    const seen = collect(a);
+    await cacher.create(`${P}ns/x`, cm('x'));
+    a.requestProgress!();
+    cacher.sendBookmarks();
+    await cacher.create(`${P}ns/y`, cm('y'));
+    await until(() => seen.length === 4 && b.length === 3);
+    expect(seen.map((e) => e.type).sort()).toEqual(['ADDED', 'ADDED', 'BOOKMARK', 'BOOKMARK']);
+    expect(seen.filter((e) => e.type === 'ADDED').map((e) => e.object.metadata.name)).toEqual(['x', 'y']);
+    expect(b.map((e) => e.type).sort()).toEqual(['ADDED', 'ADDED', 'BOOKMARK']);
+    for (const evs of [seen, b]) {
+      const r = revs(evs);
+      expect(r).toEqual([...r].sort((p, q) => p - q));
+    }
+    expect(revs(seen)[0]).toBe(Number(rv));
   });
 
   it("serves a consistent list at the store's revision even after writes elsewhere", async () => {

@@ -4,7 +4,8 @@
 // resourceVersion semantics (delegating to the inner Storage where upstream's
 // cacher does: continue tokens, limits with a version, Exact matches),
 // writes through, and fans each event out to every watcher as one shared
-// WatchEvent (serialized once per wire format). Consistent reads (no
+// WatchEvent (serialized once per wire format), in sweeps that run after the
+// write was answered (fanout.ts). Consistent reads (no
 // resourceVersion), gets as well as lists, wait until the cache has reached
 // the store's current revision and are then answered from memory: what 1.31's
 // ConsistentListFromCache does for lists, applied to gets too.
@@ -27,6 +28,7 @@ import { planGet, planList, planWatch, validateListOptions, validateWatchOptions
 import { matchesAttrs, predicateEmpty, statusObject, transition } from '../semantics/predicate.ts';
 import { EventQueue } from '../stream/event-queue.ts';
 import { EventRing, sharedEvent, type CacheEvent } from './ring.ts';
+import { Fanout } from './fanout.ts';
 import { SortedKeys } from './sorted-keys.ts';
 import { objectKey } from '../../api/keys.ts';
 import { ANNOTATION_INITIAL_EVENTS_END } from '../../api/k8s-names.ts';
@@ -48,6 +50,8 @@ export interface CacherOptions {
   bookmarkIntervalMs?: number;
   /** How long a read waits for the cache to reach a version (default 3 s). */
   freshnessTimeoutMs?: number;
+  /** Time a turn of the event loop may spend handing events to watchers, in ms (default 0.25). */
+  fanoutSliceMs?: number;
   /** apiVersion/kind put on BOOKMARK objects (default: those of the objects seen). */
   apiVersion?: string;
   kind?: string;
@@ -70,7 +74,17 @@ interface Watcher {
   opts: WatchOptions;
   /** Deliver only events after this revision. */
   startRev: number;
+  /** Every change up to this revision has been handed to the watcher (or did not concern it). */
+  sentRev: number;
 }
+
+/** A periodic BOOKMARK, fanned out in order with the changes; its event is built once. */
+interface BookmarkItem {
+  bookmark: true;
+  rev: number;
+  ev?: WatchEvent;
+}
+type FanItem = CacheEvent | BookmarkItem;
 
 export const TOO_OLD_WATCH = (rev: number, oldest: number) => `too old resource version: ${rev} (${oldest})`;
 
@@ -84,7 +98,7 @@ export class Cacher implements Storage {
   private readyError: Error | null = null;
   private inner: Storage;
   private innerStream?: WatchStream;
-  private watchers = new Set<Watcher>();
+  private watchers: Fanout<FanItem, Watcher>;
   private waiters: { rev: number; resolve: (ok: boolean) => void }[] = [];
   private bookmarkTimer: NodeJS.Timeout;
   private closed = false;
@@ -104,6 +118,7 @@ export class Cacher implements Storage {
     };
     this.typeInfo = { apiVersion: opts.apiVersion, kind: opts.kind };
     this.ring = new EventRing(0, this.opts.historyWindowMs, this.opts.maxEvents);
+    this.watchers = new Fanout<FanItem, Watcher>({ deliver: (w, items) => this.deliverBatch(w, items), sliceMs: opts.fanoutSliceMs });
     this.ready = this.start();
     this.ready.catch(() => undefined);
     this.bookmarkTimer = setInterval(() => this.sendBookmarks(), opts.bookmarkIntervalMs ?? 60_000);
@@ -151,8 +166,9 @@ export class Cacher implements Storage {
       /* fall through to a relist */
     }
     if (this.closed) return;
-    // The inner watch ended (compaction, backend restart): terminate watchers and relist.
-    for (const w of this.watchers) w.q.end();
+    // The inner watch ended (compaction, backend restart): hand out what was owed, terminate watchers and relist.
+    this.watchers.flush();
+    for (const w of [...this.watchers]) w.q.end();
     this.watchers.clear();
     this.ready = this.start();
     this.ready.catch((err) => {
@@ -184,7 +200,7 @@ export class Cacher implements Storage {
     this.noteType(obj);
     const ce: CacheEvent = { kind, key, rev, obj, attrs, prevObj: prev?.obj, prevAttrs: prev?.attrs, at: Date.now() };
     this.ring.push(ce);
-    for (const w of this.watchers) this.deliver(w, ce);
+    this.watchers.publish(ce);
     this.advance(rev);
   }
 
@@ -196,6 +212,21 @@ export class Cacher implements Storage {
       for (const w of this.waiters) w.rev <= rev ? w.resolve(true) : still.push(w);
       this.waiters = still;
     }
+  }
+
+  /** One sweep's items for one watcher, in order; stops once its stream is closed (cut off or stopped). */
+  private deliverBatch(w: Watcher, items: readonly FanItem[]): void {
+    for (const item of items) {
+      if (w.q.closed) return;
+      if ('bookmark' in item) {
+        if (!w.opts.allowWatchBookmarks || item.rev < w.startRev) continue;
+        item.ev ??= { type: 'BOOKMARK', object: { ...this.typeInfo, metadata: { resourceVersion: String(item.rev) } }, encoded: new Map() };
+        w.q.push(item.ev);
+      } else {
+        this.deliver(w, item);
+      }
+    }
+    if (items.length) w.sentRev = Math.max(w.sentRev, items[items.length - 1].rev);
   }
 
   private deliver(w: Watcher, ce: CacheEvent): void {
@@ -317,7 +348,7 @@ export class Cacher implements Storage {
     }
     if (this.closed) throw new InvalidRequestError('storage closed');
     // From here on, no await: the snapshot and the registration see the same state.
-    const w: Watcher = { q: undefined as unknown as EventQueue, key: keyOrPrefix, recursive: opts.recursive, opts, startRev: this.rev };
+    const w: Watcher = { q: undefined as unknown as EventQueue, key: keyOrPrefix, recursive: opts.recursive, opts, startRev: this.rev, sentRev: 0 };
     w.q = new EventQueue(
       this.opts.watchBuffer,
       () => this.watchers.delete(w),
@@ -356,19 +387,16 @@ export class Cacher implements Storage {
     return w.q;
   }
 
+  /** A progress request: a BOOKMARK at the revision up to which the watcher has been handed every change. */
   private bookmark(w: Watcher): void {
     if (!w.opts.allowWatchBookmarks || this.rev < w.startRev) return;
-    w.q.push({ type: 'BOOKMARK', object: { ...this.typeInfo, metadata: { resourceVersion: String(this.rev) } } });
+    const rev = Math.max(w.startRev, w.sentRev);
+    w.q.push({ type: 'BOOKMARK', object: { ...this.typeInfo, metadata: { resourceVersion: String(rev) } } });
   }
 
-  /** Sends one shared BOOKMARK to every watcher that allows them. */
+  /** Sends one shared BOOKMARK to every watcher that allows them, after the changes fanned out before it. */
   sendBookmarks(): void {
-    let ev: WatchEvent | null = null;
-    for (const w of this.watchers) {
-      if (!w.opts.allowWatchBookmarks || this.rev < w.startRev) continue;
-      ev ??= { type: 'BOOKMARK', object: { ...this.typeInfo, metadata: { resourceVersion: String(this.rev) } }, encoded: new Map() };
-      w.q.push(ev);
-    }
+    this.watchers.publish({ bookmark: true, rev: this.rev });
   }
 
   /**
@@ -398,6 +426,7 @@ export class Cacher implements Storage {
     clearInterval(this.bookmarkTimer);
     for (const w of this.waiters) w.resolve(false);
     this.waiters = [];
+    this.watchers.flush();
     for (const w of [...this.watchers]) w.q.end();
     this.watchers.clear();
     await this.ready.catch(() => undefined);

@@ -3,12 +3,15 @@
 // for-await. When the consumer falls behind by more than the bound, the
 // stream is cut off: no more events are accepted and, once the buffered ones
 // are read, iteration ends (the client re-watches from its last version).
+// A consumer that writes synchronously (a watch served over a socket) may
+// instead be told at once when events arrive, and take them in batches.
 import type { WatchEvent, WatchStream } from '../interface.ts';
 
 export class EventQueue implements WatchStream {
   private buf: WatchEvent[] = [];
   private head = 0;
   private waiter: (() => void) | null = null;
+  private listener: (() => void) | undefined;
   private ended = false;
   private stopped = false;
   /** True once the stream was cut off for being too slow. */
@@ -74,10 +77,39 @@ export class EventQueue implements WatchStream {
     if (!this.closed) this.onProgressRequest?.();
   }
 
+  /** Calls fn synchronously whenever events arrive or the stream ends (undefined: no longer). */
+  listen(fn: (() => void) | undefined): void {
+    this.listener = fn;
+  }
+
   private wake(): void {
     const w = this.waiter;
     this.waiter = null;
     w?.();
+    this.listener?.();
+  }
+
+  /** Takes the events already buffered (at most max), without waiting: for a consumer that writes them out together. */
+  takeBuffered(max = Infinity): WatchEvent[] {
+    const n = Math.min(this.buf.length - this.head, max);
+    if (n <= 0) return [];
+    let out: WatchEvent[];
+    if (this.head === 0 && n === this.buf.length) {
+      out = this.buf;
+      this.buf = [];
+    } else {
+      out = this.buf.slice(this.head, this.head + n);
+      this.head += n;
+      if (this.head === this.buf.length) {
+        this.buf = [];
+        this.head = 0;
+      } else if (this.head > 1024 && this.head * 2 > this.buf.length) {
+        this.buf = this.buf.slice(this.head);
+        this.head = 0;
+      }
+    }
+    this.consumed += n;
+    return out;
   }
 
   async next(): Promise<IteratorResult<WatchEvent>> {

@@ -1,0 +1,136 @@
+// The fan-out's sweeps, driven by hand (a fake scheduler: one step runs the
+// slice that was scheduled; a fake clock: each delivery takes 1 ms, so a
+// budget of n ms serves n watchers a turn): batches, slices, watchers joining and leaving
+// mid-sweep, flushing, and a failing watcher. Each row is a script of steps
+// and the deliveries expected after it.
+import { describe, expect, it } from 'vitest';
+import { Fanout } from './fanout.ts';
+
+type Step =
+  | ['pub', string] // publish an item
+  | ['add', string] // add a watcher
+  | ['del', string] // remove a watcher
+  | ['turn'] // run the slice that was scheduled
+  | ['flush']; // deliver everything now
+
+interface Row {
+  name: string;
+  /** The budget of a turn, in ms. */
+  slice: number;
+  steps: Step[];
+  /** Deliveries, as `watcher:item,item`, in order. */
+  want: string[];
+  /** Slices still scheduled at the end. */
+  scheduled?: number;
+  /** A watcher whose delivery throws. */
+  failing?: string;
+}
+
+const rows: Row[] = [
+  {
+    name: 'nothing is delivered on the publishing turn; one slice per turn',
+    slice: 2,
+    steps: [['add', 'a'], ['add', 'b'], ['add', 'c'], ['pub', '1'], ['turn']],
+    want: ['a:1', 'b:1'],
+    scheduled: 1,
+  },
+  {
+    name: 'a sweep reaches every watcher in order over several turns',
+    slice: 2,
+    steps: [['add', 'a'], ['add', 'b'], ['add', 'c'], ['pub', '1'], ['turn'], ['turn']],
+    want: ['a:1', 'b:1', 'c:1'],
+    scheduled: 0,
+  },
+  {
+    name: 'items published during a sweep form the next batch, delivered together',
+    slice: 1,
+    steps: [['add', 'a'], ['add', 'b'], ['pub', '1'], ['turn'], ['pub', '2'], ['pub', '3'], ['turn'], ['turn'], ['turn']],
+    want: ['a:1', 'b:1', 'a:2,3', 'b:2,3'],
+    scheduled: 0,
+  },
+  {
+    name: 'items published before the first turn are one batch',
+    slice: 8,
+    steps: [['add', 'a'], ['pub', '1'], ['pub', '2'], ['turn']],
+    want: ['a:1,2'],
+    scheduled: 0,
+  },
+  {
+    name: 'a watcher added during a sweep joins from the next batch',
+    slice: 1,
+    steps: [['add', 'a'], ['add', 'b'], ['pub', '1'], ['turn'], ['add', 'c'], ['turn'], ['pub', '2'], ['turn'], ['turn'], ['turn']],
+    want: ['a:1', 'b:1', 'a:2', 'b:2', 'c:2'],
+    scheduled: 0,
+  },
+  {
+    name: 'a watcher removed during a sweep gets nothing more',
+    slice: 1,
+    steps: [['add', 'a'], ['add', 'b'], ['pub', '1'], ['turn'], ['del', 'b'], ['turn'], ['pub', '2'], ['turn']],
+    want: ['a:1', 'a:2'],
+    scheduled: 0,
+  },
+  {
+    name: 'with no watcher nothing is kept or scheduled',
+    slice: 4,
+    steps: [['pub', '1'], ['add', 'a'], ['pub', '2'], ['turn']],
+    want: ['a:2'],
+    scheduled: 0,
+  },
+  {
+    name: 'flush finishes the running sweep and the pending batch at once, in order',
+    slice: 1,
+    steps: [['add', 'a'], ['add', 'b'], ['pub', '1'], ['turn'], ['pub', '2'], ['flush']],
+    want: ['a:1', 'b:1', 'a:2', 'b:2'],
+  },
+  {
+    name: 'a watcher whose delivery throws is dropped; the others still get theirs',
+    slice: 8,
+    failing: 'a',
+    steps: [['add', 'a'], ['add', 'b'], ['pub', '1'], ['turn'], ['pub', '2'], ['turn']],
+    want: ['b:1', 'b:2'],
+    scheduled: 0,
+  },
+];
+
+describe('Fanout', () => {
+  it.each(rows)('$name', (row) => {
+    const queue: (() => void)[] = [];
+    const got: string[] = [];
+    let clock = 0;
+    const f = new Fanout<string, string>({
+      sliceMs: row.slice,
+      schedule: (run) => queue.push(run),
+      now: () => clock,
+      deliver: (w, items) => {
+        clock += 1;
+        if (w === row.failing) throw new Error('broken');
+        got.push(`${w}:${items.join(',')}`);
+      },
+    });
+    for (const step of row.steps) {
+      if (step[0] === 'pub') f.publish(step[1]);
+      else if (step[0] === 'add') f.add(step[1]);
+      else if (step[0] === 'del') f.delete(step[1]);
+      else if (step[0] === 'flush') f.flush();
+      else queue.shift()?.();
+    }
+    expect(got).toEqual(row.want);
+    if (row.scheduled !== undefined) expect(queue.length).toBe(row.scheduled);
+    if (row.failing) expect(f.has(row.failing)).toBe(false);
+  });
+
+  it('serves at least one watcher a turn however long a delivery takes; is idle once every batch went out', () => {
+    const queue: (() => void)[] = [];
+    let clock = 0;
+    const f = new Fanout<number, string>({ sliceMs: 1, schedule: (run) => queue.push(run), now: () => clock, deliver: () => (clock += 5) });
+    f.add('a');
+    f.add('b');
+    f.publish(1);
+    expect(f.busy).toBe(true);
+    queue.shift()!();
+    expect(f.busy).toBe(true);
+    queue.shift()!();
+    expect(f.busy).toBe(false);
+    expect(queue).toEqual([]);
+  });
+});

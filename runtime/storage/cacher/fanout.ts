@@ -1,0 +1,130 @@
+// Fan-out of a resource type's changes to its watchers, off the writer's
+// path. Items (changes, bookmarks) are published in order and delivered in
+// sweeps: a sweep takes every item published since the previous one and hands
+// that whole batch to each watcher in turn, a slice of watchers per turn of
+// the event loop (as many as fit in a small time budget, at least one), so a
+// write's answer never waits for the watchers and other work (the next
+// request, the next commit) waits at most one slice. Items
+// published while a sweep runs form the next batch: the busier the writers,
+// the more items a watcher gets in one delivery, and the number of
+// deliveries stays bounded by how fast sweeps go round.
+// Watchers added during a sweep join from the next one; a removed watcher
+// gets nothing more.
+
+export interface FanoutOptions<I, W> {
+  /** Hands a batch of items, in publication order, to one watcher. */
+  deliver: (watcher: W, items: readonly I[]) => void;
+  /** Time a turn of the event loop may spend delivering, in ms (default 0.25). */
+  sliceMs?: number;
+  /** Runs a slice later (default setImmediate: after pending I/O is looked at). */
+  schedule?: (run: () => void) => void;
+  /** Clock in ms (default performance.now). */
+  now?: () => number;
+}
+
+interface Sweep<I, W> {
+  items: I[];
+  targets: W[];
+  next: number;
+}
+
+export class Fanout<I, W> {
+  private readonly members = new Set<W>();
+  private pending: I[] = [];
+  private sweep: Sweep<I, W> | null = null;
+  private scheduled = false;
+  private readonly deliver: (watcher: W, items: readonly I[]) => void;
+  private readonly sliceMs: number;
+  private readonly schedule: (run: () => void) => void;
+  private readonly now: () => number;
+
+  constructor(opts: FanoutOptions<I, W>) {
+    this.deliver = opts.deliver;
+    this.sliceMs = opts.sliceMs ?? 0.25;
+    this.schedule = opts.schedule ?? ((run) => setImmediate(run));
+    this.now = opts.now ?? (() => performance.now());
+  }
+
+  get size(): number {
+    return this.members.size;
+  }
+  /** True while items wait for delivery. */
+  get busy(): boolean {
+    return this.sweep !== null || this.pending.length > 0;
+  }
+
+  add(watcher: W): void {
+    this.members.add(watcher);
+  }
+  delete(watcher: W): void {
+    this.members.delete(watcher);
+  }
+  has(watcher: W): boolean {
+    return this.members.has(watcher);
+  }
+  [Symbol.iterator](): IterableIterator<W> {
+    return this.members[Symbol.iterator]();
+  }
+  /** Forgets every watcher, and what was not yet delivered. */
+  clear(): void {
+    this.members.clear();
+    this.pending = [];
+    this.sweep = null;
+  }
+
+  /** Queues an item for every watcher; delivery starts on a later turn. */
+  publish(item: I): void {
+    // with no watcher and no sweep running there is nobody to tell
+    if (this.members.size === 0 && !this.sweep) return;
+    this.pending.push(item);
+    this.kick();
+  }
+
+  /** Delivers everything published so far, now (before ending watchers, so none misses an event it was owed). */
+  flush(): void {
+    while (this.sweep || this.pending.length) {
+      if (!this.sweep) this.begin();
+      this.runSlice(Infinity);
+    }
+  }
+
+  private kick(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.schedule(() => this.turn());
+  }
+
+  private begin(): void {
+    this.sweep = { items: this.pending, targets: [...this.members], next: 0 };
+    this.pending = [];
+  }
+
+  private turn(): void {
+    this.scheduled = false;
+    if (!this.sweep) {
+      if (this.pending.length === 0) return;
+      this.begin();
+    }
+    this.runSlice(this.sliceMs);
+    if (this.sweep || this.pending.length) this.kick();
+  }
+
+  private runSlice(budgetMs: number): void {
+    const s = this.sweep!;
+    const start = budgetMs === Infinity ? 0 : this.now();
+    let served = 0;
+    while (s.next < s.targets.length) {
+      if (served++ > 0 && budgetMs !== Infinity && this.now() - start >= budgetMs) break;
+      const w = s.targets[s.next++];
+      // a slice must not stop because one watcher's delivery failed
+      if (this.members.has(w)) {
+        try {
+          this.deliver(w, s.items);
+        } catch {
+          this.members.delete(w);
+        }
+      }
+    }
+    if (s.next >= s.targets.length) this.sweep = null;
+  }
+}

@@ -1,0 +1,50 @@
+// The bounded event queue: taking what is buffered at once, and the cut-off
+// bound counted the same way whether events were read one by one or taken
+// together (initial events sit outside the bound).
+import { describe, expect, it } from 'vitest';
+import { EventQueue } from './event-queue.ts';
+import type { WatchEvent } from '../interface.ts';
+
+const ev = (n: number): WatchEvent => ({ type: 'ADDED', object: { metadata: { name: `o${n}` } } });
+const names = (evs: WatchEvent[]) => evs.map((e) => e.object.metadata.name);
+
+interface Row {
+  name: string;
+  bound: number;
+  /** i<n>: pushInitial, p<n>: push, n: next(), t: takeBuffered() */
+  steps: string[];
+  taken: string[][];
+  overflowed: boolean;
+}
+
+const rows: Row[] = [
+  { name: 'takes everything buffered, in order', bound: 10, steps: ['p1', 'p2', 'p3', 't', 't'], taken: [['o1', 'o2', 'o3'], []], overflowed: false },
+  { name: 'after a next(), takes the rest', bound: 10, steps: ['p1', 'p2', 'p3', 'n', 't'], taken: [['o1'], ['o2', 'o3']], overflowed: false },
+  {
+    name: 'taking frees room under the bound',
+    bound: 2,
+    steps: ['p1', 'p2', 't', 'p3', 'p4', 't'],
+    taken: [
+      ['o1', 'o2'],
+      ['o3', 'o4'],
+    ],
+    overflowed: false,
+  },
+  { name: 'a push past the bound cuts the stream off; what was buffered is still taken', bound: 2, steps: ['p1', 'p2', 'p3', 't', 'p4', 't'], taken: [['o1', 'o2'], []], overflowed: true },
+  { name: 'initial events are outside the bound, also when taken', bound: 1, steps: ['i1', 'i2', 'i3', 'p4', 't', 'p5', 't'], taken: [['o1', 'o2', 'o3', 'o4'], ['o5']], overflowed: false },
+];
+
+describe('EventQueue.takeBuffered', () => {
+  it.each(rows)('$name', async (row) => {
+    const q = new EventQueue(row.bound);
+    const taken: string[][] = [];
+    for (const s of row.steps) {
+      if (s === 't') taken.push(names(q.takeBuffered()));
+      else if (s === 'n') taken.push(names([(await q.next()).value as WatchEvent]));
+      else if (s[0] === 'i') q.pushInitial(ev(Number(s.slice(1))));
+      else q.push(ev(Number(s.slice(1))));
+    }
+    expect(taken).toEqual(row.taken);
+    expect(q.overflowed).toBe(row.overflowed);
+  });
+});
