@@ -1,6 +1,6 @@
 // generated/ is current: codegen over api-specs/ into a temporary directory
 // gives byte-for-byte the committed generated/ (fails when stale), and a
-// second run writes nothing (idempotent). Also reports the codegen time.
+// second run writes nothing (idempotent). Also prints the codegen time (a figure to read, not a check: timing belongs to benches).
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +16,6 @@ describe('generated/ is up to date with api-specs/', () => {
       const first = await generate(specsDir, t.dir);
       const ms = performance.now() - t0;
       console.log(`codegen of api-specs/: ${first.files} files in ${Math.round(ms)} ms`);
-      expect(ms).toBeLessThan(30_000);
       const fresh = listFiles(t.dir).sort();
       const committed = listFiles(generatedDir).sort();
       expect(committed, 'files in generated/ differ from a fresh codegen: run `npm run codegen`').toEqual(fresh);
