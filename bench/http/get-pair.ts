@@ -3,14 +3,16 @@
 // Content-Type, both started as `node --import tsx <file>` (plain HTTP, no
 // authorization: --insecure-serve-http --authorization-mode AlwaysAllow).
 // Runs interleaved rounds (bare, ours, bare, ours ...) for JSON and protobuf
-// and prints each round's ratio and the medians, with the load average.
+// and prints each round's ratio and the medians, with the load average; the
+// servers' CPU time per request (from /proc) is a second figure, steadier
+// than the rate on a machine other work is using.
 // `--before DIR` also starts the server of another checkout (e.g. the main
 // branch) and measures it in the same rounds (bare, before, ours), for
 // before/after figures from one run.
 // Usage: npx tsx bench/http/get-pair.ts [--pairs N] [--seconds S] [--connections C] [--only json|protobuf] [--before DIR]
 
 import autocannon from 'autocannon';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,10 +50,22 @@ const load = (): string =>
     .join(' ');
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function rate(url: string, accept: string, duration: number): Promise<number> {
+/** CPU time (user + system) a process has used, in µs (Linux: /proc/<pid>/stat, in clock ticks of 10 ms). */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/** Requests per second, and the server's CPU per request in µs (a figure less sensitive to other load than the rate). */
+async function rate(server: BenchProcess, accept: string, duration: number): Promise<{ perSec: number; cpuPerReq: number }> {
+  const url = `${server.url}${PATH}`;
+  const cpu0 = cpuMicros(server.proc.pid!);
   const r = await autocannon({ url, connections: CONNECTIONS, duration, headers: { accept } });
+  const cpu = cpuMicros(server.proc.pid!) - cpu0;
   if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return r.requests.average;
+  // autocannon's histogram of requests also counts them all (`total`)
+  const total = (r.requests as typeof r.requests & { total: number }).total;
+  return { perSec: r.requests.average, cpuPerReq: cpu / total };
 }
 
 /** Waits for /readyz and creates the object the GETs read. */
@@ -115,25 +129,22 @@ async function main(): Promise<void> {
       writeFileSync(file, body);
       const bare = await spawnListening(['--import', 'tsx', barePath, file, type], root);
       bares.push(bare);
-      for (const s of [bare, before, ours]) if (s) await rate(`${s.url}${PATH}`, f.accept, 1);
-      const ratios: number[] = [];
-      const beforeRatios: number[] = [];
-      const oursRates: number[] = [];
-      const bareRates: number[] = [];
+      for (const s of [bare, before, ours]) if (s) await rate(s, f.accept, 1);
+      const rows: { bare: number; before: number; ours: number; cpu: { bare: number; before: number; ours: number } }[] = [];
       for (let i = 0; i < PAIRS; i++) {
-        const b = await rate(`${bare.url}${PATH}`, f.accept, SECONDS);
-        const p = before ? await rate(`${before.url}${PATH}`, f.accept, SECONDS) : 0;
-        const o = await rate(`${ours.url}${PATH}`, f.accept, SECONDS);
-        bareRates.push(b);
-        oursRates.push(o);
-        ratios.push(o / b);
-        if (before) beforeRatios.push(p / b);
-        const was = before ? ` before ${p.toFixed(0)}/s (${(p / b).toFixed(2)})` : '';
-        console.log(`${f.name} round ${i + 1}: bare ${b.toFixed(0)}/s${was} ours ${o.toFixed(0)}/s (${(o / b).toFixed(2)}) (load ${load()})`);
+        const b = await rate(bare, f.accept, SECONDS);
+        const p = before ? await rate(before, f.accept, SECONDS) : { perSec: 0, cpuPerReq: 0 };
+        const o = await rate(ours, f.accept, SECONDS);
+        rows.push({ bare: b.perSec, before: p.perSec, ours: o.perSec, cpu: { bare: b.cpuPerReq, before: p.cpuPerReq, ours: o.cpuPerReq } });
+        const was = before ? ` before ${p.perSec.toFixed(0)}/s (${(p.perSec / b.perSec).toFixed(2)}, ${p.cpuPerReq.toFixed(0)} µs)` : '';
+        console.log(
+          `${f.name} round ${i + 1}: bare ${b.perSec.toFixed(0)}/s (${b.cpuPerReq.toFixed(0)} µs CPU a request)${was} ours ${o.perSec.toFixed(0)}/s (${(o.perSec / b.perSec).toFixed(2)}, ${o.cpuPerReq.toFixed(0)} µs) (load ${load()})`,
+        );
       }
-      const was = before ? `, before/bare ${median(beforeRatios).toFixed(2)}` : '';
+      const med = (pick: (r: (typeof rows)[number]) => number) => median(rows.map(pick)).toFixed(2);
+      const was = before ? `; before/bare ${med((r) => r.before / r.bare)}, bare/before CPU ${med((r) => r.cpu.bare / r.cpu.before)}` : '';
       console.log(
-        `${f.name} GET (${body.byteLength} bytes, ${CONNECTIONS} connections): median bare ${median(bareRates).toFixed(0)}/s, ours ${median(oursRates).toFixed(0)}/s, ours/bare ${median(ratios).toFixed(2)}${was} (load ${load()})`,
+        `${f.name} GET (${body.byteLength} bytes, ${CONNECTIONS} connections), medians: ours/bare ${med((r) => r.ours / r.bare)}, bare/ours CPU a request ${med((r) => r.cpu.bare / r.cpu.ours)}${was} (load ${load()})`,
       );
       await bare.stop();
     }
