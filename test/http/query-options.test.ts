@@ -274,3 +274,28 @@ describe('integer query parameters of a list', () => {
     expect(r.json!.kind).toBe('ConfigMapList');
   });
 });
+
+describe('includeObject (TableOptions, read only for a Table)', () => {
+  const TABLE = { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' };
+
+  it.each(['Object', 'None', 'Metadata', ''])('includeObject=%j is accepted for a Table', async (v) => {
+    const r = await call('GET', `${CM}/existing?includeObject=${v}`, undefined, TABLE);
+    expect(r.status).toBe(200);
+    expect(r.json!.kind).toBe('Table');
+  });
+
+  it.each([
+    ['GET', `${CM}/existing`],
+    ['GET', CM],
+  ])('an unknown includeObject on %s %s is 400 for a Table', async (method, path) => {
+    const r = await call(method, `${path}?includeObject=All`, undefined, TABLE);
+    expect(r.status).toBe(400);
+    expect(r.json!.message).toBe(`Unable to convert to Table as requested: includeObject: Invalid value: "All": must be 'Metadata', 'Object', 'None', or empty`);
+  });
+
+  it('and ignored for any other answer', async () => {
+    const r = await call('GET', `${CM}/existing?includeObject=All`);
+    expect(r.status).toBe(200);
+    expect(r.json!.kind).toBe('ConfigMap');
+  });
+});

@@ -10,7 +10,7 @@ export async function handleGet(rc: RequestContext): Promise<Response> {
   const rv = rc.query.get('resourceVersion') ?? undefined;
   const obj = await rc.res.store.get(rc.info.namespace, rc.info.name, rv);
   const out = withVersion(obj, rc);
-  const body = transformObject(out, neg, { def: rc.res.def, includeObject: includeObject(rc), formatters: rc.services.formatters });
+  const body = transformObject(out, neg, { def: rc.res.def, includeObject: includeObject(rc, neg), formatters: rc.services.formatters });
   return sendNegotiated(rc, neg, body);
 }
 

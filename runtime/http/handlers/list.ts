@@ -52,6 +52,6 @@ export async function handleList(rc: RequestContext): Promise<Response> {
     metadata,
     items: result.items.map((o) => withVersion(o, rc)),
   };
-  const body = transformList(list, neg, { def: d, includeObject: includeObject(rc), formatters: rc.services.formatters });
+  const body = transformList(list, neg, { def: d, includeObject: includeObject(rc, neg), formatters: rc.services.formatters });
   return sendNegotiated(rc, neg, body);
 }

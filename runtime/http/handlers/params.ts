@@ -12,11 +12,18 @@ import { errors } from '../../api/errors.ts';
 import { goQuote } from '../../api/go-format.ts';
 import type { RequestContext } from './context.ts';
 import type { FieldValidation } from '../../registry/object-checks.ts';
+import type { Negotiated } from '../negotiate.ts';
 
-export function includeObject(rc: RequestContext): IncludeObject {
+/**
+ * ?includeObject of a Table (upstream's TableOptions, read only when the
+ * answer is a Table: any other answer ignores it); empty is Metadata.
+ */
+export function includeObject(rc: RequestContext, neg: Negotiated): IncludeObject {
   const v = rc.query.get('includeObject');
   if (v === 'None' || v === 'Object' || v === 'Metadata') return v;
-  if (v) throw errors.badRequest(`unsupported includeObject value: ${v}`);
+  if (v && neg.target.as === 'Table') {
+    throw errors.badRequest(`Unable to convert to Table as requested: includeObject: Invalid value: ${goQuote(v)}: must be 'Metadata', 'Object', 'None', or empty`);
+  }
   return 'Metadata';
 }
 

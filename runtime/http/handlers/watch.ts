@@ -68,7 +68,7 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
   const timeoutSeconds = intParam(rc, 'timeoutSeconds');
   const allowWatchBookmarks = boolParam(rc, 'allowWatchBookmarks') ?? false;
   const sendInitialEvents = boolParam(rc, 'sendInitialEvents');
-  const incl = includeObject(rc);
+  const incl = includeObject(rc, neg);
   const gvKey = `${neg.contentType}|${incl}|${rc.res.def.version}`;
   const plain = neg.target.as === 'object' && neg.encoding === 'json';
   const codec = neg.encoding === 'protobuf' ? await rc.services.protobuf.codec() : undefined;

@@ -42,7 +42,7 @@ export function writeHooks(rc: RequestContext, manager: string, dryRun: boolean,
 export function respondObject(rc: RequestContext, obj: Obj, status: number): Promise<Response> {
   return sendCommitted(rc, obj, status, () => {
     const neg = negotiate(rc, false);
-    const body = transformObject(withVersion(obj, rc), neg, { def: rc.res.def, includeObject: includeObject(rc), formatters: rc.services.formatters });
+    const body = transformObject(withVersion(obj, rc), neg, { def: rc.res.def, includeObject: includeObject(rc, neg), formatters: rc.services.formatters });
     return sendNegotiated(rc, neg, body, status);
   });
 }
