@@ -5,7 +5,11 @@
 // JSON.stringify of the list object plus the newline encodeBody adds. An
 // item stored under another apiVersion than the endpoint's is parsed and
 // re-serialized with the endpoint's, as withVersion does for parsed objects.
+// In protobuf, each item's message bytes are made once per object (parsed
+// from its JSON) and kept beside the cached object while it is current, so a
+// list is the list envelope around them and a get is the object envelope.
 import type { EncodedObject } from '../storage/interface.ts';
+import type { KubeProtobuf } from '../codec/protobuf/index.ts';
 
 /** An item's JSON as the endpoint of `apiVersion` serves it. */
 export function itemJSON(item: EncodedObject, apiVersion: string): string {
@@ -40,4 +44,34 @@ export function listBody(kind: string, apiVersion: string, metadata: Record<stri
   at += out.write(tail, at);
   if (at !== size) throw new Error(`list body: wrote ${at} of ${size} bytes`);
   return out;
+}
+
+/** Message bytes per item message type, per cached object (gone with the object). */
+const protobufItems = new Map<string, WeakMap<EncodedObject, Uint8Array>>();
+
+function itemProtobuf(codec: KubeProtobuf, apiVersion: string, listKind: string, item: EncodedObject): Uint8Array {
+  const type = codec.listItemType(apiVersion, listKind);
+  let byItem = protobufItems.get(type);
+  if (!byItem) protobufItems.set(type, (byItem = new WeakMap()));
+  let bytes = byItem.get(item);
+  if (!bytes) {
+    bytes = codec.encodeListItem(apiVersion, listKind, JSON.parse(item.json) as object);
+    byItem.set(item, bytes);
+  }
+  return bytes;
+}
+
+/** The protobuf list (enveloped) of the endpoint's apiVersion from the items' served JSON. */
+export function protobufListBody(codec: KubeProtobuf, listKind: string, apiVersion: string, metadata: Record<string, unknown>, items: EncodedObject[]): Uint8Array {
+  return codec.encodeListOf(
+    apiVersion,
+    listKind,
+    metadata,
+    items.map((i) => itemProtobuf(codec, apiVersion, listKind, i)),
+  );
+}
+
+/** The protobuf object (enveloped) of the endpoint's apiVersion from its served JSON. */
+export function protobufObjectBody(codec: KubeProtobuf, kind: string, listKind: string, apiVersion: string, item: EncodedObject): Uint8Array {
+  return codec.encodeObjectOf(apiVersion, kind, itemProtobuf(codec, apiVersion, listKind, item));
 }

@@ -1,13 +1,15 @@
 // GET and LIST answered from the objects' served JSON (the watch cache's
 // strings, or the stored text for paged lists) give byte for byte the body the
 // parsed-object path gives: `?pretty=true` still takes the parsed path, and
-// its body re-serialized compactly is what that path answers without pretty.
+// its body re-serialized compactly is what that path answers without pretty,
+// and the protobuf answers are the codec's encoding of that same object.
 // Also: a write acknowledged to a client is seen by every GET and LIST made
 // after it, across many connections at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
+import { loadKubeProtobuf } from '../../runtime/codec/protobuf/index.ts';
 
 let s: RunningServer;
 beforeAll(async () => {
@@ -80,6 +82,19 @@ describe('reads from served JSON are byte for byte the parsed-object answers', (
     expect(pretty.body).not.toBe(compact.body);
     expect(compact.body).toBe(`${JSON.stringify(JSON.parse(pretty.body))}\n`);
     expect(compact.type).toBe(pretty.type);
+  });
+
+  it.each(paths)('protobuf %s', async (path) => {
+    const codec = await loadKubeProtobuf();
+    const res = await s.app.request(path, { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+    expect(res.headers.get('content-type')).toBe('application/vnd.kubernetes.protobuf');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    // the parsed-object path encodes the object the JSON answer shows
+    const pretty = await text(`${path}${path.includes('?') ? '&' : '?'}pretty=true`);
+    expect(bytes.toString('hex')).toBe(Buffer.from(codec.encode(JSON.parse(pretty.body))).toString('hex'));
+    // twice: the second time from the message bytes kept for each object
+    const again = Buffer.from(await (await s.app.request(path, { headers: { accept: 'application/vnd.kubernetes.protobuf' } })).arrayBuffer());
+    expect(again.equals(bytes)).toBe(true);
   });
 
   it('follows continue tokens page by page with the same bodies', async () => {

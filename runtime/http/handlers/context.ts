@@ -83,6 +83,11 @@ export function servesEncodedJSON(rc: RequestContext, neg: Negotiated): boolean 
   return neg.encoding === 'json' && neg.target.as === 'object' && !pretty(rc);
 }
 
+/** Whether the answer is the object itself in protobuf (which the objects' served JSON can be turned into item by item). */
+export function servesEncodedProtobuf(neg: Negotiated): boolean {
+  return neg.encoding === 'protobuf' && neg.target.as === 'object';
+}
+
 /** Writes a body already serialized in the negotiated form. */
 export function sendSerialized(rc: RequestContext, neg: Negotiated, body: string | Uint8Array, status = 200): Response {
   const opts = { status, acceptEncoding: rc.c.req.header('accept-encoding'), warnings: rc.warnings };

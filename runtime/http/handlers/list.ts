@@ -2,12 +2,13 @@
 // resourceVersion semantics (served by storage), Table and
 // PartialObjectMetadataList forms. Plain JSON is the items' served JSON
 // (the watch cache's strings, or the stored text) inside the list envelope,
-// with no item parsed or re-serialized.
+// with no item parsed or re-serialized; protobuf is each item's message bytes,
+// made once per cached object, inside the list's envelope.
 
 import { errors } from '../../api/errors.ts';
 import { transformList } from '../respond.ts';
-import { listBody } from '../encoded-list.ts';
-import { type RequestContext, groupVersion, negotiate, sendNegotiated, sendSerialized, servesEncodedJSON } from './context.ts';
+import { listBody, protobufListBody } from '../encoded-list.ts';
+import { type RequestContext, groupVersion, negotiate, sendNegotiated, sendSerialized, servesEncodedJSON, servesEncodedProtobuf } from './context.ts';
 import { includeObject, intParam, predicate } from './params.ts';
 import { withVersion } from './get.ts';
 import type { Obj } from '../../storage/interface.ts';
@@ -46,6 +47,10 @@ export async function handleList(rc: RequestContext): Promise<Response> {
   if (servesEncodedJSON(rc, neg)) {
     const enc = await rc.res.store.listEncoded(rc.info.namespace, { ...q, predicate: pred });
     if (enc) return sendSerialized(rc, neg, listBody(d.listKind, groupVersion(rc), listMeta(enc), enc.items));
+  }
+  if (servesEncodedProtobuf(neg)) {
+    const enc = await rc.res.store.listEncoded(rc.info.namespace, { ...q, predicate: pred });
+    if (enc) return sendSerialized(rc, neg, protobufListBody(await rc.services.protobuf.codec(), d.listKind, groupVersion(rc), listMeta(enc), enc.items));
   }
   const result = await rc.res.store.list(rc.info.namespace, { ...q, predicate: pred });
   const metadata = listMeta(result);
