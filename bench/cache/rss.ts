@@ -1,7 +1,7 @@
 // bench/cache/rss: resident memory of the server process alone (node, no
 // wrapper) holding many ConfigMaps of about 1.1 KB: idle, every 20,000
 // objects while they are created over HTTP, then before and after one full
-// LIST of all of them, against the raw size of the objects (the bytes of
+// LIST of all of them (and after a protobuf one), against the raw size of the objects (the bytes of
 // their JSON as listed). Usage: npx tsx bench/cache/rss.ts [--objects N]
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -73,6 +73,10 @@ async function main(): Promise<void> {
   const after = rssMB(pid);
   console.log(`raw: ${items.length} objects, ${raw.toFixed(0)} MB of JSON`);
   console.log(`RSS before a full list: ${before.toFixed(0)} MB (${(before / raw).toFixed(2)}x raw); after: ${after.toFixed(0)} MB (${(after / raw).toFixed(2)}x raw, aim <= 2.5)`);
+  await (await fetch(`${server.url}/api/v1/configmaps`, { headers: { accept: 'application/vnd.kubernetes.protobuf' } })).arrayBuffer();
+  await settle();
+  const afterProtobuf = rssMB(pid);
+  console.log(`RSS after a full protobuf list too (its item bytes are kept): ${afterProtobuf.toFixed(0)} MB (${(afterProtobuf / raw).toFixed(2)}x raw)`);
   console.log(
     `load average: ${loadavg()
       .map((x) => x.toFixed(2))

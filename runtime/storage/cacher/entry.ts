@@ -25,32 +25,49 @@ export function parseEntry(e: { json: string }): Obj {
  * with: it serves the watchers the change is delivered to at once and is let
  * go by `release()`, after which the objects are parsed from the JSON (for a
  * watch that starts from an earlier version), so the ring holds strings only.
+ * A class, so that every event has the same small shape (object literals with
+ * getters are kept as dictionaries, several hundred bytes each).
  */
+class EntryEvent implements CacheEvent {
+  readonly key: string;
+  readonly attrs: ObjectAttrs;
+  readonly json: string;
+  readonly prevAttrs?: ObjectAttrs;
+  readonly prevJson?: string;
+  shared?: Map<string, WatchEvent>;
+
+  constructor(
+    readonly kind: CacheEvent['kind'],
+    cur: Entry,
+    readonly rev: number,
+    prev: Entry | undefined,
+    private live: Obj | undefined,
+    readonly at: number,
+  ) {
+    this.key = cur.key;
+    this.attrs = cur.attrs;
+    this.json = cur.json;
+    this.prevAttrs = prev?.attrs;
+    this.prevJson = prev?.json;
+  }
+
+  get obj(): Obj {
+    return this.live ?? (JSON.parse(this.json) as Obj);
+  }
+
+  get prevObj(): Obj | undefined {
+    return this.prevJson === undefined ? undefined : (JSON.parse(this.prevJson) as Obj);
+  }
+
+  release(): void {
+    this.live = undefined;
+    this.shared = undefined;
+  }
+}
+
 export function cacheEvent(kind: CacheEvent['kind'], cur: Entry, rev: number, prev: Entry | undefined, live: Obj | undefined, at: number): { ce: CacheEvent; release(): void } {
-  let obj = live;
-  const ce: CacheEvent = {
-    kind,
-    key: cur.key,
-    rev,
-    attrs: cur.attrs,
-    json: cur.json,
-    prevAttrs: prev?.attrs,
-    prevJson: prev?.json,
-    at,
-    get obj(): Obj {
-      return obj ?? parseEntry(cur);
-    },
-    get prevObj(): Obj | undefined {
-      return prev ? parseEntry(prev) : undefined;
-    },
-  };
-  return {
-    ce,
-    release() {
-      obj = undefined;
-      ce.shared = undefined;
-    },
-  };
+  const ce = new EntryEvent(kind, cur, rev, prev, live, at);
+  return { ce, release: () => ce.release() };
 }
 
 /** The ADDED event of an entry for a watch's initial state; its object is parsed on first use. */
