@@ -21,6 +21,8 @@ import {
   KeyExistsError,
   NotFoundError,
   PreconditionError,
+  type EncodedListResult,
+  type EncodedObject,
   type ListOptions,
   type Obj,
   type ObjectAttrs,
@@ -226,6 +228,32 @@ export class RegistryStore {
     }
     if (!obj) throw errors.notFound(this.gr, name);
     return obj;
+  }
+
+  /**
+   * get() as the object's served JSON when storage keeps it that way
+   * (undefined: storage cannot, ask get()). Same errors as get().
+   */
+  async getEncoded(namespace: string, name: string, resourceVersion?: string): Promise<EncodedObject | undefined> {
+    if (this.computed || !this.storage.getEncoded) return undefined;
+    let enc: EncodedObject | null;
+    try {
+      enc = await this.storage.getEncoded(this.key(namespace, name), { resourceVersion });
+    } catch (err) {
+      this.mapStorageError(err, name);
+    }
+    if (!enc) throw errors.notFound(this.gr, name);
+    return enc;
+  }
+
+  /** list() as the items' served JSON when storage keeps it that way (undefined: ask list()). Same errors as list(). */
+  async listEncoded(namespace: string, opts: ListOptions): Promise<EncodedListResult | undefined> {
+    if (this.computed || !this.storage.listEncoded) return undefined;
+    try {
+      return await this.storage.listEncoded(this.prefix(namespace), opts);
+    } catch (err) {
+      this.mapStorageError(err, '');
+    }
   }
 
   async list(namespace: string, opts: ListOptions): Promise<{ items: Obj[]; resourceVersion: string; continue?: string; remainingItemCount?: number }> {

@@ -190,6 +190,21 @@ export interface ListResult {
   remainingItemCount?: number;
 }
 
+/**
+ * One object as the JSON a read serves: `json` is the same string as
+ * JSON.stringify of the object get() or list() would return (with
+ * metadata.resourceVersion), made without parsing where the store can.
+ */
+export interface EncodedObject {
+  readonly json: string;
+  /** The object's apiVersion (the version it is stored in); '' when it has none. */
+  readonly apiVersion: string;
+}
+
+export interface EncodedListResult extends Omit<ListResult, 'items'> {
+  items: EncodedObject[];
+}
+
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
 export interface WatchEvent {
@@ -201,6 +216,8 @@ export interface WatchEvent {
    * event: serialize once per wire format (`json`, `protobuf`, ...).
    */
   encoded?: Map<string, Uint8Array>;
+  /** JSON.stringify(object), when the source had it without serializing (KVStorage, the cache). */
+  json?: string;
 }
 
 export interface WatchOptions {
@@ -264,6 +281,13 @@ export interface Storage {
       validateDeletion?: (current: Obj) => void | Promise<void>;
     },
   ): Promise<Obj>;
+  /**
+   * Optional: get() answered as JSON (same options, errors, consistency and
+   * null for a missing object), for readers that only send the object on.
+   */
+  getEncoded?(key: string, opts?: GetOptions): Promise<EncodedObject | null>;
+  /** Optional: list() answered as JSON items (same options, errors, consistency, paging). */
+  listEncoded?(prefix: string, opts?: ListOptions): Promise<EncodedListResult>;
   count(prefix: string): Promise<number>;
   /** The store's current revision. */
   currentRevision(): Promise<number>;

@@ -556,5 +556,48 @@ export function describeStorageSuite(name: string, open: () => Promise<StorageFi
       await tick();
       expect(w.events.length).toBe(1);
     });
+
+    it('answers getEncoded and listEncoded with the JSON of get and list, and watch events carry their JSON', async () => {
+      const w = collect(await s.watch(P, { recursive: true }));
+      await s.create(key('ns1', 'a'), cm('ns1', 'a', { app: 'web' }, { k: 'é"\\' }));
+      await s.create(key('ns1', 'b'), cm('ns1', 'b', { app: 'db' }, {}, 'special'));
+      await s.create(key('ns2', 'c'), { metadata: { name: 'c', namespace: 'ns2' }, apiVersion: 'v1', kind: 'ConfigMap' });
+      const first = await s.currentRevision();
+      await s.guaranteedUpdate(key('ns1', 'a'), { tryUpdate: (o) => ({ ...o!, data: { k: 'changed' } }) });
+      await s.delete(key('ns1', 'b'));
+      await s.create(key('ns1', 'b'), cm('ns1', 'b'));
+      if (!s.getEncoded || !s.listEncoded) return;
+      for (const k of [key('ns1', 'a'), key('ns2', 'c'), key('ns1', 'zzz')]) {
+        for (const resourceVersion of [undefined, '0']) {
+          const obj = await s.get(k, { resourceVersion });
+          const enc = await s.getEncoded(k, { resourceVersion });
+          expect(enc?.json).toBe(obj ? JSON.stringify(obj) : undefined);
+          if (obj) expect(enc!.apiVersion).toBe(obj.apiVersion);
+        }
+      }
+      const rows: [string, Parameters<Storage['list']>[1]][] = [
+        [P, {}],
+        [P + 'ns1/', {}],
+        [P, { resourceVersion: '0' }],
+        [P, { predicate: pred('app=web') }],
+        [P, { predicate: pred('', 'type=special') }],
+        [P, { limit: 2 }],
+        [P, { limit: 1, predicate: pred('', 'metadata.namespace=ns1') }],
+        [P, { resourceVersion: String(first), resourceVersionMatch: 'Exact' }],
+      ];
+      for (const [prefix, opts] of rows) {
+        const plain = await s.list(prefix, opts);
+        const enc = await s.listEncoded(prefix, opts);
+        expect(enc.items.map((i) => i.json)).toEqual(plain.items.map((o) => JSON.stringify(o)));
+        expect({ ...enc, items: [] }).toEqual({ ...plain, items: [] });
+        if (plain.continue) {
+          const next = await s.list(prefix, { ...opts, continue: plain.continue });
+          const nextEnc = await s.listEncoded(prefix, { ...opts, continue: enc.continue });
+          expect(nextEnc.items.map((i) => i.json)).toEqual(next.items.map((o) => JSON.stringify(o)));
+        }
+      }
+      await until(() => w.events.length >= 6);
+      for (const ev of w.events) if (ev.json !== undefined) expect(ev.json).toBe(JSON.stringify(ev.object));
+    });
   });
 }

@@ -197,3 +197,42 @@ function varint(n: number): number[] {
   out.push(n);
   return out;
 }
+
+describe("lists and objects from their items' message bytes", () => {
+  const big = 'y'.repeat(300);
+  const rows: [string, string, string, Record<string, unknown>, Record<string, unknown>[]][] = [
+    ['no items', 'v1', 'ConfigMapList', { resourceVersion: '3' }, []],
+    [
+      'ConfigMaps, a paged list',
+      'v1',
+      'ConfigMapList',
+      { resourceVersion: '12', continue: 'abc', remainingItemCount: 7 },
+      [{ metadata: { name: 'a', labels: { x: 'y' } }, data: { k: big } }, { metadata: { name: 'b' } }],
+    ],
+    ['Pods', 'v1', 'PodList', { resourceVersion: '1' }, [{ metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i' }] }, status: { phase: 'Running' } }]],
+    [
+      'Deployments with big items',
+      'apps/v1',
+      'DeploymentList',
+      { resourceVersion: '99' },
+      Array.from({ length: 40 }, (_, i) => ({
+        metadata: { name: `d${i}`, annotations: { a: big.repeat(i) } },
+        spec: { replicas: i, selector: { matchLabels: { a: 'b' } }, template: { metadata: {}, spec: { containers: [] } } },
+      })),
+    ],
+  ];
+  it.each(rows)('%s', (_, apiVersion, listKind, metadata, items) => {
+    const kind = listKind.replace(/List$/, '');
+    const whole = pb.encode({ apiVersion, kind: listKind, metadata, items: items.map((o) => ({ apiVersion, kind, ...o })) });
+    const parts = items.map((o) => pb.encodeListItem(apiVersion, listKind, { apiVersion, kind, ...o }));
+    expect(hex(pb.encodeListOf(apiVersion, listKind, metadata, parts))).toBe(hex(whole));
+    for (let i = 0; i < items.length; i++) {
+      expect(hex(pb.encodeObjectOf(apiVersion, kind, parts[i]))).toBe(hex(pb.encode({ apiVersion, kind, ...items[i] })));
+    }
+    expect(pb.listItemType(apiVersion, listKind)).toMatch(new RegExp(`\\.${kind}$`));
+  });
+  it('refuses kinds without a protobuf form', () => {
+    expect(() => pb.encodeListOf('stable.example.com/v1', 'CronTabList', {}, [])).toThrow(ProtobufUnsupportedError);
+    expect(() => pb.encodeObjectOf('meta.k8s.io/v1', 'Table', new Uint8Array())).toThrow(ProtobufUnsupportedError);
+  });
+});

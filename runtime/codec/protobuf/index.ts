@@ -27,6 +27,17 @@ export interface KubeProtobuf {
   encode(obj: object): Uint8Array;
   /** Enveloped bytes -> JSON object as the JSON API shows it (apiVersion and kind from typeMeta). */
   decode(bytes: Uint8Array): Record<string, unknown>;
+  /**
+   * The message type of a list's items and one item's message bytes (no
+   * envelope, no apiVersion/kind: the same for every version of the endpoint
+   * that shares the message), for encodeListOf and encodeObjectOf.
+   */
+  listItemType(apiVersion: string, listKind: string): string;
+  encodeListItem(apiVersion: string, listKind: string, item: object): Uint8Array;
+  /** A list from its metadata and its items' bytes (encodeListItem): the bytes encode() gives for the whole list. */
+  encodeListOf(apiVersion: string, listKind: string, metadata: object, items: Uint8Array[]): Uint8Array;
+  /** An object from its message bytes (encodeListItem of its list): the bytes encode() gives for it. */
+  encodeObjectOf(apiVersion: string, kind: string, raw: Uint8Array): Uint8Array;
   /** One watch event as a frame: 4-byte big-endian length + WatchEvent{type, object.raw = enveloped object}. */
   encodeWatchEvent(type: string, obj: object): Uint8Array;
   /** One frame payload (without the length) -> event type and decoded object. */
@@ -95,6 +106,49 @@ export class Codec implements KubeProtobuf {
     return { apiVersion: env.apiVersion, kind: env.kind, ...(this.reflectDecoder.decode(desc, env.raw) as Record<string, unknown>) };
   }
 
+  /** The list message and its repeated `items` field. */
+  private listItems(apiVersion: string, listKind: string): { list: DescMessage; field: number; item: DescMessage } {
+    const list = this.message(apiVersion, listKind);
+    if (!list) throw new ProtobufUnsupportedError(`${apiVersion}, Kind=${listKind} has no protobuf encoding`);
+    const f = list.fields.find((x) => x.localName === 'items' || x.name === 'items');
+    if (!f || f.fieldKind !== 'list' || f.listKind !== 'message') throw new ProtobufError(`${apiVersion}, Kind=${listKind} has no items`);
+    return { list, field: f.number, item: f.message };
+  }
+
+  listItemType(apiVersion: string, listKind: string): string {
+    return this.listItems(apiVersion, listKind).item.typeName;
+  }
+
+  encodeListItem(apiVersion: string, listKind: string, item: object): Uint8Array {
+    return this.encoder.encode(this.listItems(apiVersion, listKind).item, item);
+  }
+
+  encodeListOf(apiVersion: string, listKind: string, metadata: object, items: Uint8Array[]): Uint8Array {
+    const { list, field } = this.listItems(apiVersion, listKind);
+    // fields go out in number order: the list's own fields (metadata), then each item as field `field`
+    const head = this.encoder.encode(list, { metadata });
+    if (field < 1 || field > 15 || list.fields.some((f) => f.number > field)) throw new ProtobufError(`${apiVersion}, Kind=${listKind}: items is not the last field`);
+    let size = head.length;
+    for (const b of items) size += 1 + varintSize(b.length) + b.length;
+    return envelope(apiVersion, listKind, size, (out, at) => {
+      out.set(head, at);
+      at += head.length;
+      const tag = (field << 3) | 2;
+      for (const b of items) {
+        out[at++] = tag;
+        at = writeVarint(out, at, b.length);
+        out.set(b, at);
+        at += b.length;
+      }
+      return at;
+    });
+  }
+
+  encodeObjectOf(apiVersion: string, kind: string, raw: Uint8Array): Uint8Array {
+    if (!this.message(apiVersion, kind)) throw new ProtobufUnsupportedError(`${apiVersion}, Kind=${kind} has no protobuf encoding`);
+    return wrap(apiVersion, kind, raw);
+  }
+
   encodeWatchEvent(type: string, obj: object): Uint8Array {
     return frame(watchEventBytes(type, this.encode(obj)));
   }
@@ -103,6 +157,45 @@ export class Codec implements KubeProtobuf {
     const e = readWatchEvent(payload);
     return { type: e.type, object: this.decode(e.object) };
   }
+}
+
+function varintSize(n: number): number {
+  let size = 1;
+  while (n >= 0x80) {
+    n = Math.floor(n / 128);
+    size++;
+  }
+  return size;
+}
+
+function writeVarint(out: Uint8Array, at: number, n: number): number {
+  while (n >= 0x80) {
+    out[at++] = (n & 0x7f) | 0x80;
+    n = Math.floor(n / 128);
+  }
+  out[at++] = n;
+  return at;
+}
+
+/**
+ * wrap() for a large raw message written straight into the result: the
+ * envelope's header, `rawSize` bytes from `write`, then the two empty strings
+ * (contentEncoding, contentType), with no intermediate copy of the raw bytes.
+ */
+function envelope(apiVersion: string, kind: string, rawSize: number, write: (out: Uint8Array, at: number) => number): Uint8Array {
+  const empty = wrap(apiVersion, kind, new Uint8Array(0));
+  // wrap's output ends with: raw field (tag, length 0), then 4 bytes of the two empty strings
+  const headLen = empty.length - 4 - 2;
+  const size = headLen + 1 + varintSize(rawSize) + rawSize + 4;
+  const out = new Uint8Array(size);
+  out.set(empty.subarray(0, headLen), 0);
+  let at = headLen;
+  out[at++] = empty[headLen];
+  at = writeVarint(out, at, rawSize);
+  const end = write(out, at);
+  if (end !== at + rawSize) throw new ProtobufError(`envelope: wrote ${end - at} of ${rawSize} bytes`);
+  out.set(empty.subarray(empty.length - 4), end);
+  return out;
 }
 
 export const DEFAULT_GENERATED_DIR = fileURLToPath(new URL('../../../generated/', import.meta.url));

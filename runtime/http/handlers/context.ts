@@ -74,6 +74,25 @@ export function bodyProtobuf(rc: RequestContext): ProtobufSupport | undefined {
   return rc.services.protobuf.supports(groupVersion(rc), rc.res.def.kind) ? rc.services.protobuf : undefined;
 }
 
+/**
+ * Whether the answer is the objects' served JSON as it is: plain JSON of the
+ * object itself (no Table or metadata-only form, no YAML, not pretty).
+ */
+export function servesEncodedJSON(rc: RequestContext, neg: Negotiated): boolean {
+  return neg.encoding === 'json' && neg.target.as === 'object' && !pretty(rc);
+}
+
+/** Whether the answer is the object itself in protobuf (which the objects' served JSON can be turned into item by item). */
+export function servesEncodedProtobuf(neg: Negotiated): boolean {
+  return neg.encoding === 'protobuf' && neg.target.as === 'object';
+}
+
+/** Writes a body already serialized in the negotiated form. */
+export function sendSerialized(rc: RequestContext, neg: Negotiated, body: string | Uint8Array, status = 200): Response {
+  const opts = { status, acceptEncoding: requestHeader(rc.c, 'accept-encoding'), warnings: rc.warnings };
+  return typeof body === 'string' ? send(body, neg.contentType, opts) : sendBytes(body, neg.contentType, opts);
+}
+
 /** Writes an object or list in the negotiated form (JSON, YAML, protobuf), Table conversions already applied. */
 export async function sendNegotiated(rc: RequestContext, neg: Negotiated, value: unknown, status = 200): Promise<Response> {
   const opts = { status, acceptEncoding: requestHeader(rc.c, 'accept-encoding'), warnings: rc.warnings };

@@ -1,10 +1,14 @@
 // LIST of a collection: selectors, paging (limit/continue), the
 // resourceVersion semantics (served by storage), Table and
-// PartialObjectMetadataList forms.
+// PartialObjectMetadataList forms. Plain JSON is the items' served JSON
+// (the watch cache's strings, or the stored text) inside the list envelope,
+// with no item parsed or re-serialized; protobuf is each item's message bytes,
+// made once per cached object, inside the list's envelope.
 
 import { errors } from '../../api/errors.ts';
 import { transformList } from '../respond.ts';
-import { type RequestContext, groupVersion, negotiate, sendNegotiated } from './context.ts';
+import { listBody, protobufListBody } from '../encoded-list.ts';
+import { type RequestContext, groupVersion, negotiate, sendNegotiated, sendSerialized, servesEncodedJSON, servesEncodedProtobuf } from './context.ts';
 import { includeObject, intParam, predicate } from './params.ts';
 import { withVersion } from './get.ts';
 import type { Obj } from '../../storage/interface.ts';
@@ -41,11 +45,17 @@ export async function handleList(rc: RequestContext): Promise<Response> {
   const neg = negotiate(rc, true);
   const q = listQuery(rc, false);
   const pred = predicate(rc);
-  const result = await rc.res.store.list(rc.info.namespace, { ...q, predicate: pred });
   const d = rc.res.def;
-  const metadata: Record<string, unknown> = { resourceVersion: result.resourceVersion };
-  if (result.continue) metadata.continue = result.continue;
-  if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
+  if (servesEncodedJSON(rc, neg)) {
+    const enc = await rc.res.store.listEncoded(rc.info.namespace, { ...q, predicate: pred });
+    if (enc) return sendSerialized(rc, neg, listBody(d.listKind, groupVersion(rc), listMeta(enc), enc.items));
+  }
+  if (servesEncodedProtobuf(neg)) {
+    const enc = await rc.res.store.listEncoded(rc.info.namespace, { ...q, predicate: pred });
+    if (enc) return sendSerialized(rc, neg, protobufListBody(await rc.services.protobuf.codec(), d.listKind, groupVersion(rc), listMeta(enc), enc.items));
+  }
+  const result = await rc.res.store.list(rc.info.namespace, { ...q, predicate: pred });
+  const metadata = listMeta(result);
   const list: Obj = {
     kind: d.listKind,
     apiVersion: groupVersion(rc),
@@ -54,4 +64,12 @@ export async function handleList(rc: RequestContext): Promise<Response> {
   };
   const body = transformList(list, neg, { def: d, includeObject: includeObject(rc, neg), formatters: rc.services.formatters });
   return sendNegotiated(rc, neg, body);
+}
+
+/** The list's metadata, in the order upstream writes it. */
+function listMeta(result: { resourceVersion: string; continue?: string; remainingItemCount?: number }): Record<string, unknown> {
+  const metadata: Record<string, unknown> = { resourceVersion: result.resourceVersion };
+  if (result.continue) metadata.continue = result.continue;
+  if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
+  return metadata;
 }

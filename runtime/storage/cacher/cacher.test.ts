@@ -200,6 +200,54 @@ describe('Cacher', () => {
     const b = (await cacher.get(`${P}ns/x`, { resourceVersion: '0' }))!;
     expect(b.data.changed).toBeUndefined();
   });
+
+  it('keeps served JSON: list items are fresh copies, JSON items are the strings a get serializes to', async () => {
+    await make();
+    await cacher.create(`${P}ns/x`, { ...cm('x'), data: { k: 'é' } });
+    await cacher.create(`${P}ns/y`, cm('y'));
+    const a = await cacher.list(P);
+    a.items[0].data.changed = 'yes';
+    const b = await cacher.list(P);
+    expect(b.items[0].data.changed).toBeUndefined();
+    const enc = await cacher.listEncoded(P);
+    expect(enc.resourceVersion).toBe(b.resourceVersion);
+    expect(enc.items.map((i) => i.json)).toEqual(b.items.map((o) => JSON.stringify(o)));
+    expect(enc.items.map((i) => i.apiVersion)).toEqual(['v1', 'v1']);
+    expect((await cacher.getEncoded(`${P}ns/x`))!.json).toBe(JSON.stringify(await cacher.get(`${P}ns/x`)));
+    expect(await cacher.getEncoded(`${P}ns/none`)).toBeNull();
+  });
+
+  it('hands watchers the object the change came with and keeps only strings in the ring', async () => {
+    await make();
+    const rv = String(await kv.currentRevision());
+    const live = collect(await cacher.watch(P, { recursive: true, resourceVersion: rv }));
+    await cacher.create(`${P}ns/x`, cm('x'));
+    await cacher.guaranteedUpdate(`${P}ns/x`, { tryUpdate: (o) => ({ ...o!, data: { v: '2' } }) });
+    await sleep(10);
+    expect(live.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED']);
+    for (const e of live) expect(e.json).toBe(JSON.stringify(e.object));
+    const ring = (cacher as unknown as { ring: EventRing }).ring;
+    const held = ring.since(Number(rv))!;
+    expect(held.length).toBe(2);
+    // no watch event (and no object parsed for one) stays in the ring once delivered
+    expect(held.every((ce) => ce.shared === undefined && typeof ce.json === 'string')).toBe(true);
+    const replay = collect(await cacher.watch(P, { recursive: true, resourceVersion: rv }));
+    await sleep(10);
+    expect(replay.map((e) => e.object)).toEqual(live.map((e) => e.object));
+    expect(replay[0].object).not.toBe(live[0].object);
+    expect(held.every((ce) => ce.shared === undefined)).toBe(true);
+  });
+
+  it('builds initial events from the cached JSON', async () => {
+    await make();
+    await cacher.create(`${P}ns/x`, cm('x'));
+    const w = collect(await cacher.watch(P, { recursive: true, sendInitialEvents: true, allowWatchBookmarks: true, resourceVersionMatch: 'NotOlderThan', resourceVersion: '' }));
+    await sleep(10);
+    expect(w[0].type).toBe('ADDED');
+    expect(w[0].json).toBe(JSON.stringify(await cacher.get(`${P}ns/x`)));
+    expect(w[0].object).toBe(w[0].object);
+    expect(w[0].object).toEqual(await cacher.get(`${P}ns/x`));
+  });
 });
 
 describe('EventRing', () => {

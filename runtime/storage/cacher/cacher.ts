@@ -8,9 +8,14 @@
 // write was answered (fanout.ts). Consistent reads (no
 // resourceVersion), gets as well as lists, wait until the cache has reached
 // the store's current revision and are then answered from memory: what 1.31's
-// ConsistentListFromCache does for lists, applied to gets too.
+// ConsistentListFromCache does for lists, applied to gets too. The cache keeps
+// each object as its served JSON (entry.ts), not as a parsed object: gets
+// parse a copy, lists and gets as JSON (listEncoded/getEncoded) hand the
+// strings on.
 import {
   InvalidRequestError,
+  type EncodedListResult,
+  type EncodedObject,
   type GetOptions,
   type ListOptions,
   type ListResult,
@@ -29,6 +34,7 @@ import { matchesAttrs, predicateEmpty, statusObject, transition } from '../seman
 import { EventQueue } from '../stream/event-queue.ts';
 import { EventRing, sharedEvent, type CacheEvent } from './ring.ts';
 import { Fanout } from './fanout.ts';
+import { cacheEvent, initialEvent, parseEntry, type Entry } from './entry.ts';
 import { SortedKeys } from './sorted-keys.ts';
 import { objectKey } from '../../api/keys.ts';
 import { ANNOTATION_INITIAL_EVENTS_END } from '../../api/k8s-names.ts';
@@ -55,16 +61,6 @@ export interface CacherOptions {
   /** apiVersion/kind put on BOOKMARK objects (default: those of the objects seen). */
   apiVersion?: string;
   kind?: string;
-}
-
-interface Entry {
-  key: string;
-  obj: Obj;
-  attrs: ObjectAttrs;
-  /** ADDED event for initial-state delivery, built once. */
-  added?: WatchEvent;
-  /** The object's JSON, made on the first get: parsing it is cheaper than a structured clone for every later one. */
-  json?: string;
 }
 
 interface Watcher {
@@ -118,7 +114,14 @@ export class Cacher implements Storage {
     };
     this.typeInfo = { apiVersion: opts.apiVersion, kind: opts.kind };
     this.ring = new EventRing(0, this.opts.historyWindowMs, this.opts.maxEvents);
-    this.watchers = new Fanout<FanItem, Watcher>({ deliver: (w, items) => this.deliverBatch(w, items), sliceMs: opts.fanoutSliceMs });
+    this.watchers = new Fanout<FanItem, Watcher>({
+      deliver: (w, items) => this.deliverBatch(w, items),
+      sliceMs: opts.fanoutSliceMs,
+      // once every watcher has a change, the ring keeps its strings only
+      settled: (items) => {
+        for (const item of items) if (!('bookmark' in item)) item.release?.();
+      },
+    });
     this.ready = this.start();
     this.ready.catch(() => undefined);
     this.bookmarkTimer = setInterval(() => this.sendBookmarks(), opts.bookmarkIntervalMs ?? 60_000);
@@ -130,14 +133,26 @@ export class Cacher implements Storage {
     return objectKey(this.prefix, obj.metadata?.namespace, obj.metadata?.name as string);
   }
 
+  /** An entry for an object as it arrived (with its JSON when the source had it). */
+  private entry(key: string, obj: Obj, json?: string): Entry {
+    const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
+    // one string per apiVersion, not one per object
+    if (apiVersion !== this.lastApiVersion) this.lastApiVersion = apiVersion;
+    return { key, json: json ?? JSON.stringify(obj), apiVersion: this.lastApiVersion, attrs: this.opts.attrs(obj) };
+  }
+  private lastApiVersion = '';
+
   /** Lists the inner storage and starts following it. */
   private async start(): Promise<void> {
-    const list = await this.inner.list(this.prefix, {});
+    // the JSON when the inner storage has it (parsed here only for the selectors' attributes)
+    const list: { items: { obj: Obj; json?: string }[]; resourceVersion: string } = this.inner.listEncoded
+      ? await this.inner.listEncoded(this.prefix, {}).then((l) => ({ ...l, items: l.items.map((i) => ({ obj: JSON.parse(i.json) as Obj, json: i.json })) }))
+      : await this.inner.list(this.prefix, {}).then((l) => ({ ...l, items: l.items.map((obj) => ({ obj })) }));
     this.store.clear();
     this.keys.clear();
-    for (const obj of list.items) {
+    for (const { obj, json } of list.items) {
       const key = this.keyOf(obj);
-      this.store.set(key, { key, obj, attrs: this.opts.attrs(obj) });
+      this.store.set(key, this.entry(key, obj, json));
       this.keys.insert(key);
       this.noteType(obj);
     }
@@ -186,7 +201,7 @@ export class Cacher implements Storage {
     const obj = ev.object;
     const key = this.keyOf(obj);
     const prev = this.store.get(key);
-    const attrs = this.opts.attrs(obj);
+    const cur = this.entry(key, obj, ev.json);
     let kind: CacheEvent['kind'];
     if (ev.type === 'DELETED') {
       kind = 'delete';
@@ -194,11 +209,12 @@ export class Cacher implements Storage {
       this.keys.remove(key);
     } else {
       kind = prev ? 'update' : 'create';
-      this.store.set(key, { key, obj, attrs });
+      this.store.set(key, cur);
       if (!prev) this.keys.insert(key);
     }
     this.noteType(obj);
-    const ce: CacheEvent = { kind, key, rev, obj, attrs, prevObj: prev?.obj, prevAttrs: prev?.attrs, at: Date.now() };
+    // the watchers get the object the change arrived with; once the fan-out has settled the change, the ring keeps its strings only
+    const ce = cacheEvent(kind, cur, rev, prev, obj, Date.now());
     this.ring.push(ce);
     this.watchers.publish(ce);
     this.advance(rev);
@@ -306,34 +322,66 @@ export class Cacher implements Storage {
 
   async get(key: string, opts: GetOptions = {}): Promise<Obj | null> {
     if (!key.startsWith(this.prefix)) return this.inner.get(key, opts);
+    const e = await this.cachedGet(key, opts);
+    if (e === undefined) return this.inner.get(key, opts);
+    return e && parseEntry(e);
+  }
+
+  async getEncoded(key: string, opts: GetOptions = {}): Promise<EncodedObject | null> {
+    if (!key.startsWith(this.prefix)) return this.innerGetEncoded(key, opts);
+    const e = await this.cachedGet(key, opts);
+    if (e === undefined) return this.innerGetEncoded(key, opts);
+    return e;
+  }
+
+  /** The entry (null: missing) once the cache is fresh enough; undefined when storage must answer. */
+  private async cachedGet(key: string, opts: GetOptions): Promise<Entry | null | undefined> {
     const plan = planGet(opts.resourceVersion);
     // a consistent get waits for the cache to reach the store's current revision (as a list does); storage answers if it cannot
-    if (!(await this.freshen(plan))) return this.inner.get(key, opts);
-    const e = this.store.get(key);
-    if (!e) return null;
-    e.json ??= JSON.stringify(e.obj);
-    return JSON.parse(e.json) as Obj;
+    if (!(await this.freshen(plan))) return undefined;
+    return this.store.get(key) ?? null;
+  }
+
+  private async innerGetEncoded(key: string, opts: GetOptions): Promise<EncodedObject | null> {
+    if (this.inner.getEncoded) return this.inner.getEncoded(key, opts);
+    const obj = await this.inner.get(key, opts);
+    return obj && { json: JSON.stringify(obj), apiVersion: typeof obj.apiVersion === 'string' ? obj.apiVersion : '' };
+  }
+
+  /** Lists from memory when upstream's cacher would; every item is a fresh copy. */
+  async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    const cached = await this.cachedList(prefix, opts);
+    if (!cached) return this.inner.list(prefix, opts);
+    return { ...cached, items: cached.items.map(parseEntry) };
+  }
+
+  /** list() as the items' JSON: from memory, the cached strings themselves. */
+  async listEncoded(prefix: string, opts: ListOptions = {}): Promise<EncodedListResult> {
+    const cached = await this.cachedList(prefix, opts);
+    if (cached) return cached;
+    if (this.inner.listEncoded) return this.inner.listEncoded(prefix, opts);
+    const l = await this.inner.list(prefix, opts);
+    return { ...l, items: l.items.map((o) => ({ json: JSON.stringify(o), apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : '' })) };
   }
 
   /**
-   * Lists from memory when upstream's cacher would; the items are shared with
-   * the cache and must be treated as read-only.
+   * The matching entries when the cache answers the list (upstream 1.31's
+   * shouldDelegateList: continue tokens, a limit with a resourceVersion
+   * other than 0, and Exact matches go to storage); null when storage must.
    */
-  async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+  private async cachedList(prefix: string, opts: ListOptions): Promise<{ items: Entry[]; resourceVersion: string } | null> {
     validateListOptions(opts);
     const hasLimit = !!opts.limit && opts.limit > 0 && opts.resourceVersion !== '0';
-    if (opts.continue || hasLimit || opts.resourceVersionMatch === 'Exact' || !prefix.startsWith(this.prefix)) {
-      return this.inner.list(prefix, opts);
-    }
+    if (opts.continue || hasLimit || opts.resourceVersionMatch === 'Exact' || !prefix.startsWith(this.prefix)) return null;
     const plan = planList(opts);
-    if (!(await this.freshen(plan))) return this.inner.list(prefix, opts);
+    if (!(await this.freshen(plan))) return null;
     const pred = opts.predicate;
     const filtering = !predicateEmpty(pred);
-    const items: Obj[] = [];
+    const items: Entry[] = [];
     for (const key of this.keys.range(prefix)) {
       const e = this.store.get(key)!;
       if (filtering && !matchesAttrs(pred, e.attrs)) continue;
-      items.push(e.obj);
+      items.push(e);
     }
     return { items, resourceVersion: String(this.rev) };
   }
@@ -361,8 +409,7 @@ export class Cacher implements Storage {
       for (const key of keys) {
         const e = this.store.get(key)!;
         if (filtering && !matchesAttrs(pred, e.attrs)) continue;
-        e.added ??= { type: 'ADDED', object: e.obj, encoded: new Map() };
-        w.q.pushInitial(e.added);
+        w.q.pushInitial(initialEvent(e));
       }
       if (plan.initialEventsEndBookmark) {
         w.q.pushInitial({
@@ -381,6 +428,8 @@ export class Cacher implements Storage {
       // Deliver the backlog as if live, then register.
       w.startRev = plan.start.rev;
       for (const ce of backlog) this.deliver(w, ce);
+      // the events built for it stay with this watcher, not in the ring
+      for (const ce of backlog) ce.shared = undefined;
       w.startRev = Math.max(plan.start.rev, this.rev);
     }
     if (!w.q.closed) this.watchers.add(w);

@@ -1,7 +1,8 @@
 // The fan-out's sweeps, driven by hand (a fake scheduler: one step runs the
 // slice that was scheduled; a fake clock: each delivery takes 1 ms, so a
 // budget of n ms serves n watchers a turn): batches, slices, watchers joining and leaving
-// mid-sweep, flushing, and a failing watcher. Each row is a script of steps
+// mid-sweep, flushing, clearing, a failing watcher, and which batches are
+// settled (handed to every watcher, or to nobody). Each row is a script of steps
 // and the deliveries expected after it.
 import { describe, expect, it } from 'vitest';
 import { Fanout } from './fanout.ts';
@@ -11,7 +12,8 @@ type Step =
   | ['add', string] // add a watcher
   | ['del', string] // remove a watcher
   | ['turn'] // run the slice that was scheduled
-  | ['flush']; // deliver everything now
+  | ['flush'] // deliver everything now
+  | ['clear']; // forget every watcher and what was not delivered
 
 interface Row {
   name: string;
@@ -24,6 +26,8 @@ interface Row {
   scheduled?: number;
   /** A watcher whose delivery throws. */
   failing?: string;
+  /** Batches told settled (no watcher will be handed them any more), as `1,2`, in order. */
+  settled?: string[];
 }
 
 const rows: Row[] = [
@@ -33,6 +37,7 @@ const rows: Row[] = [
     steps: [['add', 'a'], ['add', 'b'], ['add', 'c'], ['pub', '1'], ['turn']],
     want: ['a:1', 'b:1'],
     scheduled: 1,
+    settled: [],
   },
   {
     name: 'a sweep reaches every watcher in order over several turns',
@@ -40,6 +45,7 @@ const rows: Row[] = [
     steps: [['add', 'a'], ['add', 'b'], ['add', 'c'], ['pub', '1'], ['turn'], ['turn']],
     want: ['a:1', 'b:1', 'c:1'],
     scheduled: 0,
+    settled: ['1'],
   },
   {
     name: 'items published during a sweep form the next batch, delivered together',
@@ -47,6 +53,7 @@ const rows: Row[] = [
     steps: [['add', 'a'], ['add', 'b'], ['pub', '1'], ['turn'], ['pub', '2'], ['pub', '3'], ['turn'], ['turn'], ['turn']],
     want: ['a:1', 'b:1', 'a:2,3', 'b:2,3'],
     scheduled: 0,
+    settled: ['1', '2,3'],
   },
   {
     name: 'items published before the first turn are one batch',
@@ -75,12 +82,21 @@ const rows: Row[] = [
     steps: [['pub', '1'], ['add', 'a'], ['pub', '2'], ['turn']],
     want: ['a:2'],
     scheduled: 0,
+    settled: ['1', '2'],
+  },
+  {
+    name: 'clear settles what the running sweep and the pending batch still held',
+    slice: 1,
+    steps: [['add', 'a'], ['add', 'b'], ['pub', '1'], ['turn'], ['pub', '2'], ['clear'], ['pub', '3']],
+    want: ['a:1'],
+    settled: ['1,2', '3'],
   },
   {
     name: 'flush finishes the running sweep and the pending batch at once, in order',
     slice: 1,
     steps: [['add', 'a'], ['add', 'b'], ['pub', '1'], ['turn'], ['pub', '2'], ['flush']],
     want: ['a:1', 'b:1', 'a:2', 'b:2'],
+    settled: ['1', '2'],
   },
   {
     name: 'a watcher whose delivery throws is dropped; the others still get theirs',
@@ -96,6 +112,7 @@ describe('Fanout', () => {
   it.each(rows)('$name', (row) => {
     const queue: (() => void)[] = [];
     const got: string[] = [];
+    const settled: string[] = [];
     let clock = 0;
     const f = new Fanout<string, string>({
       sliceMs: row.slice,
@@ -106,17 +123,20 @@ describe('Fanout', () => {
         if (w === row.failing) throw new Error('broken');
         got.push(`${w}:${items.join(',')}`);
       },
+      settled: (items) => settled.push(items.join(',')),
     });
     for (const step of row.steps) {
       if (step[0] === 'pub') f.publish(step[1]);
       else if (step[0] === 'add') f.add(step[1]);
       else if (step[0] === 'del') f.delete(step[1]);
       else if (step[0] === 'flush') f.flush();
+      else if (step[0] === 'clear') f.clear();
       else queue.shift()?.();
     }
     expect(got).toEqual(row.want);
     if (row.scheduled !== undefined) expect(queue.length).toBe(row.scheduled);
     if (row.failing) expect(f.has(row.failing)).toBe(false);
+    if (row.settled) expect(settled).toEqual(row.settled);
   });
 
   it('serves at least one watcher a turn however long a delivery takes; is idle once every batch went out', () => {

@@ -20,6 +20,8 @@ export interface FanoutOptions<I, W> {
   schedule?: (run: () => void) => void;
   /** Clock in ms (default performance.now). */
   now?: () => number;
+  /** Told of items no watcher will be handed any more (delivered to all, or nobody to deliver to), in publication order. */
+  settled?: (items: readonly I[]) => void;
 }
 
 interface Sweep<I, W> {
@@ -37,12 +39,14 @@ export class Fanout<I, W> {
   private readonly sliceMs: number;
   private readonly schedule: (run: () => void) => void;
   private readonly now: () => number;
+  private readonly settled: (items: readonly I[]) => void;
 
   constructor(opts: FanoutOptions<I, W>) {
     this.deliver = opts.deliver;
     this.sliceMs = opts.sliceMs ?? 0.25;
     this.schedule = opts.schedule ?? ((run) => setImmediate(run));
     this.now = opts.now ?? (() => performance.now());
+    this.settled = opts.settled ?? (() => undefined);
   }
 
   get size(): number {
@@ -68,14 +72,16 @@ export class Fanout<I, W> {
   /** Forgets every watcher, and what was not yet delivered. */
   clear(): void {
     this.members.clear();
+    const dropped = [...(this.sweep?.items ?? []), ...this.pending];
     this.pending = [];
     this.sweep = null;
+    if (dropped.length) this.settled(dropped);
   }
 
   /** Queues an item for every watcher; delivery starts on a later turn. */
   publish(item: I): void {
     // with no watcher and no sweep running there is nobody to tell
-    if (this.members.size === 0 && !this.sweep) return;
+    if (this.members.size === 0 && !this.sweep) return this.settled([item]);
     this.pending.push(item);
     this.kick();
   }
@@ -125,6 +131,9 @@ export class Fanout<I, W> {
         }
       }
     }
-    if (s.next >= s.targets.length) this.sweep = null;
+    if (s.next >= s.targets.length) {
+      this.sweep = null;
+      this.settled(s.items);
+    }
   }
 }

@@ -7,15 +7,20 @@ export interface CacheEvent {
   kind: 'create' | 'update' | 'delete';
   key: string;
   rev: number;
-  /** The new object (for a delete: the last state, stamped with the delete revision). */
-  obj: Obj;
+  /** The new object (for a delete: the last state, stamped with the delete revision); parsed from `json` when asked for. */
+  readonly obj: Obj;
   attrs: ObjectAttrs;
-  prevObj?: Obj;
+  /** JSON.stringify(obj), when the cache has it (it always does). */
+  json?: string;
+  readonly prevObj?: Obj;
   prevAttrs?: ObjectAttrs;
+  prevJson?: string;
   /** Arrival time, for eviction by age. */
   at: number;
   /** Watch events built for this change, shared by every watcher (one per type/object). */
   shared?: Map<string, WatchEvent>;
+  /** Lets go of the objects built for the watchers it was fanned out to (the ring keeps the strings). */
+  release?(): void;
 }
 
 export class EventRing {
@@ -82,6 +87,7 @@ export function sharedEvent(ev: CacheEvent, type: WatchEventType, useOld: boolea
       object = { ...object, metadata: { ...object.metadata, resourceVersion: String(ev.rev) } };
     }
     out = { type, object, encoded: new Map() };
+    if (!useOld && ev.json !== undefined) out.json = ev.json;
     ev.shared.set(id, out);
   }
   return out;

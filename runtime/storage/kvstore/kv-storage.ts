@@ -11,10 +11,13 @@ import {
   KeyExistsError,
   NotFoundError,
   PreconditionError,
+  type EncodedListResult,
+  type EncodedObject,
   type GetOptions,
   type KV,
   type KVEvent,
   type KVWatcher,
+  type KeyValue,
   type ListOptions,
   type ListResult,
   type Obj,
@@ -33,6 +36,12 @@ import { EventQueue } from '../stream/event-queue.ts';
 import { decodeContinue, encodeContinue } from './continue.ts';
 import { decodeKV, decodeValue, encodeObject, setResourceVersion } from './codec.ts';
 import { checkRequestSize, DEFAULT_MAX_REQUEST_BYTES } from './request-size.ts';
+import { servedJSON } from './encoded.ts';
+
+/** Turns one stored key-value (parsed already when a selector needed it) into a list item. */
+type ItemOf<T> = (kv: KeyValue, parsed: Obj | undefined) => T;
+const asObject: ItemOf<Obj> = (kv, parsed) => parsed ?? decodeKV(kv);
+const asEncoded: ItemOf<EncodedObject> = (kv) => servedJSON(kv.value, kv.modRevision);
 
 export const WATCH_TOO_OLD_MESSAGE = 'The resourceVersion for the provided watch is too old.';
 
@@ -87,16 +96,36 @@ export class KVStorage implements Storage {
   }
 
   async get(key: string, opts: GetOptions = {}): Promise<Obj | null> {
+    const kv = await this.getKV(key, opts);
+    return kv ? decodeKV(kv) : null;
+  }
+
+  /** The object's served JSON spliced from the stored text, without parsing it. */
+  async getEncoded(key: string, opts: GetOptions = {}): Promise<EncodedObject | null> {
+    const kv = await this.getKV(key, opts);
+    return kv ? servedJSON(kv.value, kv.modRevision) : null;
+  }
+
+  private async getKV(key: string, opts: GetOptions): Promise<KeyValue | null> {
     const plan = planGet(opts.resourceVersion);
     const kv = await this.kv.get(key);
     if (plan.kind === 'notOlderThan') {
       const cur = await this.kv.currentRevision();
       if (plan.rev > cur) throw new TooLargeResourceVersionError(plan.rev, cur, 0);
     }
-    return kv ? decodeKV(kv) : null;
+    return kv;
   }
 
-  async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+  list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    return this.listWith(prefix, opts, asObject);
+  }
+
+  /** list() with each item's served JSON spliced from the stored text (parsed only to match a selector). */
+  listEncoded(prefix: string, opts: ListOptions = {}): Promise<EncodedListResult> {
+    return this.listWith(prefix, opts, asEncoded);
+  }
+
+  private async listWith<T>(prefix: string, opts: ListOptions, item: ItemOf<T>): Promise<Omit<ListResult, 'items'> & { items: T[] }> {
     validateListOptions(opts);
     let startKey = prefix;
     let rev = 0;
@@ -118,7 +147,7 @@ export class KVStorage implements Storage {
       }
     }
     try {
-      return await this.readList(prefix, startKey, rev, opts);
+      return await this.readList(prefix, startKey, rev, opts, item);
     } catch (err) {
       if (err instanceof CompactedError && !(err instanceof ResourceExpiredError)) {
         if (fromContinue) {
@@ -134,12 +163,12 @@ export class KVStorage implements Storage {
   }
 
   /** Reads pages at one revision until `limit` matching items or the end of the range. */
-  private async readList(prefix: string, startKey: string, rev: number, opts: ListOptions): Promise<ListResult> {
+  private async readList<T>(prefix: string, startKey: string, rev: number, opts: ListOptions, item: ItemOf<T>): Promise<Omit<ListResult, 'items'> & { items: T[] }> {
     const end = rangeEnd(prefix);
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
     const pred = opts.predicate;
     const filtering = !predicateEmpty(pred);
-    const items: Obj[] = [];
+    const items: T[] = [];
     let key = startKey;
     let readRev = rev;
     let count: number | undefined;
@@ -153,10 +182,13 @@ export class KVStorage implements Storage {
       let stoppedEarly = false;
       for (let i = 0; i < res.kvs.length; i++) {
         const kv = res.kvs[i];
-        const obj = decodeKV(kv);
         lastKey = kv.key;
-        if (filtering && !matchesObject(pred, obj)) continue;
-        items.push(obj);
+        let parsed: Obj | undefined;
+        if (filtering) {
+          parsed = decodeKV(kv);
+          if (!matchesObject(pred, parsed)) continue;
+        }
+        items.push(item(kv, parsed));
         if (limit && items.length === limit) {
           hasMore = i < res.kvs.length - 1 || res.more;
           stoppedEarly = true;
@@ -166,7 +198,7 @@ export class KVStorage implements Storage {
       if (stoppedEarly || !res.more) break;
       key = lastKey + '\x00';
     }
-    const out: ListResult = { items, resourceVersion: String(readRev) };
+    const out: Omit<ListResult, 'items'> & { items: T[] } = { items, resourceVersion: String(readRev) };
     if (hasMore) {
       out.continue = encodeContinue(lastKey + '\x00', prefix, readRev);
       if (!filtering && count !== undefined) out.remainingItemCount = count - items.length;
@@ -246,7 +278,9 @@ export class KVStorage implements Storage {
     const object = t.useOld ? old : cur;
     if (!object) return null;
     if (t.useOld) setResourceVersion(object, ev.kv.modRevision);
-    return { type: t.type, object };
+    // the served JSON rides along, spliced from the stored text (the watch cache keeps it)
+    const json = servedJSON(t.useOld ? ev.prevKv!.value : ev.kv.value, ev.kv.modRevision).json;
+    return { type: t.type, object, json };
   }
 
   async guaranteedUpdate(
