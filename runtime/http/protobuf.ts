@@ -3,9 +3,7 @@
 // (runtime/codec/protobuf), loaded in the background at start-up so that
 // start-up does not wait for every message package.
 
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { type KubeProtobuf, loadKubeProtobuf } from '../codec/protobuf/index.ts';
+import { type GeneratedProtoIndex, type KubeProtobuf, loadKubeProtobuf } from '../codec/protobuf/index.ts';
 
 export interface ProtobufSupport {
   supports(apiVersion: string, kind: string): boolean;
@@ -17,16 +15,14 @@ export interface ProtobufSupport {
 /** Kinds the API serves only as JSON even though upstream has messages for them. */
 const JSON_ONLY = new Set(['PartialObjectMetadata', 'PartialObjectMetadataList', 'Table']);
 
-export async function protobufSupport(generatedDir: string): Promise<ProtobufSupport> {
-  let kinds: Record<string, string> = {};
-  try {
-    kinds = (await import(pathToFileURL(join(generatedDir, 'proto', 'index.ts')).href)).kinds;
-  } catch {
-    // an API generated without protobuf: everything is JSON
-  }
+/** `loadIndex` gives the generated protobuf index, undefined for an API generated without protobuf (everything is JSON). */
+export async function protobufSupport(loadIndex: () => Promise<GeneratedProtoIndex | undefined>): Promise<ProtobufSupport> {
+  const index = await loadIndex();
+  const kinds: Record<string, string> = index?.kinds ?? {};
   let loading: Promise<KubeProtobuf> | undefined;
   const codec = () => {
-    loading ??= loadKubeProtobuf(generatedDir);
+    if (!index) return Promise.reject(new Error('the API was generated without protobuf'));
+    loading ??= loadKubeProtobuf(index);
     loading.catch(() => {
       loading = undefined;
     });

@@ -284,7 +284,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   };
   const common: Check[] = [{ name: 'ping', run: () => {} }, { name: 'log', run: () => {} }, storageCheck];
 
-  const protobuf = await protobufSupport(generated.dir);
+  const protobuf = await protobufSupport(generated.proto);
   const discovery = new Discovery(api.served, `${options.bindAddress ?? '127.0.0.1'}:${options.port ?? 0}`);
   const app = createApp({
     api,

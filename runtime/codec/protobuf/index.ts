@@ -5,7 +5,7 @@
 // (encode.ts, writer.ts), decoding reads straight into JSON (reader.ts).
 // Custom resources, Table and PartialObjectMetadata have no protobuf form.
 // Content negotiation and HTTP status codes are the HTTP layer's.
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import type { DescMessage } from '@bufbuild/protobuf';
 import type { ProtoMessageMeta, ProtoPackage } from '../../../generated/proto/index.ts';
@@ -36,7 +36,8 @@ export interface KubeProtobuf {
 /** Kinds that have upstream messages but that the API serves only as JSON. */
 const JSON_ONLY = new Set(['PartialObjectMetadata', 'PartialObjectMetadataList', 'Table']);
 
-interface GeneratedIndex {
+/** What generated/proto/index.ts exports. */
+export interface GeneratedProtoIndex {
   kinds: Record<string, string>;
   packageDeps: Record<string, string[]>;
   packages: Record<string, () => Promise<ProtoPackage>>;
@@ -51,7 +52,7 @@ export class Codec implements KubeProtobuf {
   private reflectDecoder = new Decoder(this.plans, (b) => this.decodeReflect(b));
 
   constructor(
-    private index: GeneratedIndex,
+    private index: GeneratedProtoIndex,
     loaded: ProtoPackage[],
   ) {
     for (const p of loaded) {
@@ -105,24 +106,36 @@ export class Codec implements KubeProtobuf {
   }
 }
 
-export const DEFAULT_GENERATED_DIR = fileURLToPath(new URL('../../../generated/', import.meta.url));
+const byDir = new Map<string, Promise<KubeProtobuf>>();
+const byIndex = new WeakMap<GeneratedProtoIndex, Promise<KubeProtobuf>>();
 
-const cache = new Map<string, Promise<KubeProtobuf>>();
+/** The codec of an index: every message package loaded (in parallel: encode/decode are synchronous). */
+function codecOf(index: GeneratedProtoIndex): Promise<KubeProtobuf> {
+  let p = byIndex.get(index);
+  if (!p) {
+    p = Promise.all(Object.values(index.packages).map((load) => load())).then((loaded) => new Codec(index, loaded));
+    byIndex.set(index, p);
+    p.catch(() => byIndex.delete(index));
+  }
+  return p;
+}
 
 /**
- * Loads the generated messages (every package, in parallel: encode/decode are
- * synchronous) and returns the codec. Cached per directory.
+ * The codec of a generated protobuf index: the project's generated/proto
+ * (no argument), another codegen output directory's, or an index already
+ * imported. Cached per directory and per index.
  */
-export function loadKubeProtobuf(generatedDir: string = DEFAULT_GENERATED_DIR): Promise<KubeProtobuf> {
-  let p = cache.get(generatedDir);
+export function loadKubeProtobuf(source?: string | GeneratedProtoIndex): Promise<KubeProtobuf> {
+  if (typeof source === 'object') return codecOf(source);
+  const key = source ?? '';
+  let p = byDir.get(key);
   if (!p) {
     p = (async () => {
-      const index = (await import(pathToFileURL(join(generatedDir, 'proto', 'index.ts')).href)) as GeneratedIndex;
-      const loaded = await Promise.all(Object.values(index.packages).map((load) => load()));
-      return new Codec(index, loaded);
+      const index = (source === undefined ? await import('../../../generated/proto/index.ts') : await import(pathToFileURL(join(source, 'proto', 'index.ts')).href)) as GeneratedProtoIndex;
+      return codecOf(index);
     })();
-    cache.set(generatedDir, p);
-    p.catch(() => cache.delete(generatedDir));
+    byDir.set(key, p);
+    p.catch(() => byDir.delete(key));
   }
   return p;
 }
