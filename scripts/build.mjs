@@ -75,6 +75,8 @@ export async function build(root = projectRoot) {
     const st = statSync(join(root, file));
     files[file] = { size: st.size, mtimeMs: st.mtimeMs };
   }
+  // what each output file imports, statically or on first use (the tests check what start-up loads)
+  writeFileSync(join(outdir, 'meta.json'), JSON.stringify(result.metafile));
   writeFileSync(join(outdir, 'inputs.json'), JSON.stringify({ files }, null, 1) + '\n');
   return Object.keys(files).length;
 }

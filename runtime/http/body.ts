@@ -7,7 +7,8 @@ import type { Context } from 'hono';
 import { JSONSyntaxError, parseJSONStrict, type ParsedJSON } from '../codec/json-parse.ts';
 import { YAMLSyntaxError, YAMLTooLargeError, parseYAMLStrict } from '../codec/yaml-parse.ts';
 import { MAX_REQUEST_BODY_BYTES, MEDIA_JSON, MEDIA_PROTOBUF, MEDIA_YAML } from '../api/k8s-names.ts';
-import { type KubeProtobuf, ProtobufError } from '../codec/protobuf/index.ts';
+import type { KubeProtobuf } from '../codec/protobuf/index.ts';
+import { ProtobufError } from '../codec/protobuf/errors.ts';
 import { ApiError, errors } from '../api/errors.ts';
 
 /** The media type without parameters, lower-cased. */

@@ -3,7 +3,7 @@
 // (runtime/codec/protobuf), loaded in the background at start-up so that
 // start-up does not wait for every message package.
 
-import { type GeneratedProtoIndex, type KubeProtobuf, loadKubeProtobuf } from '../codec/protobuf/index.ts';
+import type { GeneratedProtoIndex, KubeProtobuf } from '../codec/protobuf/index.ts';
 
 export interface ProtobufSupport {
   supports(apiVersion: string, kind: string): boolean;
@@ -22,7 +22,8 @@ export async function protobufSupport(loadIndex: () => Promise<GeneratedProtoInd
   let loading: Promise<KubeProtobuf> | undefined;
   const codec = () => {
     if (!index) return Promise.reject(new Error('the API was generated without protobuf'));
-    loading ??= loadKubeProtobuf(index);
+    // the codec and @bufbuild/protobuf load with the first protobuf request (or the preload), not at start-up
+    loading ??= import('../codec/protobuf/index.ts').then(({ loadKubeProtobuf }) => loadKubeProtobuf(index));
     loading.catch(() => {
       loading = undefined;
     });

@@ -78,6 +78,42 @@ describe('compiled server process', () => {
   });
 });
 
+interface Metafile {
+  outputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>;
+}
+
+/** The packages an output file loads before its code runs: its static imports, followed through the build's chunks. */
+function staticPackages(meta: Metafile, entry: string): Set<string> {
+  const seen = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const i of meta.outputs[file].imports) {
+      if (i.kind !== 'import-statement') continue;
+      if (i.external) packages.add(i.path.startsWith('@') ? i.path.split('/').slice(0, 2).join('/') : i.path.split('/')[0]);
+      else visit(i.path);
+    }
+  };
+  visit(entry);
+  return packages;
+}
+
+describe('what start-up loads', () => {
+  const meta = () => JSON.parse(readFileSync(join(projectRoot, 'dist', 'meta.json'), 'utf8')) as Metafile;
+  it.each([
+    ['@bufbuild/cel', 'CEL: only matchConditions of an --authorization-config file'],
+    ['@bufbuild/protobuf', 'protobuf messages and CEL'],
+    ['@peculiar/x509', 'certificates are made by runtime/auth/pki'],
+    ['ajv', 'schema validators, per group-version'],
+  ])('the entries do not import %s (%s)', (pkg) => {
+    for (const entry of ['dist/index.js', 'dist/cli.js']) expect(staticPackages(meta(), entry)).not.toContain(pkg);
+  });
+  it('but they do import the server itself', () => {
+    expect([...staticPackages(meta(), 'dist/index.js')]).toEqual(expect.arrayContaining(['hono', 'better-sqlite3']));
+  });
+});
+
 describe("import('specserver')", () => {
   it('resolves to dist/index.js and starts a server in a plain node process', () => {
     const script = `

@@ -8,7 +8,7 @@ import { fieldErrors } from '../../api/field-errors.ts';
 import type { DeleteOptions } from '../../registry/store.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { decodeText, mediaType, readBodyBytes } from '../body.ts';
-import { ProtobufError } from '../../codec/protobuf/index.ts';
+import { ProtobufError } from '../../codec/protobuf/errors.ts';
 import { MEDIA_PROTOBUF } from '../../api/k8s-names.ts';
 import { errors } from '../../api/errors.ts';
 import { type RequestContext, negotiate, sendNegotiated } from './context.ts';
