@@ -7,7 +7,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCA, issueCertificate } from './certs.ts';
+import { createCA, issueCertificate, type IssueOptions } from './certs.ts';
 
 const now = Date.UTC(2026, 0, 2, 3, 4, 5);
 
@@ -48,19 +48,14 @@ describe('createCA', () => {
 });
 
 describe('issueCertificate', () => {
-  it.each([
+  it.each<[string, Omit<IssueOptions, 'validityDays'>, string, string[]]>([
     [
       'server',
-      { commonName: 'kube-apiserver', hosts: ['localhost', '127.0.0.1', '::1', 'kubernetes.default.svc', 'fe80::1:2', '::ffff:1.2.3.4'], usage: 'server' as const },
+      { commonName: 'kube-apiserver', hosts: ['localhost', '127.0.0.1', '::1', 'kubernetes.default.svc', 'fe80::1:2', '::ffff:1.2.3.4'], usage: 'server' },
       'CN=kube-apiserver',
       ['1.3.6.1.5.5.7.3.1'],
     ],
-    [
-      'client',
-      { commonName: 'kubernetes-admin', organizations: ['system:masters', 'dev, ops'], usage: 'client' as const },
-      'O=system:masters\nO=dev\\, ops\nCN=kubernetes-admin',
-      ['1.3.6.1.5.5.7.3.2'],
-    ],
+    ['client', { commonName: 'kubernetes-admin', organizations: ['system:masters', 'dev, ops'], usage: 'client' }, 'O=system:masters\nO=dev\\, ops\nCN=kubernetes-admin', ['1.3.6.1.5.5.7.3.2']],
   ])('a %s certificate: subject, names, usages, signed by the CA', async (_usage, o, subject, eku) => {
     const ca = await createCA('test-ca', 10, now);
     const pair = await issueCertificate(ca, { ...o, validityDays: 5, now });
