@@ -433,8 +433,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
   }
 
-  // the protobuf messages load once the server answers, not before
-  setTimeout(() => protobuf.preload(), 100).unref();
 
   let stopped: Promise<void> | undefined;
   const log = options.log ?? (() => {});

@@ -55,6 +55,11 @@ export class Codec implements KubeProtobuf {
     private index: GeneratedProtoIndex,
     loaded: ProtoPackage[],
   ) {
+    this.add(loaded);
+  }
+
+  /** Adds message packages (before any message that uses them is encoded or decoded). */
+  add(loaded: ProtoPackage[]): void {
     for (const p of loaded) {
       for (const [name, m] of Object.entries(p.meta.messages)) this.meta.set(name, m);
       for (const d of p.file.messages) this.descs.set(d.typeName, d);
@@ -118,6 +123,60 @@ function codecOf(index: GeneratedProtoIndex): Promise<KubeProtobuf> {
     p.catch(() => byIndex.delete(index));
   }
   return p;
+}
+
+const META_PACKAGE = 'k8s.io.apimachinery.pkg.apis.meta.v1';
+
+/**
+ * The codec of a generated protobuf index with its message packages loaded
+ * as kinds need them: a kind's package and the packages it uses, and always
+ * meta/v1's (Status, WatchEvent, DeleteOptions). What a server holds is the
+ * messages of the group-versions its clients asked for in protobuf.
+ */
+export class LazyKubeProtobuf {
+  private readonly codec: Codec;
+  private readonly loads = new Map<string, Promise<void>>();
+
+  constructor(private readonly index: GeneratedProtoIndex) {
+    this.codec = new Codec(index, []);
+  }
+
+  private load(pkg: string): Promise<void> {
+    let p = this.loads.get(pkg);
+    if (!p) {
+      const loader = this.index.packages[pkg];
+      p = loader ? loader().then((loaded) => this.codec.add([loaded])) : Promise.resolve();
+      this.loads.set(pkg, p);
+      p.catch(() => this.loads.delete(pkg));
+    }
+    return p;
+  }
+
+  private packagesOf(pkg: string): string[] {
+    return this.index.packageDeps[pkg] ?? [pkg];
+  }
+
+  /** The codec, with the messages of `apiVersion`, `kind` loaded. */
+  async forKind(apiVersion: string, kind: string): Promise<KubeProtobuf> {
+    const packages = [...this.packagesOf(META_PACKAGE)];
+    const message = this.index.kinds[`${apiVersion}/${kind}`];
+    if (message) packages.push(...this.packagesOf(message.slice(0, message.lastIndexOf('.'))));
+    await Promise.all(packages.map((p) => this.load(p)));
+    return this.codec;
+  }
+
+  /** Enveloped bytes -> JSON, loading the messages of the kind the envelope names first (and every package when an embedded object needs another). */
+  async decode(bytes: Uint8Array): Promise<Record<string, unknown>> {
+    const env = unwrap(bytes);
+    await this.forKind(env.apiVersion, env.kind);
+    try {
+      return this.codec.decode(bytes);
+    } catch (err) {
+      if (!(err instanceof ProtobufError) || this.loads.size === Object.keys(this.index.packages).length) throw err;
+      await Promise.all(Object.keys(this.index.packages).map((p) => this.load(p)));
+      return this.codec.decode(bytes);
+    }
+  }
 }
 
 /**

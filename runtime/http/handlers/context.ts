@@ -79,7 +79,7 @@ export function bodyProtobuf(rc: RequestContext): ProtobufSupport | undefined {
 export async function sendNegotiated(rc: RequestContext, neg: Negotiated, value: unknown, status = 200): Promise<Response> {
   const opts = { status, acceptEncoding: rc.c.req.header('accept-encoding'), warnings: rc.warnings };
   if (neg.encoding === 'protobuf') {
-    const codec = await rc.services.protobuf.codec();
+    const codec = await rc.services.protobuf.codec(String((value as Obj).apiVersion), String((value as Obj).kind));
     return sendBytes(codec.encode(value as Obj), neg.contentType, opts);
   }
   return send(encodeBody(value, neg.encoding, pretty(rc)), neg.contentType, opts);

@@ -30,7 +30,7 @@ export async function deleteOptions(rc: RequestContext): Promise<DeleteOptions> 
   let body: Obj = {};
   if (bytes.byteLength && mediaType(rc.c.req.header('content-type')) === MEDIA_PROTOBUF) {
     try {
-      body = (await rc.services.protobuf.codec()).decode(bytes);
+      body = await rc.services.protobuf.decode(bytes);
     } catch (err) {
       if (err instanceof ProtobufError) throw errors.badRequest(`DeleteOptions: ${err.message}`);
       throw err;
