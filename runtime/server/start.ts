@@ -433,7 +433,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
   }
 
-
   let stopped: Promise<void> | undefined;
   const log = options.log ?? (() => {});
   const drainTimeoutMs = options.shutdownTimeoutMs ?? 60_000;
