@@ -106,6 +106,7 @@ describe('what start-up loads', () => {
     ['@bufbuild/protobuf', 'protobuf messages and CEL'],
     ['@peculiar/x509', 'certificates are made by runtime/auth/pki'],
     ['ajv', 'schema validators, per group-version'],
+    ['jose', 'service-account and bootstrap tokens'],
   ])('the entries do not import %s (%s)', (pkg) => {
     for (const entry of ['dist/index.js', 'dist/cli.js']) expect(staticPackages(meta(), entry)).not.toContain(pkg);
   });
