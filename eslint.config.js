@@ -13,7 +13,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['generated/**', 'node_modules/**', 'data/**', '.cache/**', 'coverage/**', 'api-specs/**'],
+    ignores: ['generated/**', 'dist/**', 'node_modules/**', 'data/**', '.cache/**', 'coverage/**', 'api-specs/**'],
   },
   {
     files: ['**/*.ts'],

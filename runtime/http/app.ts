@@ -110,7 +110,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
     // a client that prefers protobuf gets its Status in protobuf, where the resource has a protobuf form
     if (prefersProtobuf(requestHeader(c, 'accept')) && protobufResource(c.get('info'))) {
       try {
-        const codec = await opts.services.protobuf.codec();
+        const codec = await opts.services.protobuf.codec('v1', 'Status');
         return sendBytes(codec.encode(apiErr.status()), MEDIA_PROTOBUF, { status: apiErr.code, headers: apiErr.headers });
       } catch {
         /* fall back to JSON */

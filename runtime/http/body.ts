@@ -7,7 +7,7 @@ import type { Context } from 'hono';
 import { JSONSyntaxError, parseJSONStrict, type ParsedJSON } from '../codec/json-parse.ts';
 import { YAMLSyntaxError, YAMLTooLargeError, parseYAMLStrict } from '../codec/yaml-parse.ts';
 import { MAX_REQUEST_BODY_BYTES, MEDIA_JSON, MEDIA_PROTOBUF, MEDIA_YAML } from '../api/k8s-names.ts';
-import { type KubeProtobuf, ProtobufError } from '../codec/protobuf/index.ts';
+import { ProtobufError } from '../codec/protobuf/errors.ts';
 import { ApiError, errors } from '../api/errors.ts';
 import { requestHeader } from './request-headers.ts';
 
@@ -100,7 +100,7 @@ export function decodeText(text: string, type: 'json' | 'yaml', what: string): P
 }
 
 /** Decodes an object body of a create or update (JSON, YAML, or protobuf where the kind has it). */
-export async function readObjectBody(c: Context, what: string, protobuf?: { codec(): Promise<KubeProtobuf> }): Promise<ParsedJSON> {
+export async function readObjectBody(c: Context, what: string, protobuf?: { decode(bytes: Uint8Array): Promise<Record<string, unknown>> }): Promise<ParsedJSON> {
   const type = mediaType(requestHeader(c, 'content-type'));
   const bytes = await readBodyBytes(c);
   let kind: 'json' | 'yaml';
@@ -109,7 +109,7 @@ export async function readObjectBody(c: Context, what: string, protobuf?: { code
   else if (type === MEDIA_PROTOBUF && protobuf) {
     if (bytes.byteLength === 0) throw errors.badRequest(`${what}: the request body is empty`);
     try {
-      return { value: (await protobuf.codec()).decode(bytes), duplicates: [] };
+      return { value: await protobuf.decode(bytes), duplicates: [] };
     } catch (err) {
       if (err instanceof ProtobufError) throw errors.badRequest(`${what}: ${err.message}`);
       throw err;

@@ -1,32 +1,30 @@
 // Protobuf in the HTTP layer: which kinds have a protobuf form (answered
 // from the generated kinds index, available at once) and the codec itself
-// (runtime/codec/protobuf), loaded in the background at start-up so that
-// start-up does not wait for every message package.
+// (runtime/codec/protobuf), loaded with the first protobuf request; the
+// message packages of each kind load with the first request that needs them.
 
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { type KubeProtobuf, loadKubeProtobuf } from '../codec/protobuf/index.ts';
+import type { GeneratedProtoIndex, KubeProtobuf, LazyKubeProtobuf } from '../codec/protobuf/index.ts';
 
 export interface ProtobufSupport {
   supports(apiVersion: string, kind: string): boolean;
-  codec(): Promise<KubeProtobuf>;
-  /** Starts loading the codec in the background (after start-up). */
-  preload(): void;
+  /** The codec, with the messages of this kind (and meta/v1's: Status, WatchEvent) loaded. */
+  codec(apiVersion: string, kind: string): Promise<KubeProtobuf>;
+  /** Decodes a request body, loading the messages of the kind its envelope names. */
+  decode(bytes: Uint8Array): Promise<Record<string, unknown>>;
 }
 
 /** Kinds the API serves only as JSON even though upstream has messages for them. */
 const JSON_ONLY = new Set(['PartialObjectMetadata', 'PartialObjectMetadataList', 'Table']);
 
-export async function protobufSupport(generatedDir: string): Promise<ProtobufSupport> {
-  let kinds: Record<string, string> = {};
-  try {
-    kinds = (await import(pathToFileURL(join(generatedDir, 'proto', 'index.ts')).href)).kinds;
-  } catch {
-    // an API generated without protobuf: everything is JSON
-  }
-  let loading: Promise<KubeProtobuf> | undefined;
-  const codec = () => {
-    loading ??= loadKubeProtobuf(generatedDir);
+/** `loadIndex` gives the generated protobuf index, undefined for an API generated without protobuf (everything is JSON). */
+export async function protobufSupport(loadIndex: () => Promise<GeneratedProtoIndex | undefined>): Promise<ProtobufSupport> {
+  const index = await loadIndex();
+  const kinds: Record<string, string> = index?.kinds ?? {};
+  let loading: Promise<LazyKubeProtobuf> | undefined;
+  // the codec and @bufbuild/protobuf load with the first protobuf request, the messages per kind as requests need them
+  const lazy = () => {
+    if (!index) return Promise.reject(new Error('the API was generated without protobuf'));
+    loading ??= import('../codec/protobuf/index.ts').then((m) => new m.LazyKubeProtobuf(index));
     loading.catch(() => {
       loading = undefined;
     });
@@ -34,9 +32,7 @@ export async function protobufSupport(generatedDir: string): Promise<ProtobufSup
   };
   return {
     supports: (apiVersion, kind) => !JSON_ONLY.has(kind) && kinds[`${apiVersion}/${kind}`] !== undefined,
-    codec,
-    preload() {
-      if (Object.keys(kinds).length) codec().catch(() => {});
-    },
+    codec: async (apiVersion, kind) => (await lazy()).forKind(apiVersion, kind),
+    decode: async (bytes) => (await lazy()).decode(bytes),
   };
 }

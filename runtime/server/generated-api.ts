@@ -1,30 +1,88 @@
-// Loads what codegen emitted (generated/ or another output directory): the
-// resource registry, the merge schema, the validator loaders and the
-// location of the OpenAPI documents.
+// Loads what codegen emitted: the resource registry, the merge schema, the
+// validator loaders, the protobuf index and the location of the OpenAPI
+// documents. The project's own generated/ is imported with literal paths, so
+// that the build (scripts/build.mjs) bundles it and keeps its lazily loaded
+// parts (validators and protobuf messages per group-version) in chunks of
+// their own. Another codegen output directory (--generated-dir, dropped-in
+// specs) is imported by path; when the running server is compiled JavaScript,
+// that directory's TypeScript is compiled on import by tsx, registered then.
 
-import { dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { MergeSchema, ResourceDef, SchemaValidator } from '../../generated/api-types.ts';
+import type { GeneratedProtoIndex } from '../codec/protobuf/index.ts';
 
 export interface GeneratedApi {
   resources: ResourceDef[];
   mergeSchema: MergeSchema;
   validators: Record<string, () => Promise<SchemaValidator>>;
+  /** The protobuf index (kinds, message packages loaded on first use); undefined for an API generated without protobuf. */
+  proto: () => Promise<GeneratedProtoIndex | undefined>;
   openapiDir: string;
   /** The directory it was loaded from. */
   dir: string;
 }
 
-export const DEFAULT_GENERATED_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../generated');
+/** The nearest directory at or above `from` holding a package.json: the project's root, from its sources or from dist/. */
+export function packageRoot(from: string): string {
+  let dir = from;
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`no package.json above ${from}`);
+    dir = up;
+  }
+  return dir;
+}
+
+export const DEFAULT_GENERATED_DIR = join(packageRoot(dirname(fileURLToPath(import.meta.url))), 'generated');
+
+/** Memoized: the protobuf index is imported once, by the first caller. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined;
+  return () => (p ??= load());
+}
 
 export async function loadGeneratedApi(dir: string = DEFAULT_GENERATED_DIR): Promise<GeneratedApi> {
-  const url = (rel: string) => pathToFileURL(join(dir, rel)).href;
-  const [registry, merge, validators] = await Promise.all([import(url('registry.ts')), import(url('merge-schema.ts')), import(url('validators/index.ts'))]);
+  if (dir === DEFAULT_GENERATED_DIR) {
+    const [registry, merge, validators] = await Promise.all([import('../../generated/registry.ts'), import('../../generated/merge-schema.ts'), import('../../generated/validators/index.ts')]);
+    return {
+      resources: registry.resources,
+      mergeSchema: merge.mergeSchema,
+      validators: validators.validators,
+      proto: once(() => import('../../generated/proto/index.ts')),
+      openapiDir: join(dir, 'openapi'),
+      dir,
+    };
+  }
+  const ext = await moduleExtension(dir);
+  const url = (rel: string) => pathToFileURL(join(dir, `${rel}${ext}`)).href;
+  const [registry, merge, validators] = await Promise.all([import(url('registry')), import(url('merge-schema')), import(url('validators/index'))]);
   return {
     resources: registry.resources,
     mergeSchema: merge.mergeSchema,
     validators: validators.validators,
+    proto: once(async () => {
+      if (!existsSync(join(dir, 'proto', `index${ext}`))) return undefined;
+      return (await import(url('proto/index'))) as GeneratedProtoIndex;
+    }),
     openapiDir: join(dir, 'openapi'),
     dir,
   };
+}
+
+// whether this module runs as TypeScript (under tsx or vitest) or as the build's JavaScript
+const runningTypeScript = import.meta.url.endsWith('.ts');
+let tsxRegistered: Promise<void> | undefined;
+
+/** `.js` for a compiled output directory, `.ts` for codegen's own output (tsx registered first when this is compiled code). */
+async function moduleExtension(dir: string): Promise<'.js' | '.ts'> {
+  if (existsSync(join(dir, 'registry.js'))) return '.js';
+  if (!runningTypeScript) {
+    tsxRegistered ??= import('tsx/esm/api').then(({ register }) => {
+      register();
+    });
+    await tsxRegistered;
+  }
+  return '.ts';
 }

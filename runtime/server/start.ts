@@ -16,6 +16,7 @@ import { objectReader } from './object-reader.ts';
 import { buildOpenIDMetadata, type OpenIDMetadata } from '../auth/serviceaccount/oidc.ts';
 import { createTokenRequest } from '../auth/serviceaccount/token-request.ts';
 import { createApp } from '../http/app.ts';
+import { loadMatchConditionCompiler } from '../authz/webhook/match.ts';
 import { buildServerAuthorization, validateAuthorizationOptions, type AuthorizationOptions, type ServerAuthorization } from './authorization.ts';
 import { tlsMinVersion, tlsCiphers } from '../config/tls.ts';
 import { enabledControllers } from '../config/controllers.ts';
@@ -216,6 +217,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig), writeServices);
   let authz: ServerAuthorization;
   try {
+    // CEL, for the matchConditions of an --authorization-config file (and its reloads): loaded only then
+    if (options.authorizationConfig) await loadMatchConditionCompiler();
     authz = buildServerAuthorization(options, api, options.log ?? console.warn);
   } catch (err) {
     await storage.close();
@@ -284,7 +287,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   };
   const common: Check[] = [{ name: 'ping', run: () => {} }, { name: 'log', run: () => {} }, storageCheck];
 
-  const protobuf = await protobufSupport(generated.dir);
+  const protobuf = await protobufSupport(generated.proto);
   const discovery = new Discovery(api.served, `${options.bindAddress ?? '127.0.0.1'}:${options.port ?? 0}`);
   const app = createApp({
     api,
@@ -429,9 +432,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     kubeconfigPath = join(dataDir, 'admin.kubeconfig');
     writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
   }
-
-  // the protobuf messages load once the server answers, not before
-  setTimeout(() => protobuf.preload(), 100).unref();
 
   let stopped: Promise<void> | undefined;
   const log = options.log ?? (() => {});

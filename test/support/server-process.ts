@@ -21,11 +21,12 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
-export async function startServerProcess(args: string[] = [], opts: { dataDir?: string; keepDataDir?: boolean } = {}): Promise<ServerProcess> {
+export async function startServerProcess(args: string[] = [], opts: { dataDir?: string; keepDataDir?: boolean; compiled?: boolean } = {}): Promise<ServerProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'specserver-e2e-'));
   // node itself with tsx's loader (not the tsx wrapper, which would run node as a child
-  // that a SIGKILL to the wrapper leaves running)
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'runtime', 'cli.ts'), '--data-dir', dataDir, '--secure-port', '0', ...args], {
+  // that a SIGKILL to the wrapper leaves running); `compiled`: the build's dist/cli.js, as `npm start` runs it
+  const entry = opts.compiled ? [join(projectRoot, 'dist', 'cli.js')] : ['--import', 'tsx', join(projectRoot, 'runtime', 'cli.ts')];
+  const proc = spawn(process.execPath, [...entry, '--data-dir', dataDir, '--secure-port', '0', ...args], {
     cwd: projectRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -7,7 +7,7 @@
 // token secret as cluster-bootstrap's ComputeDetachedSignature does);
 // expired, malformed and non-signing tokens drop out.
 
-import { CompactSign } from 'jose';
+import { jose } from '../jose.ts';
 import { NS_PUBLIC, SECRET_TYPE_BOOTSTRAP_TOKEN } from '../../api/k8s-names.ts';
 import { expiration, getData, KEY, meta, parseSecretName, TOKEN_SECRET_NAMESPACE, type SecretObject } from './token.ts';
 
@@ -18,6 +18,7 @@ export const JWS_KEY_PREFIX = 'jws-kubeconfig-';
 
 /** The detached JWS of `content` for a token. */
 export async function computeDetachedSignature(content: string, tokenID: string, tokenSecret: string): Promise<string> {
+  const { CompactSign } = await jose();
   const full = await new CompactSign(Buffer.from(content, 'utf8')).setProtectedHeader({ alg: 'HS256', kid: tokenID }).sign(Buffer.from(tokenSecret, 'utf8'));
   const [header, , signature] = full.split('.');
   return `${header}..${signature}`;

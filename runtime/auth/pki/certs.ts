@@ -1,15 +1,35 @@
 // Certificate authorities and the certificates they issue, as PEM: the
 // server's own CA, its serving certificate (with the names and addresses
 // clients reach it by) and client certificates (CN = user, O = groups).
-// Keys are ECDSA P-256 (small and quick to make). X.509 encoding is
-// @peculiar/x509's; it is loaded on first use, so a server whose
-// certificates already exist on disk never pays for it.
+// Keys are ECDSA P-256 (small and quick to make), signed with SHA-256. The
+// X.509 v3 structure (RFC 5280) is written with the DER writers of der.ts
+// and signed with node:crypto, so making certificates loads no library.
 
-import { createPrivateKey, randomBytes, webcrypto } from 'node:crypto';
+import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign, X509Certificate, type KeyObject } from 'node:crypto';
 import { isIP } from 'node:net';
+import { bitString, boolean, children, explicit, implicit, namedBits, octetString, oid, readElement, sequence, set, smallInteger, time, unsignedInteger, utf8String } from './der.ts';
 
-const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const DAY_MS = 86_400_000;
+
+const OID = {
+  ecdsaWithSHA256: '1.2.840.10045.4.3.2',
+  commonName: '2.5.4.3',
+  organization: '2.5.4.10',
+  subjectKeyIdentifier: '2.5.29.14',
+  keyUsage: '2.5.29.15',
+  subjectAltName: '2.5.29.17',
+  basicConstraints: '2.5.29.19',
+  authorityKeyIdentifier: '2.5.29.35',
+  extKeyUsage: '2.5.29.37',
+  serverAuth: '1.3.6.1.5.5.7.3.1',
+  clientAuth: '1.3.6.1.5.5.7.3.2',
+} as const;
+
+// KeyUsage bits (RFC 5280 4.2.1.3)
+const DIGITAL_SIGNATURE = 0;
+const KEY_ENCIPHERMENT = 2;
+const KEY_CERT_SIGN = 5;
+const CRL_SIGN = 6;
 
 export interface KeyPairPEM {
   certPEM: string;
@@ -27,95 +47,140 @@ export interface IssueOptions {
   now?: number;
 }
 
-type X509Module = typeof import('@peculiar/x509');
-let x509Module: Promise<X509Module> | undefined;
-
-function x509(): Promise<X509Module> {
-  x509Module ??= (async () => {
-    // the library's dependency injection needs the Reflect metadata API
-    await import('reflect-metadata');
-    const m = await import('@peculiar/x509');
-    m.cryptoProvider.set(webcrypto as unknown as Crypto);
-    return m;
-  })();
-  return x509Module;
+/** A Name: one RDN per O value, then CN (the order Go's pkix.Name writes). */
+function name(commonName: string, organizations: string[] = []): Buffer {
+  const rdn = (type: string, value: string) => set(sequence(oid(type), utf8String(value)));
+  return sequence(...organizations.map((o) => rdn(OID.organization, o)), rdn(OID.commonName, commonName));
 }
 
-/** A distinguished name string with its values escaped (RFC 4514). */
-function dn(commonName: string, organizations: string[] = []): string {
-  const esc = (v: string) => v.replace(/([,+"\\<>;=#])/g, '\\$1').replace(/^ | $/g, '\\ ');
-  return [...organizations.map((o) => `O=${esc(o)}`), `CN=${esc(commonName)}`].join(', ');
-}
-
-function serial(): string {
-  // positive, 16 bytes, as Go's crypto/x509 users do
+function serial(): Buffer {
+  // positive, 16 random bytes, as Go's crypto/x509 users do
   const b = randomBytes(16);
   b[0] &= 0x7f;
-  return b.toString('hex');
+  return unsignedInteger(b);
 }
 
-async function newKeys(): Promise<CryptoKeyPair> {
-  return webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify']) as Promise<CryptoKeyPair>;
+/** RFC 5280's key identifier (method 1): SHA-1 of the subjectPublicKey bits, here the uncompressed EC point. */
+function keyIdentifier(publicKey: KeyObject): Buffer {
+  const spki = publicKey.export({ format: 'der', type: 'spki' });
+  const [, key] = children(spki, readElement(spki));
+  return createHash('sha1')
+    .update(spki.subarray(key.contentStart + 1, key.end))
+    .digest();
 }
 
-async function keyPEM(key: CryptoKey): Promise<string> {
-  const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', key));
-  // written as SEC 1 ("EC PRIVATE KEY"), the form kubeadm and openssl ecparam write
-  return createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }).export({ format: 'pem', type: 'sec1' }).toString();
+const extension = (id: string, critical: boolean, value: Buffer) => sequence(oid(id), ...(critical ? [boolean(true)] : []), octetString(value));
+
+const ALGORITHM = sequence(oid(OID.ecdsaWithSHA256));
+
+/** TBSCertificate signed by `signer`, as PEM. */
+function certificate(o: { issuer: Buffer; subject: Buffer; notBefore: number; notAfter: number; publicKey: KeyObject; extensions: Buffer[]; signer: KeyObject }): string {
+  const tbs = sequence(
+    explicit(0, smallInteger(2)), // v3
+    serial(),
+    ALGORITHM,
+    o.issuer,
+    sequence(time(o.notBefore), time(o.notAfter)),
+    o.subject,
+    o.publicKey.export({ format: 'der', type: 'spki' }),
+    explicit(3, sequence(...o.extensions)),
+  );
+  // node signs ECDSA as a DER Ecdsa-Sig-Value, the form X.509 carries
+  const der = sequence(tbs, ALGORITHM, bitString(sign('sha256', tbs, o.signer)));
+  const b64 = der.toString('base64').replace(/.{64}/g, '$&\n');
+  return `-----BEGIN CERTIFICATE-----\n${b64}${b64.endsWith('\n') ? '' : '\n'}-----END CERTIFICATE-----\n`;
 }
 
-async function importKey(pem: string): Promise<CryptoKey> {
-  const der = createPrivateKey(pem).export({ format: 'der', type: 'pkcs8' });
-  return webcrypto.subtle.importKey('pkcs8', der, ALG, true, ['sign']) as Promise<CryptoKey>;
-}
+const newKeys = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });
+// written as SEC 1 ("EC PRIVATE KEY"), the form kubeadm and openssl ecparam write
+const keyPEM = (key: KeyObject) => key.export({ format: 'pem', type: 'sec1' }).toString();
 
 /** A self-signed CA certificate and its key. */
 export async function createCA(commonName: string, validityDays = 3650, now = Date.now()): Promise<KeyPairPEM> {
-  const x = await x509();
-  const keys = await newKeys();
-  const cert = await x.X509CertificateGenerator.createSelfSigned({
-    serialNumber: serial(),
-    name: dn(commonName),
-    notBefore: new Date(now - 60_000),
-    notAfter: new Date(now + validityDays * DAY_MS),
-    keys,
-    signingAlgorithm: ALG,
+  const keys = newKeys();
+  const subject = name(commonName);
+  const certPEM = certificate({
+    issuer: subject,
+    subject,
+    notBefore: now - 60_000,
+    notAfter: now + validityDays * DAY_MS,
+    publicKey: keys.publicKey,
+    signer: keys.privateKey,
     extensions: [
-      new x.BasicConstraintsExtension(true, undefined, true),
-      new x.KeyUsagesExtension(x.KeyUsageFlags.keyCertSign | x.KeyUsageFlags.cRLSign | x.KeyUsageFlags.digitalSignature, true),
-      await x.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      extension(OID.basicConstraints, true, sequence(boolean(true))),
+      extension(OID.keyUsage, true, namedBits([DIGITAL_SIGNATURE, KEY_CERT_SIGN, CRL_SIGN])),
+      extension(OID.subjectKeyIdentifier, false, octetString(keyIdentifier(keys.publicKey))),
     ],
   });
-  return { certPEM: cert.toString('pem') + '\n', keyPEM: await keyPEM(keys.privateKey) };
+  return { certPEM, keyPEM: keyPEM(keys.privateKey) };
+}
+
+/** The CA's subject exactly as encoded (the issuer of what it signs) and its key identifier (its own extension's when it has one). */
+function issuerOf(caCert: X509Certificate): { subject: Buffer; keyId: Buffer } {
+  const der = caCert.raw;
+  const [tbs] = children(der, readElement(der));
+  const fields = children(der, tbs);
+  // version [0], serialNumber, signature, issuer, validity, subject, subjectPublicKeyInfo, ... [3] extensions
+  const subject = Buffer.from(der.subarray(fields[5].start, fields[5].end));
+  let keyId: Buffer | undefined;
+  const exts = fields.find((f) => f.tag === 0xa3);
+  if (exts) {
+    for (const ext of children(der, children(der, exts)[0])) {
+      const [id, ...rest] = children(der, ext);
+      if (!Buffer.from(der.subarray(id.start, id.end)).equals(oid(OID.subjectKeyIdentifier))) continue;
+      const value = rest[rest.length - 1];
+      const inner = readElement(der, value.contentStart);
+      keyId = Buffer.from(der.subarray(inner.contentStart, inner.end));
+    }
+  }
+  return { subject, keyId: keyId ?? keyIdentifier(caCert.publicKey) };
 }
 
 /** A certificate for a server or a client, signed by the CA. */
 export async function issueCertificate(ca: KeyPairPEM, o: IssueOptions): Promise<KeyPairPEM> {
-  const x = await x509();
   const now = o.now ?? Date.now();
-  const caCert = new x.X509Certificate(ca.certPEM);
-  const caKey = await importKey(ca.keyPEM);
-  const keys = await newKeys();
-  const extensions: import('@peculiar/x509').Extension[] = [
-    new x.BasicConstraintsExtension(false, undefined, true),
-    new x.KeyUsagesExtension(x.KeyUsageFlags.digitalSignature | x.KeyUsageFlags.keyEncipherment, true),
-    new x.ExtendedKeyUsageExtension([o.usage === 'server' ? x.ExtendedKeyUsage.serverAuth : x.ExtendedKeyUsage.clientAuth]),
-    await x.AuthorityKeyIdentifierExtension.create(caCert),
+  const caCert = new X509Certificate(ca.certPEM);
+  const caKey = createPrivateKey(ca.keyPEM);
+  const issuer = issuerOf(caCert);
+  const keys = newKeys();
+  const extensions = [
+    extension(OID.basicConstraints, true, sequence()),
+    extension(OID.keyUsage, true, namedBits([DIGITAL_SIGNATURE, KEY_ENCIPHERMENT])),
+    extension(OID.extKeyUsage, false, sequence(oid(o.usage === 'server' ? OID.serverAuth : OID.clientAuth))),
+    extension(OID.authorityKeyIdentifier, false, sequence(implicit(0, issuer.keyId))),
   ];
   if (o.hosts?.length) {
-    const names = [...new Set(o.hosts)].map((h) => ({ type: isIP(h) ? 'ip' : 'dns', value: h }) as const);
-    extensions.push(new x.SubjectAlternativeNameExtension(names));
+    // GeneralName: [2] dNSName (an IA5String's characters), [7] iPAddress (the address's bytes)
+    const names = [...new Set(o.hosts)].map((h) => (isIP(h) ? implicit(7, ipBytes(h)) : implicit(2, Buffer.from(h, 'ascii'))));
+    extensions.push(extension(OID.subjectAltName, false, sequence(...names)));
   }
-  const cert = await x.X509CertificateGenerator.create({
-    serialNumber: serial(),
-    subject: dn(o.commonName, o.organizations),
-    issuer: caCert.subject,
-    notBefore: new Date(now - 60_000),
-    notAfter: new Date(now + o.validityDays * DAY_MS),
+  const certPEM = certificate({
+    issuer: issuer.subject,
+    subject: name(o.commonName, o.organizations),
+    notBefore: now - 60_000,
+    notAfter: now + o.validityDays * DAY_MS,
     publicKey: keys.publicKey,
-    signingKey: caKey,
-    signingAlgorithm: ALG,
+    signer: caKey,
     extensions,
   });
-  return { certPEM: cert.toString('pem') + '\n', keyPEM: await keyPEM(keys.privateKey) };
+  return { certPEM, keyPEM: keyPEM(keys.privateKey) };
+}
+
+/** 4 or 16 bytes of an IPv4 or IPv6 address. */
+function ipBytes(ip: string): Buffer {
+  if (isIP(ip) === 4) return Buffer.from(ip.split('.').map(Number));
+  // IPv6: expand '::' and an embedded IPv4 tail
+  let s = ip;
+  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(s);
+  if (v4) {
+    const b = v4[1].split('.').map(Number);
+    s = s.slice(0, -v4[1].length) + `${((b[0] << 8) | b[1]).toString(16)}:${((b[2] << 8) | b[3]).toString(16)}`;
+  }
+  const [head, tail] = s.split('::');
+  const h = head ? head.split(':') : [];
+  const t = tail !== undefined ? (tail ? tail.split(':') : []) : [];
+  const groups = tail !== undefined ? [...h, ...Array(8 - h.length - t.length).fill('0'), ...t] : h;
+  const out = Buffer.alloc(16);
+  groups.forEach((g, i) => out.writeUInt16BE(parseInt(g, 16), i * 2));
+  return out;
 }

@@ -13,7 +13,7 @@
 // on. A JWT with our issuer that fails any check is a bad credential: 401.
 
 import { timingSafeEqual } from 'node:crypto';
-import { compactVerify, decodeProtectedHeader } from 'jose';
+import { jose } from '../jose.ts';
 import { ApiError, errors } from '../../api/errors.ts';
 import type { AuthResult, TokenAuthenticator } from '../authenticator.ts';
 import { credentialIDForJTI, LEGACY_CLAIMS, LEGACY_ISSUER, serviceAccountUser, splitUsername, type KubernetesClaim, type ServiceAccountInfo } from './claims.ts';
@@ -78,6 +78,7 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
   async authenticateToken(token: string, audiences: string[]): Promise<AuthResult | undefined> {
     const iss = this.unverifiedIssuer(token);
     if (iss === undefined) return undefined;
+    const { decodeProtectedHeader } = await jose();
     let kid: string | undefined;
     try {
       const header = decodeProtectedHeader(token);
@@ -123,6 +124,7 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
   private async verify(token: string, kid: string | undefined): Promise<Claims> {
     const keys = kid ? this.keys.filter((k) => k.keyId === kid) : this.keys;
     if (keys.length === 0) throw fail('invalid signature, no keys found');
+    const { compactVerify } = await jose();
     for (const key of keys) {
       try {
         const { payload } = await compactVerify(token, key.publicKey, { algorithms: [key.alg] });

@@ -5,7 +5,7 @@
 // `kubernetes/serviceaccount` for legacy Secret-based ones.
 
 import { randomUUID } from 'node:crypto';
-import { CompactSign } from 'jose';
+import { jose } from '../jose.ts';
 import { boundClaims, legacyClaims, LEGACY_ISSUER, type BoundClaimsInput } from './claims.ts';
 import type { SigningKey } from './keys.ts';
 
@@ -45,6 +45,7 @@ export class TokenIssuer {
   /** Signs arbitrary claims with `iss` set (claims given win over nothing; `iss` is always ours). */
   async sign(claims: Record<string, unknown>, iss: string): Promise<string> {
     const payload = Buffer.from(JSON.stringify(sortKeys({ ...claims, iss })));
+    const { CompactSign } = await jose();
     return new CompactSign(payload).setProtectedHeader({ alg: this.key.alg, kid: this.key.keyId }).sign(this.key.privateKey);
   }
 

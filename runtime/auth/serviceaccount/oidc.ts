@@ -6,7 +6,6 @@
 // Cache-Control max-age given here, or skips the endpoints when building
 // fails (as upstream logs and skips them).
 
-import { exportJWK } from 'jose';
 import type { VerificationKey } from './keys.ts';
 
 export const OPENID_CONFIG_PATH = '/.well-known/openid-configuration';
@@ -33,7 +32,7 @@ export interface OpenIDMetadata {
 
 /** The JWK of a public key, in go-jose's field order. */
 export async function jwkOf(key: VerificationKey): Promise<Record<string, unknown>> {
-  const raw = await exportJWK(key.publicKey);
+  const raw = key.publicKey.export({ format: 'jwk' });
   if (raw.kty === 'EC') return { use: 'sig', kty: 'EC', kid: key.keyId, crv: raw.crv, alg: key.alg, x: raw.x, y: raw.y };
   return { use: 'sig', kty: 'RSA', kid: key.keyId, alg: key.alg, n: raw.n, e: raw.e };
 }

@@ -4,8 +4,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AuthorizationConfigError, parseAuthorizationConfig } from './load.ts';
+import { loadMatchConditionCompiler } from '../webhook/match.ts';
+
+// matchConditions are compiled with CEL, loaded on demand
+beforeAll(() => loadMatchConditionCompiler());
 
 const dir = mkdtempSync(join(tmpdir(), 'authz-config-'));
 const kubeconfig = join(dir, 'webhook.kubeconfig');

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UserInfo } from '../../auth/user.ts';
 import { type Attributes, pathAttributes, resourceAttributes } from '../attributes.ts';
 import { WebhookAuthorizer, type WebhookAuthorizerOptions } from './authorizer.ts';
-import { compileMatchConditions } from './match.ts';
+import { compileMatchConditions, loadMatchConditionCompiler } from './match.ts';
 
 type Reply = { status: number; body: string; headers?: Record<string, string> };
 let replies: Reply[] = [];
@@ -196,6 +196,8 @@ describe('the cache', () => {
 });
 
 describe('matchConditions', () => {
+  beforeAll(() => loadMatchConditionCompiler());
+
   const matcher = (exprs: string[]) => {
     const r = compileMatchConditions(exprs, 'authorizers[0].webhook.matchConditions');
     expect(r.errors.map(String)).toEqual([]);

@@ -4,10 +4,20 @@
 // validation does (field paths and texts). Evaluated as upstream's
 // CELMatcher: any false → the webhook is skipped (no opinion); otherwise any
 // error → the failure policy; all true → the webhook is asked.
+// The CEL module is large and only configurations with matchConditions need
+// it: it is loaded by loadMatchConditionCompiler(), which whoever parses an
+// authorization configuration awaits first, not at start-up.
 
 import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
-import { compileRule, type JSONSchema, type Program, type VarDecl } from '../../cel/index.ts';
+import type { JSONSchema, Program, VarDecl } from '../../cel/index.ts';
 import type { SarSpec } from './subject-access-review.ts';
+
+let cel: typeof import('../../cel/compile.ts') | undefined;
+
+/** Loads the CEL compiler that compileMatchConditions uses. */
+export async function loadMatchConditionCompiler(): Promise<void> {
+  cel ??= await import('../../cel/compile.ts');
+}
 
 export const MAX_MATCH_CONDITIONS = 64;
 
@@ -42,6 +52,7 @@ export interface Matcher {
 export function compileMatchConditions(expressions: string[], field: string): { matcher?: Matcher; errors: FieldError[] } {
   const errors: FieldError[] = [];
   if (expressions.length > MAX_MATCH_CONDITIONS) return { errors: [fieldErrors.tooMany(field, expressions.length, MAX_MATCH_CONDITIONS)] };
+  if (expressions.length && !cel) throw new Error('matchConditions: the CEL compiler is not loaded (loadMatchConditionCompiler)');
   const seen = new Set<string>();
   const programs: Program[] = [];
   expressions.forEach((expr, i) => {
@@ -55,7 +66,7 @@ export function compileMatchConditions(expressions: string[], field: string): { 
       return;
     }
     seen.add(expr);
-    const r = compileRule(expr, { vars: { request: REQUEST }, resultType: 'bool' });
+    const r = cel!.compileRule(expr, { vars: { request: REQUEST }, resultType: 'bool' });
     if (!r.ok) errors.push(fieldErrors.invalid(path, expr, r.errors.map((e) => e.message).join('; ')));
     else programs.push(r.program);
   });

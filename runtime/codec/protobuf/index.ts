@@ -5,7 +5,7 @@
 // (encode.ts, writer.ts), decoding reads straight into JSON (reader.ts).
 // Custom resources, Table and PartialObjectMetadata have no protobuf form.
 // Content negotiation and HTTP status codes are the HTTP layer's.
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import type { DescMessage } from '@bufbuild/protobuf';
 import type { ProtoMessageMeta, ProtoPackage } from '../../../generated/proto/index.ts';
@@ -47,7 +47,8 @@ export interface KubeProtobuf {
 /** Kinds that have upstream messages but that the API serves only as JSON. */
 const JSON_ONLY = new Set(['PartialObjectMetadata', 'PartialObjectMetadataList', 'Table']);
 
-interface GeneratedIndex {
+/** What generated/proto/index.ts exports. */
+export interface GeneratedProtoIndex {
   kinds: Record<string, string>;
   packageDeps: Record<string, string[]>;
   packages: Record<string, () => Promise<ProtoPackage>>;
@@ -62,9 +63,14 @@ export class Codec implements KubeProtobuf {
   private reflectDecoder = new Decoder(this.plans, (b) => this.decodeReflect(b));
 
   constructor(
-    private index: GeneratedIndex,
+    private index: GeneratedProtoIndex,
     loaded: ProtoPackage[],
   ) {
+    this.add(loaded);
+  }
+
+  /** Adds message packages (before any message that uses them is encoded or decoded). */
+  add(loaded: ProtoPackage[]): void {
     for (const p of loaded) {
       for (const [name, m] of Object.entries(p.meta.messages)) this.meta.set(name, m);
       for (const d of p.file.messages) this.descs.set(d.typeName, d);
@@ -198,24 +204,90 @@ function envelope(apiVersion: string, kind: string, rawSize: number, write: (out
   return out;
 }
 
-export const DEFAULT_GENERATED_DIR = fileURLToPath(new URL('../../../generated/', import.meta.url));
+const byDir = new Map<string, Promise<KubeProtobuf>>();
+const byIndex = new WeakMap<GeneratedProtoIndex, Promise<KubeProtobuf>>();
 
-const cache = new Map<string, Promise<KubeProtobuf>>();
+/** The codec of an index: every message package loaded (in parallel: encode/decode are synchronous). */
+function codecOf(index: GeneratedProtoIndex): Promise<KubeProtobuf> {
+  let p = byIndex.get(index);
+  if (!p) {
+    p = Promise.all(Object.values(index.packages).map((load) => load())).then((loaded) => new Codec(index, loaded));
+    byIndex.set(index, p);
+    p.catch(() => byIndex.delete(index));
+  }
+  return p;
+}
+
+const META_PACKAGE = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 
 /**
- * Loads the generated messages (every package, in parallel: encode/decode are
- * synchronous) and returns the codec. Cached per directory.
+ * The codec of a generated protobuf index with its message packages loaded
+ * as kinds need them: a kind's package and the packages it uses, and always
+ * meta/v1's (Status, WatchEvent, DeleteOptions). What a server holds is the
+ * messages of the group-versions its clients asked for in protobuf.
  */
-export function loadKubeProtobuf(generatedDir: string = DEFAULT_GENERATED_DIR): Promise<KubeProtobuf> {
-  let p = cache.get(generatedDir);
+export class LazyKubeProtobuf {
+  private readonly codec: Codec;
+  private readonly loads = new Map<string, Promise<void>>();
+
+  constructor(private readonly index: GeneratedProtoIndex) {
+    this.codec = new Codec(index, []);
+  }
+
+  private load(pkg: string): Promise<void> {
+    let p = this.loads.get(pkg);
+    if (!p) {
+      const loader = this.index.packages[pkg];
+      p = loader ? loader().then((loaded) => this.codec.add([loaded])) : Promise.resolve();
+      this.loads.set(pkg, p);
+      p.catch(() => this.loads.delete(pkg));
+    }
+    return p;
+  }
+
+  private packagesOf(pkg: string): string[] {
+    return this.index.packageDeps[pkg] ?? [pkg];
+  }
+
+  /** The codec, with the messages of `apiVersion`, `kind` loaded. */
+  async forKind(apiVersion: string, kind: string): Promise<KubeProtobuf> {
+    const packages = [...this.packagesOf(META_PACKAGE)];
+    const message = this.index.kinds[`${apiVersion}/${kind}`];
+    if (message) packages.push(...this.packagesOf(message.slice(0, message.lastIndexOf('.'))));
+    await Promise.all(packages.map((p) => this.load(p)));
+    return this.codec;
+  }
+
+  /** Enveloped bytes -> JSON, loading the messages of the kind the envelope names first (and every package when an embedded object needs another). */
+  async decode(bytes: Uint8Array): Promise<Record<string, unknown>> {
+    const env = unwrap(bytes);
+    await this.forKind(env.apiVersion, env.kind);
+    try {
+      return this.codec.decode(bytes);
+    } catch (err) {
+      if (!(err instanceof ProtobufError) || this.loads.size === Object.keys(this.index.packages).length) throw err;
+      await Promise.all(Object.keys(this.index.packages).map((p) => this.load(p)));
+      return this.codec.decode(bytes);
+    }
+  }
+}
+
+/**
+ * The codec of a generated protobuf index: the project's generated/proto
+ * (no argument), another codegen output directory's, or an index already
+ * imported. Cached per directory and per index.
+ */
+export function loadKubeProtobuf(source?: string | GeneratedProtoIndex): Promise<KubeProtobuf> {
+  if (typeof source === 'object') return codecOf(source);
+  const key = source ?? '';
+  let p = byDir.get(key);
   if (!p) {
     p = (async () => {
-      const index = (await import(pathToFileURL(join(generatedDir, 'proto', 'index.ts')).href)) as GeneratedIndex;
-      const loaded = await Promise.all(Object.values(index.packages).map((load) => load()));
-      return new Codec(index, loaded);
+      const index = (source === undefined ? await import('../../../generated/proto/index.ts') : await import(pathToFileURL(join(source, 'proto', 'index.ts')).href)) as GeneratedProtoIndex;
+      return codecOf(index);
     })();
-    cache.set(generatedDir, p);
-    p.catch(() => cache.delete(generatedDir));
+    byDir.set(key, p);
+    p.catch(() => byDir.delete(key));
   }
   return p;
 }

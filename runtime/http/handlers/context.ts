@@ -97,7 +97,7 @@ export function sendSerialized(rc: RequestContext, neg: Negotiated, body: string
 export async function sendNegotiated(rc: RequestContext, neg: Negotiated, value: unknown, status = 200): Promise<Response> {
   const opts = { status, acceptEncoding: requestHeader(rc.c, 'accept-encoding'), warnings: rc.warnings };
   if (neg.encoding === 'protobuf') {
-    const codec = await rc.services.protobuf.codec();
+    const codec = await rc.services.protobuf.codec(String((value as Obj).apiVersion), String((value as Obj).kind));
     return sendBytes(codec.encode(value as Obj), neg.contentType, opts);
   }
   return send(encodeBody(value, neg.encoding, pretty(rc)), neg.contentType, opts);

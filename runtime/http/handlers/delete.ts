@@ -12,7 +12,7 @@ import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
 import type { DeleteOptions } from '../../registry/store.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { decodeText, mediaType, readBodyBytes } from '../body.ts';
-import { ProtobufError } from '../../codec/protobuf/index.ts';
+import { ProtobufError } from '../../codec/protobuf/errors.ts';
 import { MEDIA_PROTOBUF } from '../../api/k8s-names.ts';
 import { errors } from '../../api/errors.ts';
 import { type RequestContext, negotiate, sendNegotiated } from './context.ts';
@@ -38,7 +38,7 @@ export async function deleteOptions(rc: RequestContext): Promise<DeleteOptions> 
   let body: Obj = {};
   if (bytes.byteLength && mediaType(requestHeader(rc.c, 'content-type')) === MEDIA_PROTOBUF) {
     try {
-      body = (await rc.services.protobuf.codec()).decode(bytes);
+      body = await rc.services.protobuf.decode(bytes);
     } catch (err) {
       if (err instanceof ProtobufError) throw errors.badRequest(`DeleteOptions: ${err.message}`);
       throw err;

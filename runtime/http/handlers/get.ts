@@ -19,7 +19,7 @@ export async function handleGet(rc: RequestContext): Promise<Response> {
   if (servesEncodedProtobuf(neg)) {
     const enc = await rc.res.store.getEncoded(rc.info.namespace, rc.info.name, rv);
     const d = rc.res.def;
-    if (enc) return sendSerialized(rc, neg, protobufObjectBody(await rc.services.protobuf.codec(), d.kind, d.listKind, groupVersion(rc), enc));
+    if (enc) return sendSerialized(rc, neg, protobufObjectBody(await rc.services.protobuf.codec(groupVersion(rc), d.kind), d.kind, d.listKind, groupVersion(rc), enc));
   }
   const obj = await rc.res.store.get(rc.info.namespace, rc.info.name, rv);
   const out = withVersion(obj, rc);

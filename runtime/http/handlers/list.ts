@@ -52,7 +52,7 @@ export async function handleList(rc: RequestContext): Promise<Response> {
   }
   if (servesEncodedProtobuf(neg)) {
     const enc = await rc.res.store.listEncoded(rc.info.namespace, { ...q, predicate: pred });
-    if (enc) return sendSerialized(rc, neg, protobufListBody(await rc.services.protobuf.codec(), d.listKind, groupVersion(rc), listMeta(enc), enc.items));
+    if (enc) return sendSerialized(rc, neg, protobufListBody(await rc.services.protobuf.codec(groupVersion(rc), d.listKind), d.listKind, groupVersion(rc), listMeta(enc), enc.items));
   }
   const result = await rc.res.store.list(rc.info.namespace, { ...q, predicate: pred });
   const metadata = listMeta(result);

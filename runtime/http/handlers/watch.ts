@@ -71,7 +71,7 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
   const incl = includeObject(rc, neg);
   const gvKey = `${neg.contentType}|${incl}|${rc.res.def.version}`;
   const plain = neg.target.as === 'object' && neg.encoding === 'json';
-  const codec = neg.encoding === 'protobuf' ? await rc.services.protobuf.codec() : undefined;
+  const codec = neg.encoding === 'protobuf' ? await rc.services.protobuf.codec(groupVersion(rc), rc.res.def.kind) : undefined;
   const d = rc.res.def;
   const gv = groupVersion(rc);
 

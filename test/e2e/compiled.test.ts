@@ -1,0 +1,181 @@
+// End-to-end: the compiled server, run as `npm start` runs it (the prestart
+// build when stale, then `node dist/cli.js`), answers /readyz and real kubectl
+// writes and reads, loading validators and protobuf messages on first use; the
+// package's compiled entry (`import 'specserver'`) starts a server in a plain
+// node process; and the build notices a changed source file.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureClients, projectRoot } from '../support/clients.ts';
+import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import { serverFetch } from '../support/server-fetch.ts';
+import { staleInputs } from '../../scripts/build.mjs';
+
+const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+  exports: Record<string, Record<string, string>>;
+};
+
+describe('the package runs compiled JavaScript', () => {
+  it.each([
+    ['prepare', 'node scripts/build.mjs'],
+    ['prestart', 'node scripts/build.mjs --if-stale'],
+    ['start', 'node dist/cli.js'],
+  ])('script %s is %s', (name, command) => {
+    expect(pkg.scripts[name]).toBe(command);
+  });
+
+  it('exports dist/index.js, with the TypeScript sources as its types', () => {
+    expect(pkg.exports['.']).toEqual({ types: './runtime/index.ts', default: './dist/index.js' });
+  });
+});
+
+describe('compiled server process', () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    // what `npm start` runs first
+    const built = spawnSync(process.execPath, [join(projectRoot, 'scripts', 'build.mjs'), '--if-stale'], { cwd: projectRoot, encoding: 'utf8' });
+    expect(built.status, built.stderr).toBe(0);
+    expect(staleInputs()).toEqual([]);
+    server = await startServerProcess([], { compiled: true });
+  }, 120_000);
+  afterAll(async () => {
+    expect(await server?.stop()).toBe(0);
+  });
+
+  it('is ready, and kubectl creates and reads back', async () => {
+    expect((await serverFetch(`${server.url}/readyz`)).status).toBe(200);
+    const { kubectl } = ensureClients();
+    const run = (...args: string[]) => execFileSync(kubectl, ['--kubeconfig', server.kubeconfig, ...args], { encoding: 'utf8' });
+    expect(run('create', 'configmap', 'compiled', '--from-literal=a=1')).toContain('configmap/compiled created');
+    expect(JSON.parse(run('get', 'configmap', 'compiled', '-o', 'json')).data).toEqual({ a: '1' });
+    expect(run('create', 'deployment', 'web', '--image=nginx')).toContain('deployment.apps/web created');
+  });
+
+  it("loads a group-version's schema validator on first use: a field of the wrong type is 400", async () => {
+    const r = await serverFetch(`${server.url}/apis/batch/v1/namespaces/default/jobs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'bad' }, spec: { parallelism: 'many' } }),
+    });
+    expect(r.status).toBe(400);
+    const status = (await r.json()) as { reason: string; message: string };
+    expect(status.reason).toBe('BadRequest');
+    expect(status.message).toContain('spec.parallelism in body must be of type integer');
+  });
+
+  it('answers protobuf', async () => {
+    const r = await serverFetch(`${server.url}/api/v1/namespaces/default/configmaps/compiled`, { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('application/vnd.kubernetes.protobuf');
+    expect(
+      Buffer.from(await r.arrayBuffer())
+        .subarray(0, 4)
+        .toString('latin1'),
+    ).toBe('k8s\0');
+  });
+});
+
+interface Metafile {
+  outputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>;
+}
+
+/** The packages an output file loads before its code runs: its static imports, followed through the build's chunks. */
+function staticPackages(meta: Metafile, entry: string): Set<string> {
+  const seen = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const i of meta.outputs[file].imports) {
+      if (i.kind !== 'import-statement') continue;
+      if (i.external) packages.add(i.path.startsWith('@') ? i.path.split('/').slice(0, 2).join('/') : i.path.split('/')[0]);
+      else visit(i.path);
+    }
+  };
+  visit(entry);
+  return packages;
+}
+
+describe('what start-up loads', () => {
+  const meta = () => JSON.parse(readFileSync(join(projectRoot, 'dist', 'meta.json'), 'utf8')) as Metafile;
+  it.each([
+    ['@bufbuild/cel', 'CEL: only matchConditions of an --authorization-config file'],
+    ['@bufbuild/protobuf', 'protobuf messages and CEL'],
+    ['@peculiar/x509', 'certificates are made by runtime/auth/pki'],
+    ['ajv', 'schema validators, per group-version'],
+    ['jose', 'service-account and bootstrap tokens'],
+  ])('the entries do not import %s (%s)', (pkg) => {
+    for (const entry of ['dist/index.js', 'dist/cli.js']) expect(staticPackages(meta(), entry)).not.toContain(pkg);
+  });
+  it('but they do import the server itself', () => {
+    expect([...staticPackages(meta(), 'dist/index.js')]).toEqual(expect.arrayContaining(['hono', 'better-sqlite3']));
+  });
+});
+
+describe("import('specserver')", () => {
+  it('resolves to dist/index.js and starts a server in a plain node process', () => {
+    const script = `
+      const url = import.meta.resolve('specserver');
+      const { startServer } = await import('specserver');
+      const s = await startServer({ authorizationMode: ['AlwaysAllow'] });
+      const created = await s.app.request('/api/v1/namespaces/default/configmaps', {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { k: 'v' } }),
+      });
+      const got = await s.app.request('/api/v1/namespaces/default/configmaps/x');
+      console.log(JSON.stringify({ url, created: created.status, got: got.status, data: (await got.json()).data }));
+      await s.stop();
+    `;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 });
+    const result = JSON.parse(out.trim().split('\n').pop()!);
+    expect(result).toEqual({ url: `file://${join(projectRoot, 'dist', 'index.js')}`, created: 201, got: 200, data: { k: 'v' } });
+  });
+});
+
+describe('staleness of dist/', () => {
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'specserver-build-'));
+    mkdirSync(join(root, 'dist'));
+    mkdirSync(join(root, 'src'));
+    writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 1;\n');
+    writeFileSync(join(root, 'src', 'b.ts'), 'export const b = 2;\n');
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const record = () => {
+    const files: Record<string, { size: number; mtimeMs: number }> = {};
+    for (const f of ['src/a.ts', 'src/b.ts']) {
+      const st = statSync(join(root, f));
+      files[f] = { size: st.size, mtimeMs: st.mtimeMs };
+    }
+    writeFileSync(join(root, 'dist', 'inputs.json'), JSON.stringify({ files }));
+  };
+
+  it.each([
+    ['nothing changed', () => {}, []],
+    ['a file touched', () => utimesSync(join(root, 'src', 'a.ts'), new Date(), new Date(Date.now() + 5000)), ['src/a.ts']],
+    ['a file rewritten', () => writeFileSync(join(root, 'src', 'b.ts'), 'export const b = 22;\n'), ['src/b.ts']],
+    ['a file deleted', () => rmSync(join(root, 'src', 'a.ts')), ['src/a.ts']],
+  ] as const)('%s', (_name, change, stale) => {
+    writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 1;\n');
+    writeFileSync(join(root, 'src', 'b.ts'), 'export const b = 2;\n');
+    record();
+    change();
+    expect(staleInputs(root)).toEqual(stale);
+  });
+
+  it('without a build, or with an unreadable record, is stale', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'specserver-build-'));
+    try {
+      expect(staleInputs(empty)).toEqual(['(no build yet)']);
+      mkdirSync(join(empty, 'dist'));
+      writeFileSync(join(empty, 'dist', 'inputs.json'), '{');
+      expect(staleInputs(empty)).toEqual(['(unreadable dist/inputs.json)']);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
