@@ -21,7 +21,7 @@ export function hasMagic(bytes: Uint8Array): boolean {
 }
 
 /** Bytes of a varint. */
-function varintLength(n: number): number {
+export function varintLength(n: number): number {
   let len = 1;
   while (n >= 0x80) {
     n = Math.floor(n / 0x80);
@@ -30,7 +30,8 @@ function varintLength(n: number): number {
   return len;
 }
 
-function writeVarint(out: Uint8Array, at: number, n: number): number {
+/** Writes n as a varint at `at`; returns the position after it. */
+export function writeVarint(out: Uint8Array, at: number, n: number): number {
   while (n >= 0x80) {
     out[at++] = (n % 0x80) | 0x80;
     n = Math.floor(n / 0x80);
@@ -76,13 +77,25 @@ const TAIL = new Uint8Array([0x1a, 0x00, 0x22, 0x00]);
 
 /** Wraps an encoded message in the envelope: one buffer, raw copied once. */
 export function wrap(apiVersion: string, kind: string, raw: Uint8Array): Uint8Array {
+  return wrapWriting(apiVersion, kind, raw.length, (out, at) => {
+    out.set(raw, at);
+    return at + raw.length;
+  });
+}
+
+/**
+ * The envelope around a message of `rawSize` bytes that `write` puts straight
+ * into the result at `at` (returning the position after it): a large message
+ * made of parts (a list of cached items) is never copied a second time.
+ */
+export function wrapWriting(apiVersion: string, kind: string, rawSize: number, write: (out: Uint8Array, at: number) => number): Uint8Array {
   const h = head(apiVersion, kind);
-  const out = new Uint8Array(h.length + varintLength(raw.length) + raw.length + TAIL.length);
+  const out = new Uint8Array(h.length + varintLength(rawSize) + rawSize + TAIL.length);
   out.set(h, 0);
-  let at = writeVarint(out, h.length, raw.length);
-  out.set(raw, at);
-  at += raw.length;
-  out.set(TAIL, at);
+  const at = writeVarint(out, h.length, rawSize);
+  const end = write(out, at);
+  if (end !== at + rawSize) throw new ProtobufError(`envelope: wrote ${end - at} of ${rawSize} bytes`);
+  out.set(TAIL, end);
   return out;
 }
 

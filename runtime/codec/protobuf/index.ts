@@ -14,7 +14,7 @@ import { Plans } from './plan.ts';
 import { Encoder } from './encode.ts';
 import { Reader } from './reader.ts';
 import { Decoder } from './decode.ts';
-import { unwrap, wrap } from './envelope.ts';
+import { unwrap, varintLength, wrap, wrapWriting, writeVarint } from './envelope.ts';
 import { frame, readWatchEvent, watchEventBytes } from './watch.ts';
 
 export { ProtobufError, ProtobufUnsupportedError } from './errors.ts';
@@ -135,8 +135,8 @@ export class Codec implements KubeProtobuf {
     const head = this.encoder.encode(list, { metadata });
     if (field < 1 || field > 15 || list.fields.some((f) => f.number > field)) throw new ProtobufError(`${apiVersion}, Kind=${listKind}: items is not the last field`);
     let size = head.length;
-    for (const b of items) size += 1 + varintSize(b.length) + b.length;
-    return envelope(apiVersion, listKind, size, (out, at) => {
+    for (const b of items) size += 1 + varintLength(b.length) + b.length;
+    return wrapWriting(apiVersion, listKind, size, (out, at) => {
       out.set(head, at);
       at += head.length;
       const tag = (field << 3) | 2;
@@ -163,45 +163,6 @@ export class Codec implements KubeProtobuf {
     const e = readWatchEvent(payload);
     return { type: e.type, object: this.decode(e.object) };
   }
-}
-
-function varintSize(n: number): number {
-  let size = 1;
-  while (n >= 0x80) {
-    n = Math.floor(n / 128);
-    size++;
-  }
-  return size;
-}
-
-function writeVarint(out: Uint8Array, at: number, n: number): number {
-  while (n >= 0x80) {
-    out[at++] = (n & 0x7f) | 0x80;
-    n = Math.floor(n / 128);
-  }
-  out[at++] = n;
-  return at;
-}
-
-/**
- * wrap() for a large raw message written straight into the result: the
- * envelope's header, `rawSize` bytes from `write`, then the two empty strings
- * (contentEncoding, contentType), with no intermediate copy of the raw bytes.
- */
-function envelope(apiVersion: string, kind: string, rawSize: number, write: (out: Uint8Array, at: number) => number): Uint8Array {
-  const empty = wrap(apiVersion, kind, new Uint8Array(0));
-  // wrap's output ends with: raw field (tag, length 0), then 4 bytes of the two empty strings
-  const headLen = empty.length - 4 - 2;
-  const size = headLen + 1 + varintSize(rawSize) + rawSize + 4;
-  const out = new Uint8Array(size);
-  out.set(empty.subarray(0, headLen), 0);
-  let at = headLen;
-  out[at++] = empty[headLen];
-  at = writeVarint(out, at, rawSize);
-  const end = write(out, at);
-  if (end !== at + rawSize) throw new ProtobufError(`envelope: wrote ${end - at} of ${rawSize} bytes`);
-  out.set(empty.subarray(empty.length - 4), end);
-  return out;
 }
 
 const byDir = new Map<string, Promise<KubeProtobuf>>();
