@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { oneConnection, rawGet } from '../support/http.ts';
-import { NODE_ARGS, baseline, root, spawnBaseline } from '../support/servers.ts';
+import { baseline, root, spawnBaseline } from '../support/servers.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'bench-baselines-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -70,7 +70,7 @@ describe('bare-fanout.mjs', () => {
 
 describe('raw-sqlite.mjs', () => {
   it('commits rows one at a time and says how many', () => {
-    const r = spawnSync(process.execPath, [...NODE_ARGS, baseline('raw-sqlite.mjs'), join(scratch, 'raw.db'), '0.2', '500'], { cwd: root, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [baseline('raw-sqlite.mjs'), join(scratch, 'raw.db'), '0.2', '500'], { cwd: root, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { rows: number; seconds: number };
     expect(out.rows).toBeGreaterThan(0);

@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { runAlone, runsAlone, type Figure, type FigureOptions } from '../support/figure.ts';
-import { LIBRARY_ENTRY, NODE_ARGS, root } from '../support/servers.ts';
+import { LIBRARY_ENTRY, root, serverCommand } from '../support/servers.ts';
 import { interleave, load1, median } from '../support/stats.ts';
 import type { Row } from '../support/summary.ts';
 
@@ -19,13 +19,14 @@ interface Timing {
 }
 
 function child(args: string[]): Timing {
-  const r = spawnSync(process.execPath, [...NODE_ARGS, join(root, 'bench', 'http', 'import', 'child.mjs'), ...args], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(root, 'bench', 'http', 'import', 'child.mjs'), ...args], { cwd: root, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`import child ${args[0]} exited ${r.status}: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Timing;
 }
 
 async function run({ quick, log }: FigureOptions): Promise<Row[]> {
   const pairs = quick ? 3 : 7;
+  serverCommand(); // dist/ up to date before the first import
   const parts: Record<'ours' | 'hono', Timing[]> = { ours: [], hono: [] };
   const once = (side: 'ours' | 'hono') => async () => {
     const t = child(side === 'ours' ? ['ours', LIBRARY_ENTRY] : ['hono']);
