@@ -1,16 +1,19 @@
 // The baseline processes do what the benches' headers say: bare Hono serves
-// exactly the bytes it was given (protobuf when asked for), the bare fan-out
-// server writes each POSTed body to every open stream as an event line after
-// appending it to its file, and the raw SQLite baseline commits rows.
+// exactly the bytes it was given (protobuf when asked for), over HTTPS with
+// the key and certificate given after --tls; the bare fan-out server writes
+// each POSTed body to every open stream as an event line after appending it
+// to its file; the raw SQLite baseline commits rows.
 // No timing is asserted.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { oneConnection, rawGet } from '../support/http.ts';
-import { baseline, root, spawnBaseline } from '../support/servers.ts';
+import { baseline, root, spawnBaseline, waitReady } from '../support/servers.ts';
+import { createCA, issueCertificate } from '../../runtime/auth/pki/certs.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'bench-baselines-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -38,6 +41,29 @@ describe('bare-hono.mjs', () => {
       expect((await rawGet(`${bare.url}/readyz`, agent)).status).toBe(200);
     } finally {
       agent.destroy();
+      await bare.stop();
+    }
+  });
+
+  it('serves HTTPS with the key and certificate given after --tls', async () => {
+    const ca = await createCA('bench-ca');
+    const serving = await issueCertificate(ca, { commonName: 'bench', hosts: ['127.0.0.1'], usage: 'server', validityDays: 1 });
+    writeFileSync(join(scratch, 'tls.key'), serving.keyPEM);
+    writeFileSync(join(scratch, 'tls.crt'), serving.certPEM);
+    const bare = await spawnBaseline('bare-hono.mjs', ['--tls', join(scratch, 'tls.key'), join(scratch, 'tls.crt')]);
+    try {
+      expect(bare.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      await waitReady(bare.url);
+      const body = await new Promise<string>((resolve, reject) => {
+        const req = httpsGet(`${bare.url}/x`, { ca: ca.certPEM, agent: false }, (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve(text));
+        });
+        req.on('error', reject);
+      });
+      expect(body).toBe('{}');
+    } finally {
       await bare.stop();
     }
   });

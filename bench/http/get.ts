@@ -73,13 +73,8 @@ async function run({ quick, scratch, log, before: beforeDir }: FigureOptions): P
         ['protobuf', PROTOBUF, pb.body.length],
       ] as const) {
         // with --before, each round is ours, before, bare
-        const was: number[] = [];
-        const oursThenBefore = async () => {
-          const o = await get(ours, accept)();
-          if (before) was.push(await get(before, accept)());
-          return o;
-        };
-        const p = await interleave(pairs, oursThenBefore, get(bare, accept));
+        const p = await interleave(pairs, get(ours, accept), get(bare, accept), before ? [get(before, accept)] : []);
+        const was = p.others[0] ?? [];
         const o = cpu[`ours ${accept ?? 'json'}`];
         const b = cpu[`bare ${accept ?? 'json'}`];
         let cpuText = `server CPU per request: ours ${median(o.serverUs).toFixed(0)} µs, bare ${median(b.serverUs).toFixed(0)} µs; load generator busy ${(median(o.clientCore) * 100).toFixed(0)}% / ${(median(b.clientCore) * 100).toFixed(0)}% of a core`;

@@ -14,11 +14,10 @@
 // Usage: npx tsx bench/http/list.ts [--quick]
 
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { runAlone, runsAlone, type Figure, type FigureOptions } from '../support/figure.ts';
 import { createMany, getAs, oneConnection, postJSON, rawGet } from '../support/http.ts';
 import { configMapOf1KB } from '../support/objects.ts';
-import { LIBRARY_ENTRY, serverCommand, spawnOurs } from '../support/servers.ts';
+import { importLibrary, spawnOurs } from '../support/servers.ts';
 import { interleave, load1, median } from '../support/stats.ts';
 import type { Row } from '../support/summary.ts';
 
@@ -77,12 +76,9 @@ const CASES = [
   { figure: `LIST ${COUNT.toLocaleString('en')}, protobuf`, aim: 1.2, pick: (m: Measures) => m.whole(PROTOBUF) },
 ];
 
-type StartServer = typeof import('../../runtime/index.ts').startServer;
-
 /** Server-side: the compiled package in this process, lists through app.request(). */
 async function inProcess(reps: number, scratch: string, log: (line: string) => void): Promise<Row[]> {
-  serverCommand(); // dist/ up to date
-  const { startServer } = (await import(pathToFileURL(LIBRARY_ENTRY).href)) as { startServer: StartServer };
+  const { startServer } = await importLibrary();
   const s = await startServer({ dataDir: join(scratch, 'in-process'), authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true });
   try {
     const post = async (path: string, body: unknown) => {

@@ -8,8 +8,10 @@
 
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnListening, type BenchProcess } from './process.ts';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -19,6 +21,12 @@ export const serverEntry = (dir: string = root): string => join(dir, 'dist', 'cl
 
 /** The package entry point (what `import 'specserver'` loads). */
 export const LIBRARY_ENTRY = join(root, 'dist', 'index.js');
+
+/** The compiled package (dist/ brought up to date first), imported into this process. */
+export async function importLibrary(): Promise<typeof import('../../runtime/index.ts')> {
+  serverCommand();
+  return (await import(pathToFileURL(LIBRARY_ENTRY).href)) as typeof import('../../runtime/index.ts');
+}
 
 /** A baseline script under bench/baselines/. */
 export const baseline = (name: string): string => join(root, 'bench', 'baselines', name);
@@ -51,21 +59,36 @@ export function spawnOurs(dataDir: string, extraFlags: string[] = [], dir: strin
   return spawnListening([...serverCommand(dir), '--data-dir', dataDir, '--secure-port', '0', '--insecure-serve-http', '--authorization-mode', 'AlwaysAllow', ...extraFlags], dir);
 }
 
+/**
+ * Our server as users start it (`npm start`): HTTPS with the certificates it
+ * makes in dataDir on first start (or finds there on a restart), the default
+ * authorization.
+ */
+export function spawnOursAsUsersDo(dataDir: string, dir: string = root): Promise<BenchProcess> {
+  return spawnListening([...serverCommand(dir), '--data-dir', dataDir, '--secure-port', '0'], dir);
+}
+
 /** A baseline server script, run by plain node. */
 export function spawnBaseline(name: string, args: string[] = []): Promise<BenchProcess> {
   return spawnListening([baseline(name), ...args], root);
 }
 
-/** Resolves once GET /readyz answers 200 (polled every 5 ms); the time it happened (performance.now()). */
+/** The status of GET url/readyz on a fresh connection (a server's own certificate accepted); 0 when it could not connect. */
+function readyz(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    const get = url.startsWith('https:') ? httpsRequest : httpRequest;
+    const req = get(`${url}/readyz`, { agent: false, rejectUnauthorized: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', () => resolve(0));
+    });
+    req.on('error', () => resolve(0));
+    req.end();
+  });
+}
+
+/** Resolves once GET /readyz answers 200 (polled every 5 ms, over HTTP or HTTPS); the time it happened (performance.now()). */
 export async function waitReady(url: string): Promise<number> {
-  for (;;) {
-    try {
-      const r = await fetch(`${url}/readyz`);
-      await r.arrayBuffer();
-      if (r.status === 200) return performance.now();
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  while ((await readyz(url)) !== 200) await new Promise((r) => setTimeout(r, 5));
+  return performance.now();
 }
