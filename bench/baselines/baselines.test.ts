@@ -2,7 +2,8 @@
 // exactly the bytes it was given (protobuf when asked for), over HTTPS with
 // the key and certificate given after --tls; the bare fan-out server writes
 // each POSTed body to every open stream as an event line after appending it
-// to its file; the raw SQLite baseline commits rows.
+// to its file; bare-node answers every request with the same JSON; the raw
+// SQLite baseline commits rows.
 // No timing is asserted.
 
 import { spawnSync } from 'node:child_process';
@@ -64,6 +65,25 @@ describe('bare-hono.mjs', () => {
       });
       expect(body).toBe('{}');
     } finally {
+      await bare.stop();
+    }
+  });
+});
+
+describe('bare-node.mjs', () => {
+  it('answers every request with the same ConfigMap JSON over http', async () => {
+    const bare = await spawnBaseline('bare-node.mjs', ['http', scratch]);
+    const agent = oneConnection();
+    try {
+      expect(bare.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      for (const path of ['/api/v1/namespaces/default/configmaps/bench', '/anything']) {
+        const r = await rawGet(`${bare.url}${path}`, agent);
+        expect(r.status).toBe(200);
+        expect(r.contentType).toBe('application/json');
+        expect(JSON.parse(r.body.toString())).toMatchObject({ kind: 'ConfigMap', metadata: { name: 'bench' } });
+      }
+    } finally {
+      agent.destroy();
       await bare.stop();
     }
   });
