@@ -1,6 +1,7 @@
 // The bench suite loads (every figure module imports without running) and
 // its command line selects figures; nothing is measured here.
 
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIGURES, parseArgs } from './run.ts';
 
@@ -16,6 +17,7 @@ describe('bench suite', () => {
     [['--quick'], true, FIGURES.map((f) => f.name)],
     [['--only', 'list,get'], false, ['get', 'list']],
     [['--only=rss', '--quick'], true, ['rss']],
+    [['--before', '/tmp/old', '--only', 'get'], false, ['get']],
   ];
   it.each(ok)('parseArgs %j', (argv, quick, names) => {
     const a = parseArgs(argv);
@@ -23,10 +25,22 @@ describe('bench suite', () => {
     expect(a.figures.map((f) => f.name)).toEqual(names);
   });
 
+  const before: [string[], string | undefined][] = [
+    [['--quick'], undefined],
+    [['--before', '/tmp/old'], '/tmp/old'],
+    [['--before=/tmp/old/', '--quick'], '/tmp/old'],
+    [['--before', 'rel'], resolve('rel')],
+  ];
+  it.each(before)('parseArgs %j: before', (argv, want) => {
+    expect(parseArgs(argv).before).toBe(want);
+  });
+
   const bad: [string[], RegExp][] = [
     [['--only', 'nope'], /unknown figure nope/],
     [['--only'], /unknown figure \(none given\)/],
     [['--fast'], /unknown argument --fast/],
+    [['--before'], /--before: give the directory/],
+    [['--before', '--quick'], /--before: give the directory/],
   ];
   it.each(bad)('parseArgs %j fails', (argv, want) => {
     expect(() => parseArgs(argv)).toThrow(want);

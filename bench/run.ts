@@ -2,11 +2,11 @@
 // --only a,b), each against its baseline in the same run, prints a summary
 // table (ours, baseline, ratio, aim, met or not, the load average) and the
 // details below it, and writes the summary as JSON to .cache/bench/last.json.
-// Usage: npm run bench -- [--quick] [--only get,list,...]
+// Usage: npm run bench -- [--quick] [--only get,list,...] [--before DIR]
 
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { runFigures, runsAlone, type Figure } from './support/figure.ts';
+import { parseCommon, runFigures, runsAlone, type CommonArgs, type Figure } from './support/figure.ts';
 import { root } from './support/servers.ts';
 import { formatDetails, formatSummary, writeSummary } from './support/summary.ts';
 import { figure as get } from './http/get.ts';
@@ -23,33 +23,33 @@ export const FIGURES: Figure[] = [get, create, list, watchCreates, fanout, start
 
 export const SUMMARY_FILE = join(root, '.cache', 'bench', 'last.json');
 
-export interface Args {
-  quick: boolean;
+export interface Args extends CommonArgs {
   figures: Figure[];
 }
 
-/** The command line: --quick, --only name,name (names of FIGURES; an unknown one is an error). */
+/** The command line: --quick, --before DIR, --only name,name (names of FIGURES; an unknown one is an error). */
 export function parseArgs(argv: string[], figures: Figure[] = FIGURES): Args {
-  const quick = argv.includes('--quick');
+  const rest: string[] = [];
+  const common = parseCommon(argv, rest);
   let selected = figures;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i];
     let only: string | undefined;
-    if (a === '--only') only = argv[++i] ?? '';
+    if (a === '--only') only = rest[++i] ?? '';
     else if (a.startsWith('--only=')) only = a.slice('--only='.length);
-    else if (a !== '--quick') throw new Error(`unknown argument ${a} (use --quick, --only ${figures.map((f) => f.name).join(',')})`);
+    else throw new Error(`unknown argument ${a} (use --quick, --before DIR, --only ${figures.map((f) => f.name).join(',')})`);
     if (only === undefined) continue;
     const names = only.split(',').filter(Boolean);
     const unknown = names.filter((n) => !figures.some((f) => f.name === n));
     if (unknown.length || names.length === 0) throw new Error(`--only: unknown figure ${unknown.join(', ') || '(none given)'}; the figures are ${figures.map((f) => f.name).join(', ')}`);
     selected = figures.filter((f) => names.includes(f.name));
   }
-  return { quick, figures: selected };
+  return { ...common, figures: selected };
 }
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const r = await runFigures(args.figures, args.quick);
+  const r = await runFigures(args.figures, args);
   console.log(formatSummary(r.rows, r.failures, r.loadStart, r.loadEnd));
   console.log('');
   console.log(formatDetails(r.rows));
@@ -58,6 +58,7 @@ async function main(): Promise<void> {
     node: process.version,
     cpus: cpus().length,
     quick: args.quick,
+    ...(args.before ? { before: args.before } : {}),
     loadStart: r.loadStart,
     loadEnd: r.loadEnd,
     rows: r.rows,

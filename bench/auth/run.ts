@@ -13,10 +13,11 @@
 import autocannon from 'autocannon';
 import { X509Certificate } from 'node:crypto';
 import { spawnListening } from '../support/process.ts';
+import { root, serverCommand, spawnBaseline } from '../support/servers.ts';
+import { loadAverage, median } from '../support/stats.ts';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
 import type { AuthRequest } from '../../runtime/auth/authenticator.ts';
 import { AuthenticationChain } from '../../runtime/auth/chain.ts';
@@ -25,7 +26,6 @@ import { loadTokenFile } from '../../runtime/auth/token-file.ts';
 import { ClientCertAuthenticator } from '../../runtime/auth/x509/authenticator.ts';
 import { parseCABundle, verifyChain } from '../../runtime/auth/x509/verify.ts';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const quick = process.argv.includes('--quick');
 const DURATION = quick ? 2 : 5;
 const ROUNDS = quick ? 3 : 5;
@@ -33,41 +33,22 @@ const scratch = mkdtempSync(join(tmpdir(), 'bench-auth-'));
 const TOKEN = 'bench-token-0123456789abcdef';
 writeFileSync(join(scratch, 'tokens.csv'), `${TOKEN},bench-user,1,"system:masters"\n`);
 
-/** A bare node server answering every request with a small JSON body, over http or https (TLS's own cost). */
-const BARE = `
-import { createServer } from 'node:http';
-import { createServer as createTLS } from 'node:https';
-import { readFileSync } from 'node:fs';
-const [mode, dir] = process.argv.slice(2);
-const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bench', namespace: 'default' }, data: { key: 'value' } });
-const handler = (req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(body); };
-const s = mode === 'https'
-  ? createTLS({ cert: readFileSync(dir + '/apiserver.crt'), key: readFileSync(dir + '/apiserver.key'), requestCert: true, rejectUnauthorized: false }, handler)
-  : createServer(handler);
-s.listen(0, '127.0.0.1', () => console.log('listening on ' + mode + '://127.0.0.1:' + s.address().port));
-`;
-
 function cannon(opts: autocannon.Options): Promise<autocannon.Result> {
   return autocannon({ connections: 16, pipelining: 1, duration: DURATION, ...opts });
 }
 
 /** A server process of this checkout with its own data directory under the scratch folder. */
-const spawnServer = (name: string, extra: string[]) => spawnListening(['--import', 'tsx', join(root, 'runtime', 'cli.ts'), '--data-dir', join(scratch, name), '--secure-port', '0', ...extra], root);
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const spawnServer = (name: string, extra: string[]) => spawnListening([...serverCommand(), '--data-dir', join(scratch, name), '--secure-port', '0', ...extra], root);
 
 async function main(): Promise<void> {
   const results: Record<string, string> = {
-    'load average at start': loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' '),
+    'load average at start': loadAverage(),
   };
   const plain = await spawnServer('plain', ['--insecure-serve-http', '--authorization-mode', 'AlwaysAllow']);
   const tls = await spawnServer('tls', ['--token-auth-file', join(scratch, 'tokens.csv')]);
   const pki = join(scratch, 'tls', 'pki');
-  writeFileSync(join(scratch, 'bare.mjs'), BARE);
-  const bareHTTP = await spawnListening([join(scratch, 'bare.mjs'), 'http', pki], root);
-  const bareTLS = await spawnListening([join(scratch, 'bare.mjs'), 'https', pki], root);
+  const bareHTTP = await spawnBaseline('bare-node.mjs', ['http', pki]);
+  const bareTLS = await spawnBaseline('bare-node.mjs', ['https', pki]);
   try {
     const ca = readFileSync(join(pki, 'ca.crt'), 'utf8');
     const cert = readFileSync(join(pki, 'admin.crt'), 'utf8');
@@ -144,9 +125,7 @@ async function main(): Promise<void> {
   const t = performance.now();
   for (let i = 0; i < verifyN; i++) verifyChain(peer, roots);
   results['µs per uncached certificate verification (a new connection)'] = (((performance.now() - t) * 1000) / verifyN).toFixed(1);
-  results['load average at end'] = loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
+  results['load average at end'] = loadAverage();
   for (const [k, v] of Object.entries(results)) console.log(`${k.padEnd(70)} ${v}`);
 }
 

@@ -10,16 +10,16 @@
 
 import autocannon from 'autocannon';
 import { spawnListening } from '../support/process.ts';
+import { root, serverCommand } from '../support/servers.ts';
+import { loadAverage, median } from '../support/stats.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { resourceAttributes } from '../../runtime/authz/attributes.ts';
 import { decide } from '../../runtime/authz/rbac/authorizer.ts';
 import { RbacIndex } from '../../runtime/authz/rbac/index.ts';
 import type { Obj } from '../../runtime/storage/interface.ts';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const quick = process.argv.includes('--quick');
 const DURATION = quick ? 2 : 5;
 const ROUNDS = quick ? 3 : 7;
@@ -33,20 +33,7 @@ writeFileSync(join(scratch, 'tokens.csv'), `${ADMIN},bench-admin,1,"system:maste
 /** A plain-HTTP server process in `mode`, with the run's token file and its own data directory. */
 const spawnServer = (name: string, mode: string) =>
   spawnListening(
-    [
-      '--import',
-      'tsx',
-      join(root, 'runtime', 'cli.ts'),
-      '--data-dir',
-      join(scratch, name),
-      '--secure-port',
-      '0',
-      '--insecure-serve-http',
-      '--authorization-mode',
-      mode,
-      '--token-auth-file',
-      join(scratch, 'tokens.csv'),
-    ],
+    [...serverCommand(), '--data-dir', join(scratch, name), '--secure-port', '0', '--insecure-serve-http', '--authorization-mode', mode, '--token-auth-file', join(scratch, 'tokens.csv')],
     root,
   );
 
@@ -104,13 +91,9 @@ function cannon(url: string): Promise<autocannon.Result> {
   return autocannon({ url, connections: 16, pipelining: 1, duration: DURATION, headers: { authorization: `Bearer ${USER}` } });
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
 async function main(): Promise<void> {
   const results: Record<string, string> = {
-    'load average at start': loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' '),
+    'load average at start': loadAverage(),
   };
   const { namespaces, mine, others } = objects();
   const allow = await spawnServer('allow', 'AlwaysAllow');
@@ -182,9 +165,7 @@ async function main(): Promise<void> {
     xs.push(((performance.now() - t) * 1000) / N);
   }
   results['µs per RBAC decision in-process (median)'] = median(xs).toFixed(3);
-  results['load average at end'] = loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
+  results['load average at end'] = loadAverage();
   for (const [k, v] of Object.entries(results)) console.log(`${k.padEnd(80)} ${v}`);
 }
 

@@ -2,12 +2,17 @@
 // fixed bytes read from files at start (argv: the JSON file and optionally
 // the protobuf file, both fetched from our server by the bench); a request
 // whose Accept names protobuf gets the protobuf bytes. /readyz answers 'ok'.
-// Plain JavaScript, so it runs the same with or without a TypeScript loader.
+// With `--tls KEY CERT` first, it serves HTTPS with that key and certificate
+// (the start-up figure gives it our server's own).
+// Plain JavaScript, run by node as our compiled server is.
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
 import { Hono } from 'hono';
 import { serve } from '@hono/node-server';
 
-const [jsonFile, protobufFile] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const tls = argv[0] === '--tls' ? { key: readFileSync(argv[1]), cert: readFileSync(argv[2]) } : undefined;
+const [jsonFile, protobufFile] = tls ? argv.slice(3) : argv;
 const json = jsonFile ? readFileSync(jsonFile) : Buffer.from('{}');
 const protobuf = protobufFile ? readFileSync(protobufFile) : json;
 
@@ -17,5 +22,6 @@ app.get('*', (c) => {
   const pb = (c.req.header('accept') ?? '').includes('protobuf');
   return c.body(pb ? protobuf : json, 200, { 'content-type': pb ? 'application/vnd.kubernetes.protobuf' : 'application/json' });
 });
-serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => console.log(`listening on http://127.0.0.1:${info.port}`));
+const scheme = tls ? 'https' : 'http';
+serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', ...(tls ? { createServer, serverOptions: tls } : {}) }, (info) => console.log(`listening on ${scheme}://127.0.0.1:${info.port}`));
 process.on('SIGTERM', () => process.exit(0));

@@ -1,16 +1,20 @@
 // The baseline processes do what the benches' headers say: bare Hono serves
-// exactly the bytes it was given (protobuf when asked for), the bare fan-out
-// server writes each POSTed body to every open stream as an event line after
-// appending it to its file, and the raw SQLite baseline commits rows.
+// exactly the bytes it was given (protobuf when asked for), over HTTPS with
+// the key and certificate given after --tls; the bare fan-out server writes
+// each POSTed body to every open stream as an event line after appending it
+// to its file; bare-node answers every request with the same JSON; the raw
+// SQLite baseline commits rows.
 // No timing is asserted.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { oneConnection, rawGet } from '../support/http.ts';
-import { NODE_ARGS, baseline, root, spawnBaseline } from '../support/servers.ts';
+import { baseline, root, spawnBaseline, waitReady } from '../support/servers.ts';
+import { createCA, issueCertificate } from '../../runtime/auth/pki/certs.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'bench-baselines-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -36,6 +40,48 @@ describe('bare-hono.mjs', () => {
         expect(r.body.equals(body)).toBe(true);
       }
       expect((await rawGet(`${bare.url}/readyz`, agent)).status).toBe(200);
+    } finally {
+      agent.destroy();
+      await bare.stop();
+    }
+  });
+
+  it('serves HTTPS with the key and certificate given after --tls', async () => {
+    const ca = await createCA('bench-ca');
+    const serving = await issueCertificate(ca, { commonName: 'bench', hosts: ['127.0.0.1'], usage: 'server', validityDays: 1 });
+    writeFileSync(join(scratch, 'tls.key'), serving.keyPEM);
+    writeFileSync(join(scratch, 'tls.crt'), serving.certPEM);
+    const bare = await spawnBaseline('bare-hono.mjs', ['--tls', join(scratch, 'tls.key'), join(scratch, 'tls.crt')]);
+    try {
+      expect(bare.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      await waitReady(bare.url);
+      const body = await new Promise<string>((resolve, reject) => {
+        const req = httpsGet(`${bare.url}/x`, { ca: ca.certPEM, agent: false }, (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve(text));
+        });
+        req.on('error', reject);
+      });
+      expect(body).toBe('{}');
+    } finally {
+      await bare.stop();
+    }
+  });
+});
+
+describe('bare-node.mjs', () => {
+  it('answers every request with the same ConfigMap JSON over http', async () => {
+    const bare = await spawnBaseline('bare-node.mjs', ['http', scratch]);
+    const agent = oneConnection();
+    try {
+      expect(bare.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      for (const path of ['/api/v1/namespaces/default/configmaps/bench', '/anything']) {
+        const r = await rawGet(`${bare.url}${path}`, agent);
+        expect(r.status).toBe(200);
+        expect(r.contentType).toBe('application/json');
+        expect(JSON.parse(r.body.toString())).toMatchObject({ kind: 'ConfigMap', metadata: { name: 'bench' } });
+      }
     } finally {
       agent.destroy();
       await bare.stop();
@@ -70,7 +116,7 @@ describe('bare-fanout.mjs', () => {
 
 describe('raw-sqlite.mjs', () => {
   it('commits rows one at a time and says how many', () => {
-    const r = spawnSync(process.execPath, [...NODE_ARGS, baseline('raw-sqlite.mjs'), join(scratch, 'raw.db'), '0.2', '500'], { cwd: root, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [baseline('raw-sqlite.mjs'), join(scratch, 'raw.db'), '0.2', '500'], { cwd: root, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { rows: number; seconds: number };
     expect(out.rows).toBeGreaterThan(0);

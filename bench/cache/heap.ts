@@ -2,12 +2,13 @@
 // about 1.2 KB, in-process (node --expose-gc): V8 heap and external memory
 // after a full GC at every 10,000 objects created over app.request(), then
 // after the watch cache forgets its event history (what the ring held), and
-// after a full LIST. Usage: node --expose-gc --import tsx bench/cache/heap.ts [--objects N]
+// after a full LIST. The server is the compiled package (dist/index.js).
+// Usage: node --expose-gc --import tsx bench/cache/heap.ts [--objects N]
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer } from '../../runtime/index.ts';
+import { importLibrary } from '../support/servers.ts';
 
 const argv = process.argv.slice(2);
 const N = Number(argv[argv.indexOf('--objects') + 1]) || 30_000;
@@ -23,6 +24,7 @@ function mem(): { heap: number; external: number } {
 async function main(): Promise<void> {
   if (!gc) throw new Error('run with node --expose-gc');
   const dir = mkdtempSync(join(tmpdir(), 'bench-heap-'));
+  const { startServer } = await importLibrary();
   const s = await startServer({ dataDir: dir, authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true });
   const LIST = '/api/v1/namespaces/default/configmaps';
   let last = mem();

@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { runAlone, runsAlone, type Figure, type FigureOptions } from '../support/figure.ts';
 import { cannon, oneConnection, rawGet } from '../support/http.ts';
-import { NODE_ARGS, baseline, root, spawnOurs } from '../support/servers.ts';
+import { baseline, root, spawnOurs } from '../support/servers.ts';
 import { interleave, load1, median } from '../support/stats.ts';
 import type { Row } from '../support/summary.ts';
 
@@ -23,7 +23,7 @@ const configMap = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', meta
 
 /** Single-row commits per second of the raw baseline, one fresh child process per run. */
 function rawRate(file: string, seconds: number, rowBytes: number): number {
-  const r = spawnSync(process.execPath, [...NODE_ARGS, baseline('raw-sqlite.mjs'), file, String(seconds), String(rowBytes)], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [baseline('raw-sqlite.mjs'), file, String(seconds), String(rowBytes)], { cwd: root, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`raw-sqlite.mjs exited ${r.status}: ${r.stderr}`);
   const { rows, seconds: took } = JSON.parse(r.stdout) as { rows: number; seconds: number };
   return rows / took;

@@ -3,13 +3,14 @@
 // (bench/http/import/child.mjs, started as our server is), against importing
 // Hono and its node adapter and serving one route in the same way.
 // Interleaved repetitions (ours, Hono, ...), medians; the aim is on our
-// total.
-// Usage: npx tsx bench/http/import.ts [--quick]
+// total. Both run by plain node; ours imports the compiled dist/index.js.
+// With --before DIR, that checkout's dist/index.js in the same rounds.
+// Usage: npx tsx bench/http/import.ts [--quick] [--before DIR]
 
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { runAlone, runsAlone, type Figure, type FigureOptions } from '../support/figure.ts';
-import { LIBRARY_ENTRY, NODE_ARGS, root } from '../support/servers.ts';
+import { LIBRARY_ENTRY, root, serverCommand, serverEntry } from '../support/servers.ts';
 import { interleave, load1, median } from '../support/stats.ts';
 import type { Row } from '../support/summary.ts';
 
@@ -19,26 +20,34 @@ interface Timing {
 }
 
 function child(args: string[]): Timing {
-  const r = spawnSync(process.execPath, [...NODE_ARGS, join(root, 'bench', 'http', 'import', 'child.mjs'), ...args], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(root, 'bench', 'http', 'import', 'child.mjs'), ...args], { cwd: root, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`import child ${args[0]} exited ${r.status}: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Timing;
 }
 
-async function run({ quick, log }: FigureOptions): Promise<Row[]> {
+async function run({ quick, log, before: beforeDir }: FigureOptions): Promise<Row[]> {
   const pairs = quick ? 3 : 7;
-  const parts: Record<'ours' | 'hono', Timing[]> = { ours: [], hono: [] };
-  const once = (side: 'ours' | 'hono') => async () => {
-    const t = child(side === 'ours' ? ['ours', LIBRARY_ENTRY] : ['hono']);
+  serverCommand(); // dist/ up to date before the first import
+  // another checkout's package entry, when it has the build step (an older one's TypeScript entry needs a loader)
+  const beforeEntry = beforeDir && serverCommand(beforeDir)[0] === serverEntry(beforeDir) ? join(beforeDir, 'dist', 'index.js') : undefined;
+  if (beforeDir && !beforeEntry) log(`--before ${beforeDir}: no build step there, not measured`);
+  const parts: Record<'ours' | 'hono' | 'before', Timing[]> = { ours: [], hono: [], before: [] };
+  const once = (side: 'ours' | 'hono' | 'before') => async () => {
+    const t = child(side === 'hono' ? ['hono'] : ['ours', side === 'before' && beforeEntry ? beforeEntry : LIBRARY_ENTRY]);
     parts[side].push(t);
     return t.importMs + t.startMs;
   };
   await once('ours')(); // warm-up: the OS's file cache, not counted
+  if (beforeEntry) await once('before')();
   await once('hono')();
   parts.ours = [];
   parts.hono = [];
-  const p = await interleave(pairs, once('ours'), once('hono'));
+  parts.before = [];
+  // with --before, each round is ours, before, Hono
+  const p = await interleave(pairs, once('ours'), once('hono'), beforeEntry ? [once('before')] : []);
   const fmt = (ts: Timing[]) => ts.map((t) => `${t.importMs.toFixed(0)}+${t.startMs.toFixed(0)}`).join(', ');
-  log(`import+start: ours ${fmt(parts.ours)}; hono ${fmt(parts.hono)} ms`);
+  const was = beforeEntry ? `; before (${beforeDir}) ${fmt(parts.before)}, median total ${median(parts.before.map((t) => t.importMs + t.startMs)).toFixed(0)} ms` : '';
+  log(`import+start: ours ${fmt(parts.ours)}; hono ${fmt(parts.hono)} ms${was}`);
   return [
     {
       figure: 'in-process import + first startServer()',
@@ -48,7 +57,7 @@ async function run({ quick, log }: FigureOptions): Promise<Row[]> {
       baselineIs: 'import of Hono and its node adapter + serve(), same way',
       aim: { of: 'ours', op: '<=', value: 150 },
       load: load1(),
-      detail: `import ${median(parts.ours.map((t) => t.importMs)).toFixed(0)} ms + start ${median(parts.ours.map((t) => t.startMs)).toFixed(0)} ms (medians of ${pairs}); ours import+start ${fmt(parts.ours)}; hono ${fmt(parts.hono)}`,
+      detail: `import ${median(parts.ours.map((t) => t.importMs)).toFixed(0)} ms + start ${median(parts.ours.map((t) => t.startMs)).toFixed(0)} ms (medians of ${pairs}); ours import+start ${fmt(parts.ours)}; hono ${fmt(parts.hono)}${was}`,
     },
   ];
 }

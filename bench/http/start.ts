@@ -1,25 +1,33 @@
 // Process start → GET /readyz 200, and the idle RSS of the server process
-// (VmRSS of the node process itself, 1 s after it is ready), for our server
-// (a fresh data directory each time) and for a bare Hono process
-// (bench/baselines/bare-hono.mjs), both started as `node` with the same
-// arguments before the script (bench/support/servers.ts). The clock starts
-// just before the spawn; /readyz is polled every 5 ms once the process says
-// where it listens. Interleaved repetitions (ours, bare, ...), medians.
-// Usage: npx tsx bench/http/start.ts [--quick]
+// (VmRSS of the node process itself, 1 s after it is ready). Ours is started
+// as users start it (`node dist/cli.js --data-dir D --secure-port 0`: HTTPS,
+// default authorization) on a restart: a copy of a data directory that
+// already holds its certificates. The baseline is a bare Hono process
+// (bench/baselines/bare-hono.mjs) serving /readyz over HTTPS with the same
+// key and certificate. Both are plain node. The clock starts just before the
+// spawn; /readyz is polled every 5 ms on a fresh connection. Interleaved
+// repetitions (ours, bare, ...), medians. Each round also times a first
+// start (a fresh data directory: the CA and certificates are made), and with
+// --before DIR a restart of that checkout's server; both in the details.
+// Usage: npx tsx bench/http/start.ts [--quick] [--before DIR]
 
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAlone, runsAlone, type Figure, type FigureOptions } from '../support/figure.ts';
 import { rssMB } from '../support/proc.ts';
-import { spawnBaseline, spawnOurs, waitReady } from '../support/servers.ts';
 import type { BenchProcess } from '../support/process.ts';
+import { spawnBaseline, spawnOursAsUsersDo, waitReady } from '../support/servers.ts';
 import { interleave, load1, median, sleep } from '../support/stats.ts';
 import type { Row } from '../support/summary.ts';
 
-async function run({ quick, scratch, log }: FigureOptions): Promise<Row[]> {
+type Side = 'ours' | 'bare' | 'first' | 'before';
+
+async function run({ quick, scratch, log, before: beforeDir }: FigureOptions): Promise<Row[]> {
   const pairs = quick ? 3 : 7;
-  const rss: Record<'ours' | 'bare', number[]> = { ours: [], bare: [] };
+  const rss: Record<Side, number[]> = { ours: [], bare: [], first: [], before: [] };
   let n = 0;
-  const once = (side: 'ours' | 'bare', start: () => Promise<BenchProcess>) => async () => {
+  /** Starts a process, times it to ready, reads its RSS 1 s later, stops it. */
+  const once = (side: Side, start: () => Promise<BenchProcess>) => async () => {
     const p = await start();
     try {
       const ms = (await waitReady(p.url)) - p.spawnedAt;
@@ -30,15 +38,34 @@ async function run({ quick, scratch, log }: FigureOptions): Promise<Row[]> {
       await p.stop();
     }
   };
-  const ours = once('ours', () => spawnOurs(join(scratch, `data-${n++}`)));
-  const bare = once('bare', () => spawnBaseline('bare-hono.mjs'));
+  // data directories that already hold their certificates, copied for each restart
+  const seeded = join(scratch, 'seed');
+  await once('first', () => spawnOursAsUsersDo(seeded))();
+  const seededBefore = join(scratch, 'seed-before');
+  if (beforeDir) await once('before', () => spawnOursAsUsersDo(seededBefore, beforeDir))();
+  const restartOf = (seed: string, dir?: string) => () => {
+    const data = join(scratch, `data-${n++}`);
+    cpSync(seed, data, { recursive: true });
+    return spawnOursAsUsersDo(data, dir);
+  };
+  const pki = join(seeded, 'pki');
+  const ours = once('ours', restartOf(seeded));
+  const bare = once('bare', () => spawnBaseline('bare-hono.mjs', ['--tls', join(pki, 'apiserver.key'), join(pki, 'apiserver.crt')]));
+  const first = once('first', () => spawnOursAsUsersDo(join(scratch, `data-${n++}`)));
+  const before = beforeDir ? once('before', restartOf(seededBefore, beforeDir)) : undefined;
   await ours(); // warm-up: the OS's file cache, not counted
+  await first();
+  if (before) await before();
   await bare();
-  rss.ours = [];
-  rss.bare = [];
-  const p = await interleave(pairs, ours, bare);
-  log(`ready: ours ${p.ours.map((x) => x.toFixed(0)).join(' ')}; bare ${p.baseline.map((x) => x.toFixed(0)).join(' ')} ms`);
-  log(`RSS idle: ours ${rss.ours.map((x) => x.toFixed(0)).join(' ')}; bare ${rss.bare.map((x) => x.toFixed(0)).join(' ')} MB`);
+  for (const k of Object.keys(rss) as Side[]) rss[k] = [];
+  // each round: ours (a restart), a first start, the before checkout's restart, bare
+  const p = await interleave(pairs, ours, bare, before ? [first, before] : [first]);
+  const extra = { first: p.others[0], before: p.others[1] ?? [] };
+  const list = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
+  log(`ready: ours ${list(p.ours)}; bare ${list(p.baseline)}; first start ${list(extra.first)}${before ? `; before ${list(extra.before)}` : ''} ms`);
+  log(`RSS idle: ours ${list(rss.ours)}; bare ${list(rss.bare)} MB`);
+  const was = before ? `; before (${beforeDir}), a restart: ${list(extra.before)} ms (median ${median(extra.before).toFixed(0)})` : '';
+  const wasRSS = before ? `; before ${list(rss.before)} MB` : '';
   const load = load1();
   return [
     {
@@ -46,10 +73,10 @@ async function run({ quick, scratch, log }: FigureOptions): Promise<Row[]> {
       unit: 'ms',
       ours: median(p.ours),
       baseline: median(p.baseline),
-      baselineIs: 'a bare Hono process started the same way',
+      baselineIs: 'a bare Hono process started the same way, HTTPS with the same certificate',
       aim: { of: 'ratio', op: '<=', value: 1.5 },
       load,
-      detail: `medians of ${pairs} interleaved starts; ours ${p.ours.map((x) => x.toFixed(0)).join(', ')}; bare ${p.baseline.map((x) => x.toFixed(0)).join(', ')}`,
+      detail: `a restart (certificates in place), medians of ${pairs} interleaved starts; ours ${list(p.ours)}; bare ${list(p.baseline)}; a first start (certificates made) ${list(extra.first)} (median ${median(extra.first).toFixed(0)})${was}`,
     },
     {
       figure: 'RSS idle (server process only)',
@@ -59,7 +86,7 @@ async function run({ quick, scratch, log }: FigureOptions): Promise<Row[]> {
       baselineIs: 'the bare Hono process, 1 s after ready',
       aim: { of: 'ratio', op: '<=', value: 1.2 },
       load,
-      detail: `medians of ${pairs}; ours ${rss.ours.map((x) => x.toFixed(0)).join(', ')}; bare ${rss.bare.map((x) => x.toFixed(0)).join(', ')}`,
+      detail: `medians of ${pairs}; ours ${list(rss.ours)}; bare ${list(rss.bare)}${wasRSS}`,
     },
   ];
 }

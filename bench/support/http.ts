@@ -34,6 +34,20 @@ export function rawGet(url: string, agent: Agent, headers: Record<string, string
   });
 }
 
+/**
+ * GET url until the answer is 200 in the media type asked for (our server
+ * loads its protobuf code on first use and answers JSON until then), at most
+ * `tries` times 50 ms apart.
+ */
+export async function getAs(url: string, agent: Agent, accept: string, tries = 100): Promise<RawResponse> {
+  for (let i = 1; ; i++) {
+    const r = await rawGet(url, agent, { accept });
+    if (r.status === 200 && r.contentType.startsWith(accept)) return r;
+    if (i >= tries) throw new Error(`GET ${url} (accept ${accept}) answered ${r.status} ${r.contentType}`);
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}
+
 /** POST a JSON body; throws unless the answer is 2xx. Returns the answer's body. */
 export async function postJSON(url: string, body: unknown): Promise<string> {
   const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -1,50 +1,94 @@
-// How the benches start server processes. Ours and every baseline process run
-// as `node ${NODE_ARGS} <script>`, so both sides pay the same loader; the
-// entry points are constants here, so moving to a compiled build is one edit.
-// The baselines are plain .mjs so they run the same with or without the loader.
+// How the benches start server processes. Ours runs compiled, as `npm start`
+// runs it (`node dist/cli.js`, built first with `scripts/build.mjs
+// --if-stale`), and every baseline runs as `node bench/baselines/<file>.mjs`:
+// both sides plain node, no TypeScript loader. A checkout given with
+// `--before DIR` is started the same way from its own dist/ (built there if
+// it has the build step; an older checkout without one runs runtime/cli.ts
+// under tsx, which its figures then include).
 
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnListening, type BenchProcess } from './process.ts';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The node arguments before the script, for our server and for the baselines alike. */
-export const NODE_ARGS: readonly string[] = ['--import', 'tsx'];
-
-/** Our server's command-line entry point (what `npm start` runs). */
-export const SERVER_ENTRY = join(root, 'runtime', 'cli.ts');
+/** Our server's command-line entry point in a checkout (what `npm start` runs). */
+export const serverEntry = (dir: string = root): string => join(dir, 'dist', 'cli.js');
 
 /** The package entry point (what `import 'specserver'` loads). */
-export const LIBRARY_ENTRY = join(root, 'runtime', 'index.ts');
+export const LIBRARY_ENTRY = join(root, 'dist', 'index.js');
+
+/** The compiled package (dist/ brought up to date first), imported into this process. */
+export async function importLibrary(): Promise<typeof import('../../runtime/index.ts')> {
+  serverCommand();
+  return (await import(pathToFileURL(LIBRARY_ENTRY).href)) as typeof import('../../runtime/index.ts');
+}
 
 /** A baseline script under bench/baselines/. */
 export const baseline = (name: string): string => join(root, 'bench', 'baselines', name);
 
+const built = new Set<string>();
+
 /**
- * Our server over plain HTTP with every request allowed (the baselines have
- * neither TLS nor authorization; bench/auth measures what those cost), its
- * SQLite store under dataDir.
+ * Brings dir's dist/ up to date (`node scripts/build.mjs --if-stale`, once per
+ * process and checkout). Returns the node arguments that start its server:
+ * the compiled entry, or runtime/cli.ts under tsx for a checkout that has no
+ * build step.
  */
-export function spawnOurs(dataDir: string, extraFlags: string[] = []): Promise<BenchProcess> {
-  return spawnListening([...NODE_ARGS, SERVER_ENTRY, '--data-dir', dataDir, '--secure-port', '0', '--insecure-serve-http', '--authorization-mode', 'AlwaysAllow', ...extraFlags], root);
-}
-
-/** A baseline server script, started as ours is. */
-export function spawnBaseline(name: string, args: string[] = []): Promise<BenchProcess> {
-  return spawnListening([...NODE_ARGS, baseline(name), ...args], root);
-}
-
-/** Resolves once GET /readyz answers 200 (polled every 5 ms); the time it happened (performance.now()). */
-export async function waitReady(url: string): Promise<number> {
-  for (;;) {
-    try {
-      const r = await fetch(`${url}/readyz`);
-      await r.arrayBuffer();
-      if (r.status === 200) return performance.now();
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 5));
+export function serverCommand(dir: string = root): string[] {
+  const script = join(dir, 'scripts', 'build.mjs');
+  if (!existsSync(script)) return ['--import', 'tsx', join(dir, 'runtime', 'cli.ts')];
+  if (!built.has(dir)) {
+    const r = spawnSync(process.execPath, [script, '--if-stale'], { cwd: dir, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`build of ${dir} failed (${r.status}): ${r.stderr}`);
+    built.add(dir);
   }
+  return [serverEntry(dir)];
+}
+
+/**
+ * Our server (or, with dir, another checkout's) over plain HTTP with every
+ * request allowed (the baselines have neither TLS nor authorization;
+ * bench/auth measures what those cost), its SQLite store under dataDir.
+ */
+export function spawnOurs(dataDir: string, extraFlags: string[] = [], dir: string = root): Promise<BenchProcess> {
+  return spawnListening([...serverCommand(dir), '--data-dir', dataDir, '--secure-port', '0', '--insecure-serve-http', '--authorization-mode', 'AlwaysAllow', ...extraFlags], dir);
+}
+
+/**
+ * Our server as users start it (`npm start`): HTTPS with the certificates it
+ * makes in dataDir on first start (or finds there on a restart), the default
+ * authorization.
+ */
+export function spawnOursAsUsersDo(dataDir: string, dir: string = root): Promise<BenchProcess> {
+  return spawnListening([...serverCommand(dir), '--data-dir', dataDir, '--secure-port', '0'], dir);
+}
+
+/** A baseline server script, run by plain node. */
+export function spawnBaseline(name: string, args: string[] = []): Promise<BenchProcess> {
+  return spawnListening([baseline(name), ...args], root);
+}
+
+/** The status of GET url/readyz on a fresh connection (a server's own certificate accepted); 0 when it could not connect. */
+function readyz(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    const get = url.startsWith('https:') ? httpsRequest : httpRequest;
+    const req = get(`${url}/readyz`, { agent: false, rejectUnauthorized: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', () => resolve(0));
+    });
+    req.on('error', () => resolve(0));
+    req.end();
+  });
+}
+
+/** Resolves once GET /readyz answers 200 (polled every 5 ms, over HTTP or HTTPS); the time it happened (performance.now()). */
+export async function waitReady(url: string): Promise<number> {
+  while ((await readyz(url)) !== 200) await new Promise((r) => setTimeout(r, 5));
+  return performance.now();
 }

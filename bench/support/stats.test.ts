@@ -40,6 +40,25 @@ describe('interleave', () => {
     };
     const p = await interleave(3, side('A'), side('B'));
     expect(order).toEqual(['A', 'B', 'A', 'B', 'A', 'B']);
-    expect(p).toEqual({ ours: [0, 2, 4], baseline: [1, 3, 5] });
+    expect(p).toEqual({ ours: [0, 2, 4], baseline: [1, 3, 5], others: [] });
+  });
+
+  it('runs the others in every round, between ours and the baseline', async () => {
+    const order: string[] = [];
+    let n = 0;
+    const side = (name: string) => async () => {
+      order.push(name);
+      return n++;
+    };
+    const p = await interleave(2, side('A'), side('B'), [side('C'), side('D')]);
+    expect(order).toEqual(['A', 'C', 'D', 'B', 'A', 'C', 'D', 'B']);
+    expect(p).toEqual({
+      ours: [0, 4],
+      baseline: [3, 7],
+      others: [
+        [1, 5],
+        [2, 6],
+      ],
+    });
   });
 });

@@ -27,13 +27,21 @@ export function loadAverage(): string {
 export interface Paired {
   ours: number[];
   baseline: number[];
+  /** The figures of each of `others`, in order. */
+  others: number[][];
 }
 
-/** Runs ours, baseline, ours, baseline, ... `pairs` times (A B A B), and returns each side's figures in order. */
-export async function interleave(pairs: number, ours: () => Promise<number>, baseline: () => Promise<number>): Promise<Paired> {
-  const out: Paired = { ours: [], baseline: [] };
+/**
+ * Runs ours, baseline, ours, baseline, ... `pairs` times (A B A B), and
+ * returns each side's figures in order. `others` (e.g. another checkout's
+ * server given with --before) run in every round too, between ours and the
+ * baseline (A C B A C B).
+ */
+export async function interleave(pairs: number, ours: () => Promise<number>, baseline: () => Promise<number>, others: (() => Promise<number>)[] = []): Promise<Paired> {
+  const out: Paired = { ours: [], baseline: [], others: others.map(() => []) };
   for (let i = 0; i < pairs; i++) {
     out.ours.push(await ours());
+    for (const [j, other] of others.entries()) out.others[j].push(await other());
     out.baseline.push(await baseline());
   }
   return out;

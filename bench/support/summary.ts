@@ -78,6 +78,8 @@ export interface SummaryFile {
   node: string;
   cpus: number;
   quick: boolean;
+  /** The checkout given with --before, when there was one. */
+  before?: string;
   loadStart: string;
   loadEnd: string;
   rows: (Row & { ratio: number; met: boolean })[];

@@ -4,7 +4,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { NODE_ARGS, root } from '../../support/servers.ts';
+import { root } from '../../support/servers.ts';
 
 export interface Arrival {
   name: string;
@@ -25,7 +25,7 @@ export class WatchClient {
   private failure: string | undefined;
 
   constructor() {
-    this.proc = spawn(process.execPath, [...NODE_ARGS, join(root, 'bench', 'http', 'watch', 'client.mjs')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.proc = spawn(process.execPath, [join(root, 'bench', 'http', 'watch', 'client.mjs')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.proc.on('message', (m: Message) => {
       if ('error' in m) this.failure ??= m.error;
       if ('name' in m) this.arrived.set(m.name, m);

@@ -4,33 +4,41 @@
 // issue's figure), into the namespace the 1,000 watches (one client process,
 // client.mjs, reading and dropping the bytes) are watching. Interleaved
 // repetitions: watches opened, creates for a fixed time, watches closed;
-// then the same creates without watches; medians.
-// Usage: npx tsx bench/http/watch/creates.ts [--quick]
+// then the same creates without watches; medians. With --before DIR, that
+// checkout's server runs the same pair in each round, its figures in the
+// details.
+// Usage: npx tsx bench/http/watch/creates.ts [--quick] [--before DIR]
 
 import { join } from 'node:path';
 import { runAlone, runsAlone, type Figure, type FigureOptions } from '../../support/figure.ts';
 import { cannon, oneConnection, postJSON, rawGet } from '../../support/http.ts';
+import type { BenchProcess } from '../../support/process.ts';
 import { spawnOurs } from '../../support/servers.ts';
 import { interleave, load1, median } from '../../support/stats.ts';
 import type { Row } from '../../support/summary.ts';
 import { WatchClient } from './client.ts';
 
 const WATCHERS = 1000;
+const COLLECTION = '/api/v1/namespaces/watched/configmaps';
 const CONNECTIONS = 1;
 
-async function run({ quick, scratch, log }: FigureOptions): Promise<Row[]> {
+async function run({ quick, scratch, log, before: beforeDir }: FigureOptions): Promise<Row[]> {
   const pairs = quick ? 3 : 5;
   const duration = quick ? 2 : 5;
-  const ours = await spawnOurs(join(scratch, 'data'), ['--max-watches-per-user', '0']);
+  const flags = ['--max-watches-per-user', '0'];
+  const servers: BenchProcess[] = [];
   const client = new WatchClient();
   try {
-    await postJSON(`${ours.url}/api/v1/namespaces`, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'watched' } });
-    const collection = `${ours.url}/api/v1/namespaces/watched/configmaps`;
+    const ours = await spawnOurs(join(scratch, 'data'), flags);
+    servers.push(ours);
+    const before = beforeDir ? await spawnOurs(join(scratch, 'before'), flags, beforeDir) : undefined;
+    if (before) servers.push(before);
+    for (const s of servers) await postJSON(`${s.url}/api/v1/namespaces`, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'watched' } });
     let n = 0;
-    const creates = async () =>
+    const creates = (server: BenchProcess) => async () =>
       (
         await cannon({
-          url: collection,
+          url: `${server.url}${COLLECTION}`,
           connections: CONNECTIONS,
           duration,
           method: 'POST',
@@ -45,20 +53,26 @@ async function run({ quick, scratch, log }: FigureOptions): Promise<Row[]> {
           ],
         })
       ).requests.average;
-    const withWatches = async () => {
+    const withWatches = (server: BenchProcess) => async () => {
+      const collection = `${server.url}${COLLECTION}`;
       const agent = oneConnection();
       const list = JSON.parse((await rawGet(`${collection}?limit=1`, agent)).body.toString()) as { metadata: { resourceVersion: string } };
       agent.destroy();
       await client.open(`${collection}?watch=1&resourceVersion=${list.metadata.resourceVersion}`, WATCHERS, false);
       try {
-        return await creates();
+        return await creates(server)();
       } finally {
         await client.close();
       }
     };
-    await creates(); // warm-up
-    const p = await interleave(pairs, withWatches, creates);
+    for (const s of servers) await creates(s)(); // warm-up
+    // with --before, each round is ours with watches, before with watches, before with none, ours with none
+    const p = await interleave(pairs, withWatches(ours), creates(ours), before ? [withWatches(before), creates(before)] : []);
+    const [watched = [], none = []] = p.others;
     log(`with ${WATCHERS} watches ${p.ours.map((x) => x.toFixed(0)).join(' ')}; with none ${p.baseline.map((x) => x.toFixed(0)).join(' ')} /s`);
+    const beforeText = before
+      ? `; before (${beforeDir}): with ${watched.map((x) => x.toFixed(0)).join(', ')}; none ${none.map((x) => x.toFixed(0)).join(', ')}; median ratio ${median(watched.map((x, i) => x / none[i])).toFixed(2)}`
+      : '';
     return [
       {
         figure: `creates while ${WATCHERS.toLocaleString('en')} watches open`,
@@ -68,12 +82,12 @@ async function run({ quick, scratch, log }: FigureOptions): Promise<Row[]> {
         baselineIs: 'creates with no watch open, same server, same client',
         aim: { of: 'ratio', op: '>=', value: 0.8 },
         load: load1(),
-        detail: `${CONNECTIONS} connection; medians of ${pairs} interleaved ${duration}s runs; with ${p.ours.map((x) => x.toFixed(0)).join(', ')}; none ${p.baseline.map((x) => x.toFixed(0)).join(', ')}`,
+        detail: `${CONNECTIONS} connection; medians of ${pairs} interleaved ${duration}s runs; with ${p.ours.map((x) => x.toFixed(0)).join(', ')}; none ${p.baseline.map((x) => x.toFixed(0)).join(', ')}${beforeText}`,
       },
     ];
   } finally {
     client.stop();
-    await ours.stop();
+    await Promise.all(servers.map((s) => s.stop()));
   }
 }
 

@@ -7,12 +7,14 @@
 // open responses, watched by the same client; its POST bodies are our own
 // stored object with the name changed, so the events are the same size.
 // Interleaved repetitions (ours, bare, ours, bare, ...), medians of the
-// per-repetition percentiles.
-// Usage: npx tsx bench/http/watch/fanout.ts [--quick]
+// per-repetition percentiles. With --before DIR, that checkout's server runs
+// in the same rounds (ours, before, bare), its figures in the details.
+// Usage: npx tsx bench/http/watch/fanout.ts [--quick] [--before DIR]
 
 import { join } from 'node:path';
 import { runAlone, runsAlone, type Figure, type FigureOptions } from '../../support/figure.ts';
 import { oneConnection, postJSON, rawGet } from '../../support/http.ts';
+import type { BenchProcess } from '../../support/process.ts';
 import { spawnBaseline, spawnOurs } from '../../support/servers.ts';
 import { interleave, load1, median, percentile } from '../../support/stats.ts';
 import type { Row } from '../../support/summary.ts';
@@ -20,27 +22,39 @@ import { hrNow, WatchClient } from './client.ts';
 
 const WATCHERS = 1000;
 
-async function run({ quick, scratch, log }: FigureOptions): Promise<Row[]> {
+type Side = 'ours' | 'before' | 'bare';
+
+const COLLECTION = '/api/v1/namespaces/watched/configmaps';
+const make = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'bench' } }, data: { payload: 'x'.repeat(200) } });
+
+async function run({ quick, scratch, log, before: beforeDir }: FigureOptions): Promise<Row[]> {
   const pairs = quick ? 3 : 5;
   const writes = quick ? 50 : 200;
-  const ours = await spawnOurs(join(scratch, 'data'), ['--max-watches-per-user', '0']);
-  const bare = await spawnBaseline('bare-fanout.mjs', [join(scratch, 'bare.log')]);
+  const flags = ['--max-watches-per-user', '0'];
+  const servers: BenchProcess[] = [];
   const client = new WatchClient();
   try {
-    await postJSON(`${ours.url}/api/v1/namespaces`, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'watched' } });
-    const collection = `${ours.url}/api/v1/namespaces/watched/configmaps`;
-    const make = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'bench' } }, data: { payload: 'x'.repeat(200) } });
-    await postJSON(collection, make('template'));
+    const ours = await spawnOurs(join(scratch, 'data'), flags);
+    servers.push(ours);
+    const before = beforeDir ? await spawnOurs(join(scratch, 'before'), flags, beforeDir) : undefined;
+    if (before) servers.push(before);
+    const bare = await spawnBaseline('bare-fanout.mjs', [join(scratch, 'bare.log')]);
+    servers.push(bare);
+    for (const s of before ? [ours, before] : [ours]) {
+      await postJSON(`${s.url}/api/v1/namespaces`, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'watched' } });
+      await postJSON(`${s.url}${COLLECTION}`, make('template'));
+    }
     const agent = oneConnection();
-    const template = (await rawGet(`${collection}/template`, agent)).body.toString();
+    const template = (await rawGet(`${ours.url}${COLLECTION}/template`, agent)).body.toString();
     agent.destroy();
     let rep = 0;
-    const firsts: Record<'ours' | 'bare', number[]> = { ours: [], bare: [] };
+    const firsts: Record<Side, number[]> = { ours: [], before: [], bare: [] };
     /** One repetition: open the watches, `writes` creates one after another, close; p99 to the last watcher (p50 to the first in firsts). */
-    const repetition = (side: 'ours' | 'bare') => async () => {
+    const repetition = (side: Side) => async () => {
       rep++;
       let url = `${bare.url}/watch`;
-      if (side === 'ours') {
+      const collection = `${(side === 'before' && before ? before : ours).url}${COLLECTION}`;
+      if (side !== 'bare') {
         const one = oneConnection();
         const list = JSON.parse((await rawGet(`${collection}?limit=1`, one)).body.toString()) as { metadata: { resourceVersion: string } };
         one.destroy();
@@ -52,7 +66,7 @@ async function run({ quick, scratch, log }: FigureOptions): Promise<Row[]> {
       for (let i = 0; i < writes; i++) {
         const name = `w-${rep}-${i}`;
         const t0 = hrNow();
-        const write = side === 'ours' ? postJSON(collection, make(name)) : postJSON(`${bare.url}/write`, JSON.parse(template.replace('"name":"template"', `"name":"${name}"`)));
+        const write = side !== 'bare' ? postJSON(collection, make(name)) : postJSON(`${bare.url}/write`, JSON.parse(template.replace('"name":"template"', `"name":"${name}"`)));
         const [, a] = await Promise.all([write, client.arrival(name)]);
         last.push(a.last - t0);
         first.push(a.first - t0);
@@ -62,11 +76,18 @@ async function run({ quick, scratch, log }: FigureOptions): Promise<Row[]> {
       return percentile(last, 99);
     };
     await repetition('ours')(); // warm-up
+    if (before) await repetition('before')();
     await repetition('bare')();
     firsts.ours = [];
+    firsts.before = [];
     firsts.bare = [];
-    const p = await interleave(pairs, repetition('ours'), repetition('bare'));
+    // with --before, each round is ours, before, bare
+    const p = await interleave(pairs, repetition('ours'), repetition('bare'), before ? [repetition('before')] : []);
+    const lasts = p.others[0] ?? [];
     const { ours: oursFirst, bare: bareFirst } = firsts;
+    const was = before
+      ? `; before (${beforeDir}): last p99 ${lasts.map((x) => x.toFixed(1)).join(', ')} ms (median ${median(lasts).toFixed(1)}), first p50 ${firsts.before.map((x) => x.toFixed(1)).join(', ')} ms (median ${median(firsts.before).toFixed(1)})`
+      : '';
     log(`last p99: ours ${p.ours.map((x) => x.toFixed(1)).join(' ')}; bare ${p.baseline.map((x) => x.toFixed(1)).join(' ')} ms`);
     log(`first p50: ours ${oursFirst.map((x) => x.toFixed(1)).join(' ')}; bare ${bareFirst.map((x) => x.toFixed(1)).join(' ')} ms`);
     const load = load1();
@@ -80,7 +101,7 @@ async function run({ quick, scratch, log }: FigureOptions): Promise<Row[]> {
         baselineIs: `bare node: fsync, then the event to ${WATCHERS} sockets, same client`,
         aim: { of: 'ratio', op: '<=', value: 1.1 },
         load,
-        detail: `${each}; ours ${p.ours.map((x) => x.toFixed(1)).join(', ')}; bare ${p.baseline.map((x) => x.toFixed(1)).join(', ')}`,
+        detail: `${each}; ours ${p.ours.map((x) => x.toFixed(1)).join(', ')}; bare ${p.baseline.map((x) => x.toFixed(1)).join(', ')}${was}`,
       },
       {
         figure: `write → first of ${WATCHERS.toLocaleString('en')} watches, p50`,
@@ -95,7 +116,7 @@ async function run({ quick, scratch, log }: FigureOptions): Promise<Row[]> {
     ];
   } finally {
     client.stop();
-    await Promise.all([ours.stop(), bare.stop()]);
+    await Promise.all(servers.map((s) => s.stop()));
   }
 }
 
