@@ -9,31 +9,23 @@
 // details.
 // Usage: npx tsx bench/http/watch/creates.ts [--quick] [--before DIR]
 
-import { join } from 'node:path';
 import { runAlone, runsAlone, type Figure, type FigureOptions } from '../../support/figure.ts';
-import { cannon, oneConnection, postJSON, rawGet } from '../../support/http.ts';
+import { cannon } from '../../support/http.ts';
 import type { BenchProcess } from '../../support/process.ts';
-import { spawnOurs } from '../../support/servers.ts';
 import { interleave, load1, median } from '../../support/stats.ts';
 import type { Row } from '../../support/summary.ts';
 import { WatchClient } from './client.ts';
+import { COLLECTION, currentVersion, spawnWatched, WATCHERS } from './servers.ts';
 
-const WATCHERS = 1000;
-const COLLECTION = '/api/v1/namespaces/watched/configmaps';
 const CONNECTIONS = 1;
 
 async function run({ quick, scratch, log, before: beforeDir }: FigureOptions): Promise<Row[]> {
   const pairs = quick ? 3 : 5;
   const duration = quick ? 2 : 5;
-  const flags = ['--max-watches-per-user', '0'];
   const servers: BenchProcess[] = [];
   const client = new WatchClient();
   try {
-    const ours = await spawnOurs(join(scratch, 'data'), flags);
-    servers.push(ours);
-    const before = beforeDir ? await spawnOurs(join(scratch, 'before'), flags, beforeDir) : undefined;
-    if (before) servers.push(before);
-    for (const s of servers) await postJSON(`${s.url}/api/v1/namespaces`, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'watched' } });
+    const { ours, before } = await spawnWatched(scratch, beforeDir, servers);
     let n = 0;
     const creates = (server: BenchProcess) => async () =>
       (
@@ -55,10 +47,7 @@ async function run({ quick, scratch, log, before: beforeDir }: FigureOptions): P
       ).requests.average;
     const withWatches = (server: BenchProcess) => async () => {
       const collection = `${server.url}${COLLECTION}`;
-      const agent = oneConnection();
-      const list = JSON.parse((await rawGet(`${collection}?limit=1`, agent)).body.toString()) as { metadata: { resourceVersion: string } };
-      agent.destroy();
-      await client.open(`${collection}?watch=1&resourceVersion=${list.metadata.resourceVersion}`, WATCHERS, false);
+      await client.open(`${collection}?watch=1&resourceVersion=${await currentVersion(collection)}`, WATCHERS, false);
       try {
         return await creates(server)();
       } finally {

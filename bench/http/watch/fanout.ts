@@ -15,35 +15,26 @@ import { join } from 'node:path';
 import { runAlone, runsAlone, type Figure, type FigureOptions } from '../../support/figure.ts';
 import { oneConnection, postJSON, rawGet } from '../../support/http.ts';
 import type { BenchProcess } from '../../support/process.ts';
-import { spawnBaseline, spawnOurs } from '../../support/servers.ts';
+import { spawnBaseline } from '../../support/servers.ts';
 import { interleave, load1, median, percentile } from '../../support/stats.ts';
 import type { Row } from '../../support/summary.ts';
 import { hrNow, WatchClient } from './client.ts';
-
-const WATCHERS = 1000;
+import { COLLECTION, currentVersion, spawnWatched, WATCHERS } from './servers.ts';
 
 type Side = 'ours' | 'before' | 'bare';
 
-const COLLECTION = '/api/v1/namespaces/watched/configmaps';
 const make = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'bench' } }, data: { payload: 'x'.repeat(200) } });
 
 async function run({ quick, scratch, log, before: beforeDir }: FigureOptions): Promise<Row[]> {
   const pairs = quick ? 3 : 5;
   const writes = quick ? 50 : 200;
-  const flags = ['--max-watches-per-user', '0'];
   const servers: BenchProcess[] = [];
   const client = new WatchClient();
   try {
-    const ours = await spawnOurs(join(scratch, 'data'), flags);
-    servers.push(ours);
-    const before = beforeDir ? await spawnOurs(join(scratch, 'before'), flags, beforeDir) : undefined;
-    if (before) servers.push(before);
+    const { ours, before } = await spawnWatched(scratch, beforeDir, servers);
     const bare = await spawnBaseline('bare-fanout.mjs', [join(scratch, 'bare.log')]);
     servers.push(bare);
-    for (const s of before ? [ours, before] : [ours]) {
-      await postJSON(`${s.url}/api/v1/namespaces`, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'watched' } });
-      await postJSON(`${s.url}${COLLECTION}`, make('template'));
-    }
+    for (const s of before ? [ours, before] : [ours]) await postJSON(`${s.url}${COLLECTION}`, make('template'));
     const agent = oneConnection();
     const template = (await rawGet(`${ours.url}${COLLECTION}/template`, agent)).body.toString();
     agent.destroy();
@@ -54,12 +45,7 @@ async function run({ quick, scratch, log, before: beforeDir }: FigureOptions): P
       rep++;
       let url = `${bare.url}/watch`;
       const collection = `${(side === 'before' && before ? before : ours).url}${COLLECTION}`;
-      if (side !== 'bare') {
-        const one = oneConnection();
-        const list = JSON.parse((await rawGet(`${collection}?limit=1`, one)).body.toString()) as { metadata: { resourceVersion: string } };
-        one.destroy();
-        url = `${collection}?watch=1&resourceVersion=${list.metadata.resourceVersion}`;
-      }
+      if (side !== 'bare') url = `${collection}?watch=1&resourceVersion=${await currentVersion(collection)}`;
       await client.open(url, WATCHERS, true);
       const last: number[] = [];
       const first: number[] = [];
