@@ -35,9 +35,9 @@ export function rawGet(url: string, agent: Agent, headers: Record<string, string
 }
 
 /**
- * GET url until the answer is 200 in the media type asked for (our server
- * loads its protobuf code on first use and answers JSON until then), at most
- * `tries` times 50 ms apart.
+ * GET url until the answer is 200 in the media type asked for (an older
+ * checkout measured with --before loaded its protobuf code in the background
+ * after start and answered JSON until then), at most `tries` times 50 ms apart.
  */
 export async function getAs(url: string, agent: Agent, accept: string, tries = 100): Promise<RawResponse> {
   for (let i = 1; ; i++) {
