@@ -41,7 +41,7 @@ class FakeResponse implements WatchResponse {
 const ev = (name: string): WatchEvent => ({ type: 'ADDED', object: { metadata: { name } } });
 const encode = (events: WatchEvent[]) => new TextEncoder().encode(events.map((e) => (e.type === 'ERROR' ? 'ERR' : e.object.metadata.name)).join(''));
 
-type Step = ['push', string] | ['full', boolean] | ['drain'] | ['close'] | ['end'] | ['stop'] | ['poison'];
+type Step = ['push', string] | ['pushAll', string[]] | ['full', boolean] | ['drain'] | ['close'] | ['end'] | ['stop'] | ['poison'];
 interface Row {
   name: string;
   /** pushed before the writer starts */
@@ -73,6 +73,16 @@ const rows: Row[] = [
     ended: false,
     streamClosed: false,
   },
+  {
+    name: "a sweep's events handed over together go out in one write",
+    steps: [
+      ['pushAll', ['a', 'b', 'c']],
+      ['push', 'd'],
+    ],
+    writes: ['abc', 'd'],
+    ended: false,
+    streamClosed: false,
+  },
   { name: 'an ended stream ends the response after its last events', steps: [['push', 'a'], ['end']], writes: ['a'], ended: true, streamClosed: true, ends: 1 },
   { name: 'a stopped stream (timeout) ends the response', steps: [['stop']], writes: [], ended: true, streamClosed: true, ends: 1 },
   { name: 'a closed response stops the stream without ending it', steps: [['push', 'a'], ['close'], ['push', 'b']], writes: ['a'], ended: false, streamClosed: true, ends: 1 },
@@ -98,6 +108,7 @@ describe('writeWatchToSocket', () => {
     );
     for (const step of row.steps) {
       if (step[0] === 'push') q.push(ev(step[1]));
+      else if (step[0] === 'pushAll') q.pushAll(step[1].map(ev));
       else if (step[0] === 'full') out.full = step[1];
       else if (step[0] === 'drain') out.emit('drain');
       else if (step[0] === 'close') out.emit('close');

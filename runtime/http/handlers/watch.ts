@@ -19,8 +19,6 @@ import { listQuery } from './list.ts';
 import { EventQueue } from '../../storage/stream/event-queue.ts';
 import { writeWatchToSocket, type WatchResponse } from './watch-socket.ts';
 
-const encoder = new TextEncoder();
-
 /**
  * The last batch of events encoded together, per encoding: the watchers of a
  * sweep mostly get the same events, and then share one buffer. Only encodings
@@ -38,17 +36,11 @@ function sameEvents(a: WatchEvent[], b: WatchEvent[]): boolean {
 
 /** The events' bytes as one chunk (the same array when there is one). */
 function joinChunks(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  let n = 0;
-  for (const p of parts) n += p.byteLength;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
+  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
 }
+
+/** Bytes as a Buffer over the same memory (Node's socket writes take a Buffer without converting it). */
+const asBuffer = (u: Uint8Array): Buffer => (Buffer.isBuffer(u) ? u : Buffer.from(u.buffer, u.byteOffset, u.byteLength));
 
 /** What the watch uses of the Node response it is written to. */
 interface NodeResponse extends WatchResponse {
@@ -81,14 +73,14 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
       const cached = ev.type !== 'ERROR' ? ev.encoded?.get(gvKey) : undefined;
       if (cached) return cached;
       const obj = ev.type === 'ERROR' ? ev.object : { ...withVersion(ev.object, rc), kind: ev.object.kind ?? d.kind, apiVersion: gv };
-      const bytes = codec.encodeWatchEvent(ev.type, obj);
+      const bytes = asBuffer(codec.encodeWatchEvent(ev.type, obj));
       if (ev.type !== 'ERROR') ev.encoded?.set(gvKey, bytes);
       return bytes;
     }
     if (plain && ev.type !== 'ERROR' && ev.type !== 'BOOKMARK') {
       const cached = ev.encoded?.get(gvKey);
       if (cached) return cached;
-      const bytes = encoder.encode(`{"type":"${ev.type}","object":${JSON.stringify(withVersion(ev.object, rc))}}\n`);
+      const bytes = Buffer.from(`{"type":"${ev.type}","object":${JSON.stringify(withVersion(ev.object, rc))}}\n`);
       ev.encoded?.set(gvKey, bytes);
       return bytes;
     }
@@ -96,7 +88,7 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
     if (ev.type !== 'ERROR' && ev.type !== 'BOOKMARK') {
       object = transformObject(withVersion(ev.object, rc), neg, { def: rc.res.def, includeObject: incl, formatters: rc.services.formatters });
     }
-    return encoder.encode(`${JSON.stringify({ type: ev.type, object })}\n`);
+    return Buffer.from(`${JSON.stringify({ type: ev.type, object })}\n`);
   };
   // plain JSON and protobuf events are encoded from the event alone (and cached on it)
   const shareable = !!codec || plain;

@@ -1,10 +1,10 @@
 // Watch-cache behaviour beyond the shared Storage suite: slow watchers are
 // cut off without holding back others, events are shared between watchers,
-// writes are answered before the fan-out, bookmarks stay in order,
-// bookmarks, consistent reads that wait for progress, waits for a future
+// writes are answered before the fan-out, bursts reach every watcher
+// complete and in order (a sweep's events together), bookmarks stay in order, consistent reads that wait for progress, waits for a future
 // version, and the ring's eviction.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Obj, WatchEvent, WatchStream } from '../interface.ts';
+import type { Obj, Predicate, WatchEvent, WatchStream } from '../interface.ts';
 import { openSqliteKV, type SqliteKV } from '../sqlite/index.ts';
 import { KVStorage } from '../kvstore/index.ts';
 import { Cacher } from './cacher.ts';
@@ -107,6 +107,50 @@ describe('Cacher', () => {
     const names = Array.from({ length: 10 }, (_, i) => `o${i}`);
     for (const g of got) expect(g.map((e) => e.object.metadata.name)).toEqual(names);
     expect(new Set(got.map((g) => g[9])).size).toBe(1);
+  });
+
+  it('under bursts of concurrent writes and bookmarks, every watcher gets every change it matches once, in revision order, a sweep at a time', async () => {
+    await make({ fanoutSliceMs: 0.01 });
+    const rv = String(await kv.currentRevision());
+    const even: Predicate = { label: { matches: (l) => l.half === 'even', empty: () => false }, attrs };
+    const kinds = ['plain', 'bookmarks', 'even'] as const;
+    const watches = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => {
+        const kind = kinds[i % 3];
+        return cacher.watch(P, { recursive: true, resourceVersion: rv, allowWatchBookmarks: kind === 'bookmarks', predicate: kind === 'even' ? even : undefined });
+      }),
+    );
+    // how often each stream was told that events arrived
+    const wakes = watches.map(() => 0);
+    const got = watches.map((w, i) => {
+      const out: WatchEvent[] = [];
+      const q = w as EventQueue;
+      q.listen(() => {
+        wakes[i]++;
+        out.push(...q.takeBuffered());
+      });
+      return out;
+    });
+    const labelled = (n: number): Obj => ({ ...cm(`o${n}`), metadata: { name: `o${n}`, namespace: 'ns', labels: { half: n % 2 ? 'odd' : 'even' } } });
+    let n = 0;
+    for (let burst = 0; burst < 5; burst++) {
+      // writes of one turn share a commit; the fan-out sees them as one batch or several
+      await Promise.all(Array.from({ length: 40 }, () => cacher.create(`${P}ns/o${n}`, labelled(n++))));
+      cacher.sendBookmarks();
+    }
+    const all = Array.from({ length: n }, (_, i) => `o${i}`);
+    const wanted = (i: number) => (kinds[i % 3] === 'even' ? all.filter((_, k) => k % 2 === 0) : all);
+    await until(() => got.every((g, i) => g.filter((e) => e.type === 'ADDED').length === wanted(i).length));
+    await until(() => got.every((g, i) => kinds[i % 3] !== 'bookmarks' || g.filter((e) => e.type === 'BOOKMARK').length === 5));
+    for (let i = 0; i < got.length; i++) {
+      const g = got[i];
+      expect(g.filter((e) => e.type === 'ADDED').map((e) => e.object.metadata.name)).toEqual(wanted(i));
+      expect(g.every((e) => e.type === 'ADDED' || (e.type === 'BOOKMARK' && kinds[i % 3] === 'bookmarks'))).toBe(true);
+      const r = revs(g);
+      expect(r).toEqual([...r].sort((p, q) => p - q));
+      // several events per wake: a sweep's events reach a stream together
+      expect(wakes[i]).toBeLessThan(g.length);
+    }
   });
 
   it('a bookmark never claims a revision whose change the watcher was not yet handed', async () => {

@@ -58,6 +58,8 @@ export interface CacherOptions {
   freshnessTimeoutMs?: number;
   /** Time a turn of the event loop may spend handing events to watchers, in ms (default 0.25). */
   fanoutSliceMs?: number;
+  /** The largest share of the time the fan-out takes while writes keep coming (fanout.ts; default 0.5). */
+  fanoutBusyShare?: number;
   /** apiVersion/kind put on BOOKMARK objects (default: those of the objects seen). */
   apiVersion?: string;
   kind?: string;
@@ -117,6 +119,7 @@ export class Cacher implements Storage {
     this.watchers = new Fanout<FanItem, Watcher>({
       deliver: (w, items) => this.deliverBatch(w, items),
       sliceMs: opts.fanoutSliceMs,
+      busyShare: opts.fanoutBusyShare,
       // once every watcher has a change, the ring keeps its strings only
       settled: (items) => {
         for (const item of items) if (!('bookmark' in item)) item.release?.();
@@ -230,24 +233,36 @@ export class Cacher implements Storage {
     }
   }
 
-  /** One sweep's items for one watcher, in order; stops once its stream is closed (cut off or stopped). */
+  /**
+   * One sweep's items for one watcher, in order, handed over together (one
+   * wake of its stream, so a socket writer writes them at once); nothing
+   * once its stream is closed (cut off or stopped).
+   */
   private deliverBatch(w: Watcher, items: readonly FanItem[]): void {
+    if (w.q.closed) return;
+    const out = this.scratch;
+    out.length = 0;
     for (const item of items) {
-      if (w.q.closed) return;
       if ('bookmark' in item) {
         if (!w.opts.allowWatchBookmarks || item.rev < w.startRev) continue;
         item.ev ??= { type: 'BOOKMARK', object: { ...this.typeInfo, metadata: { resourceVersion: String(item.rev) } }, encoded: new Map() };
-        w.q.push(item.ev);
+        out.push(item.ev);
       } else {
-        this.deliver(w, item);
+        const ev = this.eventFor(w, item);
+        if (ev) out.push(ev);
       }
     }
+    if (out.length) w.q.pushAll(out);
+    out.length = 0;
     if (items.length) w.sentRev = Math.max(w.sentRev, items[items.length - 1].rev);
   }
+  /** The array deliverBatch collects a watcher's events in (pushAll copies them out). */
+  private readonly scratch: WatchEvent[] = [];
 
-  private deliver(w: Watcher, ce: CacheEvent): void {
-    if (ce.rev <= w.startRev) return;
-    if (w.recursive ? !ce.key.startsWith(w.key) : ce.key !== w.key) return;
+  /** The event a change makes for a watcher (shared with every watcher that gets the same one), or none. */
+  private eventFor(w: Watcher, ce: CacheEvent): WatchEvent | undefined {
+    if (ce.rev <= w.startRev) return undefined;
+    if (w.recursive ? !ce.key.startsWith(w.key) : ce.key !== w.key) return undefined;
     const pred = w.opts.predicate;
     let t;
     if (predicateEmpty(pred)) {
@@ -257,8 +272,8 @@ export class Cacher implements Storage {
       const curMatches = ce.kind === 'delete' ? false : matchesAttrs(pred, ce.attrs);
       t = transition(ce.kind, ce.kind === 'delete' ? matchesAttrs(pred, ce.attrs) : prevMatches, curMatches);
     }
-    if (!t) return;
-    w.q.push(sharedEvent(ce, t.type, t.useOld && ce.kind !== 'delete'));
+    if (!t) return undefined;
+    return sharedEvent(ce, t.type, t.useOld && ce.kind !== 'delete');
   }
 
   /** Waits until the cache has seen revision `rev`; false on timeout. */
@@ -427,7 +442,10 @@ export class Cacher implements Storage {
       }
       // Deliver the backlog as if live, then register.
       w.startRev = plan.start.rev;
-      for (const ce of backlog) this.deliver(w, ce);
+      for (const ce of backlog) {
+        const ev = this.eventFor(w, ce);
+        if (ev && !w.q.push(ev)) break;
+      }
       // the events built for it stay with this watcher, not in the ring
       for (const ce of backlog) ce.shared = undefined;
       w.startRev = Math.max(plan.start.rev, this.rev);

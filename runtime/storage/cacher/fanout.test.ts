@@ -1,7 +1,8 @@
 // The fan-out's sweeps, driven by hand (a fake scheduler: one step runs the
 // slice that was scheduled; a fake clock: each delivery takes 1 ms, so a
 // budget of n ms serves n watchers a turn): batches, slices, watchers joining and leaving
-// mid-sweep, flushing, clearing, a failing watcher, and which batches are
+// mid-sweep, flushing, clearing, a failing watcher, the rest between sweeps
+// while items keep arriving, and which batches are
 // settled (handed to every watcher, or to nobody). Each row is a script of steps
 // and the deliveries expected after it.
 import { describe, expect, it } from 'vitest';
@@ -28,6 +29,10 @@ interface Row {
   failing?: string;
   /** Batches told settled (no watcher will be handed them any more), as `1,2`, in order. */
   settled?: string[];
+  /** busyShare, when not the default. */
+  share?: number;
+  /** Rests asked for before a sweep (ms), in order. */
+  rests?: number[];
 }
 
 const rows: Row[] = [
@@ -99,6 +104,47 @@ const rows: Row[] = [
     settled: ['1', '2'],
   },
   {
+    name: 'after a sweep during which items arrived, the next one rests as long as the sweep took (half the time)',
+    slice: 1,
+    steps: [['add', 'a'], ['add', 'b'], ['pub', '1'], ['turn'], ['pub', '2'], ['turn'], ['turn'], ['turn']],
+    want: ['a:1', 'b:1', 'a:2', 'b:2'],
+    scheduled: 0,
+    rests: [2],
+    settled: ['1', '2'],
+  },
+  {
+    name: 'with a share of a quarter it rests three times as long',
+    slice: 1,
+    share: 0.25,
+    steps: [['add', 'a'], ['add', 'b'], ['pub', '1'], ['turn'], ['pub', '2'], ['turn'], ['turn'], ['turn']],
+    want: ['a:1', 'b:1', 'a:2', 'b:2'],
+    rests: [6],
+  },
+  {
+    name: 'items published while it rests join the waiting batch',
+    slice: 1,
+    steps: [['add', 'a'], ['add', 'b'], ['pub', '1'], ['turn'], ['pub', '2'], ['turn'], ['pub', '3'], ['turn'], ['turn']],
+    want: ['a:1', 'b:1', 'a:2,3', 'b:2,3'],
+    scheduled: 0,
+    rests: [2],
+  },
+  {
+    name: 'an item published after a sweep that nothing interrupted goes out on the next turn',
+    slice: 1,
+    steps: [['add', 'a'], ['add', 'b'], ['pub', '1'], ['turn'], ['turn'], ['pub', '2'], ['turn'], ['turn']],
+    want: ['a:1', 'b:1', 'a:2', 'b:2'],
+    scheduled: 0,
+    rests: [],
+  },
+  {
+    name: 'flush does not rest',
+    slice: 1,
+    steps: [['add', 'a'], ['add', 'b'], ['pub', '1'], ['turn'], ['pub', '2'], ['turn'], ['flush']],
+    want: ['a:1', 'b:1', 'a:2', 'b:2'],
+    rests: [2],
+    settled: ['1', '2'],
+  },
+  {
     name: 'a watcher whose delivery throws is dropped; the others still get theirs',
     slice: 8,
     failing: 'a',
@@ -113,10 +159,16 @@ describe('Fanout', () => {
     const queue: (() => void)[] = [];
     const got: string[] = [];
     const settled: string[] = [];
+    const rests: number[] = [];
     let clock = 0;
     const f = new Fanout<string, string>({
       sliceMs: row.slice,
+      busyShare: row.share,
       schedule: (run) => queue.push(run),
+      scheduleAfter: (run, ms) => {
+        rests.push(ms);
+        queue.push(run);
+      },
       now: () => clock,
       deliver: (w, items) => {
         clock += 1;
@@ -137,6 +189,7 @@ describe('Fanout', () => {
     if (row.scheduled !== undefined) expect(queue.length).toBe(row.scheduled);
     if (row.failing) expect(f.has(row.failing)).toBe(false);
     if (row.settled) expect(settled).toEqual(row.settled);
+    if (row.rests) expect(rests).toEqual(row.rests);
   });
 
   it('serves at least one watcher a turn however long a delivery takes; is idle once every batch went out', () => {

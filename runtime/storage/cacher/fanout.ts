@@ -10,6 +10,12 @@
 // deliveries stays bounded by how fast sweeps go round.
 // Watchers added during a sweep join from the next one; a removed watcher
 // gets nothing more.
+// While writes keep coming (items arrived during the sweep that just ended),
+// the next sweep waits so that sweeps take at most a share of the time (by
+// default half): every watcher costs a socket write a sweep whatever the
+// batch holds, so under a stream of writes the batches grow instead of the
+// writes to watchers multiplying, and the writers keep the rest of the time.
+// An item published when no sweep ran just before goes out on the next turn.
 
 export interface FanoutOptions<I, W> {
   /** Hands a batch of items, in publication order, to one watcher. */
@@ -18,6 +24,10 @@ export interface FanoutOptions<I, W> {
   sliceMs?: number;
   /** Runs a slice later (default setImmediate: after pending I/O is looked at). */
   schedule?: (run: () => void) => void;
+  /** Runs a sweep after a rest of ms milliseconds (default setTimeout). */
+  scheduleAfter?: (run: () => void, ms: number) => void;
+  /** The largest share of the time back-to-back sweeps take while items keep arriving (default 0.5). */
+  busyShare?: number;
   /** Clock in ms (default performance.now). */
   now?: () => number;
   /** Told of items no watcher will be handed any more (delivered to all, or nobody to deliver to), in publication order. */
@@ -38,6 +48,12 @@ export class Fanout<I, W> {
   private readonly deliver: (watcher: W, items: readonly I[]) => void;
   private readonly sliceMs: number;
   private readonly schedule: (run: () => void) => void;
+  private readonly scheduleAfter: (run: () => void, ms: number) => void;
+  private readonly restFactor: number;
+  /** Time the running sweep's slices took so far, in ms. */
+  private cost = 0;
+  /** No sweep starts before this time (set after a sweep during which items arrived). */
+  private restUntil = -Infinity;
   private readonly now: () => number;
   private readonly settled: (items: readonly I[]) => void;
 
@@ -45,6 +61,9 @@ export class Fanout<I, W> {
     this.deliver = opts.deliver;
     this.sliceMs = opts.sliceMs ?? 0.25;
     this.schedule = opts.schedule ?? ((run) => setImmediate(run));
+    this.scheduleAfter = opts.scheduleAfter ?? ((run, ms) => setTimeout(run, ms));
+    const share = Math.min(1, Math.max(0.05, opts.busyShare ?? 0.5));
+    this.restFactor = (1 - share) / share;
     this.now = opts.now ?? (() => performance.now());
     this.settled = opts.settled ?? (() => undefined);
   }
@@ -97,10 +116,13 @@ export class Fanout<I, W> {
   private kick(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    this.schedule(() => this.turn());
+    const rest = this.sweep ? 0 : this.restUntil - this.now();
+    if (rest > 0) this.scheduleAfter(() => this.turn(), rest);
+    else this.schedule(() => this.turn());
   }
 
   private begin(): void {
+    this.cost = 0;
     this.sweep = { items: this.pending, targets: [...this.members], next: 0 };
     this.pending = [];
   }
@@ -131,8 +153,11 @@ export class Fanout<I, W> {
         }
       }
     }
+    if (budgetMs !== Infinity) this.cost += this.now() - start;
     if (s.next >= s.targets.length) {
       this.sweep = null;
+      // items that came in while it ran: writes keep coming, so the next sweep waits its turn
+      if (this.pending.length && budgetMs !== Infinity) this.restUntil = this.now() + this.cost * this.restFactor;
       this.settled(s.items);
     }
   }

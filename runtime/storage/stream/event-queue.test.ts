@@ -48,3 +48,47 @@ describe('EventQueue.takeBuffered', () => {
     expect(q.overflowed).toBe(row.overflowed);
   });
 });
+
+interface AllRow {
+  name: string;
+  bound: number;
+  /** events already pushed one by one */
+  before: number;
+  /** events pushed together */
+  batch: number;
+  accepted: boolean;
+  /** how often the listener was told */
+  wakes: number;
+  taken: number;
+  overflowed: boolean;
+}
+
+const allRows: AllRow[] = [
+  { name: 'a batch wakes the consumer once', bound: 10, before: 0, batch: 5, accepted: true, wakes: 1, taken: 5, overflowed: false },
+  { name: 'an empty batch does not wake it', bound: 10, before: 0, batch: 0, accepted: true, wakes: 0, taken: 0, overflowed: false },
+  { name: 'a batch that fills the bound exactly is kept', bound: 4, before: 1, batch: 3, accepted: true, wakes: 2, taken: 4, overflowed: false },
+  { name: 'a batch past the bound cuts the stream off; what fitted is still taken', bound: 4, before: 1, batch: 5, accepted: false, wakes: 2, taken: 4, overflowed: true },
+];
+
+describe('EventQueue.pushAll', () => {
+  it.each(allRows)('$name', (row) => {
+    const q = new EventQueue(row.bound);
+    let wakes = 0;
+    q.listen(() => wakes++);
+    for (let i = 0; i < row.before; i++) q.push(ev(i));
+    const batch = Array.from({ length: row.batch }, (_, i) => ev(row.before + i));
+    expect(q.pushAll(batch)).toBe(row.accepted);
+    expect(wakes).toBe(row.wakes);
+    const taken = names(q.takeBuffered());
+    expect(taken).toEqual(Array.from({ length: row.taken }, (_, i) => `o${i}`));
+    expect(q.overflowed).toBe(row.overflowed);
+    expect(q.closed).toBe(row.overflowed);
+  });
+
+  it('refuses a batch once the stream is stopped', () => {
+    const q = new EventQueue(10);
+    q.stop();
+    expect(q.pushAll([ev(1)])).toBe(false);
+    expect(q.takeBuffered()).toEqual([]);
+  });
+});

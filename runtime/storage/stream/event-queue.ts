@@ -53,6 +53,26 @@ export class EventQueue implements WatchStream {
     return true;
   }
 
+  /**
+   * Adds events in order, as push does one by one, but tells the consumer
+   * once: a socket writer then takes them all in one write. Returns false
+   * when the stream stopped accepting events (the rest are dropped).
+   */
+  pushAll(events: readonly WatchEvent[]): boolean {
+    if (this.ended || this.stopped) return false;
+    for (const ev of events) {
+      if (this.buffered >= this.maxBuffered + Math.max(0, this.forced - this.consumed)) {
+        // what fitted is still read; end() tells the consumer
+        this.overflowed = true;
+        this.end();
+        return false;
+      }
+      this.buf.push(ev);
+    }
+    if (events.length) this.wake();
+    return true;
+  }
+
   /** No more events; iteration ends after the buffered ones. */
   end(): void {
     if (this.ended) return;
