@@ -7,7 +7,10 @@
 // field names it; once an event has arrived on every stream the client
 // answers {name, first, last}: the times it arrived on the first and on the
 // last stream (process.hrtime in ms, the system's monotonic clock, which the
-// parent reads too). Without track the bytes are read and dropped.
+// parent reads too). Without track each stream's bytes are only scanned
+// for line ends (one event a line; not decoded), which counts its events:
+//   {cmd: 'count'}                    answers {counts: [min, max]}, the
+//                                     fewest and most events a stream got
 // Plain JavaScript, so it runs the same with or without a TypeScript loader.
 import { Agent, get } from 'node:http';
 
@@ -16,9 +19,12 @@ const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
 const send = (m) => process.send(m);
 let streams = [];
 let arrivals = new Map();
+/** Events counted per stream (without track). */
+let counts = [];
 
 function open({ url, count, track }) {
   arrivals = new Map();
+  counts = new Array(count).fill(0);
   let ready = 0;
   for (let i = 0; i < count; i++) {
     const req = get(url, { agent }, (res) => {
@@ -27,10 +33,20 @@ function open({ url, count, track }) {
         res.resume();
         return;
       }
+      if (!track) {
+        // a line feed ends each event (JSON inside an event never holds a raw one)
+        res.on('data', (chunk) => {
+          let n = 0;
+          for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) n++;
+          counts[i] += n;
+        });
+        res.on('error', () => {});
+        if (++ready === count) send({ opened: count });
+        return;
+      }
       let partial = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => {
-        if (!track) return;
         const t = now();
         const lines = (partial + chunk).split('\n');
         partial = lines.pop();
@@ -62,6 +78,7 @@ function open({ url, count, track }) {
 
 process.on('message', (m) => {
   if (m.cmd === 'open') open(m);
+  if (m.cmd === 'count') send({ counts: counts.length ? [Math.min(...counts), Math.max(...counts)] : [0, 0] });
   if (m.cmd === 'close') {
     for (const req of streams) req.destroy();
     streams = [];

@@ -1,6 +1,7 @@
 // The watch client against the bare fan-out baseline: it opens the streams,
 // reports an event once it has reached every one of them (first arrival no
-// later than the last, both after the write began), and closes them.
+// later than the last, both after the write began), counts the events of
+// untracked watches, and closes them.
 // No timing bound is asserted.
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,6 +29,27 @@ describe('WatchClient', () => {
         }
         await client.close();
       }
+    } finally {
+      client.stop();
+      await bare.stop();
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
+  it('without tracking, counts the events every open watch got', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'bench-watch-client-'));
+    const bare = await spawnBaseline('bare-fanout.mjs', [join(scratch, 'log')]);
+    const client = new WatchClient();
+    try {
+      await client.open(`${bare.url}/watch`, 4, false);
+      for (const name of ['a', 'b', 'c']) await postJSON(`${bare.url}/write`, { metadata: { name } });
+      expect(await client.drained(3)).toBe(3);
+      expect(await client.counts()).toEqual([3, 3]);
+      await client.close();
+      // nothing more arrives: it gives up once no watch counts more for the patience given
+      await client.open(`${bare.url}/watch`, 2, false);
+      expect(await client.drained(1, 50)).toBe(0);
+      await client.close();
     } finally {
       client.stop();
       await bare.stop();

@@ -1,6 +1,7 @@
 // The bench's side of the watch client (client.mjs in a child process
-// started as the servers are): open and close many watches, and wait for an
-// event to have reached all of them.
+// started as the servers are): open and close many watches, wait for an
+// event to have reached all of them, or for all of them to have counted a
+// number of events.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ export interface Arrival {
   last: number;
 }
 
-type Message = { opened: number } | { closed: true } | { error: string } | Arrival;
+type Message = { opened: number } | { closed: true } | { counts: [number, number] } | { error: string } | Arrival;
 
 /** The monotonic clock the client stamps arrivals with, in ms. */
 export const hrNow = (): number => Number(process.hrtime.bigint()) / 1e6;
@@ -54,6 +55,30 @@ export class WatchClient {
     const done = this.until((m) => ('opened' in m ? true : undefined));
     this.proc.send({ cmd: 'open', url, count, track });
     await done;
+  }
+
+  /** The fewest and the most events one of the open (untracked) watches has counted. */
+  async counts(): Promise<[number, number]> {
+    const done = this.until((m) => ('counts' in m ? m.counts : undefined));
+    this.proc.send({ cmd: 'count' });
+    return done;
+  }
+
+  /**
+   * Waits until every open (untracked) watch has counted at least `events`
+   * events, or until `patienceMs` passed without any watch counting more;
+   * resolves with the fewest a watch counted.
+   */
+  async drained(events: number, patienceMs = 5000): Promise<number> {
+    let [min, max] = await this.counts();
+    let since = Date.now();
+    while (min < events && Date.now() - since < patienceMs) {
+      await new Promise((r) => setTimeout(r, 20));
+      const [m, x] = await this.counts();
+      if (m !== min || x !== max) since = Date.now();
+      [min, max] = [m, x];
+    }
+    return min;
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,8 @@
 // the same server in the same run: one client connection creating
 // ConfigMaps one after another (each create its own commit, as in the
 // issue's figure), into the namespace the 1,000 watches (one client process,
-// client.mjs, reading and dropping the bytes) are watching. Interleaved
+// client.mjs, reading the bytes and counting the events) are watching; after
+// each timed run every watch must have counted every create's event. Interleaved
 // repetitions: watches opened, creates for a fixed time, watches closed;
 // then the same creates without watches; medians. With --before DIR, that
 // checkout's server runs the same pair in each round, its figures in the
@@ -27,29 +28,35 @@ async function run({ quick, scratch, log, before: beforeDir }: FigureOptions): P
   try {
     const { ours, before } = await spawnWatched(scratch, beforeDir, servers);
     let n = 0;
-    const creates = (server: BenchProcess) => async () =>
-      (
-        await cannon({
-          url: `${server.url}${COLLECTION}`,
-          connections: CONNECTIONS,
-          duration,
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          requests: [
-            {
-              setupRequest: (req: Record<string, unknown>) => ({
-                ...req,
-                body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c-${n++}` }, data: { payload: 'x'.repeat(200) } }),
-              }),
-            },
-          ],
-        })
-      ).requests.average;
+    /** Creates for `duration` seconds: the rate, and how many were answered. */
+    const timedCreates = async (server: BenchProcess) => {
+      const r = await cannon({
+        url: `${server.url}${COLLECTION}`,
+        connections: CONNECTIONS,
+        duration,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        requests: [
+          {
+            setupRequest: (req: Record<string, unknown>) => ({
+              ...req,
+              body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c-${n++}` }, data: { payload: 'x'.repeat(200) } }),
+            }),
+          },
+        ],
+      });
+      return { rate: r.requests.average, total: r.requests.total };
+    };
+    const creates = (server: BenchProcess) => async () => (await timedCreates(server)).rate;
     const withWatches = (server: BenchProcess) => async () => {
       const collection = `${server.url}${COLLECTION}`;
       await client.open(`${collection}?watch=1&resourceVersion=${await currentVersion(collection)}`, WATCHERS, false);
       try {
-        return await creates(server)();
+        const { rate, total } = await timedCreates(server);
+        // every watch must have had every create's event (counted after the timed part)
+        const fewest = await client.drained(total);
+        if (fewest < total) throw new Error(`a watch of ${server.url} counted ${fewest} of the ${total} events`);
+        return rate;
       } finally {
         await client.close();
       }
