@@ -12,7 +12,7 @@
 // gets nothing more.
 // While writes keep coming (items arrived during the sweep that just ended),
 // the next sweep waits so that sweeps take at most a share of the time (by
-// default half): every watcher costs a socket write a sweep whatever the
+// default a fifth): every watcher costs a socket write a sweep whatever the
 // batch holds, so under a stream of writes the batches grow instead of the
 // writes to watchers multiplying, and the writers keep the rest of the time.
 // An item published when no sweep ran just before goes out on the next turn.
@@ -26,7 +26,7 @@ export interface FanoutOptions<I, W> {
   schedule?: (run: () => void) => void;
   /** Runs a sweep after a rest of ms milliseconds (default setTimeout). */
   scheduleAfter?: (run: () => void, ms: number) => void;
-  /** The largest share of the time back-to-back sweeps take while items keep arriving (default 0.5). */
+  /** The largest share of the time back-to-back sweeps take while items keep arriving (default 0.2). */
   busyShare?: number;
   /** Clock in ms (default performance.now). */
   now?: () => number;
@@ -62,7 +62,7 @@ export class Fanout<I, W> {
     this.sliceMs = opts.sliceMs ?? 0.25;
     this.schedule = opts.schedule ?? ((run) => setImmediate(run));
     this.scheduleAfter = opts.scheduleAfter ?? ((run, ms) => setTimeout(run, ms));
-    const share = Math.min(1, Math.max(0.05, opts.busyShare ?? 0.5));
+    const share = Math.min(1, Math.max(0.05, opts.busyShare ?? 0.2));
     this.restFactor = (1 - share) / share;
     this.now = opts.now ?? (() => performance.now());
     this.settled = opts.settled ?? (() => undefined);
