@@ -110,13 +110,6 @@ export function protobufListBody(
 }
 
 /** The protobuf object (enveloped) of the endpoint's apiVersion from its served JSON. */
-export function protobufObjectBody(
-  codec: KubeProtobuf,
-  kind: string,
-  listKind: string,
-  apiVersion: string,
-  item: EncodedObject,
-  cache: ProtobufItemCache = protobufItems,
-): Uint8Array {
+export function protobufObjectBody(codec: KubeProtobuf, kind: string, listKind: string, apiVersion: string, item: EncodedObject, cache: ProtobufItemCache = protobufItems): Uint8Array {
   return codec.encodeObjectOf(apiVersion, kind, cache.bytes(codec, apiVersion, listKind, item));
 }
