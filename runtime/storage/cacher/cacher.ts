@@ -35,7 +35,7 @@ import { matchesAttrs, predicateEmpty, statusObject, transition } from '../seman
 import { EventQueue } from '../stream/event-queue.ts';
 import { EventRing, sharedEvent, type CacheEvent } from './ring.ts';
 import { Fanout } from './fanout.ts';
-import { cacheEvent, initialEvent, parseEntry, type Entry } from './entry.ts';
+import { cacheEvent, EntryFactory, initialEvent, parseEntry, type Entry } from './entry.ts';
 import { SortedKeys } from './sorted-keys.ts';
 import { decodeContinue, encodeContinue } from '../kvstore/continue.ts';
 import { objectKey } from '../../api/keys.ts';
@@ -109,6 +109,7 @@ export class Cacher implements Storage {
   private bookmarkTimer: NodeJS.Timeout;
   private closed = false;
   private typeInfo: { apiVersion?: string; kind?: string };
+  private entries: EntryFactory;
   private opts: Required<Pick<CacherOptions, 'historyWindowMs' | 'maxEvents' | 'watchBuffer' | 'freshnessTimeoutMs'>> & CacherOptions;
 
   constructor(inner: Storage, opts: CacherOptions) {
@@ -123,6 +124,7 @@ export class Cacher implements Storage {
       freshnessTimeoutMs: opts.freshnessTimeoutMs ?? 3000,
     };
     this.typeInfo = { apiVersion: opts.apiVersion, kind: opts.kind };
+    this.entries = new EntryFactory(opts.attrs);
     this.ring = new EventRing(0, this.opts.historyWindowMs, this.opts.maxEvents);
     this.watchers = new Fanout<FanItem, Watcher>({
       deliver: (w, items) => this.deliverBatch(w, items),
@@ -145,12 +147,8 @@ export class Cacher implements Storage {
 
   /** An entry for an object as it arrived (with its JSON when the source had it). */
   private entry(key: string, obj: Obj, json?: string): Entry {
-    const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
-    // one string per apiVersion, not one per object
-    if (apiVersion !== this.lastApiVersion) this.lastApiVersion = apiVersion;
-    return { key, json: json ?? JSON.stringify(obj), apiVersion: this.lastApiVersion, attrs: this.opts.attrs(obj) };
+    return this.entries.make(key, obj, json ?? JSON.stringify(obj));
   }
-  private lastApiVersion = '';
 
   /** Lists the inner storage and starts following it. */
   private async start(): Promise<void> {
