@@ -5,8 +5,10 @@
 // details add the RSS on the way (every fifth of the creates) and after a
 // protobuf LIST as well. One measurement (memory is not a rate: the
 // repetitions of the other figures are not needed to compare it with the
-// same run's data size).
-// Usage: npx tsx bench/http/rss.ts [--quick]
+// same run's data size). With --before DIR, that checkout's server is
+// measured the same way after ours (one server at a time), its figures in
+// the details.
+// Usage: npx tsx bench/http/rss.ts [--quick] [--before DIR]
 
 import { join } from 'node:path';
 import { runAlone, runsAlone, type Figure, type FigureOptions } from '../support/figure.ts';
@@ -21,9 +23,21 @@ const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 /** How long the RSS is left to settle (GC, freed buffers) before it is read. */
 const SETTLE_MS = 2000;
 
-async function run({ quick, scratch, log }: FigureOptions): Promise<Row[]> {
-  const count = quick ? 20_000 : 100_000;
-  const ours = await spawnOurs(join(scratch, 'data'));
+/** What one server's memory came to, in MB. */
+interface Memory {
+  idle: number;
+  steps: string[];
+  held: number;
+  afterList: number;
+  afterProtobuf: number;
+  /** The full LIST's JSON body. */
+  raw: number;
+  protobufMB: number;
+}
+
+/** Starts the server of dir (default: this checkout), fills it and reads its RSS along the way. */
+async function measure(count: number, dataDir: string, log: (line: string) => void, dir?: string): Promise<Memory> {
+  const ours = await spawnOurs(dataDir, [], dir);
   try {
     await postJSON(`${ours.url}/api/v1/namespaces`, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bulk' } });
     const collection = `${ours.url}/api/v1/namespaces/bulk/configmaps`;
@@ -37,7 +51,7 @@ async function run({ quick, scratch, log }: FigureOptions): Promise<Row[]> {
       await createMany(collection, step, configMapOf1KB, 64, made);
       steps.push(`${((made + step) / 1000).toFixed(0)}k ${rssMB(pid).toFixed(0)} MB`);
     }
-    log(`${count} creates in ${((performance.now() - t) / 1000).toFixed(1)} s; RSS on the way: ${steps.join(', ')}`);
+    log(`${dir ?? 'ours'}: ${count} creates in ${((performance.now() - t) / 1000).toFixed(1)} s; RSS on the way: ${steps.join(', ')}`);
     await sleep(SETTLE_MS);
     const held = rssMB(pid);
     const agent = oneConnection();
@@ -50,20 +64,38 @@ async function run({ quick, scratch, log }: FigureOptions): Promise<Row[]> {
     agent.destroy();
     await sleep(SETTLE_MS);
     const afterProtobuf = rssMB(pid);
-    const raw = list.body.length / 2 ** 20;
+    const m: Memory = { idle, steps, held, afterList, afterProtobuf, raw: list.body.length / 2 ** 20, protobufMB: pb.body.length / 2 ** 20 };
     log(
-      `RSS idle ${idle.toFixed(0)} MB, with the objects ${held.toFixed(0)} MB, after a full list ${afterList.toFixed(0)} MB, after a protobuf list (${(pb.body.length / 2 ** 20).toFixed(0)} MB) too ${afterProtobuf.toFixed(0)} MB; data ${raw.toFixed(0)} MB`,
+      `${dir ?? 'ours'}: RSS idle ${idle.toFixed(0)} MB, with the objects ${held.toFixed(0)} MB, after a full list ${afterList.toFixed(0)} MB, after a protobuf list (${m.protobufMB.toFixed(0)} MB) too ${afterProtobuf.toFixed(0)} MB; data ${m.raw.toFixed(0)} MB`,
     );
-    const n = count.toLocaleString('en');
-    const load = load1();
-    const base = { unit: 'MB', baseline: raw, baselineIs: `the data: the full LIST's JSON body (${raw.toFixed(0)} MB)`, aim: { of: 'ratio', op: '<=', value: 2.5 } as const, load };
-    return [
-      { ...base, figure: `RSS with ${n} × 1.1 KB objects`, ours: held, detail: `RSS idle before the creates ${idle.toFixed(0)} MB; on the way: ${steps.join(', ')}` },
-      { ...base, figure: `RSS with ${n} objects, after one full LIST`, ours: afterList, detail: `after a protobuf LIST as well: ${afterProtobuf.toFixed(0)} MB` },
-    ];
+    return m;
   } finally {
     await ours.stop();
   }
+}
+
+async function run({ quick, scratch, log, before: beforeDir }: FigureOptions): Promise<Row[]> {
+  const count = quick ? 20_000 : 100_000;
+  const m = await measure(count, join(scratch, 'data'), log);
+  const was = beforeDir ? await measure(count, join(scratch, 'before'), log, beforeDir) : undefined;
+  const beforeText = (pick: (x: Memory) => number) => (was ? `; before (${beforeDir}): ${pick(was).toFixed(0)} MB, ratio ${(pick(was) / was.raw).toFixed(2)}` : '');
+  const n = count.toLocaleString('en');
+  const load = load1();
+  const base = { unit: 'MB', baseline: m.raw, baselineIs: `the data: the full LIST's JSON body (${m.raw.toFixed(0)} MB)`, aim: { of: 'ratio', op: '<=', value: 2.5 } as const, load };
+  return [
+    {
+      ...base,
+      figure: `RSS with ${n} × 1.1 KB objects`,
+      ours: m.held,
+      detail: `RSS idle before the creates ${m.idle.toFixed(0)} MB; on the way: ${m.steps.join(', ')}${beforeText((x) => x.held)}`,
+    },
+    {
+      ...base,
+      figure: `RSS with ${n} objects, after one full LIST`,
+      ours: m.afterList,
+      detail: `after a protobuf LIST as well: ${m.afterProtobuf.toFixed(0)} MB${beforeText((x) => x.afterList)}${was ? ` (after a protobuf LIST as well: ${was.afterProtobuf.toFixed(0)} MB)` : ''}`,
+    },
+  ];
 }
 
 export const figure: Figure = { name: 'rss', run };

@@ -22,10 +22,10 @@ export const serverEntry = (dir: string = root): string => join(dir, 'dist', 'cl
 /** The package entry point (what `import 'specserver'` loads). */
 export const LIBRARY_ENTRY = join(root, 'dist', 'index.js');
 
-/** The compiled package (dist/ brought up to date first), imported into this process. */
-export async function importLibrary(): Promise<typeof import('../../runtime/index.ts')> {
-  serverCommand();
-  return (await import(pathToFileURL(LIBRARY_ENTRY).href)) as typeof import('../../runtime/index.ts');
+/** The compiled package (dist/ brought up to date first) of this checkout or of dir (--before), imported into this process. */
+export async function importLibrary(dir: string = root): Promise<typeof import('../../runtime/index.ts')> {
+  serverCommand(dir);
+  return (await import(pathToFileURL(dir === root ? LIBRARY_ENTRY : join(dir, 'dist', 'index.js')).href)) as typeof import('../../runtime/index.ts');
 }
 
 /** A baseline script under bench/baselines/. */

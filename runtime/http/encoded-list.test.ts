@@ -1,8 +1,10 @@
 // listBody and objectBody against JSON.stringify of the list or object a
 // parsed-object answer would serialize (withVersion applied), over a table
-// of items, metadata and endpoint versions.
+// of items, metadata and endpoint versions; the protobuf bodies against the
+// codec's encoding of the same list, with the item cache bounded small.
 import { describe, expect, it } from 'vitest';
-import { listBody, objectBody } from './encoded-list.ts';
+import { listBody, objectBody, PROTOBUF_CACHE_BYTES, ProtobufItemCache, protobufListBody, protobufObjectBody } from './encoded-list.ts';
+import { loadKubeProtobuf } from '../codec/protobuf/index.ts';
 import type { Obj } from '../storage/interface.ts';
 
 const enc = (o: Obj) => ({ json: JSON.stringify(o), apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : '' });
@@ -32,5 +34,40 @@ describe('objectBody', () => {
     for (const gv of ['v1', 'example.com/v1beta1', 'apps/v1']) {
       expect(objectBody(enc(o), gv)).toBe(`${JSON.stringify(withVersion(o, gv))}\n`);
     }
+  });
+});
+
+describe('protobuf item cache', () => {
+  const cms = Array.from({ length: 40 }, (_, i) => enc({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, resourceVersion: String(10 + i) }, data: { v: 'x'.repeat(i * 7) } }));
+  const meta = { resourceVersion: '99' };
+
+  it.each([
+    ['a bound smaller than one list', 2000],
+    ['a bound of a few items', 600],
+    ['a bound below any item', 10],
+    ['the default bound', PROTOBUF_CACHE_BYTES],
+  ])('with %s: the same bytes as encoding the list, within the bound', async (_name, bound) => {
+    const codec = await loadKubeProtobuf();
+    const cache = new ProtobufItemCache(bound);
+    const want = Buffer.from(codec.encode({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: meta, items: cms.map((c) => JSON.parse(c.json)) })).toString('hex');
+    for (let round = 0; round < 3; round++) {
+      expect(Buffer.from(protobufListBody(codec, 'ConfigMapList', 'v1', meta, cms, cache)).toString('hex')).toBe(want);
+      expect(cache.stats.weight).toBeLessThanOrEqual(bound);
+    }
+    const one = Buffer.from(protobufObjectBody(codec, 'ConfigMap', 'ConfigMapList', 'v1', cms[3], cache)).toString('hex');
+    expect(one).toBe(Buffer.from(codec.encode(JSON.parse(cms[3].json))).toString('hex'));
+    if (bound < PROTOBUF_CACHE_BYTES) expect(cache.stats.items).toBeLessThan(cms.length);
+    else expect(cache.stats.items).toBe(cms.length);
+  });
+
+  it('keeps the most recently used items and counts the JSON they hold', async () => {
+    const codec = await loadKubeProtobuf();
+    const cache = new ProtobufItemCache(3000);
+    protobufListBody(codec, 'ConfigMapList', 'v1', meta, cms, cache);
+    const { items, weight } = cache.stats;
+    expect(items).toBeGreaterThan(0);
+    // every kept item weighs its JSON, its bytes and a fixed overhead: more than its JSON alone
+    const last = cms.slice(cms.length - items);
+    expect(weight).toBeGreaterThan(last.reduce((s, c) => s + c.json.length, 0));
   });
 });

@@ -5,11 +5,12 @@
 // JSON.stringify of the list object plus the newline encodeBody adds. An
 // item stored under another apiVersion than the endpoint's is parsed and
 // re-serialized with the endpoint's, as withVersion does for parsed objects.
-// In protobuf, each item's message bytes are made once per object (parsed
-// from its JSON) and kept beside the cached object while it is current, so a
-// list is the list envelope around them and a get is the object envelope.
+// In protobuf, each item's message bytes are made from its JSON and kept in a
+// cache bounded by size (ProtobufItemCache), so a list is the list envelope
+// around them and a get is the object envelope.
 import type { EncodedObject } from '../storage/interface.ts';
 import type { KubeProtobuf } from '../codec/protobuf/index.ts';
+import { ByteLRU } from './byte-lru.ts';
 
 /** An item's JSON as the endpoint of `apiVersion` serves it. */
 export function itemJSON(item: EncodedObject, apiVersion: string): string {
@@ -46,32 +47,69 @@ export function listBody(kind: string, apiVersion: string, metadata: Record<stri
   return out;
 }
 
-/** Message bytes per item message type, per cached object (gone with the object). */
-const protobufItems = new Map<string, WeakMap<EncodedObject, Uint8Array>>();
-
-function itemProtobuf(codec: KubeProtobuf, apiVersion: string, listKind: string, item: EncodedObject): Uint8Array {
-  const type = codec.listItemType(apiVersion, listKind);
-  let byItem = protobufItems.get(type);
-  if (!byItem) protobufItems.set(type, (byItem = new WeakMap()));
-  let bytes = byItem.get(item);
-  if (!bytes) {
-    bytes = codec.encodeListItem(apiVersion, listKind, JSON.parse(item.json) as object);
-    byItem.set(item, bytes);
+/** An item's message bytes and the message type they encode. */
+class ItemBytes {
+  constructor(
+    readonly type: string,
+    readonly bytes: Uint8Array,
+  ) {}
+  get byteLength(): number {
+    return this.bytes.byteLength;
   }
-  return bytes;
 }
 
+/** Default bound of the protobuf item cache: 32 MiB of message bytes and the JSON they hold on to. */
+export const PROTOBUF_CACHE_BYTES = 32 * 2 ** 20;
+
+/**
+ * The items' message bytes, made from their JSON on first use and kept
+ * (least recently used first out) up to a bound on their size plus the size
+ * of the JSON each cached object holds on to, so that memory does not grow
+ * with the collection; past the bound, items are encoded for each answer.
+ */
+export class ProtobufItemCache {
+  private lru: ByteLRU<EncodedObject, ItemBytes>;
+
+  constructor(maxBytes: number = PROTOBUF_CACHE_BYTES) {
+    // the JSON string counted at one byte a character, plus the objects that hold it all
+    this.lru = new ByteLRU(maxBytes, (item, v) => item.json.length + v.byteLength + 128);
+  }
+
+  bytes(codec: KubeProtobuf, apiVersion: string, listKind: string, item: EncodedObject): Uint8Array {
+    const type = codec.listItemType(apiVersion, listKind);
+    const hit = this.lru.get(item);
+    if (hit && hit.type === type) return hit.bytes;
+    const bytes = codec.encodeListItem(apiVersion, listKind, JSON.parse(item.json) as object);
+    this.lru.set(item, new ItemBytes(type, bytes));
+    return bytes;
+  }
+
+  /** Items kept and their weight (for tests and metrics). */
+  get stats(): { items: number; weight: number } {
+    return { items: this.lru.size, weight: this.lru.weight };
+  }
+}
+
+const protobufItems = new ProtobufItemCache();
+
 /** The protobuf list (enveloped) of the endpoint's apiVersion from the items' served JSON. */
-export function protobufListBody(codec: KubeProtobuf, listKind: string, apiVersion: string, metadata: Record<string, unknown>, items: EncodedObject[]): Uint8Array {
+export function protobufListBody(
+  codec: KubeProtobuf,
+  listKind: string,
+  apiVersion: string,
+  metadata: Record<string, unknown>,
+  items: EncodedObject[],
+  cache: ProtobufItemCache = protobufItems,
+): Uint8Array {
   return codec.encodeListOf(
     apiVersion,
     listKind,
     metadata,
-    items.map((i) => itemProtobuf(codec, apiVersion, listKind, i)),
+    items.map((i) => cache.bytes(codec, apiVersion, listKind, i)),
   );
 }
 
 /** The protobuf object (enveloped) of the endpoint's apiVersion from its served JSON. */
-export function protobufObjectBody(codec: KubeProtobuf, kind: string, listKind: string, apiVersion: string, item: EncodedObject): Uint8Array {
-  return codec.encodeObjectOf(apiVersion, kind, itemProtobuf(codec, apiVersion, listKind, item));
+export function protobufObjectBody(codec: KubeProtobuf, kind: string, listKind: string, apiVersion: string, item: EncodedObject, cache: ProtobufItemCache = protobufItems): Uint8Array {
+  return codec.encodeObjectOf(apiVersion, kind, cache.bytes(codec, apiVersion, listKind, item));
 }

@@ -27,7 +27,7 @@ export interface ResponseOptions {
  * come from warnings.ts, which makes them valid header values whatever the
  * texts contain.
  */
-function responseHeaders(contentType: string, opts: ResponseOptions, extra?: Record<string, string>): Record<string, string> | Headers {
+export function responseHeaders(contentType: string, opts: ResponseOptions, extra?: Record<string, string>): Record<string, string> | Headers {
   const warnings = warningHeaderValues(opts.warnings);
   if (warnings.length <= 1) {
     const h: Record<string, string> = { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' };

@@ -3,10 +3,12 @@
 // parsed-object path gives: `?pretty=true` still takes the parsed path, and
 // its body re-serialized compactly is what that path answers without pretty,
 // and the protobuf answers are the codec's encoding of that same object.
-// Also: a write acknowledged to a client is seen by every GET and LIST made
+// A list too big for one buffer is streamed with the same bytes. Also: a
+// write acknowledged to a client is seen by every GET and LIST made
 // after it, across many connections at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { loadKubeProtobuf } from '../../runtime/codec/protobuf/index.ts';
@@ -147,6 +149,42 @@ describe('reads from served JSON are byte for byte the parsed-object answers', (
     expect(gone.status).toBe(404);
     const badRV = await text('/api/v1/namespaces/enc-a/configmaps/plain?resourceVersion=abc');
     expect(badRV.status).toBe(400);
+  });
+});
+
+describe('big lists are streamed', () => {
+  it('over a socket: chunked, no Content-Length, the bytes of the parsed-object answer, gzipped when asked', async () => {
+    const srv = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true });
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        httpGet(`${srv.url}${path}`, { headers }, (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (b: Buffer) => parts.push(b));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(parts) }));
+          res.on('error', reject);
+        }).on('error', reject);
+      });
+    try {
+      const post = (body: unknown) => srv.app.request('/api/v1/namespaces/default/configmaps', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      for (let i = 0; i < 300; i++) expect((await post({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `big-${i}` }, data: { v: 'é'.repeat(i) + 'x'.repeat(1000) } })).status).toBe(201);
+      const path = '/api/v1/namespaces/default/configmaps';
+      const pretty = await get(`${path}?pretty=true`);
+      const want = `${JSON.stringify(JSON.parse(pretty.body.toString()))}\n`;
+      const plain = await get(path);
+      expect(plain.headers['transfer-encoding']).toBe('chunked');
+      expect(plain.headers['content-length']).toBeUndefined();
+      expect(plain.headers['content-type']).toBe('application/json');
+      expect(plain.body.toString()).toBe(want);
+      const zipped = await get(path, { 'accept-encoding': 'gzip' });
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(zipped.headers['transfer-encoding']).toBe('chunked');
+      expect(gunzipSync(zipped.body).toString()).toBe(want);
+      // a page of it is small: one buffer with its length
+      const page = await get(`${path}?limit=3`);
+      expect(page.headers['content-length']).toBe(String(page.body.length));
+    } finally {
+      await srv.stop();
+    }
   });
 });
 

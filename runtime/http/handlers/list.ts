@@ -2,12 +2,14 @@
 // resourceVersion semantics (served by storage), Table and
 // PartialObjectMetadataList forms. Plain JSON is the items' served JSON
 // (the watch cache's strings, or the stored text) inside the list envelope,
-// with no item parsed or re-serialized; protobuf is each item's message bytes,
+// with no item parsed or re-serialized (a big one streamed, list-stream.ts); protobuf is each item's message bytes,
 // made once per cached object, inside the list's envelope.
 
 import { errors } from '../../api/errors.ts';
+import { requestHeader } from '../request-headers.ts';
 import { transformList } from '../respond.ts';
 import { listBody, protobufListBody } from '../encoded-list.ts';
+import { listAtLeast, listChunks, STREAM_LIST_BYTES, streamedResponse } from '../list-stream.ts';
 import { type RequestContext, groupVersion, negotiate, sendNegotiated, sendSerialized, servesEncodedJSON, servesEncodedProtobuf } from './context.ts';
 import { includeObject, intParam, predicate } from './params.ts';
 import { withVersion } from './get.ts';
@@ -48,6 +50,10 @@ export async function handleList(rc: RequestContext): Promise<Response> {
   const d = rc.res.def;
   if (servesEncodedJSON(rc, neg)) {
     const enc = await rc.res.store.listEncoded(rc.info.namespace, { ...q, predicate: pred });
+    if (enc && listAtLeast(enc.items, STREAM_LIST_BYTES)) {
+      const opts = { acceptEncoding: requestHeader(rc.c, 'accept-encoding'), warnings: rc.warnings };
+      return streamedResponse(listChunks(d.listKind, groupVersion(rc), listMeta(enc), enc.items), neg.contentType, opts);
+    }
     if (enc) return sendSerialized(rc, neg, listBody(d.listKind, groupVersion(rc), listMeta(enc), enc.items));
   }
   if (servesEncodedProtobuf(neg)) {

@@ -2,10 +2,11 @@
 // memory plus a ring of recent events, fed by one watch on the inner Storage.
 // Serves gets, lists and watches from memory with kube-apiserver's
 // resourceVersion semantics (delegating to the inner Storage where upstream's
-// cacher does: continue tokens, limits with a version, Exact matches),
-// writes through, and fans each event out to every watcher as one shared
-// WatchEvent (serialized once per wire format), in sweeps that run after the
-// write was answered (fanout.ts). Consistent reads (no
+// cacher does: Exact matches, pages at an older revision; a page at the
+// cache's own revision is the same from memory, see cachedList), writes
+// through, and fans each event out to every watcher as one shared WatchEvent
+// (serialized once per wire format), in sweeps that run after the write was
+// answered (fanout.ts). Consistent reads (no
 // resourceVersion), gets as well as lists, wait until the cache has reached
 // the store's current revision and are then answered from memory: what 1.31's
 // ConsistentListFromCache does for lists, applied to gets too. The cache keeps
@@ -34,8 +35,9 @@ import { matchesAttrs, predicateEmpty, statusObject, transition } from '../seman
 import { EventQueue } from '../stream/event-queue.ts';
 import { EventRing, sharedEvent, type CacheEvent } from './ring.ts';
 import { Fanout } from './fanout.ts';
-import { cacheEvent, initialEvent, parseEntry, type Entry } from './entry.ts';
+import { cacheEvent, EntryFactory, initialEvent, parseEntry, type Entry } from './entry.ts';
 import { SortedKeys } from './sorted-keys.ts';
+import { decodeContinue, encodeContinue } from '../kvstore/continue.ts';
 import { objectKey } from '../../api/keys.ts';
 import { ANNOTATION_INITIAL_EVENTS_END } from '../../api/k8s-names.ts';
 
@@ -84,6 +86,14 @@ interface BookmarkItem {
 }
 type FanItem = CacheEvent | BookmarkItem;
 
+/** A list answered from memory: the entries, and a page's continue token and remaining count. */
+interface CachedList {
+  items: Entry[];
+  resourceVersion: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
 export const TOO_OLD_WATCH = (rev: number, oldest: number) => `too old resource version: ${rev} (${oldest})`;
 
 export class Cacher implements Storage {
@@ -101,6 +111,7 @@ export class Cacher implements Storage {
   private bookmarkTimer: NodeJS.Timeout;
   private closed = false;
   private typeInfo: { apiVersion?: string; kind?: string };
+  private entries: EntryFactory;
   private opts: Required<Pick<CacherOptions, 'historyWindowMs' | 'maxEvents' | 'watchBuffer' | 'freshnessTimeoutMs'>> & CacherOptions;
 
   constructor(inner: Storage, opts: CacherOptions) {
@@ -115,6 +126,7 @@ export class Cacher implements Storage {
       freshnessTimeoutMs: opts.freshnessTimeoutMs ?? 3000,
     };
     this.typeInfo = { apiVersion: opts.apiVersion, kind: opts.kind };
+    this.entries = new EntryFactory(opts.attrs);
     this.ring = new EventRing(0, this.opts.historyWindowMs, this.opts.maxEvents);
     this.watchers = new Fanout<FanItem, Watcher>({
       deliver: (w, items) => this.deliverBatch(w, items),
@@ -138,12 +150,8 @@ export class Cacher implements Storage {
 
   /** An entry for an object as it arrived (with its JSON when the source had it). */
   private entry(key: string, obj: Obj, json?: string): Entry {
-    const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
-    // one string per apiVersion, not one per object
-    if (apiVersion !== this.lastApiVersion) this.lastApiVersion = apiVersion;
-    return { key, json: json ?? JSON.stringify(obj), apiVersion: this.lastApiVersion, attrs: this.opts.attrs(obj) };
+    return this.entries.make(key, obj, json ?? JSON.stringify(obj));
   }
-  private lastApiVersion = '';
 
   /** Lists the inner storage and starts following it. */
   private async start(): Promise<void> {
@@ -380,25 +388,70 @@ export class Cacher implements Storage {
   }
 
   /**
-   * The matching entries when the cache answers the list (upstream 1.31's
-   * shouldDelegateList: continue tokens, a limit with a resourceVersion
-   * other than 0, and Exact matches go to storage); null when storage must.
+   * The matching entries when the cache answers the list; null when storage
+   * must. Upstream 1.31's shouldDelegateList sends continue tokens, a limit
+   * with a resourceVersion other than 0, and Exact matches to etcd. Here a
+   * page is answered from memory only where that gives exactly what storage
+   * would: a first page read at the latest revision (no resourceVersion, or
+   * NotOlderThan one the cache has reached) and a continue token whose
+   * revision is the cache's own (nothing under the prefix changed since the
+   * page before it), with the same continue token and remainingItemCount.
+   * Any other page (an older revision, Exact, a token storage must judge)
+   * goes to storage, which also answers 410 for a compacted one.
    */
-  private async cachedList(prefix: string, opts: ListOptions): Promise<{ items: Entry[]; resourceVersion: string } | null> {
+  private async cachedList(prefix: string, opts: ListOptions): Promise<CachedList | null> {
     validateListOptions(opts);
-    const hasLimit = !!opts.limit && opts.limit > 0 && opts.resourceVersion !== '0';
-    if (opts.continue || hasLimit || opts.resourceVersionMatch === 'Exact' || !prefix.startsWith(this.prefix)) return null;
+    if (opts.resourceVersionMatch === 'Exact' || !prefix.startsWith(this.prefix)) return null;
+    // resourceVersion=0 is served from the cache whole (upstream ignores the limit there)
+    const limit = opts.limit && opts.limit > 0 && opts.resourceVersion !== '0' ? opts.limit : 0;
+    if (opts.continue) {
+      if (opts.resourceVersion) return null;
+      let token;
+      try {
+        token = decodeContinue(opts.continue, prefix);
+      } catch {
+        return null; // storage gives the error
+      }
+      await this.awaitReady();
+      // no await from here on: the page is read at the revision checked
+      if (token.rev !== this.rev) return null;
+      return this.page(prefix, token.startKey, limit, opts);
+    }
     const plan = planList(opts);
+    if (limit && plan.kind !== 'consistent') {
+      if (plan.kind !== 'notOlderThan') return null;
+      // storage answers a version the cache has not reached (at once, as etcd would), not a wait here
+      await this.awaitReady();
+      if (this.rev < plan.rev) return null;
+    }
     if (!(await this.freshen(plan))) return null;
+    return this.page(prefix, prefix, limit, opts);
+  }
+
+  /** Up to `limit` (0: all) matching entries from startKey on, at the cache's revision, as storage pages them. */
+  private page(prefix: string, startKey: string, limit: number, opts: ListOptions): CachedList {
     const pred = opts.predicate;
     const filtering = !predicateEmpty(pred);
+    const { keys, start, end } = this.keys.span(prefix, startKey);
     const items: Entry[] = [];
-    for (const key of this.keys.range(prefix)) {
-      const e = this.store.get(key)!;
+    let i = start;
+    let more = false;
+    for (; i < end; i++) {
+      const e = this.store.get(keys[i])!;
       if (filtering && !matchesAttrs(pred, e.attrs)) continue;
       items.push(e);
+      if (limit && items.length === limit) {
+        more = i + 1 < end;
+        break;
+      }
     }
-    return { items, resourceVersion: String(this.rev) };
+    const out: CachedList = { items, resourceVersion: String(this.rev) };
+    if (more) {
+      out.continue = encodeContinue(keys[i] + '\x00', prefix, this.rev);
+      // as storage: the keys after the page, counted only when no selector filters them
+      if (!filtering) out.remainingItemCount = end - i - 1;
+    }
+    return out;
   }
 
   async watch(keyOrPrefix: string, opts: WatchOptions): Promise<WatchStream> {

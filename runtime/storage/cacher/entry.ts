@@ -3,16 +3,88 @@
 // labels and selectable fields selectors need, computed once when the change
 // arrives. The parsed object is not kept: readers that need one parse the JSON
 // (a fresh copy each time), so memory holds about one copy of the bytes per
-// object. Ring events (ring.ts) are built here too, over the same strings.
+// object. To keep the rest small, an entry is one object that is its own
+// selector attributes: label sets seen before are shared (EntryFactory), and
+// metadata.name and metadata.namespace, when they are all the fields and the
+// key spells them, are read back from the key instead of being stored. Ring
+// events (ring.ts) are built here too, referring to the entries.
 import type { EncodedObject, Obj, ObjectAttrs, WatchEvent } from '../interface.ts';
 import type { CacheEvent } from './ring.ts';
 
-export interface Entry extends EncodedObject {
-  readonly key: string;
-  /** JSON.stringify of the object as stored, resourceVersion included. */
-  readonly json: string;
-  readonly apiVersion: string;
-  readonly attrs: ObjectAttrs;
+/** How an entry's fields are kept: stored, or read from the key (name only, or namespace and name). */
+const NAME_FROM_KEY = 1;
+const NAMESPACED_FROM_KEY = 2;
+type FieldsKept = Record<string, string> | typeof NAME_FROM_KEY | typeof NAMESPACED_FROM_KEY;
+
+export class Entry implements EncodedObject, ObjectAttrs {
+  constructor(
+    readonly key: string,
+    /** JSON.stringify of the object as stored, resourceVersion included. */
+    readonly json: string,
+    readonly apiVersion: string,
+    readonly labels: Record<string, string>,
+    private readonly kept: FieldsKept,
+  ) {}
+
+  /** The field-selector fields (a fresh record when they are read from the key). */
+  get fields(): Record<string, string> {
+    const k = this.kept;
+    if (typeof k === 'object') return k;
+    const slash = this.key.lastIndexOf('/');
+    const name = this.key.slice(slash + 1);
+    if (k === NAME_FROM_KEY) return { 'metadata.name': name };
+    return { 'metadata.name': name, 'metadata.namespace': this.key.slice(this.key.lastIndexOf('/', slash - 1) + 1, slash) };
+  }
+
+  /** The entry is its own selector attributes. */
+  get attrs(): ObjectAttrs {
+    return this;
+  }
+}
+
+/** How many distinct label sets a factory shares (more are kept per entry). */
+const MAX_SHARED_LABEL_SETS = 4096;
+const NO_LABELS: Record<string, string> = Object.freeze({});
+
+/** Makes the entries of one watch cache, sharing label sets and apiVersion strings between them. */
+export class EntryFactory {
+  private labelSets = new Map<string, Record<string, string>>();
+  private lastApiVersion = '';
+
+  constructor(private readonly attrs: (obj: Obj) => ObjectAttrs) {}
+
+  make(key: string, obj: Obj, json: string): Entry {
+    const a = this.attrs(obj);
+    const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
+    // one string per apiVersion, not one per object
+    if (apiVersion !== this.lastApiVersion) this.lastApiVersion = apiVersion;
+    return new Entry(key, json, this.lastApiVersion, this.shared(a.labels), fieldsKept(key, a.fields));
+  }
+
+  /** The same label set seen before, while fewer than MAX_SHARED_LABEL_SETS are kept. */
+  private shared(labels: Record<string, string>): Record<string, string> {
+    let id = '';
+    for (const k in labels) id += `${k.length}:${k}=${labels[k].length}:${labels[k]};`;
+    if (id === '') return NO_LABELS;
+    const seen = this.labelSets.get(id);
+    if (seen) return seen;
+    if (this.labelSets.size < MAX_SHARED_LABEL_SETS) this.labelSets.set(id, labels);
+    return labels;
+  }
+}
+
+/** The fields as kept: read from the key when they are exactly the name (and namespace) it spells. */
+function fieldsKept(key: string, fields: Record<string, string>): FieldsKept {
+  let n = 0;
+  for (const f in fields) {
+    if (f !== 'metadata.name' && f !== 'metadata.namespace') return fields;
+    n++;
+  }
+  const slash = key.lastIndexOf('/');
+  if (fields['metadata.name'] !== key.slice(slash + 1)) return fields;
+  if (n === 1) return NAME_FROM_KEY;
+  if (n === 2 && fields['metadata.namespace'] === key.slice(key.lastIndexOf('/', slash - 1) + 1, slash)) return NAMESPACED_FROM_KEY;
+  return fields;
 }
 
 /** A fresh parsed copy of an entry's object. */
@@ -29,34 +101,39 @@ export function parseEntry(e: { json: string }): Obj {
  * getters are kept as dictionaries, several hundred bytes each).
  */
 class EntryEvent implements CacheEvent {
-  readonly key: string;
-  readonly attrs: ObjectAttrs;
-  readonly json: string;
-  readonly prevAttrs?: ObjectAttrs;
-  readonly prevJson?: string;
   shared?: Map<string, WatchEvent>;
 
   constructor(
     readonly kind: CacheEvent['kind'],
-    cur: Entry,
+    private readonly cur: Entry,
     readonly rev: number,
-    prev: Entry | undefined,
+    private readonly prev: Entry | undefined,
     private live: Obj | undefined,
     readonly at: number,
-  ) {
-    this.key = cur.key;
-    this.attrs = cur.attrs;
-    this.json = cur.json;
-    this.prevAttrs = prev?.attrs;
-    this.prevJson = prev?.json;
+  ) {}
+
+  get key(): string {
+    return this.cur.key;
+  }
+  get attrs(): ObjectAttrs {
+    return this.cur;
+  }
+  get json(): string {
+    return this.cur.json;
+  }
+  get prevAttrs(): ObjectAttrs | undefined {
+    return this.prev;
+  }
+  get prevJson(): string | undefined {
+    return this.prev?.json;
   }
 
   get obj(): Obj {
-    return this.live ?? (JSON.parse(this.json) as Obj);
+    return this.live ?? (JSON.parse(this.cur.json) as Obj);
   }
 
   get prevObj(): Obj | undefined {
-    return this.prevJson === undefined ? undefined : (JSON.parse(this.prevJson) as Obj);
+    return this.prev === undefined ? undefined : (JSON.parse(this.prev.json) as Obj);
   }
 
   release(): void {

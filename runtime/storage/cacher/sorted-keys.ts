@@ -66,10 +66,32 @@ export class SortedKeys {
 
   /** Keys that start with prefix, in order. */
   range(prefix: string): string[] {
+    const { keys, start, end } = this.span(prefix);
+    return keys.slice(start, end);
+  }
+
+  /**
+   * The keys that start with prefix and are not before `from` (default: the
+   * prefix itself), as positions [start, end) in the sorted array, which is
+   * not copied: valid until the next insert or remove.
+   */
+  span(prefix: string, from: string = prefix): { keys: readonly string[]; start: number; end: number } {
     this.settle();
-    const start = this.lowerBound(prefix);
+    const start = this.lowerBound(from < prefix ? prefix : from);
     let end = start;
-    while (end < this.keys.length && this.keys[end].startsWith(prefix)) end++;
-    return this.keys.slice(start, end);
+    if (start < this.keys.length && this.keys[start].startsWith(prefix)) end = this.upperBound(prefix, start);
+    return { keys: this.keys, start, end };
+  }
+
+  /** The first position at or after `from` whose key does not start with prefix. */
+  private upperBound(prefix: string, from: number): number {
+    let lo = from;
+    let hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.keys[mid].startsWith(prefix)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 }

@@ -40,8 +40,14 @@ CREATE TABLE IF NOT EXISTS probe (
  * WAL journal (one sequential append per commit), `synchronous` as chosen
  * (FULL: fsync at every commit, survives power loss), bounded WAL:
  * checkpoint every 1000 pages and truncate the file back to 16 MiB after a
- * checkpoint.
+ * checkpoint. The page cache is 16 MiB (PAGE_CACHE_KIB): reads are answered
+ * from the watch cache, so SQLite needs only the B-trees' upper levels and
+ * the pages a commit touches; the operating system's file cache holds the
+ * rest, which a larger cache would only copy into the process.
  */
+/** SQLite's page cache per connection, in KiB. */
+export const PAGE_CACHE_KIB = 16 * 1024;
+
 export function applyPragmas(db: Database.Database, sync: SyncMode, inMemory: boolean): void {
   if (!inMemory) {
     db.pragma('locking_mode = EXCLUSIVE');
@@ -50,7 +56,7 @@ export function applyPragmas(db: Database.Database, sync: SyncMode, inMemory: bo
   db.pragma(`synchronous = ${sync}`);
   db.pragma('wal_autocheckpoint = 1000');
   db.pragma(`journal_size_limit = ${16 * 1024 * 1024}`);
-  db.pragma('cache_size = -65536');
+  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   db.pragma('temp_store = MEMORY');
 }
 
