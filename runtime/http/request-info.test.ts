@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRequestInfo, splitTarget } from './request-info.ts';
+import { parseRequestInfo, routingPath, splitTarget } from './request-info.ts';
 
 const q = (s = '') => new URLSearchParams(s);
 
@@ -88,5 +88,19 @@ describe('parseRequestInfo', () => {
 
   it.each([['/api'], ['/api/v1'], ['/apis'], ['/apis/apps'], ['/apis/apps/v1'], ['/healthz'], ['/openapi/v2'], ['/']])('non-resource %s', (path) => {
     expect(parseRequestInfo('GET', path, q()).isResourceRequest).toBe(false);
+  });
+});
+
+describe('routingPath', () => {
+  it.each([
+    ['/version', '/version'],
+    ['/vers%69on', '/version'],
+    ['/healthz%2Fping', '/healthz%2Fping'],
+    ['/a%25b', '/a%25b'],
+    ['/a%zzb%69', '/a%zzbi'],
+    ['/caf%C3%A9', '/caf\u00e9'],
+    ['/bad%C3', '/bad%C3'],
+  ])('%s routes as %s', (raw, want) => {
+    expect(routingPath(raw)).toBe(want);
   });
 });

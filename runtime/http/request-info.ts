@@ -59,6 +59,28 @@ export function splitTarget(target: string): { path: string; query: string } {
   return { path: path === '' ? '/' : path, query: q < 0 ? '' : rest.slice(q + 1) };
 }
 
+/**
+ * The path as an HTTP router compares it with the non-resource endpoints'
+ * paths: percent-escapes decoded as decodeURI does (escapes of reserved
+ * characters such as `/` stay), except `%25`, which stays as written; a
+ * malformed escape stays as written.
+ */
+export function routingPath(rawPath: string): string {
+  if (!rawPath.includes('%')) return rawPath;
+  const path = rawPath.replace(/%25/g, '%2525');
+  try {
+    return decodeURI(path);
+  } catch {
+    return path.replace(/(?:%[0-9A-Fa-f]{2})+/g, (m) => {
+      try {
+        return decodeURI(m);
+      } catch {
+        return m;
+      }
+    });
+  }
+}
+
 class BadEscape extends Error {}
 
 /** What a raw segment holds when it is not its own decoded form: an escape, or a byte node handed over as a latin1 character. */
