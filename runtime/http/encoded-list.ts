@@ -71,7 +71,22 @@ export function protobufListBody(codec: KubeProtobuf, listKind: string, apiVersi
   );
 }
 
-/** The protobuf object (enveloped) of the endpoint's apiVersion from its served JSON. */
+/** Whole object bodies (envelope and message in one buffer) per apiVersion and kind, per cached object (gone with the object). */
+const protobufObjects = new Map<string, WeakMap<EncodedObject, Uint8Array>>();
+
+/**
+ * The protobuf object (enveloped) of the endpoint's apiVersion from its
+ * served JSON, made once per cached object: a cached object is one revision
+ * of it, so the bytes never go stale. The answer is shared: never mutated.
+ */
 export function protobufObjectBody(codec: KubeProtobuf, kind: string, listKind: string, apiVersion: string, item: EncodedObject): Uint8Array {
-  return codec.encodeObjectOf(apiVersion, kind, itemProtobuf(codec, apiVersion, listKind, item));
+  const type = `${apiVersion}\0${kind}`;
+  let byItem = protobufObjects.get(type);
+  if (!byItem) protobufObjects.set(type, (byItem = new WeakMap()));
+  let body = byItem.get(item);
+  if (!body) {
+    body = codec.encodeObjectOf(apiVersion, kind, itemProtobuf(codec, apiVersion, listKind, item));
+    byItem.set(item, body);
+  }
+  return body;
 }
