@@ -82,6 +82,7 @@ describe('parseRequestInfo', () => {
     ['/api/v1/x/#?a=b#c', { path: '/api/v1/x/#', query: 'a=b#c' }],
     ['http://h:1/api/v1/x/..?q', { path: '/api/v1/x/..', query: 'q' }],
     ['http://h:1', { path: '/', query: '' }],
+    ['//h:1/x?y', { path: '//h:1/x', query: 'y' }],
   ])('splitTarget %s', (target, want) => {
     expect(splitTarget(target)).toEqual(want);
   });

@@ -52,7 +52,8 @@ const isDotSegment = (s: string): boolean => s === '.' || s === '..';
 /** Splits a raw request target (`/path?query`, or an absolute URL) into its raw path and raw query. */
 export function splitTarget(target: string): { path: string; query: string } {
   let rest = target;
-  const scheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?]*/.exec(rest);
+  // an origin-form target (the common case) starts with '/'; only an absolute one has a scheme and authority to drop
+  const scheme = target.charCodeAt(0) === 0x2f ? null : /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?]*/.exec(rest);
   if (scheme) rest = rest.slice(scheme[0].length);
   const q = rest.indexOf('?');
   const path = q < 0 ? rest : rest.slice(0, q);
