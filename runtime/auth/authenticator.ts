@@ -42,7 +42,8 @@ export interface AuthResult {
 
 /** Looks at the whole request. */
 export interface RequestAuthenticator {
-  authenticate(req: AuthRequest): Promise<AuthResult | undefined>;
+  /** A verdict at hand (no credential of this kind, a cached one) may come back at once rather than as a promise. */
+  authenticate(req: AuthRequest): AuthResult | undefined | Promise<AuthResult | undefined>;
 }
 
 /** Is handed a bearer token (already stripped of `Bearer `). */

@@ -57,7 +57,8 @@ describe('AuthenticationChain', () => {
     ['an oversized token: 401', { authorization: `Bearer ${'t'.repeat(MAX_TOKEN_BYTES + 1)}` }, 401, () => true],
   ];
   it.each(rows)('%s', async (_name, headers, want, anonymous) => {
-    const p = chain(anonymous).authenticate(req(headers));
+    // a verdict at hand is returned or thrown at once: the async wrapper makes both a promise
+    const p = (async () => chain(anonymous).authenticate(req(headers)))();
     if (typeof want === 'number') await expect(p).rejects.toMatchObject({ code: 401, reason: 'Unauthorized', message: 'Unauthorized' });
     else expect((await p).name).toBe(want);
   });
@@ -65,6 +66,46 @@ describe('AuthenticationChain', () => {
   it('adds system:authenticated to identified users only', async () => {
     expect((await chain(() => true).authenticate(req({ 'x-who': 'alice' }))).groups).toEqual(['hdr', 'system:authenticated']);
     expect((await chain(() => true).authenticate(req())).groups).toEqual(['system:unauthenticated']);
+  });
+
+  describe('answers at once while no authenticator has to wait', () => {
+    /** The same request authenticator answering synchronously (as x509 does for a verified certificate). */
+    const syncByHeader: RequestAuthenticator = {
+      authenticate(r) {
+        const who = r.header('x-who');
+        if (!who) return undefined;
+        if (who === 'bad') throw errors.unauthorized();
+        return { user: { name: who, groups: ['hdr'] } };
+      },
+    };
+    const syncChain = (anonymous?: (p: string) => boolean, later: RequestAuthenticator[] = []) =>
+      new AuthenticationChain({ requestAuthenticators: [syncByHeader, ...later], tokenAuthenticators: [tokens('one', 't1')], apiAudiences: ['api'], anonymous });
+    const sync: [string, Record<string, string>, string | number, boolean][] = [
+      ['a synchronous request authenticator: the user, no promise', { 'x-who': 'alice' }, 'alice', false],
+      ['no credential, anonymous on: the anonymous user, no promise', {}, 'system:anonymous', false],
+      ['no credential, anonymous off: thrown 401', {}, 401, false],
+      ['a bad credential: thrown 401', { 'x-who': 'bad' }, 401, false],
+      ['a bearer token: a promise (token authenticators may wait)', { authorization: 'Bearer t1' }, 'one', true],
+    ];
+    it.each(sync)('%s', async (_name, headers, want, promised) => {
+      let out: unknown;
+      try {
+        out = syncChain(want === 401 ? undefined : () => true).authenticate(req(headers));
+      } catch (err) {
+        expect(err).toMatchObject({ code: 401 });
+        expect(want).toBe(401);
+        return;
+      }
+      expect(out instanceof Promise).toBe(promised);
+      expect(((await out) as { name: string }).name).toBe(want);
+    });
+    it('turns asynchronous at the first authenticator that answers later, and keeps what the earlier ones said', async () => {
+      const later = syncChain(() => true, [byHeader]);
+      const anon = later.authenticate(req());
+      expect(anon instanceof Promise).toBe(true);
+      expect((await anon).name).toBe('system:anonymous');
+      await expect((async () => later.authenticate(req({ 'x-who': 'bad' })))()).rejects.toMatchObject({ code: 401 });
+    });
   });
 
   it('TokenReview: the token authenticators alone, undefined for an unknown token', async () => {

@@ -8,6 +8,7 @@
 // Every user a credential identified also gets the group system:authenticated.
 
 import { errors } from '../api/errors.ts';
+import { isPromise, type Maybe } from '../api/maybe.ts';
 import type { AuthRequest, AuthResult, RequestAuthenticator, TokenAuthenticator } from './authenticator.ts';
 import { ANONYMOUS, type UserInfo } from './user.ts';
 import { GROUP_AUTHENTICATED, GROUP_UNAUTHENTICATED } from '../api/k8s-names.ts';
@@ -51,19 +52,34 @@ export class AuthenticationChain {
     return this.o.requestAuthenticators.length + this.o.tokenAuthenticators.length > 0;
   }
 
-  /** The user of a request; throws 401 for a bad credential or, without anonymous access, for none. */
-  async authenticate(req: AuthRequest): Promise<UserInfo> {
-    let failed = false;
-    for (const a of this.o.requestAuthenticators) {
-      const r = await attempt(() => a.authenticate(req));
+  /**
+   * The user of a request; throws (or rejects with) 401 for a bad credential
+   * or, without anonymous access, for none. The answer comes at once while
+   * every request authenticator answers at once and no token is presented
+   * (anonymous requests, a client certificate verified on this connection).
+   */
+  authenticate(req: AuthRequest): Maybe<UserInfo> {
+    return this.fromRequestAuthenticators(req, 0, false);
+  }
+
+  /** Request authenticators from the i-th on, in order; asynchronous from the first that answers later. */
+  private fromRequestAuthenticators(req: AuthRequest, i: number, failed: boolean): Maybe<UserInfo> {
+    const all = this.o.requestAuthenticators;
+    for (; i < all.length; i++) {
+      const r = attempt(all[i], req);
+      if (isPromise(r)) {
+        const next = i + 1;
+        return r.then((v) => (v && v !== 'failed' ? withAuthenticatedGroup(v.user) : this.fromRequestAuthenticators(req, next, failed || v === 'failed')));
+      }
       if (r === 'failed') failed = true;
       else if (r) return withAuthenticatedGroup(r.user);
     }
     const token = bearerToken(req);
     if (token !== undefined) {
-      const r = await this.authenticateToken(token, this.o.apiAudiences);
-      if (r) return withAuthenticatedGroup(r.user);
-      failed = true;
+      return this.authenticateToken(token, this.o.apiAudiences).then((r) => {
+        if (r) return withAuthenticatedGroup(r.user);
+        throw errors.unauthorized();
+      });
     }
     if (failed) throw errors.unauthorized();
     if (this.o.anonymous?.(req.path)) return ANONYMOUS;
@@ -74,18 +90,32 @@ export class AuthenticationChain {
   async authenticateToken(token: string, audiences: string[]): Promise<AuthResult | undefined> {
     if (Buffer.byteLength(token) > MAX_TOKEN_BYTES) return undefined;
     for (const a of this.o.tokenAuthenticators) {
-      const r = await attempt(() => a.authenticateToken(token, audiences));
+      const r = await settled(() => a.authenticateToken(token, audiences));
       if (r && r !== 'failed') return { ...r, user: withAuthenticatedGroup(r.user) };
     }
     return undefined;
   }
 }
 
-async function attempt(f: () => Promise<AuthResult | undefined>): Promise<AuthResult | undefined | 'failed'> {
+type Attempt = AuthResult | undefined | 'failed';
+
+// an authenticator's error is a bad credential; its message may name the credential, so it goes nowhere
+const FAILED = (): 'failed' => 'failed';
+
+/** A request authenticator's verdict, at once when it answers at once; an error (thrown or rejected) is 'failed'. */
+function attempt(a: RequestAuthenticator, req: AuthRequest): Maybe<Attempt> {
+  try {
+    const r = a.authenticate(req);
+    return isPromise(r) ? r.then(undefined, FAILED) : r;
+  } catch {
+    return 'failed';
+  }
+}
+
+async function settled(f: () => Promise<AuthResult | undefined>): Promise<Attempt> {
   try {
     return await f();
   } catch {
-    // an authenticator's error is a bad credential; its message may name the credential, so it goes nowhere
-    return 'failed';
+    return FAILED();
   }
 }

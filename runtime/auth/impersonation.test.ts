@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api/errors.ts';
 import { authRequestFromPairs } from './header-list.ts';
-import { impersonate, parseImpersonation, splitServiceAccountUsername, type ImpersonationCheck, type ImpersonationAuthorize } from './impersonation.ts';
+import { impersonate, parseImpersonation, splitServiceAccountUsername, type ImpersonationCheck, type ImpersonationAuthorize, requestsImpersonation } from './impersonation.ts';
 import type { UserInfo } from './user.ts';
 
 const ALICE: UserInfo = { name: 'alice', groups: ['system:authenticated'] };
@@ -303,5 +303,17 @@ describe('impersonate', () => {
         throw new Error('boom');
       }),
     ).rejects.toMatchObject({ code: 403 });
+  });
+});
+
+describe('requestsImpersonation', () => {
+  it.each([
+    ['no headers', [], false],
+    ['other headers', [['Accept', 'x']], false],
+    ['Impersonate-User', [['Impersonate-User', 'bob']], true],
+    ['an Impersonate-Extra-* header alone', [['Impersonate-Extra-Scopes', 'a']], true],
+    ['an empty Impersonate-Group', [['Impersonate-Group', '']], true],
+  ] as [string, [string, string][], boolean][])('%s: %s', (_n, headers, want) => {
+    expect(requestsImpersonation(authRequestFromPairs(headers))).toBe(want);
   });
 });

@@ -61,14 +61,19 @@ export function splitServiceAccountUsername(username: string): { namespace: stri
   return { namespace, name };
 }
 
+/** Whether the request has any Impersonate-* header (else impersonate() has nothing to do). */
+export function requestsImpersonation(req: AuthRequest): boolean {
+  return req.headerNames().some((h) => h.startsWith('impersonate-'));
+}
+
 /**
  * Reads the Impersonate-* headers. Undefined when there are none; a 400
  * when groups, extra or a uid are asked for without a user.
  */
 export function parseImpersonation(req: AuthRequest): ParsedImpersonation | undefined {
+  // the common case: no Impersonate-* header at all
+  if (!requestsImpersonation(req)) return undefined;
   const names = req.headerNames();
-  // the common case, read once: no Impersonate-* header at all
-  if (!names.some((h) => h.startsWith('impersonate-'))) return undefined;
   const checks: ImpersonationCheck[] = [];
   const consumedHeaders = names.filter((h) => h === IMPERSONATE_USER || h === IMPERSONATE_GROUP || h === IMPERSONATE_UID || h.startsWith(IMPERSONATE_EXTRA_PREFIX));
 

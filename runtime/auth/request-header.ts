@@ -71,7 +71,7 @@ export class RequestHeaderAuthenticator implements RequestAuthenticator {
     return this.allowedNames.size === 0 || this.allowedNames.has(verified.commonName);
   }
 
-  async authenticate(req: AuthRequest): Promise<AuthResult | undefined> {
+  authenticate(req: AuthRequest): AuthResult | undefined {
     if (!this.isTrustedProxy(req)) return undefined;
     const name = firstValue(req, this.usernameHeaders);
     if (!name) return undefined;

@@ -8,6 +8,7 @@
 
 import type { UserInfo } from '../auth/user.ts';
 import type { Attributes } from './attributes.ts';
+import { isPromise, type Maybe } from '../api/maybe.ts';
 
 export type Decision = 'allow' | 'deny' | 'noopinion';
 
@@ -62,24 +63,35 @@ export const ALLOW: AuthorizationResult = Object.freeze({ decision: 'allow', rea
 /** A resolver for modes that cannot list rules. */
 export const cannotListRules: RuleResolver = { rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: true }) };
 
-/** Asks each authorizer in order; the first allow or deny decides. Reasons and errors of the modes with no opinion are joined. */
+/**
+ * Asks each authorizer in order; the first allow or deny decides. Reasons and
+ * errors of the modes with no opinion are joined. The decision comes at once
+ * while every mode asked decides at once (RBAC and Node do, once synced).
+ */
 export function unionAuthorizer(authorizers: Authorizer[]): Authorizer {
   if (authorizers.length === 1) return authorizers[0];
-  return {
-    async authorize(a) {
-      const reasons: string[] = [];
-      const errs: string[] = [];
-      for (const z of authorizers) {
-        const r = await z.authorize(a);
-        if (r.error) errs.push(r.error);
-        if (r.decision !== 'noopinion') return r;
-        if (r.reason) reasons.push(r.reason);
+  const from = (a: Attributes, i: number, reasons: string[], errs: string[]): Maybe<AuthorizationResult> => {
+    for (; i < authorizers.length; i++) {
+      const r = authorizers[i].authorize(a);
+      if (isPromise(r)) {
+        const next = i + 1;
+        return r.then((v) => (noted(v, reasons, errs) ? v : from(a, next, reasons, errs)));
       }
-      const out: AuthorizationResult = { decision: 'noopinion', reason: reasons.join('\n') };
-      if (errs.length) out.error = errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`;
-      return out;
-    },
+      if (noted(r, reasons, errs)) return r;
+    }
+    const out: AuthorizationResult = { decision: 'noopinion', reason: reasons.join('\n') };
+    if (errs.length) out.error = errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`;
+    return out;
   };
+  return { authorize: (a) => from(a, 0, [], []) };
+}
+
+/** Notes a mode's error and reason; true when its decision is final (allow or deny). */
+function noted(r: AuthorizationResult, reasons: string[], errs: string[]): boolean {
+  if (r.error) errs.push(r.error);
+  if (r.decision !== 'noopinion') return true;
+  if (r.reason) reasons.push(r.reason);
+  return false;
 }
 
 /** Concatenates every resolver's rules; incomplete when any is. */

@@ -2,11 +2,12 @@
 // request info, authentication, impersonation, authorization — then the
 // non-resource endpoints (health, version, discovery, OpenAPI) or a resource
 // verb handler (admission and the registry store run inside the write
-// handlers). Errors anywhere become Kubernetes Status responses.
+// handlers), all run by one route with our own dispatch. Errors anywhere
+// become Kubernetes Status responses.
 
 import { Hono, type Context } from 'hono';
 import type { AuthRequest, AuthResult } from '../auth/authenticator.ts';
-import { impersonate } from '../auth/impersonation.ts';
+import { impersonate, requestsImpersonation } from '../auth/impersonation.ts';
 import { ANONYMOUS, type UserInfo } from '../auth/user.ts';
 import { authRequestOf } from './auth-request.ts';
 import type { Authorizer, RuleResolver } from '../authz/authorizer.ts';
@@ -33,16 +34,17 @@ import { prefersProtobuf, wantsAggregatedDiscovery } from './negotiate.ts';
 import { type OpenAPIServer } from './openapi.ts';
 import { originGuard } from './origin-guard.ts';
 import { checkRoute } from './path-verbs.ts';
-import { parseRequestInfo, type RequestInfo } from './request-info.ts';
+import { parseRequestInfo, routingPath, type RequestInfo } from './request-info.ts';
 import { sendBytes, sendJSON, sendStatus } from './respond.ts';
 import { ApiError, errors, toApiError } from '../api/errors.ts';
 import { groupVersion } from '../api/keys.ts';
+import { andThen, isPromise, type Maybe } from '../api/maybe.ts';
 import { prettyPrint } from './pretty.ts';
 import { requestHeader, requestTarget } from './request-headers.ts';
 
 /** Who a request is (auth/chain.ts): throws 401 for a bad credential, or for none where anonymous access is off. */
 export interface Authentication {
-  authenticate(req: AuthRequest): Promise<UserInfo>;
+  authenticate(req: AuthRequest): Maybe<UserInfo>;
   /** The token authenticators alone, for TokenReview. */
   authenticateToken(token: string, audiences: string[]): Promise<AuthResult | undefined>;
   /** The audiences a TokenReview without spec.audiences checks for. */
@@ -77,7 +79,7 @@ export interface AppOptions {
 
 type Env = { Variables: { info: RequestInfo; user: UserInfo; query: URLSearchParams; auth: AuthRequest } };
 
-type VerbHandler = (rc: RequestContext) => Promise<Response>;
+type VerbHandler = (rc: RequestContext) => Maybe<Response>;
 
 const HANDLERS: Record<string, VerbHandler> = {
   get: handleGet,
@@ -119,72 +121,91 @@ export function createApp(opts: AppOptions): Hono<Env> {
     return sendStatus(apiErr, { pretty: prettyPrint(c.get('query') ?? new URLSearchParams(requestTarget(c).query), requestHeader(c, 'user-agent')) });
   });
 
-  // The stages every request passes, in upstream's order, run by one middleware (one module each):
+  // The stages every request passes, in upstream's order (one module each), run by the app's one route:
   //   1. request info: what the request is about, from the raw request target, not the normalised URL (request-info.ts);
   //      then the deadline of non-long-running requests (504 Timeout; a bad ?timeout= is 400), before authentication as upstream;
   //   2. authentication, then the origin guard for callers no credential identified (no foreign Host, no cross-site browser writes);
   //   3. impersonation (Impersonate-User, -Group, -Uid, -Extra-*), each attribute checked for the requestor by the authorizer;
   //      in-flight limits (429), counted until the response is produced; watches are exempt;
-  //   4. authorization.
+  //   4. authorization;
+  //   5. the endpoint: a non-resource path (endpoints below) or a resource verb handler.
+  // Each stage runs as soon as the one before has its answer: a request whose stages all answer at once (an anonymous or
+  // certificate-authenticated GET served from the watch cache) is answered in the turn that read it, with no promise.
   const timeoutMs = opts.requestTimeoutMs ?? 60_000;
   const guard = originGuard({ bindAddress: opts.bindAddress ?? '127.0.0.1', applies: (c) => c.get('user').name === ANONYMOUS.name });
   const mayImpersonate = impersonationBy(opts.authorizer);
   const limiter = new InflightLimiter(opts.maxRequestsInflight ?? 400, opts.maxMutatingRequestsInflight ?? 200);
-  app.use('*', async (c, next) => {
+
+  const serve = (c: Context<Env>): Maybe<Response> => {
     const target = requestTarget(c);
     const query = new URLSearchParams(target.query);
     c.set('query', query);
     const info = parseRequestInfo(c.req.method, target.path, query);
     c.set('info', info);
     if (info.pathError) throw info.pathError;
-    await withDeadline(info, query, timeoutMs, async () => {
+    return withDeadline(info, query, timeoutMs, () => {
       const auth = authRequestOf(c, info.path);
       c.set('auth', auth);
-      let user = await opts.authentication.authenticate(auth);
-      c.set('user', user);
-      guard(c);
-      const as = await impersonate(auth, user, mayImpersonate);
-      if (as) {
-        user = as.user;
-        c.set('user', user);
-      }
-      const leave = limiter.enter(info, user);
-      try {
-        await authorizeRequest(opts.authorizer, user, info);
-        await next();
-      } finally {
-        leave();
-      }
+      return andThen(opts.authentication.authenticate(auth), (requestor) => {
+        c.set('user', requestor);
+        guard(c);
+        if (!requestsImpersonation(auth)) return admitted(c, info, requestor);
+        return impersonate(auth, requestor, mayImpersonate).then((as) => {
+          if (as) c.set('user', as.user);
+          return admitted(c, info, as ? as.user : requestor);
+        });
+      });
     });
-  });
-
-  // Non-resource endpoints.
-  const health = (endpoint: 'healthz' | 'livez' | 'readyz') => (c: Context) => {
-    const url = new URL(c.req.url);
-    const sub = url.pathname.split('/')[2] ?? '';
-    const checks = endpoint === 'readyz' ? opts.health.readyz : opts.health.livez;
-    return healthResponse(endpoint, checks, url, sub);
   };
+
+  /** In-flight limits and authorization, then the endpoint; the request counts as in flight until its response is produced. */
+  const admitted = (c: Context<Env>, info: RequestInfo, user: UserInfo): Maybe<Response> => {
+    const leave = limiter.enter(info, user);
+    let out: Maybe<Response>;
+    try {
+      out = andThen(authorizeRequest(opts.authorizer, user, info), () => endpoint(c, info, user));
+    } catch (err) {
+      leave();
+      throw err;
+    }
+    if (!isPromise(out)) {
+      leave();
+      return out;
+    }
+    return out.finally(leave);
+  };
+
+  // Non-resource endpoints (GET, and HEAD as GET), by path. /version, /api, /apis and /apis/<group> are go-restful routes
+  // upstream, whose router ignores one trailing slash; health, OpenAPI and issuer paths are exact (with a slash they are 404).
+  type Endpoint = (c: Context<Env>) => Maybe<Response>;
+  const endpoints = new Map<string, Endpoint>();
+  const health =
+    (endpoint: 'healthz' | 'livez' | 'readyz'): Endpoint =>
+    (c) => {
+      const url = new URL(c.req.url);
+      const sub = url.pathname.split('/')[2] ?? '';
+      const checks = endpoint === 'readyz' ? opts.health.readyz : opts.health.livez;
+      return healthResponse(endpoint, checks, url, sub);
+    };
+  const healthChecks = new Map<string, Endpoint>();
   for (const ep of ['healthz', 'livez', 'readyz'] as const) {
-    app.get(`/${ep}`, health(ep));
-    app.get(`/${ep}/:check`, health(ep));
+    endpoints.set(`/${ep}`, health(ep));
+    healthChecks.set(`/${ep}/`, health(ep));
   }
-  // /version, /api, /apis and /apis/<group> are go-restful routes upstream, whose router ignores
-  // one trailing slash; health, OpenAPI and issuer paths are exact (with a slash they are 404)
   const version = () => sendJSON(SERVER_VERSION, { pretty: true });
-  app.get('/version', version);
-  app.get('/version/', version);
+  endpoints.set('/version', version);
+  endpoints.set('/version/', version);
   // service-account issuer discovery (OIDC), for relying parties that verify service-account tokens
   const discoveryDoc = (which: 'configJSON' | 'keysetJSON', type: string) => () => {
     const body = opts.openid?.()?.[which];
     if (body === undefined) return TEXT_404();
     return new Response(body, { headers: { 'Content-Type': type, 'Cache-Control': `public, max-age=${METADATA_MAX_AGE_SECONDS}` } });
   };
-  app.get(OPENID_CONFIG_PATH, discoveryDoc('configJSON', OPENID_CONFIG_CONTENT_TYPE));
-  app.get(JWKS_PATH, discoveryDoc('keysetJSON', JWKS_CONTENT_TYPE));
-  app.get('/openapi/v2', (c) => opts.openapi.v2(c));
-  app.get('/openapi/v3', (c) => opts.openapi.v3Index(c));
-  app.get('/openapi/v3/*', (c) => opts.openapi.v3(c));
+  endpoints.set(OPENID_CONFIG_PATH, discoveryDoc('configJSON', OPENID_CONFIG_CONTENT_TYPE));
+  endpoints.set(JWKS_PATH, discoveryDoc('keysetJSON', JWKS_CONTENT_TYPE));
+  endpoints.set('/openapi/v2', (c) => opts.openapi.v2(c));
+  endpoints.set('/openapi/v3', (c) => opts.openapi.v3Index(c));
+  const OPENAPI_V3 = '/openapi/v3/';
 
   const discoveryResponse = (c: Context, legacy: object, aggregated: object) => {
     const agg = wantsAggregatedDiscovery(requestHeader(c, 'accept'));
@@ -196,14 +217,27 @@ export function createApp(opts: AppOptions): Hono<Env> {
     }
     return sendJSON(legacy);
   };
-  for (const p of ['/api', '/api/']) app.get(p, (c) => discoveryResponse(c, discovery.documents.apiVersions, discovery.documents.aggregatedCore));
-  for (const p of ['/apis', '/apis/']) app.get(p, (c) => discoveryResponse(c, discovery.documents.apiGroupList, discovery.documents.aggregatedGroups));
+  for (const p of ['/api', '/api/']) endpoints.set(p, (c) => discoveryResponse(c, discovery.documents.apiVersions, discovery.documents.aggregatedCore));
+  for (const p of ['/apis', '/apis/']) endpoints.set(p, (c) => discoveryResponse(c, discovery.documents.apiGroupList, discovery.documents.aggregatedGroups));
 
-  // Resource requests and per-group discovery.
-  app.all('*', async (c) => {
-    const info = c.get('info');
+  /** The non-resource endpoint serving GET of `path` (the path as a router sees it: percent-decoded), if any. */
+  const endpointFor = (path: string): Endpoint | undefined => {
+    const exact = endpoints.get(path);
+    if (exact) return exact;
+    if (path.startsWith(OPENAPI_V3)) return (c) => opts.openapi.v3(c);
+    // /healthz/<check> and the like: one more non-empty segment
+    const slash = path.indexOf('/', 1);
+    if (slash > 0 && slash < path.length - 1 && path.indexOf('/', slash + 1) < 0) return healthChecks.get(path.slice(0, slash + 1));
+    return undefined;
+  };
+
+  // The endpoint of an admitted request: a non-resource path, per-group discovery, or a resource verb handler.
+  const endpoint = (c: Context<Env>, info: RequestInfo, user: UserInfo): Maybe<Response> => {
     if (!info.isResourceRequest) {
-      if (c.req.method !== 'GET') return TEXT_404();
+      const method = c.req.method;
+      if (method !== 'GET' && method !== 'HEAD') return TEXT_404();
+      const serveNonResource = endpointFor(routingPath(info.path));
+      if (serveNonResource) return serveNonResource(c);
       if (info.apiPrefix === 'api' && info.apiVersion) {
         const doc = discovery.documents.resourceLists.get(info.apiVersion);
         return doc ? sendJSON(doc) : sendStatus(errors.notFoundPath());
@@ -223,7 +257,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
     if (!res) throw errors.notFoundPath();
     // 404/405/400 unless this path shape of this resource serves the verb (path-verbs.ts)
     checkRoute(res.def, info);
-    const rc: RequestContext = { c, info, query: c.get('query'), res, user: c.get('user'), services: opts.services, warnings: [] };
+    const rc: RequestContext = { c, info, query: c.get('query'), res, user, services: opts.services, warnings: [] };
     if (info.subresource === 'token' && info.verb === 'create' && res.def.group === '' && res.def.resource === 'serviceaccounts') {
       return handleTokenRequest(rc, opts.tokenRequests);
     }
@@ -237,7 +271,10 @@ export function createApp(opts: AppOptions): Hono<Env> {
     const handler = info.subresource === 'scale' ? handleScale : HANDLERS[info.verb];
     if (!handler) throw errors.methodNotAllowed();
     return handler(rc);
-  });
+  };
+
+  // One route: Hono calls it directly (no middleware composition), and an answer produced at once goes out at once.
+  app.all('*', serve);
 
   return app;
 }

@@ -38,12 +38,18 @@ describe('the stage', () => {
     ['deny is a 403', { decision: 'deny', reason: '' }, 403, 'User "bob" cannot get resource "pods"'],
     ['an error without an allow is a 500', { decision: 'noopinion', reason: '', error: 'webhook down' }, 500, 'Internal error occurred: webhook down'],
   ];
-  it.each(rows)('%s', async (_n, result, code, msg) => {
+  it.each(rows)('%s (an authorizer deciding later)', async (_n, result, code, msg) => {
     let seen: Attributes | undefined;
-    const p = authorizeRequest({ authorize: (a) => ((seen = a), result) }, user, info('GET', '/api/v1/namespaces/ns/pods/p'));
+    const p = authorizeRequest({ authorize: async (a) => ((seen = a), result) }, user, info('GET', '/api/v1/namespaces/ns/pods/p'));
+    expect(p).toBeInstanceOf(Promise);
     if (code === undefined) await expect(p).resolves.toBeUndefined();
     else await expect(p).rejects.toMatchObject({ code, message: expect.stringContaining(msg) });
     expect(seen).toMatchObject({ user, verb: 'get', isResourceRequest: true, namespace: 'ns', resource: 'pods', name: 'p', apiVersion: 'v1' });
+  });
+  it.each(rows)('%s (an authorizer deciding at once: no promise)', (_n, result, code, msg) => {
+    const run = () => authorizeRequest({ authorize: () => result }, user, info('GET', '/api/v1/namespaces/ns/pods/p'));
+    if (code === undefined) expect(run()).toBeUndefined();
+    else expect(run).toThrow(expect.objectContaining({ code, message: expect.stringContaining(msg) }));
   });
   it('impersonation checks are asked with verb impersonate', async () => {
     const asked: Attributes[] = [];

@@ -8,7 +8,8 @@ import { type ApiError, errors } from '../api/errors.ts';
 import type { ImpersonationAuthorize } from '../auth/impersonation.ts';
 import type { UserInfo } from '../auth/user.ts';
 import { type Attributes, resourceAttributes } from '../authz/attributes.ts';
-import type { Authorizer } from '../authz/authorizer.ts';
+import type { AuthorizationResult, Authorizer } from '../authz/authorizer.ts';
+import { isPromise, type Maybe } from '../api/maybe.ts';
 import type { RequestInfo } from './request-info.ts';
 
 /** `User "alice" cannot list resource "configmaps" in API group "" in the namespace "default"`, or `... cannot get path "/x"`. */
@@ -42,9 +43,17 @@ export function requestAttributes(user: UserInfo, info: RequestInfo): Attributes
   };
 }
 
-/** Lets the request on, or throws its 403 (500 when a mode errored and none allowed, as upstream). */
-export async function authorizeRequest(authorizer: Authorizer, user: UserInfo, info: RequestInfo): Promise<void> {
-  const r = await authorizer.authorize(requestAttributes(user, info));
+/**
+ * Lets the request on, or throws its 403 (500 when a mode errored and none
+ * allowed, as upstream). At once when the authorizer decides at once; else
+ * a promise.
+ */
+export function authorizeRequest(authorizer: Authorizer, user: UserInfo, info: RequestInfo): Maybe<void> {
+  const r = authorizer.authorize(requestAttributes(user, info));
+  return isPromise(r) ? r.then((v) => verdict(v, user, info)) : verdict(r, user, info);
+}
+
+function verdict(r: AuthorizationResult, user: UserInfo, info: RequestInfo): void {
   if (r.decision === 'allow') return;
   if (r.error) throw errors.internal(new Error(r.error));
   throw forbidden(user, info, r.reason);

@@ -109,7 +109,44 @@ export function protobufListBody(
   );
 }
 
-/** The protobuf object (enveloped) of the endpoint's apiVersion from its served JSON. */
-export function protobufObjectBody(codec: KubeProtobuf, kind: string, listKind: string, apiVersion: string, item: EncodedObject, cache: ProtobufItemCache = protobufItems): Uint8Array {
-  return codec.encodeObjectOf(apiVersion, kind, cache.bytes(codec, apiVersion, listKind, item));
+/**
+ * Whole protobuf object bodies (envelope and message in one buffer) of a GET,
+ * per cached object, bounded like the item cache: a cached object is one
+ * revision, so its bytes never go stale. Answers are shared, never mutated.
+ */
+export class ProtobufObjectCache {
+  private lru: ByteLRU<EncodedObject, ItemBytes>;
+
+  constructor(maxBytes: number = PROTOBUF_CACHE_BYTES / 2) {
+    this.lru = new ByteLRU(maxBytes, (item, v) => item.json.length + v.byteLength + 128);
+  }
+
+  body(codec: KubeProtobuf, kind: string, listKind: string, apiVersion: string, item: EncodedObject, items: ProtobufItemCache): Uint8Array {
+    const type = `${apiVersion}\0${kind}`;
+    const hit = this.lru.get(item);
+    if (hit && hit.type === type) return hit.bytes;
+    const body = codec.encodeObjectOf(apiVersion, kind, items.bytes(codec, apiVersion, listKind, item));
+    this.lru.set(item, new ItemBytes(type, body));
+    return body;
+  }
+
+  /** Objects kept and their weight (for tests and metrics). */
+  get stats(): { items: number; weight: number } {
+    return { items: this.lru.size, weight: this.lru.weight };
+  }
+}
+
+const protobufObjects = new ProtobufObjectCache();
+
+/** The protobuf object (enveloped) of the endpoint's apiVersion from its served JSON, made once per cached object while it stays in the bounded cache. */
+export function protobufObjectBody(
+  codec: KubeProtobuf,
+  kind: string,
+  listKind: string,
+  apiVersion: string,
+  item: EncodedObject,
+  cache: ProtobufItemCache = protobufItems,
+  objects: ProtobufObjectCache = protobufObjects,
+): Uint8Array {
+  return objects.body(codec, kind, listKind, apiVersion, item, cache);
 }

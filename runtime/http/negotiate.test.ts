@@ -31,3 +31,27 @@ describe('parseAccept', () => {
     }
   });
 });
+
+describe('negotiateObject remembers its answers per header and options', () => {
+  const accepts = [
+    undefined,
+    '',
+    'application/json',
+    'application/vnd.kubernetes.protobuf, application/json',
+    'application/json;as=Table;v=v1;g=meta.k8s.io, application/json',
+    'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io, application/json',
+  ];
+  const combos = [true, false].flatMap((protobuf) => [true, false].flatMap((allowTransforms) => [true, false].map((list) => ({ protobuf, allowTransforms, list }))));
+  it.each(accepts)('%j: every combination of options keeps its own answer, the same frozen object each time', (accept) => {
+    const first = combos.map((o) => negotiateObject(accept, o));
+    const again = combos.map((o) => negotiateObject(accept, o));
+    again.forEach((n, i) => {
+      expect(n).toBe(first[i]);
+      expect(Object.isFrozen(n) && Object.isFrozen(n.target)).toBe(true);
+    });
+    // the options matter: protobuf only where the resource has it, transforms only where allowed
+    if (accept?.includes('protobuf')) expect(first.map((n) => n.encoding)).toEqual(combos.map((o) => (o.protobuf ? 'protobuf' : 'json')));
+    if (accept?.includes('as=Table')) expect(first.map((n) => n.target.as)).toEqual(combos.map((o) => (o.allowTransforms ? 'Table' : 'object')));
+    if (accept?.includes('PartialObjectMetadataList')) expect(first.map((n) => n.target.as)).toEqual(combos.map((o) => (o.allowTransforms && o.list ? 'PartialObjectMetadataList' : 'object')));
+  });
+});

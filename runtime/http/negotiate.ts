@@ -98,8 +98,28 @@ export interface NegotiateOptions {
   list: boolean;
 }
 
-/** Picks the response form for an API object or list; throws 406. */
+/** Forms already picked, per Accept header, per combination of options (clients send the same few headers). */
+const picked = new Map<string, (Readonly<Negotiated> | undefined)[]>();
+const PICKED_MAX = 256;
+
+/** Picks the response form for an API object or list; throws 406. The answer is shared and frozen: never modify it. */
 export function negotiateObject(accept: string | undefined | null, opts: NegotiateOptions): Negotiated {
+  const header = accept ?? '';
+  const slot = (opts.protobuf ? 4 : 0) | (opts.allowTransforms ? 2 : 0) | (opts.list ? 1 : 0);
+  let forms = picked.get(header);
+  let form = forms?.[slot];
+  if (form) return form;
+  const fresh = pickForm(accept, opts);
+  form = Object.freeze({ ...fresh, target: Object.freeze(fresh.target) });
+  if (!forms) {
+    if (picked.size >= PICKED_MAX) picked.clear();
+    picked.set(header, (forms = []));
+  }
+  forms[slot] = form;
+  return form;
+}
+
+function pickForm(accept: string | undefined | null, opts: NegotiateOptions): Negotiated {
   for (const m of parseAccept(accept)) {
     const as = m.params['as'];
     if (as) {

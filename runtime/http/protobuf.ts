@@ -9,6 +9,8 @@ export interface ProtobufSupport {
   supports(apiVersion: string, kind: string): boolean;
   /** The codec, with the messages of this kind (and meta/v1's: Status, WatchEvent) loaded. */
   codec(apiVersion: string, kind: string): Promise<KubeProtobuf>;
+  /** The codec at once when codec() has already loaded this kind's messages; undefined until then. */
+  codecNow?(apiVersion: string, kind: string): KubeProtobuf | undefined;
   /** Decodes a request body, loading the messages of the kind its envelope names. */
   decode(bytes: Uint8Array): Promise<Record<string, unknown>>;
 }
@@ -30,9 +32,16 @@ export async function protobufSupport(loadIndex: () => Promise<GeneratedProtoInd
     });
     return loading;
   };
+  // the kinds whose messages are loaded, with the codec: later requests for them need not wait
+  const loaded = new Map<string, KubeProtobuf>();
   return {
     supports: (apiVersion, kind) => !JSON_ONLY.has(kind) && kinds[`${apiVersion}/${kind}`] !== undefined,
-    codec: async (apiVersion, kind) => (await lazy()).forKind(apiVersion, kind),
+    codec: async (apiVersion, kind) => {
+      const codec = await (await lazy()).forKind(apiVersion, kind);
+      loaded.set(`${apiVersion}/${kind}`, codec);
+      return codec;
+    },
+    codecNow: (apiVersion, kind) => loaded.get(`${apiVersion}/${kind}`),
     decode: async (bytes) => (await lazy()).decode(bytes),
   };
 }

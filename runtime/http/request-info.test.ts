@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRequestInfo, splitTarget } from './request-info.ts';
+import { parseRequestInfo, routingPath, splitTarget } from './request-info.ts';
 
 const q = (s = '') => new URLSearchParams(s);
 
@@ -82,11 +82,26 @@ describe('parseRequestInfo', () => {
     ['/api/v1/x/#?a=b#c', { path: '/api/v1/x/#', query: 'a=b#c' }],
     ['http://h:1/api/v1/x/..?q', { path: '/api/v1/x/..', query: 'q' }],
     ['http://h:1', { path: '/', query: '' }],
+    ['//h:1/x?y', { path: '//h:1/x', query: 'y' }],
   ])('splitTarget %s', (target, want) => {
     expect(splitTarget(target)).toEqual(want);
   });
 
   it.each([['/api'], ['/api/v1'], ['/apis'], ['/apis/apps'], ['/apis/apps/v1'], ['/healthz'], ['/openapi/v2'], ['/']])('non-resource %s', (path) => {
     expect(parseRequestInfo('GET', path, q()).isResourceRequest).toBe(false);
+  });
+});
+
+describe('routingPath', () => {
+  it.each([
+    ['/version', '/version'],
+    ['/vers%69on', '/version'],
+    ['/healthz%2Fping', '/healthz%2Fping'],
+    ['/a%25b', '/a%25b'],
+    ['/a%zzb%69', '/a%zzbi'],
+    ['/caf%C3%A9', '/caf\u00e9'],
+    ['/bad%C3', '/bad%C3'],
+  ])('%s routes as %s', (raw, want) => {
+    expect(routingPath(raw)).toBe(want);
   });
 });

@@ -52,11 +52,34 @@ const isDotSegment = (s: string): boolean => s === '.' || s === '..';
 /** Splits a raw request target (`/path?query`, or an absolute URL) into its raw path and raw query. */
 export function splitTarget(target: string): { path: string; query: string } {
   let rest = target;
-  const scheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?]*/.exec(rest);
+  // an origin-form target (the common case) starts with '/'; only an absolute one has a scheme and authority to drop
+  const scheme = target.charCodeAt(0) === 0x2f ? null : /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?]*/.exec(rest);
   if (scheme) rest = rest.slice(scheme[0].length);
   const q = rest.indexOf('?');
   const path = q < 0 ? rest : rest.slice(0, q);
   return { path: path === '' ? '/' : path, query: q < 0 ? '' : rest.slice(q + 1) };
+}
+
+/**
+ * The path as an HTTP router compares it with the non-resource endpoints'
+ * paths: percent-escapes decoded as decodeURI does (escapes of reserved
+ * characters such as `/` stay), except `%25`, which stays as written; a
+ * malformed escape stays as written.
+ */
+export function routingPath(rawPath: string): string {
+  if (!rawPath.includes('%')) return rawPath;
+  const path = rawPath.replace(/%25/g, '%2525');
+  try {
+    return decodeURI(path);
+  } catch {
+    return path.replace(/(?:%[0-9A-Fa-f]{2})+/g, (m) => {
+      try {
+        return decodeURI(m);
+      } catch {
+        return m;
+      }
+    });
+  }
 }
 
 class BadEscape extends Error {}

@@ -70,8 +70,8 @@ describe('withDeadline (fake clock)', () => {
     });
     return { run: () => p, finish, fail };
   };
-  const outcome = (p: Promise<void>) =>
-    p.then(
+  const outcome = (p: Promise<void> | void) =>
+    Promise.resolve(p).then(
       () => 'done',
       (e: unknown) => (e instanceof ApiError ? `${e.code} ${e.reason}` : (e as Error).message),
     );
@@ -102,6 +102,39 @@ describe('withDeadline (fake clock)', () => {
     const a = outcome(withDeadline(get, new URLSearchParams('timeout=2s'), 60_000, slow.run));
     vi.advanceTimersByTime(2000);
     expect(await a).toBe('504 Timeout');
+  });
+
+  it('an answer at hand is returned as it is (no promise, no timer); one thrown at once is thrown', () => {
+    expect(withDeadline(get, new URLSearchParams(), 60_000, () => 'now')).toBe('now');
+    expect(vi.getTimerCount()).toBe(0);
+    expect(() =>
+      withDeadline(get, new URLSearchParams(), 60_000, () => {
+        throw new Error('at once');
+      }),
+    ).toThrow('at once');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('the time run() took before it had to wait counts against the deadline', async () => {
+    const slow = pending();
+    const a = outcome(
+      withDeadline(get, new URLSearchParams('timeout=2s'), 60_000, () => {
+        vi.setSystemTime(Date.now() + 1500); // synchronous work before the first wait
+        return slow.run();
+      }),
+    );
+    vi.advanceTimersByTime(499);
+    slow.finish();
+    expect(await a).toBe('done');
+    const slower = pending();
+    const b = outcome(
+      withDeadline(get, new URLSearchParams('timeout=2s'), 60_000, () => {
+        vi.setSystemTime(Date.now() + 1500);
+        return slower.run();
+      }),
+    );
+    vi.advanceTimersByTime(500);
+    expect(await b).toBe('504 Timeout');
   });
 
   it('watches and a server without a deadline are not timed', async () => {

@@ -8,6 +8,7 @@
 import { DurationError, parseGoDuration } from './go-duration.ts';
 import type { RequestInfo } from './request-info.ts';
 import { ApiError, errors } from '../api/errors.ts';
+import { isPromise, type Maybe } from '../api/maybe.ts';
 
 /** The longest delay a Node timer takes (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -46,17 +47,23 @@ export function isLongRunning(info: RequestInfo): boolean {
  * Runs the rest of a request under its deadline (`maxMs` is --request-timeout
  * in ms; 0: none unless the request asks for one): settles as `run` does, or
  * rejects with 504 at the deadline, after which `run`'s outcome is dropped.
+ * An answer `run` has at once is returned as it is: no timer could fire
+ * before it, so none is set; a promise is timed from when `run` started.
  */
-export function withDeadline(info: RequestInfo, query: URLSearchParams, maxMs: number, run: () => Promise<void>): Promise<void> {
+export function withDeadline<T>(info: RequestInfo, query: URLSearchParams, maxMs: number, run: () => Maybe<T>, now: () => number = Date.now): Maybe<T> {
   if (isLongRunning(info)) return run();
   const ms = requestDeadlineMs(query.get('timeout'), maxMs);
   if (ms <= 0) return run();
-  return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(allottedTimeoutError()), Math.min(ms, MAX_TIMER_MS));
-    run().then(
-      () => {
+  const start = now();
+  const out = run();
+  if (!isPromise(out)) return out;
+  return new Promise<T>((resolve, reject) => {
+    const left = Math.max(0, ms - (now() - start));
+    const timer = setTimeout(() => reject(allottedTimeoutError()), Math.min(left, MAX_TIMER_MS));
+    out.then(
+      (v) => {
         clearTimeout(timer);
-        resolve();
+        resolve(v);
       },
       (err: unknown) => {
         clearTimeout(timer);

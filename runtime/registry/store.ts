@@ -10,6 +10,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { ResourceDef } from '../../generated/api-types.ts';
+import { isPromise, type Maybe } from '../api/maybe.ts';
 import { ApiError, errors, type GroupResource } from '../api/errors.ts';
 import { CommitFailedError, ListOptionsInvalidError, ResourceExpiredError, TooLargeResourceVersionError } from '../storage/errors.ts';
 import { RequestTooLargeError } from '../storage/kvstore/request-size.ts';
@@ -232,16 +233,27 @@ export class RegistryStore {
 
   /**
    * get() as the object's served JSON when storage keeps it that way
-   * (undefined: storage cannot, ask get()). Same errors as get().
+   * (undefined: storage cannot, ask get()). Same errors as get(). At once
+   * (thrown or returned, no promise) when storage answers at once.
    */
-  async getEncoded(namespace: string, name: string, resourceVersion?: string): Promise<EncodedObject | undefined> {
+  getEncoded(namespace: string, name: string, resourceVersion?: string): Maybe<EncodedObject | undefined> {
     if (this.computed || !this.storage.getEncoded) return undefined;
-    let enc: EncodedObject | null;
+    let enc: Maybe<EncodedObject | null>;
     try {
-      enc = await this.storage.getEncoded(this.key(namespace, name), { resourceVersion });
+      enc = this.storage.getEncoded(this.key(namespace, name), { resourceVersion });
     } catch (err) {
       this.mapStorageError(err, name);
     }
+    if (isPromise(enc)) {
+      return enc.then(
+        (e) => this.foundEncoded(e, name),
+        (err: unknown) => this.mapStorageError(err, name),
+      );
+    }
+    return this.foundEncoded(enc, name);
+  }
+
+  private foundEncoded(enc: EncodedObject | null, name: string): EncodedObject {
     if (!enc) throw errors.notFound(this.gr, name);
     return enc;
   }

@@ -11,6 +11,8 @@
 //
 // This file holds types only.
 
+import type { Maybe } from '../api/maybe.ts';
+
 // ---------------------------------------------------------------------------
 // KV layer
 // ---------------------------------------------------------------------------
@@ -79,6 +81,8 @@ export interface KVWatchOptions {
 
 export interface KV {
   currentRevision(): Promise<number>;
+  /** Optional: the current revision when it is known in memory (the revision of the last acknowledged write). */
+  revisionNow?(): number;
   /** Oldest revision still readable. */
   compactedRevision(): Promise<number>;
   get(key: string, revision?: number): Promise<KeyValue | null>;
@@ -285,11 +289,13 @@ export interface Storage {
    * Optional: get() answered as JSON (same options, errors, consistency and
    * null for a missing object), for readers that only send the object on.
    */
-  getEncoded?(key: string, opts?: GetOptions): Promise<EncodedObject | null>;
+  getEncoded?(key: string, opts?: GetOptions): Maybe<EncodedObject | null>;
   /** Optional: list() answered as JSON items (same options, errors, consistency, paging). */
   listEncoded?(prefix: string, opts?: ListOptions): Promise<EncodedListResult>;
   count(prefix: string): Promise<number>;
   /** The store's current revision. */
   currentRevision(): Promise<number>;
+  /** Optional: the store's current revision when it is known in memory (what currentRevision() would answer now); undefined when not. */
+  revisionNow?(): number | undefined;
   close(): Promise<void>;
 }

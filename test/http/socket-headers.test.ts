@@ -123,6 +123,51 @@ describe('response framing', () => {
     framed(gz);
   });
 
+  it('?pretty: the indented object with a newline, framed', async () => {
+    const r = await send('GET', `${CM}/small?pretty=true`);
+    expect(r.status).toBe(200);
+    framed(r);
+    const text = r.body.toString();
+    expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+  });
+
+  it('Accept variants: protobuf, a Table, metadata only, a protobuf Table falling back to JSON, and 406', async () => {
+    const rows: [string, number, string][] = [
+      [`${PROTOBUF}, application/json`, 200, PROTOBUF],
+      ['application/json;as=Table;v=v1;g=meta.k8s.io, application/json', 200, 'application/json;as=Table;v=v1;g=meta.k8s.io'],
+      ['application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io', 200, 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io'],
+      [`${PROTOBUF};as=Table;v=v1;g=meta.k8s.io, application/json`, 200, 'application/json'],
+      ['application/yaml', 200, 'application/yaml'],
+      ['text/html', 406, 'application/json'],
+    ];
+    for (const [accept, status, type] of rows) {
+      const r = await send('GET', `${CM}/small`, { accept });
+      expect([accept, r.status, r.headers['content-type']]).toEqual([accept, status, type]);
+      framed(r);
+    }
+  });
+
+  it('a client preferring protobuf gets its Status in protobuf, framed', async () => {
+    const r = await send('GET', `${CM}/nope`, { accept: PROTOBUF });
+    expect(r.status).toBe(404);
+    expect(r.headers['content-type']).toBe(PROTOBUF);
+    framed(r);
+    expect([...r.body.subarray(0, 4)]).toEqual([0x6b, 0x38, 0x73, 0x00]);
+  });
+
+  it('a GET right after an acknowledged write sees it, in JSON and in protobuf (the same bytes again until the next write)', async () => {
+    for (let i = 0; i < 20; i++) {
+      const put = await send('PUT', `${CM}/small`, { 'content-type': 'application/json' }, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'small' }, data: { v: `n${i}` } }));
+      expect(put.status).toBe(200);
+      const json = await send('GET', `${CM}/small`);
+      expect(JSON.parse(json.body.toString()).data.v).toBe(`n${i}`);
+      const pb = await send('GET', `${CM}/small`, { accept: PROTOBUF });
+      const again = await send('GET', `${CM}/small`, { accept: PROTOBUF });
+      expect(pb.body.includes(Buffer.from(`n${i}`))).toBe(true);
+      expect(again.body.equals(pb.body)).toBe(true);
+    }
+  });
+
   it('HEAD answers as GET would, without a body', async () => {
     const r = await send('HEAD', `${CM}/small`);
     expect(r.status).toBe(200);

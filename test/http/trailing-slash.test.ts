@@ -69,3 +69,34 @@ describe('trailing slashes', () => {
     expect((await get('/apis/nope.example.com/')).status).toBe(404);
   });
 });
+
+describe('non-resource dispatch', () => {
+  const rows: [string, string, number, string][] = [
+    ['an escaped letter routes as the letter', '/vers%69on', 200, 'gitVersion'],
+    ['an escaped slash addresses nothing', '/healthz%2Fping', 404, '"reason":"NotFound"'],
+    ['an empty check name is no check', '/healthz/', 404, '404 page not found'],
+    ['a check below a check is none', '/healthz/ping/more', 404, '404 page not found'],
+    ['a path under /openapi/v3/ is an OpenAPI v3 document request', '/openapi/v3/apis/nope/v9', 404, ''],
+    ['an unknown root path', '/nope', 404, '404 page not found'],
+  ];
+  it.each(rows)('%s (%s)', async (_n, path, status, text) => {
+    const got = await get(path);
+    expect(got.status).toBe(status);
+    expect(got.text).toContain(text);
+  });
+
+  it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('%s of /version and /healthz is 404 (they serve GET only)', async (method) => {
+    for (const path of ['/version', '/healthz']) {
+      const res = await s.app.request(path, { method });
+      expect(res.status).toBe(404);
+      expect(await res.text()).toBe('404 page not found\n');
+    }
+  });
+
+  it('HEAD is GET without the body', async () => {
+    const res = await s.app.request('/version', { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.text()).toBe('');
+  });
+});

@@ -63,7 +63,8 @@ export class ClientCertAuthenticator implements RequestAuthenticator {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async authenticate(req: AuthRequest): Promise<AuthResult | undefined> {
+  /** At once without a certificate or with one verified in the last minute; a refused one is a rejected promise. */
+  authenticate(req: AuthRequest): AuthResult | undefined | Promise<AuthResult | undefined> {
     const peer = req.certificate;
     if (!peer) return undefined;
     const now = this.now();
@@ -72,7 +73,7 @@ export class ClientCertAuthenticator implements RequestAuthenticator {
       hit = this.check(peer, now);
       this.cache.set(peer, hit);
     }
-    if (hit.result instanceof Error) throw hit.result;
+    if (hit.result instanceof Error) return Promise.reject(hit.result);
     return hit.result;
   }
 

@@ -4,11 +4,11 @@
 // parameters are in params.ts, request-body checks in body-check.ts.
 
 import type { Context } from 'hono';
-import type { MergeSchema, SchemaValidator } from '../../../generated/api-types.ts';
+import type { MergeSchema, ResourceDef, SchemaValidator } from '../../../generated/api-types.ts';
 import type { ServedResource } from '../../registry/served.ts';
 import type { Obj } from '../../storage/interface.ts';
 import type { CellFormatter } from '../../table/convert.ts';
-import { negotiateObject, type Negotiated } from '../negotiate.ts';
+import { negotiateObject, type NegotiateOptions, type Negotiated } from '../negotiate.ts';
 import { encodeBody, send, sendBytes } from '../respond.ts';
 import type { RequestInfo } from '../request-info.ts';
 import type { UserInfo } from '../../auth/user.ts';
@@ -54,19 +54,43 @@ export function pretty(rc: RequestContext): boolean {
   return prettyPrint(rc.query, requestHeader(rc.c, 'user-agent'));
 }
 
+/** What every request to a served resource would work out the same way: kept per resource definition. */
+interface ResourceFacts {
+  groupVersion: string;
+  /** The negotiation options of object and list reads under `support` (servers in one process may differ in it). */
+  support?: ProtobufSupport;
+  objectOptions?: NegotiateOptions;
+  listOptions?: NegotiateOptions;
+}
+const facts = new WeakMap<ResourceDef, ResourceFacts>();
+
+function factsOf(def: ResourceDef): ResourceFacts {
+  let f = facts.get(def);
+  if (!f) facts.set(def, (f = { groupVersion: apiVersionOf(def.group, def.version) }));
+  return f;
+}
+
 /** The group/version of the endpoint (`apps/v1`, `v1`). */
 export function groupVersion(rc: RequestContext): string {
-  const d = rc.res.def;
-  return apiVersionOf(d.group, d.version);
+  return factsOf(rc.res.def).groupVersion;
 }
 
 export function negotiate(rc: RequestContext, list: boolean): Negotiated {
   const d = rc.res.def;
-  return negotiateObject(requestHeader(rc.c, 'accept'), {
-    protobuf: rc.services.protobuf.supports(groupVersion(rc), list ? d.listKind : d.kind),
-    allowTransforms: true,
-    list,
-  });
+  const f = factsOf(d);
+  const support = rc.services.protobuf;
+  if (f.support !== support) {
+    f.support = support;
+    f.objectOptions = f.listOptions = undefined;
+  }
+  let opts = list ? f.listOptions : f.objectOptions;
+  if (!opts) {
+    // which kinds have a protobuf form is fixed for the server's life (protobuf.ts)
+    opts = { protobuf: support.supports(f.groupVersion, list ? d.listKind : d.kind), allowTransforms: true, list };
+    if (list) f.listOptions = opts;
+    else f.objectOptions = opts;
+  }
+  return negotiateObject(requestHeader(rc.c, 'accept'), opts);
 }
 
 /** The protobuf decoder for request bodies of this resource, when its kind has a protobuf form. */

@@ -3,7 +3,7 @@
 // writes are answered before the fan-out, bursts reach every watcher
 // complete and in order (a sweep's events together), bookmarks stay in order, consistent reads that wait for progress, waits for a future
 // version, and the ring's eviction.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Obj, Predicate, WatchEvent, WatchStream } from '../interface.ts';
 import { openSqliteKV, type SqliteKV } from '../sqlite/index.ts';
 import { KVStorage } from '../kvstore/index.ts';
@@ -259,6 +259,54 @@ describe('Cacher', () => {
     expect(enc.items.map((i) => i.apiVersion)).toEqual(['v1', 'v1']);
     expect((await cacher.getEncoded(`${P}ns/x`))!.json).toBe(JSON.stringify(await cacher.get(`${P}ns/x`)));
     expect(await cacher.getEncoded(`${P}ns/none`)).toBeNull();
+  });
+
+  describe('getEncoded answers at once when the cache is known to be fresh enough', () => {
+    const isPromise = (v: unknown) => v instanceof Promise;
+    it("without resourceVersion, once the cache has seen the store's revision; a missing object is null", async () => {
+      await make();
+      await cacher.create(`${P}ns/x`, cm('x'));
+      const cur = await kv.currentRevision();
+      await cacher.getEncoded(`${P}ns/x`, { resourceVersion: String(cur) }); // the cache has caught up
+      const now = cacher.getEncoded(`${P}ns/x`);
+      expect(isPromise(now)).toBe(false);
+      expect((now as { json: string }).json).toBe(JSON.stringify(await cacher.get(`${P}ns/x`)));
+      expect(cacher.getEncoded(`${P}ns/none`)).toBeNull();
+      for (const rv of ['0', String(cur)]) expect(isPromise(cacher.getEncoded(`${P}ns/x`, { resourceVersion: rv }))).toBe(false);
+    });
+
+    it('waits (a promise) while the store is ahead of the cache, or cannot say its revision', async () => {
+      await make();
+      await cacher.create(`${P}ns/x`, cm('x'));
+      const cur = await kv.currentRevision();
+      await cacher.getEncoded(`${P}ns/x`, { resourceVersion: String(cur) });
+      const ahead = vi.spyOn(base, 'revisionNow').mockReturnValue(cur + 1);
+      const later = cacher.getEncoded(`${P}ns/x`);
+      expect(isPromise(later)).toBe(true);
+      ahead.mockReturnValue(undefined);
+      expect(isPromise(cacher.getEncoded(`${P}ns/x`))).toBe(true);
+      ahead.mockRestore();
+      // the consistent read waited for the store's revision (a progress notification brings the cache there) or asked storage
+      expect(((await later) as { json: string }).json).toContain('"name":"x"');
+    });
+
+    it('a resourceVersion the cache has not reached waits, and is too large once the wait times out', async () => {
+      await make({ freshnessTimeoutMs: 20 });
+      const cur = await kv.currentRevision();
+      const future = cacher.getEncoded(`${P}ns/x`, { resourceVersion: String(cur + 100) });
+      expect(isPromise(future)).toBe(true);
+      await expect(future).rejects.toThrow(/Too large resource version/i);
+    });
+
+    it('a write acknowledged before the read is always seen (tight loop)', async () => {
+      await make();
+      await cacher.create(`${P}ns/x`, { ...cm('x'), data: { n: '0' } });
+      for (let i = 1; i <= 50; i++) {
+        await cacher.guaranteedUpdate(`${P}ns/x`, { tryUpdate: (o) => ({ ...o!, data: { n: String(i) } }) });
+        const got = (await cacher.getEncoded(`${P}ns/x`))!;
+        expect(JSON.parse(got.json).data.n).toBe(String(i));
+      }
+    });
   });
 
   it('hands watchers the object the change came with and keeps only strings in the ring', async () => {

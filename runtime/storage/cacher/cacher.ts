@@ -29,6 +29,7 @@ import {
   type WatchOptions,
   type WatchStream,
 } from '../interface.ts';
+import type { Maybe } from '../../api/maybe.ts';
 import { TooLargeResourceVersionError } from '../errors.ts';
 import { planGet, planList, planWatch, validateListOptions, validateWatchOptions, type ReadPlan } from '../semantics/options.ts';
 import { matchesAttrs, predicateEmpty, statusObject, transition } from '../semantics/predicate.ts';
@@ -103,6 +104,8 @@ export class Cacher implements Storage {
   private ring: EventRing;
   private rev = 0;
   private ready: Promise<void>;
+  /** The last (re)list finished and the cache follows the store (reads need not wait for ready). */
+  private following = false;
   private readyError: Error | null = null;
   private inner: Storage;
   private innerStream?: WatchStream;
@@ -154,7 +157,14 @@ export class Cacher implements Storage {
   }
 
   /** Lists the inner storage and starts following it. */
-  private async start(): Promise<void> {
+  private start(): Promise<void> {
+    this.following = false;
+    return this.relist().then(() => {
+      this.following = !this.closed;
+    });
+  }
+
+  private async relist(): Promise<void> {
     // the JSON when the inner storage has it (parsed here only for the selectors' attributes)
     const list: { items: { obj: Obj; json?: string }[]; resourceVersion: string } = this.inner.listEncoded
       ? await this.inner.listEncoded(this.prefix, {}).then((l) => ({ ...l, items: l.items.map((i) => ({ obj: JSON.parse(i.json) as Obj, json: i.json })) }))
@@ -350,11 +360,41 @@ export class Cacher implements Storage {
     return e && parseEntry(e);
   }
 
-  async getEncoded(key: string, opts: GetOptions = {}): Promise<EncodedObject | null> {
+  /**
+   * The object's served JSON. At once (no promise) when the cache is known to
+   * be fresh enough already: for a read without resourceVersion, the cache
+   * has seen the store's current revision (every acknowledged write), which
+   * the store knows in memory; else as get(), waiting for the cache or
+   * asking storage.
+   */
+  getEncoded(key: string, opts: GetOptions = {}): Maybe<EncodedObject | null> {
     if (!key.startsWith(this.prefix)) return this.innerGetEncoded(key, opts);
+    const now = this.freshEntry(key, opts.resourceVersion);
+    if (now !== undefined) return now;
+    return this.getEncodedLater(key, opts);
+  }
+
+  private async getEncodedLater(key: string, opts: GetOptions): Promise<EncodedObject | null> {
     const e = await this.cachedGet(key, opts);
     if (e === undefined) return this.innerGetEncoded(key, opts);
     return e;
+  }
+
+  /** The entry (null: missing) when the cache is known now to be fresh enough for a get at `resourceVersion`; undefined when that needs waiting or asking. */
+  private freshEntry(key: string, resourceVersion: string | undefined): Entry | null | undefined {
+    if (!this.following || this.closed) return undefined;
+    let plan: ReadPlan;
+    try {
+      plan = planGet(resourceVersion);
+    } catch {
+      return undefined; // the asynchronous path reports a bad resourceVersion
+    }
+    let need: number | undefined;
+    if (plan.kind === 'consistent') need = this.inner.revisionNow?.();
+    else if (plan.kind === 'notOlderThan') need = plan.rev;
+    else if (plan.kind === 'any') need = 0;
+    if (need === undefined || this.rev < need) return undefined;
+    return this.store.get(key) ?? null;
   }
 
   /** The entry (null: missing) once the cache is fresh enough; undefined when storage must answer. */

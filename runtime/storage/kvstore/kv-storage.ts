@@ -343,6 +343,10 @@ export class KVStorage implements Storage {
     return this.kv.currentRevision();
   }
 
+  revisionNow(): number | undefined {
+    return this.kv.revisionNow?.();
+  }
+
   async close(): Promise<void> {
     /* the KV is owned by whoever opened it */
   }

@@ -187,6 +187,9 @@ export class SqliteKV implements KV {
   async currentRevision(): Promise<number> {
     return this.rev;
   }
+  revisionNow(): number {
+    return this.rev;
+  }
   async compactedRevision(): Promise<number> {
     return this.compacted;
   }
