@@ -3,7 +3,7 @@
 // of items, metadata and endpoint versions; the protobuf bodies against the
 // codec's encoding of the same list, with the item cache bounded small.
 import { describe, expect, it } from 'vitest';
-import { listBody, objectBody, PROTOBUF_CACHE_BYTES, ProtobufItemCache, protobufListBody, protobufObjectBody } from './encoded-list.ts';
+import { listBody, objectBody, PROTOBUF_CACHE_BYTES, ProtobufItemCache, ProtobufObjectCache, protobufListBody, protobufObjectBody } from './encoded-list.ts';
 import { loadKubeProtobuf } from '../codec/protobuf/index.ts';
 import type { Obj } from '../storage/interface.ts';
 
@@ -58,6 +58,23 @@ describe('protobuf item cache', () => {
     expect(one).toBe(Buffer.from(codec.encode(JSON.parse(cms[3].json))).toString('hex'));
     if (bound < PROTOBUF_CACHE_BYTES) expect(cache.stats.items).toBeLessThan(cms.length);
     else expect(cache.stats.items).toBe(cms.length);
+  });
+
+  it.each([
+    ['a bound of a few objects', 700],
+    ['a bound below any object', 10],
+  ])('object bodies with %s: each GET body equals encoding the object, and the cache stays within the bound', async (_name, bound) => {
+    const codec = await loadKubeProtobuf();
+    const items = new ProtobufItemCache(bound);
+    const objects = new ProtobufObjectCache(bound);
+    for (let round = 0; round < 2; round++) {
+      for (const c of cms) {
+        const got = Buffer.from(protobufObjectBody(codec, 'ConfigMap', 'ConfigMapList', 'v1', c, items, objects)).toString('hex');
+        expect(got).toBe(Buffer.from(codec.encode(JSON.parse(c.json))).toString('hex'));
+        expect(objects.stats.weight).toBeLessThanOrEqual(bound);
+      }
+    }
+    expect(objects.stats.items).toBeLessThan(cms.length);
   });
 
   it('keeps the most recently used items and counts the JSON they hold', async () => {
