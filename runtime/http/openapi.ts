@@ -1,14 +1,22 @@
-// Serves the OpenAPI documents codegen precomputed (generated/openapi):
-// /openapi/v2 and /openapi/v3 (index and one document per group-version,
-// addressed with ?hash= for caching). Files are read once, on first use,
-// and served as stored bytes.
+// Serves the OpenAPI documents of the served API: /openapi/v2 (JSON, or the
+// gnostic protobuf form for `application/com.github.proto-openapi.spec.v2...`,
+// with kube-openapi's ETag, Last-Modified, Vary and 304s) and /openapi/v3
+// (index and one document per served group-version, addressed with ?hash=
+// for caching). Codegen precomputed the documents (generated/openapi) for
+// every group-version it knows; they are cut to what --runtime-config serves
+// (openapi/served.ts) on first use and kept.
 
 import { readFileSync, existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Context } from 'hono';
 import { errors } from '../api/errors.ts';
 import { sendStatus } from './respond.ts';
 import { requestHeader } from './request-headers.ts';
+import { servedSet, servedV2, servedV3, type ServedResource } from './openapi/served.ts';
+import { encodeGnosticV2 } from './openapi/gnostic.ts';
+import { MEDIA_OPENAPI_V2_PROTOBUF, v2Form } from './openapi/accept.ts';
+import { notModified } from './openapi/conditional.ts';
 
 export interface OpenAPIServer {
   v2(c: Context): Response;
@@ -16,33 +24,114 @@ export interface OpenAPIServer {
   v3(c: Context): Response;
 }
 
-export function openAPIServer(dir: string): OpenAPIServer {
-  const cache = new Map<string, Uint8Array | null>();
-  const load = (rel: string): Uint8Array | null => {
-    if (!cache.has(rel)) {
-      const p = join(dir, rel);
-      cache.set(rel, existsSync(p) ? new Uint8Array(readFileSync(p)) : null);
-    }
-    return cache.get(rel)!;
+export interface OpenAPIServed {
+  /** The resources the server serves (every version of each). */
+  served: readonly ServedResource[];
+  /** Every resource the generated documents describe (served or not). */
+  known: readonly ServedResource[];
+  /** When the documents were built: their Last-Modified (default: now). */
+  builtAt?: Date;
+}
+
+/** `api/v1` or `apis/<group>/<version>`. */
+const v3Key = (group: string, version: string) => (group === '' ? `api/${version}` : `apis/${group}/${version}`);
+
+/** kube-openapi's ETag: SHA-512 of the JSON document, upper-case hex. */
+export function documentHash(bytes: Uint8Array | string): string {
+  return createHash('sha512').update(bytes).digest('hex').toUpperCase();
+}
+
+interface Doc {
+  bytes: Uint8Array;
+  hash: string;
+}
+
+const encoder = new TextEncoder();
+
+export function openAPIServer(dir: string, api: OpenAPIServed): OpenAPIServer {
+  const set = servedSet(api.served);
+  const builtAt = api.builtAt ?? new Date();
+  const read = (rel: string): Uint8Array | undefined => {
+    const p = join(dir, rel);
+    return existsSync(p) ? new Uint8Array(readFileSync(p)) : undefined;
   };
-  const json = (bytes: Uint8Array | null, extra: Record<string, string> = {}) =>
-    bytes ? new Response(bytes as unknown as BodyInit, { headers: { 'Content-Type': 'application/json', ...extra } }) : sendStatus(errors.notFoundPath());
+  const parse = (bytes: Uint8Array) => JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>;
+
+  // v2: the served cut of the full document, its protobuf form made on first ask
+  let v2: (Doc & { proto?: Uint8Array }) | null | undefined;
+  const loadV2 = () => {
+    if (v2 === undefined) {
+      const full = read('v2.json');
+      if (!full) v2 = null;
+      else {
+        const bytes = encoder.encode(JSON.stringify(servedV2(parse(full), set)));
+        v2 = { bytes, hash: documentHash(bytes) };
+      }
+    }
+    return v2;
+  };
+
+  // v3: one document per served group-version; cut only when some of its resources are not served
+  const v3Keys = new Map<string, { group: string; version: string }>();
+  for (const r of api.served) v3Keys.set(v3Key(r.group, r.version), { group: r.group, version: r.version });
+  const whole = new Set<string>();
+  for (const key of v3Keys.keys()) {
+    const [servedCount, knownCount] = [api.served, api.known].map((list) => list.filter((r) => v3Key(r.group, r.version) === key).length);
+    if (servedCount === knownCount) whole.add(key);
+  }
+  const v3Docs = new Map<string, Doc | null>();
+  const loadV3 = (key: string): Doc | null => {
+    let d = v3Docs.get(key);
+    if (d === undefined) {
+      const file = read(`v3/${key.replace(/\//g, '__')}.json`);
+      if (!file || !v3Keys.has(key)) d = null;
+      else {
+        const bytes = whole.has(key) ? file : encoder.encode(JSON.stringify(servedV3(parse(file), set)));
+        d = { bytes, hash: documentHash(bytes) };
+      }
+      v3Docs.set(key, d);
+    }
+    return d;
+  };
+  let v3Index: Uint8Array | undefined;
+
+  const json = (bytes: Uint8Array, extra: Record<string, string> = {}) => new Response(bytes as unknown as BodyInit, { headers: { 'Content-Type': 'application/json', ...extra } });
+
   return {
     v2(c) {
-      const accept = requestHeader(c, 'accept') ?? '';
-      // the protobuf form of v2 is not produced; clients that list JSON as an alternative get JSON
-      if (accept && !/application\/json|\*\/\*/.test(accept)) return sendStatus(errors.notAcceptable(['application/json']));
-      return json(load('v2.json'));
+      const doc = loadV2();
+      if (!doc) return sendStatus(errors.notFoundPath());
+      const form = v2Form(requestHeader(c, 'accept'));
+      // as kube-openapi: 406 with no body when neither JSON nor the protobuf form is acceptable
+      // (an empty body, not null: the node adapter gives a null body a text/plain Content-Type)
+      if (!form) return new Response(new Uint8Array(0), { status: 406, headers: { Vary: 'Accept' } });
+      const etag = `"${doc.hash}"`;
+      const headers: Record<string, string> = { Vary: 'Accept', Etag: etag, 'Cache-Control': 'no-cache, private' };
+      if (notModified(requestHeader(c, 'if-none-match'), requestHeader(c, 'if-modified-since'), { etag, lastModified: builtAt })) return new Response(new Uint8Array(0), { status: 304, headers });
+      headers['Last-Modified'] = builtAt.toUTCString();
+      if (form === 'json') return json(doc.bytes, headers);
+      doc.proto ??= encodeGnosticV2(parse(doc.bytes));
+      return new Response(doc.proto as unknown as BodyInit, { headers: { 'Content-Type': MEDIA_OPENAPI_V2_PROTOBUF, ...headers } });
     },
     v3Index() {
-      return json(load('v3/index.json'));
+      if (!v3Index) {
+        const paths: Record<string, { serverRelativeURL: string }> = {};
+        for (const key of [...v3Keys.keys()].sort()) {
+          const d = loadV3(key);
+          if (d) paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${d.hash}` };
+        }
+        v3Index = encoder.encode(JSON.stringify({ paths }));
+      }
+      return json(v3Index);
     },
     v3(c) {
-      const path = new URL(c.req.url).pathname.replace(/^\/openapi\/v3\//, '');
-      if (!/^[a-z0-9.\-/]+$/i.test(path) || path.includes('..')) return sendStatus(errors.notFoundPath());
-      const file = `v3/${path.replace(/\//g, '__')}.json`;
-      const hashed = new URL(c.req.url).searchParams.has('hash');
-      return json(load(file), hashed ? { 'Cache-Control': 'public, immutable', Expires: new Date(Date.now() + 365 * 86400_000).toUTCString() } : { 'Cache-Control': 'no-cache, private' });
+      const url = new URL(c.req.url);
+      const key = url.pathname.replace(/^\/openapi\/v3\//, '');
+      if (!/^[a-z0-9.\-/]+$/i.test(key) || key.includes('..')) return sendStatus(errors.notFoundPath());
+      const d = loadV3(key);
+      if (!d) return sendStatus(errors.notFoundPath());
+      const hashed = url.searchParams.has('hash');
+      return json(d.bytes, hashed ? { 'Cache-Control': 'public, immutable', Expires: new Date(Date.now() + 365 * 86400_000).toUTCString() } : { 'Cache-Control': 'no-cache, private' });
     },
   };
 }

@@ -1,0 +1,90 @@
+// /openapi/v2 over a real socket, as kube-openapi serves it: JSON or the
+// gnostic protobuf form by Accept (406 with no body and no Content-Type
+// otherwise), one ETag for both forms (the quoted SHA-512 of the JSON
+// document, upper-case hex), Last-Modified, `Vary: Accept`, and 304 with
+// neither body nor Content-Type on If-None-Match or If-Modified-Since.
+import { request, type OutgoingHttpHeaders } from 'node:http';
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../runtime/index.ts';
+import { encodeGnosticV2 } from '../../runtime/http/openapi/gnostic.ts';
+
+let s: RunningServer;
+beforeAll(async () => {
+  s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true });
+});
+afterAll(() => s?.stop());
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+function get(headers: OutgoingHttpHeaders = {}): Promise<Answer> {
+  const u = new URL(s.url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: u.hostname, port: u.port, method: 'GET', path: '/openapi/v2', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (d: Buffer) => chunks.push(d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const PROTO = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+const PROTO_OLD = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
+
+describe('/openapi/v2', () => {
+  it('JSON by default, with the ETag of its bytes, Last-Modified and Vary', async () => {
+    const res = await get();
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.headers.vary).toBe('Accept');
+    expect(res.headers['cache-control']).toBe('no-cache, private');
+    expect(res.headers.etag).toBe(`"${createHash('sha512').update(res.body).digest('hex').toUpperCase()}"`);
+    expect(Date.parse(res.headers['last-modified'] as string)).not.toBeNaN();
+    expect(JSON.parse(res.body.toString()).swagger).toBe('2.0');
+  });
+
+  it.each([PROTO, PROTO_OLD, `${PROTO_OLD}, application/json`, `application/json;q=0.9, ${PROTO}`])('protobuf for %s: the same document, the same ETag', async (accept) => {
+    const json = await get();
+    const res = await get({ accept });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe(PROTO);
+    expect(res.headers.etag).toBe(json.headers.etag);
+    expect(res.body.equals(encodeGnosticV2(JSON.parse(json.body.toString())))).toBe(true);
+  });
+
+  it.each(['application/yaml', 'application/vnd.kubernetes.protobuf', 'text/html'])('406 with no body for %s', async (accept) => {
+    const res = await get({ accept });
+    expect(res.status).toBe(406);
+    expect(res.body.length).toBe(0);
+    expect(res.headers['content-type']).toBeUndefined();
+  });
+
+  it('304 without a body for a matching If-None-Match (either form), 200 for another tag', async () => {
+    const etag = (await get()).headers.etag as string;
+    for (const accept of ['application/json', PROTO_OLD]) {
+      const res = await get({ accept, 'if-none-match': etag });
+      expect(res.status).toBe(304);
+      expect(res.body.length).toBe(0);
+      expect(res.headers.etag).toBe(etag);
+      expect(res.headers.vary).toBe('Accept');
+      expect(res.headers['content-type']).toBeUndefined();
+      expect(res.headers['last-modified']).toBeUndefined();
+    }
+    expect((await get({ 'if-none-match': `W/${etag}` })).status).toBe(304);
+    expect((await get({ 'if-none-match': `"other", ${etag}` })).status).toBe(304);
+    expect((await get({ 'if-none-match': '"other"' })).status).toBe(200);
+  });
+
+  it('304 for If-Modified-Since at or after Last-Modified', async () => {
+    const lastModified = (await get()).headers['last-modified'] as string;
+    expect((await get({ 'if-modified-since': lastModified })).status).toBe(304);
+    expect((await get({ 'if-modified-since': new Date(Date.parse(lastModified) - 1000).toUTCString() })).status).toBe(200);
+  });
+});
