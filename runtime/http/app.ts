@@ -161,13 +161,15 @@ export function createApp(opts: AppOptions): Hono<Env> {
   // Non-resource endpoints.
   const health = (endpoint: 'healthz' | 'livez' | 'readyz') => (c: Context) => {
     const url = new URL(c.req.url);
-    const sub = url.pathname.split('/')[2] ?? '';
+    // a check's own path: its name may hold slashes (/readyz/poststarthook/rbac/bootstrap-roles); /readyz/ is none
+    const sub = url.pathname.slice(endpoint.length + 2);
+    if (url.pathname !== `/${endpoint}` && sub === '') return TEXT_404();
     const checks = endpoint === 'readyz' ? opts.health.readyz : opts.health.livez;
     return healthResponse(endpoint, checks, url, sub);
   };
   for (const ep of ['healthz', 'livez', 'readyz'] as const) {
     app.get(`/${ep}`, health(ep));
-    app.get(`/${ep}/:check`, health(ep));
+    app.get(`/${ep}/*`, health(ep));
   }
   // /version, /api, /apis and /apis/<group> are go-restful routes upstream, whose router ignores
   // one trailing slash; health, OpenAPI and issuer paths are exact (with a slash they are 404)
