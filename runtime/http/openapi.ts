@@ -1,8 +1,8 @@
 // Serves the OpenAPI documents of the served API: /openapi/v2 (JSON, or the
 // gnostic protobuf form for `application/com.github.proto-openapi.spec.v2...`,
 // with kube-openapi's ETag, Last-Modified, Vary and 304s) and /openapi/v3
-// (index and one document per served group-version, addressed with ?hash=
-// for caching). Codegen precomputed the documents (generated/openapi) for
+// (index and one JSON document per served group-version, with ETags and
+// 304s; a ?hash= is cached as immutable, a stale one redirected). Codegen precomputed the documents (generated/openapi) for
 // every group-version it knows; they are cut to what --runtime-config serves
 // (openapi/served.ts) on first use and kept.
 
@@ -15,7 +15,7 @@ import { sendStatus } from './respond.ts';
 import { requestHeader } from './request-headers.ts';
 import { servedSet, servedV2, servedV3, type ServedResource } from './openapi/served.ts';
 import { encodeGnosticV2 } from './openapi/gnostic.ts';
-import { MEDIA_OPENAPI_V2_PROTOBUF, v2Form } from './openapi/accept.ts';
+import { MEDIA_OPENAPI_V2_PROTOBUF, v2Form, v3JSONAcceptable } from './openapi/accept.ts';
 import { notModified } from './openapi/conditional.ts';
 
 export interface OpenAPIServer {
@@ -93,9 +93,11 @@ export function openAPIServer(dir: string, api: OpenAPIServed): OpenAPIServer {
     }
     return d;
   };
-  let v3Index: Uint8Array | undefined;
+  let v3Index: Doc | undefined;
 
   const json = (bytes: Uint8Array, extra: Record<string, string> = {}) => new Response(bytes as unknown as BodyInit, { headers: { 'Content-Type': 'application/json', ...extra } });
+  // an empty body, not null: the node adapter gives a null body a text/plain Content-Type
+  const empty = (status: number, headers: Record<string, string>) => new Response(new Uint8Array(0), { status, headers });
 
   return {
     v2(c) {
@@ -103,26 +105,28 @@ export function openAPIServer(dir: string, api: OpenAPIServed): OpenAPIServer {
       if (!doc) return sendStatus(errors.notFoundPath());
       const form = v2Form(requestHeader(c, 'accept'));
       // as kube-openapi: 406 with no body when neither JSON nor the protobuf form is acceptable
-      // (an empty body, not null: the node adapter gives a null body a text/plain Content-Type)
-      if (!form) return new Response(new Uint8Array(0), { status: 406, headers: { Vary: 'Accept' } });
+      if (!form) return empty(406, { Vary: 'Accept' });
       const etag = `"${doc.hash}"`;
       const headers: Record<string, string> = { Vary: 'Accept', Etag: etag, 'Cache-Control': 'no-cache, private' };
-      if (notModified(requestHeader(c, 'if-none-match'), requestHeader(c, 'if-modified-since'), { etag, lastModified: builtAt })) return new Response(new Uint8Array(0), { status: 304, headers });
+      if (notModified(requestHeader(c, 'if-none-match'), requestHeader(c, 'if-modified-since'), { etag, lastModified: builtAt })) return empty(304, headers);
       headers['Last-Modified'] = builtAt.toUTCString();
       if (form === 'json') return json(doc.bytes, headers);
       doc.proto ??= encodeGnosticV2(parse(doc.bytes));
       return new Response(doc.proto as unknown as BodyInit, { headers: { 'Content-Type': MEDIA_OPENAPI_V2_PROTOBUF, ...headers } });
     },
-    v3Index() {
+    v3Index(c) {
       if (!v3Index) {
         const paths: Record<string, { serverRelativeURL: string }> = {};
         for (const key of [...v3Keys.keys()].sort()) {
           const d = loadV3(key);
           if (d) paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${d.hash}` };
         }
-        v3Index = encoder.encode(JSON.stringify({ paths }));
+        const bytes = encoder.encode(JSON.stringify({ paths }));
+        v3Index = { bytes, hash: documentHash(bytes) };
       }
-      return json(v3Index);
+      const etag = `"${v3Index.hash}"`;
+      if (notModified(requestHeader(c, 'if-none-match'), undefined, { etag, lastModified: builtAt })) return empty(304, { Etag: etag, 'Cache-Control': 'no-cache, private' });
+      return json(v3Index.bytes, { Etag: etag, 'Cache-Control': 'no-cache, private' });
     },
     v3(c) {
       const url = new URL(c.req.url);
@@ -130,8 +134,19 @@ export function openAPIServer(dir: string, api: OpenAPIServed): OpenAPIServer {
       if (!/^[a-z0-9.\-/]+$/i.test(key) || key.includes('..')) return sendStatus(errors.notFoundPath());
       const d = loadV3(key);
       if (!d) return sendStatus(errors.notFoundPath());
-      const hashed = url.searchParams.has('hash');
-      return json(d.bytes, hashed ? { 'Cache-Control': 'public, immutable', Expires: new Date(Date.now() + 365 * 86400_000).toUTCString() } : { 'Cache-Control': 'no-cache, private' });
+      // kube-openapi's handler3: JSON (the protobuf form of v3 is not produced here), ETag, and for a ?hash=
+      // the immutable caching headers, or a 301 to the current hash when it is another
+      if (!v3JSONAcceptable(requestHeader(c, 'accept'))) return empty(406, { Vary: 'Accept' });
+      const etag = `"${d.hash}"`;
+      const headers: Record<string, string> = { Vary: 'Accept', Etag: etag };
+      const hash = url.searchParams.get('hash');
+      if (hash) {
+        if (hash !== d.hash) return empty(301, { ...headers, 'Content-Type': 'application/json', Location: `/openapi/v3/${key}?hash=${d.hash}` });
+        headers['Cache-Control'] = 'public, immutable';
+        headers.Expires = new Date(Date.now() + 365 * 86400_000).toUTCString();
+      } else headers['Cache-Control'] = 'no-cache, private';
+      if (notModified(requestHeader(c, 'if-none-match'), requestHeader(c, 'if-modified-since'), { etag, lastModified: builtAt })) return empty(304, headers);
+      return json(d.bytes, { ...headers, 'Last-Modified': builtAt.toUTCString() });
     },
   };
 }

@@ -1,6 +1,6 @@
 // Which form of /openapi/v2 an Accept header gets, by kube-openapi's rules.
 import { describe, expect, it } from 'vitest';
-import { parseAcceptClauses, v2Form } from './accept.ts';
+import { parseAcceptClauses, v2Form, v3JSONAcceptable } from './accept.ts';
 
 describe('v2Form', () => {
   it.each([
@@ -32,5 +32,19 @@ describe('v2Form', () => {
       { type: 'a', subType: 'b', q: 0.2 },
       { type: 'c', subType: 'd', q: 0 },
     ]);
+  });
+});
+
+describe('v3JSONAcceptable', () => {
+  it.each([
+    [undefined, true],
+    ['*/*', true],
+    ['application/*', true],
+    ['application/json', true],
+    ['text/plain, application/json;q=0.1', true],
+    ['application/yaml', false],
+    ['application/com.github.proto-openapi.spec.v3.v1.0+protobuf', false],
+  ])('%s -> %s', (accept, want) => {
+    expect(v3JSONAcceptable(accept)).toBe(want);
   });
 });

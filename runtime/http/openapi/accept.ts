@@ -1,4 +1,4 @@
-// The Accept header as kube-openapi's /openapi/v2 handler reads it (the
+// The Accept header as kube-openapi's OpenAPI handlers read it (the
 // goautoneg rules): clauses sorted by q, a specific type before a wildcard
 // at equal q, types compared as written; the first clause that matches one
 // of the offered forms (JSON, then the two protobuf spellings) picks it.
@@ -59,4 +59,9 @@ export function v2Form(accept: string | undefined): 'json' | 'protobuf' | undefi
       return o.form;
     }
   return undefined;
+}
+
+/** Whether an Accept header takes the JSON form of a v3 document (the only form served of v3). */
+export function v3JSONAcceptable(accept: string | undefined): boolean {
+  return parseAcceptClauses(accept || '*/*').some((c) => (c.type === 'application' || c.type === '*') && (c.subType === 'json' || c.subType === '*'));
 }
