@@ -19,7 +19,7 @@ import { MEDIA_OPENAPI_V2_PROTOBUF, v2Form, v3JSONAcceptable } from './openapi/a
 import { notModified } from './openapi/conditional.ts';
 
 export interface OpenAPIServer {
-  v2(c: Context): Response;
+  v2(c: Context): Response | Promise<Response>;
   v3Index(c: Context): Response;
   v3(c: Context): Response;
 }
@@ -41,6 +41,16 @@ export function documentHash(bytes: Uint8Array | string): string {
   return createHash('sha512').update(bytes).digest('hex').toUpperCase();
 }
 
+/** A pause that yields a turn of the event loop once `ms` of work went by since the last one. */
+function timeSlices(ms: number): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < ms) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    since = performance.now();
+  };
+}
+
 interface Doc {
   bytes: Uint8Array;
   hash: string;
@@ -57,8 +67,8 @@ export function openAPIServer(dir: string, api: OpenAPIServed): OpenAPIServer {
   };
   const parse = (bytes: Uint8Array) => JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>;
 
-  // v2: the served cut of the full document, its protobuf form made on first ask
-  let v2: (Doc & { proto?: Uint8Array }) | null | undefined;
+  // v2: the served cut of the full document, its protobuf form made on first ask (in slices of time)
+  let v2: (Doc & { proto?: Promise<Uint8Array> }) | null | undefined;
   const loadV2 = () => {
     if (v2 === undefined) {
       const full = read('v2.json');
@@ -111,8 +121,8 @@ export function openAPIServer(dir: string, api: OpenAPIServed): OpenAPIServer {
       if (notModified(requestHeader(c, 'if-none-match'), requestHeader(c, 'if-modified-since'), { etag, lastModified: builtAt })) return empty(304, headers);
       headers['Last-Modified'] = builtAt.toUTCString();
       if (form === 'json') return json(doc.bytes, headers);
-      doc.proto ??= encodeGnosticV2(parse(doc.bytes));
-      return new Response(doc.proto as unknown as BodyInit, { headers: { 'Content-Type': MEDIA_OPENAPI_V2_PROTOBUF, ...headers } });
+      doc.proto ??= encodeGnosticV2(parse(doc.bytes), timeSlices(10));
+      return doc.proto.then((proto) => new Response(proto as unknown as BodyInit, { headers: { 'Content-Type': MEDIA_OPENAPI_V2_PROTOBUF, ...headers } }));
     },
     v3Index(c) {
       if (!v3Index) {

@@ -59,7 +59,7 @@ describe('/openapi/v2', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe(PROTO);
     expect(res.headers.etag).toBe(json.headers.etag);
-    expect(res.body.equals(encodeGnosticV2(JSON.parse(json.body.toString())))).toBe(true);
+    expect(res.body.equals(await encodeGnosticV2(JSON.parse(json.body.toString())))).toBe(true);
   });
 
   it.each(['application/yaml', 'application/vnd.kubernetes.protobuf', 'text/html'])('406 with no body for %s', async (accept) => {

@@ -306,9 +306,9 @@ function representable(v: unknown): unknown {
 }
 
 describe('gnostic openapi.v2.Document', () => {
-  it('the generated document round-trips: every path and definition', () => {
+  it('the generated document round-trips: every path and definition', async () => {
     const doc = JSON.parse(readFileSync(openapiV2Path, 'utf8'));
-    const back = decodeDocument(encodeGnosticV2(doc));
+    const back = decodeDocument(await encodeGnosticV2(doc));
     expect(Object.keys(back.paths as Json)).toEqual(Object.keys(doc.paths));
     expect(Object.keys(back.definitions as Json)).toEqual(Object.keys(doc.definitions));
     for (const p of Object.keys(doc.paths)) expect((back.paths as Json)[p], p).toEqual(representable(doc.paths[p]));
@@ -316,7 +316,7 @@ describe('gnostic openapi.v2.Document', () => {
     expect(back).toEqual(representable(doc));
   });
 
-  it('round-trips the parts of swagger 2.0 the generated document does not use', () => {
+  it('round-trips the parts of swagger 2.0 the generated document does not use', async () => {
     const doc = {
       swagger: '2.0',
       info: { title: 't', version: 'v', description: 'd', termsOfService: 'tos', 'x-info': { a: [1, 2] } },
@@ -400,7 +400,16 @@ describe('gnostic openapi.v2.Document', () => {
       externalDocs: { url: 'https://k8s.io' },
       'x-top': { nested: ['y'] },
     };
-    expect(decodeDocument(encodeGnosticV2(doc))).toEqual(representable(doc));
+    expect(decodeDocument(await encodeGnosticV2(doc))).toEqual(representable(doc));
+  });
+
+  it('pauses after each path and definition', async () => {
+    const doc = JSON.parse(readFileSync(openapiV2Path, 'utf8'));
+    let pauses = 0;
+    await encodeGnosticV2(doc, async () => {
+      pauses++;
+    });
+    expect(pauses).toBe(Object.keys(doc.paths).length + Object.keys(doc.definitions).length);
   });
 
   it('keeps the values of extensions and defaults as YAML text', () => {

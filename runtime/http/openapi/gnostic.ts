@@ -394,9 +394,67 @@ class Out {
   }
 }
 
-/** The gnostic `openapi.v2.Document` bytes of a swagger 2.0 document. */
-export function encodeGnosticV2(doc: Record<string, unknown>): Uint8Array {
-  const w = new WireWriter(1 << 20);
-  new Out(w).document(doc);
-  return w.finish();
+const HEAD_KEYS = ['swagger', 'info', 'host', 'basePath', 'schemes', 'consumes', 'produces'];
+
+/**
+ * The gnostic `openapi.v2.Document` bytes of a swagger 2.0 document, made a path and a definition at a
+ * time, awaiting `pause` after each (the server passes a turn of the event loop once a slice of time is
+ * used, so that encoding a large document does not hold up other requests).
+ */
+export async function encodeGnosticV2(doc: Record<string, unknown>, pause: () => Promise<void> = async () => {}): Promise<Uint8Array> {
+  const out = new Out(new WireWriter(1 << 16));
+  const bytes = (write: () => void): Uint8Array => {
+    out.w.reset();
+    write();
+    return out.w.finish();
+  };
+  const chunks: Uint8Array[] = [];
+  const head: Json = {};
+  const tail: Json = {};
+  for (const [k, v] of Object.entries(doc)) if (k !== 'paths' && k !== 'definitions') (HEAD_KEYS.includes(k) ? head : tail)[k] = v;
+  chunks.push(bytes(() => out.document(head)));
+  /** One length-delimited field whose content is the entries, each a length-delimited field of its own. */
+  const field = async (no: number, first: Uint8Array, entryNo: number, entries: [string, Json][], entry: (name: string, v: Json) => void) => {
+    const parts: Uint8Array[] = [first];
+    for (const [name, v] of entries) {
+      const body = bytes(() => entry(name, v));
+      parts.push(
+        bytes(() => out.w.tag(entryNo, WireType.LengthDelimited).uint32(body.length)),
+        body,
+      );
+      await pause();
+    }
+    const length = parts.reduce((n, p) => n + p.length, 0);
+    chunks.push(
+      bytes(() => out.w.tag(no, WireType.LengthDelimited).uint32(length)),
+      ...parts,
+    );
+  };
+  const objects = (o: unknown, keep: (k: string) => boolean): [string, Json][] => (isObject(o) ? Object.entries(o).filter((e): e is [string, Json] => keep(e[0]) && isObject(e[1])) : []);
+  if (isObject(doc.paths)) {
+    const paths = doc.paths;
+    await field(
+      8,
+      bytes(() => out.vendor(1, paths)),
+      2,
+      objects(paths, (k) => !k.startsWith('x-')),
+      (name, item) => {
+        out.str(1, name);
+        out.msg(2, () => out.pathItem(item));
+      },
+    );
+  }
+  if (isObject(doc.definitions))
+    await field(
+      9,
+      new Uint8Array(0),
+      1,
+      objects(doc.definitions, () => true),
+      (name, s) => {
+        out.str(1, name);
+        out.msg(2, () => out.schema(s));
+      },
+    );
+  chunks.push(bytes(() => out.document(tail)));
+  return Buffer.concat(chunks);
 }
