@@ -14,7 +14,6 @@ import { errors } from '../api/errors.ts';
 import { sendStatus } from './respond.ts';
 import { requestHeader } from './request-headers.ts';
 import { servedSet, servedV2, servedV3, type ServedResource } from './openapi/served.ts';
-import { encodeGnosticV2 } from './openapi/gnostic.ts';
 import { MEDIA_OPENAPI_V2_PROTOBUF, v2Form, v3JSONAcceptable } from './openapi/accept.ts';
 import { notModified } from './openapi/conditional.ts';
 
@@ -121,7 +120,8 @@ export function openAPIServer(dir: string, api: OpenAPIServed): OpenAPIServer {
       if (notModified(requestHeader(c, 'if-none-match'), requestHeader(c, 'if-modified-since'), { etag, lastModified: builtAt })) return empty(304, headers);
       headers['Last-Modified'] = builtAt.toUTCString();
       if (form === 'json') return json(doc.bytes, headers);
-      doc.proto ??= encodeGnosticV2(parse(doc.bytes), timeSlices(10));
+      // the encoder (and the protobuf wire package under it) is loaded on the first protobuf request, not at start
+      doc.proto ??= import('./openapi/gnostic.ts').then(({ encodeGnosticV2 }) => encodeGnosticV2(parse(doc.bytes), timeSlices(10)));
       return doc.proto.then((proto) => new Response(proto as unknown as BodyInit, { headers: { 'Content-Type': MEDIA_OPENAPI_V2_PROTOBUF, ...headers } }));
     },
     v3Index(c) {
