@@ -1,6 +1,8 @@
 // Emits generated/openapi/v2.json: one OpenAPI v2 (swagger 2.0) document with
-// `definitions` and `paths` of every enabled-by-default group-version, as
-// kube-apiserver serves /openapi/v2. Schemas are the v3 ones with references
+// `definitions` and `paths` of every group-version codegen knows, enabled by
+// default or not, in the shape kube-apiserver serves /openapi/v2; the server
+// cuts it down to the group-versions and resources it serves
+// (runtime/http/openapi/served.ts). Schemas are the v3 ones with references
 // rewritten to #/definitions/. Compact JSON, keys sorted.
 import type { Model } from '../model/types.ts';
 import { isObject, rawRef, REF_PREFIX, sortKeysDeep } from '../load/schema-util.ts';
@@ -74,7 +76,6 @@ export function emitOpenAPIV2(model: Model): string {
   const paths: Record<string, unknown> = {};
   const names = new Set<string>();
   for (const g of model.groupVersions) {
-    if (!g.enabledByDefault) continue;
     const resources = model.resources.filter((r) => r.group === g.group && r.version === g.version).map(toResourceDef);
     if (resources.length === 0) continue;
     const items = groupVersionPaths(model, g.group, g.version, resources);

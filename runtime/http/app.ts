@@ -183,7 +183,9 @@ export function createApp(opts: AppOptions): Hono<Env> {
     (endpoint: 'healthz' | 'livez' | 'readyz'): Endpoint =>
     (c) => {
       const url = new URL(c.req.url);
-      const sub = url.pathname.split('/')[2] ?? '';
+      // a check's own path: its name may hold slashes (/readyz/poststarthook/rbac/bootstrap-roles); /readyz/ names none
+      const sub = url.pathname.slice(endpoint.length + 2);
+      if (url.pathname !== `/${endpoint}` && sub === '') return TEXT_404();
       const checks = endpoint === 'readyz' ? opts.health.readyz : opts.health.livez;
       return healthResponse(endpoint, checks, url, sub);
     };
@@ -225,9 +227,9 @@ export function createApp(opts: AppOptions): Hono<Env> {
     const exact = endpoints.get(path);
     if (exact) return exact;
     if (path.startsWith(OPENAPI_V3)) return (c) => opts.openapi.v3(c);
-    // /healthz/<check> and the like: one more non-empty segment
+    // /healthz/<check> and the like: a check's name follows (it may hold slashes)
     const slash = path.indexOf('/', 1);
-    if (slash > 0 && slash < path.length - 1 && path.indexOf('/', slash + 1) < 0) return healthChecks.get(path.slice(0, slash + 1));
+    if (slash > 0 && slash < path.length - 1) return healthChecks.get(path.slice(0, slash + 1));
     return undefined;
   };
 

@@ -1,48 +1,162 @@
-// Serves the OpenAPI documents codegen precomputed (generated/openapi):
-// /openapi/v2 and /openapi/v3 (index and one document per group-version,
-// addressed with ?hash= for caching). Files are read once, on first use,
-// and served as stored bytes.
+// Serves the OpenAPI documents of the served API: /openapi/v2 (JSON, or the
+// gnostic protobuf form for `application/com.github.proto-openapi.spec.v2...`,
+// with kube-openapi's ETag, Last-Modified, Vary and 304s) and /openapi/v3
+// (index and one JSON document per served group-version, with ETags and
+// 304s; a ?hash= is cached as immutable, a stale one redirected). Codegen precomputed the documents (generated/openapi) for
+// every group-version it knows; they are cut to what --runtime-config serves
+// (openapi/served.ts) on first use and kept.
 
 import { readFileSync, existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Context } from 'hono';
 import { errors } from '../api/errors.ts';
 import { sendStatus } from './respond.ts';
 import { requestHeader } from './request-headers.ts';
+import { servedSet, servedV2, servedV3, type ServedResource } from './openapi/served.ts';
+import { MEDIA_OPENAPI_V2_PROTOBUF, v2Form, v3JSONAcceptable } from './openapi/accept.ts';
+import { notModified } from './openapi/conditional.ts';
 
 export interface OpenAPIServer {
-  v2(c: Context): Response;
+  v2(c: Context): Response | Promise<Response>;
   v3Index(c: Context): Response;
   v3(c: Context): Response;
 }
 
-export function openAPIServer(dir: string): OpenAPIServer {
-  const cache = new Map<string, Uint8Array | null>();
-  const load = (rel: string): Uint8Array | null => {
-    if (!cache.has(rel)) {
-      const p = join(dir, rel);
-      cache.set(rel, existsSync(p) ? new Uint8Array(readFileSync(p)) : null);
-    }
-    return cache.get(rel)!;
+export interface OpenAPIServed {
+  /** The resources the server serves (every version of each). */
+  served: readonly ServedResource[];
+  /** Every resource the generated documents describe (served or not). */
+  known: readonly ServedResource[];
+  /** When the documents were built: their Last-Modified (default: now). */
+  builtAt?: Date;
+}
+
+/** `api/v1` or `apis/<group>/<version>`. */
+const v3Key = (group: string, version: string) => (group === '' ? `api/${version}` : `apis/${group}/${version}`);
+
+/** kube-openapi's ETag: SHA-512 of the JSON document, upper-case hex. */
+export function documentHash(bytes: Uint8Array | string): string {
+  return createHash('sha512').update(bytes).digest('hex').toUpperCase();
+}
+
+/** A pause that yields a turn of the event loop once `ms` of work went by since the last one. */
+function timeSlices(ms: number): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < ms) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    since = performance.now();
   };
-  const json = (bytes: Uint8Array | null, extra: Record<string, string> = {}) =>
-    bytes ? new Response(bytes as unknown as BodyInit, { headers: { 'Content-Type': 'application/json', ...extra } }) : sendStatus(errors.notFoundPath());
+}
+
+interface Doc {
+  bytes: Uint8Array;
+  hash: string;
+}
+
+const encoder = new TextEncoder();
+
+export function openAPIServer(dir: string, api: OpenAPIServed): OpenAPIServer {
+  const set = servedSet(api.served);
+  const builtAt = api.builtAt ?? new Date();
+  const read = (rel: string): Uint8Array | undefined => {
+    const p = join(dir, rel);
+    return existsSync(p) ? new Uint8Array(readFileSync(p)) : undefined;
+  };
+  const parse = (bytes: Uint8Array) => JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>;
+
+  // v2: the served cut of the full document, its protobuf form made on first ask (in slices of time)
+  let v2: (Doc & { proto?: Promise<Uint8Array> }) | null | undefined;
+  const loadV2 = () => {
+    if (v2 === undefined) {
+      const full = read('v2.json');
+      if (!full) v2 = null;
+      else {
+        const bytes = encoder.encode(JSON.stringify(servedV2(parse(full), set)));
+        v2 = { bytes, hash: documentHash(bytes) };
+      }
+    }
+    return v2;
+  };
+
+  // v3: one document per served group-version; cut only when some of its resources are not served
+  const v3Keys = new Map<string, { group: string; version: string }>();
+  for (const r of api.served) v3Keys.set(v3Key(r.group, r.version), { group: r.group, version: r.version });
+  const whole = new Set<string>();
+  for (const key of v3Keys.keys()) {
+    const [servedCount, knownCount] = [api.served, api.known].map((list) => list.filter((r) => v3Key(r.group, r.version) === key).length);
+    if (servedCount === knownCount) whole.add(key);
+  }
+  const v3Docs = new Map<string, Doc | null>();
+  const loadV3 = (key: string): Doc | null => {
+    let d = v3Docs.get(key);
+    if (d === undefined) {
+      const file = read(`v3/${key.replace(/\//g, '__')}.json`);
+      if (!file || !v3Keys.has(key)) d = null;
+      else {
+        const bytes = whole.has(key) ? file : encoder.encode(JSON.stringify(servedV3(parse(file), set)));
+        d = { bytes, hash: documentHash(bytes) };
+      }
+      v3Docs.set(key, d);
+    }
+    return d;
+  };
+  let v3Index: Doc | undefined;
+
+  const json = (bytes: Uint8Array, extra: Record<string, string> = {}) => new Response(bytes as unknown as BodyInit, { headers: { 'Content-Type': 'application/json', ...extra } });
+  // an empty body, not null: the node adapter gives a null body a text/plain Content-Type
+  const empty = (status: number, headers: Record<string, string>) => new Response(new Uint8Array(0), { status, headers });
+
   return {
     v2(c) {
-      const accept = requestHeader(c, 'accept') ?? '';
-      // the protobuf form of v2 is not produced; clients that list JSON as an alternative get JSON
-      if (accept && !/application\/json|\*\/\*/.test(accept)) return sendStatus(errors.notAcceptable(['application/json']));
-      return json(load('v2.json'));
+      const doc = loadV2();
+      if (!doc) return sendStatus(errors.notFoundPath());
+      const form = v2Form(requestHeader(c, 'accept'));
+      // as kube-openapi: 406 with no body when neither JSON nor the protobuf form is acceptable
+      if (!form) return empty(406, { Vary: 'Accept' });
+      const etag = `"${doc.hash}"`;
+      const headers: Record<string, string> = { Vary: 'Accept', Etag: etag, 'Cache-Control': 'no-cache, private' };
+      if (notModified(requestHeader(c, 'if-none-match'), requestHeader(c, 'if-modified-since'), { etag, lastModified: builtAt })) return empty(304, headers);
+      headers['Last-Modified'] = builtAt.toUTCString();
+      if (form === 'json') return json(doc.bytes, headers);
+      // the encoder (and the protobuf wire package under it) is loaded on the first protobuf request, not at start
+      doc.proto ??= import('./openapi/gnostic.ts').then(({ encodeGnosticV2 }) => encodeGnosticV2(parse(doc.bytes), timeSlices(10)));
+      return doc.proto.then((proto) => new Response(proto as unknown as BodyInit, { headers: { 'Content-Type': MEDIA_OPENAPI_V2_PROTOBUF, ...headers } }));
     },
-    v3Index() {
-      return json(load('v3/index.json'));
+    v3Index(c) {
+      if (!v3Index) {
+        const paths: Record<string, { serverRelativeURL: string }> = {};
+        for (const key of [...v3Keys.keys()].sort()) {
+          const d = loadV3(key);
+          if (d) paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${d.hash}` };
+        }
+        const bytes = encoder.encode(JSON.stringify({ paths }));
+        v3Index = { bytes, hash: documentHash(bytes) };
+      }
+      const etag = `"${v3Index.hash}"`;
+      if (notModified(requestHeader(c, 'if-none-match'), undefined, { etag, lastModified: builtAt })) return empty(304, { Etag: etag, 'Cache-Control': 'no-cache, private' });
+      return json(v3Index.bytes, { Etag: etag, 'Cache-Control': 'no-cache, private' });
     },
     v3(c) {
-      const path = new URL(c.req.url).pathname.replace(/^\/openapi\/v3\//, '');
-      if (!/^[a-z0-9.\-/]+$/i.test(path) || path.includes('..')) return sendStatus(errors.notFoundPath());
-      const file = `v3/${path.replace(/\//g, '__')}.json`;
-      const hashed = new URL(c.req.url).searchParams.has('hash');
-      return json(load(file), hashed ? { 'Cache-Control': 'public, immutable', Expires: new Date(Date.now() + 365 * 86400_000).toUTCString() } : { 'Cache-Control': 'no-cache, private' });
+      const url = new URL(c.req.url);
+      const key = url.pathname.replace(/^\/openapi\/v3\//, '');
+      if (!/^[a-z0-9.\-/]+$/i.test(key) || key.includes('..')) return sendStatus(errors.notFoundPath());
+      const d = loadV3(key);
+      if (!d) return sendStatus(errors.notFoundPath());
+      // kube-openapi's handler3: JSON (the protobuf form of v3 is not produced here), ETag, and for a ?hash=
+      // the immutable caching headers, or a 301 to the current hash when it is another
+      if (!v3JSONAcceptable(requestHeader(c, 'accept'))) return empty(406, { Vary: 'Accept' });
+      const etag = `"${d.hash}"`;
+      const headers: Record<string, string> = { Vary: 'Accept', Etag: etag };
+      const hash = url.searchParams.get('hash');
+      if (hash) {
+        if (hash !== d.hash) return empty(301, { ...headers, 'Content-Type': 'application/json', Location: `/openapi/v3/${key}?hash=${d.hash}` });
+        headers['Cache-Control'] = 'public, immutable';
+        headers.Expires = new Date(Date.now() + 365 * 86400_000).toUTCString();
+      } else headers['Cache-Control'] = 'no-cache, private';
+      if (notModified(requestHeader(c, 'if-none-match'), requestHeader(c, 'if-modified-since'), { etag, lastModified: builtAt })) return empty(304, headers);
+      return json(d.bytes, { ...headers, 'Last-Modified': builtAt.toUTCString() });
     },
   };
 }

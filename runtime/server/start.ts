@@ -340,7 +340,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         },
       ],
     },
-    openapi: openAPIServer(generated.openapiDir),
+    openapi: openAPIServer(generated.openapiDir, { served: api.served.map((s) => s.def), known: generated.resources }),
     discovery,
     bindAddress: options.bindAddress ?? '127.0.0.1',
     maxRequestsInflight: options.maxRequestsInflight,
