@@ -15,6 +15,7 @@ import { checkNamedSchema } from './markers.ts';
 import { readCompact, type DeclaredResource } from './compact.ts';
 import { readUpstreamPaths, type Gvk } from './upstream-paths.ts';
 import { readCrd } from './crd.ts';
+import { withBuiltinFacts } from './builtin-facts.ts';
 import { compareVersionPriority, defaultEnabled, stabilityOf } from './versions.ts';
 
 interface PendingDoc {
@@ -174,9 +175,10 @@ export function loadSpecs(specsDir: string): Model {
       }
     } else {
       const up = readUpstreamPaths(file, doc.paths, gvkOf, itemsOf);
-      declared = up.resources;
       group ??= up.group;
       version ??= up.version;
+      const g = group;
+      declared = up.resources.map((d) => (g === undefined ? d : withBuiltinFacts(g, d)));
     }
     if (group === undefined || version === undefined) {
       if (declared.length === 0) continue; // a document of shared schemas only

@@ -1,13 +1,14 @@
 // Several upstream OpenAPI v3 documents dropped into a temporary copy of
-// api-specs/ in place of ours (scheduling.k8s.io/v1, coordination.k8s.io/v1
-// and policy/v1 built from the reference swagger in v3 shape by
-// upstream-v3.ts; node.k8s.io/v1 as the reference publishes it), once under
-// names that sort before meta/ and once after. Each carries its own copies
-// of the shared types (ObjectMeta with the removed clusterName and
-// `default: {}` on creationTimestamp, core's Toleration, ...). Whatever the
-// order: every other group-version generates as committed, the protobuf kind
-// table keeps every entry and field numbers equal upstream's, and a server
-// built from the output creates every kind. Skips without the reference data.
+// api-specs/ in place of ours (scheduling.k8s.io/v1, coordination.k8s.io/v1,
+// policy/v1 and rbac.authorization.k8s.io/v1 built from the reference
+// swagger in v3 shape by upstream-v3.ts; node.k8s.io/v1 as the reference
+// publishes it), once under names that sort before meta/ and once after.
+// Each carries its own copies of the shared types (ObjectMeta with the
+// removed clusterName and `default: {}` on creationTimestamp, core's
+// Toleration, ...). Whatever the order: every other group-version generates
+// as committed, the protobuf kind table keeps every entry and field numbers
+// equal upstream's, and a server built from the output (its RBAC bootstrap
+// policy included) creates every kind. Skips without the reference data.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,6 +40,7 @@ const DROPPED: Dropped[] = [
   { group: 'coordination.k8s.io', version: 'v1', ours: 'coordination.k8s.io_v1.json', name: 'coordination', pkg: 'io.k8s.api.coordination.v1.' },
   { group: 'node.k8s.io', version: 'v1', ours: 'node.k8s.io_v1.json', name: 'node', pkg: 'io.k8s.api.node.v1.' },
   { group: 'policy', version: 'v1', ours: 'policy_v1.json', name: 'policy', pkg: 'io.k8s.api.policy.v1.' },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', ours: 'rbac.authorization.k8s.io_v1.json', name: 'rbac', pkg: 'io.k8s.api.rbac.v1.' },
 ];
 const VARIANTS = [
   { label: 'named to sort before meta/', prefix: 'a_' },
@@ -108,9 +110,20 @@ describe.skipIf(!present).each(VARIANTS)('upstream documents dropped in, $label'
     const ours: ResourceDef[] = (await import(join(generatedDir, 'registry.ts'))).resources;
     const theirs: ResourceDef[] = (await import(join(out(), 'registry.ts'))).resources;
     expect(theirs.filter((r) => !droppedGroup(r.group))).toEqual(ours.filter((r) => !droppedGroup(r.group)));
-    expect(theirs.filter((r) => droppedGroup(r.group)).map((r) => `${r.group}/${r.version}/${r.kind}`)).toEqual(
-      ours.filter((r) => droppedGroup(r.group)).map((r) => `${r.group}/${r.version}/${r.kind}`),
-    );
+    // what upstream paths say, and the built-in facts they cannot (name rules, create on update), as ours
+    const facts = (list: ResourceDef[]) =>
+      list
+        .filter((r) => droppedGroup(r.group))
+        .map((r) => ({
+          gvk: `${r.group}/${r.version}/${r.kind}`,
+          resource: r.resource,
+          namespaced: r.namespaced,
+          verbs: r.verbs,
+          nameRule: r.nameRule,
+          allowCreateOnUpdate: r.allowCreateOnUpdate,
+          subresources: r.subresources.map((x) => x.name),
+        }));
+    expect(facts(theirs)).toEqual(facts(ours));
   });
 
   it('keeps the merge schema of every type but the dropped-in packages', async () => {
