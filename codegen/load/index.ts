@@ -15,7 +15,7 @@ import { checkNamedSchema } from './markers.ts';
 import { readCompact, type DeclaredResource } from './compact.ts';
 import { readUpstreamPaths, type Gvk } from './upstream-paths.ts';
 import { readCrd } from './crd.ts';
-import { withBuiltinFacts } from './builtin-facts.ts';
+import { builtinGroupVersionFacts, withBuiltinFacts } from './builtin-facts.ts';
 import { compareVersionPriority, defaultEnabled, stabilityOf } from './versions.ts';
 
 interface PendingDoc {
@@ -155,7 +155,7 @@ export function loadSpecs(specsDir: string): Model {
     const settingsAt = jp(at, 'x-specserver-group-version');
     const settings = doc['x-specserver-group-version'];
     if (settings !== undefined && !isObject(settings)) throw new CodegenError(file, settingsAt, 'x-specserver-group-version must be an object');
-    const st = (settings ?? {}) as Record<string, unknown>;
+    let st = (settings ?? {}) as Record<string, unknown>;
     let declared: (DeclaredResource & { gvk?: Gvk })[];
     let group = typeof st.group === 'string' ? st.group : undefined;
     let version = typeof st.version === 'string' ? st.version : undefined;
@@ -184,6 +184,7 @@ export function loadSpecs(specsDir: string): Model {
       if (declared.length === 0) continue; // a document of shared schemas only
       throw new CodegenError(file, at, 'cannot tell the group-version: add x-specserver-group-version or kinds with x-kubernetes-group-version-kind');
     }
+    if (settings === undefined) st = builtinGroupVersionFacts(group, version);
     const stability = stabilityOf(version);
     const introduced = typeof st.introduced === 'string' ? st.introduced : undefined;
     if (st.enabledByDefault !== undefined && typeof st.enabledByDefault !== 'boolean') throw new CodegenError(file, jp(settingsAt, 'enabledByDefault'), 'enabledByDefault must be a boolean');
