@@ -1,10 +1,11 @@
 // The loader: reads api-specs/ (OpenAPI v3 group-version documents, CRD
 // manifests, shared meta types), builds the shared namespace of named
-// schemas (codegen/load/shared-types.ts: which definition of a name is used
-// when several documents carry one; upstream's quirks understood by
-// codegen/load/upstream-quirks.ts), checks markers and references, and settles every resource's
-// registry facts (stability, enablement, preferred and storage versions).
-// Returns the plain model of codegen/model; emitters never read files.
+// schemas (shared-types.ts: which definition of a name is used when several
+// documents carry one; upstream-quirks.ts: upstream's quirks read as meant),
+// checks markers and references, and settles every resource's registry
+// facts (stability, enablement, preferred and storage versions; for
+// built-in kinds of upstream documents, builtin-facts.ts). Returns the plain
+// model of codegen/model; emitters never read files.
 import type { GroupVersion, LoadedResource, Model, NamedSchema, OpenAPISchema } from '../model/types.ts';
 import { CodegenError, jp } from './errors.ts';
 import { readSpecFiles } from './read-files.ts';
