@@ -18,6 +18,7 @@ async function main(): Promise<number> {
   }
   try {
     const r = await generate(args.specs, args.out);
+    for (const n of r.model.notes ?? []) console.log(`codegen: note: ${n}`);
     const ms = Math.round(performance.now() - t0);
     console.log(
       `codegen: ${r.model.resources.length} resources in ${r.model.groupVersions.length} group-versions, ${r.model.schemas.size} schemas; ${r.files} files (${r.written} written, ${r.removed} removed) in ${ms} ms`,

@@ -1,17 +1,22 @@
 // The loader: reads api-specs/ (OpenAPI v3 group-version documents, CRD
 // manifests, shared meta types), builds the shared namespace of named
-// schemas, checks markers and references, and settles every resource's
-// registry facts (stability, enablement, preferred and storage versions).
-// Returns the plain model of codegen/model; emitters never read files.
+// schemas (shared-types.ts: which definition of a name is used when several
+// documents carry one; upstream-quirks.ts: upstream's quirks read as meant),
+// checks markers and references, and settles every resource's registry
+// facts (stability, enablement, preferred and storage versions; for
+// built-in kinds of upstream documents, builtin-facts.ts). Returns the plain
+// model of codegen/model; emitters never read files.
 import type { GroupVersion, LoadedResource, Model, NamedSchema, OpenAPISchema } from '../model/types.ts';
 import { CodegenError, jp } from './errors.ts';
 import { readSpecFiles } from './read-files.ts';
 import { isObject, properties, refName } from './schema-util.ts';
-import { schemaConflict } from './compare.ts';
+import { packageOf, servedPackages, settleSchemas, type SchemaDef } from './shared-types.ts';
+import { withoutUpstreamQuirks } from './upstream-quirks.ts';
 import { checkNamedSchema } from './markers.ts';
 import { readCompact, type DeclaredResource } from './compact.ts';
 import { readUpstreamPaths, type Gvk } from './upstream-paths.ts';
 import { readCrd } from './crd.ts';
+import { builtinGroupVersionFacts, withBuiltinFacts } from './builtin-facts.ts';
 import { compareVersionPriority, defaultEnabled, stabilityOf } from './versions.ts';
 
 interface PendingDoc {
@@ -29,24 +34,14 @@ export function gvksOf(schema: OpenAPISchema): Gvk[] {
 
 export function loadSpecs(specsDir: string): Model {
   const docs = readSpecFiles(specsDir);
-  const schemas = new Map<string, NamedSchema>();
   const gvDocs: PendingDoc[] = [];
   const crdResources: { gv: GroupVersion; res: DeclaredResource; storage: boolean; file: string; schema: string }[] = [];
 
-  const addSchema = (s: NamedSchema) => {
-    const prev = schemas.get(s.name);
-    if (!prev) {
-      schemas.set(s.name, s);
-      return;
-    }
-    const conflict = schemaConflict(prev.schema, s.schema);
-    if (conflict !== null) {
-      throw new CodegenError(s.file, s.jsonPath, `schema ${JSON.stringify(s.name)} differs in structure from its definition in ${prev.file} (at ${conflict})`);
-    }
-    // Same structure: keep the first, but union group-version-kinds (meta types list every group).
-    const merged = [...gvksOf(prev.schema)];
-    for (const g of gvksOf(s.schema)) if (!merged.some((m) => m.group === g.group && m.version === g.version && m.kind === g.kind)) merged.push(g);
-    if (merged.length > 0) prev.schema = { ...prev.schema, [GVK]: merged };
+  const defs = new Map<string, SchemaDef[]>();
+  const addDef = (d: SchemaDef) => {
+    const list = defs.get(d.name);
+    if (list) list.push(d);
+    else defs.set(d.name, [d]);
   };
 
   for (const { file, index, doc } of docs) {
@@ -55,11 +50,13 @@ export function loadSpecs(specsDir: string): Model {
     if (typeof doc.openapi === 'string') {
       const comps = isObject(doc.components) ? doc.components : {};
       const sch = isObject(comps.schemas) ? comps.schemas : {};
+      const meta = file.startsWith('meta/');
+      const served = servedPackages(sch);
       for (const name of Object.keys(sch).sort()) {
         const s = sch[name];
         const sAt = jp(jp(jp(at, 'components'), 'schemas'), name);
         if (!isObject(s)) throw new CodegenError(file, sAt, 'a schema must be an object');
-        addSchema({ name, schema: s, file, jsonPath: sAt, custom: false });
+        addDef({ name, schema: s, file, jsonPath: sAt, custom: false, meta, home: meta || served.has(packageOf(name)) });
       }
       if (!file.startsWith('meta/')) gvDocs.push({ file, at, doc });
       else if (doc.paths !== undefined && isObject(doc.paths) && Object.keys(doc.paths).length > 0) {
@@ -67,7 +64,7 @@ export function loadSpecs(specsDir: string): Model {
       }
     } else if (doc.apiVersion === 'apiextensions.k8s.io/v1' && doc.kind === 'CustomResourceDefinition') {
       for (const v of readCrd(file, at, doc)) {
-        v.schemas.forEach(addSchema);
+        for (const s of v.schemas) addDef({ ...s, meta: false, home: true });
         const stability = stabilityOf(v.version);
         crdResources.push({
           gv: { group: v.group, version: v.version, file, stability, enabledByDefault: true, custom: true },
@@ -82,8 +79,10 @@ export function loadSpecs(specsDir: string): Model {
     }
   }
 
+  const { schemas, notes } = settleSchemas(defs);
   const lookup = (n: string) => schemas.get(n);
   for (const name of [...schemas.keys()].sort()) checkNamedSchema(schemas.get(name)!, lookup);
+  for (const s of schemas.values()) if (!s.custom) s.schema = withoutUpstreamQuirks(s.schema, lookup);
 
   // One schema per GVK (schemas claiming several GVKs, like DeleteOptions, are shared meta types).
   const byGvk = new Map<string, NamedSchema>();
@@ -157,7 +156,7 @@ export function loadSpecs(specsDir: string): Model {
     const settingsAt = jp(at, 'x-specserver-group-version');
     const settings = doc['x-specserver-group-version'];
     if (settings !== undefined && !isObject(settings)) throw new CodegenError(file, settingsAt, 'x-specserver-group-version must be an object');
-    const st = (settings ?? {}) as Record<string, unknown>;
+    let st = (settings ?? {}) as Record<string, unknown>;
     let declared: (DeclaredResource & { gvk?: Gvk })[];
     let group = typeof st.group === 'string' ? st.group : undefined;
     let version = typeof st.version === 'string' ? st.version : undefined;
@@ -177,14 +176,16 @@ export function loadSpecs(specsDir: string): Model {
       }
     } else {
       const up = readUpstreamPaths(file, doc.paths, gvkOf, itemsOf);
-      declared = up.resources;
       group ??= up.group;
       version ??= up.version;
+      const g = group;
+      declared = up.resources.map((d) => (g === undefined ? d : withBuiltinFacts(g, d)));
     }
     if (group === undefined || version === undefined) {
       if (declared.length === 0) continue; // a document of shared schemas only
       throw new CodegenError(file, at, 'cannot tell the group-version: add x-specserver-group-version or kinds with x-kubernetes-group-version-kind');
     }
+    if (settings === undefined) st = builtinGroupVersionFacts(group, version);
     const stability = stabilityOf(version);
     const introduced = typeof st.introduced === 'string' ? st.introduced : undefined;
     if (st.enabledByDefault !== undefined && typeof st.enabledByDefault !== 'boolean') throw new CodegenError(file, jp(settingsAt, 'enabledByDefault'), 'enabledByDefault must be a boolean');
@@ -231,7 +232,7 @@ export function loadSpecs(specsDir: string): Model {
   settleVersions(groupVersions, loaded);
   loaded.sort((a, b) => cmp(a.group, b.group) || cmp(a.version, b.version) || cmp(a.resource, b.resource));
   groupVersions.sort((a, b) => cmp(a.group, b.group) || cmp(a.version, b.version));
-  return { schemas, groupVersions, resources: loaded };
+  return { schemas, groupVersions, resources: loaded, notes };
 }
 
 function cmp(a: string, b: string): number {

@@ -46,4 +46,6 @@ export interface Model {
   groupVersions: GroupVersion[];
   /** Sorted by group, version, resource. */
   resources: LoadedResource[];
+  /** What the loader set aside and why (ignored fields of copies of shared types), for the codegen log. */
+  notes?: string[];
 }

@@ -30,7 +30,7 @@ describe.skipIf(!present)('upstream node.k8s.io/v1 document dropped into api-spe
     oursV = (await import(join(t.dir, 'ours', 'validators', 'index.ts'))).validators;
     theirsV = (await import(join(t.dir, 'theirs', 'validators', 'index.ts'))).validators;
     v3 = JSON.parse(readFileSync(join(t.dir, 'theirs', 'openapi', 'v3', 'apis__node.k8s.io__v1.json'), 'utf8'));
-  }, 120_000);
+  }, 600_000); // two full codegen runs: minutes on a loaded 2-core machine
   afterAll(() => t.cleanup());
 
   it('gives the RuntimeClass registry entry', () => {

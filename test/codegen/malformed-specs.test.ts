@@ -13,6 +13,13 @@ type Doc = Record<string, any>;
 const widget = (): Doc => JSON.parse(readFileSync(join(fixturesDir, 'widget', 'example.dev_v1.json'), 'utf8'));
 const crd = readFileSync(join(fixturesDir, 'crd', 'gadgets.toys.example.dev.yaml'), 'utf8');
 const S = (d: Doc) => d.components.schemas;
+const OM = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+/** A document holding only a copy of the fixture meta's ObjectMeta, changed by `edit`. */
+const metaCopy = (edit: (om: Doc) => void): Doc => {
+  const om = structuredClone(S(JSON.parse(readFileSync(join(fixturesDir, 'meta', 'meta.json'), 'utf8')))[OM]);
+  edit(om);
+  return { openapi: '3.0.0', info: { title: 'copy', version: 'v1' }, components: { schemas: { [OM]: om } } };
+};
 
 const rows: { name: string; files: () => Record<string, unknown>; file: string; path: string; detail: RegExp }[] = [
   {
@@ -149,6 +156,20 @@ const rows: { name: string; files: () => Record<string, unknown>; file: string; 
     file: 'b.json',
     path: '$.components.schemas["dev.example.v1.WidgetPart"]',
     detail: /differs in structure from its definition in a\.json/,
+  },
+  {
+    name: "a dropped-in copy of a meta type with a field meta/'s lacks (sorting first)",
+    files: () => ({ 'a_copy.json': metaCopy((om) => (om.properties.shard = { type: 'string' })), 'w.json': widget() }),
+    file: 'a_copy.json',
+    path: `$.components.schemas["${OM}"].properties.shard`,
+    detail: /this copy of "io\.k8s\.apimachinery\.pkg\.apis\.meta\.v1\.ObjectMeta" has a field "shard" that its definition in meta\/meta\.json lacks/,
+  },
+  {
+    name: 'a dropped-in copy of a meta type with a field of another type',
+    files: () => ({ 'zz_copy.json': metaCopy((om) => (om.properties.name = { type: 'integer' })), 'w.json': widget() }),
+    file: 'zz_copy.json',
+    path: `$.components.schemas["${OM}"].properties.name`,
+    detail: /disagrees with its definition in meta\/meta\.json \(at \$\.properties\.name\)/,
   },
   {
     name: 'CRD with an unknown scope',
