@@ -107,6 +107,7 @@ describe('what start-up loads', () => {
     ['@peculiar/x509', 'certificates are made by runtime/auth/pki'],
     ['ajv', 'schema validators, per group-version'],
     ['jose', 'service-account and bootstrap tokens'],
+    ['yaml', 'YAML bodies, answers and configuration files'],
   ])('the entries do not import %s (%s)', (pkg) => {
     for (const entry of ['dist/index.js', 'dist/cli.js']) expect(staticPackages(meta(), entry)).not.toContain(pkg);
   });
@@ -132,6 +133,29 @@ describe("import('specserver')", () => {
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 });
     const result = JSON.parse(out.trim().split('\n').pop()!);
     expect(result).toEqual({ url: `file://${join(projectRoot, 'dist', 'index.js')}`, created: 201, got: 200, data: { k: 'v' } });
+  });
+});
+
+describe('YAML on first use', () => {
+  it('a started server has not loaded the yaml package; a YAML body as the first request loads it and is served, and so is a YAML answer', () => {
+    const script = `
+      import { createRequire } from 'node:module';
+      const yamlLoaded = () => Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('/node_modules/yaml/'));
+      const { startServer } = await import('specserver');
+      const s = await startServer({ authorizationMode: ['AlwaysAllow'] });
+      const atStart = yamlLoaded();
+      const created = await s.app.request('/api/v1/namespaces/default/configmaps', {
+        method: 'POST', headers: { 'content-type': 'application/yaml' },
+        body: 'apiVersion: v1\\nkind: ConfigMap\\nmetadata:\\n  name: y\\ndata:\\n  k: v\\n',
+      });
+      const got = await s.app.request('/api/v1/namespaces/default/configmaps/y', { headers: { accept: 'application/yaml' } });
+      const text = await got.text();
+      console.log(JSON.stringify({ atStart, created: created.status, got: got.status, type: got.headers.get('content-type'), hasData: text.includes('k: v'), after: yamlLoaded() }));
+      await s.stop();
+    `;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 });
+    const result = JSON.parse(out.trim().split('\n').pop()!);
+    expect(result).toEqual({ atStart: false, created: 201, got: 200, type: 'application/yaml', hasData: true, after: true });
   });
 });
 
