@@ -2,8 +2,8 @@
 // to JavaScript in dist/, so that `npm start` and `import 'specserver'` run
 // without compiling TypeScript at run time. esbuild bundles the two entry
 // points (dist/index.js: startServer; dist/cli.js: the command line) with
-// code splitting: what is imported on first use (validators and protobuf
-// messages per group-version, the X.509 code) stays in chunks of its own and
+// code splitting: what is imported on first use (validators per kind,
+// protobuf messages per group-version, the X.509 code) stays in chunks of its own and
 // is loaded only then. Packages from node_modules are not bundled.
 //
 //   node scripts/build.mjs             build (run by `npm ci` through the prepare script)
