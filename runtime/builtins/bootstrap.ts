@@ -12,12 +12,15 @@ import { storedOrNone } from './read-first.ts';
 export async function bootstrapNamespaces(api: ApiIndex): Promise<void> {
   const ns = api.lookup('', 'v1', 'namespaces');
   if (!ns) return;
-  for (const name of INITIAL_NAMESPACES) {
-    if (await storedOrNone(ns.store, '', name)) continue;
-    try {
-      await ns.store.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { writer: APISERVER_WRITER });
-    } catch (err) {
-      if (!(err instanceof ApiError && err.code === 409)) throw err;
-    }
-  }
+  // together: one durable commit carries the four creates of a first start
+  await Promise.all(
+    INITIAL_NAMESPACES.map(async (name) => {
+      if (await storedOrNone(ns.store, '', name)) return;
+      try {
+        await ns.store.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { writer: APISERVER_WRITER });
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === 409)) throw err;
+      }
+    }),
+  );
 }
