@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { ensureClients, projectRoot } from '../support/clients.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { serverFetch } from '../support/server-fetch.ts';
-import { staleInputs } from '../../scripts/build.mjs';
+import { asciiOnly, staleInputs } from '../../scripts/build.mjs';
 
 const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
   scripts: Record<string, string>;
@@ -110,6 +110,18 @@ describe('what start-up loads', () => {
     ['yaml', 'YAML bodies, answers and configuration files'],
   ])('the entries do not import %s (%s)', (pkg) => {
     for (const entry of ['dist/index.js', 'dist/cli.js']) expect(staticPackages(meta(), entry)).not.toContain(pkg);
+  });
+  it('every compiled file is ASCII (V8 keeps a source with one character beyond Latin-1 at two bytes a character)', () => {
+    const js = Object.keys(meta().outputs).filter((f) => f.endsWith('.js'));
+    expect(js.length).toBeGreaterThan(10);
+    expect(js.filter((f) => /[^\x00-\x7f]/.test(readFileSync(join(projectRoot, f), 'utf8')))).toEqual([]);
+  });
+  it.each([
+    ['/** a → b */', '/** a \\u2192 b */'],
+    ['// it’s — fine', '// it\\u2019s \\u2014 fine'],
+    ['plain', 'plain'],
+  ])('asciiOnly(%j) is %j', (text, want) => {
+    expect(asciiOnly(text)).toBe(want);
   });
   it('but they do import the server itself', () => {
     expect([...staticPackages(meta(), 'dist/index.js')]).toEqual(expect.arrayContaining(['hono', 'better-sqlite3']));
