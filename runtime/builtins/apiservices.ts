@@ -165,7 +165,15 @@ export async function installLocalAPIServices(api: ApiIndex, discovery: Discover
   }
 
   const current = new Map<string, Obj>();
-  const apply = () => discovery.reorder(prioritiesOf([...current.values()]));
+  // discovery is rebuilt only when the priorities change (not for a status update)
+  let applied = '';
+  const apply = () => {
+    const priorities = prioritiesOf([...current.values()]);
+    const key = JSON.stringify([[...priorities.groups].sort(), [...priorities.versions].sort()]);
+    if (key === applied) return;
+    applied = key;
+    discovery.reorder(priorities);
+  };
   const loop = startWatchLoop(store, '', {
     resync(items) {
       current.clear();
