@@ -44,6 +44,10 @@ describe('kubeconfigYAML', () => {
     ['a name with spaces and non-ASCII', { server: 'https://h:1', name: 'my cluster é' }],
     ['a name starting with a dash', { server: 'https://h:1', name: '-x' }],
     ['a numeric name', { server: 'https://h:1', name: '123' }],
+    ['a token ending in a colon', { server: 'https://h:1', token: 'abc:' }],
+    ['a token with a colon and a hash', { server: 'https://h:1', token: 'a:b#c' }],
+    ['a token starting with an indicator', { server: 'https://h:1', token: '[x]' }],
+    ['a server URL with a query and a percent sign', { server: 'https://h:1/p?a=b%20c&d' }],
   ])('%s reads back as the document', (_, o) => {
     expect(parse(kubeconfigYAML(o))).toEqual(expected(o));
   });
@@ -55,7 +59,7 @@ describe('kubeconfigYAML', () => {
       'clusters:',
       '  - name: specserver',
       '    cluster:',
-      '      server: "http://127.0.0.1:8080"',
+      '      server: http://127.0.0.1:8080',
     ]);
   });
 });

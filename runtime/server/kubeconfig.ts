@@ -18,14 +18,16 @@ export interface KubeconfigOptions {
 const b64 = (pem: string) => Buffer.from(pem).toString('base64');
 
 // a plain scalar only when YAML cannot read it as anything but this string
-const PLAIN = /^[A-Za-z0-9+/=._-]+$/;
+// (no spaces, no indicator first, no ':' last: URLs and base64 stay plain)
+const PLAIN = /^[A-Za-z0-9][A-Za-z0-9+/=._:@[\]%~-]*$/;
+const ENDS_WITH_COLON = /:$/;
 const NOT_A_STRING =
   /^(?:[-+]?[0-9._]+(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|0[xXoObB][0-9a-fA-F_]+|y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~|-|=)$/;
 
 /** A YAML scalar for a string (JSON's double-quoted form is YAML too) or a boolean. */
 function scalar(v: string | boolean): string {
   if (typeof v === 'boolean') return String(v);
-  return PLAIN.test(v) && !NOT_A_STRING.test(v) ? v : JSON.stringify(v);
+  return PLAIN.test(v) && !ENDS_WITH_COLON.test(v) && !NOT_A_STRING.test(v) ? v : JSON.stringify(v);
 }
 
 /** `key: value` lines of a map, indented. */
