@@ -4,3 +4,5 @@
 export function staleInputs(root?: string): string[];
 /** Builds dist/ afresh; returns how many source files went in. */
 export function build(root?: string): Promise<number>;
+/** `text` with every character beyond ASCII written as its \u escape (UTF-16 code units). */
+export function asciiOnly(text: string): string;

@@ -2,8 +2,8 @@
 // to JavaScript in dist/, so that `npm start` and `import 'specserver'` run
 // without compiling TypeScript at run time. esbuild bundles the two entry
 // points (dist/index.js: startServer; dist/cli.js: the command line) with
-// code splitting: what is imported on first use (validators and protobuf
-// messages per group-version, the X.509 code) stays in chunks of its own and
+// code splitting: what is imported on first use (validators per kind,
+// protobuf messages per group-version, the X.509 code) stays in chunks of its own and
 // is loaded only then. Packages from node_modules are not bundled.
 //
 //   node scripts/build.mjs             build (run by `npm ci` through the prepare script)
@@ -46,6 +46,11 @@ export function staleInputs(root = projectRoot) {
   return changed;
 }
 
+/** `text` with every character beyond ASCII written as its \\u escape (UTF-16 code units). */
+export function asciiOnly(text) {
+  return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Builds dist/ afresh; returns how many source files went in. */
 export async function build(root = projectRoot) {
   const { build: esbuild } = await import('esbuild');
@@ -69,6 +74,16 @@ export async function build(root = projectRoot) {
     metafile: true,
     logLevel: 'warning',
   });
+  // esbuild writes strings, regular expressions and names as ASCII (charset
+  // 'ascii'), but keeps comments as written; one character beyond Latin-1
+  // makes V8 hold a file's whole source (which it keeps for lazy
+  // compilation) two bytes a character, so comments are made ASCII too
+  for (const out of Object.keys(result.metafile.outputs)) {
+    if (!out.endsWith('.js')) continue;
+    const file = join(root, out);
+    const text = readFileSync(file, 'utf8');
+    if (/[^\x00-\x7f]/.test(text)) writeFileSync(file, asciiOnly(text));
+  }
   const files = {};
   // the build script itself counts: a changed build makes a different dist/
   for (const file of [...Object.keys(result.metafile.inputs), 'scripts/build.mjs'].sort()) {

@@ -1,6 +1,7 @@
-// Emits generated/validators/: one module of ajv standalone code per
-// group-version (kinds' schemas compiled ahead of time, shared sub-schemas
-// compiled once per module), a copy of the error-mapping runtime, and
+// Emits generated/validators/: modules of ajv standalone code (kinds' schemas
+// compiled ahead of time, shared sub-schemas compiled once per module): one
+// per kind with its List, and one per group-version for the kinds that
+// embed a PodSpec (validatorRoots), a copy of the error-mapping runtime, and
 // index.ts with lazy loaders keyed by schema name. Translates OpenAPI
 // schemas into plain JSON Schema for ajv: unknown-field detection,
 // int-or-string, Quantity, int32/int64 bounds, known formats.
@@ -132,6 +133,14 @@ function moduleFile(group: string, version: string): string {
   return `${group === '' ? 'core' : group}_${version}`;
 }
 
+/**
+ * The most definitions a kind's validator may reach and still have a module
+ * of its own. The larger kinds of a group-version (those embedding a PodSpec)
+ * share the group-version's module instead: their closures mostly overlap,
+ * and one copy of them is smaller than one per kind.
+ */
+export const OWN_MODULE_MAX_DEFINITIONS = 40;
+
 export interface ValidatorModules {
   /** File name (without .ts) -> module text. */
   modules: Map<string, string>;
@@ -139,13 +148,34 @@ export interface ValidatorModules {
   runtime: string;
 }
 
-/** Root schemas needing validators, grouped by the module (group-version of their GVK). */
+/**
+ * Root schemas needing validators, grouped by the module they are compiled
+ * into: `<group>_<version>.<Kind>` for a kind (with its List) of at most
+ * OWN_MODULE_MAX_DEFINITIONS definitions, so that a write loads the code of
+ * its own kind only; `<group>_<version>` for the larger kinds of the
+ * group-version.
+ */
 export function validatorRoots(model: Model): Map<string, string[]> {
   const roots = rootsOfResources(model, model.resources);
+  const gvkOf = new Map(roots.map((name) => [name, gvksOf(model.schemas.get(name)!.schema)[0]]));
+  // (group-version file, kind) -> root schema, to find a List's item kind
+  const byKind = new Map<string, string>();
+  for (const [name, g] of gvkOf) if (g) byKind.set(`${moduleFile(g.group, g.version)}/${g.kind}`, name);
+  const sizes = new Map<string, number>();
+  const sizeOf = (root: string) => {
+    let n = sizes.get(root);
+    if (n === undefined) sizes.set(root, (n = closure(model, [root]).length));
+    return n;
+  };
   const byModule = new Map<string, string[]>();
   for (const name of roots) {
-    const g = gvksOf(model.schemas.get(name)!.schema)[0];
-    const file = g ? moduleFile(g.group, g.version) : 'misc';
+    const g = gvkOf.get(name);
+    let file = g ? moduleFile(g.group, g.version) : 'misc';
+    if (g) {
+      const item = g.kind.endsWith('List') ? g.kind.slice(0, -'List'.length) : undefined;
+      const family = item !== undefined && byKind.has(`${file}/${item}`) ? item : g.kind;
+      if (sizeOf(byKind.get(`${file}/${family}`) ?? name) <= OWN_MODULE_MAX_DEFINITIONS) file = `${file}.${family}`;
+    }
     byModule.set(file, [...(byModule.get(file) ?? []), name]);
   }
   return byModule;
@@ -198,7 +228,9 @@ export function emitValidatorModule(model: Model, roots: string[]): string {
 export function emitValidators(model: Model, templatesDir: string): ValidatorModules {
   const modules = new Map<string, string>();
   const groups = validatorRoots(model);
-  const w = new ModuleWriter('Lazy validators keyed by schema name: each loader imports its group-version\nmodule on first use, so only kinds in use are loaded.');
+  const w = new ModuleWriter(
+    'Lazy validators keyed by schema name: each loader imports its module (one\nper kind, or per group-version for the kinds embedding a PodSpec) on first\nuse, so only kinds in use are loaded.',
+  );
   w.importType('SchemaValidator', '../api-types.ts');
   const entries: [string, string][] = [];
   for (const file of [...groups.keys()].sort()) {

@@ -7,7 +7,7 @@
 // used together, and the anonymous decision for a request path.
 
 import { readFileSync } from 'node:fs';
-import { parseDocument } from 'yaml';
+import { yaml } from '../api/yaml.ts';
 import { goQuote } from '../api/go-format.ts';
 import { FileError } from './file-error.ts';
 
@@ -67,7 +67,7 @@ function decodeAnonymous(raw: unknown, unknown: string[]): AnonymousConfig {
 /** Decodes and validates the file's text (YAML or JSON); throws ConfigProblem. */
 function decode(text: string): AuthenticationConfiguration {
   if (text.trim() === '') throw new ConfigProblem('empty config data');
-  const doc = parseDocument(text, { uniqueKeys: true });
+  const doc = yaml().parseDocument(text, { uniqueKeys: true });
   if (doc.errors.length) throw new ConfigProblem(`error converting YAML to JSON: ${doc.errors[0].message.split('\n')[0]}`);
   const raw: unknown = doc.toJS({ maxAliasCount: 100 });
   if (!isObject(raw))

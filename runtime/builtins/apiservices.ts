@@ -122,36 +122,39 @@ export async function installLocalAPIServices(api: ApiIndex, discovery: Discover
     }
   }
   const existing = new Map((await store.list('', {})).items.map((o) => [o.metadata.name as string, o]));
-  for (const [name, obj] of wanted) {
-    let live = existing.get(name);
-    if (!live) {
-      try {
-        live = await store.create('', obj, { writer: APISERVER_WRITER });
-      } catch (err) {
-        if (!(err instanceof ApiError && err.code === 409)) throw err;
-        live = await store.get('', name);
+  // one name's create and status update in order, the names together (one durable commit carries many)
+  await Promise.all(
+    [...wanted].map(async ([name, obj]) => {
+      let live = existing.get(name);
+      if (!live) {
+        try {
+          live = await store.create('', obj, { writer: APISERVER_WRITER });
+        } catch (err) {
+          if (!(err instanceof ApiError && err.code === 409)) throw err;
+          live = await store.get('', name);
+        }
       }
-    }
-    if (!live.spec?.service && !isAvailable(live)) {
-      await store.update(
-        '',
-        name,
-        (cur) => {
-          if (!cur) throw new Error(`APIService ${name} is gone`);
-          const available = {
-            type: 'Available',
-            status: 'True',
-            reason: 'Local',
-            message: 'Local APIServices are always available',
-            lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-          };
-          const others = (cur.status?.conditions ?? []).filter((c: Obj) => c.type !== 'Available');
-          return { ...cur, status: { ...(cur.status ?? {}), conditions: [...others, available] } };
-        },
-        { subresource: 'status', writer: APISERVER_WRITER },
-      );
-    }
-  }
+      if (!live.spec?.service && !isAvailable(live)) {
+        await store.update(
+          '',
+          name,
+          (cur) => {
+            if (!cur) throw new Error(`APIService ${name} is gone`);
+            const available = {
+              type: 'Available',
+              status: 'True',
+              reason: 'Local',
+              message: 'Local APIServices are always available',
+              lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+            };
+            const others = (cur.status?.conditions ?? []).filter((c: Obj) => c.type !== 'Available');
+            return { ...cur, status: { ...(cur.status ?? {}), conditions: [...others, available] } };
+          },
+          { subresource: 'status', writer: APISERVER_WRITER },
+        );
+      }
+    }),
+  );
   // automanaged at start and no longer served (a group-version turned off)
   for (const [name, obj] of existing) {
     if (!wanted.has(name) && obj.metadata?.labels?.[LABEL_AUTOMANAGED] === 'onstart') {
@@ -162,7 +165,15 @@ export async function installLocalAPIServices(api: ApiIndex, discovery: Discover
   }
 
   const current = new Map<string, Obj>();
-  const apply = () => discovery.reorder(prioritiesOf([...current.values()]));
+  // discovery is rebuilt only when the priorities change (not for a status update)
+  let applied = '';
+  const apply = () => {
+    const priorities = prioritiesOf([...current.values()]);
+    const key = JSON.stringify([[...priorities.groups].sort(), [...priorities.versions].sort()]);
+    if (key === applied) return;
+    applied = key;
+    discovery.reorder(priorities);
+  };
   const loop = startWatchLoop(store, '', {
     resync(items) {
       current.clear();

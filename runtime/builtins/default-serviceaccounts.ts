@@ -92,6 +92,8 @@ export function startServiceAccountController(api: ApiIndex): WatchLoop | undefi
   const ensure = async (ns: Obj): Promise<void> => {
     const namespace: string = ns.metadata?.name;
     if (!namespace || ns.metadata?.deletionTimestamp || ns.status?.phase === 'Terminating') return;
+    // read first, as upstream's controller looks in its cache: a restart creates nothing that exists
+    if (await getOrUndefined(saRes.store, namespace, DEFAULT_SERVICE_ACCOUNT)) return;
     try {
       await saRes.store.create(namespace, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: DEFAULT_SERVICE_ACCOUNT, namespace } }, { writer: SERVICE_ACCOUNT_CONTROLLER_WRITER });
     } catch (err) {

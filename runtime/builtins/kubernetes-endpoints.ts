@@ -19,6 +19,7 @@ import { jsonEqual } from '../api/json-equal.ts';
 import { type WatchLoop, startWatchLoop } from './watch-loop.ts';
 import { groupVersion } from '../api/keys.ts';
 import { APISERVER_WRITER } from '../registry/write-services.ts';
+import { storedOrNone } from './read-first.ts';
 
 export const NAME = 'kubernetes';
 export const LABEL_SKIP_MIRROR = 'endpointslice.kubernetes.io/skip-mirror';
@@ -80,20 +81,29 @@ function owned(obj: Obj): Obj {
   return { labels: obj.metadata?.labels ?? {}, ...rest };
 }
 
+/** `live` with what the server owns put back (undefined when nothing differs). */
+function reconciled(live: Obj, desired: Obj): Obj | undefined {
+  const next = { ...live, ...structuredClone(desired), metadata: { ...live.metadata, labels: { ...(live.metadata.labels ?? {}), ...desired.metadata.labels } } };
+  return jsonEqual(owned(next), owned(live)) ? undefined : next;
+}
+
 async function ensure(res: ServedResource, desired: Obj): Promise<void> {
-  try {
-    await res.store.create(NS_DEFAULT, structuredClone(desired), { writer: APISERVER_WRITER });
-    return;
-  } catch (err) {
-    if (!(err instanceof ApiError && err.code === 409)) throw err;
+  const stored = await storedOrNone(res.store, NS_DEFAULT, NAME);
+  if (stored && !reconciled(stored, desired)) return;
+  if (!stored) {
+    try {
+      await res.store.create(NS_DEFAULT, structuredClone(desired), { writer: APISERVER_WRITER });
+      return;
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 409)) throw err;
+    }
   }
   await res.store.update(
     NS_DEFAULT,
     NAME,
     (live) => {
       if (!live) throw new Error(`${desired.kind} ${NAME} is gone`);
-      const next = { ...live, ...structuredClone(desired), metadata: { ...live.metadata, labels: { ...(live.metadata.labels ?? {}), ...desired.metadata.labels } } };
-      return jsonEqual(owned(next), owned(live)) ? live : next;
+      return reconciled(live, desired) ?? live;
     },
     { writer: APISERVER_WRITER },
   );

@@ -30,6 +30,8 @@ async function reconcileKind(store: RegistryStore, kind: RbacKind, expected: Obj
   const notes: string[] = [];
   const stored = new Map((await store.list('', {})).items.map((o) => [objKey(o), o]));
   const opts = { writer: APISERVER_WRITER };
+  // the missing objects (all of them on a first start) are created together: one durable commit carries many
+  const creates: Promise<unknown>[] = [];
   for (const want of expected) {
     const ns = want.metadata.namespace ?? '';
     const name = want.metadata.name;
@@ -40,7 +42,7 @@ async function reconcileKind(store: RegistryStore, kind: RbacKind, expected: Obj
       continue;
     }
     if (first.op === 'create') {
-      await store.create(ns, first.object, opts).catch(ignoreStatus([409]));
+      creates.push(store.create(ns, first.object, opts).catch(ignoreStatus([409])));
       continue;
     }
     if (first.op === 'recreate') {
@@ -64,6 +66,7 @@ async function reconcileKind(store: RegistryStore, kind: RbacKind, expected: Obj
       )
       .catch(ignoreStatus([404]));
   }
+  await Promise.all(creates);
   return notes;
 }
 

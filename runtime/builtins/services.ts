@@ -14,6 +14,7 @@ import type { Obj } from '../storage/interface.ts';
 import { groupVersion } from '../api/keys.ts';
 import { APISERVER_WRITER } from '../registry/write-services.ts';
 import { ignoreStatus } from './ignore-status.ts';
+import { storedOrNone } from './read-first.ts';
 
 export const LABEL_IP_FAMILY = 'ipaddress.kubernetes.io/ip-family';
 export const LABEL_MANAGED_BY = 'ipaddress.kubernetes.io/managed-by';
@@ -59,11 +60,14 @@ export async function installServiceAllocation(api: ApiIndex, flags: Record<stri
   const observer = ipAddressObserver(api);
   if (observer) {
     allocators.observer = observer;
+    // addresses mirrored before the restart are not written again
+    const ipRes = api.byKind('networking.k8s.io', 'IPAddress');
+    const mirrored = new Set(ipRes ? (await ipRes.store.list('', {})).items.map((o) => o.metadata.name as string) : []);
     for (const s of items) {
       const ips: string[] = s.spec?.clusterIPs ?? [];
       for (const ip of ips) {
         const fam = ip.includes(':') ? 'IPv6' : 'IPv4';
-        if (allocators.ip.get(fam)?.has(ip)) await observer.allocated(ip, fam, s);
+        if (allocators.ip.get(fam)?.has(ip) && !mirrored.has(ip)) await observer.allocated(ip, fam, s);
       }
     }
   }
@@ -98,7 +102,9 @@ export async function ensureDefaultServiceCIDR(api: ApiIndex, allocators: Servic
   if (!res) return;
   const apiVersion = groupVersion(res.storageDef.group, res.storageDef.version);
   const cidrs = allocators.families.map((f) => allocators.ip.get(f)!.cidr.text);
-  await res.store.create('', { apiVersion, kind: 'ServiceCIDR', metadata: { name: 'kubernetes' }, spec: { cidrs } }, { writer: APISERVER_WRITER }).catch(ignoreStatus([409]));
+  const stored = await storedOrNone(res.store, '', 'kubernetes');
+  if (stored?.status?.conditions?.some((c: Obj) => c.type === 'Ready')) return;
+  if (!stored) await res.store.create('', { apiVersion, kind: 'ServiceCIDR', metadata: { name: 'kubernetes' }, spec: { cidrs } }, { writer: APISERVER_WRITER }).catch(ignoreStatus([409]));
   await res.store.update(
     '',
     'kubernetes',
@@ -115,6 +121,8 @@ export async function ensureDefaultServiceCIDR(api: ApiIndex, allocators: Servic
 export async function ensureKubernetesService(api: ApiIndex, allocators: ServiceAllocators, targetPort: number): Promise<void> {
   const svc = api.byKind('', 'Service');
   if (!svc) return;
+  // kept as it is when stored (upstream's reconciler does not rewrite it either)
+  if (await storedOrNone(svc.store, NS_DEFAULT, 'kubernetes')) return;
   const primary = allocators.ip.get(allocators.families[0])!;
   await svc.store
     .create(

@@ -21,8 +21,8 @@
 // apply patches) takes the JSON parser, several times faster than the YAML
 // one, and no token limit; anything else falls through to YAML.
 
-import { Composer, isAlias, isMap, isPair, isScalar, isSeq, Lexer, Parser, type Document, type Node } from 'yaml';
-import type { CST } from 'yaml';
+import type { CST, Document, Node } from 'yaml';
+import { yaml } from '../api/yaml.ts';
 import { JSONSyntaxError, parseJSONStrict, type ParsedJSON } from './json-parse.ts';
 import { fieldPathIn, MAX_NESTING_DEPTH } from './limits.ts';
 
@@ -60,6 +60,7 @@ const COLLECTIONS = new Set(['block-map', 'block-seq', 'flow-collection']);
 
 /** Parses the first document, rejecting nesting deeper than `maxDepth` before composing it. */
 function compose(text: string, maxDepth: number): Document.Parsed {
+  const { Composer, Lexer, Parser } = yaml();
   const parser = new Parser();
   const tokens: CST.Token[] = [];
   // The parser's stack holds the document, the open collections and at most
@@ -110,6 +111,7 @@ function cstDepth(root: CST.Token): number {
 type Item = Node | null | undefined;
 
 function childrenOf(node: Item): Item[] {
+  const { isMap, isPair, isSeq } = yaml();
   if (isMap(node)) {
     const out: Item[] = [];
     for (const p of node.items) out.push(p.key as Item, p.value as Item);
@@ -132,6 +134,7 @@ function childrenOf(node: Item): Item[] {
  * anchor is on would expand forever.
  */
 function resolveAliases(root: Item): Map<Node, Node> {
+  const { isAlias } = yaml();
   const targets = new Map<Node, Node>();
   const anchors = new Map<string, Node>();
   const open = new Set<Node>();
@@ -220,6 +223,7 @@ function keyString(v: unknown): string {
 
 /** Converts the composed document to JSON values without recursion. */
 function toJSON(root: Item, targets: Map<Node, Node>, maxDepth: number, duplicates: string[]): unknown {
+  const { isAlias, isMap, isPair, isScalar, isSeq } = yaml();
   let decodes = 0;
   let aliasCount = 0;
   let aliasDepth = 0;

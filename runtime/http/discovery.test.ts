@@ -1,6 +1,7 @@
-// Discovery as an object: each server's documents are its own, and
-// reorder() changes what the next read of `documents` sees (groups and
-// versions in APIService priority order) without touching another server's.
+// Discovery as an object: each server's documents are its own, built when
+// first read, and reorder() changes what the next read of `documents` sees
+// (groups and versions in APIService priority order) without touching
+// another server's.
 
 import { describe, expect, it } from 'vitest';
 import type { ResourceDef } from '../../generated/api-types.ts';
@@ -48,6 +49,27 @@ describe('Discovery', () => {
     const d = new Discovery(served, '127.0.0.1:6443');
     expect(groupNames(d)).toEqual(['apps', 'batch']);
     expect(batchVersions(d)).toEqual(['v1', 'v2']);
+  });
+
+  it('builds the documents when read, not when made or reordered', () => {
+    let reads = 0;
+    // counts every walk over the served list (each build makes one)
+    const counted = new Proxy(served, {
+      get(target, prop, receiver) {
+        if (prop === Symbol.iterator) reads++;
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const d = new Discovery(counted, '127.0.0.1:6443');
+    d.reorder({ groups: new Map([['batch', 1]]), versions: new Map() });
+    d.reorder({ groups: new Map([['apps', 1]]), versions: new Map() });
+    expect(reads).toBe(0);
+    expect(groupNames(d)).toEqual(['apps', 'batch']);
+    expect(groupNames(d)).toEqual(['apps', 'batch']);
+    expect(reads).toBe(1);
+    d.reorder({ groups: new Map([['batch', 1]]), versions: new Map() });
+    expect(groupNames(d)).toEqual(['batch', 'apps']);
+    expect(reads).toBe(2);
   });
 
   it('reorder() rebuilds the documents of that server only', () => {

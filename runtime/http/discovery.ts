@@ -75,27 +75,29 @@ export interface DiscoveryPriorities {
 
 /**
  * The discovery documents of one server, owned by it: built from the served
- * resources at start-up, rebuilt by reorder() when APIService priorities
- * change. Handlers read `documents` on each request, so a reorder is seen
- * by the next request.
+ * resources when first read, built again after reorder() (APIService
+ * priorities changed). Handlers read `documents` on each request, so a
+ * reorder is seen by the next request; a server that answers no discovery
+ * request before its priorities settle builds them once.
  */
 export class Discovery {
-  private docs: DiscoveryDocs;
+  private docs: DiscoveryDocs | undefined;
+  private priorities: DiscoveryPriorities | undefined;
 
   constructor(
     private readonly served: readonly Served<unknown>[],
     private readonly serverAddress: string,
-  ) {
-    this.docs = computeDiscovery(served, serverAddress);
-  }
+  ) {}
 
   get documents(): DiscoveryDocs {
+    this.docs ??= computeDiscovery(this.served, this.serverAddress, this.priorities);
     return this.docs;
   }
 
-  /** Rebuilds the documents with groups and versions in the order of these priorities. */
+  /** Groups and versions in the order of these priorities from the next read on. */
   reorder(priorities: DiscoveryPriorities): void {
-    this.docs = computeDiscovery(this.served, this.serverAddress, priorities);
+    this.priorities = priorities;
+    this.docs = undefined;
   }
 }
 

@@ -3,7 +3,7 @@
 // client accepts it, Warning headers, and Status errors.
 
 import { gzipSync } from 'node:zlib';
-import { stringify as yamlStringify } from 'yaml';
+import { yaml } from '../api/yaml.ts';
 import type { ResourceDef } from '../../generated/api-types.ts';
 import { GZIP_THRESHOLD_BYTES, MEDIA_JSON } from '../api/k8s-names.ts';
 import type { Obj } from '../storage/interface.ts';
@@ -55,7 +55,7 @@ export function acceptsGzip(header: string | null | undefined): boolean {
 }
 
 export function encodeBody(value: unknown, encoding: 'json' | 'yaml', pretty: boolean): string {
-  if (encoding === 'yaml') return yamlStringify(value, { lineWidth: 0 });
+  if (encoding === 'yaml') return yaml().stringify(value, { lineWidth: 0 });
   return pretty ? `${JSON.stringify(value, null, 2)}\n` : `${JSON.stringify(value)}\n`;
 }
 

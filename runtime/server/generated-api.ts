@@ -2,7 +2,7 @@
 // validator loaders, the protobuf index and the location of the OpenAPI
 // documents. The project's own generated/ is imported with literal paths, so
 // that the build (scripts/build.mjs) bundles it and keeps its lazily loaded
-// parts (validators and protobuf messages per group-version) in chunks of
+// parts (validators per kind, protobuf messages per group-version) in chunks of
 // their own. Another codegen output directory (--generated-dir, dropped-in
 // specs) is imported by path; when the running server is compiled JavaScript,
 // that directory's TypeScript is compiled on import by tsx, registered then.

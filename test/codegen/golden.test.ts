@@ -123,10 +123,10 @@ describe('golden outputs', () => {
       'openapi/v3/apis__tiny.dev__v1.json',
       'openapi/v3/index.json',
       'registry.ts',
-      'validators/crd.tiny.dev_v1alpha1.ts',
+      'validators/crd.tiny.dev_v1alpha1.Dial.ts',
       'validators/index.ts',
       'validators/runtime.ts',
-      'validators/tiny.dev_v1.ts',
+      'validators/tiny.dev_v1.Gizmo.ts',
     ]);
   });
 
@@ -140,7 +140,7 @@ describe('golden outputs', () => {
     ['registry.ts'],
     ['merge-schema.ts'],
     ['validators/index.ts'],
-    ['validators/tiny.dev_v1.ts'],
+    ['validators/tiny.dev_v1.Gizmo.ts'],
     ['openapi/v2.json'],
     ['openapi/v3/apis__tiny.dev__v1.json'],
     ['openapi/v3/apis__crd.tiny.dev__v1alpha1.json'],

@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SchemaIssue, SchemaValidator } from '../../generated/api-types.ts';
 import { generate } from '../../codegen/generate.ts';
-import { fixturesDir, fixtureTree, tempDir } from './helpers.ts';
+import { validatorRoots } from '../../codegen/emit/validators.ts';
+import { loadSpecs } from '../../codegen/load/index.ts';
+import { fixturesDir, fixtureTree, specsDir, tempDir } from './helpers.ts';
 
 const t = tempDir('cg-validators');
 let widget: SchemaValidator;
@@ -153,8 +155,40 @@ describe('many failing items', () => {
     expect(issues[issues.length - 1].path).toBe(`spec.parts[${Math.min(n, 1000) - 1}].name`);
   });
   it('the generated modules never concatenate error lists', () => {
-    const code = readFileSync(join(t.dir, 'out', 'validators', 'example.dev_v1.ts'), 'utf8');
+    const code = readFileSync(join(t.dir, 'out', 'validators', 'example.dev_v1.Widget.ts'), 'utf8');
     expect(code).toContain('appendErrors(');
     expect(code).not.toContain('vErrors.concat(');
+  });
+});
+
+describe('validator modules', () => {
+  // the project's own specs: a kind with its List in a module of its own, the kinds embedding a PodSpec in their group-version's
+  const modules = validatorRoots(loadSpecs(specsDir));
+  const kindsIn = (file: string) => (modules.get(file) ?? []).map((n) => n.split('.').pop()).sort();
+  it.each([
+    ['core_v1.Endpoints', ['Endpoints', 'EndpointsList']],
+    ['core_v1.Namespace', ['Namespace', 'NamespaceList']],
+    ['core_v1.ConfigMap', ['ConfigMap', 'ConfigMapList']],
+    ['discovery.k8s.io_v1.EndpointSlice', ['EndpointSlice', 'EndpointSliceList']],
+    ['rbac.authorization.k8s.io_v1.ClusterRole', ['ClusterRole', 'ClusterRoleList']],
+    ['core_v1', ['Pod', 'PodList']],
+    ['apps_v1', ['DaemonSet', 'DaemonSetList', 'Deployment', 'DeploymentList', 'ReplicaSet', 'ReplicaSetList', 'StatefulSet', 'StatefulSetList']],
+    ['apps_v1.ControllerRevision', ['ControllerRevision', 'ControllerRevisionList']],
+    ['batch_v1', ['CronJob', 'CronJobList', 'Job', 'JobList']],
+  ])('%s holds %j', (file, kinds) => {
+    // a kind's own module holds exactly it and its List; a group-version's module at least the kinds listed
+    if (/_v\w+\.[A-Z]/.test(file)) expect(kindsIn(file)).toEqual(kinds);
+    else expect(kindsIn(file)).toEqual(expect.arrayContaining(kinds));
+  });
+  it('every kind module holds one kind and its List; Pod is in no kind module', () => {
+    for (const [file, roots] of modules) {
+      if (!/_v\w+\.[A-Z]/.test(file)) continue;
+      const kind = file.split('.').pop()!;
+      expect(
+        roots.every((n) => [kind, `${kind}List`].includes(n.split('.').pop()!)),
+        file,
+      ).toBe(true);
+      expect(roots).not.toContain('io.k8s.api.core.v1.Pod');
+    }
   });
 });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { ensureClients, projectRoot } from '../support/clients.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { serverFetch } from '../support/server-fetch.ts';
-import { staleInputs } from '../../scripts/build.mjs';
+import { asciiOnly, staleInputs } from '../../scripts/build.mjs';
 
 const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
   scripts: Record<string, string>;
@@ -107,8 +107,21 @@ describe('what start-up loads', () => {
     ['@peculiar/x509', 'certificates are made by runtime/auth/pki'],
     ['ajv', 'schema validators, per group-version'],
     ['jose', 'service-account and bootstrap tokens'],
+    ['yaml', 'YAML bodies, answers and configuration files'],
   ])('the entries do not import %s (%s)', (pkg) => {
     for (const entry of ['dist/index.js', 'dist/cli.js']) expect(staticPackages(meta(), entry)).not.toContain(pkg);
+  });
+  it('every compiled file is ASCII (V8 keeps a source with one character beyond Latin-1 at two bytes a character)', () => {
+    const js = Object.keys(meta().outputs).filter((f) => f.endsWith('.js'));
+    expect(js.length).toBeGreaterThan(10);
+    expect(js.filter((f) => /[^\x00-\x7f]/.test(readFileSync(join(projectRoot, f), 'utf8')))).toEqual([]);
+  });
+  it.each([
+    ['/** a → b */', '/** a \\u2192 b */'],
+    ['// it’s — fine', '// it\\u2019s \\u2014 fine'],
+    ['plain', 'plain'],
+  ])('asciiOnly(%j) is %j', (text, want) => {
+    expect(asciiOnly(text)).toBe(want);
   });
   it('but they do import the server itself', () => {
     expect([...staticPackages(meta(), 'dist/index.js')]).toEqual(expect.arrayContaining(['hono', 'better-sqlite3']));
@@ -132,6 +145,29 @@ describe("import('specserver')", () => {
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 });
     const result = JSON.parse(out.trim().split('\n').pop()!);
     expect(result).toEqual({ url: `file://${join(projectRoot, 'dist', 'index.js')}`, created: 201, got: 200, data: { k: 'v' } });
+  });
+});
+
+describe('YAML on first use', () => {
+  it('a started server has not loaded the yaml package; a YAML body as the first request loads it and is served, and so is a YAML answer', () => {
+    const script = `
+      import { createRequire } from 'node:module';
+      const yamlLoaded = () => Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('/node_modules/yaml/'));
+      const { startServer } = await import('specserver');
+      const s = await startServer({ authorizationMode: ['AlwaysAllow'] });
+      const atStart = yamlLoaded();
+      const created = await s.app.request('/api/v1/namespaces/default/configmaps', {
+        method: 'POST', headers: { 'content-type': 'application/yaml' },
+        body: 'apiVersion: v1\\nkind: ConfigMap\\nmetadata:\\n  name: y\\ndata:\\n  k: v\\n',
+      });
+      const got = await s.app.request('/api/v1/namespaces/default/configmaps/y', { headers: { accept: 'application/yaml' } });
+      const text = await got.text();
+      console.log(JSON.stringify({ atStart, created: created.status, got: got.status, type: got.headers.get('content-type'), hasData: text.includes('k: v'), after: yamlLoaded() }));
+      await s.stop();
+    `;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 });
+    const result = JSON.parse(out.trim().split('\n').pop()!);
+    expect(result).toEqual({ atStart: false, created: 201, got: 200, type: 'application/yaml', hasData: true, after: true });
   });
 });
 

@@ -6,8 +6,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { prioritiesOf } from '../../runtime/builtins/apiservices.ts';
+import { Discovery } from '../../runtime/http/discovery.ts';
 import type { RunningServer } from '../../runtime/index.ts';
 import { call, server, until } from './helpers.ts';
 
@@ -94,6 +95,26 @@ describe('local APIServices', () => {
     // deleting restores nothing by itself; the remaining objects still order discovery
     expect((await call(s, 'DELETE', `${AS}/v1.batch`)).code).toBe(200);
     await until(async () => (await groupNames(s)).at(-1) === 'batch');
+  });
+});
+
+describe('discovery rebuilds', () => {
+  it('a status update of an APIService leaves the discovery documents as built; a priority change reorders them', async () => {
+    const srv = await server();
+    try {
+      const reorder = vi.spyOn(Discovery.prototype, 'reorder');
+      const cur = (await call(srv, 'GET', `${AS}/v1.apps`)).body;
+      const cond = { type: 'Extra', status: 'True', reason: 'Test', message: 'm', lastTransitionTime: '2024-01-01T00:00:00Z' };
+      expect((await call(srv, 'PUT', `${AS}/v1.apps/status`, { ...cur, status: { conditions: [...cur.status.conditions, cond] } })).code).toBe(200);
+      // a later priority change: once discovery shows it, the status update's event was handled before it
+      const batch = (await call(srv, 'GET', `${AS}/v1.batch`)).body;
+      expect((await call(srv, 'PUT', `${AS}/v1.batch`, { ...batch, spec: { ...batch.spec, groupPriorityMinimum: 19000 } })).code).toBe(200);
+      await until(async () => (await groupNames(srv))[0] === 'batch');
+      expect(reorder).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.restoreAllMocks();
+      await srv.stop();
+    }
   });
 });
 

@@ -8,7 +8,7 @@
 
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { parseDocument } from 'yaml';
+import { yaml } from '../../api/yaml.ts';
 import { FileError } from '../file-error.ts';
 
 export interface WebhookClientConfig {
@@ -45,7 +45,7 @@ export function parseWebhookKubeconfig(path: string, text: string): WebhookClien
   const fail = (m: string): never => {
     throw new FileError(path, `invalid webhook configuration file "${path}": ${m}`);
   };
-  const doc = parseDocument(text, { uniqueKeys: true });
+  const doc = yaml().parseDocument(text, { uniqueKeys: true });
   if (doc.errors.length) fail(`not valid YAML: ${doc.errors[0].message.split('\n')[0]}`);
   let raw: unknown;
   try {

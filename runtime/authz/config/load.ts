@@ -12,7 +12,7 @@
 
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { parseDocument } from 'yaml';
+import { yaml } from '../../api/yaml.ts';
 import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
 import { formatDuration, parseDuration } from '../../codec/protobuf/special-values.ts';
 import { compileMatchConditions, type Matcher } from '../webhook/match.ts';
@@ -119,7 +119,7 @@ interface RawWebhook {
 /** Decodes the document (YAML or JSON) into the typed form with defaults; decoding problems throw. */
 function decode(text: string): { authorizers: { type: string; name: string; webhook?: RawWebhook }[] } {
   if (text.trim() === '') return { authorizers: [] };
-  const doc = parseDocument(text, { uniqueKeys: true });
+  const doc = yaml().parseDocument(text, { uniqueKeys: true });
   if (doc.errors.length) throw new AuthorizationConfigError(doc.errors[0].message.split('\n')[0]);
   const raw: unknown = doc.toJS({ maxAliasCount: 100 });
   if (!isObject(raw)) throw new AuthorizationConfigError("couldn't get version/kind; json parse error: the document is not an object");

@@ -21,15 +21,16 @@ function mergeMaps(expected: Record<string, string> | undefined, existing: Recor
   return { ...(expected ?? {}), ...(existing ?? {}) };
 }
 
-/** Labels and annotations merged into a copy of `existing`; whether that changed anything. */
-function mergeMetadata(existing: Obj, expected: Obj): { obj: Obj; changed: boolean } {
-  const obj: Obj = structuredClone(existing);
-  const md = obj.metadata;
+/** Labels and annotations merged into a copy of `existing`; whether that changed anything (no copy is made while it does not matter). */
+function mergeMetadata(existing: Obj, expected: Obj, copy: boolean): { obj: Obj; changed: boolean } {
+  const md = existing.metadata;
   const labels = mergeMaps(expected.metadata?.labels, md.labels);
   const annotations = mergeMaps(expected.metadata?.annotations, md.annotations);
   const changed = !jsonEqual(labels, md.labels) || !jsonEqual(annotations, md.annotations);
-  if (labels) md.labels = labels;
-  if (annotations) md.annotations = annotations;
+  if (!changed && !copy) return { obj: existing, changed };
+  const obj: Obj = structuredClone(existing);
+  if (labels) obj.metadata.labels = labels;
+  if (annotations) obj.metadata.annotations = annotations;
   return { obj, changed };
 }
 
@@ -38,12 +39,14 @@ const isProtected = (o: Obj) => o.metadata?.annotations?.[AUTOUPDATE_ANNOTATION]
 /** A Role or ClusterRole: `existing` undefined when it is not stored. */
 export function reconcileRole(existing: Obj | undefined, expected: Obj): Reconciled {
   if (!existing) return { op: 'create', object: structuredClone(expected) };
-  const missingRules = uncovered((existing.rules ?? []) as PolicyRule[], (expected.rules ?? []) as PolicyRule[]);
+  // the same rules as expected (a restart with nothing changed): nothing is missing, no coverage to work out
+  const sameRules = jsonEqual(existing.rules ?? [], expected.rules ?? []);
+  const missingRules = sameRules ? [] : uncovered((existing.rules ?? []) as PolicyRule[], (expected.rules ?? []) as PolicyRule[]);
   const wantSelectors: Obj[] = expected.aggregationRule?.clusterRoleSelectors ?? [];
   const haveSelectors: Obj[] = existing.aggregationRule?.clusterRoleSelectors ?? [];
   const missingSelectors = wantSelectors.filter((w) => !haveSelectors.some((h) => jsonEqual(h, w)));
   if (isProtected(existing)) return missingRules.length || missingSelectors.length ? { op: 'protected', missing: missingRules.length + missingSelectors.length } : { op: 'none' };
-  const { obj, changed } = mergeMetadata(existing, expected);
+  const { obj, changed } = mergeMetadata(existing, expected, missingRules.length > 0 || missingSelectors.length > 0);
   if (missingSelectors.length) obj.aggregationRule = { ...(obj.aggregationRule ?? {}), clusterRoleSelectors: [...haveSelectors, ...missingSelectors] };
   if (missingRules.length) obj.rules = [...((obj.rules ?? []) as PolicyRule[]), ...missingRules];
   return changed || missingRules.length || missingSelectors.length ? { op: 'update', object: obj } : { op: 'none' };
@@ -58,7 +61,7 @@ export function reconcileBinding(existing: Obj | undefined, expected: Obj): Reco
   const missing = ((expected.subjects ?? []) as Subject[]).filter((w) => !have.some((h) => sameSubject(h, w)));
   const roleChanged = !jsonEqual(existing.roleRef, expected.roleRef);
   if (isProtected(existing)) return missing.length || roleChanged ? { op: 'protected', missing: missing.length } : { op: 'none' };
-  const { obj, changed } = mergeMetadata(existing, expected);
+  const { obj, changed } = mergeMetadata(existing, expected, missing.length > 0 || roleChanged);
   if (missing.length) obj.subjects = [...have, ...missing];
   if (roleChanged) {
     obj.roleRef = structuredClone(expected.roleRef);
