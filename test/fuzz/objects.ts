@@ -47,6 +47,8 @@ const BODIES: Record<string, (name: string, ns: string) => Obj> = {
   '/PersistentVolumeClaim': () => ({ spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }),
   '/PersistentVolume': () => ({ spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/pv' }, persistentVolumeReclaimPolicy: 'Retain' } }),
   '/Pod': () => podTemplate('fuzz-pod'),
+  '/PodTemplate': () => ({ template: podTemplate('fuzz-podtemplate') }),
+  '/ReplicationController': () => ({ spec: { replicas: 1, selector: { app: 'fuzz-rc' }, template: podTemplate('fuzz-rc') } }),
   '/ResourceQuota': () => ({ spec: { hard: { pods: '10', 'requests.cpu': '4' } } }),
   '/ServiceAccount': () => ({ automountServiceAccountToken: false, secrets: [{ name: 'token' }] }),
   '/Service': () => ({ spec: { selector: { app: 'fuzz' }, ports: [{ name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' }], type: 'ClusterIP' } }),
