@@ -74,3 +74,46 @@ describe('PriorityClass and Pod defaults', () => {
     expect(pod.spec).toMatchObject({ enableServiceLinks: true, priority: 0, preemptionPolicy: 'PreemptLowerPriority' });
   });
 });
+
+describe('pod and node subresources', () => {
+  const node = (name: string) => `apiVersion: v1\nkind: Node\nmetadata:\n  name: ${name}\n`;
+  const boundPod = (name: string, nodeName: string) =>
+    `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  labels:\n    app: drained\nspec:\n  nodeName: ${nodeName}\n  containers:\n  - name: c\n    image: nginx\n`;
+
+  it('kubectl drain cordons the node and evicts its pods', async () => {
+    ok(await k(['apply', '-f', '-'], { input: node('worker-1') }));
+    ok(await k(['apply', '-f', '-'], { input: boundPod('on-node-a', 'worker-1') }));
+    ok(await k(['apply', '-f', '-'], { input: boundPod('on-node-b', 'worker-1') }));
+    ok(await k(['create', 'pdb', 'drained', '--selector=app=drained', '--min-available=1']));
+    const r = await k(['drain', 'worker-1', '--force', '--timeout=60s'], { timeoutMs: 90_000 });
+    const out = r.stdout + r.stderr;
+    expect(r.code, out).toBe(0);
+    expect(out).toContain('node/worker-1 cordoned');
+    expect(out).toContain('evicting pod default/on-node-a');
+    expect(out).toContain('pod/on-node-b evicted');
+    expect(out).toContain('node/worker-1 drained');
+    const n = JSON.parse(ok(await k(['get', 'node', 'worker-1', '-o', 'json'])));
+    expect(n.spec.unschedulable).toBe(true);
+    expect(ok(await k(['get', 'pods', '--field-selector=spec.nodeName=worker-1', '-o', 'name']))).toBe('');
+  });
+
+  it('a pod bound through pods/binding (kubectl create --raw) shows its node; a second binding is refused', async () => {
+    ok(await k(['run', 'to-bind', '--image=nginx']));
+    const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'to-bind' }, target: { apiVersion: 'v1', kind: 'Node', name: 'worker-2' } };
+    ok(await k(['create', '--raw', '/api/v1/namespaces/default/pods/to-bind/binding', '-f', '-'], { input: JSON.stringify(binding) }));
+    expect(ok(await k(['get', 'pod', 'to-bind', '-o', 'wide']))).toMatch(/to-bind\s+0\/1\s+Pending\s+0\s+\S+\s+<none>\s+worker-2/);
+    const again = await k(['create', '--raw', '/api/v1/namespaces/default/pods/to-bind/binding', '-f', '-'], { input: JSON.stringify(binding) });
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain('is already assigned to node "worker-2"');
+  });
+
+  it('kubectl exec and logs say why there is no kubelet to reach', async () => {
+    ok(await k(['run', 'unscheduled', '--image=nginx']));
+    const exec = await k(['exec', 'unscheduled', '--', 'ls']);
+    expect(exec.code).not.toBe(0);
+    expect(exec.stderr).toContain('pod unscheduled does not have a host assigned');
+    const logs = await k(['logs', 'unscheduled']);
+    expect(logs.code, logs.stderr).toBe(0);
+    expect(logs.stdout).toBe('');
+  });
+});

@@ -28,6 +28,8 @@ const selector = (app: string): Obj => ({ matchLabels: { app } });
 
 /** The parts of a valid object after apiVersion, kind and metadata, by `group/Kind`. */
 const BODIES: Record<string, (name: string, ns: string) => Obj> = {
+  // binds the pod of the same name, which the caller creates first
+  '/Binding': () => ({ target: { apiVersion: 'v1', kind: 'Node', name: 'fuzz-node' } }),
   '/ConfigMap': () => ({ data: { key: 'value', 'file.txt': 'line 1\nline 2\n' }, binaryData: { bin: 'AAEC' } }),
   '/Secret': () => ({ type: 'Opaque', data: { password: 'c2VjcmV0' }, stringData: { user: 'admin' } }),
   '/Endpoints': () => ({ subsets: [{ addresses: [{ ip: '10.1.2.3' }], ports: [{ name: 'http', port: 80, protocol: 'TCP' }] }] }),
