@@ -54,6 +54,16 @@ describe('pods/eviction', () => {
     expect((await call(s, 'GET', `${PODS}/${name}`)).code).toBe(404);
   });
 
+  it('a policy/v1beta1 Eviction is accepted too; another kind is 400', async () => {
+    const name = uniq('pending');
+    await pod(name);
+    const wrong = await call(s, 'POST', `${PODS}/${name}/eviction`, { apiVersion: 'v1', kind: 'Pod', metadata: { name } });
+    expect(wrong.code).toBe(400);
+    const r = await call(s, 'POST', `${PODS}/${name}/eviction`, { apiVersion: 'policy/v1beta1', kind: 'Eviction', metadata: { name } });
+    expect(r.code, JSON.stringify(r.body)).toBe(201);
+    expect((await call(s, 'GET', `${PODS}/${name}`)).code).toBe(404);
+  });
+
   it('a running pod under a budget allowing a disruption: decremented, recorded, pod gone', async () => {
     const app = uniq('app');
     const name = uniq('run');

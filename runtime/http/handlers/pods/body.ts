@@ -14,6 +14,8 @@ export interface SubresourceKind {
   group: string;
   version: string;
   kind: string;
+  /** Other apiVersions the body may have (an Eviction may also be policy/v1beta1). */
+  alsoAccepted?: string[];
 }
 
 /** Reads and checks the body, then runs admission on it; returns the object. */
@@ -25,7 +27,8 @@ export async function admittedBody(rc: RequestContext, want: SubresourceKind): P
   const { value } = await readObjectBody(rc.c, what, pb);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw errors.badRequest(`${what}: the body is not an object`);
   const obj = value as Obj;
-  if ((obj.kind !== undefined && obj.kind !== want.kind) || (obj.apiVersion !== undefined && obj.apiVersion !== apiVersion)) {
+  const versionOK = obj.apiVersion === undefined || obj.apiVersion === apiVersion || (want.alsoAccepted ?? []).includes(String(obj.apiVersion));
+  if ((obj.kind !== undefined && obj.kind !== want.kind) || !versionOK) {
     throw errors.badRequest(
       `${what}: expected apiVersion ${JSON.stringify(apiVersion)} and kind ${JSON.stringify(want.kind)}, got ${JSON.stringify(`${obj.apiVersion ?? ''}, Kind=${obj.kind ?? ''}`)}`,
     );

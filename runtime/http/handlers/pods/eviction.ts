@@ -13,7 +13,8 @@ import { type RequestContext, pretty } from '../context.ts';
 import { admittedBody } from './body.ts';
 
 export async function handleEviction(rc: RequestContext, api: ApiIndex): Promise<Response> {
-  const eviction = await admittedBody(rc, { group: 'policy', version: 'v1', kind: 'Eviction' });
+  // upstream's eviction accepts both versions of the Eviction
+  const eviction = await admittedBody(rc, { group: 'policy', version: 'v1', kind: 'Eviction', alsoAccepted: ['policy/v1beta1'] });
   if (eviction.metadata?.name !== rc.info.name) throw errors.badRequest('name in URL does not match name in Eviction object');
   const queryDryRun: string[] = rc.query.getAll('dryRun');
   const del: Obj = eviction.deleteOptions && typeof eviction.deleteOptions === 'object' ? eviction.deleteOptions : {};
