@@ -11940,6 +11940,83 @@ export const mergeSchema: MergeSchema = {
         elementRelationship: "separable",
       },
     },
+    "io.k8s.api.core.v1.PodTemplate": {
+      map: {
+        fields: [
+          {
+            name: "apiVersion",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "kind",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "metadata",
+            type: {
+              named: "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+            },
+          },
+          {
+            name: "template",
+            type: {
+              named: "io.k8s.api.core.v1.PodTemplateSpec",
+            },
+          },
+        ],
+        elementRelationship: "separable",
+      },
+    },
+    "io.k8s.api.core.v1.PodTemplateList": {
+      map: {
+        fields: [
+          {
+            name: "apiVersion",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "items",
+            type: {
+              inline: {
+                list: {
+                  elementType: {
+                    named: "io.k8s.api.core.v1.PodTemplate",
+                  },
+                  elementRelationship: "atomic",
+                },
+              },
+            },
+          },
+          {
+            name: "kind",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "metadata",
+            type: {
+              named: "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta",
+            },
+          },
+        ],
+        elementRelationship: "separable",
+      },
+    },
     "io.k8s.api.core.v1.PodTemplateSpec": {
       map: {
         fields: [
@@ -12357,6 +12434,241 @@ export const mergeSchema: MergeSchema = {
               },
             },
             default: "admin",
+          },
+        ],
+        elementRelationship: "separable",
+      },
+    },
+    "io.k8s.api.core.v1.ReplicationController": {
+      map: {
+        fields: [
+          {
+            name: "apiVersion",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "kind",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "metadata",
+            type: {
+              named: "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+            },
+          },
+          {
+            name: "spec",
+            type: {
+              named: "io.k8s.api.core.v1.ReplicationControllerSpec",
+            },
+          },
+          {
+            name: "status",
+            type: {
+              named: "io.k8s.api.core.v1.ReplicationControllerStatus",
+            },
+          },
+        ],
+        elementRelationship: "separable",
+      },
+    },
+    "io.k8s.api.core.v1.ReplicationControllerCondition": {
+      map: {
+        fields: [
+          {
+            name: "lastTransitionTime",
+            type: {
+              named: "io.k8s.apimachinery.pkg.apis.meta.v1.Time",
+            },
+          },
+          {
+            name: "message",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "reason",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "status",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "type",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+        ],
+        elementRelationship: "separable",
+      },
+    },
+    "io.k8s.api.core.v1.ReplicationControllerList": {
+      map: {
+        fields: [
+          {
+            name: "apiVersion",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "items",
+            type: {
+              inline: {
+                list: {
+                  elementType: {
+                    named: "io.k8s.api.core.v1.ReplicationController",
+                  },
+                  elementRelationship: "atomic",
+                },
+              },
+            },
+          },
+          {
+            name: "kind",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "metadata",
+            type: {
+              named: "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta",
+            },
+          },
+        ],
+        elementRelationship: "separable",
+      },
+    },
+    "io.k8s.api.core.v1.ReplicationControllerSpec": {
+      map: {
+        fields: [
+          {
+            name: "minReadySeconds",
+            type: {
+              inline: {
+                scalar: "numeric",
+              },
+            },
+          },
+          {
+            name: "replicas",
+            type: {
+              inline: {
+                scalar: "numeric",
+              },
+            },
+          },
+          {
+            name: "selector",
+            type: {
+              inline: {
+                map: {
+                  elementType: {
+                    inline: {
+                      scalar: "string",
+                    },
+                  },
+                  elementRelationship: "atomic",
+                },
+              },
+            },
+          },
+          {
+            name: "template",
+            type: {
+              named: "io.k8s.api.core.v1.PodTemplateSpec",
+            },
+          },
+        ],
+        elementRelationship: "separable",
+      },
+    },
+    "io.k8s.api.core.v1.ReplicationControllerStatus": {
+      map: {
+        fields: [
+          {
+            name: "availableReplicas",
+            type: {
+              inline: {
+                scalar: "numeric",
+              },
+            },
+          },
+          {
+            name: "conditions",
+            type: {
+              inline: {
+                list: {
+                  elementType: {
+                    named: "io.k8s.api.core.v1.ReplicationControllerCondition",
+                  },
+                  elementRelationship: "associative",
+                  keys: ["type"],
+                },
+              },
+            },
+            patchStrategy: "merge",
+            patchMergeKey: "type",
+          },
+          {
+            name: "fullyLabeledReplicas",
+            type: {
+              inline: {
+                scalar: "numeric",
+              },
+            },
+          },
+          {
+            name: "observedGeneration",
+            type: {
+              inline: {
+                scalar: "numeric",
+              },
+            },
+          },
+          {
+            name: "readyReplicas",
+            type: {
+              inline: {
+                scalar: "numeric",
+              },
+            },
+          },
+          {
+            name: "replicas",
+            type: {
+              inline: {
+                scalar: "numeric",
+              },
+            },
           },
         ],
         elementRelationship: "separable",

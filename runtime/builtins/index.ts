@@ -1,6 +1,6 @@
 // Built-in behaviour that is not one resource's strategy: objects created at
 // start-up (initial namespaces, the `kubernetes` Service, Endpoints and
-// EndpointSlice, local APIServices, extension-apiserver-authentication, the RBAC bootstrap policy), in-process
+// EndpointSlice, local APIServices, extension-apiserver-authentication, the RBAC bootstrap policy, the system PriorityClasses), in-process
 // controllers (namespace deletion, every namespace's default ServiceAccount and kube-root-ca.crt, ClusterRole aggregation), allocators wired into the strategies
 // that need them, and admission plugins. startServer() calls
 // installBuiltins() once before it listens; stop() ends the controllers.
@@ -11,6 +11,8 @@ import { namespaceLifecyclePlugin } from '../admission/plugins/namespace-lifecyc
 import { serviceAccountPlugin } from '../admission/plugins/service-account.ts';
 import { nodeRestrictionPlugin } from '../admission/plugins/node-restriction.ts';
 import { nodeRestrictionSources } from './node-restriction.ts';
+import { priorityClassSource, priorityPlugin } from '../admission/plugins/priority.ts';
+import { bootstrapPriorityClasses } from './priority-classes.ts';
 import { serviceAccountSource } from './default-serviceaccounts.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
 import type { ApiIndex } from '../registry/served.ts';
@@ -60,7 +62,9 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   ctx.admission.add(namespaceLifecyclePlugin(ctx.api));
   ctx.admission.add(serviceAccountPlugin(serviceAccountSource(ctx.api, controllers.has('serviceaccount'))));
   ctx.admission.add(nodeRestrictionPlugin(nodeRestrictionSources(ctx.api)));
+  ctx.admission.add(priorityPlugin(priorityClassSource(ctx.api)));
   await bootstrapNamespaces(ctx.api);
+  await bootstrapPriorityClasses(ctx.api);
   for (const note of await reconcileBootstrapPolicy(ctx.api)) ctx.log?.(note);
   const rbacIndex = ctx.rbacIndex ? await startRbacIndex(ctx.api, ctx.rbacIndex) : undefined;
   const services = await installServiceAllocation(ctx.api, ctx.flags);

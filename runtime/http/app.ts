@@ -24,6 +24,7 @@ import { handleList } from './handlers/list.ts';
 import { handlePatch } from './handlers/patch.ts';
 import { handleUpdate } from './handlers/update.ts';
 import { handleScale } from './handlers/scale.ts';
+import { handlePodSubresource } from './handlers/pods/index.ts';
 import { handleTokenRequest, type TokenRequestIssuer } from './handlers/token-request.ts';
 import { JWKS_CONTENT_TYPE, JWKS_PATH, METADATA_MAX_AGE_SECONDS, OPENID_CONFIG_CONTENT_TYPE, OPENID_CONFIG_PATH } from '../auth/serviceaccount/oidc.ts';
 import { handleReview } from './handlers/review.ts';
@@ -263,7 +264,10 @@ export function createApp(opts: AppOptions): Hono<Env> {
     if (info.subresource === 'token' && info.verb === 'create' && res.def.group === '' && res.def.resource === 'serviceaccounts') {
       return handleTokenRequest(rc, opts.tokenRequests);
     }
-    // no handler serves creates or deletes of other subresources (eviction, binding, proxy ...) yet:
+    // eviction, binding and the kubelet-facing subresources (handlers/pods/)
+    const special = handlePodSubresource(rc, opts.api);
+    if (special) return special;
+    // no handler serves creates or deletes of other subresources (services/proxy ...):
     // they must never reach the handlers of the object itself
     if (info.subresource && (info.verb === 'create' || info.verb === 'delete')) throw errors.methodNotAllowed();
     if (res.def.virtual) {

@@ -40,6 +40,9 @@ const GENERATION_RULES: Readonly<Record<string, GenerationRule>> = {
     changed: (obj, old) => specChanged(obj, old) || !jsonEqual(obj.metadata?.annotations ?? {}, old.metadata?.annotations ?? {}),
   },
   'apps/ReplicaSet': SPEC,
+  '/ReplicationController': SPEC,
+  // a PodTemplate has no spec: its template counts
+  '/PodTemplate': { setOnCreate: true, changed: fieldChanged('template') },
   'apps/StatefulSet': SPEC,
   'apps/DaemonSet': SPEC,
   'batch/Job': SPEC,

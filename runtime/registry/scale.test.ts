@@ -17,6 +17,12 @@ describe('scale store view', () => {
       { metadata: md, spec: { replicas: 3, selector: { matchLabels: { app: 'a' } } }, status: { replicas: 2 } },
       { spec: { replicas: 3 }, status: { replicas: 2, selector: 'app=a' } },
     ],
+    [
+      'ReplicationController: the selector is a label map',
+      { ...def(), group: '', kind: 'ReplicationController' } as ResourceDef,
+      { metadata: md, spec: { replicas: 2, selector: { b: '2', a: '1' } }, status: { replicas: 1 } },
+      { spec: { replicas: 2 }, status: { replicas: 1, selector: 'a=1,b=2' } },
+    ],
     ['absent counts are zero, no selector', def(), { metadata: md, spec: {} }, { spec: { replicas: 0 }, status: { replicas: 0 } }],
     [
       'CRD scale paths',

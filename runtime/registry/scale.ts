@@ -20,13 +20,15 @@ export interface ScalePaths {
   spec: string;
   status: string;
   selector?: string;
+  /** spec.selector is a plain label map (ReplicationController), not a LabelSelector. */
+  selectorIsMap?: boolean;
 }
 
 /** The scale paths of a resource: its CRD declaration, else spec.replicas and status.replicas. */
 export function scalePathsOf(def: ResourceDef): ScalePaths {
   const sub = def.subresources.find((s) => s.name === 'scale');
   if (sub?.scale) return { spec: sub.scale.specReplicasPath, status: sub.scale.statusReplicasPath, selector: sub.scale.labelSelectorPath };
-  return { spec: '.spec.replicas', status: '.status.replicas' };
+  return { spec: '.spec.replicas', status: '.status.replicas', selectorIsMap: def.group === '' && def.kind === 'ReplicationController' };
 }
 
 function setAt(obj: Obj, path: string, value: unknown): void {
@@ -39,7 +41,8 @@ function setAt(obj: Obj, path: string, value: unknown): void {
 /** The Scale view of a workload object. */
 export function toScale(obj: Obj, paths: ScalePaths): Obj {
   const md = obj.metadata;
-  const selector = paths.selector ? String(valueAt(obj, paths.selector.replace(/^\./, '')) ?? '') : labelSelectorString(obj.spec?.selector);
+  const sel = obj.spec?.selector;
+  const selector = paths.selector ? String(valueAt(obj, paths.selector.replace(/^\./, '')) ?? '') : labelSelectorString(paths.selectorIsMap ? { matchLabels: sel ?? {} } : sel);
   const status: Obj = { replicas: Number(valueAt(obj, paths.status.replace(/^\./, '')) ?? 0) };
   if (selector) status.selector = selector;
   return {

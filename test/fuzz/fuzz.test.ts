@@ -37,6 +37,11 @@ describe('fuzz harness building blocks', () => {
       expect(hasBody(k), `${k.apiVersion} ${k.def.kind} has a hand-written body`).toBe(true);
       if (!k.def.verbs.includes('create')) continue;
       const obj = validObject(k, `fz-valid-${k.def.resource}`.slice(0, 60), 'fuzz-valid');
+      // a Binding binds an existing pod of its name
+      if (k.def.group === '' && k.def.kind === 'Binding') {
+        const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: obj.metadata.name }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
+        await s.app.request('/api/v1/namespaces/fuzz-valid/pods', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(pod) });
+      }
       const res = await s.app.request(collectionPath(k, 'fuzz-valid'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(obj) });
       // the same storage serves two flowcontrol versions, and CRD and APIService names are fixed: 409 is fine for those
       if (res.status !== 201 && res.status !== 409) refused.push(`${k.apiVersion} ${k.def.kind}: ${res.status} ${(await res.text()).slice(0, 200)}`);

@@ -28,6 +28,8 @@ const selector = (app: string): Obj => ({ matchLabels: { app } });
 
 /** The parts of a valid object after apiVersion, kind and metadata, by `group/Kind`. */
 const BODIES: Record<string, (name: string, ns: string) => Obj> = {
+  // binds the pod of the same name, which the caller creates first
+  '/Binding': () => ({ target: { apiVersion: 'v1', kind: 'Node', name: 'fuzz-node' } }),
   '/ConfigMap': () => ({ data: { key: 'value', 'file.txt': 'line 1\nline 2\n' }, binaryData: { bin: 'AAEC' } }),
   '/Secret': () => ({ type: 'Opaque', data: { password: 'c2VjcmV0' }, stringData: { user: 'admin' } }),
   '/Endpoints': () => ({ subsets: [{ addresses: [{ ip: '10.1.2.3' }], ports: [{ name: 'http', port: 80, protocol: 'TCP' }] }] }),
@@ -47,6 +49,8 @@ const BODIES: Record<string, (name: string, ns: string) => Obj> = {
   '/PersistentVolumeClaim': () => ({ spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }),
   '/PersistentVolume': () => ({ spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/pv' }, persistentVolumeReclaimPolicy: 'Retain' } }),
   '/Pod': () => podTemplate('fuzz-pod'),
+  '/PodTemplate': () => ({ template: podTemplate('fuzz-podtemplate') }),
+  '/ReplicationController': () => ({ spec: { replicas: 1, selector: { app: 'fuzz-rc' }, template: podTemplate('fuzz-rc') } }),
   '/ResourceQuota': () => ({ spec: { hard: { pods: '10', 'requests.cpu': '4' } } }),
   '/ServiceAccount': () => ({ automountServiceAccountToken: false, secrets: [{ name: 'token' }] }),
   '/Service': () => ({ spec: { selector: { app: 'fuzz' }, ports: [{ name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' }], type: 'ClusterIP' } }),

@@ -22,6 +22,7 @@ describe('judge', () => {
     ['a 500 Status fails', req('POST', '/api/v1/namespaces/fuzz/configmaps'), res(500, status(500, 'InternalError')), 'server-error-500'],
     ['a 503 fails outside connect subresources', req('GET', '/api/v1/namespaces/fuzz/configmaps'), res(503, status(503, 'ServiceUnavailable')), 'server-error-503'],
     ['a 503 on a proxy subresource is fine', req('GET', '/api/v1/namespaces/fuzz/pods/p/proxy', { connect: true }), res(503, status(503, 'ServiceUnavailable')), undefined],
+    ['a 500 on exec (no kubelet to reach) is fine', req('POST', '/api/v1/namespaces/fuzz/pods/p/exec', { connect: true }), res(500, status(500, '')), undefined],
     ['a 504 Timeout is fine', req('GET', '/api/v1/configmaps?timeout=1ns'), res(504, status(504, 'Timeout')), undefined],
     ['a 504 of another reason fails', req('GET', '/api/v1/configmaps'), res(504, status(504, 'InternalError')), 'server-error-504'],
     ['a 429 without Retry-After fails', req('GET', '/api/v1/configmaps'), res(429, status(429, 'TooManyRequests')), '429-without-retry-after'],

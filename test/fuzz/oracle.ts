@@ -1,9 +1,10 @@
 // The fuzz harness's judgement of one response. The rules, and why:
 // - No 5xx. Exceptions, where they are kube-apiserver's right answer:
 //   504 with reason Timeout (a request that ran past `?timeout=` or the
-//   server's request timeout), and 503 on the connect subresources (proxy,
-//   exec, attach, portforward, log), which reach a backend upstream and
-//   answer 503 when there is none. 429 is not a 5xx; it must carry
+//   server's request timeout), and 503 or 500 on the connect subresources
+//   (proxy, exec, attach, portforward, log), which reach a backend upstream
+//   and answer 503 when there is none (a pod's proxy) or 500 when the
+//   node's kubelet cannot be reached (no address, a failed dial). 429 is not a 5xx; it must carry
 //   Retry-After.
 // - Every error (4xx/5xx) is a Status: kind Status, apiVersion v1, status
 //   Failure, code equal to the HTTP code, in JSON, or in YAML or protobuf
@@ -167,7 +168,7 @@ function judgeCode(c: FuzzCase, status: number, message: string, headers: Record
   if (status === 429 && !headers['retry-after']) return { rule: '429-without-retry-after', message, status };
   if (status < 500) return { message, status };
   if (status === 504 && (reason === 'Timeout' || c.method === 'HEAD')) return { message, status };
-  if (status === 503 && c.connect) return { message, status };
+  if ((status === 503 || status === 500) && c.connect) return { message, status };
   return { rule: `server-error-${status}`, message, status };
 }
 

@@ -45,6 +45,8 @@ const CONTENT: Record<string, Json | null> = {
   '/PersistentVolumeClaim': null,
   '/PersistentVolume': { spec: { persistentVolumeReclaimPolicy: 'Recycle' } },
   '/Pod': { spec: { activeDeadlineSeconds: 30 } },
+  '/PodTemplate': { template: { spec: { activeDeadlineSeconds: 30 } } },
+  '/ReplicationController': { spec: { minReadySeconds: 5 } },
   '/ResourceQuota': { spec: { hard: { pods: '11' } } },
   '/ServiceAccount': { automountServiceAccountToken: true },
   '/Service': { spec: { ports: [{ name: 'http', port: 81, targetPort: 8080, protocol: 'TCP' }] } },
@@ -99,6 +101,9 @@ const EXPECTED: Record<string, Steps> = {
   'apps/Deployment': [1, 2, 2, 3],
   'apps/ReplicaSet': SPEC,
   'apps/StatefulSet': SPEC,
+  '/ReplicationController': SPEC,
+  // no spec: the template counts
+  '/PodTemplate': SPEC,
   'batch/CronJob': SPEC,
   'batch/Job': SPEC,
   // everything but metadata counts, and the labels

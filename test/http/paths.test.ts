@@ -99,7 +99,8 @@ describe('verbs per path shape', () => {
     ['DELETE', '/api/v1/pods/sentinel/status', 404, NO_ROUTE],
     // subresources serve their declared verbs only, and never delete the object
     ['DELETE', `${A}/pods/sentinel/status`, 405, NOT_ALLOWED],
-    ['DELETE', `${A}/pods/sentinel/proxy`, 405, NOT_ALLOWED],
+    // pods/proxy serves DELETE (to the pod): without a pod IP that is upstream's 400
+    ['DELETE', `${A}/pods/sentinel/proxy`, 400, 'address not allowed'],
     ['DELETE', `${A}/pods/sentinel/nothing`, 404, NO_ROUTE],
     ['DELETE', `${A}/configmaps/sentinel/extra`, 404, NO_ROUTE],
     ['DELETE', `${A}/configmaps/sentinel/status/extra`, 404, NO_ROUTE],

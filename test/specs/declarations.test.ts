@@ -190,6 +190,8 @@ describe('resource declarations', () => {
   it.each([
     ['core_v1.json', 'services', ['svc'], ['all']],
     ['core_v1.json', 'pods', ['po'], ['all']],
+    ['core_v1.json', 'replicationcontrollers', ['rc'], ['all']],
+    ['core_v1.json', 'podtemplates', [], []],
     ['core_v1.json', 'configmaps', ['cm'], []],
     ['core_v1.json', 'namespaces', ['ns'], []],
     ['core_v1.json', 'limitranges', ['limits'], []],
@@ -221,7 +223,7 @@ describe('resource declarations', () => {
       .filter(({ d }) => d.categories.includes('all'))
       .map(({ d }) => d.plural)
       .sort();
-    expect(all).toEqual(['cronjobs', 'daemonsets', 'deployments', 'horizontalpodautoscalers', 'jobs', 'pods', 'replicasets', 'services', 'statefulsets']);
+    expect(all).toEqual(['cronjobs', 'daemonsets', 'deployments', 'horizontalpodautoscalers', 'jobs', 'pods', 'replicasets', 'replicationcontrollers', 'services', 'statefulsets']);
   });
 
   it.each([
@@ -229,6 +231,7 @@ describe('resource declarations', () => {
     ['core_v1.json', 'pods', ['Ready', 'Status', 'Restarts', 'Age'], ['IP', 'Node', 'Nominated Node', 'Readiness Gates']],
     ['apps_v1.json', 'deployments', ['Ready', 'Up-to-date', 'Available', 'Age'], ['Containers', 'Images', 'Selector']],
     ['core_v1.json', 'configmaps', ['Data', 'Age'], []],
+    ['core_v1.json', 'replicationcontrollers', ['Desired', 'Current', 'Ready', 'Age'], ['Containers', 'Images', 'Selector']],
     ['core_v1.json', 'secrets', ['Type', 'Data', 'Age'], []],
     ['core_v1.json', 'namespaces', ['Status', 'Age'], []],
   ])('%s %s columns', (file, plural, normal, wide) => {

@@ -14,6 +14,7 @@ import { eventCoreV1Strategy, eventV1Strategy } from './event.ts';
 import { apiServiceStrategy, ipAddressStrategy, leaseStrategy, podDisruptionBudgetStrategy, runtimeClassStrategy, serviceCIDRStrategy } from './misc.ts';
 import { namespaceStrategy } from './namespace.ts';
 import { persistentVolumeStrategy } from './persistentvolume.ts';
+import { priorityClassStrategy } from './priorityclass.ts';
 import { podStrategy } from './pod/update.ts';
 import { bindingStrategy, roleStrategy } from './rbac.ts';
 import { withPodSpec } from './pod/workloads.ts';
@@ -22,6 +23,7 @@ import { serviceStrategy } from './service/strategy.ts';
 import { cronJobStrategy } from './workloads/cronjob.ts';
 import { deploymentStrategy, replicaSetStrategy } from './workloads/deployment.ts';
 import { jobStrategy } from './workloads/job.ts';
+import { replicationControllerStrategy } from './workloads/replicationcontroller.ts';
 import { statefulSetStrategy } from './workloads/statefulset.ts';
 import { csiDriverStrategy, csiNodeStrategy, csiStorageCapacityStrategy, volumeAttachmentStrategy } from './storage.ts';
 
@@ -36,6 +38,7 @@ const factories: Record<string, StrategyFactory> = {
   'apps/DaemonSet': daemonSetStrategy,
   'apps/Deployment': deploymentStrategy,
   'apps/ReplicaSet': replicaSetStrategy,
+  '/ReplicationController': replicationControllerStrategy,
   'apps/StatefulSet': statefulSetStrategy,
   'batch/Job': jobStrategy,
   'batch/CronJob': cronJobStrategy,
@@ -54,6 +57,7 @@ const factories: Record<string, StrategyFactory> = {
   'apiregistration.k8s.io/APIService': apiServiceStrategy,
   'policy/PodDisruptionBudget': podDisruptionBudgetStrategy,
   '/PersistentVolume': persistentVolumeStrategy,
+  'scheduling.k8s.io/PriorityClass': priorityClassStrategy,
   'rbac.authorization.k8s.io/Role': roleStrategy,
   'rbac.authorization.k8s.io/ClusterRole': roleStrategy,
   'rbac.authorization.k8s.io/RoleBinding': bindingStrategy,

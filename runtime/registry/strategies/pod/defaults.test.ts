@@ -23,3 +23,16 @@ describe('defaultPodSpec', () => {
     expect(spec.containers[0].readinessProbe).toEqual({ periodSeconds: 5, timeoutSeconds: 1, successThreshold: 1, failureThreshold: 3 });
   });
 });
+
+describe('defaultPodSpec with hostNetwork', () => {
+  it.each([
+    ['hostPort from containerPort', true, [{ containerPort: 80 }], [{ containerPort: 80, hostPort: 80, protocol: 'TCP' }]],
+    ['a given hostPort stays', true, [{ containerPort: 80, hostPort: 8080 }], [{ containerPort: 80, hostPort: 8080, protocol: 'TCP' }]],
+    ['no hostNetwork: no hostPort', false, [{ containerPort: 80 }], [{ containerPort: 80, protocol: 'TCP' }]],
+  ])('%s', (_n, hostNetwork, ports, want) => {
+    const spec: any = { hostNetwork, containers: [{ name: 'c', image: 'x:1', ports }], initContainers: [{ name: 'i', image: 'x:1', ports: structuredClone(ports) }] };
+    defaultPodSpec(spec);
+    expect(spec.containers[0].ports).toEqual(want);
+    expect(spec.initContainers[0].ports).toEqual(want);
+  });
+});

@@ -1,7 +1,8 @@
 // PodSpec defaults (the Go defaulters' facts; api-specs declares none of
 // them): restart and DNS policy, scheduler, grace period, security context,
 // and per container the termination message, image pull policy, port
-// protocol, probe timings and env fieldRef apiVersion; plus the volumes'.
+// protocol (and hostPort with hostNetwork), probe timings and env fieldRef
+// apiVersion; plus the volumes'. What only Pods get is pod/create.ts.
 
 import type { Obj } from '../../../storage/interface.ts';
 import { defaultVolumes } from './volumes.ts';
@@ -34,6 +35,12 @@ function defaultContainer(c: Obj): void {
   defaultProbe(c.startupProbe);
 }
 
+/** With hostNetwork, a port's hostPort is its containerPort. */
+function defaultHostNetworkPorts(c: Obj): void {
+  if (!c || typeof c !== 'object' || !Array.isArray(c.ports)) return;
+  for (const p of c.ports) if (p && typeof p === 'object' && !p.hostPort) p.hostPort = p.containerPort;
+}
+
 /** Defaults a PodSpec, its containers included, wherever it appears (Pods and workload templates). */
 export function defaultPodSpec(spec: Obj | undefined): void {
   if (!spec || typeof spec !== 'object') return;
@@ -42,6 +49,7 @@ export function defaultPodSpec(spec: Obj | undefined): void {
   spec.schedulerName ??= 'default-scheduler';
   spec.terminationGracePeriodSeconds ??= 30;
   spec.securityContext ??= {};
-  for (const list of [spec.containers, spec.initContainers]) if (Array.isArray(list)) list.forEach(defaultContainer);
+  for (const list of [spec.containers, spec.initContainers, spec.ephemeralContainers]) if (Array.isArray(list)) list.forEach(defaultContainer);
+  if (spec.hostNetwork === true) for (const list of [spec.containers, spec.initContainers]) if (Array.isArray(list)) list.forEach(defaultHostNetworkPorts);
   defaultVolumes(spec.volumes);
 }

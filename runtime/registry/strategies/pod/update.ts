@@ -1,4 +1,5 @@
-// Pod updates through the main resource: a pod's spec is fixed once
+// Pod creates and updates through the main resource: a new pod starts
+// Pending (create.ts). Updates: a pod's spec is fixed once
 // created, except container and init container images, a lower (or newly
 // set) activeDeadlineSeconds, added tolerations, removed scheduling gates
 // and terminationGracePeriodSeconds going from negative to 1; containers
@@ -10,6 +11,8 @@ import type { Obj } from '../../../storage/interface.ts';
 import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
 import { type Strategy } from '../../strategy.ts';
 import { jsonEqual } from '../../../api/json-equal.ts';
+import { defaultPodOnly, initialPodStatus } from './create.ts';
+import { bindingStrategy, ephemeralContainersStrategy } from './subresources.ts';
 
 export const POD_UPDATE_FORBIDDEN =
   'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
@@ -79,8 +82,17 @@ export function podUpdateErrors(obj: Obj, old: Obj): FieldError[] {
 export function podStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
+    defaults(obj) {
+      base.defaults?.(obj);
+      defaultPodOnly(obj);
+    },
+    prepareForCreate(obj) {
+      base.prepareForCreate(obj);
+      obj.status = initialPodStatus(obj);
+    },
     validateUpdate(obj, old) {
       return [...base.validateUpdate(obj, old), ...podUpdateErrors(obj, old)];
     },
+    subresources: { ...(base.subresources ?? {}), binding: bindingStrategy(), ephemeralcontainers: ephemeralContainersStrategy() },
   };
 }

@@ -799,6 +799,17 @@ export const meta: ProtoPackageMeta = {
     "resize"
    ]
   },
+  "k8s.io.api.core.v1.PodTemplate": {
+   "always": [
+    "metadata",
+    "template"
+   ]
+  },
+  "k8s.io.api.core.v1.PodTemplateList": {
+   "always": [
+    "metadata"
+   ]
+  },
   "k8s.io.api.core.v1.PodTemplateSpec": {
    "always": [
     "metadata",
@@ -862,6 +873,41 @@ export const meta: ProtoPackageMeta = {
     "pool",
     "user",
     "keyring"
+   ]
+  },
+  "k8s.io.api.core.v1.ReplicationController": {
+   "always": [
+    "metadata",
+    "spec",
+    "status"
+   ]
+  },
+  "k8s.io.api.core.v1.ReplicationControllerCondition": {
+   "always": [
+    "type",
+    "status",
+    "lastTransitionTime",
+    "reason",
+    "message"
+   ]
+  },
+  "k8s.io.api.core.v1.ReplicationControllerList": {
+   "always": [
+    "metadata"
+   ]
+  },
+  "k8s.io.api.core.v1.ReplicationControllerSpec": {
+   "always": [
+    "minReadySeconds"
+   ]
+  },
+  "k8s.io.api.core.v1.ReplicationControllerStatus": {
+   "always": [
+    "replicas",
+    "fullyLabeledReplicas",
+    "observedGeneration",
+    "readyReplicas",
+    "availableReplicas"
    ]
   },
   "k8s.io.api.core.v1.ResourceClaim": {
