@@ -13,6 +13,9 @@ import { endpointSliceStrategy, endpointsStrategy } from './endpoints.ts';
 import { eventCoreV1Strategy, eventV1Strategy } from './event.ts';
 import { apiServiceStrategy, ipAddressStrategy, leaseStrategy, podDisruptionBudgetStrategy, runtimeClassStrategy, serviceCIDRStrategy } from './misc.ts';
 import { namespaceStrategy } from './namespace.ts';
+import { priorityLevelStrategy } from './flowcontrol.ts';
+import { ingressStrategy } from './ingress.ts';
+import { hpaStrategy } from './hpa.ts';
 import { persistentVolumeStrategy } from './persistentvolume.ts';
 import { podStrategy } from './pod/update.ts';
 import { bindingStrategy, roleStrategy } from './rbac.ts';
@@ -53,6 +56,9 @@ const factories: Record<string, StrategyFactory> = {
   'networking.k8s.io/ServiceCIDR': serviceCIDRStrategy,
   'apiregistration.k8s.io/APIService': apiServiceStrategy,
   'policy/PodDisruptionBudget': podDisruptionBudgetStrategy,
+  'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration': priorityLevelStrategy,
+  'networking.k8s.io/Ingress': ingressStrategy,
+  'autoscaling/HorizontalPodAutoscaler': hpaStrategy,
   '/PersistentVolume': persistentVolumeStrategy,
   'rbac.authorization.k8s.io/Role': roleStrategy,
   'rbac.authorization.k8s.io/ClusterRole': roleStrategy,

@@ -135,9 +135,19 @@ export function validateAPIService(obj: Obj): FieldError[] {
   return errs;
 }
 
+/** The v1 defaulter: a service reference without a port goes to 443. */
+export function defaultAPIService(obj: Obj): void {
+  const svc = obj.spec?.service;
+  if (svc && typeof svc === 'object' && svc.port === undefined) svc.port = 443;
+}
+
 export function apiServiceStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
+    defaults(obj) {
+      base.defaults?.(obj);
+      defaultAPIService(obj);
+    },
     validate(obj) {
       return validateAPIService(obj);
     },
