@@ -2,8 +2,9 @@
 // shape of, one row each: v1 defaulters (Endpoints port protocol, APIService
 // port, PriorityLevelConfiguration shares), EndpointSlice deprecatedTopology,
 // Service healthCheckNodePort, Ingress pathType, HPA target types,
-// PersistentVolume node affinity terms, CSIDriver podInfoOnMount (mutable
-// since 1.29) and Namespace deletecollection (not served).
+// PersistentVolume node affinity terms, RuntimeClass overhead and node
+// selector, APIService condition statuses, CSIDriver podInfoOnMount
+// (mutable since 1.29) and Namespace deletecollection (not served).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../runtime/index.ts';
@@ -103,7 +104,32 @@ describe('field rules', () => {
     metadata: { name: uniq('pv') },
     spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/x' }, nodeAffinity },
   });
+  const runtimeClass = (extra: object) => ({ metadata: { name: uniq('rc') }, handler: 'runc', ...extra });
   it.each([
+    [
+      'RuntimeClass overhead negative',
+      '/apis/node.k8s.io/v1/runtimeclasses',
+      runtimeClass({ overhead: { podFixed: { cpu: '-1' } } }),
+      'overhead.limits[cpu]: Invalid value: "-1": must be greater than or equal to 0',
+    ],
+    [
+      'RuntimeClass overhead resource',
+      '/apis/node.k8s.io/v1/runtimeclasses',
+      runtimeClass({ overhead: { podFixed: { pods: '1' } } }),
+      'overhead.limits[pods]: Invalid value: "pods": must be a standard resource for containers',
+    ],
+    [
+      'RuntimeClass nodeSelector key',
+      '/apis/node.k8s.io/v1/runtimeclasses',
+      runtimeClass({ scheduling: { nodeSelector: { 'bad key': 'v' } } }),
+      'scheduling.nodeSelector: Invalid value: "bad key": name part must consist of alphanumeric characters',
+    ],
+    [
+      'RuntimeClass nodeSelector value',
+      '/apis/node.k8s.io/v1/runtimeclasses',
+      runtimeClass({ scheduling: { nodeSelector: { zone: 'a b' } } }),
+      'scheduling.nodeSelector: Invalid value: "a b": a valid label must be',
+    ],
     ['Ingress pathType missing', '/apis/networking.k8s.io/v1/namespaces/default/ingresses', ingress([{ path: '/', backend }]), 'spec.rules[0].http.paths[0].pathType: Required value'],
     [
       'Ingress pathType value',
@@ -138,6 +164,24 @@ describe('field rules', () => {
     ['PV node affinity without required', '/api/v1/persistentvolumes', pv({}), 'spec.nodeAffinity.required: Required value: must specify required node constraints'],
   ])('%s', async (_name, path, body, line) => {
     expect422(await call(s, 'POST', path, body), line);
+  });
+});
+
+describe('status conditions', () => {
+  it('APIService condition status is True, False or Unknown', async () => {
+    const name = 'v1.conditions.example.com';
+    const r = await call(s, 'POST', '/apis/apiregistration.k8s.io/v1/apiservices', {
+      metadata: { name },
+      spec: { group: 'conditions.example.com', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10, service: { namespace: 'default', name: 'x' } },
+    });
+    expect(r.code, JSON.stringify(r.body)).toBe(201);
+    const path = `/apis/apiregistration.k8s.io/v1/apiservices/${name}/status`;
+    expect422(
+      await call(s, 'PUT', path, { ...r.body, status: { conditions: [{ type: 'Available', status: 'Maybe' }] } }),
+      'status.conditions[0].status: Unsupported value: "Maybe": supported values: "True", "False", "Unknown"',
+    );
+    const good = await call(s, 'PUT', path, { ...r.body, status: { conditions: [{ type: 'Available', status: 'False', reason: 'Down' }] } });
+    expect(good.code, JSON.stringify(good.body)).toBe(200);
   });
 });
 
