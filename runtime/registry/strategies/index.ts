@@ -16,6 +16,7 @@ import { namespaceStrategy } from './namespace.ts';
 import { priorityLevelStrategy } from './flowcontrol.ts';
 import { ingressStrategy } from './ingress.ts';
 import { hpaStrategy } from './hpa.ts';
+import { certificateSigningRequestStrategy } from './certificates/strategy.ts';
 import { persistentVolumeStrategy } from './persistentvolume.ts';
 import { podStrategy } from './pod/update.ts';
 import { bindingStrategy, roleStrategy } from './rbac.ts';
@@ -59,6 +60,7 @@ const factories: Record<string, StrategyFactory> = {
   'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration': priorityLevelStrategy,
   'networking.k8s.io/Ingress': ingressStrategy,
   'autoscaling/HorizontalPodAutoscaler': hpaStrategy,
+  'certificates.k8s.io/CertificateSigningRequest': certificateSigningRequestStrategy,
   '/PersistentVolume': persistentVolumeStrategy,
   'rbac.authorization.k8s.io/Role': roleStrategy,
   'rbac.authorization.k8s.io/ClusterRole': roleStrategy,
