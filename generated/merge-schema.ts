@@ -5150,6 +5150,268 @@ export const mergeSchema: MergeSchema = {
         elementRelationship: "separable",
       },
     },
+    "io.k8s.api.certificates.v1.CertificateSigningRequest": {
+      map: {
+        fields: [
+          {
+            name: "apiVersion",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "kind",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "metadata",
+            type: {
+              named: "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+            },
+          },
+          {
+            name: "spec",
+            type: {
+              named: "io.k8s.api.certificates.v1.CertificateSigningRequestSpec",
+            },
+          },
+          {
+            name: "status",
+            type: {
+              named: "io.k8s.api.certificates.v1.CertificateSigningRequestStatus",
+            },
+          },
+        ],
+        elementRelationship: "separable",
+      },
+    },
+    "io.k8s.api.certificates.v1.CertificateSigningRequestCondition": {
+      map: {
+        fields: [
+          {
+            name: "lastTransitionTime",
+            type: {
+              named: "io.k8s.apimachinery.pkg.apis.meta.v1.Time",
+            },
+          },
+          {
+            name: "lastUpdateTime",
+            type: {
+              named: "io.k8s.apimachinery.pkg.apis.meta.v1.Time",
+            },
+          },
+          {
+            name: "message",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "reason",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "status",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "type",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+        ],
+        elementRelationship: "separable",
+      },
+    },
+    "io.k8s.api.certificates.v1.CertificateSigningRequestList": {
+      map: {
+        fields: [
+          {
+            name: "apiVersion",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "items",
+            type: {
+              inline: {
+                list: {
+                  elementType: {
+                    named: "io.k8s.api.certificates.v1.CertificateSigningRequest",
+                  },
+                  elementRelationship: "atomic",
+                },
+              },
+            },
+          },
+          {
+            name: "kind",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "metadata",
+            type: {
+              named: "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta",
+            },
+          },
+        ],
+        elementRelationship: "separable",
+      },
+    },
+    "io.k8s.api.certificates.v1.CertificateSigningRequestSpec": {
+      map: {
+        fields: [
+          {
+            name: "expirationSeconds",
+            type: {
+              inline: {
+                scalar: "numeric",
+              },
+            },
+          },
+          {
+            name: "extra",
+            type: {
+              inline: {
+                map: {
+                  elementType: {
+                    inline: {
+                      list: {
+                        elementType: {
+                          inline: {
+                            scalar: "string",
+                          },
+                        },
+                        elementRelationship: "atomic",
+                      },
+                    },
+                  },
+                  elementRelationship: "separable",
+                },
+              },
+            },
+          },
+          {
+            name: "groups",
+            type: {
+              inline: {
+                list: {
+                  elementType: {
+                    inline: {
+                      scalar: "string",
+                    },
+                  },
+                  elementRelationship: "atomic",
+                },
+              },
+            },
+          },
+          {
+            name: "request",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "signerName",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "uid",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "usages",
+            type: {
+              inline: {
+                list: {
+                  elementType: {
+                    inline: {
+                      scalar: "string",
+                    },
+                  },
+                  elementRelationship: "atomic",
+                },
+              },
+            },
+          },
+          {
+            name: "username",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+        ],
+        elementRelationship: "separable",
+      },
+    },
+    "io.k8s.api.certificates.v1.CertificateSigningRequestStatus": {
+      map: {
+        fields: [
+          {
+            name: "certificate",
+            type: {
+              inline: {
+                scalar: "string",
+              },
+            },
+          },
+          {
+            name: "conditions",
+            type: {
+              inline: {
+                list: {
+                  elementType: {
+                    named: "io.k8s.api.certificates.v1.CertificateSigningRequestCondition",
+                  },
+                  elementRelationship: "associative",
+                  keys: ["type"],
+                },
+              },
+            },
+          },
+        ],
+        elementRelationship: "separable",
+      },
+    },
     "io.k8s.api.coordination.v1.Lease": {
       map: {
         fields: [

@@ -125,6 +125,7 @@ async function main(): Promise<void> {
     minRequestTimeoutSeconds: Number(flags['min-request-timeout']),
     livezGracePeriodMs: Number(flags['livez-grace-period']),
     shutdownDelayMs: Number(flags['shutdown-delay-duration']),
+    eventTTLMs: Number(flags['event-ttl']),
     historyWindowMs: Number(flags['etcd-compaction-interval']),
     watchCache: Boolean(flags['watch-cache']),
     generatedDir: flags['generated-dir'] as string | undefined,

@@ -104,6 +104,8 @@ export const kinds: Record<string, string> = {
  "batch/v1/WatchEvent": "k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent",
  "batch/v1beta1/DeleteOptions": "k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions",
  "batch/v1beta1/WatchEvent": "k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent",
+ "certificates.k8s.io/v1/CertificateSigningRequest": "k8s.io.api.certificates.v1.CertificateSigningRequest",
+ "certificates.k8s.io/v1/CertificateSigningRequestList": "k8s.io.api.certificates.v1.CertificateSigningRequestList",
  "certificates.k8s.io/v1/DeleteOptions": "k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions",
  "certificates.k8s.io/v1/WatchEvent": "k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent",
  "certificates.k8s.io/v1alpha1/DeleteOptions": "k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions",
@@ -315,6 +317,11 @@ export const packageDeps: Record<string, string[]> = {
   "k8s.io.apimachinery.pkg.runtime",
   "k8s.io.apimachinery.pkg.util.intstr"
  ],
+ "k8s.io.api.certificates.v1": [
+  "k8s.io.api.certificates.v1",
+  "k8s.io.apimachinery.pkg.apis.meta.v1",
+  "k8s.io.apimachinery.pkg.runtime"
+ ],
  "k8s.io.api.coordination.v1": [
   "k8s.io.api.coordination.v1",
   "k8s.io.apimachinery.pkg.apis.meta.v1",
@@ -456,6 +463,10 @@ export const packages: Record<string, () => Promise<ProtoPackage>> = {
   },
   "k8s.io.api.batch.v1": async () => {
     const [pb, k8s] = await Promise.all([import('./k8s.io/api/batch/v1/generated_pb.ts'), import('./k8s.io/api/batch/v1/generated_k8s.ts')]);
+    return { file: fileOf(pb), meta: k8s.meta };
+  },
+  "k8s.io.api.certificates.v1": async () => {
+    const [pb, k8s] = await Promise.all([import('./k8s.io/api/certificates/v1/generated_pb.ts'), import('./k8s.io/api/certificates/v1/generated_k8s.ts')]);
     return { file: fileOf(pb), meta: k8s.meta };
   },
   "k8s.io.api.coordination.v1": async () => {

@@ -1,7 +1,7 @@
 // Built-in behaviour that is not one resource's strategy: objects created at
 // start-up (initial namespaces, the `kubernetes` Service, Endpoints and
 // EndpointSlice, local APIServices, extension-apiserver-authentication, the RBAC bootstrap policy, the system PriorityClasses), in-process
-// controllers (namespace deletion, every namespace's default ServiceAccount and kube-root-ca.crt, ClusterRole aggregation), allocators wired into the strategies
+// controllers (namespace deletion, every namespace's default ServiceAccount and kube-root-ca.crt, ClusterRole aggregation, CSR signing), allocators wired into the strategies
 // that need them, and admission plugins. startServer() calls
 // installBuiltins() once before it listens; stop() ends the controllers.
 
@@ -10,6 +10,7 @@ import type { Discovery } from '../http/discovery.ts';
 import { namespaceLifecyclePlugin } from '../admission/plugins/namespace-lifecycle.ts';
 import { serviceAccountPlugin } from '../admission/plugins/service-account.ts';
 import { nodeRestrictionPlugin } from '../admission/plugins/node-restriction.ts';
+import { certificateRequestPlugin } from '../admission/plugins/certificates.ts';
 import { nodeRestrictionSources } from './node-restriction.ts';
 import { priorityClassSource, priorityPlugin } from '../admission/plugins/priority.ts';
 import { bootstrapPriorityClasses } from './priority-classes.ts';
@@ -28,6 +29,8 @@ import { enabledControllers } from '../config/controllers.ts';
 import type { TokenIssuer } from '../auth/serviceaccount/issuer.ts';
 import { startTokenSecretsController } from './token-secrets-controller.ts';
 import { startRootCAPublisher } from './root-ca-publisher.ts';
+import { startCSRSigning, type CSRSigningOptions } from './csr-signing.ts';
+import { startEventTTL } from './event-ttl.ts';
 import { installServiceAllocation } from './services.ts';
 import type { RbacIndex } from '../authz/rbac/index.ts';
 import { reconcileBootstrapPolicy, startRbacIndex } from './rbac.ts';
@@ -51,6 +54,10 @@ export interface BuiltinContext {
   log?: (msg: string) => void;
   /** The CA bundle clients verify the server with, published as every namespace's kube-root-ca.crt (undefined over plain HTTP). */
   rootCA?: string;
+  /** The CA the CSR signers sign with (undefined over plain HTTP: no client certificates). */
+  csrSigning?: CSRSigningOptions;
+  /** --event-ttl (ms): Events are deleted this long after their last write. */
+  eventTTLMs?: number;
 }
 
 export interface InstalledBuiltins {
@@ -63,6 +70,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   ctx.admission.add(serviceAccountPlugin(serviceAccountSource(ctx.api, controllers.has('serviceaccount'))));
   ctx.admission.add(nodeRestrictionPlugin(nodeRestrictionSources(ctx.api)));
   ctx.admission.add(priorityPlugin(priorityClassSource(ctx.api)));
+  ctx.admission.add(certificateRequestPlugin());
   await bootstrapNamespaces(ctx.api);
   await bootstrapPriorityClasses(ctx.api);
   for (const note of await reconcileBootstrapPolicy(ctx.api)) ctx.log?.(note);
@@ -76,8 +84,10 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   const tokenSecrets =
     controllers.has('serviceaccount-token') && ctx.serviceAccountTokens ? startTokenSecretsController(ctx.api, ctx.serviceAccountTokens.issuer, ctx.serviceAccountTokens.rootCA) : undefined;
   const rootCAPublisher = controllers.has('root-ca-cert-publisher') && ctx.rootCA ? startRootCAPublisher(ctx.api, ctx.rootCA) : undefined;
+  const csrSigning = controllers.has('csrsigning') && ctx.csrSigning ? startCSRSigning(ctx.api, ctx.csrSigning) : undefined;
   const aggregation = controllers.has('clusterrole-aggregation') ? startClusterRoleAggregation(ctx.api) : undefined;
   const tokenControllers = startBootstrapTokenControllers(ctx.api, { cleaner: controllers.has('tokencleaner'), signer: controllers.has('bootstrapsigner') });
+  const eventTTL = startEventTTL(ctx.api, { ttlMs: ctx.eventTTLMs });
   let running = true;
   installComponentStatus(ctx.api, () => running);
   return {
@@ -93,6 +103,8 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await tokenSecrets?.stop();
       await rbacIndex?.stop();
       await rootCAPublisher?.stop();
+      await csrSigning?.stop();
+      await eventTTL.stop();
     },
   };
 }

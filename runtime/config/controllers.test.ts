@@ -4,21 +4,25 @@ import { ControllersFlagError, enabledControllers } from './controllers.ts';
 
 describe('--controllers', () => {
   const rows: [string[] | undefined, string[]][] = [
-    [undefined, ['clusterrole-aggregation', 'garbagecollector', 'namespace', 'root-ca-cert-publisher', 'serviceaccount', 'serviceaccount-token']],
-    [['*'], ['clusterrole-aggregation', 'garbagecollector', 'namespace', 'root-ca-cert-publisher', 'serviceaccount', 'serviceaccount-token']],
+    [undefined, ['clusterrole-aggregation', 'csrsigning', 'garbagecollector', 'namespace', 'root-ca-cert-publisher', 'serviceaccount', 'serviceaccount-token']],
+    [['*'], ['clusterrole-aggregation', 'csrsigning', 'garbagecollector', 'namespace', 'root-ca-cert-publisher', 'serviceaccount', 'serviceaccount-token']],
     [
       ['*', 'tokencleaner', 'bootstrapsigner'],
-      ['bootstrapsigner', 'clusterrole-aggregation', 'garbagecollector', 'namespace', 'root-ca-cert-publisher', 'serviceaccount', 'serviceaccount-token', 'tokencleaner'],
+      ['bootstrapsigner', 'clusterrole-aggregation', 'csrsigning', 'garbagecollector', 'namespace', 'root-ca-cert-publisher', 'serviceaccount', 'serviceaccount-token', 'tokencleaner'],
     ],
     [
       ['*', '-serviceaccount', '-clusterrole-aggregation'],
-      ['garbagecollector', 'namespace', 'root-ca-cert-publisher', 'serviceaccount-token'],
+      ['csrsigning', 'garbagecollector', 'namespace', 'root-ca-cert-publisher', 'serviceaccount-token'],
     ],
     [
       ['*', '-root-ca-cert-publisher'],
-      ['clusterrole-aggregation', 'garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token'],
+      ['clusterrole-aggregation', 'csrsigning', 'garbagecollector', 'namespace', 'serviceaccount', 'serviceaccount-token'],
     ],
     [['tokencleaner'], ['tokencleaner']],
+    [
+      ['*', '-csrsigning'],
+      ['clusterrole-aggregation', 'garbagecollector', 'namespace', 'root-ca-cert-publisher', 'serviceaccount', 'serviceaccount-token'],
+    ],
   ];
   it.each(rows)('%j', (list, want) => {
     expect([...enabledControllers(list)].sort()).toEqual(want);

@@ -106,6 +106,9 @@ export const CLUSTER_ROLE_AGGREGATION_WRITER: Writer = { user: serviceAccount('c
 /** The garbage collector (kube-controller-manager's, with its service account). */
 export const GARBAGE_COLLECTOR_WRITER: Writer = { user: serviceAccount('generic-garbage-collector'), manager: 'kube-controller-manager' };
 
+/** The CSR signing controller (kube-controller-manager's csrsigning, with its service account). */
+export const CERTIFICATE_CONTROLLER_WRITER: Writer = { user: serviceAccount('certificate-controller'), manager: 'kube-controller-manager' };
+
 /** What the store needs to run the whole pipeline for an in-process writer. */
 export interface WriteServices extends ObjectCheckServices {
   managedFields: ManagedFieldsHook;

@@ -38,6 +38,8 @@ export interface ServerPKI {
   /** PEM of the CAs trusted for client certificates. */
   clientCAPEM: string;
   clientCAs: X509Certificate[];
+  /** The server's CA (certificate and key): it signs the serving, admin and CSR-issued certificates. */
+  ca: KeyPairPEM;
   /** The admin's client certificate (CN kubernetes-admin, O system:masters), signed by the server's CA. */
   admin: KeyPairPEM;
   /** Start-up notes (a certificate issued anew, an admin certificate the client CAs do not trust). */
@@ -193,6 +195,7 @@ export async function preparePKI(o: PKIOptions): Promise<ServerPKI> {
     servingCAPEM: servingSigned ? ca.certPEM : undefined,
     clientCAPEM,
     clientCAs,
+    ca,
     admin: adminPair,
     notes,
   };

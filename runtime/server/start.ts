@@ -60,6 +60,8 @@ export interface StartOptions extends AuthorizationOptions {
   /** Admission plugins run after the built-in ones (for embedders and tests). */
   admissionPlugins?: AdmissionPlugin[];
   shutdownDelayMs?: number;
+  /** --event-ttl (ms, default one hour): Events are deleted this long after their last write. */
+  eventTTLMs?: number;
   /** History kept for watches and continue tokens (default 5 minutes). */
   historyWindowMs?: number;
   watchCache?: boolean;
@@ -413,6 +415,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     rbacIndex,
     log: options.log ?? console.warn,
     rootCA: pki?.servingCAPEM,
+    csrSigning: pki ? { ca: pki.ca } : undefined,
+    eventTTLMs: options.eventTTLMs,
   });
   for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);
   const gc = controllers.has('garbagecollector') ? new GarbageCollector(api) : undefined;

@@ -573,7 +573,18 @@ const others: Record<string, CellFormatter> = {
     const list = specs.map((s, i) => hpaMetric(s, statuses[i]));
     return truncated(list, 2, list.length, ', ');
   },
+  csrRequestedDuration: (o) => (typeof o.spec?.expirationSeconds === 'number' ? humanDuration(o.spec.expirationSeconds * 1000) : NONE),
+  csrCondition: (o) => csrCondition(o),
 };
+
+/** A certificate request's state as kubectl shows it: Denied over Approved over Pending, then Failed and Issued. */
+export function csrCondition(o: Obj): string {
+  const types = new Set(arr(o.status?.conditions).map((c) => c?.type));
+  let s = types.has('Denied') ? 'Denied' : types.has('Approved') ? 'Approved' : 'Pending';
+  if (types.has('Failed')) s += ',Failed';
+  if (o.status?.certificate) s += ',Issued';
+  return s;
+}
 
 /** Every formatter by the name api-specs printer columns use. */
 export const formatters: Record<string, CellFormatter> = { ...generic, ...core, ...events, ...others };

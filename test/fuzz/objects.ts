@@ -5,6 +5,7 @@
 // mutations have something to bite on.
 
 import type { FuzzKind } from './kinds.ts';
+import { makeCSR } from '../support/csr.ts';
 
 type Obj = Record<string, any>;
 
@@ -25,6 +26,9 @@ const podTemplate = (app: string): Obj => ({
 });
 
 const selector = (app: string): Obj => ({ matchLabels: { app } });
+
+/** One signed certificate request shared by every CertificateSigningRequest the harness makes. */
+const CSR_REQUEST = makeCSR({ commonName: 'fuzz', organizations: ['fuzzers'] }).request;
 
 /** The parts of a valid object after apiVersion, kind and metadata, by `group/Kind`. */
 const BODIES: Record<string, (name: string, ns: string) => Obj> = {
@@ -151,6 +155,9 @@ const BODIES: Record<string, (name: string, ns: string) => Obj> = {
   }),
   'scheduling.k8s.io/PriorityClass': () => ({ value: 1000, globalDefault: false, description: 'fuzz' }),
   'storage.k8s.io/CSIDriver': () => ({ spec: { attachRequired: true, podInfoOnMount: false } }),
+  'certificates.k8s.io/CertificateSigningRequest': () => ({
+    spec: { request: CSR_REQUEST, signerName: 'example.com/fuzz-signer', usages: ['digital signature', 'client auth'], expirationSeconds: 3600 },
+  }),
   'storage.k8s.io/CSINode': () => ({ spec: { drivers: [{ name: 'csi.example.com', nodeID: 'node-1' }] } }),
   'storage.k8s.io/CSIStorageCapacity': () => ({ storageClassName: 'standard', capacity: '10Gi' }),
   'storage.k8s.io/StorageClass': () => ({ provisioner: 'example.com/provisioner', reclaimPolicy: 'Delete', volumeBindingMode: 'Immediate' }),

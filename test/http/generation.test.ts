@@ -84,6 +84,8 @@ const CONTENT: Record<string, Json | null> = {
   'storage.k8s.io/CSIStorageCapacity': { capacity: '20Gi' },
   'storage.k8s.io/StorageClass': { allowVolumeExpansion: true },
   'storage.k8s.io/VolumeAttachment': null,
+  // spec fixed after create; status only through its subresources
+  'certificates.k8s.io/CertificateSigningRequest': null,
 };
 
 /** Upstream's facts: generation after create, content change, labels change, annotations change. */

@@ -1,7 +1,8 @@
 // The fields each endpoint's strategy resets (and so never lets a writer
 // own through it) are declared by the strategies: the main resource of a
 // kind with a status subresource resets status, its status subresource
-// resets spec and metadata, scale and a namespace's finalize reset nothing.
+// resets spec and metadata (so does a CertificateSigningRequest's approval),
+// scale and a namespace's finalize reset nothing.
 // Checked for every served resource against that rule, and through the
 // field manager: a status write does not own spec, a main write does not
 // own status.
@@ -21,6 +22,8 @@ describe('resetFields declared by the strategies', () => {
       const want: Record<string, string[]> = withStatus ? { '': ['status'], status: ['spec', 'metadata'] } : {};
       // the ephemeral containers strategy is the pod strategy's, which resets status
       if (res.def.group === '' && res.def.resource === 'pods') want.ephemeralcontainers = ['status'];
+      // a CertificateSigningRequest's approval writes status conditions only, as /status does
+      if (res.def.kind === 'CertificateSigningRequest') want.approval = ['spec', 'metadata'];
       expect({ resource: res.def.resource, reset: res.store.resetFields }).toEqual({ resource: res.def.resource, reset: want });
     }
   });

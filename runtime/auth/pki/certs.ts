@@ -4,6 +4,8 @@
 // Keys are ECDSA P-256 (small and quick to make), signed with SHA-256. The
 // X.509 v3 structure (RFC 5280) is written with the DER writers of der.ts
 // and signed with node:crypto, so making certificates loads no library.
+// signRequest issues a certificate for a parsed certificate request (the
+// in-process CSR signers).
 
 import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign, X509Certificate, type KeyObject } from 'node:crypto';
 import { isIP } from 'node:net';
@@ -164,6 +166,50 @@ export async function issueCertificate(ca: KeyPairPEM, o: IssueOptions): Promise
     extensions,
   });
   return { certPEM, keyPEM: keyPEM(keys.privateKey) };
+}
+
+/** What a signer puts in a certificate it issues for a request (see csr.ts). */
+export interface RequestToSign {
+  /** The request's subject Name as encoded. */
+  subjectDER: Buffer;
+  publicKey: KeyObject;
+  dnsNames: string[];
+  ipAddresses: string[];
+  emailAddresses: string[];
+  uris: string[];
+  /** KeyUsage bit numbers (RFC 5280 4.2.1.3). */
+  keyUsageBits: number[];
+  /** ExtKeyUsage OIDs, dotted. */
+  extKeyUsages: string[];
+  notBefore: number;
+  notAfter: number;
+}
+
+/** A leaf certificate (not a CA) for a request's subject, names and key, signed by the CA, as PEM. */
+export function signRequest(ca: KeyPairPEM, r: RequestToSign): string {
+  const caCert = new X509Certificate(ca.certPEM);
+  const issuer = issuerOf(caCert);
+  const extensions = [extension(OID.basicConstraints, true, sequence())];
+  if (r.keyUsageBits.length) extensions.push(extension(OID.keyUsage, true, namedBits(r.keyUsageBits)));
+  if (r.extKeyUsages.length) extensions.push(extension(OID.extKeyUsage, false, sequence(...r.extKeyUsages.map((u) => oid(u)))));
+  extensions.push(extension(OID.authorityKeyIdentifier, false, sequence(implicit(0, issuer.keyId))));
+  // GeneralName: [1] rfc822Name, [2] dNSName, [6] URI, [7] iPAddress
+  const names = [
+    ...r.dnsNames.map((n) => implicit(2, Buffer.from(n, 'ascii'))),
+    ...r.emailAddresses.map((n) => implicit(1, Buffer.from(n, 'ascii'))),
+    ...r.ipAddresses.map((n) => implicit(7, ipBytes(n))),
+    ...r.uris.map((n) => implicit(6, Buffer.from(n, 'ascii'))),
+  ];
+  if (names.length) extensions.push(extension(OID.subjectAltName, false, sequence(...names)));
+  return certificate({
+    issuer: issuer.subject,
+    subject: r.subjectDER,
+    notBefore: r.notBefore,
+    notAfter: Math.min(r.notAfter, Date.parse(caCert.validTo)),
+    publicKey: r.publicKey,
+    signer: createPrivateKey(ca.keyPEM),
+    extensions,
+  });
 }
 
 /** 4 or 16 bytes of an IPv4 or IPv6 address. */

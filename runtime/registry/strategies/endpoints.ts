@@ -2,7 +2,8 @@
 // (valid IPs of the slice's type, no unspecified, loopback, link-local or
 // link-local multicast address), hostnames and node names, port names,
 // numbers and protocols; slices hold at most 1000 endpoints and 100 ports,
-// each endpoint 1 to 100 addresses, and addressType never changes.
+// each endpoint 1 to 100 addresses, and addressType never changes. Ports
+// default to TCP; slices written through v1 lose deprecatedTopology.
 
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
@@ -12,6 +13,7 @@ import { qualifiedNameErrors } from '../../api/validation.ts';
 import { validateDNS1123Label, validateDNS1123Subdomain } from '../../api/validation.ts';
 import type { Strategy } from '../strategy.ts';
 import { immutable } from './common/immutable.ts';
+import { jsonEqual } from '../../api/json-equal.ts';
 import { PORT_RANGE_MSG, specialIPErrors, validIPErrors } from './common/ip-rules.ts';
 
 export const MAX_SLICE_ENDPOINTS = 1000;
@@ -116,6 +118,10 @@ export function validateEndpointSlice(obj: Obj): FieldError[] {
 export function endpointsStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
+    defaults(obj) {
+      base.defaults?.(obj);
+      defaultEndpointsPorts(obj);
+    },
     validate(obj) {
       return [...base.validate(obj), ...validateEndpoints(obj)];
     },
@@ -132,10 +138,50 @@ export function endpointSliceStrategy(_def: ResourceDef, base: Strategy): Strate
     validate(obj) {
       return [...base.validate(obj), ...validateEndpointSlice(obj)];
     },
+    prepareForCreate(obj) {
+      base.prepareForCreate(obj);
+      dropDeprecatedTopology(obj, null);
+    },
+    prepareForUpdate(obj, old) {
+      base.prepareForUpdate(obj, old);
+      dropDeprecatedTopology(obj, old);
+    },
     validateUpdate(obj, old) {
       return [...base.validateUpdate(obj, old), ...immutable('addressType', obj.addressType, old.addressType)];
     },
   };
+}
+
+/** Endpoints ports default to TCP (the v1 defaulter). */
+export function defaultEndpointsPorts(obj: Obj): void {
+  if (!Array.isArray(obj.subsets)) return;
+  for (const ss of obj.subsets) {
+    if (!ss || typeof ss !== 'object' || !Array.isArray(ss.ports)) continue;
+    for (const p of ss.ports) if (p && typeof p === 'object' && (p.protocol === undefined || p.protocol === '')) p.protocol = 'TCP';
+  }
+}
+
+const HOSTNAME_LABEL = 'kubernetes.io/hostname';
+
+/**
+ * deprecatedTopology is not writable through discovery.k8s.io/v1: writes
+ * drop it, except that an update leaving the endpoints as stored keeps
+ * them; a node name kept there by the stored slice moves to nodeName.
+ */
+export function dropDeprecatedTopology(obj: Obj, old: Obj | null): void {
+  if (!Array.isArray(obj.endpoints)) return;
+  if (old && jsonEqual(obj.endpoints, old.endpoints)) return;
+  const previous = new Set<string>();
+  for (const ep of Array.isArray(old?.endpoints) ? old.endpoints : []) {
+    const n = ep?.deprecatedTopology?.[HOSTNAME_LABEL];
+    if (typeof n === 'string') previous.add(n);
+  }
+  for (const ep of obj.endpoints) {
+    if (!ep || typeof ep !== 'object' || ep.deprecatedTopology === undefined) continue;
+    const n = ep.deprecatedTopology?.[HOSTNAME_LABEL];
+    if (ep.nodeName === undefined && typeof n === 'string' && previous.has(n) && validateDNS1123Subdomain(n).length === 0) ep.nodeName = n;
+    delete ep.deprecatedTopology;
+  }
 }
 
 /** Slice ports default to TCP and an empty name (the v1 defaulter). */

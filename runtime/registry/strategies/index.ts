@@ -13,6 +13,10 @@ import { endpointSliceStrategy, endpointsStrategy } from './endpoints.ts';
 import { eventCoreV1Strategy, eventV1Strategy } from './event.ts';
 import { apiServiceStrategy, ipAddressStrategy, leaseStrategy, podDisruptionBudgetStrategy, runtimeClassStrategy, serviceCIDRStrategy } from './misc.ts';
 import { namespaceStrategy } from './namespace.ts';
+import { priorityLevelStrategy } from './flowcontrol.ts';
+import { ingressStrategy } from './ingress.ts';
+import { hpaStrategy } from './hpa.ts';
+import { certificateSigningRequestStrategy } from './certificates/strategy.ts';
 import { persistentVolumeStrategy } from './persistentvolume.ts';
 import { priorityClassStrategy } from './priorityclass.ts';
 import { podStrategy } from './pod/update.ts';
@@ -56,6 +60,10 @@ const factories: Record<string, StrategyFactory> = {
   'networking.k8s.io/ServiceCIDR': serviceCIDRStrategy,
   'apiregistration.k8s.io/APIService': apiServiceStrategy,
   'policy/PodDisruptionBudget': podDisruptionBudgetStrategy,
+  'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration': priorityLevelStrategy,
+  'networking.k8s.io/Ingress': ingressStrategy,
+  'autoscaling/HorizontalPodAutoscaler': hpaStrategy,
+  'certificates.k8s.io/CertificateSigningRequest': certificateSigningRequestStrategy,
   '/PersistentVolume': persistentVolumeStrategy,
   'scheduling.k8s.io/PriorityClass': priorityClassStrategy,
   'rbac.authorization.k8s.io/Role': roleStrategy,

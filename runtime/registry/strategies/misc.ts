@@ -1,7 +1,9 @@
 // Smaller kinds' rules: Lease (durations and transitions), RuntimeClass
-// (handler a DNS label and immutable), IPAddress (name an IP in canonical
+// (handler a DNS label and immutable, overhead quantities, node selector
+// labels), IPAddress (name an IP in canonical
 // form, parentRef required and immutable), APIService (name
-// `<version>.<group>`, priorities in range, service or local rules) and
+// `<version>.<group>`, priorities in range, service or local rules, status
+// condition statuses) and
 // PodDisruptionBudget status conditions.
 
 import type { ResourceDef } from '../../../generated/api-types.ts';
@@ -9,7 +11,8 @@ import type { Obj } from '../../storage/interface.ts';
 import { canonicalIP, parseCIDR, parseIP } from '../allocators/ip.ts';
 import { validCIDRErrors } from './common/ip-rules.ts';
 import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
-import { validateDNS1123Label, validateDNS1123Subdomain, validatePathSegment } from '../../api/validation.ts';
+import { labelValueErrors, qualifiedNameErrors, validateDNS1123Label, validateDNS1123Subdomain, validatePathSegment } from '../../api/validation.ts';
+import { QuantityValue } from '../../cel/libs/quantity-parse.ts';
 import type { Strategy, SubresourceStrategy } from '../strategy.ts';
 import { statusWithMetadata } from './common/status.ts';
 import { conditionsErrors } from './common/conditions.ts';
@@ -35,6 +38,37 @@ export function leaseStrategy(_def: ResourceDef, base: Strategy): Strategy {
   };
 }
 
+const CONTAINER_RESOURCES = ['cpu', 'memory', 'ephemeral-storage'];
+
+/** RuntimeClass overhead, checked as upstream does: as container limits, so errors name `overhead.limits[<name>]`. */
+export function runtimeClassOverheadErrors(podFixed: unknown): FieldError[] {
+  if (!podFixed || typeof podFixed !== 'object') return [];
+  const errs: FieldError[] = [];
+  for (const [name, raw] of Object.entries(podFixed as Record<string, unknown>)) {
+    const p = `overhead.limits[${name}]`;
+    if (!name.includes('/') && !CONTAINER_RESOURCES.includes(name) && !name.startsWith('hugepages-')) errs.push(fieldErrors.invalid(p, name, 'must be a standard resource for containers'));
+    let q: QuantityValue | undefined;
+    try {
+      q = QuantityValue.parse(String(raw));
+    } catch {
+      q = undefined; // the schema check reports what is not a quantity
+    }
+    if (q && q.unscaled < 0n) errs.push(fieldErrors.invalid(p, raw, 'must be greater than or equal to 0'));
+  }
+  return errs;
+}
+
+/** RuntimeClass scheduling.nodeSelector: label keys and values. */
+export function nodeSelectorLabelErrors(path: string, selector: unknown): FieldError[] {
+  if (!selector || typeof selector !== 'object') return [];
+  const errs: FieldError[] = [];
+  for (const [k, v] of Object.entries(selector as Record<string, unknown>)) {
+    for (const m of qualifiedNameErrors(k)) errs.push(fieldErrors.invalid(path, k, m));
+    for (const m of labelValueErrors(String(v ?? ''))) errs.push(fieldErrors.invalid(path, v, m));
+  }
+  return errs;
+}
+
 export function runtimeClassStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
@@ -42,6 +76,8 @@ export function runtimeClassStrategy(_def: ResourceDef, base: Strategy): Strateg
       const errs = base.validate(obj);
       if (!obj.handler) errs.push(fieldErrors.required('handler', ''));
       else for (const m of validateDNS1123Label(obj.handler)) errs.push(fieldErrors.invalid('handler', obj.handler, m));
+      errs.push(...runtimeClassOverheadErrors(obj.overhead?.podFixed));
+      errs.push(...nodeSelectorLabelErrors('scheduling.nodeSelector', obj.scheduling?.nodeSelector));
       return errs;
     },
     validateUpdate(obj, old) {
@@ -135,9 +171,32 @@ export function validateAPIService(obj: Obj): FieldError[] {
   return errs;
 }
 
+/** The v1 defaulter: a service reference without a port goes to 443. */
+export function defaultAPIService(obj: Obj): void {
+  const svc = obj.spec?.service;
+  if (svc && typeof svc === 'object' && svc.port === undefined) svc.port = 443;
+}
+
+const CONDITION_STATUSES = ['True', 'False', 'Unknown'];
+
+/** APIService status: each condition's status True, False or Unknown (upstream checks no more). */
+export function apiServiceStatusErrors(obj: Obj): FieldError[] {
+  const conditions: Obj[] = Array.isArray(obj.status?.conditions) ? obj.status.conditions : [];
+  const errs: FieldError[] = [];
+  conditions.forEach((c, i) => {
+    if (!CONDITION_STATUSES.includes(c?.status)) errs.push(fieldErrors.notSupported(`status.conditions[${i}].status`, c?.status ?? '', CONDITION_STATUSES));
+  });
+  return errs;
+}
+
 export function apiServiceStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
+    subresources: { ...(base.subresources ?? {}), status: statusWithMetadata((obj) => apiServiceStatusErrors(obj)) },
+    defaults(obj) {
+      base.defaults?.(obj);
+      defaultAPIService(obj);
+    },
     validate(obj) {
       return validateAPIService(obj);
     },

@@ -1,7 +1,8 @@
 // PersistentVolume (partial rules): defaults (reclaim policy Retain,
 // volumeMode Filesystem, status.phase Pending on create), capacity with a
 // storage quantity, access modes, exactly one volume source, local volumes
-// with node affinity, reclaim policy and volumeMode values, storage class
+// with node affinity, node affinity with at least one required term,
+// reclaim policy and volumeMode values, storage class
 // name; on update volumeMode and the volume source are fixed.
 
 import type { ResourceDef } from '../../../generated/api-types.ts';
@@ -64,6 +65,13 @@ export function validatePersistentVolume(obj: Obj): FieldError[] {
   if (spec.local) {
     if (!spec.local.path) errs.push(fieldErrors.required('spec.local.path', ''));
     if (!spec.nodeAffinity) errs.push(fieldErrors.required('spec.nodeAffinity', 'Local volume requires node affinity'));
+  }
+  if (spec.nodeAffinity && typeof spec.nodeAffinity === 'object') {
+    const req = spec.nodeAffinity.required;
+    if (!req) errs.push(fieldErrors.required('spec.nodeAffinity.required', 'must specify required node constraints'));
+    else if (!Array.isArray(req.nodeSelectorTerms) || req.nodeSelectorTerms.length === 0) {
+      errs.push(fieldErrors.required('spec.nodeAffinity.required.nodeSelectorTerms', 'must have at least one node selector term'));
+    }
   }
   if (spec.csi && !spec.csi.driver) errs.push(fieldErrors.required('spec.csi.driver', ''));
   if (spec.csi && !spec.csi.volumeHandle) errs.push(fieldErrors.required('spec.csi.volumeHandle', ''));

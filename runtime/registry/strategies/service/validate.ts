@@ -12,7 +12,7 @@ import { labelValueErrors, qualifiedNameErrors } from '../../../api/validation.t
 import { validateDNS1123Label, validateDNS1123Subdomain } from '../../../api/validation.ts';
 import { jsonEqual } from '../../../api/json-equal.ts';
 import { portNumberErrors, portNumOrNameErrors, validCIDRErrors, validIPErrors } from '../common/ip-rules.ts';
-import { isHeadless, needsClusterIP } from './defaults.ts';
+import { isHeadless, needsClusterIP, needsHealthCheckNodePort } from './defaults.ts';
 
 const TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
@@ -223,6 +223,10 @@ export function validateServiceUpdate(obj: Obj, old: Obj): FieldError[] {
   }
   if (spec.type === 'LoadBalancer' && oldSpec.type === 'LoadBalancer' && !jsonEqual(spec.loadBalancerClass, oldSpec.loadBalancerClass)) {
     errs.push(fieldErrors.invalid('spec.loadBalancerClass', spec.loadBalancerClass ?? null, 'may not change once set'));
+  }
+  // upstream refuses this in its node-port allocation on update, with the same 422
+  if (needsHealthCheckNodePort(spec) && needsHealthCheckNodePort(oldSpec) && (spec.healthCheckNodePort ?? 0) !== (oldSpec.healthCheckNodePort ?? 0)) {
+    errs.push(fieldErrors.invalid('spec.healthCheckNodePort', spec.healthCheckNodePort ?? 0, 'cannot change healthCheckNodePort on loadBalancer service with externalTraffic=Local during update'));
   }
   return errs;
 }
