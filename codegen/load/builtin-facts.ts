@@ -5,7 +5,8 @@
 // differs from the defaults of a path-declared resource (names are DNS-1123
 // subdomains; PUT of a missing object is 404): the name rule of the kinds
 // validated otherwise (RBAC's path-segment names; Service and Namespace
-// names are DNS labels; an IPAddress is named by its address) and the
+// names are DNS labels; an IPAddress is named by its address; a
+// CertificateSigningRequest's name is any path segment) and the
 // strategies whose AllowCreateOnUpdate is true; and, per group-version, what
 // x-specserver-group-version would say where the defaults (GA served, a beta
 // served only when introduced before 1.22) are not 1.31's: flowcontrol's
@@ -28,6 +29,7 @@ const BUILTIN_FACTS: Record<string, Facts> = {
   'events.k8s.io/Event': { allowCreateOnUpdate: true },
   'coordination.k8s.io/Lease': { allowCreateOnUpdate: true },
   'networking.k8s.io/IPAddress': { nameRule: 'path-segment' },
+  'certificates.k8s.io/CertificateSigningRequest': { nameRule: 'path-segment' },
   'rbac.authorization.k8s.io/Role': RBAC,
   'rbac.authorization.k8s.io/ClusterRole': RBAC,
   'rbac.authorization.k8s.io/RoleBinding': RBAC,
