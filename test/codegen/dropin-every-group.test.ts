@@ -7,15 +7,14 @@
 // a server built from the output starts (RBAC bootstrap included) and
 // creates one object of every kind. Skips without the reference data.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResourceDef } from '../../generated/api-types.ts';
 import { generate } from '../../codegen/generate.ts';
-import { parseProto, type ParsedMessage } from '../../codegen/proto/proto-parse.ts';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { kindOf } from '../fuzz/kinds.ts';
 import { validObject } from '../fuzz/objects.ts';
-import { copySpecs, generatedDir, referenceDir, runtimeClassDoc, tempDir } from './helpers.ts';
+import { copySpecs, generatedDir, referenceDir, protoMessages, runtimeClassDoc, tempDir } from './helpers.ts';
 import { readReference, upstreamV3Document } from './upstream-v3.ts';
 
 const present = existsSync(runtimeClassDoc);
@@ -42,22 +41,6 @@ beforeAll(async () => {
   notes = (await generate(specs, out)).model.notes ?? [];
 }, 600_000);
 afterAll(() => t.cleanup());
-
-function protoMessages(root: string): Map<string, ParsedMessage> {
-  const found = new Map<string, ParsedMessage>();
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir)) {
-      const p = join(dir, e);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (e === 'generated.proto') {
-        const parsed = parseProto(readFileSync(p, 'utf8'), p);
-        for (const m of parsed.messages) found.set(`${parsed.package}.${m.name}`, m);
-      }
-    }
-  };
-  walk(root);
-  return found;
-}
 
 const key = (r: ResourceDef) => `${r.group}/${r.version}/${r.resource}`;
 

@@ -10,15 +10,14 @@
 // equal upstream's, and a server built from the output (its RBAC bootstrap
 // policy included) creates every kind. Skips without the reference data.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MergeSchema, ResourceDef } from '../../generated/api-types.ts';
 import { generate, listFiles } from '../../codegen/generate.ts';
-import { parseProto, type ParsedMessage } from '../../codegen/proto/proto-parse.ts';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { kindOf } from '../fuzz/kinds.ts';
 import { validObject } from '../fuzz/objects.ts';
-import { copySpecs, generatedDir, referenceDir, runtimeClassDoc, tempDir } from './helpers.ts';
+import { copySpecs, generatedDir, referenceDir, protoMessages, runtimeClassDoc, tempDir } from './helpers.ts';
 import { readReference, upstreamV3Document } from './upstream-v3.ts';
 
 const present = existsSync(runtimeClassDoc);
@@ -75,22 +74,6 @@ beforeAll(async () => {
   }
 }, 600_000);
 afterAll(() => t.cleanup());
-
-function protoMessages(root: string): Map<string, ParsedMessage> {
-  const out = new Map<string, ParsedMessage>();
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir)) {
-      const p = join(dir, e);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (e === 'generated.proto') {
-        const parsed = parseProto(readFileSync(p, 'utf8'), p);
-        for (const m of parsed.messages) out.set(`${parsed.package}.${m.name}`, m);
-      }
-    }
-  };
-  walk(root);
-  return out;
-}
 
 const withoutDropped = (schemas: Record<string, unknown>) => Object.fromEntries(Object.entries(schemas).filter(([k]) => !droppedSchema(k)));
 

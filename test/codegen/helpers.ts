@@ -2,10 +2,11 @@
 // api-specs/ plus test fixtures), running the generator in memory, loading
 // generated TypeScript modules from a temporary output directory, and
 // locating the upstream reference data.
-import { cpSync, existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseProto, type ParsedMessage } from '../../codegen/proto/proto-parse.ts';
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const specsDir = join(projectRoot, 'api-specs');
@@ -50,4 +51,21 @@ export function fixtureTree(dir: string, files: Record<string, unknown>): string
     writeFileSync(p, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
   }
   return out;
+}
+
+/** Every message of the generated.proto files below root, by `<package>.<name>`. */
+export function protoMessages(root: string): Map<string, ParsedMessage> {
+  const found = new Map<string, ParsedMessage>();
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir)) {
+      const p = join(dir, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (e === 'generated.proto') {
+        const parsed = parseProto(readFileSync(p, 'utf8'), p);
+        for (const m of parsed.messages) found.set(`${parsed.package}.${m.name}`, m);
+      }
+    }
+  };
+  walk(root);
+  return found;
 }
