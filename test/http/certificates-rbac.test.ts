@@ -1,11 +1,13 @@
 // CertificateSigningRequest approval and signing under --authorization-mode=RBAC
 // through app.request(): being allowed to update the approval or status
-// subresource is not enough; approving needs `approve` and a status change of
-// the certificate or conditions needs `sign` on the signer (its exact name or
-// `<domain>/*`), with upstream's 403 text; a user bound to the bootstrap
+// subresource is not enough; approving needs `approve` and setting the
+// certificate through status needs `sign` on the signer (its exact name or
+// `<domain>/*`), with upstream's 403 text, while a condition alone needs
+// no more than the update; a user bound to the bootstrap
 // kube-apiserver-client-approver role approves, and the in-process signer
 // (as the certificate-controller service account) then issues the certificate.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCA } from '../../runtime/auth/pki/certs.ts';
 import type { RequestAuthenticator } from '../../runtime/auth/authenticator.ts';
 import type { UserInfo } from '../../runtime/auth/user.ts';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
@@ -56,6 +58,12 @@ async function addCondition(who: string, name: string, subresource: 'approval' |
   const live = (await as('admin', 'GET', `${PATH}/${name}`)).json;
   const conditions = [...(live.status?.conditions ?? []), { type, status: 'True', reason: 'Test', message: 'by the test' }];
   return as(who, 'PUT', `${PATH}/${name}/${subresource}`, { ...live, status: { ...live.status, conditions } });
+}
+
+/** PUT of the live object with status.certificate set, through status. */
+async function setCertificate(who: string, name: string, certPEM: string) {
+  const live = (await as('admin', 'GET', `${PATH}/${name}`)).json;
+  return as(who, 'PUT', `${PATH}/${name}/status`, { ...live, status: { ...live.status, certificate: Buffer.from(certPEM).toString('base64') } });
 }
 
 const forbidden = (name: string, verb: string, signer: string) =>
@@ -113,7 +121,8 @@ describe('approval needs approve on the signer', () => {
     expect((await as('admin', 'POST', `${RBAC}/clusterroles`, role)).status).toBe(201);
     await createCSR('ex-1', 'example.com/one');
     await createCSR('other-1', 'other.io/one');
-    const before = await addCondition('wild', 'ex-1', 'status', 'Failed');
+    const { certPEM } = await createCA('issued-by-test');
+    const before = await setCertificate('wild', 'ex-1', certPEM);
     expect(before.status).toBe(403);
     expect(before.json.message).toBe(forbidden('ex-1', 'sign', 'example.com/one'));
 
@@ -124,19 +133,19 @@ describe('approval needs approve on the signer', () => {
       return r.status !== 403;
     }, 30_000);
     expect(r!.status, JSON.stringify(r!.json)).toBe(200);
-    const failed = await addCondition('wild', 'ex-1', 'status', 'Failed');
-    expect(failed.status, JSON.stringify(failed.json)).toBe(200);
-    expect(failed.json.status.conditions.map((c: any) => c.type)).toEqual(['Approved', 'Failed']);
+    const signed = await setCertificate('wild', 'ex-1', certPEM);
+    expect(signed.status, JSON.stringify(signed.json)).toBe(200);
+    expect(Buffer.from(signed.json.status.certificate, 'base64').toString()).toBe(certPEM);
 
     const other = await addCondition('wild', 'other-1', 'approval', 'Approved');
     expect(other.status).toBe(403);
     expect(other.json.message).toBe(forbidden('other-1', 'approve', 'other.io/one'));
   });
 
-  it('a status write that changes neither the certificate nor the conditions needs no sign', async () => {
+  it('a status write that leaves the certificate alone needs no sign (a Failed condition)', async () => {
     await createCSR('plain-1', 'other.io/one');
-    const live = (await as('admin', 'GET', `${PATH}/plain-1`)).json;
-    const r = await as('clerk', 'PUT', `${PATH}/plain-1/status`, live);
+    const r = await addCondition('clerk', 'plain-1', 'status', 'Failed');
     expect(r.status, JSON.stringify(r.json)).toBe(200);
+    expect(r.json.status.conditions.map((c: any) => c.type)).toEqual(['Failed']);
   });
 });

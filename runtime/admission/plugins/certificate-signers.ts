@@ -1,12 +1,12 @@
 // Admission of CertificateSigningRequest approval and signing, authorized
 // per signer (upstream's CertificateApproval and CertificateSigning
 // plugins): an update through `approval` needs the `approve` verb, and an
-// update through `status` that changes status.certificate or
-// status.conditions needs the `sign` verb, on the synthetic resource
+// update through `status` that changes status.certificate needs the `sign`
+// verb (conditions alone, such as a signer's Failed, need no more than the
+// update, as in 1.31), on the synthetic resource
 // `signers` of certificates.k8s.io named by the request's signerName (as it
 // was before the update) or by that name's `<domain>/*` wildcard.
 
-import { isDeepStrictEqual } from 'node:util';
 import { errors } from '../../api/errors.ts';
 import type { UserInfo } from '../../auth/user.ts';
 import { resourceAttributes } from '../../authz/attributes.ts';
@@ -60,17 +60,15 @@ export function certificateApprovalPlugin(authorizer: Authorizer): AdmissionPlug
   };
 }
 
-// absent and empty are the same list (upstream compares them semantically)
-const conditionsOf = (o: Obj | null): unknown[] => (Array.isArray(o?.status?.conditions) ? o.status.conditions : []);
 const certificateOf = (o: Obj | null): unknown => o?.status?.certificate ?? '';
 
-/** CertificateSigning: a status update that changes the certificate or the conditions needs `sign` on the signer. */
+/** CertificateSigning: a status update that changes the certificate needs `sign` on the signer. */
 export function certificateSigningPlugin(authorizer: Authorizer): AdmissionPlugin {
   return {
     name: 'CertificateSigning',
     async validate(a) {
       if (!isCSRUpdate(a, 'status') || !a.object) return;
-      if (certificateOf(a.oldObject) === certificateOf(a.object) && isDeepStrictEqual(conditionsOf(a.oldObject), conditionsOf(a.object))) return;
+      if (certificateOf(a.oldObject) === certificateOf(a.object)) return;
       const signer = signerOf(a.oldObject!);
       if (!(await authorizedForSigner(authorizer, a.user, 'sign', signer))) refuse(a, 'sign', signer);
     },
