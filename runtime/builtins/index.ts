@@ -2,7 +2,8 @@
 // start-up (initial namespaces, the `kubernetes` Service, Endpoints and
 // EndpointSlice, local APIServices, extension-apiserver-authentication, the RBAC bootstrap policy, the system PriorityClasses), in-process
 // controllers (namespace deletion, every namespace's default ServiceAccount and kube-root-ca.crt, ClusterRole aggregation, CSR signing), allocators wired into the strategies
-// that need them, and admission plugins. startServer() calls
+// that need them, and admission plugins (those that authorize approving and signing CSRs ask
+// the server's authorizer). startServer() calls
 // installBuiltins() once before it listens; stop() ends the controllers.
 
 import type { AdmissionChain } from '../admission/chain.ts';
@@ -11,6 +12,8 @@ import { namespaceLifecyclePlugin } from '../admission/plugins/namespace-lifecyc
 import { serviceAccountPlugin } from '../admission/plugins/service-account.ts';
 import { nodeRestrictionPlugin } from '../admission/plugins/node-restriction.ts';
 import { certificateRequestPlugin } from '../admission/plugins/certificates.ts';
+import { certificateApprovalPlugin, certificateSigningPlugin } from '../admission/plugins/certificate-signers.ts';
+import type { Authorizer } from '../authz/authorizer.ts';
 import { nodeRestrictionSources } from './node-restriction.ts';
 import { priorityClassSource, priorityPlugin } from '../admission/plugins/priority.ts';
 import { bootstrapPriorityClasses } from './priority-classes.ts';
@@ -38,6 +41,8 @@ import { reconcileBootstrapPolicy, startRbacIndex } from './rbac.ts';
 export interface BuiltinContext {
   api: ApiIndex;
   admission: AdmissionChain;
+  /** The server's authorization chain, for the admission plugins that ask it (approve and sign on CSR signers). */
+  authorizer: Authorizer;
   /** The server's discovery documents, ordered by the stored APIServices. */
   discovery: Discovery;
   /** Server flags that built-ins read (service ranges; secure-port, bind-address, advertise-address when given). */
@@ -71,6 +76,8 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   ctx.admission.add(nodeRestrictionPlugin(nodeRestrictionSources(ctx.api)));
   ctx.admission.add(priorityPlugin(priorityClassSource(ctx.api)));
   ctx.admission.add(certificateRequestPlugin());
+  ctx.admission.add(certificateApprovalPlugin(ctx.authorizer));
+  ctx.admission.add(certificateSigningPlugin(ctx.authorizer));
   await bootstrapNamespaces(ctx.api);
   await bootstrapPriorityClasses(ctx.api);
   for (const note of await reconcileBootstrapPolicy(ctx.api)) ctx.log?.(note);

@@ -401,6 +401,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const builtins = await installBuiltins({
     api,
     admission,
+    authorizer: authorization.authorizer,
     discovery,
     flags: {
       'service-cluster-ip-range': options.serviceClusterIPRange,

@@ -3,7 +3,8 @@
 // edit in one namespace, a service account bound to view in its namespace, a
 // bootstrap-token user, anonymous) × verbs × resources × namespaces, and the
 // non-resource paths, each compared with the expectation written below; then a
-// kubelet (system:node:n1) through the default chain, Node then RBAC.
+// kubelet (system:node:n1) through the default chain, Node then RBAC; and who
+// may approve and sign for the certificate signers.
 import { describe, expect, it } from 'vitest';
 import { ANONYMOUS, type UserInfo } from '../../../auth/user.ts';
 import type { Obj } from '../../../storage/interface.ts';
@@ -199,5 +200,36 @@ describe('the policy itself', () => {
     expect(byName.view.rules).toEqual(byName['system:aggregate-to-view'].rules);
     expect(byName.edit.rules.length).toBe(byName['system:aggregate-to-edit'].rules.length + byName.view.rules.length);
     expect(byName.admin.rules.length).toBe(byName.edit.rules.length + byName['system:aggregate-to-admin'].rules.length);
+  });
+});
+
+describe('approve and sign on certificate signers', () => {
+  const csrController: UserInfo = {
+    name: 'system:serviceaccount:kube-system:certificate-controller',
+    groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
+  };
+  const approver: UserInfo = { name: 'appy', groups: ['system:authenticated'] };
+  const idx = index();
+  const p = bootstrapPolicy();
+  idx.replace('ClusterRoleBinding', [...p.clusterRoleBindings, clusterRoleBinding('appy', 'system:certificates.k8s.io:kube-apiserver-client-approver', [user('appy')])]);
+  const SIGNERS = [
+    'kubernetes.io/kube-apiserver-client',
+    'kubernetes.io/kube-apiserver-client-kubelet',
+    'kubernetes.io/kubelet-serving',
+    'kubernetes.io/legacy-unknown',
+    'kubernetes.io/*',
+    'example.com/x',
+  ];
+  const allowed = (u: UserInfo, verb: string) =>
+    SIGNERS.filter((name) => decide(idx, resourceAttributes(u, verb, { apiGroup: 'certificates.k8s.io', apiVersion: '*', resource: 'signers', name })).decision === 'allow');
+  it.each([
+    ['the certificate controller signs for the four kubernetes.io signers', csrController, 'sign', SIGNERS.slice(0, 4)],
+    ['the certificate controller approves kubelet client requests only', csrController, 'approve', ['kubernetes.io/kube-apiserver-client-kubelet']],
+    ['a user bound to kube-apiserver-client-approver approves that signer', approver, 'approve', ['kubernetes.io/kube-apiserver-client']],
+    ['and signs nothing', approver, 'sign', []],
+    ['an admin, anything', admin, 'approve', SIGNERS],
+    ['a viewer, nothing', viewer, 'approve', []],
+  ])('%s', (_, u, verb, want) => {
+    expect(allowed(u, verb)).toEqual(want);
   });
 });
