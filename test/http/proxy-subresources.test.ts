@@ -2,11 +2,13 @@
 // every method upstream's proxy connecters take on `.../proxy` and
 // `.../proxy/{path}`, the lookups before the connection (missing objects,
 // unusable addresses, services without a ready endpoint) and, where
-// kube-apiserver would connect, its answer for a connection that fails.
+// kube-apiserver would connect, its answer for a connection that fails;
+// under RBAC, the verb each method is authorized as.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../runtime/index.ts';
-import { call, server } from '../semantics/helpers.ts';
+import type { RequestAuthenticator } from '../../runtime/auth/authenticator.ts';
+import { type RunningServer, startServer } from '../../runtime/index.ts';
+import { call, server, until } from '../semantics/helpers.ts';
 
 let s: RunningServer;
 const NS = 'default';
@@ -154,5 +156,62 @@ describe('refusals before any connection', () => {
     const r = await call(s, method, path, method === 'GET' ? undefined : 'payload');
     expect(r.code, JSON.stringify(r.body)).toBe(code);
     expect(r.body).toMatchObject({ kind: 'Status', status: 'Failure', code, reason, message });
+  });
+});
+
+describe('authorization: the verb of each method on subresource proxy', () => {
+  let r: RunningServer;
+  const users: Record<string, string> = { root: 'system:masters', getter: '', any: '' };
+  const tokens: RequestAuthenticator = {
+    authenticate: async (req) => {
+      const who = /^Bearer (\w+)$/.exec(req.header('authorization') ?? '')?.[1];
+      if (!who || !(who in users)) return undefined;
+      return { user: { name: who, groups: [...(users[who] ? [users[who]] : []), 'system:authenticated'] } };
+    },
+  };
+  const as = async (who: string, method: string, path: string, body?: unknown) => {
+    const res = await r.app.request(path, { method, headers: { authorization: `Bearer ${who}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, json: method === 'HEAD' ? undefined : await res.json() };
+  };
+  const rbac = '/apis/rbac.authorization.k8s.io/v1/namespaces/default';
+  const grant = async (name: string, verbs: string[]) => {
+    const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name }, rules: [{ apiGroups: [''], resources: ['services/proxy'], verbs }] };
+    expect((await as('root', 'POST', `${rbac}/roles`, role)).status).toBe(201);
+    const binding = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
+      subjects: [{ kind: 'User', name }],
+    };
+    expect((await as('root', 'POST', `${rbac}/rolebindings`, binding)).status).toBe(201);
+  };
+  const PROXY = `${API}/services/nope/proxy/x`;
+
+  beforeAll(async () => {
+    r = await startServer({ authorizationMode: ['RBAC'], insecureServeHTTP: true, authenticators: [tokens] });
+    await grant('getter', ['get']);
+    await grant('any', ['*']);
+    await until(async () => (await as('getter', 'GET', PROXY)).status !== 403 && (await as('any', 'OPTIONS', PROXY)).status !== 403);
+  });
+  afterAll(async () => {
+    await r?.stop();
+  });
+
+  it.each([
+    ['GET', 'get'],
+    ['HEAD', 'get'],
+    ['POST', 'create'],
+    ['PUT', 'update'],
+    ['PATCH', 'patch'],
+    ['DELETE', 'delete'],
+    ['OPTIONS', ''],
+  ])('%s is authorized as %j', async (method, verb) => {
+    const allowed = await as(verb === 'get' ? 'getter' : 'any', method, PROXY);
+    expect(allowed.status).toBe(404);
+    if (verb === 'get') return;
+    const denied = await as('getter', method, PROXY);
+    expect(denied.status).toBe(403);
+    expect(denied.json.message).toBe(`services "nope" is forbidden: User "getter" cannot ${verb} resource "services/proxy" in API group "" in the namespace "default"`);
   });
 });
