@@ -264,10 +264,10 @@ export function createApp(opts: AppOptions): Hono<Env> {
     if (info.subresource === 'token' && info.verb === 'create' && res.def.group === '' && res.def.resource === 'serviceaccounts') {
       return handleTokenRequest(rc, opts.tokenRequests);
     }
-    // eviction, binding and the kubelet-facing subresources (handlers/pods/)
+    // eviction, binding, the kubelet-facing subresources and the proxies (handlers/pods/, handlers/proxy/)
     const special = handlePodSubresource(rc, opts.api);
     if (special) return special;
-    // no handler serves creates or deletes of other subresources (services/proxy ...):
+    // no handler serves creates or deletes of other subresources:
     // they must never reach the handlers of the object itself
     if (info.subresource && (info.verb === 'create' || info.verb === 'delete')) throw errors.methodNotAllowed();
     if (res.def.virtual) {

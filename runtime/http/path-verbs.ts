@@ -10,6 +10,7 @@
 //                         /{r}/{name}                   get, update, patch, delete
 //                         /watch/{r}[/{name}]           watch (GET)
 //   subresources          .../{name}/{sub}              the subresource's declared verbs
+//   proxy subresources    .../{name}/proxy[/{path}]     their declared verbs, and OPTIONS (verb '')
 //
 // A shape with no verb is no route (404, as `/api/v1/configmaps/{name}` is
 // upstream); a method the shape does not serve is 405 MethodNotAllowed. So a
@@ -17,7 +18,7 @@
 // in every namespace. After the verb, the name in the path is checked as
 // upstream's storage keys check it (not `.` or `..`, no `/` or `%`): 400.
 
-import type { ResourceDef, Verb } from '../../generated/api-types.ts';
+import type { ResourceDef, SubresourceDef, Verb } from '../../generated/api-types.ts';
 import type { RequestInfo } from './request-info.ts';
 import { errors } from '../api/errors.ts';
 
@@ -26,6 +27,17 @@ export type PathShape = 'collection' | 'object' | 'subresource';
 const COLLECTION_ALL_NAMESPACES: Verb[] = ['list', 'watch'];
 const COLLECTION: Verb[] = ['list', 'watch', 'create', 'deletecollection'];
 const OBJECT: Verb[] = ['get', 'update', 'patch', 'delete'];
+
+/**
+ * Whether a subresource forwards requests as upstream's proxy connecters do (pods, services and nodes
+ * `proxy`, served with a `*ProxyOptions` kind): it also answers `.../proxy/{path}`, and OPTIONS and HEAD.
+ */
+export function isProxySubresource(sub: SubresourceDef | undefined): boolean {
+  return sub !== undefined && sub.name === 'proxy' && sub.kind.endsWith('ProxyOptions');
+}
+
+/** HTTP methods a proxy subresource serves besides those of its declared verbs (HEAD is a get, OPTIONS has no verb). */
+export const PROXY_EXTRA_METHODS = ['HEAD', 'OPTIONS'];
 
 /** The shape of a resource path, or undefined when it has too many segments to be one. */
 export function shapeOf(info: RequestInfo): PathShape | undefined {
@@ -92,11 +104,14 @@ function servedVerbs(def: ResourceDef, shape: PathShape, info: RequestInfo): Set
  * names an object by a name no path can carry (400).
  */
 export function checkRoute(def: ResourceDef, info: RequestInfo): void {
-  const shape = shapeOf(info);
+  const proxy = info.parts.length >= 3 && isProxySubresource(def.subresources.find((s) => s.name === info.subresource));
+  // a proxy's own path follows it: .../{name}/proxy/{path}
+  const shape = shapeOf(info) ?? (proxy ? 'subresource' : undefined);
   if (!shape) throw errors.notFoundPath();
   const verbs = servedVerbs(def, shape, info);
   if (verbs.size === 0) throw errors.notFoundPath();
-  if (!verbs.has(info.verb as Verb)) throw errors.methodNotAllowed();
+  const options = proxy && info.verb === '' && PROXY_EXTRA_METHODS.includes(info.method);
+  if (!verbs.has(info.verb as Verb) && !options) throw errors.methodNotAllowed();
   if (info.name) {
     const problems = pathSegmentNameProblems(info.name);
     if (problems.length) throw errors.badRequest(`Name parameter invalid: ${JSON.stringify(info.name)}: ${problems.join(';')}`);

@@ -42,6 +42,16 @@ describe('parseRequestInfo', () => {
     ['DELETE', '/api/v1/namespaces/x/configmaps/..', '', { verb: 'delete', name: '..' }],
     ['DELETE', '/api/v1/namespaces/x/configmaps/%2e%2E', '', { verb: 'delete', name: '..' }],
     ['DELETE', '/api/v1/namespaces/x/configmaps/./', '', { verb: 'delete', name: '.' }],
+    // a proxy's forwarded path: more parts, not interpreted (empty, dot and escaped-slash segments included)
+    ['GET', '/api/v1/namespaces/x/services/s/proxy/a/b', '', { verb: 'get', resource: 'services', name: 's', subresource: 'proxy', parts: ['services', 's', 'proxy', 'a', 'b'] }],
+    ['POST', '/api/v1/nodes/n:4194/proxy/a//b', '', { verb: 'create', name: 'n:4194', subresource: 'proxy', parts: ['nodes', 'n:4194', 'proxy', 'a', '', 'b'] }],
+    ['PUT', '/api/v1/namespaces/x/pods/p/proxy/../a', '', { verb: 'update', subresource: 'proxy', parts: ['pods', 'p', 'proxy', '..', 'a'] }],
+    ['PATCH', '/api/v1/namespaces/x/pods/p/proxy/a%2Fb/', '', { verb: 'patch', parts: ['pods', 'p', 'proxy', 'a/b'] }],
+    ['DELETE', '/api/v1/namespaces/x/pods/p/proxy//', '', { verb: 'delete', parts: ['pods', 'p', 'proxy', ''] }],
+    // as upstream: HEAD is a get; a method without a verb (OPTIONS) is authorized with an empty one
+    ['HEAD', '/api/v1/namespaces/x/pods/p/proxy', '', { verb: 'get', method: 'HEAD', subresource: 'proxy' }],
+    ['OPTIONS', '/api/v1/namespaces/x/pods/p/proxy/a', '', { verb: '', method: 'OPTIONS', subresource: 'proxy' }],
+    ['OPTIONS', '/api/v1/namespaces/x/configmaps', '', { verb: '', method: 'OPTIONS' }],
   ];
   it.each(rows)('%s %s?%s', (method, path, query, want) => {
     const info = parseRequestInfo(method, path, q(query));
@@ -66,6 +76,11 @@ describe('parseRequestInfo', () => {
     ['DELETE', '/api/v1/namespaces/x/configmaps/a%2F..', 404],
     ['DELETE', '/api/v1/namespaces/x/configmaps/a%zz', 400],
     ['DELETE', '/api/v1/namespaces/x/configmaps/a%2', 400],
+    // only a proxy's own path is left uninterpreted
+    ['GET', '/api/v1/namespaces/x/pods/p/status/a//b', 404],
+    ['GET', '/api/v1/namespaces/x/pods/p/exec/..', 404],
+    ['GET', '/api/v1/namespaces/x/pods/p//proxy/a', 404],
+    ['GET', '/api/v1/namespaces/x/pods/p/proxy/a%zz', 400],
     ['GET', '/healthz/../api/v1/namespaces/x/secrets', 404],
     ['GET', '/openapi/../api', 404],
     ['GET', '*', 404],

@@ -11,14 +11,22 @@
 // of the name). A path that cannot address anything as written (a malformed
 // escape, an encoded `/`, an empty segment, a `.` or `..` segment outside the
 // name) carries a `pathError` instead of being repaired; names themselves are
-// checked by the routing stage (http/path-verbs.ts), after the verb.
+// checked by the routing stage (http/path-verbs.ts), after the verb. The
+// segments after a `proxy` subresource are the path it forwards (upstream
+// does not interpret them): they are decoded but not checked.
 
 import { ApiError, errors } from '../api/errors.ts';
 
 export interface RequestInfo {
   isResourceRequest: boolean;
   path: string;
-  /** get, list, watch, create, update, patch, delete, deletecollection; or the lower-cased method for non-resource paths. */
+  /** The request's HTTP method, upper case. */
+  method: string;
+  /**
+   * get, list, watch, create, update, patch, delete, deletecollection; '' for another method on a resource
+   * path (as upstream: OPTIONS on a proxy is authorized with an empty verb); the lower-cased method for
+   * non-resource paths.
+   */
   verb: string;
   /** 'api' (core) or 'apis' (named groups), '' for non-resource paths. */
   apiPrefix: string;
@@ -48,6 +56,22 @@ function isWatch(query: URLSearchParams): boolean {
 }
 
 const isDotSegment = (s: string): boolean => s === '.' || s === '..';
+
+/** The subresource whose further segments are a path it forwards, not a path to interpret. */
+const FORWARDING_SUBRESOURCE = 'proxy';
+
+/**
+ * Where the forwarded path of a `.../{name}/proxy/...` request starts among the
+ * segments (segs.length when the path has none): after the prefix, a `watch`,
+ * a `namespaces/{ns}`, the resource, the name and `proxy`.
+ */
+function forwardedPathStart(segs: string[]): number {
+  let i = segs[0] === 'api' ? 2 : segs[0] === 'apis' ? 3 : -1;
+  if (i < 0) return segs.length;
+  if (segs[i] === 'watch') i++;
+  if (segs[i] === 'namespaces' && segs.length - i >= 3 && !NAMESPACE_SUBRESOURCES.has(segs[i + 2])) i += 2;
+  return segs[i + 2] === FORWARDING_SUBRESOURCE && segs.length > i + 3 ? i + 3 : segs.length;
+}
 
 /** Splits a raw request target (`/path?query`, or an absolute URL) into its raw path and raw query. */
 export function splitTarget(target: string): { path: string; query: string } {
@@ -119,6 +143,7 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   const info: RequestInfo = {
     isResourceRequest: false,
     path,
+    method: method.toUpperCase(),
     verb: method.toLowerCase(),
     apiPrefix: '',
     apiGroup: '',
@@ -153,7 +178,8 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
       return info;
     }
   }
-  if (segs.some((s) => s === '' || s.includes('/'))) {
+  const addressed = segs.slice(0, forwardedPathStart(segs));
+  if (addressed.some((s) => s === '' || s.includes('/'))) {
     // an empty segment or an encoded '/' never stands for another path
     info.pathError = errors.notFoundPath();
     return info;
@@ -198,7 +224,7 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     info.namespace = info.name;
   }
   // a dot segment anywhere but the name (which the router validates) addresses nothing
-  const named = [info.apiGroup, info.apiVersion, info.namespacePath ? info.namespace : '', info.resource, ...rest.slice(2)];
+  const named = [info.apiGroup, info.apiVersion, info.namespacePath ? info.namespace : '', info.resource, ...rest.slice(2, info.subresource === FORWARDING_SUBRESOURCE ? 3 : undefined)];
   if (named.some(isDotSegment)) info.pathError = errors.notFoundPath();
 
   const m = method.toUpperCase();
@@ -217,7 +243,7 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   } else if (m === 'DELETE') {
     info.verb = info.name ? 'delete' : 'deletecollection';
   } else {
-    info.verb = m.toLowerCase();
+    info.verb = '';
   }
   return info;
 }

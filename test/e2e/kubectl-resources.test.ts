@@ -1,6 +1,7 @@
 // End-to-end: resources and subresources kubectl 1.31 expects of a cluster,
 // with the real kubectl against a real server process: ReplicationController
-// and PodTemplate (apply --prune's default list, get, scale).
+// and PodTemplate (apply --prune's default list, get, scale), pod and node
+// subresources, and a service proxy.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -115,5 +116,30 @@ describe('pod and node subresources', () => {
     const logs = await k(['logs', 'unscheduled']);
     expect(logs.code, logs.stderr).toBe(0);
     expect(logs.stdout).toBe('');
+  });
+
+  it('kubectl get --raw of a service proxy: the endpoint lookup, then the failed connection upstream reports', async () => {
+    const svc = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: x\nspec:\n  selector:\n    app: x\n  ports:\n  - port: 80\n    targetPort: 8080\n';
+    ok(await k(['apply', '-f', '-'], { input: svc }));
+    const raw = (path: string) => k(['get', '--raw', path]);
+    const noEndpoints = await raw('/api/v1/namespaces/default/services/x/proxy/');
+    expect(noEndpoints.code).not.toBe(0);
+    expect(noEndpoints.stderr).toContain('Error from server (NotFound): endpoints "x" not found');
+    ok(await k(['run', 'x-backend', '--image=nginx', '--labels=app=x']));
+    const ip = { status: { podIP: '10.1.2.3', podIPs: [{ ip: '10.1.2.3' }] } };
+    ok(await k(['patch', 'pod', 'x-backend', '--subresource=status', '--type=merge', '-p', JSON.stringify(ip)]));
+    const eps = {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'x' },
+      subsets: [{ addresses: [{ ip: '10.1.2.3', targetRef: { kind: 'Pod', namespace: 'default', name: 'x-backend' } }], ports: [{ port: 8080 }] }],
+    };
+    ok(await k(['apply', '-f', '-'], { input: JSON.stringify(eps) }));
+    // the proxy root redirects to its path with a slash; kubectl follows it
+    for (const path of ['/api/v1/namespaces/default/services/x/proxy/', '/api/v1/namespaces/default/services/x/proxy', '/api/v1/namespaces/default/services/x:80/proxy/healthz']) {
+      const r = await raw(path);
+      expect(r.code, path).not.toBe(0);
+      expect(r.stderr, path).toContain('Error from server (ServiceUnavailable): error trying to reach service: dial tcp 10.1.2.3:8080: this API server does not connect to proxied backends');
+    }
   });
 });

@@ -240,7 +240,7 @@ describe('the kubelet-facing subresources without a kubelet', () => {
     expect(r.body.message).toBe('nodes "ghost" not found');
   });
 
-  it('a node without addresses: 500 no preferred addresses; with one: 500 naming the kubelet address', async () => {
+  it('a node without addresses: 500 no preferred addresses; with one: the kubelet address in the failed connection', async () => {
     expect((await call(s, 'POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'bare' } })).code).toBe(201);
     const onBare = uniq('kl');
     await pod(onBare, { nodeName: 'bare' });
@@ -255,9 +255,9 @@ describe('the kubelet-facing subresources without a kubelet', () => {
     const exec = await call(s, 'POST', `${PODS}/${onAddr}/exec?command=ls`);
     expect(exec.code).toBe(500);
     expect(exec.body.message).toBe('error dialing backend: dial tcp 10.9.9.9:10250: this API server does not connect to kubelets');
-    const proxy = await call(s, 'GET', '/api/v1/nodes/addr/proxy');
-    expect(proxy.code).toBe(500);
-    expect(proxy.body.message).toContain('dial tcp 10.9.9.9:10250');
+    const proxy = await call(s, 'GET', '/api/v1/nodes/addr/proxy/stats');
+    expect(proxy.code).toBe(503);
+    expect(proxy.body.message).toBe('error trying to reach service: dial tcp 10.9.9.9:10250: this API server does not connect to proxied backends');
     const log = await call(s, 'GET', `${PODS}/${onAddr}/log`);
     expect(log.code).toBe(500);
     expect(log.body.message).toBe(`Get "https://10.9.9.9:10250/containerLogs/${NS}/${onAddr}/c": this API server does not connect to kubelets`);

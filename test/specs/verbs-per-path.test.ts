@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ResourceDef, Verb } from '../../generated/api-types.ts';
 import { resources } from '../../generated/registry.ts';
-import { verbsAt } from '../../runtime/http/path-verbs.ts';
+import { PROXY_EXTRA_METHODS, isProxySubresource, verbsAt } from '../../runtime/http/path-verbs.ts';
 import { referenceDir } from './spec-tree.ts';
 
 const ref = referenceDir();
@@ -23,13 +23,14 @@ const HTTP = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
 const prefixOf = (d: ResourceDef) => (d.group ? `/apis/${d.group}/${d.version}` : `/api/${d.version}`);
 
-/** Every path template the router serves for a resource, with its methods. */
+/** Every path template the router serves for a resource, with its methods (a proxy's `/{path}` form, HEAD and OPTIONS included). */
 function routed(d: ResourceDef): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
-  const add = (path: string, verbs: Set<Verb>) => {
+  const add = (path: string, verbs: Set<Verb>, extra: string[] = []) => {
     if (verbs.size === 0) return;
     const methods = out.get(path) ?? new Set<string>();
     for (const v of verbs) methods.add(METHOD[v]);
+    for (const m of extra) methods.add(m);
     out.set(path, methods);
   };
   for (const watchPath of [false, true])
@@ -37,7 +38,15 @@ function routed(d: ResourceDef): Map<string, Set<string>> {
       const base = `${prefixOf(d)}${watchPath ? '/watch' : ''}${namespacePath ? '/namespaces/{namespace}' : ''}/${d.resource}`;
       add(base, verbsAt(d, 'collection', { namespacePath, watchPath }));
       add(`${base}/{name}`, verbsAt(d, 'object', { namespacePath, watchPath }));
-      for (const s of d.subresources) add(`${base}/{name}/${s.name}`, verbsAt(d, 'subresource', { namespacePath, watchPath, subresource: s.name }));
+      for (const s of d.subresources) {
+        const verbs = verbsAt(d, 'subresource', { namespacePath, watchPath, subresource: s.name });
+        if (!isProxySubresource(s)) {
+          add(`${base}/{name}/${s.name}`, verbs);
+          continue;
+        }
+        add(`${base}/{name}/${s.name}`, verbs, PROXY_EXTRA_METHODS);
+        add(`${base}/{name}/${s.name}/{path}`, verbs, PROXY_EXTRA_METHODS);
+      }
     }
   return out;
 }
@@ -65,15 +74,8 @@ function differences(ours: Map<string, Set<string>>, theirs: Map<string, Set<str
   return [...[...a].filter((x) => !b.has(x)).map((x) => `ours only: ${x}`), ...[...b].filter((x) => !a.has(x)).map((x) => `upstream only: ${x}`)].sort();
 }
 
-/**
- * Differences other work closes (kept exact: fixing one means deleting it here), with the reason. The
- * proxy subresources of pods, services and nodes go to a kubelet or an endpoint upstream; until they are
- * answered here, their `/proxy/{path}` forms and HEAD and OPTIONS on `/proxy` are not routed.
- */
-const KNOWN: string[] = ['/api/v1/namespaces/{namespace}/pods/{name}/proxy', '/api/v1/namespaces/{namespace}/services/{name}/proxy', '/api/v1/nodes/{name}/proxy'].flatMap((proxy) => [
-  ...['HEAD', 'OPTIONS'].map((m) => `upstream only: ${m} ${proxy}`),
-  ...['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'].map((m) => `upstream only: ${m} ${proxy}/{path}`),
-]);
+/** Differences other work closes (kept exact: fixing one means deleting it here), with the reason. None are left. */
+const KNOWN: string[] = [];
 
 describe.skipIf(!ref)('verbs per path shape against the 1.31 reference', () => {
   const swagger = ref ? (JSON.parse(readFileSync(join(ref, 'openapi/swagger-v1.31.json'), 'utf8')) as { paths: Record<string, Record<string, unknown>> }) : { paths: {} };

@@ -1,11 +1,12 @@
 // Where kube-apiserver would connect for a pod's log, exec, attach and
-// port-forward (the kubelet of the pod's node) and for nodes/proxy and
-// pods/proxy, and its refusals on the way there, with upstream's codes and
-// texts: the container named (or the only one; 400 otherwise), the pod's
-// node (400 "does not have a host assigned"; a pod's log is then empty),
-// the Node object (404), its preferred address (500 when none matches) and
-// kubelet port. This server runs no kubelet client: what upstream would
-// dial is returned for the caller to refuse clearly.
+// port-forward (the kubelet of the pod's node), the parts the proxy
+// subresources share (registry/proxy/), and the refusals on the way there,
+// with upstream's codes and texts: the container named (or the only one;
+// 400 otherwise), the pod's node (400 "does not have a host assigned"; a
+// pod's log is then empty), the Node object (404), its preferred address
+// (500 when none matches) and kubelet port, the proxy name forms and which
+// pod IPs may be proxied. This server runs no kubelet client: what upstream
+// would dial is returned for the caller to refuse clearly.
 
 import { ApiError, errors } from '../../api/errors.ts';
 import type { Obj } from '../../storage/interface.ts';
@@ -65,7 +66,7 @@ export function assignedNode(pod: Obj): string {
 }
 
 /** SplitSchemeNamePort: a proxy path's `name`, `name:port` or `scheme:name:port` (400 when it is none of them). */
-export function splitSchemeNamePort(id: string, what: 'pod' | 'node'): { scheme: string; name: string; port: string } {
+export function splitSchemeNamePort(id: string, what: 'pod' | 'node' | 'service'): { scheme: string; name: string; port: string } {
   const parts = id.split(':');
   let scheme = '';
   let name = '';

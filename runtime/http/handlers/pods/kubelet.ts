@@ -1,20 +1,20 @@
-// pods/log, pods/exec, pods/attach, pods/portforward, pods/proxy and
-// nodes/proxy: kube-apiserver answers them by connecting to the node's
-// kubelet (or the pod's IP). This server connects to no kubelet, so it
-// answers what upstream answers up to that point (400 for a pod without a
-// node or an unknown container, 404 for a missing node, 500 for a node
-// without an address, an empty 204 for the log of an unscheduled pod) and
-// then, where upstream would dial, the error upstream gives when the dial
-// fails, saying why: 500 for the kubelet paths, 503 for pods/proxy.
+// pods/log, pods/exec, pods/attach and pods/portforward: kube-apiserver
+// answers them by connecting to the node's kubelet. This server connects to
+// no kubelet, so it answers what upstream answers up to that point (400 for
+// a pod without a node or an unknown container, 404 for a missing node, 500
+// for a node without an address, an empty 204 for the log of an
+// unscheduled pod) and then, where upstream would dial, the error upstream
+// gives when the dial fails (500), saying why. The proxy subresources are
+// handlers/proxy/'s.
 
 import { ApiError, errors } from '../../../api/errors.ts';
 import type { ApiIndex } from '../../../registry/served.ts';
-import { assignedNode, kubeletAddress, podContainer, proxyablePodIP, splitSchemeNamePort } from '../../../registry/pods/kubelet.ts';
+import { assignedNode, kubeletAddress, podContainer } from '../../../registry/pods/kubelet.ts';
 import type { RequestContext } from '../context.ts';
 
 const NO_KUBELET = 'this API server does not connect to kubelets';
 
-export const KUBELET_POD_SUBRESOURCES = new Set(['log', 'exec', 'attach', 'portforward', 'proxy']);
+export const KUBELET_POD_SUBRESOURCES = new Set(['log', 'exec', 'attach', 'portforward']);
 
 function nodesStore(api: ApiIndex) {
   const nodes = api.lookup('', 'v1', 'nodes')?.store;
@@ -28,15 +28,6 @@ function dialError(host: string, port: number | string): ApiError {
 
 export async function handlePodKubeletSubresource(rc: RequestContext, api: ApiIndex): Promise<Response> {
   const sub = rc.info.subresource;
-  if (sub === 'proxy') {
-    const { name, port } = splitSchemeNamePort(rc.info.name, 'pod');
-    const pod = await rc.res.store.get(rc.info.namespace, name);
-    const ip = pod.status?.podIP;
-    if (!proxyablePodIP(ip)) throw errors.badRequest('address not allowed');
-    const firstPort = (pod.spec?.containers ?? []).find((c: { ports?: { containerPort?: number }[] }) => c?.ports?.length)?.ports?.[0]?.containerPort;
-    const target = port || (firstPort ? String(firstPort) : '');
-    throw new ApiError(503, 'ServiceUnavailable', `error trying to reach service: dial tcp ${ip}${target ? `:${target}` : ''}: this API server does not proxy to pods`);
-  }
   const pod = await rc.res.store.get(rc.info.namespace, rc.info.name);
   const container = sub === 'portforward' ? '' : podContainer(pod, rc.query.get('container') ?? '');
   if (sub === 'log') {
@@ -48,10 +39,4 @@ export async function handlePodKubeletSubresource(rc: RequestContext, api: ApiIn
   }
   const at = await kubeletAddress(nodesStore(api), assignedNode(pod));
   throw dialError(at.host, at.port);
-}
-
-export async function handleNodeProxy(rc: RequestContext, api: ApiIndex): Promise<Response> {
-  const { name, port } = splitSchemeNamePort(rc.info.name, 'node');
-  const at = await kubeletAddress(nodesStore(api), name);
-  throw dialError(at.host, port || at.port);
 }
