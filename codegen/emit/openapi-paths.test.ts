@@ -70,8 +70,16 @@ describe('resourcePaths', () => {
       '/api/v1/namespaces/{namespace}/pods/{name}': ['get readCoreV1NamespacedPod get core.Pod', 'delete deleteCoreV1NamespacedPod delete io.k8s.apimachinery.pkg.apis.meta.v1.Status'],
       '/api/v1/namespaces/{namespace}/pods/{name}/exec': ['get connectCoreV1GetNamespacedPodExec connect string', 'post connectCoreV1PostNamespacedPodExec connect string'],
       '/api/v1/namespaces/{namespace}/pods/{name}/log': ['get readCoreV1NamespacedPodLog get string'],
-      '/api/v1/namespaces/{namespace}/pods/{name}/proxy': ['get connectCoreV1GetNamespacedPodProxy connect string'],
-      '/api/v1/namespaces/{namespace}/pods/{name}/proxy/{path}': ['get connectCoreV1GetNamespacedPodProxyWithPath connect string'],
+      '/api/v1/namespaces/{namespace}/pods/{name}/proxy': [
+        'get connectCoreV1GetNamespacedPodProxy connect string',
+        'head connectCoreV1HeadNamespacedPodProxy connect string',
+        'options connectCoreV1OptionsNamespacedPodProxy connect string',
+      ],
+      '/api/v1/namespaces/{namespace}/pods/{name}/proxy/{path}': [
+        'get connectCoreV1GetNamespacedPodProxyWithPath connect string',
+        'head connectCoreV1HeadNamespacedPodProxyWithPath connect string',
+        'options connectCoreV1OptionsNamespacedPodProxyWithPath connect string',
+      ],
       '/api/v1/watch/namespaces/{namespace}/pods': ['get watchCoreV1NamespacedPodList watchlist string'],
       '/api/v1/watch/namespaces/{namespace}/pods/{name}': ['get watchCoreV1NamespacedPod watch string'],
       '/api/v1/watch/pods': ['get watchCoreV1PodListForAllNamespaces watchlist string'],

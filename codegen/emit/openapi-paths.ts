@@ -17,7 +17,7 @@ export interface Param {
 }
 
 export interface Operation {
-  method: 'get' | 'put' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'put' | 'post' | 'patch' | 'delete' | 'head' | 'options';
   operationId: string;
   description: string;
   action: string;
@@ -216,22 +216,22 @@ export function resourcePaths(model: Model, r: ResourceDef): PathItem[] {
         ['patch', 'patch'],
         ['delete', 'delete'],
       ];
+      // proxy also forwards HEAD and OPTIONS (upstream's proxyMethods), which have no verb of their own
+      const proxyOnly: Operation['method'][] = s.name === 'proxy' ? ['head', 'options'] : [];
       const ops = (suffix: string) =>
-        methods
-          .filter(([v]) => sv.has(v))
-          .map(([, m]) =>
-            op({
-              method: m,
-              operationId: `connect${gv}${camel(m)}${ns}${r.kind}${sname}${suffix}`,
-              description: `connect ${m.toUpperCase()} requests to ${s.name} of ${r.kind}`,
-              action: 'connect',
-              gvk: sgvk,
-              params: [],
-              response: undefined,
-              responseCodes: ['200'],
-              produces: ['*/*'],
-            }),
-          );
+        [...methods.filter(([v]) => sv.has(v)).map(([, m]) => m), ...proxyOnly].map((m) =>
+          op({
+            method: m,
+            operationId: `connect${gv}${camel(m)}${ns}${r.kind}${sname}${suffix}`,
+            description: `connect ${m.toUpperCase()} requests to ${s.name} of ${r.kind}`,
+            action: 'connect',
+            gvk: sgvk,
+            params: [],
+            response: undefined,
+            responseCodes: ['200'],
+            produces: ['*/*'],
+          }),
+        );
       items.push({ path: `${base}/{name}/${s.name}`, params, ops: ops('') });
       if (s.name === 'proxy') {
         const pathParam: Param = { name: 'path', in: 'path', type: 'string', description: 'Path to forward to.', required: true };
