@@ -15,6 +15,11 @@ const P = '/registry/core/configmaps/';
 const attrs = (o: Obj) => ({ labels: o.metadata?.labels ?? {}, fields: { 'metadata.name': o.metadata?.name ?? '' } });
 const cm = (name: string): Obj => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns' }, data: {} });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits (without a time assertion: up to a minute, on any machine) until cond holds. */
+const until = async (cond: () => boolean) => {
+  for (let i = 0; i < 12000 && !cond(); i++) await sleep(5);
+  expect(cond()).toBe(true);
+};
 
 function collect(s: WatchStream): WatchEvent[] {
   const out: WatchEvent[] = [];
@@ -49,8 +54,7 @@ describe('Cacher', () => {
     const fast = collect(await cacher.watch(P, { recursive: true, resourceVersion: rv }));
     expect(cacher.watcherCount).toBe(2);
     for (let i = 0; i < 20; i++) await cacher.create(`${P}ns/o${i}`, cm(`o${i}`));
-    await sleep(20);
-    expect(fast.length).toBe(20);
+    await until(() => fast.length === 20);
     expect(cacher.watcherCount).toBe(1);
     const got: WatchEvent[] = [];
     for await (const e of slow) got.push(e);
@@ -64,8 +68,7 @@ describe('Cacher', () => {
     const a = collect(await cacher.watch(P, { recursive: true, resourceVersion: rv }));
     const b = collect(await cacher.watch(P, { recursive: true, resourceVersion: rv }));
     await cacher.create(`${P}ns/x`, cm('x'));
-    await sleep(10);
-    expect(a.length).toBe(1);
+    await until(() => a.length === 1 && b.length === 1);
     expect(a[0]).toBe(b[0]);
     a[0].encoded!.set('json', new Uint8Array([1]));
     expect(b[0].encoded!.get('json')).toEqual(new Uint8Array([1]));
@@ -78,18 +81,12 @@ describe('Cacher', () => {
     await sleep(10);
     const yes = collect(await cacher.watch(P, { recursive: true, resourceVersion: rv, allowWatchBookmarks: true }));
     const no = collect(await cacher.watch(P, { recursive: true, resourceVersion: rv }));
-    await sleep(80);
-    expect(yes.length).toBeGreaterThan(0);
+    await until(() => yes.length > 0);
     expect(yes.every((e) => e.type === 'BOOKMARK')).toBe(true);
     expect(yes[0].object).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: rv } });
     expect(no.length).toBe(0);
   });
 
-  /** Waits (without a time assertion) until cond holds. */
-  const until = async (cond: () => boolean) => {
-    for (let i = 0; i < 2000 && !cond(); i++) await sleep(5);
-    expect(cond()).toBe(true);
-  };
   const revs = (evs: WatchEvent[]) => evs.map((e) => Number(e.object.metadata.resourceVersion));
 
   it('answers a write before any watcher is handed its event; then every watcher gets every event in order', async () => {
@@ -226,7 +223,8 @@ describe('Cacher', () => {
   it('serves resourceVersion=0 with a limit from memory, whole', async () => {
     await make();
     for (let i = 0; i < 3; i++) await cacher.create(`${P}ns/o${i}`, cm(`o${i}`));
-    await sleep(5);
+    const written = await kv.currentRevision();
+    await until(() => cacher.cacheRevision >= written);
     const res = await cacher.list(P, { resourceVersion: '0', limit: 1 });
     expect(res.items.length).toBe(3);
     expect(res.continue).toBeUndefined();
@@ -238,7 +236,8 @@ describe('Cacher', () => {
   it('returns copies from get so callers may change them', async () => {
     await make();
     await cacher.create(`${P}ns/x`, cm('x'));
-    await sleep(5);
+    const written = await kv.currentRevision();
+    await until(() => cacher.cacheRevision >= written);
     const a = (await cacher.get(`${P}ns/x`, { resourceVersion: '0' }))!;
     a.data.changed = 'yes';
     const b = (await cacher.get(`${P}ns/x`, { resourceVersion: '0' }))!;
@@ -315,7 +314,7 @@ describe('Cacher', () => {
     const live = collect(await cacher.watch(P, { recursive: true, resourceVersion: rv }));
     await cacher.create(`${P}ns/x`, cm('x'));
     await cacher.guaranteedUpdate(`${P}ns/x`, { tryUpdate: (o) => ({ ...o!, data: { v: '2' } }) });
-    await sleep(10);
+    await until(() => live.length >= 2);
     expect(live.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED']);
     for (const e of live) expect(e.json).toBe(JSON.stringify(e.object));
     const ring = (cacher as unknown as { ring: EventRing }).ring;
@@ -324,7 +323,7 @@ describe('Cacher', () => {
     // no watch event (and no object parsed for one) stays in the ring once delivered
     expect(held.every((ce) => ce.shared === undefined && typeof ce.json === 'string')).toBe(true);
     const replay = collect(await cacher.watch(P, { recursive: true, resourceVersion: rv }));
-    await sleep(10);
+    await until(() => replay.length >= 2);
     expect(replay.map((e) => e.object)).toEqual(live.map((e) => e.object));
     expect(replay[0].object).not.toBe(live[0].object);
     expect(held.every((ce) => ce.shared === undefined)).toBe(true);
@@ -334,7 +333,7 @@ describe('Cacher', () => {
     await make();
     await cacher.create(`${P}ns/x`, cm('x'));
     const w = collect(await cacher.watch(P, { recursive: true, sendInitialEvents: true, allowWatchBookmarks: true, resourceVersionMatch: 'NotOlderThan', resourceVersion: '' }));
-    await sleep(10);
+    await until(() => w.length > 0);
     expect(w[0].type).toBe('ADDED');
     expect(w[0].json).toBe(JSON.stringify(await cacher.get(`${P}ns/x`)));
     expect(w[0].object).toBe(w[0].object);
