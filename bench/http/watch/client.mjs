@@ -9,8 +9,9 @@
 // last stream (process.hrtime in ms, the system's monotonic clock, which the
 // parent reads too). Without track each stream's bytes are only scanned
 // for line ends (one event a line; not decoded), which counts its events:
-//   {cmd: 'count'}                    answers {counts: [min, max]}, the
-//                                     fewest and most events a stream got
+//   {cmd: 'count'}                    answers {counts: [min, max], ended}, the
+//                                     fewest and most events a stream got, and
+//                                     how many streams the server ended
 // Plain JavaScript, so it runs the same with or without a TypeScript loader.
 import { Agent, get } from 'node:http';
 
@@ -21,10 +22,15 @@ let streams = [];
 let arrivals = new Map();
 /** Events counted per stream (without track). */
 let counts = [];
+/** Streams the server ended or dropped (not closed by this client). */
+let ended = 0;
+let closing = false;
 
 function open({ url, count, track }) {
   arrivals = new Map();
   counts = new Array(count).fill(0);
+  ended = 0;
+  closing = false;
   let ready = 0;
   for (let i = 0; i < count; i++) {
     const req = get(url, { agent }, (res) => {
@@ -41,6 +47,9 @@ function open({ url, count, track }) {
           counts[i] += n;
         });
         res.on('error', () => {});
+        res.on('close', () => {
+          if (!closing) ended++;
+        });
         if (++ready === count) send({ opened: count });
         return;
       }
@@ -78,8 +87,9 @@ function open({ url, count, track }) {
 
 process.on('message', (m) => {
   if (m.cmd === 'open') open(m);
-  if (m.cmd === 'count') send({ counts: counts.length ? [Math.min(...counts), Math.max(...counts)] : [0, 0] });
+  if (m.cmd === 'count') send({ counts: counts.length ? [Math.min(...counts), Math.max(...counts)] : [0, 0], ended });
   if (m.cmd === 'close') {
+    closing = true;
     for (const req of streams) req.destroy();
     streams = [];
     send({ closed: true });

@@ -49,6 +49,14 @@ describe('WatchClient', () => {
       // nothing more arrives: it gives up once no watch counts more for the patience given
       await client.open(`${bare.url}/watch`, 2, false);
       expect(await client.drained(1, 50)).toBe(0);
+      expect(client.endedByServer).toBe(0);
+      // the server going away ends both: counted as ended by the server
+      await bare.stop();
+      for (let i = 0; i < 2000 && client.endedByServer < 2; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        await client.counts();
+      }
+      expect(client.endedByServer).toBe(2);
       await client.close();
     } finally {
       client.stop();

@@ -14,7 +14,7 @@ export interface Arrival {
   last: number;
 }
 
-type Message = { opened: number } | { closed: true } | { counts: [number, number] } | { error: string } | Arrival;
+type Message = { opened: number } | { closed: true } | { counts: [number, number]; ended: number } | { error: string } | Arrival;
 
 /** The monotonic clock the client stamps arrivals with, in ms. */
 export const hrNow = (): number => Number(process.hrtime.bigint()) / 1e6;
@@ -24,6 +24,8 @@ export class WatchClient {
   private waiters: ((m: Message) => boolean)[] = [];
   private arrived = new Map<string, Arrival>();
   private failure: string | undefined;
+  /** How many of the open (untracked) watches the server had ended, as of the last counts(). */
+  endedByServer = 0;
 
   constructor() {
     this.proc = spawn(process.execPath, [join(root, 'bench', 'http', 'watch', 'client.mjs')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -59,7 +61,11 @@ export class WatchClient {
 
   /** The fewest and the most events one of the open (untracked) watches has counted. */
   async counts(): Promise<[number, number]> {
-    const done = this.until((m) => ('counts' in m ? m.counts : undefined));
+    const done = this.until((m) => {
+      if (!('counts' in m)) return undefined;
+      this.endedByServer = m.ended;
+      return m.counts;
+    });
     this.proc.send({ cmd: 'count' });
     return done;
   }

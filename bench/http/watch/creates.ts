@@ -55,7 +55,7 @@ async function run({ quick, scratch, log, before: beforeDir }: FigureOptions): P
         const { rate, total } = await timedCreates(server);
         // every watch must have had every create's event (counted after the timed part)
         const fewest = await client.drained(total);
-        if (fewest < total) throw new Error(`a watch of ${server.url} counted ${fewest} of the ${total} events`);
+        if (fewest < total) throw new Error(`a watch of ${server.url} counted ${fewest} of the ${total} events (the server had ended ${client.endedByServer} of the ${WATCHERS} watches)`);
         return rate;
       } finally {
         await client.close();
