@@ -1,6 +1,9 @@
 // The SQLite implementation of the KV contract (interface.ts): an append-only
 // revision log with a current-state table beside it, group commit (every write
-// arriving in the same event-loop turn shares one transaction and one fsync),
+// arriving in the same event-loop turn shares one transaction; with
+// synchronous FULL on a file the WAL's fsync runs off the main thread and
+// covers every transaction committed before it started, and writes are
+// acknowledged, watched and read only once it is done: see wal-sync.ts),
 // reads at a revision, watches from a revision, and background compaction that
 // keeps a time window of history. A file is held with an exclusive lock for
 // the store's life (one process per database), checked at open (structure,
@@ -31,6 +34,7 @@ import { pidAlive, readOwner, removeOwner, writeOwner, type OwnerRecord } from '
 import { findUnreadable, quarantineCount, quarantineRows } from './quarantine.ts';
 import { WatchHub, type LogRow } from './watch-hub.ts';
 import { compactChunk, prepareCompact, RevisionClock, type CompactStatements } from './compactor.ts';
+import { WalSync, type SyncFn } from './wal-sync.ts';
 
 export interface SqliteKVOptions {
   /** Database file path, or ':memory:'. */
@@ -56,6 +60,8 @@ export interface SqliteKVOptions {
   maxPageCount?: number;
   /** Where state changes worth an operator's attention are reported. */
   log?: (msg: string) => void;
+  /** Test only: replaces the fsync of the WAL file that makes commits durable (synchronous FULL on a file). */
+  syncWal?: SyncFn;
 }
 
 export interface SqliteKVStats {
@@ -76,6 +82,15 @@ type WriteOp =
   | { kind: 'update'; key: string; value: string; expected: number; resolve: (kv: KeyValue) => void; reject: (e: Error) => void }
   | { kind: 'delete'; key: string; expected?: number; resolve: (kv: KeyValue) => void; reject: (e: Error) => void };
 
+/** A committed transaction whose writes wait for the WAL's fsync to be answered. */
+interface Batch {
+  ops: WriteOp[];
+  results: (KeyValue | Error)[];
+  rows: LogRow[];
+  /** The store's revision after it. */
+  rev: number;
+}
+
 interface CurrentRow {
   rev: number;
   createRev: number;
@@ -90,7 +105,20 @@ interface ValueRow {
 export class SqliteKV implements KV {
   readonly path: string;
   private db: Database.Database;
+  /** The revision of the last acknowledged write: what reads, watches and callers see. */
   private rev: number;
+  /** The revision of the last write committed to SQLite (ahead of rev while its fsync runs). */
+  private head: number;
+  /** The fsync of the WAL after commits, when acknowledgement waits for it (synchronous FULL on a file). */
+  private syncWal?: SyncFn;
+  private walSync?: WalSync;
+  /** Committed batches waiting for an fsync, oldest first. */
+  private pending: Batch[] = [];
+  private syncing = false;
+  /** Set when an fsync failed: what was committed since is of unknown durability, so writes stop. */
+  private syncFailure?: StorageError;
+  private drainWaiters: (() => void)[] = [];
+  private log?: (msg: string) => void;
   private compacted: number;
   private compactDone: number;
   private queue: WriteOp[] = [];
@@ -115,8 +143,12 @@ export class SqliteKV implements KV {
 
   constructor(opts: SqliteKVOptions) {
     this.path = opts.path;
+    this.log = opts.log;
     const inMemory = opts.path === ':memory:';
-    this.db = openChecked(opts.path, opts.synchronous ?? 'FULL', inMemory);
+    const sync = opts.synchronous ?? 'FULL';
+    // FULL on a file: SQLite's NORMAL (every sync but the per-commit one) plus our fsync after each commit
+    const deferSync = sync === 'FULL' && !inMemory;
+    this.db = openChecked(opts.path, deferSync ? 'NORMAL' : sync, inMemory);
     const db = this.db;
     try {
       if (opts.maxPageCount !== undefined) db.pragma(`max_page_count = ${Math.floor(opts.maxPageCount)}`);
@@ -150,7 +182,7 @@ export class SqliteKV implements KV {
       listLatest: db.prepare('SELECT c.key, c.rev, c.create_rev AS createRev, l.value FROM current c JOIN log l ON l.rev = c.rev WHERE c.key >= ? AND c.key < ? ORDER BY c.key LIMIT ?'),
       countLatest: db.prepare('SELECT count(*) FROM current WHERE key >= ? AND key < ?').pluck(),
       changedSince: db.prepare('SELECT DISTINCT key FROM log NOT INDEXED WHERE rev > ? AND key >= ? AND key < ?').pluck(),
-      rowsSince: db.prepare('SELECT rev, key, deleted, create_rev AS createRev, prev_rev AS prevRev, value FROM log NOT INDEXED WHERE rev > ? AND key >= ? AND key < ? ORDER BY rev'),
+      rowsSince: db.prepare('SELECT rev, key, deleted, create_rev AS createRev, prev_rev AS prevRev, value FROM log NOT INDEXED WHERE rev > ? AND rev <= ? AND key >= ? AND key < ? ORDER BY rev'),
       maxRev: db.prepare('SELECT max(rev) FROM log').pluck(),
       getMeta: db.prepare('SELECT value FROM meta WHERE name = ?').pluck(),
       logCount: db.prepare('SELECT count(*) FROM log').pluck(),
@@ -167,6 +199,14 @@ export class SqliteKV implements KV {
     this.cst = prepareCompact(db);
     // Revisions start at 1 like etcd's, so "0" never names a real state.
     this.rev = Math.max(1, (this.st.maxRev.get() as number | null) ?? 0);
+    this.head = this.rev;
+    if (deferSync) {
+      if (opts.syncWal) this.syncWal = opts.syncWal;
+      else {
+        this.walSync = new WalSync(opts.path);
+        this.syncWal = this.walSync.sync;
+      }
+    }
     this.compacted = (this.st.getMeta.get('compact_rev') as number | undefined) ?? 0;
     this.compactDone = (this.st.getMeta.get('compact_done') as number | undefined) ?? 0;
     this.hub = new WatchHub(
@@ -204,6 +244,7 @@ export class SqliteKV implements KV {
    */
   commitHealth(): Error | null {
     if (this.closed) return new StorageError('storage closed');
+    if (this.syncFailure) return this.syncFailure;
     return this.health.check();
   }
 
@@ -229,9 +270,16 @@ export class SqliteKV implements KV {
     const rev = revision ?? 0;
     if (!rev || rev >= this.rev) {
       if (rev > this.rev) throw new FutureRevisionError(rev, this.rev);
-      const r = this.st.getLatest.get(key) as ValueRow | undefined;
-      return r ? { key: r.key, value: r.value, createRevision: r.createRev, modRevision: r.rev } : null;
+      if (this.head === this.rev) {
+        const r = this.st.getLatest.get(key) as ValueRow | undefined;
+        return r ? { key: r.key, value: r.value, createRevision: r.createRev, modRevision: r.rev } : null;
+      }
+      // writes committed but not yet durable are not visible: read as of the last acknowledged one
     }
+    return this.getAtRev(key, rev || this.rev);
+  }
+
+  private getAtRev(key: string, rev: number): KeyValue | null {
     if (rev < this.compacted) throw new CompactedError(rev, this.compacted);
     const r = this.st.getAt.get(key, rev) as (ValueRow & { deleted: number }) | undefined;
     if (!r || r.deleted) return null;
@@ -245,7 +293,7 @@ export class SqliteKV implements KV {
     const current = this.rev;
     const rev = opts.revision ?? 0;
     if (rev > current) throw new FutureRevisionError(rev, current);
-    if (!rev || rev === current) {
+    if ((!rev || rev === current) && this.head === current) {
       const rows = this.st.listLatest.all(start, end, limit ? limit + 1 : -1) as ValueRow[];
       const more = limit > 0 && rows.length > limit;
       if (more) rows.length = limit;
@@ -253,8 +301,9 @@ export class SqliteKV implements KV {
       if (opts.count) out.count = this.st.countLatest.get(start, end) as number;
       return out;
     }
-    if (rev < this.compacted) throw new CompactedError(rev, this.compacted);
-    return this.listAt(start, end, rev, limit, !!opts.count);
+    if (rev && rev < this.compacted) throw new CompactedError(rev, this.compacted);
+    // at a past revision, or at the current one while newer commits wait for their fsync
+    return this.listAt(start, end, rev || current, limit, !!opts.count);
   }
 
   /** A list at a past revision: the current table, corrected by the keys written after it. */
@@ -296,7 +345,7 @@ export class SqliteKV implements KV {
     const end = prefixEnd(prefix);
     const backlog =
       opts.afterRevision < this.rev
-        ? (this.st.rowsSince.all(opts.afterRevision, prefix, end) as (Omit<LogRow, 'deleted'> & { deleted: number })[]).map((r): LogRow => ({ ...r, deleted: !!r.deleted }))
+        ? (this.st.rowsSince.all(opts.afterRevision, this.rev, prefix, end) as (Omit<LogRow, 'deleted'> & { deleted: number })[]).map((r): LogRow => ({ ...r, deleted: !!r.deleted }))
         : [];
     return this.hub.add(prefix, end, opts, backlog);
   }
@@ -352,8 +401,10 @@ export class SqliteKV implements KV {
   async close(): Promise<void> {
     if (this.closed) return;
     if (this.queue.length) this.flush();
+    while (this.pending.length && !this.syncFailure) await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
     if (this.compacting) await this.compacting.catch(() => undefined);
     this.closed = true;
+    this.walSync?.close();
     clearInterval(this.timer);
     this.hub.closeAll(new StorageError('storage closed'));
     this.db.close();
@@ -371,6 +422,10 @@ export class SqliteKV implements KV {
       op.reject(new StorageError('storage closed'));
       return;
     }
+    if (this.syncFailure) {
+      op.reject(this.syncFailure);
+      return;
+    }
     this.queue.push(op);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
@@ -378,13 +433,16 @@ export class SqliteKV implements KV {
     }
   }
 
-  /** Applies every queued write in one transaction (one fsync), then answers and notifies. */
+  /**
+   * Applies every queued write in one transaction, then answers and notifies
+   * at once, or (deferred sync) once an fsync started after the commit is done.
+   */
   private flush(): void {
     this.flushScheduled = false;
     const ops = this.queue;
     this.queue = [];
     if (ops.length === 0 || this.closed) return;
-    const startRev = this.rev;
+    const startRev = this.head;
     const results: (KeyValue | Error)[] = [];
     const rows: LogRow[] = [];
     try {
@@ -401,7 +459,7 @@ export class SqliteKV implements KV {
         })
         .immediate();
     } catch (err) {
-      this.rev = startRev;
+      this.head = startRev;
       const failure = commitFailure(err);
       if (failure) this.health.failed(failure);
       for (const op of ops) op.reject(failure ?? (err as Error));
@@ -410,11 +468,57 @@ export class SqliteKV implements KV {
     this.health.succeeded();
     this.commitCount++;
     this.writeCount += rows.length;
-    this.hub.dispatch(rows);
-    for (let i = 0; i < ops.length; i++) {
-      const r = results[i];
-      if (r instanceof Error) ops[i].reject(r);
-      else ops[i].resolve(r);
+    const batch: Batch = { ops, results, rows, rev: this.head };
+    if (!this.syncWal || (this.pending.length === 0 && rows.length === 0)) {
+      this.rev = this.head;
+      this.settle(batch);
+      return;
+    }
+    // answered after a sync that starts after this commit, in commit order
+    // (a failed write's answer too: it may depend on a write not yet durable)
+    this.pending.push(batch);
+    this.startSync();
+  }
+
+  /** Starts an fsync covering every commit so far, unless one runs (its end starts the next). */
+  private startSync(): void {
+    if (this.syncing || this.pending.length === 0 || !this.syncWal) return;
+    this.syncing = true;
+    const covered = this.head;
+    this.syncWal((err) => {
+      this.syncing = false;
+      if (err) this.failSync(err);
+      else {
+        this.rev = Math.max(this.rev, covered);
+        let n = 0;
+        while (n < this.pending.length && this.pending[n].rev <= covered) n++;
+        for (const b of this.pending.splice(0, n)) this.settle(b);
+        this.startSync();
+      }
+      if (this.pending.length === 0 || this.syncFailure) for (const w of this.drainWaiters.splice(0)) w();
+    });
+  }
+
+  /**
+   * An fsync failed: whether the writes it covered survive a crash is
+   * unknown, and SQLite has made them visible already, so none is
+   * acknowledged and the store takes no more writes (readiness reports why).
+   */
+  private failSync(err: Error): void {
+    const failure = new StorageError(`storage commit failed: fsync of the write-ahead log: ${err.message}`);
+    this.syncFailure = failure;
+    this.log?.(`storage: ${failure.message}; writes are refused until restart`);
+    for (const b of this.pending.splice(0)) for (const op of b.ops) op.reject(failure);
+    for (const op of this.queue.splice(0)) op.reject(failure);
+  }
+
+  /** Notifies watchers of a durable batch's rows and answers its writes. */
+  private settle(b: Batch): void {
+    this.hub.dispatch(b.rows);
+    for (let i = 0; i < b.ops.length; i++) {
+      const r = b.results[i];
+      if (r instanceof Error) b.ops[i].reject(r);
+      else b.ops[i].resolve(r);
     }
   }
 
@@ -423,27 +527,27 @@ export class SqliteKV implements KV {
     const cur = st.getCurrent.get(op.key) as CurrentRow | undefined;
     if (op.kind === 'create') {
       if (cur) throw new KeyExistsError(op.key);
-      const rev = this.rev + 1;
+      const rev = this.head + 1;
       st.insLog.run(rev, op.key, 1, 0, rev, 0, op.value);
       st.insCurrent.run(op.key, rev, rev);
-      this.rev = rev;
+      this.head = rev;
       rows.push({ rev, key: op.key, deleted: false, createRev: rev, prevRev: 0, value: op.value });
       return { key: op.key, value: op.value, createRevision: rev, modRevision: rev };
     }
     if (!cur) throw new NotFoundError(op.key);
     if (op.expected !== undefined && cur.rev !== op.expected) throw new ConflictError(op.key);
-    const rev = this.rev + 1;
+    const rev = this.head + 1;
     if (op.kind === 'update') {
       st.insLog.run(rev, op.key, 0, 0, cur.createRev, cur.rev, op.value);
       st.updCurrent.run(rev, op.key);
-      this.rev = rev;
+      this.head = rev;
       rows.push({ rev, key: op.key, deleted: false, createRev: cur.createRev, prevRev: cur.rev, value: op.value });
       return { key: op.key, value: op.value, createRevision: cur.createRev, modRevision: rev };
     }
     const old = st.getValue.get(cur.rev) as string;
     st.insLog.run(rev, op.key, 0, 1, cur.createRev, cur.rev, old);
     st.delCurrent.run(op.key);
-    this.rev = rev;
+    this.head = rev;
     rows.push({ rev, key: op.key, deleted: true, createRev: cur.createRev, prevRev: cur.rev, value: old });
     return { key: op.key, value: old, createRevision: cur.createRev, modRevision: rev };
   }
@@ -466,7 +570,7 @@ export class SqliteKV implements KV {
       this.cst.setMeta.run('compact_rev', this.compacted);
       let done = this.compactDone;
       while (done < target && !this.closed) {
-        done = compactChunk(this.db, this.cst, done, target, this.rev, this.chunkRows).done;
+        done = compactChunk(this.db, this.cst, done, target, this.head, this.chunkRows).done;
         this.compactDone = done;
         if (done < target) await new Promise((r) => setImmediate(r));
       }
