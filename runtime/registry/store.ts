@@ -8,6 +8,7 @@
 // deletionTimestamp), preconditions, finalizer-based deletion and dry-run.
 // It speaks objects and ApiErrors; HTTP is the handlers' job.
 
+import { formatRFC3339 } from '../api/rfc3339.ts';
 import { randomUUID } from 'node:crypto';
 import type { ResourceDef } from '../../generated/api-types.ts';
 import { isPromise, type Maybe } from '../api/maybe.ts';
@@ -100,7 +101,7 @@ export function canonicalOrder(obj: Obj): Obj {
 }
 
 function nowRFC3339(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return formatRFC3339(Date.now());
 }
 
 /** The key prefix of a resource: `/registry/<group or core>/<resource>/`. */

@@ -4,6 +4,7 @@
 // per apiVersion for Update entries).
 // Boundary: encoding and validation of entries only; ownership rules live in
 // merge/updater.ts.
+import { formatRFC3339 } from '../../api/rfc3339.ts';
 import { fieldsV1ToSet, setToFieldsV1 } from '../fieldpath/serialize.ts';
 import type { ManagedSets } from '../merge/updater.ts';
 import { isObj, type JSONValue, type Obj } from '../value/json.ts';
@@ -104,5 +105,5 @@ export function encodeManagedFields(m: Managed): Obj[] {
 
 /** RFC 3339 with second precision, UTC. */
 export function formatTime(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return formatRFC3339(d.getTime());
 }
