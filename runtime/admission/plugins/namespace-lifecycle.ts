@@ -4,14 +4,26 @@
 // upstream: later plugins (ServiceAccount) never see a create into a
 // missing or terminating namespace. Deleting the immortal namespaces is
 // refused by the namespace strategy (its delete check runs before admission).
+// Where the namespaces' store hands out their served JSON, a namespace is
+// parsed once per stored version, not once per create into it.
 
 import { ApiError, errors } from '../../api/errors.ts';
-import type { ApiIndex } from '../../registry/served.ts';
+import type { ApiIndex, ServedResource } from '../../registry/served.ts';
 import type { AdmissionPlugin } from '../chain.ts';
+import type { Obj } from '../../storage/interface.ts';
 
 const NS_GR = { group: '', resource: 'namespaces' };
 
+/** Namespaces kept at most (by name) with their served JSON and verdict. */
+const SEEN_MAX = 4096;
+
+interface Seen {
+  json: string;
+  terminating: boolean;
+}
+
 export function namespaceLifecyclePlugin(api: ApiIndex): AdmissionPlugin {
+  const seen = new Map<string, Seen>();
   return {
     name: 'NamespaceLifecycle',
     async admit(attrs) {
@@ -21,14 +33,14 @@ export function namespaceLifecyclePlugin(api: ApiIndex): AdmissionPlugin {
       if (!res || !res.def.namespaced) return;
       const nsRes = api.lookup('', 'v1', 'namespaces');
       if (!nsRes) return;
-      let ns;
+      let terminating: boolean;
       try {
-        ns = await nsRes.store.get('', attrs.namespace);
+        terminating = await isTerminating(nsRes, attrs.namespace, seen);
       } catch (err) {
         if (err instanceof ApiError && err.code === 404) throw errors.notFound(NS_GR, attrs.namespace);
         throw err;
       }
-      if (ns.metadata?.deletionTimestamp || ns.status?.phase === 'Terminating') {
+      if (terminating) {
         const why = `unable to create new content in namespace ${attrs.namespace} because it is being terminated`;
         const err = errors.forbidden({ group: attrs.group, resource: attrs.resource }, attrs.name, why);
         err.details!.causes = [{ reason: 'NamespaceTerminating', message: why, field: 'metadata.namespace' }];
@@ -36,4 +48,24 @@ export function namespaceLifecyclePlugin(api: ApiIndex): AdmissionPlugin {
       }
     },
   };
+}
+
+const terminatingObject = (ns: Obj): boolean => !!ns.metadata?.deletionTimestamp || ns.status?.phase === 'Terminating';
+
+/** Whether the namespace is being deleted; the store's errors (404) as they are. */
+async function isTerminating(nsRes: ServedResource, name: string, seen: Map<string, Seen>): Promise<boolean> {
+  let enc;
+  try {
+    enc = await nsRes.store.getEncoded('', name);
+  } catch (err) {
+    seen.delete(name);
+    throw err;
+  }
+  if (!enc) return terminatingObject(await nsRes.store.get('', name));
+  const known = seen.get(name);
+  if (known && known.json === enc.json) return known.terminating;
+  const terminating = terminatingObject(JSON.parse(enc.json) as Obj);
+  if (seen.size >= SEEN_MAX) seen.clear();
+  seen.set(name, { json: enc.json, terminating });
+  return terminating;
 }
