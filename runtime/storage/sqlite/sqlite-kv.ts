@@ -174,7 +174,8 @@ export class SqliteKV implements KV {
       getCurrent: db.prepare('SELECT rev, create_rev AS createRev FROM current WHERE key = ?'),
       getValue: db.prepare('SELECT value FROM log WHERE rev = ?').pluck(),
       insLog: db.prepare('INSERT INTO log (rev, key, created, deleted, create_rev, prev_rev, value) VALUES (?, ?, ?, ?, ?, ?, ?)'),
-      insCurrent: db.prepare('INSERT INTO current (key, rev, create_rev) VALUES (?, ?, ?)'),
+      // a create's one look-up: no row is inserted (changes = 0) when the key exists
+      insCurrent: db.prepare('INSERT INTO current (key, rev, create_rev) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING'),
       updCurrent: db.prepare('UPDATE current SET rev = ? WHERE key = ?'),
       delCurrent: db.prepare('DELETE FROM current WHERE key = ?'),
       getLatest: db.prepare('SELECT c.key, c.rev, c.create_rev AS createRev, l.value FROM current c JOIN log l ON l.rev = c.rev WHERE c.key = ?'),
@@ -524,16 +525,15 @@ export class SqliteKV implements KV {
 
   private apply(op: WriteOp, rows: LogRow[]): KeyValue {
     const st = this.st;
-    const cur = st.getCurrent.get(op.key) as CurrentRow | undefined;
     if (op.kind === 'create') {
-      if (cur) throw new KeyExistsError(op.key);
       const rev = this.head + 1;
+      if (st.insCurrent.run(op.key, rev, rev).changes === 0) throw new KeyExistsError(op.key);
       st.insLog.run(rev, op.key, 1, 0, rev, 0, op.value);
-      st.insCurrent.run(op.key, rev, rev);
       this.head = rev;
       rows.push({ rev, key: op.key, deleted: false, createRev: rev, prevRev: 0, value: op.value });
       return { key: op.key, value: op.value, createRevision: rev, modRevision: rev };
     }
+    const cur = st.getCurrent.get(op.key) as CurrentRow | undefined;
     if (!cur) throw new NotFoundError(op.key);
     if (op.expected !== undefined && cur.rev !== op.expected) throw new ConflictError(op.key);
     const rev = this.head + 1;
