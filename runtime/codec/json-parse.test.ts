@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { JSONSyntaxError, parseJSONStrict } from './json-parse.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { JSONSyntaxError, parseJSONStrict, parseReporting } from './json-parse.ts';
 import { MAX_NESTING_DEPTH } from './limits.ts';
 
 describe('parseJSONStrict', () => {
@@ -81,5 +81,43 @@ describe('parseJSONStrict', () => {
       const r = parseJSONStrict('[{"a":[0,{"b":1,"b":2}]},{"c":{"d":1,"d":2}}]');
       expect(r.duplicates).toEqual(['[0].a[1].b', '[1].c.d']);
     });
+  });
+});
+
+describe('parseJSONStrict without duplicates, deep nesting or errors', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  // strings holding what the key count looks for: colons, quotes, backslashes, braces
+  const tricky = ['a:b', 'x\\":', '\\', '{"k":1}', ':', '"', 'image:1.2', '\u0022:', '[:]'];
+  const corpus = [
+    '{"a":1}',
+    '{"metadata":{"name":"n","labels":{"app":"x:y"}},"data":{"k":"v:\\":\\\\"}}',
+    '{"a":"\\\\","b":"\\\\\\"","c":{"d":[{"e":":"},{"e":"}"}]}}',
+    '{"__proto__":{"x":1},"y":[]}',
+    '[{"a":1},{"a":1},[{"b":{"c":":"}}]]',
+    ...tricky.map((t) => JSON.stringify({ [t]: t, nested: { [t + t]: [t, { [t]: null }] } })),
+    // the same with a duplicate hidden among them
+    ...tricky.map((t) => `{"${JSON.stringify(t).slice(1, -1)}":1,"z":"${JSON.stringify(t).slice(1, -1)}","z":2}`),
+    '{"a":{"b":1,"c":":","b":2}}',
+    '{"a":1,"a":1}',
+  ];
+
+  it.each(corpus)('gives what the full parser gives for %s', (text) => {
+    expect(parseJSONStrict(text)).toEqual(parseReporting(text, MAX_NESTING_DEPTH));
+  });
+
+  it('builds the value with JSON.parse once and reports nothing', () => {
+    const parse = vi.spyOn(JSON, 'parse');
+    const text = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a:b"},"data":{"k":"\\\\"}}';
+    const r = parseJSONStrict(text);
+    expect(parse).toHaveBeenCalledTimes(1);
+    expect(r).toEqual({ value: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a:b' }, data: { k: '\\' } }, duplicates: [] });
+  });
+
+  it('reports duplicates, depth and syntax as the full parser does', () => {
+    expect(parseJSONStrict('{"a":":","a":"\\":"}').duplicates).toEqual(['a']);
+    expect(() => parseJSONStrict('[[[1]]]', { maxDepth: 2 })).toThrow("invalid character '[' exceeded max depth");
+    expect(parseJSONStrict('[[1]]', { maxDepth: 2 }).value).toEqual([[1]]);
+    expect(() => parseJSONStrict('{"a":1,}')).toThrow("invalid character '}' looking for beginning of object key string");
   });
 });

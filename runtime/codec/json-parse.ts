@@ -6,6 +6,11 @@
 // the call stack; nesting deeper than the limit (MAX_NESTING_DEPTH unless
 // given) fails like Go's encoding/json at its own limit of 10,000:
 // `invalid character '[' exceeded max depth`.
+// Most bodies have neither duplicates nor deep nesting nor syntax errors: a
+// first pass counts their keys and nesting without building anything and
+// lets the engine's JSON.parse build the value; the full parser runs only
+// when that pass finds something to report (a key count that JSON.parse's
+// value does not have, nesting over the limit, a syntax error).
 import { fieldPathIn, MAX_NESTING_DEPTH } from './limits.ts';
 
 export class JSONSyntaxError extends Error {
@@ -37,6 +42,62 @@ interface Frame {
 
 export function parseJSONStrict(text: string, opts: { maxDepth?: number } = {}): ParsedJSON {
   const maxDepth = opts.maxDepth ?? MAX_NESTING_DEPTH;
+  return parseClean(text, maxDepth) ?? parseReporting(text, maxDepth);
+}
+
+/**
+ * The value of a text with no duplicate keys nested at most maxDepth deep,
+ * by JSON.parse; undefined for any other text (and for a syntax error).
+ * The keys of a valid JSON text are the strings followed by a colon, so a
+ * count of the colons outside strings is the number of keys written; the
+ * value has that many only when no object repeated one.
+ */
+function parseClean(text: string, maxDepth: number): ParsedJSON | undefined {
+  let keys = 0;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0, n = text.length; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x3a) keys++;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > maxDepth) return undefined;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return countKeys(value) === keys ? { value, duplicates: [] } : undefined;
+}
+
+/** The number of object keys in a parsed value, at every depth. */
+function countKeys(value: unknown): number {
+  let n = 0;
+  const open: unknown[] = [value];
+  while (open.length) {
+    const v = open.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) {
+      for (const x of v) if (x !== null && typeof x === 'object') open.push(x);
+      continue;
+    }
+    for (const k in v) {
+      n++;
+      const x = (v as Record<string, unknown>)[k];
+      if (x !== null && typeof x === 'object') open.push(x);
+    }
+  }
+  return n;
+}
+
+/** The full parser (what parseJSONStrict falls back to): the value, every duplicate key's path, and errors with their offsets. */
+export function parseReporting(text: string, maxDepth: number): ParsedJSON {
   let i = 0;
   const n = text.length;
   const duplicates: string[] = [];
