@@ -127,15 +127,9 @@ export interface WriteTarget {
   dryRun: boolean;
 }
 
-/**
- * The hooks of one write of `res` (the version the object is written in):
- * field ownership for the target's manager, and admission as its user
- * (for a delete too).
- * Used by request handlers and, with a Writer, for in-process writes.
- */
-export function pipelineHooks(services: Pick<WriteServices, 'managedFields' | 'admission' | 'writePolicy'>, res: ManagedResource, target: WriteTarget): WriteHooks {
-  const { def } = res;
-  const attrs = (obj: Obj, old: Obj | null): AdmissionAttributes => ({
+/** What admission sees of one write of an object of def (old: the live object, null when it is created). */
+function admissionAttrs(def: ManagedResource['def'], target: WriteTarget, obj: Obj, old: Obj | null): AdmissionAttributes {
+  return {
     // a write without a live object creates it, whatever the verb: a PUT or apply that creates is a CREATE to admission
     operation: old ? 'UPDATE' : 'CREATE',
     group: def.group,
@@ -149,7 +143,17 @@ export function pipelineHooks(services: Pick<WriteServices, 'managedFields' | 'a
     oldObject: old,
     dryRun: target.dryRun,
     user: target.user,
-  });
+  };
+}
+
+/**
+ * The hooks of one write of `res` (the version the object is written in):
+ * field ownership for the target's manager, and admission as its user
+ * (for a delete too).
+ * Used by request handlers and, with a Writer, for in-process writes.
+ */
+export function pipelineHooks(services: Pick<WriteServices, 'managedFields' | 'admission' | 'writePolicy'>, res: ManagedResource, target: WriteTarget): WriteHooks {
+  const { def } = res;
   const hooks: WriteHooks = {
     manageFields(obj, old) {
       const withFields = services.managedFields.update(res, old, obj, target.manager, target.subresource);
@@ -164,11 +168,11 @@ export function pipelineHooks(services: Pick<WriteServices, 'managedFields' | 'a
     hooks.checkPolicy = (obj, old) => policy(ctx, obj, old);
   }
   if (services.admission.size) {
-    hooks.admit = (obj, old) => services.admission.admit(attrs(obj, old));
-    hooks.validate = (obj, old) => services.admission.validate(attrs(obj, old));
+    hooks.admit = (obj, old) => services.admission.admit(admissionAttrs(def, target, obj, old));
+    hooks.validate = (obj, old) => services.admission.validate(admissionAttrs(def, target, obj, old));
     hooks.admitDelete = async (old) => {
       // the target's name: empty for a deletecollection, as upstream's collection attributes
-      const a: AdmissionAttributes = { ...attrs(old, old), operation: 'DELETE', name: target.name, object: null, oldObject: structuredClone(old) };
+      const a: AdmissionAttributes = { ...admissionAttrs(def, target, old, old), operation: 'DELETE', name: target.name, object: null, oldObject: structuredClone(old) };
       await services.admission.admit(a);
       await services.admission.validate(a);
     };

@@ -198,14 +198,7 @@ export class FieldManager {
   }
 
   private decodeLiveOrNew(live: Obj | null, updated: Obj, isSubresource: boolean): Managed {
-    const liveDecode = () => {
-      try {
-        return decodeManagedFields(managedFieldsOf(live));
-      } catch (e) {
-        throw new ManagedFieldsError((e as Error).message);
-      }
-    };
-    if (isSubresource) return liveDecode();
+    if (isSubresource) return decodeLive(live);
     const given = managedFieldsOf(updated);
     if (isResetManagedFields(given)) return emptyManaged();
     let m: Managed | undefined;
@@ -214,7 +207,7 @@ export class FieldManager {
     } catch {
       m = undefined;
     }
-    if (!m || m.sets.size === 0) return liveDecode();
+    if (!m || m.sets.size === 0) return decodeLive(live);
     return m;
   }
 
@@ -240,6 +233,15 @@ export class FieldManager {
     stripMeta(out, id);
     out.times.set(id, now);
     return { object: r.object, managed: out };
+  }
+}
+
+/** The live object's managedFields (an undecodable entry: ManagedFieldsError). */
+function decodeLive(live: Obj | null): Managed {
+  try {
+    return decodeManagedFields(managedFieldsOf(live));
+  } catch (e) {
+    throw new ManagedFieldsError((e as Error).message);
   }
 }
 

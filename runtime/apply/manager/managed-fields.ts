@@ -73,6 +73,8 @@ function seconds(t: string | undefined): number {
   return Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
 }
 
+const str = (v: JSONValue | undefined): string => (typeof v === 'string' ? v : '');
+
 /** Encodes to entries sorted as upstream: operation, time, manager, apiVersion, subresource. */
 export function encodeManagedFields(m: Managed): Obj[] {
   const rows: Obj[] = [];
@@ -87,7 +89,6 @@ export function encodeManagedFields(m: Managed): Obj[] {
     if (info.subresource) e.subresource = info.subresource;
     rows.push(e);
   }
-  const str = (v: JSONValue | undefined) => (typeof v === 'string' ? v : '');
   rows.sort((p, q) => {
     if (p.operation !== q.operation) return str(p.operation) < str(q.operation) ? -1 : 1;
     const ps = seconds(p.time as string | undefined);
