@@ -95,7 +95,7 @@ describe('SqliteKV with the fsync off the main thread', () => {
     }
   });
 
-  it('covers the commits made while an fsync runs with the next one, started when it ends', async () => {
+  it('commits the writes that arrive while an fsync runs in one transaction when it ends, with one fsync', async () => {
     const sync = manualSync();
     const kv = openSqliteKV({ path: tmpDb(), syncWal: sync.fn });
     try {
@@ -105,12 +105,13 @@ describe('SqliteKV with the fsync off the main thread', () => {
       await turn();
       const c = track(kv.create('/c', '3'));
       await turn();
-      expect(sync.started).toBe(1); // /b and /c committed in two transactions while the first fsync runs
-      expect(kv.stats().commits).toBe(3);
+      expect(sync.started).toBe(1);
+      expect(kv.stats().commits).toBe(1); // /b and /c wait for the running fsync
       sync.finish();
       await turn();
       expect([a.settled, b.settled, c.settled]).toEqual([true, false, false]);
-      expect(sync.started).toBe(1); // the next one, for both
+      expect(kv.stats().commits).toBe(2); // both in one transaction
+      expect(sync.started).toBe(1); // and one fsync for both
       sync.finish();
       await turn();
       expect([b.value?.modRevision, c.value?.modRevision]).toEqual([a.value!.modRevision + 1, a.value!.modRevision + 2]);
@@ -120,16 +121,16 @@ describe('SqliteKV with the fsync off the main thread', () => {
     }
   });
 
-  it('answers a refused write after the fsync of the writes before it, and at once when none waits', async () => {
+  it('answers a refused write after the fsync of the writes before it, and with no fsync of its own', async () => {
     const sync = manualSync();
     const kv = openSqliteKV({ path: tmpDb(), syncWal: sync.fn });
     try {
       const a = track(kv.create('/a', '1'));
       await turn();
-      const again = track(kv.create('/a', '2')); // refused because of a write not yet durable
+      const again = track(kv.create('/a', '2')); // waits for the fsync of /a
       await turn();
       expect(again.settled).toBe(false);
-      sync.finish(); // it wrote nothing: the fsync of /a covers it
+      sync.finish(); // then refused, and it wrote nothing: no fsync of its own
       await turn();
       expect(sync.started).toBe(0);
       expect(a.value?.value).toBe('1');

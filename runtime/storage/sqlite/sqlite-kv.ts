@@ -1,9 +1,10 @@
 // The SQLite implementation of the KV contract (interface.ts): an append-only
 // revision log with a current-state table beside it, group commit (every write
 // arriving in the same event-loop turn shares one transaction; with
-// synchronous FULL on a file the WAL's fsync runs off the main thread and
-// covers every transaction committed before it started, and writes are
-// acknowledged, watched and read only once it is done: see wal-sync.ts),
+// synchronous FULL on a file the WAL's fsync runs off the main thread, the
+// writes arriving while it runs share the transaction committed when it
+// ends, and writes are acknowledged, watched and read only once the fsync
+// after their commit is done: see wal-sync.ts),
 // reads at a revision, watches from a revision, and background compaction that
 // keeps a time window of history. A file is held with an exclusive lock for
 // the store's life (one process per database), checked at open (structure,
@@ -428,7 +429,8 @@ export class SqliteKV implements KV {
       return;
     }
     this.queue.push(op);
-    if (!this.flushScheduled) {
+    // while an fsync runs, writes gather for the commit that follows it
+    if (!this.flushScheduled && !this.syncing) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
     }
@@ -494,6 +496,8 @@ export class SqliteKV implements KV {
         let n = 0;
         while (n < this.pending.length && this.pending[n].rev <= covered) n++;
         for (const b of this.pending.splice(0, n)) this.settle(b);
+        // the writes that arrived meanwhile: one transaction, and its fsync at once
+        if (this.queue.length) this.flush();
         this.startSync();
       }
       if (this.pending.length === 0 || this.syncFailure) for (const w of this.drainWaiters.splice(0)) w();
