@@ -55,8 +55,10 @@ export function loadChunkBody(chunkURL, deps, dynamicImport) {
   const chunkFile = fileURLToPath(chunkURL);
   const bodyFile = chunkFile.replace(/\.js$/, '.body.cjs');
   const cacheFile = chunkFile.replace(/\.js$/, '.v8cache');
-  const source = readFileSync(bodyFile, 'utf8');
-  const bodyHash = digest(source);
+  // the build writes bodies in ASCII: latin1 makes the one-byte string V8 keeps without a UTF-8 decode
+  const bytes = readFileSync(bodyFile);
+  const bodyHash = digest(bytes);
+  const source = bytes.toString('latin1');
   const cachedData = readCacheFile(tryRead(cacheFile), bodyHash);
   const script = new vm.Script(source, {
     filename: bodyFile,

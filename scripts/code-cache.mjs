@@ -4,10 +4,10 @@
 // loads: each body becomes CommonJS-shaped code in <chunk>.body.cjs, run as
 // a vm.Script (which can take V8's cached data), and <chunk>.js a small ES
 // module that imports what the body needs, runs it through
-// dist/code-cache.js and exports what the chunk exported. Then a start in a
-// child process (a first start and a restart on a scratch directory)
-// compiles what starting runs, and its cached data is written beside each
-// body as <chunk>.v8cache.
+// dist/code-cache.js and exports what the chunk exported. Then a restart in
+// a child process (on a scratch directory a first start made) compiles what
+// starting runs, and its cached data is written beside each body as
+// <chunk>.v8cache.
 
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -53,6 +53,8 @@ export async function wrapChunk(root, chunk, exportNames) {
   const specs = [...new Set([...cjs.code.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]))];
   // the wrapper shares the first line with the code, so the map's lines stay right
   const body = `(function (exports, require, module, __chunkURL, __import) {${await dynamicImportsVia(cjs.code, '__import')}\n})\n//# sourceMappingURL=${basename(bodyFile)}.map\n`;
+  // ASCII only (latin1 is how the loader reads it)
+  if (/[^\x00-\x7f]/.test(body)) throw new Error(`${bodyFile}: characters beyond ASCII`);
   writeFileSync(bodyFile, body);
   writeFileSync(`${bodyFile}.map`, cjs.map);
   const lines = [
@@ -89,23 +91,28 @@ export async function dynamicImportsVia(code, fn) {
 /** Starts the compiled server in a child process (a first start, then a restart) and writes the cache files of what it loaded; their paths. */
 export function produceCaches(root) {
   const scratch = mkdtempSync(join(tmpdir(), 'specserver-code-cache-'));
+  // one process makes the data directory (a first start); a second restarts on it, and what that compiled is cached:
+  // no more than a restart runs (the data becomes heap at every start), and what a first start adds compiles on first use
+  const script = `
+    const { startServer } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'index.js')).href)});
+    const { writeCodeCaches } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'code-cache.js')).href)});
+    const s = await startServer({ dataDir: ${JSON.stringify(join(scratch, 'data'))}, log: () => {} });
+    const written = process.argv[1] === 'write' ? writeCodeCaches() : [];
+    await s.stop();
+    console.log(JSON.stringify(written));
+  `;
   try {
-    const script = `
-      const { startServer } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'index.js')).href)});
-      const { writeCodeCaches } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'code-cache.js')).href)});
-      for (let i = 0; i < 2; i++) {
-        const s = await startServer({ dataDir: ${JSON.stringify(join(scratch, 'data'))}, log: () => {} });
-        await s.stop();
+    let written = [];
+    for (const step of ['first', 'write']) {
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script, step], { cwd: root, encoding: 'utf8' });
+      // without cache files every start compiles the chunks, as before: slower, not wrong
+      if (r.status !== 0) {
+        console.error(`no code cache: the start that makes it failed (${r.status}): ${r.stderr}`);
+        return [];
       }
-      console.log(JSON.stringify(writeCodeCaches()));
-    `;
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
-    // without cache files every start compiles the chunks, as before: slower, not wrong
-    if (r.status !== 0) {
-      console.error(`no code cache: the start that makes it failed (${r.status}): ${r.stderr}`);
-      return [];
+      written = JSON.parse(r.stdout.trim().split('\n').pop());
     }
-    return JSON.parse(r.stdout.trim().split('\n').pop());
+    return written;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
