@@ -21,7 +21,7 @@
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installLoader, produceCaches, startupChunks, wrapChunk } from './code-cache.mjs';
+import { generatedChunks, installLoader, produceCaches, startupChunks, wrapChunk } from './code-cache.mjs';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -89,8 +89,8 @@ export async function build(root = projectRoot) {
   }
   // the chunks every start loads run with V8's cached data (scripts/code-cache.mjs)
   installLoader(root);
-  for (const chunk of startupChunks(result.metafile, ['dist/index.js', 'dist/cli.js'])) {
-    if (result.metafile.outputs[chunk].bytes < 100_000) continue;
+  for (const chunk of new Set([...startupChunks(result.metafile, ['dist/index.js', 'dist/cli.js']), ...generatedChunks(result.metafile)])) {
+    if (result.metafile.outputs[chunk].bytes < 50_000) continue;
     await wrapChunk(root, chunk, result.metafile.outputs[chunk].exports);
   }
   produceCaches(root);

@@ -1,7 +1,7 @@
 // Types of scripts/code-cache.mjs (the build's code cache step) for the tests that import it.
 
 export interface Metafile {
-  outputs: Record<string, { bytes: number; imports: { path: string; kind: string; external?: boolean }[]; exports: string[] }>;
+  outputs: Record<string, { bytes: number; imports: { path: string; kind: string; external?: boolean }[]; exports: string[]; entryPoint?: string }>;
 }
 /** The chunks that the entry points import statically (transitively), largest first. */
 export function startupChunks(metafile: Metafile, entries: string[]): string[];
@@ -13,3 +13,7 @@ export function dynamicImportsVia(code: string, fn: string): Promise<string>;
 export function produceCaches(root: string): string[];
 /** Copies the runtime loader into dist/. */
 export function installLoader(root: string): void;
+/** The chunks the generated API's loader imports at every start. */
+export function generatedChunks(metafile: Metafile & { inputs: Record<string, { imports: { path: string; kind: string }[] }> }): string[];
+/** Exported names of a CommonJS body whose binding is assigned after its declaration. */
+export function reassignedExports(body: string): string[];

@@ -1,7 +1,8 @@
 // Build time half of the code cache: V8 compiles the server's main chunk (a
 // megabyte of JavaScript) at every start, and node 20 has no compile cache
-// for ES modules. The build therefore rewrites the chunks that every start
-// loads: each body becomes CommonJS-shaped code in <chunk>.body.cjs, run as
+// for ES modules. The build therefore rewrites the larger chunks that every
+// start loads (the main chunk; the registry and merge schema the generated
+// API's loader imports): each body becomes CommonJS-shaped code in <chunk>.body.cjs, run as
 // a vm.Script (which can take V8's cached data), and <chunk>.js a small ES
 // module that imports what the body needs, runs it through
 // dist/code-cache.js and exports what the chunk exported. Then a restart in
@@ -29,6 +30,29 @@ export function startupChunks(metafile, entries) {
   return [...seen].sort((a, b) => metafile.outputs[b].bytes - metafile.outputs[a].bytes);
 }
 
+/**
+ * The chunks the generated API's loader imports at every start (the
+ * registry, the merge schema, the validator and protobuf indexes: the
+ * dynamic imports of runtime/server/generated-api.ts).
+ */
+export function generatedChunks(metafile) {
+  const wanted = new Set((metafile.inputs['runtime/server/generated-api.ts']?.imports ?? []).filter((i) => i.kind === 'dynamic-import').map((i) => i.path));
+  return Object.keys(metafile.outputs).filter((out) => wanted.has(metafile.outputs[out].entryPoint));
+}
+
+/** Exported names of a CommonJS body whose binding is assigned after its declaration (an ES module shell would export a stale value). */
+export function reassignedExports(body) {
+  const out = [];
+  for (const [, name, local] of body.matchAll(/^ {2}([\w$]+): \(\) => ([\w$]+)[,\n]/gm)) {
+    const escaped = local.replace(/\$/g, '\\$');
+    const writes = body.match(
+      new RegExp(`(?<![\\w$.])${escaped}\\s*(?:[-+*/%&|^]|\\*\\*|<<|>>>?|&&|\\|\\||\\?\\?)?=(?![=>])|(?<![\\w$.])${escaped}\\s*(?:\\+\\+|--)|(?:\\+\\+|--)${escaped}(?![\\w$])`, 'g'),
+    );
+    if ((writes?.length ?? 0) > 1) out.push(name);
+  }
+  return out;
+}
+
 /** Rewrites one chunk (see the header): <chunk>.js becomes the ES module shell, the body goes to <chunk>.body.cjs. */
 export async function wrapChunk(root, chunk, exportNames) {
   const { transform } = await import('esbuild');
@@ -50,6 +74,8 @@ export async function wrapChunk(root, chunk, exportNames) {
     logLevel: 'error',
   });
   if (cjs.warnings.length) throw new Error(`${chunk}: ${cjs.warnings.map((w) => w.text).join('; ')}`);
+  const reassigned = reassignedExports(cjs.code);
+  if (reassigned.length) throw new Error(`${chunk}: exports assigned after their declaration (${reassigned.join(', ')}); leave this chunk unwrapped`);
   const specs = [...new Set([...cjs.code.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]))];
   // the wrapper shares the first line with the code, so the map's lines stay right
   const body = `(function (exports, require, module, __chunkURL, __import) {${await dynamicImportsVia(cjs.code, '__import')}\n})\n//# sourceMappingURL=${basename(bodyFile)}.map\n`;
