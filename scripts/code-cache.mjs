@@ -8,7 +8,8 @@
 // dist/code-cache.js and exports what the chunk exported. Then a restart in
 // a child process (on a scratch directory a first start made) compiles what
 // starting runs, and its cached data is written beside each body as
-// <chunk>.v8cache.
+// <chunk>.v8cache. The chunk as esbuild made it stays as <chunk>.esm.js, for
+// node --enable-source-maps (which maps no vm code).
 
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -82,6 +83,7 @@ export async function wrapChunk(root, chunk, exportNames) {
   // ASCII only (latin1 is how the loader reads it)
   if (/[^\x00-\x7f]/.test(body)) throw new Error(`${bodyFile}: characters beyond ASCII`);
   writeFileSync(bodyFile, body);
+  copyFileSync(file, file.replace(/\.js$/, '.esm.js'));
   writeFileSync(`${bodyFile}.map`, cjs.map);
   const lines = [
     "// The start-up chunk's shell: its body is dist/chunks/<this>.body.cjs, loaded with V8's cached data (scripts/code-cache.mjs).",
@@ -94,7 +96,9 @@ export async function wrapChunk(root, chunk, exportNames) {
   });
   lines.push('function esm(ns) {', '  const m = { __esModule: true };', '  for (const k of Object.keys(ns)) Object.defineProperty(m, k, { get: () => ns[k], enumerable: true });', '  return m;', '}');
   // import() in the body is this module's: V8 ties a script's own import() to the process that compiled it, so one from cached data fails
-  lines.push(`const m = loadChunkBody(import.meta.url, { ${deps.join(', ')} }, (spec) => import(spec));`);
+  // node maps no positions of vm code to sources: with --enable-source-maps the chunk runs as the build made it
+  const esmName = basename(file).replace(/\.js$/, '.esm.js');
+  lines.push(`const m = process.sourceMapsEnabled === true ? await import('./${esmName}') : loadChunkBody(import.meta.url, { ${deps.join(', ')} }, (spec) => import(spec));`);
   for (const name of exportNames) lines.push(`export const ${name} = m.${name};`);
   writeFileSync(file, lines.join('\n') + '\n');
 }

@@ -103,6 +103,16 @@ describe('the built package', () => {
   }, 120_000);
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
+  it('with --enable-source-maps, positions in a stack are the TypeScript sources', () => {
+    const script = `
+      const { startServer } = await import(${JSON.stringify(join(projectRoot, 'dist', 'index.js'))});
+      try { await startServer({ insecureServeHTTP: true, port: -5 }); } catch (e) { console.log(JSON.stringify(e.stack)); }
+    `;
+    const out = execFileSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 });
+    const stack = JSON.parse(out.trim().split('\n').pop()!) as string;
+    expect(stack).toContain('runtime/server/listen.ts');
+  });
+
   const cacheFiles = (root: string) => readdirSync(join(root, 'dist', 'chunks')).filter((f) => f.endsWith('.v8cache'));
   const works = { ready: 200, created: 201, invalid: 400 };
 
