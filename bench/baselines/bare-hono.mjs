@@ -3,7 +3,8 @@
 // the protobuf file, both fetched from our server by the bench); a request
 // whose Accept names protobuf gets the protobuf bytes. /readyz answers 'ok'.
 // With `--tls KEY CERT` first, it serves HTTPS with that key and certificate
-// (the start-up figure gives it our server's own).
+// (the start-up figure gives it our server's own). It listens on BARE_HONO_PORT from
+// the environment, else on a free port.
 // Plain JavaScript, run by node as our compiled server is.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
@@ -23,5 +24,7 @@ app.get('*', (c) => {
   return c.body(pb ? protobuf : json, 200, { 'content-type': pb ? 'application/vnd.kubernetes.protobuf' : 'application/json' });
 });
 const scheme = tls ? 'https' : 'http';
-serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', ...(tls ? { createServer, serverOptions: tls } : {}) }, (info) => console.log(`listening on ${scheme}://127.0.0.1:${info.port}`));
+serve({ fetch: app.fetch, port: Number(process.env.BARE_HONO_PORT ?? 0), hostname: '127.0.0.1', ...(tls ? { createServer, serverOptions: tls } : {}) }, (info) =>
+  console.log(`listening on ${scheme}://127.0.0.1:${info.port}`),
+);
 process.on('SIGTERM', () => process.exit(0));

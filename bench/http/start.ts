@@ -1,14 +1,16 @@
 // Process start → GET /readyz 200, and the idle RSS of the server process
 // (VmRSS of the node process itself, 1 s after it is ready). Ours is started
-// as users start it (`node dist/cli.js --data-dir D --secure-port 0`: HTTPS,
-// default authorization) on a restart: a copy of a data directory that
-// already holds its certificates. The baseline is a bare Hono process
+// as users start it (`node dist/cli.js --data-dir D --secure-port P`: HTTPS,
+// default authorization, a fixed port as a user's 6443 is) on a restart: a
+// copy of a data directory that already holds its certificates and was made
+// on the same port. The baseline is a bare Hono process
 // (bench/baselines/bare-hono.mjs) serving /readyz over HTTPS with the same
-// key and certificate. Both are plain node. The clock starts just before the
-// spawn; /readyz is polled every 5 ms on a fresh connection. Interleaved
-// repetitions (ours, bare, ...), medians. Each round also times a first
-// start (a fresh data directory: the CA and certificates are made), and with
-// --before DIR a restart of that checkout's server; both in the details.
+// key and certificate on the same port. Both are plain node. The clock
+// starts just before the spawn; /readyz is polled every 5 ms on a fresh
+// connection from then on (the address is known, as a user's is).
+// Interleaved repetitions (ours, bare, ...), medians. Each round also times a
+// first start (a fresh data directory: the CA and certificates are made), and
+// with --before DIR a restart of that checkout's server; both in the details.
 // Usage: npx tsx bench/http/start.ts [--quick] [--before DIR]
 
 import { cpSync } from 'node:fs';
@@ -16,7 +18,7 @@ import { join } from 'node:path';
 import { runAlone, runsAlone, type Figure, type FigureOptions } from '../support/figure.ts';
 import { rssMB } from '../support/proc.ts';
 import type { BenchProcess } from '../support/process.ts';
-import { spawnBaseline, spawnOursAsUsersDo, waitReady } from '../support/servers.ts';
+import { freePort, spawnBareHonoOnPort, spawnOursOnPort, waitReady } from '../support/servers.ts';
 import { interleave, load1, median, sleep } from '../support/stats.ts';
 import type { Row } from '../support/summary.ts';
 
@@ -26,11 +28,13 @@ async function run({ quick, scratch, log, before: beforeDir }: FigureOptions): P
   const pairs = quick ? 3 : 7;
   const rss: Record<Side, number[]> = { ours: [], bare: [], first: [], before: [] };
   let n = 0;
+  // one port for every process (one runs at a time): the data directories are made on it
+  const port = await freePort();
   /** Starts a process, times it to ready, reads its RSS 1 s later, stops it. */
-  const once = (side: Side, start: () => Promise<BenchProcess>) => async () => {
-    const p = await start();
+  const once = (side: Side, start: () => BenchProcess) => async () => {
+    const p = start();
     try {
-      const ms = (await waitReady(p.url)) - p.spawnedAt;
+      const ms = (await waitReady(p.url, p.proc)) - p.spawnedAt;
       await sleep(1000);
       rss[side].push(rssMB(p.proc.pid!));
       return ms;
@@ -40,18 +44,18 @@ async function run({ quick, scratch, log, before: beforeDir }: FigureOptions): P
   };
   // data directories that already hold their certificates, copied for each restart
   const seeded = join(scratch, 'seed');
-  await once('first', () => spawnOursAsUsersDo(seeded))();
+  await once('first', () => spawnOursOnPort(seeded, port))();
   const seededBefore = join(scratch, 'seed-before');
-  if (beforeDir) await once('before', () => spawnOursAsUsersDo(seededBefore, beforeDir))();
+  if (beforeDir) await once('before', () => spawnOursOnPort(seededBefore, port, beforeDir))();
   const restartOf = (seed: string, dir?: string) => () => {
     const data = join(scratch, `data-${n++}`);
     cpSync(seed, data, { recursive: true });
-    return spawnOursAsUsersDo(data, dir);
+    return spawnOursOnPort(data, port, dir);
   };
   const pki = join(seeded, 'pki');
   const ours = once('ours', restartOf(seeded));
-  const bare = once('bare', () => spawnBaseline('bare-hono.mjs', ['--tls', join(pki, 'apiserver.key'), join(pki, 'apiserver.crt')]));
-  const first = once('first', () => spawnOursAsUsersDo(join(scratch, `data-${n++}`)));
+  const bare = once('bare', () => spawnBareHonoOnPort(port, ['--tls', join(pki, 'apiserver.key'), join(pki, 'apiserver.crt')]));
+  const first = once('first', () => spawnOursOnPort(join(scratch, `data-${n++}`), port));
   const before = beforeDir ? once('before', restartOf(seededBefore, beforeDir)) : undefined;
   await ours(); // warm-up: the OS's file cache, not counted
   await first();
@@ -76,7 +80,7 @@ async function run({ quick, scratch, log, before: beforeDir }: FigureOptions): P
       baselineIs: 'a bare Hono process started the same way, HTTPS with the same certificate',
       aim: { of: 'ratio', op: '<=', value: 1.5 },
       load,
-      detail: `a restart (certificates in place), medians of ${pairs} interleaved starts; ours ${list(p.ours)}; bare ${list(p.baseline)}; a first start (certificates made) ${list(extra.first)} (median ${median(extra.first).toFixed(0)})${was}`,
+      detail: `a restart (certificates in place, the same port), medians of ${pairs} interleaved starts; ours ${list(p.ours)}; bare ${list(p.baseline)}; a first start (certificates made) ${list(extra.first)} (median ${median(extra.first).toFixed(0)})${was}`,
     },
     {
       figure: 'RSS idle (server process only)',

@@ -2,7 +2,8 @@
 // arguments, resolved once it prints `listening on <url>`; stop() ends it
 // with SIGTERM and waits for the exit. Shared by the benches that time whole
 // server processes; spawnedAt (performance.now() just before the spawn) lets
-// a bench time the start-up.
+// a bench time the start-up. spawnOnPort starts one whose address is known
+// before it listens (a fixed port, as a user's server has), without waiting.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 
@@ -29,6 +30,30 @@ export async function spawnListening(argv: string[], cwd: string): Promise<Bench
       out += d;
     });
     proc.on('exit', (c) => rej(new Error(`exited ${c}: ${out}`)));
+  });
+  return {
+    url,
+    proc,
+    spawnedAt,
+    stop: () =>
+      new Promise<void>((r) => {
+        if (proc.exitCode !== null || proc.signalCode !== null) return r();
+        proc.on('exit', () => r());
+        proc.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Runs `node <argv>` in `cwd` that will listen on `url` (its port given in argv or env); returns at once, the URL known beforehand. */
+export function spawnOnPort(argv: string[], cwd: string, url: string, env: NodeJS.ProcessEnv = process.env): BenchProcess {
+  const spawnedAt = performance.now();
+  const proc = spawn(process.execPath, argv, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  proc.stderr!.on('data', (d) => {
+    err += d;
+  });
+  proc.on('exit', (c) => {
+    if (c) console.error(`${argv.join(' ')} exited ${c}: ${err}`);
   });
   return {
     url,

@@ -6,13 +6,14 @@
 // it has the build step; an older checkout without one runs runtime/cli.ts
 // under tsx, which its figures then include).
 
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { spawnListening, type BenchProcess } from './process.ts';
+import { spawnListening, spawnOnPort, type BenchProcess } from './process.ts';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -68,6 +69,29 @@ export function spawnOursAsUsersDo(dataDir: string, dir: string = root): Promise
   return spawnListening([...serverCommand(dir), '--data-dir', dataDir, '--secure-port', '0'], dir);
 }
 
+/** The same on a fixed port (a user's is 6443), returned at once: the caller polls its /readyz from the spawn on. */
+export function spawnOursOnPort(dataDir: string, port: number, dir: string = root): BenchProcess {
+  return spawnOnPort([...serverCommand(dir), '--data-dir', dataDir, '--secure-port', String(port)], dir, `https://127.0.0.1:${port}`);
+}
+
+/** The bare Hono baseline (bare-hono.mjs, HTTPS with args `--tls KEY CERT`) on a fixed port, returned at once. */
+export function spawnBareHonoOnPort(port: number, args: string[] = []): BenchProcess {
+  const scheme = args[0] === '--tls' ? 'https' : 'http';
+  return spawnOnPort([baseline('bare-hono.mjs'), ...args], root, `${scheme}://127.0.0.1:${port}`, { ...process.env, BARE_HONO_PORT: String(port) });
+}
+
+/** A TCP port nothing listens on now (the kernel's pick, released at once). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
 /** A baseline server script, run by plain node. */
 export function spawnBaseline(name: string, args: string[] = []): Promise<BenchProcess> {
   return spawnListening([baseline(name), ...args], root);
@@ -87,8 +111,11 @@ function readyz(url: string): Promise<number> {
   });
 }
 
-/** Resolves once GET /readyz answers 200 (polled every 5 ms, over HTTP or HTTPS); the time it happened (performance.now()). */
-export async function waitReady(url: string): Promise<number> {
-  while ((await readyz(url)) !== 200) await new Promise((r) => setTimeout(r, 5));
+/** Resolves once GET /readyz answers 200 (polled every 5 ms, over HTTP or HTTPS); the time it happened (performance.now()). With proc, rejects once that process has exited. */
+export async function waitReady(url: string, proc?: ChildProcess): Promise<number> {
+  while ((await readyz(url)) !== 200) {
+    if (proc && (proc.exitCode !== null || proc.signalCode !== null)) throw new Error(`the server for ${url} exited (${proc.exitCode ?? proc.signalCode}) before it was ready`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
   return performance.now();
 }

@@ -420,9 +420,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     eventTTLMs: options.eventTTLMs,
   });
   for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);
+  // ready: the garbage collector is a controller (kube-controller-manager's, upstream), which readiness does not wait for
+  bootstrapped = true;
   const gc = controllers.has('garbagecollector') ? new GarbageCollector(api) : undefined;
   await gc?.start();
-  bootstrapped = true;
   const scheme = plain ? 'http' : 'https';
   const url = clientURL(host, port, scheme);
   storage.describeOwner(url);
