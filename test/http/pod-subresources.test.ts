@@ -192,8 +192,7 @@ describe('binding', () => {
 });
 
 describe('the Status of eviction and binding is negotiated like any create answer', () => {
-  const post = (path: string, body: unknown, accept: string) =>
-    s.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown, accept: string) => s.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify(body) });
   const eviction = (name: string) => ({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name } });
   const binding = (name: string, node: string) => ({ apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { name: node } });
   const cases: [string, (name: string) => string, (name: string) => unknown][] = [
