@@ -312,4 +312,19 @@ describe('the kubelet-facing subresources without a kubelet', () => {
     expect(log.code).toBe(500);
     expect(log.body.message).toBe(`Get "https://10.9.9.9:10250/containerLogs/${NS}/${onAddr}/c": this API server does not connect to kubelets`);
   });
+
+  it('the first address of the first preferred type is taken, even an empty one (GetPreferredNodeAddress)', async () => {
+    expect((await call(s, 'POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'empty-internal' } })).code).toBe(201);
+    const addresses = [
+      { type: 'ExternalIP', address: '10.8.8.8' },
+      { type: 'InternalIP', address: '' },
+    ];
+    const st = await call(s, 'PATCH', '/api/v1/nodes/empty-internal/status', { status: { addresses } }, 'application/merge-patch+json');
+    expect(st.code, JSON.stringify(st.body)).toBe(200);
+    const p = uniq('kl');
+    await pod(p, { nodeName: 'empty-internal' });
+    const exec = await call(s, 'POST', `${PODS}/${p}/exec?command=ls`);
+    expect(exec.code).toBe(500);
+    expect(exec.body.message).toBe('error dialing backend: dial tcp :10250: this API server does not connect to kubelets');
+  });
 });
