@@ -125,7 +125,7 @@ describe('CSIDriver, CSINode, CSIStorageCapacity', () => {
     expect(causeMessages(u).some((m) => m.startsWith('spec.fsGroupPolicy'))).toBe(false);
     const lm = await call(s, 'PUT', `${CD}/csi.example.com`, { ...c.body, spec: { ...c.body.spec, volumeLifecycleModes: ['Ephemeral'] } });
     expect422(lm, 'spec.volumeLifecycleModes', 'Invalid value: []string{"Ephemeral"}: field is immutable');
-    // fsGroupPolicy and podInfoOnMount are mutable (since 1.28; the reference swagger says so of podInfoOnMount)
+    // fsGroupPolicy and podInfoOnMount are mutable since 1.29 (the reference swagger says so of podInfoOnMount)
     const m = await call(s, 'PUT', `${CD}/csi.example.com`, { ...c.body, spec: { ...c.body.spec, fsGroupPolicy: 'File', podInfoOnMount: true } });
     expect(m.code, JSON.stringify(m.body)).toBe(200);
     expect(m.body.spec).toMatchObject({ fsGroupPolicy: 'File', podInfoOnMount: true });

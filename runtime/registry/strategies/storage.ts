@@ -1,6 +1,6 @@
 // storage.k8s.io kinds: CSIDriver (name rules, defaults, immutable
 // attachRequired and volumeLifecycleModes only: fsGroupPolicy and
-// podInfoOnMount are mutable since 1.28, as ValidateCSIDriverUpdate has it;
+// podInfoOnMount are mutable since 1.29 (the reference swagger says so), as ValidateCSIDriverUpdate has it;
 // token requests),
 // CSINode (drivers with unique names, nodeID required and immutable),
 // CSIStorageCapacity (storageClassName required; it and nodeTopology
