@@ -16,6 +16,7 @@ import { AuthenticationSetupError } from './server/authentication.ts';
 import { AuthorizationModeError, validateModeFiles, validateModes, type WebhookFlags } from './authz/modes.ts';
 import { TLSFlagError, tlsCiphers, tlsMinVersion } from './config/tls.ts';
 import { ControllersFlagError, enabledControllers } from './config/controllers.ts';
+import { AdmissionPluginsFlagError, enabledAdmissionPlugins } from './config/admission-plugins.ts';
 import { startServer } from './server/start.ts';
 import { StorageOpenError } from './storage/sqlite/open-errors.ts';
 
@@ -69,9 +70,11 @@ async function main(): Promise<void> {
     tlsMinVersion(flags['tls-min-version'] as string | undefined);
     tlsCiphers(list(flags['tls-cipher-suites']));
     enabledControllers(list(flags['controllers']));
+    enabledAdmissionPlugins(list(flags['enable-admission-plugins']), list(flags['disable-admission-plugins']));
     if (insecureServeHTTP) checkBindAddress(String(flags['bind-address']), allowInsecureRemote);
   } catch (err) {
-    if (!(err instanceof BindAddressError || err instanceof AuthorizationModeError || err instanceof TLSFlagError || err instanceof ControllersFlagError)) throw err;
+    if (!(err instanceof BindAddressError || err instanceof AuthorizationModeError || err instanceof TLSFlagError || err instanceof ControllersFlagError || err instanceof AdmissionPluginsFlagError))
+      throw err;
     console.error(`Error: ${err.message}`);
     process.exit(1);
   }
@@ -97,6 +100,8 @@ async function main(): Promise<void> {
     serviceAccountMaxTokenExpirationSeconds: Number(flags['service-account-max-token-expiration']) / 1000,
     enableBootstrapTokenAuth: Boolean(flags['enable-bootstrap-token-auth']),
     controllers: list(flags['controllers']),
+    enableAdmissionPlugins: list(flags['enable-admission-plugins']),
+    disableAdmissionPlugins: list(flags['disable-admission-plugins']),
     authenticationTokenWebhook: flags['authentication-token-webhook-config-file']
       ? {
           configFile: String(flags['authentication-token-webhook-config-file']),

@@ -29,6 +29,7 @@ import { startServiceAccountController } from './default-serviceaccounts.ts';
 import { startClusterRoleAggregation } from './clusterrole-aggregation.ts';
 import { startBootstrapTokenControllers } from './bootstrap-token-controllers.ts';
 import { enabledControllers } from '../config/controllers.ts';
+import { defaultAdmissionPlugins } from '../config/admission-plugins.ts';
 import type { TokenIssuer } from '../auth/serviceaccount/issuer.ts';
 import { startTokenSecretsController } from './token-secrets-controller.ts';
 import { startRootCAPublisher } from './root-ca-publisher.ts';
@@ -63,6 +64,8 @@ export interface BuiltinContext {
   csrSigning?: CSRSigningOptions;
   /** --event-ttl (ms): Events are deleted this long after their last write. */
   eventTTLMs?: number;
+  /** The upstream admission plugins to run (config/admission-plugins.ts; default: its default set). */
+  admissionPlugins?: ReadonlySet<string>;
 }
 
 export interface InstalledBuiltins {
@@ -71,13 +74,15 @@ export interface InstalledBuiltins {
 
 export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBuiltins> {
   const controllers = ctx.controllers ?? enabledControllers(undefined);
-  ctx.admission.add(namespaceLifecyclePlugin(ctx.api));
-  ctx.admission.add(serviceAccountPlugin(serviceAccountSource(ctx.api, controllers.has('serviceaccount'))));
-  ctx.admission.add(nodeRestrictionPlugin(nodeRestrictionSources(ctx.api)));
-  ctx.admission.add(priorityPlugin(priorityClassSource(ctx.api)));
-  ctx.admission.add(certificateRequestPlugin());
-  ctx.admission.add(certificateApprovalPlugin(ctx.authorizer));
-  ctx.admission.add(certificateSigningPlugin(ctx.authorizer));
+  // in upstream's order; the CSR requester fields are the strategy's upstream, so that plugin always runs
+  const on = ctx.admissionPlugins ?? defaultAdmissionPlugins();
+  if (on.has('NamespaceLifecycle')) ctx.admission.add(namespaceLifecyclePlugin(ctx.api));
+  if (on.has('ServiceAccount')) ctx.admission.add(serviceAccountPlugin(serviceAccountSource(ctx.api, controllers.has('serviceaccount'))));
+  if (on.has('NodeRestriction')) ctx.admission.add(nodeRestrictionPlugin(nodeRestrictionSources(ctx.api)));
+  if (on.has('Priority')) ctx.admission.add(priorityPlugin(priorityClassSource(ctx.api)));
+  if (on.has('CertificateApproval')) ctx.admission.add(certificateApprovalPlugin(ctx.authorizer));
+  if (on.has('CertificateSigning')) ctx.admission.add(certificateSigningPlugin(ctx.authorizer));
+  ctx.admission.add(certificateRequestPlugin({ subjectRestriction: on.has('CertificateSubjectRestriction') }));
   await bootstrapNamespaces(ctx.api);
   await bootstrapPriorityClasses(ctx.api);
   for (const note of await reconcileBootstrapPolicy(ctx.api)) ctx.log?.(note);

@@ -67,6 +67,11 @@ export const FLAGS: Record<string, FlagSpec> = {
   'data-dir': { kind: 'string', default: './data', help: 'directory for the SQLite database and admin.kubeconfig; ":memory:" keeps nothing' },
   'etcd-servers': { kind: 'string', help: 'comma-separated etcd client URLs (the etcd storage backend)' },
   'etcd-compaction-interval': { kind: 'duration', default: '5m', help: 'history window kept for watches and continue tokens' },
+  'enable-admission-plugins': {
+    kind: 'string',
+    help: 'admission plugins to enable beside the default ones (NamespaceLifecycle, ServiceAccount, NodeRestriction, Priority, CertificateApproval, CertificateSigning, CertificateSubjectRestriction); the server fixes their order',
+  },
+  'disable-admission-plugins': { kind: 'string', help: 'admission plugins to disable although they are in the default set' },
   'event-ttl': { kind: 'duration', default: '1h0m0s', help: 'how long an Event is kept after its last write' },
   'authorization-mode': {
     kind: 'string',

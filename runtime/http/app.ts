@@ -234,6 +234,16 @@ export function createApp(opts: AppOptions): Hono<Env> {
     return undefined;
   };
 
+  /**
+   * Nothing at this path. Under a group kube-apiserver serves, its group's handler answers a 404 Status; a
+   * group it does not know falls through every handler to the last one, Go's plain-text 404 (as /api does
+   * not: its handler answers the Status too).
+   */
+  const groupNotFound = (group: string): Response => {
+    if (group && !discovery.documents.groups.has(group)) return TEXT_404();
+    throw errors.notFoundPath();
+  };
+
   // The endpoint of an admitted request: a non-resource path, per-group discovery, or a resource verb handler.
   const endpoint = (c: Context<Env>, info: RequestInfo, user: UserInfo): Maybe<Response> => {
     if (!info.isResourceRequest) {
@@ -247,17 +257,17 @@ export function createApp(opts: AppOptions): Hono<Env> {
       }
       if (info.apiPrefix === 'apis' && info.apiGroup) {
         const doc = info.apiVersion ? discovery.documents.resourceLists.get(`${info.apiGroup}/${info.apiVersion}`) : discovery.documents.groups.get(info.apiGroup);
-        return doc ? sendJSON(doc) : sendStatus(errors.notFoundPath());
+        return doc ? sendJSON(doc) : groupNotFound(info.apiGroup);
       }
       const segs = info.path.replace(/(.)\/$/, '$1').split('/');
       if (segs[1] === 'apis' && segs.length === 3) {
         const doc = discovery.documents.groups.get(segs[2]);
-        return doc ? sendJSON(doc) : sendStatus(errors.notFoundPath());
+        return doc ? sendJSON(doc) : groupNotFound(segs[2]);
       }
       return TEXT_404();
     }
     const res = opts.api.lookup(info.apiGroup, info.apiVersion, info.resource);
-    if (!res) throw errors.notFoundPath();
+    if (!res) return groupNotFound(info.apiPrefix === 'apis' ? info.apiGroup : '');
     // 404/405/400 unless this path shape of this resource serves the verb (path-verbs.ts)
     checkRoute(res.def, info);
     const rc: RequestContext = { c, info, query: c.get('query'), res, user, services: opts.services, warnings: [] };

@@ -38,6 +38,21 @@ describe('InflightLimiter', () => {
     expect(() => l.enter(info('GET', '/api/v1/pods'), admin)).not.toThrow();
     expect(l.counts.readOnly).toBe(1);
   });
+  it.each([
+    ['POST', '/api/v1/namespaces/d/pods/p/exec'],
+    ['POST', '/api/v1/namespaces/d/pods/p/attach'],
+    ['POST', '/api/v1/namespaces/d/pods/p/portforward'],
+    ['GET', '/api/v1/namespaces/d/pods/p/log'],
+    ['GET', '/api/v1/namespaces/d/pods/p/proxy/x'],
+    ['POST', '/api/v1/namespaces/d/services/s/proxy/'],
+    ['PUT', '/api/v1/nodes/n/proxy/configz'],
+  ])('never counts the long-running %s %s', (method, path) => {
+    const l = new InflightLimiter(1, 1);
+    l.enter(info('GET', '/api/v1/pods'), user);
+    l.enter(info('POST', '/api/v1/namespaces/d/pods'), user);
+    expect(() => l.enter(info(method, path), user)).not.toThrow();
+    expect(l.counts).toEqual({ readOnly: 1, mutating: 1 });
+  });
   it('counts system:masters while under the limit', () => {
     const l = new InflightLimiter(1, 1);
     const leave = l.enter(info('GET', '/api/v1/pods'), admin);

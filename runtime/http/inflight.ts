@@ -1,7 +1,8 @@
 // In-flight limits (kube-apiserver's --max-requests-inflight and
 // --max-mutating-requests-inflight): when more requests than allowed are
 // being served, a new one is refused at once with 429 TooManyRequests and
-// Retry-After: 1. Long-running requests (watches) are not counted; members
+// Retry-After: 1. Long-running requests (long-running.ts: watches, proxies,
+// log, exec, attach, portforward) are not counted; members
 // of system:masters are never refused (upstream's rule: the privileged group,
 // which its loopback client also belongs to); the health probes /healthz,
 // /livez and /readyz are never refused either, as the exempt `probes` flow
@@ -10,6 +11,7 @@
 
 import type { UserInfo } from '../auth/user.ts';
 import type { RequestInfo } from './request-info.ts';
+import { isLongRunning } from './long-running.ts';
 import { errors } from '../api/errors.ts';
 import { GROUP_MASTERS } from '../api/k8s-names.ts';
 
@@ -27,7 +29,7 @@ export class InflightLimiter {
 
   /** Counts the request in, or throws 429; returns the function that counts it out. */
   enter(info: RequestInfo, user: UserInfo | undefined): () => void {
-    if (info.verb === 'watch') return () => {};
+    if (isLongRunning(info)) return () => {};
     if (!info.isResourceRequest && PROBES.has(info.path)) return () => {};
     const isMutating = MUTATING.has(info.verb) || (!info.isResourceRequest && info.verb !== 'get' && info.verb !== 'head');
     const limit = isMutating ? this.maxMutating : this.maxReadOnly;

@@ -1,6 +1,7 @@
 // Serves the OpenAPI documents of the served API: /openapi/v2 (JSON, or the
 // gnostic protobuf form for `application/com.github.proto-openapi.spec.v2...`,
-// with kube-openapi's ETag, Last-Modified, Vary and 304s) and /openapi/v3
+// with kube-openapi's ETag, Last-Modified, Vary and 304s, gzipped as its
+// gziphandler does, openapi/gzip.ts) and /openapi/v3 (never compressed)
 // (index and one JSON document per served group-version, with ETags and
 // 304s; a ?hash= is cached as immutable, a stale one redirected). Codegen precomputed the documents (generated/openapi) for
 // every group-version it knows; they are cut to what --runtime-config serves
@@ -16,6 +17,7 @@ import { requestHeader } from './request-headers.ts';
 import { servedSet, servedV2, servedV3, type ServedResource } from './openapi/served.ts';
 import { MEDIA_OPENAPI_V2_PROTOBUF, v2Form, v3JSONAcceptable } from './openapi/accept.ts';
 import { notModified } from './openapi/conditional.ts';
+import { GZIP_MIN_BYTES, GzipCache, acceptsGzipEncoding } from './openapi/gzip.ts';
 
 export interface OpenAPIServer {
   v2(c: Context): Response | Promise<Response>;
@@ -104,6 +106,20 @@ export function openAPIServer(dir: string, api: OpenAPIServed): OpenAPIServer {
   };
   let v3Index: Doc | undefined;
 
+  const gzipped = new GzipCache();
+  /**
+   * /openapi/v2's headers: gziphandler's Vary: Accept-Encoding first, then kube-openapi's Vary: Accept (one
+   * header line here; a plain object lets the node adapter write the answer without adding a Content-Type).
+   */
+  const v2Headers = (extra: Record<string, string>): Record<string, string> => ({ Vary: 'Accept-Encoding, Accept', ...extra });
+  /** A v2 body, gzipped when the client takes it and it is big enough. */
+  const v2Body = (c: Context, bytes: Uint8Array, headers: Record<string, string>): Response | Promise<Response> => {
+    if (c.req.method === 'HEAD' || bytes.byteLength < GZIP_MIN_BYTES || !acceptsGzipEncoding(requestHeader(c, 'accept-encoding'))) {
+      return new Response(bytes as unknown as BodyInit, { headers });
+    }
+    headers['Content-Encoding'] = 'gzip';
+    return gzipped.of(bytes).then((gz) => new Response(gz as unknown as BodyInit, { headers }));
+  };
   const json = (bytes: Uint8Array, extra: Record<string, string> = {}) => new Response(bytes as unknown as BodyInit, { headers: { 'Content-Type': 'application/json', ...extra } });
   // an empty body, not null: the node adapter gives a null body a text/plain Content-Type
   const empty = (status: number, headers: Record<string, string>) => new Response(new Uint8Array(0), { status, headers });
@@ -114,15 +130,21 @@ export function openAPIServer(dir: string, api: OpenAPIServed): OpenAPIServer {
       if (!doc) return sendStatus(errors.notFoundPath());
       const form = v2Form(requestHeader(c, 'accept'));
       // as kube-openapi: 406 with no body when neither JSON nor the protobuf form is acceptable
-      if (!form) return empty(406, { Vary: 'Accept' });
+      if (!form) return new Response(new Uint8Array(0), { status: 406, headers: v2Headers({}) });
       const etag = `"${doc.hash}"`;
-      const headers: Record<string, string> = { Vary: 'Accept', Etag: etag, 'Cache-Control': 'no-cache, private' };
-      if (notModified(requestHeader(c, 'if-none-match'), requestHeader(c, 'if-modified-since'), { etag, lastModified: builtAt })) return empty(304, headers);
-      headers['Last-Modified'] = builtAt.toUTCString();
-      if (form === 'json') return json(doc.bytes, headers);
+      const base = { Etag: etag, 'Cache-Control': 'no-cache, private' };
+      if (notModified(requestHeader(c, 'if-none-match'), requestHeader(c, 'if-modified-since'), { etag, lastModified: builtAt })) {
+        return new Response(new Uint8Array(0), { status: 304, headers: v2Headers(base) });
+      }
+      const headers = v2Headers({ ...base, 'Last-Modified': builtAt.toUTCString() });
+      if (form === 'json') {
+        headers['Content-Type'] = 'application/json';
+        return v2Body(c, doc.bytes, headers);
+      }
+      headers['Content-Type'] = MEDIA_OPENAPI_V2_PROTOBUF;
       // the encoder (and the protobuf wire package under it) is loaded on the first protobuf request, not at start
       doc.proto ??= import('./openapi/gnostic.ts').then(({ encodeGnosticV2 }) => encodeGnosticV2(parse(doc.bytes), timeSlices(10)));
-      return doc.proto.then((proto) => new Response(proto as unknown as BodyInit, { headers: { 'Content-Type': MEDIA_OPENAPI_V2_PROTOBUF, ...headers } }));
+      return doc.proto.then((proto) => v2Body(c, proto, headers));
     },
     v3Index(c) {
       if (!v3Index) {

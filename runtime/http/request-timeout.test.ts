@@ -60,6 +60,9 @@ describe('withDeadline (fake clock)', () => {
 
   const get = parseRequestInfo('GET', '/api/v1/namespaces/default/configmaps/a', new URLSearchParams());
   const watch = parseRequestInfo('GET', '/api/v1/configmaps', new URLSearchParams('watch=true'));
+  const exec = parseRequestInfo('POST', '/api/v1/namespaces/default/pods/p/exec', new URLSearchParams('command=sh'));
+  const proxy = parseRequestInfo('GET', '/api/v1/namespaces/default/services/s/proxy/x', new URLSearchParams());
+  const log = parseRequestInfo('GET', '/api/v1/namespaces/default/pods/p/log', new URLSearchParams('follow=true'));
   /** A run that finishes when told to, and says whether it finished. */
   const pending = () => {
     let finish!: () => void;
@@ -137,9 +140,12 @@ describe('withDeadline (fake clock)', () => {
     expect(await b).toBe('504 Timeout');
   });
 
-  it('watches and a server without a deadline are not timed', async () => {
+  it('long-running requests (watch, exec, proxy, log) and a server without a deadline are not timed', async () => {
     for (const [info, max] of [
       [watch, 60_000],
+      [exec, 60_000],
+      [proxy, 60_000],
+      [log, 60_000],
       [get, 0],
     ] as const) {
       const slow = pending();

@@ -3,10 +3,13 @@
 // duration honoured when shorter than the server's). A request still being
 // served at its deadline is answered 504 Timeout at once; its handler may
 // still finish in the background (as upstream's), but its result is no
-// longer sent. Watches are long-running and bounded by their own timeouts.
+// longer sent. Long-running requests (long-running.ts: watches, proxies,
+// the kubelet subresources) have no deadline; watches are bounded by their
+// own timeouts.
 
 import { DurationError, parseGoDuration } from './go-duration.ts';
 import type { RequestInfo } from './request-info.ts';
+import { isLongRunning } from './long-running.ts';
 import { ApiError, errors } from '../api/errors.ts';
 import { isPromise, type Maybe } from '../api/maybe.ts';
 
@@ -36,11 +39,6 @@ export function requestDeadlineMs(timeoutParam: string | null, maxMs: number): n
   const ms = Number(ns) / 1e6;
   if (ms > 0 && (maxMs <= 0 || ms < maxMs)) return Math.max(1, Math.ceil(ms));
   return maxMs;
-}
-
-/** Only watches are long-running here (no exec, attach, proxy or log follow is served). */
-export function isLongRunning(info: RequestInfo): boolean {
-  return info.verb === 'watch';
 }
 
 /**

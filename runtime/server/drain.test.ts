@@ -28,6 +28,11 @@ describe('RequestDrain', () => {
     ['GET', '/api/v1/namespaces/default/configmaps?watch=true', false],
     ['GET', '/api/v1/watch/namespaces/default/configmaps', false],
     ['GET', '/apis/apps/v1/deployments?watch=1&resourceVersion=5', false],
+    ['POST', '/api/v1/namespaces/default/pods/p/exec?command=sh', false],
+    ['GET', '/api/v1/namespaces/default/pods/p/log', false],
+    ['GET', '/api/v1/namespaces/default/services/s/proxy/a', false],
+    ['GET', '/api/v1/namespaces/default/pods/log', true],
+    ['GET', '/api/v1/namespaces/default/configmaps/proxy', true],
   ])('while draining, %s %s is refused: %s', async (method, target, refused) => {
     const { drain } = await serverWith(() => {});
     const req = new Request(`http://127.0.0.1${target}`, { method });

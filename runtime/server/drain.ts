@@ -4,24 +4,29 @@
 // already open is answered 503 ServiceUnavailable "apiserver is shutting
 // down" with Retry-After: 1 (watches still start), requests in flight run to
 // completion (bounded by a timeout) and their connections close after the
-// response. Watches are long-running: they are not waited for; the owner ends
+// response. Watches (and the other long-running requests of
+// http/long-running.ts) are not waited for; the owner ends
 // them (closing the storage ends every watch stream cleanly), then waits for
 // their responses to finish. Tracks requests on the node server; no routing.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { errors } from '../api/errors.ts';
 import { parseRequestInfo, splitTarget } from '../http/request-info.ts';
+import { isLongRunning } from '../http/long-running.ts';
 
 interface Tracked {
   longRunning: boolean;
 }
 
-/** Whether a request target (raw `/path?query` or absolute URL) asks for a watch. */
-function isWatch(method: string, target: string): boolean {
-  // a watch names itself in its path or its query (perhaps percent-encoded): most requests need no parsing
-  if (!target.includes('watch') && !target.includes('%')) return false;
+/** Words one of whose presence a long-running request target needs (long-running.ts); '%' for encoded ones. */
+const LONG_RUNNING_HINT = /watch|proxy|exec|attach|log|portforward|pprof|%/;
+
+/** Whether a request target (raw `/path?query` or absolute URL) is long-running (a watch, a proxy, exec, log...). */
+function isLongRunningTarget(method: string, target: string): boolean {
+  // most requests need no parsing
+  if (!LONG_RUNNING_HINT.test(target)) return false;
   try {
     const { path, query } = splitTarget(target);
-    return parseRequestInfo(method, path, new URLSearchParams(query)).verb === 'watch';
+    return isLongRunning(parseRequestInfo(method, path, new URLSearchParams(query)));
   } catch {
     return false;
   }
@@ -43,7 +48,7 @@ export class RequestDrain {
     };
     // before the app's own listener, so the app sees the request only after it is tracked
     server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-      const t: Tracked = { longRunning: isWatch(req.method ?? 'GET', req.url ?? '/') };
+      const t: Tracked = { longRunning: isLongRunningTarget(req.method ?? 'GET', req.url ?? '/') };
       active.set(res, t);
       if (this.draining) res.setHeader('Connection', 'close');
       res.on('close', closed);
@@ -56,7 +61,7 @@ export class RequestDrain {
    * so); null to serve it.
    */
   refusal(req: Request): Response | null {
-    if (!this.draining || isWatch(req.method, req.url)) return null;
+    if (!this.draining || isLongRunningTarget(req.method, req.url)) return null;
     const err = errors.serviceUnavailable('apiserver is shutting down');
     return new Response(JSON.stringify(err.status()), {
       status: 503,

@@ -20,6 +20,7 @@ import { loadMatchConditionCompiler } from '../authz/webhook/match.ts';
 import { buildServerAuthorization, validateAuthorizationOptions, type AuthorizationOptions, type ServerAuthorization } from './authorization.ts';
 import { tlsMinVersion, tlsCiphers } from '../config/tls.ts';
 import { enabledControllers } from '../config/controllers.ts';
+import { enabledAdmissionPlugins } from '../config/admission-plugins.ts';
 import { IPAllocator } from '../registry/allocators/range.ts';
 import { preparePKI, type ServerPKI } from './pki.ts';
 import { Discovery } from '../http/discovery.ts';
@@ -59,6 +60,10 @@ export interface StartOptions extends AuthorizationOptions {
   livezGracePeriodMs?: number;
   /** Admission plugins run after the built-in ones (for embedders and tests). */
   admissionPlugins?: AdmissionPlugin[];
+  /** --enable-admission-plugins: upstream plugin names added to the default set (config/admission-plugins.ts). */
+  enableAdmissionPlugins?: string[];
+  /** --disable-admission-plugins: upstream plugin names taken from the default set. */
+  disableAdmissionPlugins?: string[];
   shutdownDelayMs?: number;
   /** --event-ttl (ms, default one hour): Events are deleted this long after their last write. */
   eventTTLMs?: number;
@@ -172,6 +177,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }
   validateAuthorizationOptions(options);
   const controllers = enabledControllers(options.controllers);
+  const admissionPlugins = new Set(enabledAdmissionPlugins(options.enableAdmissionPlugins, options.disableAdmissionPlugins));
   const inMemory = !options.dataDir || options.dataDir === ':memory:';
   const dataDir = inMemory ? undefined : options.dataDir!;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
@@ -418,6 +424,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     rootCA: pki?.servingCAPEM,
     csrSigning: pki ? { ca: pki.ca } : undefined,
     eventTTLMs: options.eventTTLMs,
+    admissionPlugins,
   });
   for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);
   // ready: the garbage collector is a controller (kube-controller-manager's, upstream), which readiness does not wait for

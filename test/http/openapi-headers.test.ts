@@ -2,12 +2,14 @@
 // them. v2: JSON or the gnostic protobuf form by Accept (406 with no body
 // and no Content-Type otherwise), one ETag for both forms (the quoted
 // SHA-512 of the JSON document, upper-case hex), Last-Modified,
-// `Vary: Accept`, and 304 with neither body nor Content-Type on
-// If-None-Match or If-Modified-Since. v3: the same ETag rule for the index
+// `Vary: Accept-Encoding` and `Vary: Accept`, and 304 with neither body nor
+// Content-Type on If-None-Match or If-Modified-Since; gzipped (either form)
+// for an Accept-Encoding that takes gzip, with the same ETag. v3: the same ETag rule for the index
 // and each document; with the current ?hash= the immutable caching headers,
 // with another a 301 to the current one.
 import { request, type OutgoingHttpHeaders } from 'node:http';
 import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { encodeGnosticV2 } from '../../runtime/http/openapi/gnostic.ts';
@@ -46,7 +48,8 @@ describe('/openapi/v2', () => {
     const res = await get();
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/json');
-    expect(res.headers.vary).toBe('Accept');
+    expect(res.headers.vary).toBe('Accept-Encoding, Accept');
+    expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.headers['cache-control']).toBe('no-cache, private');
     expect(res.headers.etag).toBe(`"${createHash('sha512').update(res.body).digest('hex').toUpperCase()}"`);
     expect(Date.parse(res.headers['last-modified'] as string)).not.toBeNaN();
@@ -76,13 +79,49 @@ describe('/openapi/v2', () => {
       expect(res.status).toBe(304);
       expect(res.body.length).toBe(0);
       expect(res.headers.etag).toBe(etag);
-      expect(res.headers.vary).toBe('Accept');
+      expect(res.headers.vary).toBe('Accept-Encoding, Accept');
       expect(res.headers['content-type']).toBeUndefined();
+      expect(res.headers['content-encoding']).toBeUndefined();
       expect(res.headers['last-modified']).toBeUndefined();
     }
     expect((await get({ 'if-none-match': `W/${etag}` })).status).toBe(304);
     expect((await get({ 'if-none-match': `"other", ${etag}` })).status).toBe(304);
     expect((await get({ 'if-none-match': '"other"' })).status).toBe(200);
+  });
+
+  it.each([
+    ['application/json', 'gzip'],
+    ['application/json', 'deflate, gzip;q=0.5'],
+    [PROTO, 'gzip'],
+  ])('%s with Accept-Encoding %j: gzipped, the same ETag and bytes once inflated', async (accept, encoding) => {
+    const plain = await get({ accept });
+    const res = await get({ accept, 'accept-encoding': encoding });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers.vary).toBe('Accept-Encoding, Accept');
+    expect(res.headers['content-type']).toBe(plain.headers['content-type']);
+    expect(res.headers.etag).toBe(plain.headers.etag);
+    expect(res.body.length).toBeLessThan(plain.body.length);
+    expect(gunzipSync(res.body).equals(plain.body)).toBe(true);
+  });
+
+  it.each(['gzip;q=0', 'identity', 'br'])('not gzipped for Accept-Encoding %j', async (encoding) => {
+    const res = await get({ 'accept-encoding': encoding });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(res.body.toString()).swagger).toBe('2.0');
+  });
+
+  it('a 304 and a 406 are not gzipped and vary on Accept-Encoding', async () => {
+    const etag = (await get()).headers.etag as string;
+    const nm = await get({ 'accept-encoding': 'gzip', 'if-none-match': etag });
+    expect(nm.status).toBe(304);
+    expect(nm.headers['content-encoding']).toBeUndefined();
+    expect(nm.body.length).toBe(0);
+    const na = await get({ 'accept-encoding': 'gzip', accept: 'text/html' });
+    expect(na.status).toBe(406);
+    expect(na.headers['content-encoding']).toBeUndefined();
+    expect(na.headers.vary).toBe('Accept-Encoding, Accept');
   });
 
   it('304 for If-Modified-Since at or after Last-Modified', async () => {
@@ -95,6 +134,16 @@ describe('/openapi/v2', () => {
 const sha = (b: Buffer) => createHash('sha512').update(b).digest('hex').toUpperCase();
 
 describe('/openapi/v3', () => {
+  it('is never gzipped (kube-openapi compresses only v2)', async () => {
+    const index = await get({ 'accept-encoding': 'gzip' }, '/openapi/v3');
+    expect(index.headers['content-encoding']).toBeUndefined();
+    const url = JSON.parse(index.body.toString()).paths['api/v1'].serverRelativeURL as string;
+    const doc = await get({ 'accept-encoding': 'gzip' }, url);
+    expect(doc.status).toBe(200);
+    expect(doc.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(doc.body.toString()).openapi).toMatch(/^3\./);
+  });
+
   it('the index has the ETag of its bytes and answers 304 to it', async () => {
     const index = await get({}, '/openapi/v3');
     expect(index.status).toBe(200);

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../runtime/index.ts';
 import { call, server } from '../semantics/helpers.ts';
+import { loadKubeProtobuf } from '../../runtime/codec/protobuf/index.ts';
 
 let s: RunningServer;
 beforeAll(async () => {
@@ -190,6 +191,55 @@ describe('binding', () => {
   });
 });
 
+describe('the Status of eviction and binding is negotiated like any create answer', () => {
+  const post = (path: string, body: unknown, accept: string) => s.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify(body) });
+  const eviction = (name: string) => ({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name } });
+  const binding = (name: string, node: string) => ({ apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { name: node } });
+  const cases: [string, (name: string) => string, (name: string) => unknown][] = [
+    ['pods/eviction', (name) => `${PODS}/${name}/eviction`, eviction],
+    ['pods/binding', (name) => `${PODS}/${name}/binding`, (name) => binding(name, 'pb1')],
+    ['bindings', () => `/api/v1/namespaces/${NS}/bindings`, (name) => binding(name, 'pb2')],
+  ];
+
+  it.each(cases)('%s: protobuf (a v1 Status, 201)', async (_, path, body) => {
+    const name = uniq('neg');
+    await pod(name);
+    const res = await post(path(name), body(name), 'application/vnd.kubernetes.protobuf');
+    expect(res.status).toBe(201);
+    expect(res.headers.get('content-type')).toBe('application/vnd.kubernetes.protobuf');
+    const decoded = (await loadKubeProtobuf()).decode(new Uint8Array(await res.arrayBuffer()));
+    expect(decoded).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Success', code: 201 });
+  });
+
+  it.each(cases)('%s: YAML', async (_, path, body) => {
+    const name = uniq('neg');
+    await pod(name);
+    const res = await post(path(name), body(name), 'application/yaml');
+    expect(res.status).toBe(201);
+    expect(res.headers.get('content-type')).toBe('application/yaml');
+    expect(await res.text()).toBe('kind: Status\napiVersion: v1\nmetadata: {}\nstatus: Success\ncode: 201\n');
+  });
+
+  it.each(cases)('%s: a Table Accept gets the Status itself', async (_, path, body) => {
+    const name = uniq('neg');
+    await pod(name);
+    const res = await post(path(name), body(name), 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json');
+    expect(res.status).toBe(201);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.json()).toMatchObject({ kind: 'Status', status: 'Success' });
+  });
+
+  it.each(cases)('%s: an Accept it cannot answer is 406 and changes nothing', async (_, path, body) => {
+    const name = uniq('neg');
+    await pod(name);
+    const res = await post(path(name), body(name), 'text/html');
+    expect(res.status).toBe(406);
+    const got = await call(s, 'GET', `${PODS}/${name}`);
+    expect(got.code).toBe(200);
+    expect(got.body.spec.nodeName).toBeUndefined();
+  });
+});
+
 describe('pods/ephemeralcontainers', () => {
   it('adds an ephemeral container; may not change or remove one; keeps the rest of the spec', async () => {
     const name = uniq('eph');
@@ -261,5 +311,20 @@ describe('the kubelet-facing subresources without a kubelet', () => {
     const log = await call(s, 'GET', `${PODS}/${onAddr}/log`);
     expect(log.code).toBe(500);
     expect(log.body.message).toBe(`Get "https://10.9.9.9:10250/containerLogs/${NS}/${onAddr}/c": this API server does not connect to kubelets`);
+  });
+
+  it('the first address of the first preferred type is taken, even an empty one (GetPreferredNodeAddress)', async () => {
+    expect((await call(s, 'POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'empty-internal' } })).code).toBe(201);
+    const addresses = [
+      { type: 'ExternalIP', address: '10.8.8.8' },
+      { type: 'InternalIP', address: '' },
+    ];
+    const st = await call(s, 'PATCH', '/api/v1/nodes/empty-internal/status', { status: { addresses } }, 'application/merge-patch+json');
+    expect(st.code, JSON.stringify(st.body)).toBe(200);
+    const p = uniq('kl');
+    await pod(p, { nodeName: 'empty-internal' });
+    const exec = await call(s, 'POST', `${PODS}/${p}/exec?command=ls`);
+    expect(exec.code).toBe(500);
+    expect(exec.body.message).toBe('error dialing backend: dial tcp :10250: this API server does not connect to kubelets');
   });
 });

@@ -120,8 +120,15 @@ describe('CSIDriver, CSINode, CSIStorageCapacity', () => {
       volumeLifecycleModes: ['Persistent'],
     });
     const u = await call(s, 'PUT', `${CD}/csi.example.com`, { ...c.body, spec: { ...c.body.spec, attachRequired: false, fsGroupPolicy: 'File' } });
-    expect422(u, 'spec.attachRequired', 'Invalid value: false: field is immutable');
-    expect(causeMessages(u)).toContain('spec.fsGroupPolicy: Invalid value: "File": field is immutable');
+    // upstream's path for this field has the typo `attachedRequired`
+    expect422(u, 'spec.attachedRequired', 'Invalid value: false: field is immutable');
+    expect(causeMessages(u).some((m) => m.startsWith('spec.fsGroupPolicy'))).toBe(false);
+    const lm = await call(s, 'PUT', `${CD}/csi.example.com`, { ...c.body, spec: { ...c.body.spec, volumeLifecycleModes: ['Ephemeral'] } });
+    expect422(lm, 'spec.volumeLifecycleModes', 'Invalid value: []string{"Ephemeral"}: field is immutable');
+    // fsGroupPolicy and podInfoOnMount are mutable since 1.29 (the reference swagger says so of podInfoOnMount)
+    const m = await call(s, 'PUT', `${CD}/csi.example.com`, { ...c.body, spec: { ...c.body.spec, fsGroupPolicy: 'File', podInfoOnMount: true } });
+    expect(m.code, JSON.stringify(m.body)).toBe(200);
+    expect(m.body.spec).toMatchObject({ fsGroupPolicy: 'File', podInfoOnMount: true });
   });
   it('CSIDriver rules', async () => {
     await rowsFor(CD, (b) => ({ apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: b.name ?? uniq('d.example.com') }, spec: b.spec ?? {} }), [

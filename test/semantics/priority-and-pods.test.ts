@@ -91,6 +91,17 @@ describe('Pod defaults', () => {
     });
   });
 
+  it('a gated pod gets the PodScheduled False condition stamped with the write time, and keeps it on a read', async () => {
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    const r = await call(s, 'POST', PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'gated' }, spec: { schedulingGates: [{ name: 'g' }], containers: [{ name: 'c', image: 'nginx' }] } });
+    expect(r.code, JSON.stringify(r.body)).toBe(201);
+    const cond = r.body.status.conditions[0];
+    expect(cond).toMatchObject({ type: 'PodScheduled', status: 'False', lastProbeTime: null, reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' });
+    expect(cond.lastTransitionTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(Date.parse(cond.lastTransitionTime)).toBeGreaterThanOrEqual(before);
+    expect((await call(s, 'GET', `${PODS}/gated`)).body.status.conditions).toEqual([cond]);
+  });
+
   it('a pod naming a missing PriorityClass is 403', async () => {
     const r = await call(s, 'POST', PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'no-class' }, spec: { priorityClassName: 'nope', containers: [{ name: 'c', image: 'nginx' }] } });
     expect(r.code).toBe(403);

@@ -62,6 +62,24 @@ describe('ReplicationController', () => {
       'spec.template.spec.activeDeadlineSeconds',
       'Forbidden: activeDeadlineSeconds in ReplicationController is not Supported',
     ],
+    [
+      'a writable GCE disk with replicas > 1',
+      { replicas: 2, template: template({ volumes: [{ name: 'd', gcePersistentDisk: { pdName: 'disk' } }] }) },
+      'spec.template.spec.volumes[0].gcePersistentDisk.readOnly',
+      'Invalid value: false: must be true for replicated pods > 1; GCE PD can only be mounted on multiple machines if it is read-only',
+    ],
+    [
+      'a template label that is not a qualified name (reported without metadata, as upstream)',
+      { selector: { app: 'a' }, template: { ...template(), metadata: { labels: { app: 'a', 'bad key!': 'x' } } } },
+      'spec.template.labels',
+      'Invalid value: "bad key!": name part must consist of alphanumeric characters',
+    ],
+    [
+      'ephemeral containers in the template',
+      { template: template({ ephemeralContainers: [{ name: 'e', image: 'busybox' }] }) },
+      'spec.template.spec.ephemeralContainers',
+      'Forbidden: ephemeral containers not allowed in pod template',
+    ],
   ])('%s: 422', async (_n, spec, field, msg) => {
     const r = await call(s, 'POST', RC, rc(spec));
     expect(r.code, JSON.stringify(r.body)).toBe(422);
@@ -70,6 +88,33 @@ describe('ReplicationController', () => {
       causeMessages(r).some((m) => m.startsWith(`${field}: ${msg}`)),
       causeMessages(r).join('\n'),
     ).toBe(true);
+  });
+
+  it.each([
+    ['one replica', 1, false],
+    ['a read-only disk', 3, true],
+  ])('a GCE disk is accepted with %s', async (_n, replicas, readOnly) => {
+    const r = await call(s, 'POST', RC, rc({ replicas, template: template({ volumes: [{ name: 'd', gcePersistentDisk: { pdName: 'disk', readOnly } }] }) }));
+    expect(r.code, JSON.stringify(r.body)).toBe(201);
+  });
+
+  it('ReplicaSets and Deployments have the same disk rule', async () => {
+    for (const [kind, path] of [
+      ['ReplicaSet', '/apis/apps/v1/namespaces/default/replicasets'],
+      ['Deployment', '/apis/apps/v1/namespaces/default/deployments'],
+    ]) {
+      const body = {
+        apiVersion: 'apps/v1',
+        kind,
+        metadata: { name: uniq(kind.toLowerCase()) },
+        spec: { replicas: 2, selector: { matchLabels: { app: 'a' } }, template: template({ volumes: [{ name: 'd', gcePersistentDisk: { pdName: 'disk' } }] }) },
+      };
+      const r = await call(s, 'POST', path, body);
+      expect(r.code, JSON.stringify(r.body)).toBe(422);
+      expect(causeMessages(r)).toContain(
+        'spec.template.spec.volumes[0].gcePersistentDisk.readOnly: Invalid value: false: must be true for replicated pods > 1; GCE PD can only be mounted on multiple machines if it is read-only',
+      );
+    }
   });
 
   it('status writes: counts checked, spec kept', async () => {
@@ -126,6 +171,33 @@ describe('PodTemplate', () => {
     const table = await res.json();
     expect(table.columnDefinitions.map((c: any) => c.name)).toEqual(['Name', 'Containers', 'Images', 'Pod Labels']);
     expect(table.rows[0].cells).toEqual([name, 'c', 'nginx:1.25', 'app=a,tier=t']);
+  });
+
+  it.each([
+    ['a label key that is not a qualified name', { metadata: { labels: { '-x': 'y' } } }, 'template.labels: Invalid value: "-x": name part must consist of alphanumeric characters'],
+    ['a label value too long', { metadata: { labels: { a: 'v'.repeat(64) } } }, `template.labels: Invalid value: "${'v'.repeat(64)}": must be no more than 63 characters`],
+    ['an annotation key that is not a qualified name', { metadata: { annotations: { 'a/b/c': 'x' } } }, 'template.annotations: Invalid value: "a/b/c": a qualified name must consist of'],
+    ['annotations over 256 KiB', { metadata: { annotations: { a: 'x'.repeat(256 * 1024) } } }, 'template.annotations: Too long: may not be more than 262144 bytes'],
+    [
+      'ephemeral containers',
+      { spec: { ...template().spec, ephemeralContainers: [{ name: 'e', image: 'busybox' }] } },
+      'template.spec.ephemeralContainers: Forbidden: ephemeral containers not allowed in pod template',
+    ],
+  ])('the template is checked: %s is 422', async (_n, part, msg) => {
+    const r = await call(s, 'POST', PT, { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: uniq('pt') }, template: { ...template(), ...part } });
+    expect(r.code, JSON.stringify(r.body)).toBe(422);
+    expect(
+      causeMessages(r).some((m) => m.startsWith(msg)),
+      causeMessages(r).join('\n'),
+    ).toBe(true);
+  });
+
+  it('an update is checked too', async () => {
+    const name = uniq('pt');
+    expect((await call(s, 'POST', PT, { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name }, template: template() })).code).toBe(201);
+    const p = await call(s, 'PATCH', `${PT}/${name}`, { template: { metadata: { labels: { '-x': 'y' } } } }, 'application/merge-patch+json');
+    expect(p.code).toBe(422);
+    expect(causeMessages(p).some((m) => m.startsWith('template.labels: Invalid value: "-x"'))).toBe(true);
   });
 
   it('a template without containers is 422', async () => {

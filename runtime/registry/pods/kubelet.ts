@@ -45,12 +45,16 @@ export interface KubeletAddress {
 export async function kubeletAddress(nodes: RegistryStore, nodeName: string): Promise<KubeletAddress> {
   const node = await nodes.get('', nodeName);
   const addresses = list(node.status?.addresses);
+  // GetPreferredNodeAddress: the first address of the first preferred type, even an empty one
   let host: string | undefined;
   for (const type of PREFERRED_ADDRESS_TYPES) {
-    host = addresses.find((a) => a.type === type && a.address)?.address;
-    if (host) break;
+    const found = addresses.find((a) => a.type === type);
+    if (found) {
+      host = String(found.address ?? '');
+      break;
+    }
   }
-  if (!host) {
+  if (host === undefined) {
     const known = addresses.map((a) => `{${a.type ?? ''} ${a.address ?? ''}}`).join(' ');
     throw new ApiError(500, '', `no preferred addresses found; known addresses: [${known}]`);
   }

@@ -1,5 +1,7 @@
 // storage.k8s.io kinds: CSIDriver (name rules, defaults, immutable
-// attachRequired, fsGroupPolicy and volumeLifecycleModes, token requests),
+// attachRequired and volumeLifecycleModes only: fsGroupPolicy and
+// podInfoOnMount are mutable since 1.29 (the reference swagger says so), as ValidateCSIDriverUpdate has it;
+// token requests),
 // CSINode (drivers with unique names, nodeID required and immutable),
 // CSIStorageCapacity (storageClassName required; it and nodeTopology
 // immutable) and VolumeAttachment (attacher, nodeName, exactly one source,
@@ -81,8 +83,8 @@ export function csiDriverStrategy(_def: ResourceDef, base: Strategy): Strategy {
       const o = old.spec ?? {};
       return [
         ...base.validateUpdate(obj, old),
-        ...immutable('spec.attachRequired', s.attachRequired, o.attachRequired),
-        ...immutable('spec.fsGroupPolicy', s.fsGroupPolicy, o.fsGroupPolicy),
+        // upstream names the path `attachedRequired` here
+        ...immutable('spec.attachedRequired', s.attachRequired, o.attachRequired),
         ...immutable('spec.volumeLifecycleModes', s.volumeLifecycleModes, o.volumeLifecycleModes),
       ];
     },

@@ -1,18 +1,19 @@
 // POST .../pods/{name}/eviction (policy/v1 Eviction): the eviction rules
 // are registry/pods/eviction.ts's; this decodes the Eviction (the URL's
 // name must be its name), merges the query's dryRun into its
-// deleteOptions as upstream does, and answers with the Status.
+// deleteOptions as upstream does, and answers with the Status in the
+// negotiated form.
 
 import { ApiError, errors } from '../../../api/errors.ts';
 import type { ApiIndex } from '../../../registry/served.ts';
 import type { Obj } from '../../../storage/interface.ts';
 import { evictPod } from '../../../registry/pods/eviction.ts';
-import { sendJSON } from '../../respond.ts';
-import { requestHeader } from '../../request-headers.ts';
-import { type RequestContext, pretty } from '../context.ts';
+import type { RequestContext } from '../context.ts';
 import { admittedBody } from './body.ts';
+import { negotiateStatus, respondStatus } from './status.ts';
 
 export async function handleEviction(rc: RequestContext, api: ApiIndex): Promise<Response> {
+  const neg = negotiateStatus(rc);
   // upstream's eviction accepts both versions of the Eviction
   const eviction = await admittedBody(rc, { group: 'policy', version: 'v1', kind: 'Eviction', alsoAccepted: ['policy/v1beta1'] });
   if (eviction.metadata?.name !== rc.info.name) throw errors.badRequest('name in URL does not match name in Eviction object');
@@ -29,5 +30,5 @@ export async function handleEviction(rc: RequestContext, api: ApiIndex): Promise
     dryRun,
     preconditions: pre ? { uid: pre.uid ?? undefined, resourceVersion: pre.resourceVersion ?? undefined } : undefined,
   });
-  return sendJSON(status, { status: status.code, warnings: rc.warnings, acceptEncoding: requestHeader(rc.c, 'accept-encoding'), pretty: pretty(rc) });
+  return respondStatus(rc, neg, status);
 }

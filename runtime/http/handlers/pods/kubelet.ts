@@ -5,12 +5,14 @@
 // for a node without an address, an empty 204 for the log of an
 // unscheduled pod) and then, where upstream would dial, the error upstream
 // gives when the dial fails (500), saying why. The proxy subresources are
-// handlers/proxy/'s.
+// handlers/proxy/'s. exec, attach and portforward pass CONNECT admission
+// first (handlers/connect.ts).
 
 import { ApiError, errors } from '../../../api/errors.ts';
 import type { ApiIndex } from '../../../registry/served.ts';
 import { assignedNode, kubeletAddress, podContainer } from '../../../registry/pods/kubelet.ts';
 import type { RequestContext } from '../context.ts';
+import { admitConnect } from '../connect.ts';
 
 const NO_KUBELET = 'this API server does not connect to kubelets';
 
@@ -28,6 +30,8 @@ function dialError(host: string, port: number | string): ApiError {
 
 export async function handlePodKubeletSubresource(rc: RequestContext, api: ApiIndex): Promise<Response> {
   const sub = rc.info.subresource;
+  // exec, attach and portforward are connects: admission (CONNECT) before the pod is read
+  if (sub !== 'log') await admitConnect(rc);
   const pod = await rc.res.store.get(rc.info.namespace, rc.info.name);
   const container = sub === 'portforward' ? '' : podContainer(pod, rc.query.get('container') ?? '');
   if (sub === 'log') {

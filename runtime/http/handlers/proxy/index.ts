@@ -7,13 +7,15 @@
 // to its path with a slash (301), and then, where upstream would connect,
 // the error upstream sends when the connection fails, saying why: 503
 // "error trying to reach service" for a forwarded request, 500 "error
-// dialing backend" for a connection upgrade.
+// dialing backend" for a connection upgrade. Admission runs first, with
+// the CONNECT operation (handlers/connect.ts).
 
 import { ApiError, errors } from '../../../api/errors.ts';
 import type { ApiIndex } from '../../../registry/served.ts';
 import { type ProxyLocation, dialAddress, nodeLocation, podLocation, serviceLocation } from '../../../registry/proxy/location.ts';
 import { requestHeader, requestTarget } from '../../request-headers.ts';
 import type { RequestContext } from '../context.ts';
+import { admitConnect } from '../connect.ts';
 
 /** Why no connection is made, in place of the network error upstream would report. */
 const NO_BACKEND = 'this API server does not connect to proxied backends';
@@ -47,6 +49,8 @@ const isUpgrade = (connection: string | undefined): boolean => (connection ?? ''
 
 export async function handleProxy(rc: RequestContext, api: ApiIndex): Promise<Response> {
   if (rc.query.has('dryRun')) throw errors.badRequest('dryRun is not supported');
+  // admission sees the connect (a ...ProxyOptions with the forwarded path) before the object is looked up
+  await admitConnect(rc, forwardedPath(rc.info.parts, rc.info.path));
   const loc = await locate(rc, api);
   const address = dialAddress(loc);
   if (isUpgrade(requestHeader(rc.c, 'connection'))) throw new ApiError(500, '', `error dialing backend: dial tcp ${address}: ${NO_BACKEND}`);

@@ -14,6 +14,7 @@ describe('podQOSClass', () => {
     ['equal cpu and memory limits and requests', [c({ requests: { cpu: '1', memory: '1Gi' }, limits: { cpu: '1000m', memory: '1Gi' } })], 'Guaranteed'],
     ['limits without requests (as stored: requests defaulted)', [c({ limits: { cpu: '1', memory: '1Gi' } })], 'Burstable'],
     ['requests below limits', [c({ requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: '1', memory: '1Gi' } })], 'Burstable'],
+    ['a zero cpu limit is no limit (Burstable, not Guaranteed)', [c({ requests: { cpu: '0', memory: '1Gi' }, limits: { cpu: '0', memory: '1Gi' } })], 'Burstable'],
     ['one container without memory limit', [c({ requests: { cpu: '1', memory: '1Gi' }, limits: { cpu: '1', memory: '1Gi' } }), c({ requests: { cpu: '1' }, limits: { cpu: '1' } })], 'Burstable'],
   ])('%s: %s', (_n, containers, want) => {
     expect(podQOSClass({ containers })).toBe(want);
@@ -52,10 +53,19 @@ describe('initialPodStatus', () => {
       {
         phase: 'Pending',
         qosClass: 'BestEffort',
-        conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' }],
+        conditions: [
+          {
+            type: 'PodScheduled',
+            status: 'False',
+            lastProbeTime: null,
+            lastTransitionTime: '2026-01-02T03:04:05Z',
+            reason: 'SchedulingGated',
+            message: 'Scheduling is blocked due to non-empty scheduling gates',
+          },
+        ],
       },
     ],
   ])('%s', (_n, spec, want) => {
-    expect(initialPodStatus({ spec })).toEqual(want);
+    expect(initialPodStatus({ spec }, () => new Date('2026-01-02T03:04:05.678Z'))).toEqual(want);
   });
 });

@@ -56,9 +56,12 @@ export function podQOSClass(spec: Obj | undefined): string {
     const found = new Set<string>();
     for (const [name, raw] of Object.entries(isObj(res.limits) ? res.limits : {})) {
       if (!QOS_RESOURCES.includes(name)) continue;
-      found.add(name);
       const q = quantity(raw);
-      if (q && q.sign() > 0) addTo(limits, name, q);
+      // a zero limit is no limit: it neither counts as found nor adds up (upstream's ComputePodQOS)
+      if (q && q.sign() > 0) {
+        found.add(name);
+        addTo(limits, name, q);
+      }
     }
     if (!QOS_RESOURCES.every((r) => found.has(r))) guaranteed = false;
   }
@@ -72,11 +75,26 @@ export function podQOSClass(spec: Obj | undefined): string {
   return guaranteed && requests.size === limits.size ? 'Guaranteed' : 'Burstable';
 }
 
-/** The status a new Pod is stored with (whatever the client sent). */
-export function initialPodStatus(pod: Obj): Obj {
+/**
+ * The status a new Pod is stored with (whatever the client sent). A gated
+ * pod's PodScheduled condition is added as upstream's UpdatePodCondition
+ * adds it: stamped with the time of the write, no probe time.
+ */
+export function initialPodStatus(pod: Obj, now: () => Date = () => new Date()): Obj {
   const status: Obj = { phase: 'Pending', qosClass: podQOSClass(pod.spec) };
   if (list(pod.spec?.schedulingGates).length > 0) {
-    status.conditions = [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' }];
+    status.conditions = [
+      {
+        type: 'PodScheduled',
+        status: 'False',
+        lastProbeTime: null,
+        lastTransitionTime: now()
+          .toISOString()
+          .replace(/\.\d{3}Z$/, 'Z'),
+        reason: 'SchedulingGated',
+        message: 'Scheduling is blocked due to non-empty scheduling gates',
+      },
+    ];
   }
   return status;
 }

@@ -65,6 +65,14 @@ const EPHEMERAL_ALLOWED = new Set([
 ]);
 const NOT_FOR_EPHEMERAL = 'cannot be set for an Ephemeral Container';
 
+/**
+ * Whether a field not allowed in an ephemeral container is unset as Go sees it
+ * (validateFieldAllowList refuses only non-zero values): every such field is a
+ * pointer or a slice, unset only when absent, except `resources`, a struct
+ * value, which is unset when empty (`resources: {}`, as kubectl debug sends it).
+ */
+const unsetInGo = (k: string, v: unknown): boolean => v == null || (k === 'resources' && typeof v === 'object' && !Array.isArray(v) && Object.values(v as Obj).every((x) => x == null));
+
 /** PodSpec probe fields: podSpecErrors already refuses them for ephemeral containers. */
 const PROBES = new Set(['livenessProbe', 'readinessProbe', 'startupProbe']);
 
@@ -75,7 +83,7 @@ export function ephemeralContainerErrors(spec: Obj): FieldError[] {
   list(spec.ephemeralContainers).forEach((ec, i) => {
     const p = `spec.ephemeralContainers[${i}]`;
     for (const k of Object.keys(ec).sort()) {
-      if (!EPHEMERAL_ALLOWED.has(k) && !PROBES.has(k) && ec[k] != null) errs.push(fieldErrors.forbidden(`${p}.${k}`, NOT_FOR_EPHEMERAL));
+      if (!EPHEMERAL_ALLOWED.has(k) && !PROBES.has(k) && !unsetInGo(k, ec[k])) errs.push(fieldErrors.forbidden(`${p}.${k}`, NOT_FOR_EPHEMERAL));
     }
     list(ec.volumeMounts).forEach((vm, j) => {
       if (vm.subPath) errs.push(fieldErrors.forbidden(`${p}.volumeMounts[${j}].subPath`, NOT_FOR_EPHEMERAL));

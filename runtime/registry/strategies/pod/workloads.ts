@@ -1,6 +1,6 @@
 // Where a PodSpec sits in each kind that carries one, and the strategy
 // wrapper that defaults it and validates its containers, restart policy and
-// volumes (plus the kind's own workload defaults: Deployment, ReplicaSet,
+// volumes, and a template's labels and annotations (pod/template.ts) (plus the kind's own workload defaults: Deployment, ReplicaSet,
 // StatefulSet, Job, CronJob).
 
 import type { ResourceDef } from '../../../../generated/api-types.ts';
@@ -10,6 +10,7 @@ import type { Strategy } from '../../strategy.ts';
 import { ALL_RESTART_POLICIES, type PodSpecRules, podSpecErrors } from './containers.ts';
 import { defaultPodSpec } from './defaults.ts';
 import { volumesErrors } from './volumes.ts';
+import { podTemplateErrors } from './template.ts';
 
 /** Path of the PodSpec per `group/Kind`. */
 export const POD_SPEC_PATHS: Record<string, string> = {
@@ -110,9 +111,12 @@ export function withPodSpec(def: ResourceDef, base: Strategy): Strategy {
     defaultPodSpec(podSpecAt(obj, path));
   };
   const rules = POD_SPEC_RULES[key];
+  // every kind but Pod carries a template: its metadata is checked too
+  const templatePath = key === '/Pod' ? undefined : path.replace(/\.spec$/, '');
+  const templateErrs = (obj: Obj): FieldError[] => (templatePath ? podTemplateErrors(templatePath, podSpecAt(obj, templatePath)) : []);
   const errs = (obj: Obj): FieldError[] => {
     const spec = podSpecAt(obj, path);
-    return [...podSpecErrors(path, spec, rules), ...volumesErrors(path, spec?.volumes)];
+    return [...templateErrs(obj), ...podSpecErrors(path, spec, rules), ...volumesErrors(path, spec?.volumes)];
   };
   return {
     ...base,
@@ -122,6 +126,9 @@ export function withPodSpec(def: ResourceDef, base: Strategy): Strategy {
     },
     validate(obj) {
       return [...base.validate(obj), ...errs(obj)];
+    },
+    validateUpdate(obj, old) {
+      return [...base.validateUpdate(obj, old), ...templateErrs(obj)];
     },
   };
 }

@@ -1,6 +1,7 @@
 // Rules shared by the workload kinds: non-negative counts, a required
 // non-empty selector that selects the template's labels, a template that
-// may not set activeDeadlineSeconds, and an immutable selector, with
+// may not set activeDeadlineSeconds, read-only GCE disks when replicated,
+// and an immutable selector, with
 // upstream's paths, texts and Go-printed values.
 
 import type { Obj } from '../../../storage/interface.ts';
@@ -32,6 +33,31 @@ export function selectorTemplateErrors(spec: Obj, word: string): FieldError[] {
   if (sel && !isEmptySelector(sel) && !selectorMatches(sel, labels)) {
     errs.push(fieldErrors.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
   }
+  return errs;
+}
+
+/**
+ * ValidateReadOnlyPersistentDisks, which upstream applies to the templates of
+ * ReplicationControllers, ReplicaSets and Deployments asking for more than one
+ * replica: a GCE persistent disk mounts on several machines only read-only.
+ */
+export function readOnlyDiskErrors(spec: Obj): FieldError[] {
+  if (typeof spec.replicas !== 'number' || spec.replicas <= 1) return [];
+  const volumes = spec.template?.spec?.volumes;
+  if (!Array.isArray(volumes)) return [];
+  const errs: FieldError[] = [];
+  volumes.forEach((v: Obj, i: number) => {
+    const pd = v?.gcePersistentDisk;
+    if (pd && typeof pd === 'object' && pd.readOnly !== true) {
+      errs.push(
+        fieldErrors.invalid(
+          `spec.template.spec.volumes[${i}].gcePersistentDisk.readOnly`,
+          false,
+          'must be true for replicated pods > 1; GCE PD can only be mounted on multiple machines if it is read-only',
+        ),
+      );
+    }
+  });
   return errs;
 }
 

@@ -11,7 +11,7 @@ import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
 import type { Strategy } from '../../strategy.ts';
 import { GoValue, goIntOrString } from '../../../api/go-format.ts';
 import { intOrPercentErrors, isZero } from '../common/int-or-percent.ts';
-import { noActiveDeadline, nonNegative, selectorImmutable, selectorTemplateErrors } from './common.ts';
+import { noActiveDeadline, nonNegative, readOnlyDiskErrors, selectorImmutable, selectorTemplateErrors } from './common.ts';
 
 function goStrategy(st: Obj): GoValue {
   const ru = st.rollingUpdate;
@@ -54,6 +54,7 @@ export function validateDeployment(obj: Obj): FieldError[] {
   const errs: FieldError[] = [];
   errs.push(...nonNegative('spec.replicas', spec.replicas));
   errs.push(...selectorTemplateErrors(spec, 'deployment'));
+  errs.push(...readOnlyDiskErrors(spec));
   errs.push(...noActiveDeadline(spec, 'ReplicaSet'));
   errs.push(...nonNegative('spec.revisionHistoryLimit', spec.revisionHistoryLimit));
   errs.push(...deploymentStrategyErrors(spec.strategy));
@@ -73,6 +74,7 @@ export function validateReplicaSet(obj: Obj): FieldError[] {
     ...nonNegative('spec.replicas', spec.replicas),
     ...nonNegative('spec.minReadySeconds', spec.minReadySeconds),
     ...selectorTemplateErrors(spec, 'deployment'),
+    ...readOnlyDiskErrors(spec),
     ...noActiveDeadline(spec, 'ReplicaSet'),
   ];
 }

@@ -2,7 +2,8 @@
 // and empty labels from the template's labels; the spec needs a non-empty
 // selector that selects the template's labels, a template, non-negative
 // replicas and minReadySeconds, and no activeDeadlineSeconds in the
-// template (restartPolicy Always is the PodSpec rules'); the selector may
+// template, read-only GCE persistent disks when replicas > 1 (restartPolicy
+// Always is the PodSpec rules'); the selector may
 // change. Status writes keep the counts non-negative and each no greater
 // than the one it is part of. Upstream's paths and texts.
 
@@ -12,7 +13,7 @@ import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
 import { selectorMatches } from '../../../api/label-selector.ts';
 import type { Strategy } from '../../strategy.ts';
 import { statusWithMetadata } from '../common/status.ts';
-import { noActiveDeadline, nonNegative } from './common.ts';
+import { noActiveDeadline, nonNegative, readOnlyDiskErrors } from './common.ts';
 
 const isMap = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isEmptyMap = (v: unknown): boolean => !isMap(v) || Object.keys(v).length === 0;
@@ -43,6 +44,7 @@ export function validateReplicationController(obj: Obj): FieldError[] {
   if (!emptySelector && !selectorMatches({ matchLabels: selector }, labels)) {
     errs.push(fieldErrors.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
   }
+  errs.push(...readOnlyDiskErrors(spec));
   errs.push(...noActiveDeadline(spec, 'ReplicationController'));
   return errs;
 }
