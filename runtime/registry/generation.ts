@@ -9,7 +9,7 @@
 
 import type { ResourceDef } from '../../generated/api-types.ts';
 import type { Obj } from '../storage/interface.ts';
-import { jsonEqual } from '../api/json-equal.ts';
+import { jsonEqual, typedEqual } from '../api/json-equal.ts';
 
 export interface GenerationRule {
   /** PrepareForCreate sets 1 (false: the client's value stays, as CSIDriver's strategy has it). */
@@ -18,15 +18,18 @@ export interface GenerationRule {
   changed(obj: Obj, old: Obj): boolean;
 }
 
-/** A top-level field differs (absent and null count as the same empty value). */
+/**
+ * A top-level field differs, compared as the strategies' Semantic.DeepEqual
+ * compares Go structs: a member null, [] or {} is the same as an absent one.
+ */
 function fieldChanged(field: string): (obj: Obj, old: Obj) => boolean {
-  return (obj, old) => !jsonEqual(obj[field] ?? null, old[field] ?? null);
+  return (obj, old) => !typedEqual(obj[field], old[field]);
 }
 
-/** Everything but the listed top-level fields differs. */
-function restChanged(ignored: string[]): (obj: Obj, old: Obj) => boolean {
+/** Everything but the listed top-level fields differs (typed kinds: as fieldChanged; custom resources: as JSON, their maps are unstructured). */
+function restChanged(ignored: string[], equal: (a: unknown, b: unknown) => boolean = typedEqual): (obj: Obj, old: Obj) => boolean {
   const strip = (o: Obj): Obj => Object.fromEntries(Object.entries(o).filter(([k]) => !ignored.includes(k)));
-  return (obj, old) => !jsonEqual(strip(obj), strip(old));
+  return (obj, old) => !equal(strip(obj), strip(old));
 }
 
 const specChanged = fieldChanged('spec');
@@ -37,7 +40,7 @@ const GENERATION_RULES: Readonly<Record<string, GenerationRule>> = {
   // apps: spec; Deployment also counts annotations (they are copied to its ReplicaSets)
   'apps/Deployment': {
     setOnCreate: true,
-    changed: (obj, old) => specChanged(obj, old) || !jsonEqual(obj.metadata?.annotations ?? {}, old.metadata?.annotations ?? {}),
+    changed: (obj, old) => specChanged(obj, old) || !typedEqual(obj.metadata?.annotations, old.metadata?.annotations),
   },
   'apps/ReplicaSet': SPEC,
   '/ReplicationController': SPEC,
@@ -62,7 +65,7 @@ const GENERATION_RULES: Readonly<Record<string, GenerationRule>> = {
   // everything but metadata, and the labels
   'discovery.k8s.io/EndpointSlice': {
     setOnCreate: true,
-    changed: (obj, old) => restChanged(['metadata'])(obj, old) || !jsonEqual(obj.metadata?.labels ?? {}, old.metadata?.labels ?? {}),
+    changed: (obj, old) => restChanged(['metadata'])(obj, old) || !typedEqual(obj.metadata?.labels, old.metadata?.labels),
   },
   // not set on create, moved on spec changes (0 -> 1 on the first one)
   'storage.k8s.io/CSIDriver': { setOnCreate: false, changed: specChanged },
@@ -70,7 +73,7 @@ const GENERATION_RULES: Readonly<Record<string, GenerationRule>> = {
 
 /** Custom resources: everything but metadata counts, and status too unless it is a subresource. */
 function customResourceRule(statusSubresource: boolean): GenerationRule {
-  return { setOnCreate: true, changed: restChanged(statusSubresource ? ['metadata', 'status'] : ['metadata']) };
+  return { setOnCreate: true, changed: restChanged(statusSubresource ? ['metadata', 'status'] : ['metadata'], jsonEqual) };
 }
 
 /** The kind's rule, or undefined for a kind whose generation the server leaves alone. */

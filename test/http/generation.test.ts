@@ -192,6 +192,21 @@ describe('what the client sends', () => {
     expect(c.json.details.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: -1: must be greater than or equal to 0', field: 'metadata.generation' }]);
   });
 
+  it('a spec member sent as [] or {} where it was absent does not move the generation (Go decodes both the same)', async () => {
+    const obj = validObject(
+      storedKinds.find((k) => k.def.kind === 'Deployment')!,
+      'empties',
+      NS,
+    );
+    const c = await call('POST', D, obj);
+    expect(c.json.metadata.generation).toBe(1);
+    const empties = await call('PATCH', `${D}/empties`, { spec: { template: { spec: { imagePullSecrets: [], nodeSelector: {} } } } }, 'application/merge-patch+json');
+    expect(empties.status, JSON.stringify(empties.json)).toBe(200);
+    expect(empties.json.metadata.generation).toBe(1);
+    const real = await call('PATCH', `${D}/empties`, { spec: { template: { spec: { nodeSelector: { disk: 'ssd' } } } } }, 'application/merge-patch+json');
+    expect(real.json.metadata.generation).toBe(2);
+  });
+
   it("a scale write moves a Deployment's generation; a status write does not", async () => {
     const obj = validObject(
       storedKinds.find((k) => k.def.kind === 'Deployment')!,
