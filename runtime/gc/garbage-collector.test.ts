@@ -5,6 +5,7 @@
 // a plain owner that goes is deleted, one whose owner never existed is
 // deleted, one whose owner is plain and live is kept, and an orphaning
 // owner's dependents lose the reference.
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api/errors.ts';
 import { ANNOTATION_INITIAL_EVENTS_END } from '../api/k8s-names.ts';
@@ -57,8 +58,11 @@ class FakeStore {
   }
 }
 
-const cm = (name: string, extra: Record<string, unknown> = {}): Obj => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns', uid: `uid-${name}`, ...extra } });
-const ref = (owner: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: owner, uid: `uid-${owner}` });
+/** A UUID per name, as the server makes them (one name, 'odd', has a uid of another shape). */
+const uids = new Map<string, string>();
+const uidOf = (name: string) => (name === 'odd' ? 'odd-uid' : (uids.get(name) ?? (uids.set(name, randomUUID()), uids.get(name)!)));
+const cm = (name: string, extra: Record<string, unknown> = {}): Obj => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns', uid: uidOf(name), ...extra } });
+const ref = (owner: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: owner, uid: uidOf(owner) });
 
 async function started(store: FakeStore, initial: Obj[] = []): Promise<GarbageCollector> {
   const served = { def: { group: '', kind: 'ConfigMap', namespaced: true, verbs: ['watch'], virtual: false }, store: store as unknown as RegistryStore };
@@ -107,11 +111,12 @@ describe('garbage collector index', () => {
 describe('garbage collection with plain owners', () => {
   it('deletes the dependent of a plain owner that goes, and keeps one whose owner is live', async () => {
     const store = new FakeStore();
-    const gc = await started(store, [cm('a'), cm('b'), cm('d1', { ownerReferences: [ref('a')] }), cm('d2', { ownerReferences: [ref('b')] })]);
+    const gc = await started(store, [cm('a'), cm('b'), cm('odd'), cm('d1', { ownerReferences: [ref('a')] }), cm('d2', { ownerReferences: [ref('b')] }), cm('d3', { ownerReferences: [ref('odd')] })]);
     await settle(gc);
     store.remove('a');
+    store.remove('odd');
     await settle(gc);
-    expect(store.deleted).toEqual(['d1']);
+    expect(store.deleted).toEqual(['d1', 'd3']);
     expect(store.objects.has('d2')).toBe(true);
     await gc.stop();
   });

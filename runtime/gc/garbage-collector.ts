@@ -8,7 +8,7 @@
 // - Foreground: an owner being deleted with `foregroundDeletion` has its
 //   dependents deleted; when none is left it loses the finalizer.
 // It watches every stored resource to keep the set of every object's uid
-// (whether an owner exists), a node for each object that can need its work
+// (whether an owner exists; uid-set.ts keeps them compact), a node for each object that can need its work
 // (one with owner references, finalizers or a deletion timestamp; the rest
 // cost their uid only), and the dependents of each owner uid; work is queued
 // and done one item at a time.
@@ -19,6 +19,7 @@ import type { RegistryStore } from '../registry/store.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import type { Obj, WatchStream } from '../storage/interface.ts';
 import { GARBAGE_COLLECTOR_WRITER } from '../registry/write-services.ts';
+import { UidSet } from './uid-set.ts';
 
 interface Node {
   uid: string;
@@ -32,7 +33,7 @@ interface Node {
 
 export class GarbageCollector {
   /** The uid of every object seen and not deleted. */
-  private readonly uids = new Set<string>();
+  private readonly uids = new UidSet();
   /** Objects with owner references, finalizers or a deletion timestamp, by uid. */
   private readonly nodes = new Map<string, Node>();
   private readonly dependents = new Map<string, Set<string>>();
