@@ -81,6 +81,18 @@ describe('Cacher', () => {
     }
   });
 
+  it('lets its arena count its entries as gone once closed', async () => {
+    const arena = new ByteArena(1 << 16);
+    await make({ arena });
+    for (let i = 0; i < 3; i++) await cacher.create(`${P}ns/o${i}`, cm(`o${i}`));
+    await until(() => cacher.cacheRevision === kv.revisionNow());
+    const json = (await cacher.getEncoded(`${P}ns/o1`))!.json;
+    expect(arena.filling.live).toBe((await base.listEncoded(P, {})).items.reduce((n, i) => n + Buffer.byteLength(i.json), 0));
+    await cacher.close();
+    expect(arena.filling.live).toBe(0);
+    expect(JSON.parse(json).metadata.name).toBe('o1');
+  });
+
   it('cuts off a slow watcher without holding back the others', async () => {
     await make({ watchBuffer: 5 });
     const rv = String(await kv.currentRevision());

@@ -601,5 +601,7 @@ export class Cacher implements Storage {
     this.watchers.clear();
     await this.ready.catch(() => undefined);
     this.innerStream?.stop();
+    // the entries stay readable; the arena no longer counts them as current
+    for (const e of this.store.values()) this.entries.retire(e);
   }
 }
