@@ -7,8 +7,11 @@
 //   references removed from every dependent, then loses the finalizer.
 // - Foreground: an owner being deleted with `foregroundDeletion` has its
 //   dependents deleted; when none is left it loses the finalizer.
-// It watches every stored resource to keep an index of objects by uid and
-// of dependents by owner uid; work is queued and done one item at a time.
+// It watches every stored resource to keep the set of every object's uid
+// (whether an owner exists; uid-set.ts keeps them compact), a node for each object that can need its work
+// (one with owner references, finalizers or a deletion timestamp; the rest
+// cost their uid only), and the dependents of each owner uid; work is queued
+// and done one item at a time.
 
 import { ANNOTATION_INITIAL_EVENTS_END, FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../api/k8s-names.ts';
 import { ApiError } from '../api/errors.ts';
@@ -16,6 +19,7 @@ import type { RegistryStore } from '../registry/store.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import type { Obj, WatchStream } from '../storage/interface.ts';
 import { GARBAGE_COLLECTOR_WRITER } from '../registry/write-services.ts';
+import { UidSet } from './uid-set.ts';
 
 interface Node {
   uid: string;
@@ -28,6 +32,9 @@ interface Node {
 }
 
 export class GarbageCollector {
+  /** The uid of every object seen and not deleted. */
+  private readonly uids = new UidSet();
+  /** Objects with owner references, finalizers or a deletion timestamp, by uid. */
   private readonly nodes = new Map<string, Node>();
   private readonly dependents = new Map<string, Set<string>>();
   private readonly streams: WatchStream[] = [];
@@ -67,6 +74,11 @@ export class GarbageCollector {
     for (const s of this.streams) s.stop();
   }
 
+  /** Objects known and objects with a node (for tests and metrics). */
+  get graphSize(): { objects: number; nodes: number; owners: number } {
+    return { objects: this.uids.size, nodes: this.nodes.size, owners: this.dependents.size };
+  }
+
   /** Resolves when no work is queued (for tests). */
   idle(): Promise<void> {
     if (!this.running && this.queue.length === 0) return Promise.resolve();
@@ -97,8 +109,9 @@ export class GarbageCollector {
     const uid: string | undefined = md.uid;
     if (!uid) return;
     const old = this.nodes.get(uid);
-    if (old) for (const o of old.owners) this.dependents.get(o)?.delete(uid);
+    if (old) for (const o of old.owners) this.forgetDependent(o, uid);
     if (type === 'DELETED') {
+      this.uids.delete(uid);
       this.nodes.delete(uid);
       // its dependents may now be orphans of a vanished owner
       const deps = this.dependents.get(uid);
@@ -107,14 +120,23 @@ export class GarbageCollector {
       for (const o of old?.owners ?? []) this.enqueue(() => this.checkOwner(o));
       return;
     }
+    this.uids.add(uid);
+    const refs: { uid?: string }[] = md.ownerReferences ?? [];
+    const deleting = !!md.deletionTimestamp;
+    const finalizers: string[] = md.finalizers ?? [];
+    if (refs.length === 0 && finalizers.length === 0 && !deleting) {
+      // nothing to do for it but to know it exists
+      if (old) this.nodes.delete(uid);
+      return;
+    }
     const node: Node = {
       uid,
       store,
       namespace: md.namespace ?? '',
       name: md.name,
-      owners: (md.ownerReferences ?? []).map((r: { uid: string }) => r.uid).filter(Boolean),
-      deleting: !!md.deletionTimestamp,
-      finalizers: md.finalizers ?? [],
+      owners: refs.map((r) => r.uid).filter((u): u is string => !!u),
+      deleting,
+      finalizers,
     };
     this.nodes.set(uid, node);
     for (const o of node.owners) {
@@ -126,7 +148,15 @@ export class GarbageCollector {
       this.enqueue(() => this.checkOwner(uid));
     }
     // a dependent created after its owners vanished (or pointing at none that exist)
-    if (node.owners.length && node.owners.every((o) => !this.nodes.has(o))) this.enqueue(() => this.checkDependent(uid));
+    if (node.owners.length && node.owners.every((o) => !this.uids.has(o))) this.enqueue(() => this.checkDependent(uid));
+  }
+
+  /** uid is no longer a dependent of owner (an owner left with none is forgotten). */
+  private forgetDependent(owner: string, uid: string): void {
+    const set = this.dependents.get(owner);
+    if (!set) return;
+    set.delete(uid);
+    if (set.size === 0) this.dependents.delete(owner);
   }
 
   private enqueue(work: () => Promise<void>): void {
@@ -155,7 +185,7 @@ export class GarbageCollector {
    * events of different resources arrive independently, so the index may lag.
    */
   private async ownerExists(dependent: Node, ref: { apiVersion?: string; kind?: string; name?: string; uid: string }): Promise<boolean> {
-    if (this.nodes.has(ref.uid)) return true;
+    if (this.uids.has(ref.uid)) return true;
     const group = ref.apiVersion?.includes('/') ? ref.apiVersion.split('/')[0] : '';
     const served = ref.kind ? this.api.byKind(group, ref.kind) : undefined;
     if (!served || !ref.name) return false;

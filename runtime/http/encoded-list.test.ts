@@ -1,13 +1,27 @@
 // listBody and objectBody against JSON.stringify of the list or object a
 // parsed-object answer would serialize (withVersion applied), over a table
-// of items, metadata and endpoint versions; the protobuf bodies against the
-// codec's encoding of the same list, with the item cache bounded small.
+// of items, metadata and endpoint versions, with items kept as text and as
+// bytes (whose text is then read only for another version); the protobuf
+// bodies against the codec's encoding of the same list, with the item cache
+// bounded small.
 import { describe, expect, it } from 'vitest';
 import { listBody, objectBody, PROTOBUF_CACHE_BYTES, ProtobufItemCache, ProtobufObjectCache, protobufListBody, protobufObjectBody } from './encoded-list.ts';
 import { loadKubeProtobuf } from '../codec/protobuf/index.ts';
-import type { Obj } from '../storage/interface.ts';
+import type { EncodedObject, Obj } from '../storage/interface.ts';
 
 const enc = (o: Obj) => ({ json: JSON.stringify(o), apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : '' });
+/** An item kept as bytes (as the watch cache keeps them), counting how often its text is asked for. */
+const asBytes = (o: Obj, reads: { n: number }): EncodedObject => {
+  const text = JSON.stringify(o);
+  return {
+    apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : '',
+    bytes: Buffer.from(text),
+    get json() {
+      reads.n++;
+      return text;
+    },
+  };
+};
 const withVersion = (o: Obj, gv: string) => (o.apiVersion === gv ? o : { ...o, apiVersion: gv });
 
 const objs: Obj[] = [
@@ -16,16 +30,40 @@ const objs: Obj[] = [
   { metadata: { name: 'c', resourceVersion: '7' } },
 ];
 
+const rows: [string, string, string, Record<string, unknown>, Obj[]][] = [
+  ['empty list', 'ConfigMapList', 'v1', { resourceVersion: '9' }, []],
+  ['one item', 'ConfigMapList', 'v1', { resourceVersion: '9' }, [objs[0]]],
+  ['paged, with items of other versions', 'ThingList', 'example.com/v1', { resourceVersion: '9', continue: 'eyJ2Ijoi', remainingItemCount: 3 }, objs],
+  ['non-ASCII list metadata', 'ConfigMapList', 'v1', { resourceVersion: 'ü' }, objs],
+];
+
 describe('listBody', () => {
-  const rows: [string, string, string, Record<string, unknown>, Obj[]][] = [
-    ['empty list', 'ConfigMapList', 'v1', { resourceVersion: '9' }, []],
-    ['one item', 'ConfigMapList', 'v1', { resourceVersion: '9' }, [objs[0]]],
-    ['paged, with items of other versions', 'ThingList', 'example.com/v1', { resourceVersion: '9', continue: 'eyJ2Ijoi', remainingItemCount: 3 }, objs],
-    ['non-ASCII list metadata', 'ConfigMapList', 'v1', { resourceVersion: 'ü' }, objs],
-  ];
   it.each(rows)('%s', (_, kind, apiVersion, metadata, items) => {
     const expected = `${JSON.stringify({ kind, apiVersion, metadata, items: items.map((o) => withVersion(o, apiVersion)) })}\n`;
     expect(listBody(kind, apiVersion, metadata, items.map(enc)).toString('utf8')).toBe(expected);
+  });
+});
+
+describe('items kept as bytes', () => {
+  it.each(rows.map((r) => [r[0], r[2], r[4]] as const))('%s: the list of their bytes, text decoded only for another version', (_, apiVersion, items) => {
+    const reads = { n: 0 };
+    const got = listBody(
+      'L',
+      apiVersion,
+      { resourceVersion: '9' },
+      items.map((o) => asBytes(o, reads)),
+    );
+    expect(got.equals(listBody('L', apiVersion, { resourceVersion: '9' }, items.map(enc)))).toBe(true);
+    expect(reads.n).toBe(items.filter((o) => o.apiVersion !== apiVersion).length);
+  });
+
+  it.each(objs.map((o) => [o.metadata.name, o] as const))('object %s: its bytes and a newline', (_, o) => {
+    for (const gv of ['v1', 'example.com/v1beta1', 'apps/v1']) {
+      const reads = { n: 0 };
+      const got = objectBody(asBytes(o, reads), gv);
+      expect(Buffer.from(got).toString('utf8')).toBe(`${JSON.stringify(withVersion(o, gv))}\n`);
+      expect(reads.n).toBe(o.apiVersion === gv ? 0 : 1);
+    }
   });
 });
 

@@ -1,10 +1,12 @@
-// Answers made of objects' served JSON (the watch cache's strings, or the
+// Answers made of objects' served JSON (the watch cache's bytes, or the
 // stored text with its resourceVersion spliced in) instead of parsed objects:
-// a list is its envelope (kind, apiVersion, metadata) around the items'
-// strings, written once into one buffer. The bytes are exactly those of
-// JSON.stringify of the list object plus the newline encodeBody adds. An
-// item stored under another apiVersion than the endpoint's is parsed and
-// re-serialized with the endpoint's, as withVersion does for parsed objects.
+// a list is its envelope (kind, apiVersion, metadata) around the items' JSON,
+// written once into one buffer, the bytes of an item the cache keeps as
+// bytes copied as they are (never decoded and encoded again). The bytes are
+// exactly those of JSON.stringify of the list object plus the newline
+// encodeBody adds. An item stored under another apiVersion than the
+// endpoint's is parsed and re-serialized with the endpoint's, as withVersion
+// does for parsed objects.
 // In protobuf, each item's message bytes are made from its JSON and kept in a
 // cache bounded by size (ProtobufItemCache), so a list is the list envelope
 // around them and a get is the object envelope.
@@ -12,35 +14,58 @@ import type { EncodedObject } from '../storage/interface.ts';
 import type { KubeProtobuf } from '../codec/protobuf/index.ts';
 import { ByteLRU } from './byte-lru.ts';
 
-/** An item's JSON as the endpoint of `apiVersion` serves it. */
-export function itemJSON(item: EncodedObject, apiVersion: string): string {
-  if (item.apiVersion === apiVersion) return item.json;
+/** An item's JSON as the endpoint of `apiVersion` serves it: its bytes when it is kept as bytes, else its text. */
+export function itemJSON(item: EncodedObject, apiVersion: string): string | Uint8Array {
+  if (item.apiVersion === apiVersion) return item.bytes ?? item.json;
   return JSON.stringify({ ...JSON.parse(item.json), apiVersion });
 }
 
-/** One object's body: its JSON and a newline. */
-export function objectBody(item: EncodedObject, apiVersion: string): string {
-  return `${itemJSON(item, apiVersion)}\n`;
+/** The UTF-8 size of a piece of a body. */
+export function pieceBytes(piece: string | Uint8Array): number {
+  return typeof piece === 'string' ? Buffer.byteLength(piece) : piece.byteLength;
+}
+
+/** Writes a piece of a body into out at `at`; returns its size. */
+export function writePiece(out: Buffer, piece: string | Uint8Array, at: number): number {
+  if (typeof piece === 'string') return out.write(piece, at);
+  out.set(piece, at);
+  return piece.byteLength;
+}
+
+/** The size of an item's JSON, counted without decoding it (for a string: its length, a lower bound of its UTF-8 size). */
+export function encodedLength(item: EncodedObject): number {
+  return item.bytes?.byteLength ?? item.json.length;
 }
 
 const COMMA = 44;
+const NEWLINE = 10;
+
+/** One object's body: its JSON and a newline. */
+export function objectBody(item: EncodedObject, apiVersion: string): string | Buffer {
+  const piece = itemJSON(item, apiVersion);
+  if (typeof piece === 'string') return `${piece}\n`;
+  const out = Buffer.allocUnsafe(piece.byteLength + 1);
+  out.set(piece, 0);
+  out[piece.byteLength] = NEWLINE;
+  return out;
+}
 
 /** `{"kind":...,"apiVersion":...,"metadata":...,"items":[...]}` and a newline, as bytes. */
 export function listBody(kind: string, apiVersion: string, metadata: Record<string, unknown>, items: EncodedObject[]): Buffer {
   const head = `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(metadata)},"items":[`;
   const tail = ']}\n';
-  const texts = new Array<string>(items.length);
+  const pieces = new Array<string | Uint8Array>(items.length);
   let size = Buffer.byteLength(head) + tail.length + Math.max(0, items.length - 1);
   for (let i = 0; i < items.length; i++) {
-    const t = itemJSON(items[i], apiVersion);
-    texts[i] = t;
-    size += Buffer.byteLength(t);
+    const p = itemJSON(items[i], apiVersion);
+    pieces[i] = p;
+    size += pieceBytes(p);
   }
   const out = Buffer.allocUnsafe(size);
   let at = out.write(head, 0);
-  for (let i = 0; i < texts.length; i++) {
+  for (let i = 0; i < pieces.length; i++) {
     if (i > 0) out[at++] = COMMA;
-    at += out.write(texts[i], at);
+    at += writePiece(out, pieces[i], at);
   }
   at += out.write(tail, at);
   if (at !== size) throw new Error(`list body: wrote ${at} of ${size} bytes`);
@@ -71,8 +96,8 @@ export class ProtobufItemCache {
   private lru: ByteLRU<EncodedObject, ItemBytes>;
 
   constructor(maxBytes: number = PROTOBUF_CACHE_BYTES) {
-    // the JSON string counted at one byte a character, plus the objects that hold it all
-    this.lru = new ByteLRU(maxBytes, (item, v) => item.json.length + v.byteLength + 128);
+    // the JSON counted at one byte a character, plus the objects that hold it all
+    this.lru = new ByteLRU(maxBytes, (item, v) => encodedLength(item) + v.byteLength + 128);
   }
 
   bytes(codec: KubeProtobuf, apiVersion: string, listKind: string, item: EncodedObject): Uint8Array {
@@ -118,7 +143,7 @@ export class ProtobufObjectCache {
   private lru: ByteLRU<EncodedObject, ItemBytes>;
 
   constructor(maxBytes: number = PROTOBUF_CACHE_BYTES / 2) {
-    this.lru = new ByteLRU(maxBytes, (item, v) => item.json.length + v.byteLength + 128);
+    this.lru = new ByteLRU(maxBytes, (item, v) => encodedLength(item) + v.byteLength + 128);
   }
 
   body(codec: KubeProtobuf, kind: string, listKind: string, apiVersion: string, item: EncodedObject, items: ProtobufItemCache): Uint8Array {

@@ -1,5 +1,5 @@
 // listChunks against listBody over a table of lists and chunk sizes: the
-// chunks joined are the same bytes, no chunk is much bigger than asked (an
+// chunks joined are the same bytes (items kept as text or as bytes), no chunk is much bigger than asked (an
 // item is never split), and the response streams them, gzipped when asked.
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,8 @@ const item = (i: number, apiVersion = 'v1') => {
   return { json: JSON.stringify(o), apiVersion };
 };
 const items = (n: number) => Array.from({ length: n }, (_, i) => item(i, i % 5 === 4 ? 'v0' : 'v1'));
+/** The same items kept as bytes, as the watch cache keeps them. */
+const asBytes = (list: { json: string; apiVersion: string }[]) => list.map((i) => ({ ...i, bytes: Buffer.from(i.json) }));
 
 describe('listChunks', () => {
   it.each([
@@ -24,6 +26,7 @@ describe('listChunks', () => {
     const meta = { resourceVersion: '77', continue: 'tok', remainingItemCount: 3 };
     const chunks = [...listChunks('ConfigMapList', 'v1', meta, list, chunk)];
     expect(Buffer.concat(chunks).equals(listBody('ConfigMapList', 'v1', meta, list))).toBe(true);
+    expect(Buffer.concat([...listChunks('ConfigMapList', 'v1', meta, asBytes(list), chunk)]).equals(Buffer.concat(chunks))).toBe(true);
     const biggest = Math.max(...list.map((i) => Buffer.byteLength(i.json) + 64), 0);
     for (const c of chunks) expect(c.length).toBeLessThan(chunk + biggest + 200);
     if (chunk < 10 ** 9 && n > 100) expect(chunks.length).toBeGreaterThan(5);
@@ -33,6 +36,9 @@ describe('listChunks', () => {
     expect(listAtLeast(items(10), 10)).toBe(true);
     expect(listAtLeast(items(10), 10 ** 6)).toBe(false);
     expect(listAtLeast([], 0)).toBe(false);
+    // bytes count as bytes: 'é😀' is 6 bytes in 3 characters
+    const multi = [{ json: 'é😀', apiVersion: 'v1', bytes: Buffer.from('é😀') }];
+    expect([listAtLeast(multi, 5), listAtLeast(multi, 6)]).toEqual([true, false]);
   });
 });
 

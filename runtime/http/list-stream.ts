@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { GZIP_THRESHOLD_BYTES } from '../api/k8s-names.ts';
 import type { EncodedObject } from '../storage/interface.ts';
-import { itemJSON } from './encoded-list.ts';
+import { encodedLength, itemJSON, pieceBytes, writePiece } from './encoded-list.ts';
 import { acceptsGzip, responseHeaders, type ResponseOptions } from './respond.ts';
 
 /** Lists whose items' JSON passes this many characters are streamed; smaller ones go out as one buffer. */
@@ -18,22 +18,22 @@ export const STREAM_LIST_BYTES = 256 * 1024;
 /** About how much of the list each chunk carries (an item is never split). */
 export const LIST_CHUNK_BYTES = 256 * 1024;
 
-/** Whether the items' JSON passes `bytes` characters (a lower bound of its UTF-8 size). */
+/** Whether the items' JSON passes `bytes` bytes (counting a string's characters: a lower bound of its UTF-8 size). */
 export function listAtLeast(items: EncodedObject[], bytes: number): boolean {
   let n = 0;
-  for (const i of items) if ((n += i.json.length) > bytes) return true;
+  for (const i of items) if ((n += encodedLength(i)) > bytes) return true;
   return false;
 }
 
 /** The bytes of listBody(kind, apiVersion, metadata, items), in chunks of about chunkBytes. */
 export function* listChunks(kind: string, apiVersion: string, metadata: Record<string, unknown>, items: EncodedObject[], chunkBytes = LIST_CHUNK_BYTES): Generator<Buffer> {
   const head = `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(metadata)},"items":[`;
-  let texts: string[] = [head];
+  let texts: (string | Uint8Array)[] = [head];
   let size = Buffer.byteLength(head);
   const flush = (): Buffer => {
     const out = Buffer.allocUnsafe(size);
     let at = 0;
-    for (const t of texts) at += out.write(t, at);
+    for (const t of texts) at += writePiece(out, t, at);
     texts = [];
     size = 0;
     return out;
@@ -45,7 +45,7 @@ export function* listChunks(kind: string, apiVersion: string, metadata: Record<s
     }
     const t = itemJSON(items[i], apiVersion);
     texts.push(t);
-    size += Buffer.byteLength(t);
+    size += pieceBytes(t);
     if (size >= chunkBytes) yield flush();
   }
   texts.push(']}\n');

@@ -200,9 +200,12 @@ export interface ListResult {
  * metadata.resourceVersion), made without parsing where the store can.
  */
 export interface EncodedObject {
+  /** The JSON text; where `bytes` is kept instead (the watch cache), decoded from them on each read. */
   readonly json: string;
   /** The object's apiVersion (the version it is stored in); '' when it has none. */
   readonly apiVersion: string;
+  /** The same JSON as UTF-8 bytes, where that is how it is kept: a view to read (never to write), made on each read. */
+  readonly bytes?: Uint8Array;
 }
 
 export interface EncodedListResult extends Omit<ListResult, 'items'> {

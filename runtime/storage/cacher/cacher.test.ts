@@ -9,6 +9,7 @@ import { openSqliteKV, type SqliteKV } from '../sqlite/index.ts';
 import { KVStorage } from '../kvstore/index.ts';
 import { Cacher } from './cacher.ts';
 import { EventRing } from './ring.ts';
+import { ByteArena } from './byte-arena.ts';
 import type { EventQueue } from '../stream/event-queue.ts';
 
 const P = '/registry/core/configmaps/';
@@ -45,6 +46,51 @@ describe('Cacher', () => {
   afterEach(async () => {
     await cacher?.close();
     await kv.close();
+  });
+
+  it("serves every object's bytes exactly through updates and deletes that compact its arena", async () => {
+    const arena = new ByteArena(2048);
+    await make({ arena });
+    const startRev = String(await kv.currentRevision());
+    const names = Array.from({ length: 40 }, (_, i) => `o${i}`);
+    for (const n of names) await cacher.create(`${P}ns/${n}`, cm(n));
+    for (let round = 1; round <= 6; round++) {
+      for (const [i, n] of names.entries()) {
+        if ((i + round) % 4 === 0) continue;
+        await cacher.guaranteedUpdate(`${P}ns/${n}`, { tryUpdate: (cur) => ({ ...cur!, data: { round: String(round), pad: 'é'.repeat((i * round) % 50) } }) });
+      }
+    }
+    for (const n of names.slice(0, 10)) await cacher.delete(`${P}ns/${n}`);
+    await until(() => cacher.cacheRevision === kv.revisionNow());
+    const want = await base.listEncoded(P, {});
+    const got = await cacher.listEncoded(P, {});
+    expect(got.items.map((i) => Buffer.from(i.bytes!).toString())).toEqual(want.items.map((i) => i.json));
+    for (const n of names) {
+      const e = await cacher.getEncoded(`${P}ns/${n}`);
+      const w = await base.getEncoded(`${P}ns/${n}`);
+      expect(e && e.json).toBe(w && w.json);
+    }
+    // the history read back from the start: each change's object as it was written
+    const events = collect(await cacher.watch(P, { recursive: true, resourceVersion: startRev }));
+    await until(() => events.length === 40 + 6 * 30 + 10);
+    const changes = (await kv.list(P, { end: P.slice(0, -1) + '0', revision: 0 })).revision;
+    expect(Number(events.at(-1)!.object.metadata.resourceVersion)).toBe(changes);
+    for (const ev of events.filter((e) => e.type === 'MODIFIED')) {
+      expect(JSON.parse(ev.json!)).toEqual(ev.object);
+      expect(ev.object.data.round).toBeDefined();
+    }
+  });
+
+  it('lets its arena count its entries as gone once closed', async () => {
+    const arena = new ByteArena(1 << 16);
+    await make({ arena });
+    for (let i = 0; i < 3; i++) await cacher.create(`${P}ns/o${i}`, cm(`o${i}`));
+    await until(() => cacher.cacheRevision === kv.revisionNow());
+    const json = (await cacher.getEncoded(`${P}ns/o1`))!.json;
+    expect(arena.filling.live).toBe((await base.listEncoded(P, {})).items.reduce((n, i) => n + Buffer.byteLength(i.json), 0));
+    await cacher.close();
+    expect(arena.filling.live).toBe(0);
+    expect(JSON.parse(json).metadata.name).toBe('o1');
   });
 
   it('cuts off a slow watcher without holding back the others', async () => {

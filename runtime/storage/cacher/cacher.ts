@@ -10,9 +10,9 @@
 // resourceVersion), gets as well as lists, wait until the cache has reached
 // the store's current revision and are then answered from memory: what 1.31's
 // ConsistentListFromCache does for lists, applied to gets too. The cache keeps
-// each object as its served JSON (entry.ts), not as a parsed object: gets
-// parse a copy, lists and gets as JSON (listEncoded/getEncoded) hand the
-// strings on.
+// each object as its served JSON's bytes (entry.ts), not as a parsed object:
+// gets parse a copy, lists and gets as JSON (listEncoded/getEncoded) hand the
+// entries on, whose bytes are written out as they are.
 import {
   InvalidRequestError,
   type EncodedListResult,
@@ -38,6 +38,7 @@ import { EventRing, sharedEvent, type CacheEvent } from './ring.ts';
 import { Fanout } from './fanout.ts';
 import { cacheEvent, EntryFactory, initialEvent, parseEntry, type Entry } from './entry.ts';
 import { SortedKeys } from './sorted-keys.ts';
+import type { ByteArena } from './byte-arena.ts';
 import { decodeContinue, encodeContinue } from '../kvstore/continue.ts';
 import { objectKey } from '../../api/keys.ts';
 import { ANNOTATION_INITIAL_EVENTS_END } from '../../api/k8s-names.ts';
@@ -66,6 +67,8 @@ export interface CacherOptions {
   /** apiVersion/kind put on BOOKMARK objects (default: those of the objects seen). */
   apiVersion?: string;
   kind?: string;
+  /** Where the objects' JSON bytes are kept (default: the arena every watch cache of the process shares). */
+  arena?: ByteArena;
 }
 
 interface Watcher {
@@ -129,7 +132,7 @@ export class Cacher implements Storage {
       freshnessTimeoutMs: opts.freshnessTimeoutMs ?? 3000,
     };
     this.typeInfo = { apiVersion: opts.apiVersion, kind: opts.kind };
-    this.entries = new EntryFactory(opts.attrs);
+    this.entries = new EntryFactory(opts.attrs, opts.arena);
     this.ring = new EventRing(0, this.opts.historyWindowMs, this.opts.maxEvents);
     this.watchers = new Fanout<FanItem, Watcher>({
       deliver: (w, items) => this.deliverBatch(w, items),
@@ -165,13 +168,17 @@ export class Cacher implements Storage {
   }
 
   private async relist(): Promise<void> {
-    // the JSON when the inner storage has it (parsed here only for the selectors' attributes)
-    const list: { items: { obj: Obj; json?: string }[]; resourceVersion: string } = this.inner.listEncoded
-      ? await this.inner.listEncoded(this.prefix, {}).then((l) => ({ ...l, items: l.items.map((i) => ({ obj: JSON.parse(i.json) as Obj, json: i.json })) }))
-      : await this.inner.list(this.prefix, {}).then((l) => ({ ...l, items: l.items.map((obj) => ({ obj })) }));
+    // the JSON when the inner storage has it, each item parsed in turn only for its key and the selectors' attributes
+    const encoded = this.inner.listEncoded ? await this.inner.listEncoded(this.prefix, {}) : undefined;
+    const parsed = encoded ? undefined : await this.inner.list(this.prefix, {});
+    const list = (encoded ?? parsed)!;
+    for (const e of this.store.values()) this.entries.retire(e);
     this.store.clear();
     this.keys.clear();
-    for (const { obj, json } of list.items) {
+    const n = list.items.length;
+    for (let i = 0; i < n; i++) {
+      const json = encoded?.items[i].json;
+      const obj = json === undefined ? parsed!.items[i] : (JSON.parse(json) as Obj);
       const key = this.keyOf(obj);
       this.store.set(key, this.entry(key, obj, json));
       this.keys.insert(key);
@@ -228,11 +235,14 @@ export class Cacher implements Storage {
       kind = 'delete';
       this.store.delete(key);
       this.keys.remove(key);
+      // the last state is the ring's only
+      this.entries.retire(cur);
     } else {
       kind = prev ? 'update' : 'create';
       this.store.set(key, cur);
       if (!prev) this.keys.insert(key);
     }
+    if (prev) this.entries.retire(prev);
     this.noteType(obj);
     // the watchers get the object the change arrived with; once the fan-out has settled the change, the ring keeps its strings only
     const ce = cacheEvent(kind, cur, rev, prev, obj, Date.now());
@@ -591,5 +601,7 @@ export class Cacher implements Storage {
     this.watchers.clear();
     await this.ready.catch(() => undefined);
     this.innerStream?.stop();
+    // the entries stay readable; the arena no longer counts them as current
+    for (const e of this.store.values()) this.entries.retire(e);
   }
 }

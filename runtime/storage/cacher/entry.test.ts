@@ -1,10 +1,12 @@
 // Entries: their selector attributes read back exactly what the resource's
 // attrs function gave (whether the fields are stored or read from the key),
-// label sets are shared between entries only when equal, and ring events
+// label sets are shared between entries only when equal, the JSON is kept as
+// bytes in the factory's arena (still readable once retired), and ring events
 // refer to the entries instead of copying their parts.
 import { describe, expect, it } from 'vitest';
 import type { Obj, ObjectAttrs } from '../interface.ts';
 import { cacheEvent, EntryFactory } from './entry.ts';
+import { ByteArena } from './byte-arena.ts';
 
 const obj = (name: string, namespace?: string, labels?: Record<string, string>, extra: Obj = {}): Obj => ({
   apiVersion: 'v1',
@@ -33,6 +35,7 @@ describe('entry attributes', () => {
     expect(e.labels).toEqual(want.labels);
     expect(e.attrs).toBe(e);
     expect(e.json).toBe(JSON.stringify(o));
+    expect(e.bytes.equals(Buffer.from(JSON.stringify(o)))).toBe(true);
     expect(e.apiVersion).toBe('v1');
   });
 
@@ -60,6 +63,20 @@ describe('entry attributes', () => {
     const again = f.make('/r/ns/x', obj('x', 'ns', { id: '4999' }), '{}');
     expect(again.labels).not.toBe(entries[4999].labels);
     expect(f.make('/r/ns/y', obj('y', 'ns', { id: '1' }), '{}').labels).toBe(entries[1].labels);
+  });
+});
+
+describe('entry bytes', () => {
+  it('are kept in the arena given, and a retired entry still reads them', () => {
+    const arena = new ByteArena(4096);
+    const f = new EntryFactory(namespaced, arena);
+    const o = obj('a', 'ns', { v: 'é' }, { data: { k: '😀' } });
+    const e = f.make('/r/ns/a', o, JSON.stringify(o));
+    expect(arena.filling.live).toBe(Buffer.byteLength(JSON.stringify(o)));
+    f.retire(e);
+    expect(arena.filling.live).toBe(0);
+    expect(e.json).toBe(JSON.stringify(o));
+    expect(e.current).toBe(false);
   });
 });
 

@@ -1,30 +1,38 @@
-// What the watch cache keeps of an object: its served JSON (the string a get
-// answers with, shared by get, list and watch), its apiVersion, and the
-// labels and selectable fields selectors need, computed once when the change
-// arrives. The parsed object is not kept: readers that need one parse the JSON
-// (a fresh copy each time), so memory holds about one copy of the bytes per
-// object. To keep the rest small, an entry is one object that is its own
-// selector attributes: label sets seen before are shared (EntryFactory), and
-// metadata.name and metadata.namespace, when they are all the fields and the
-// key spells them, are read back from the key instead of being stored. Ring
-// events (ring.ts) are built here too, referring to the entries.
+// What the watch cache keeps of an object: its served JSON (what a get
+// answers with, shared by get, list and watch) as UTF-8 bytes in the cache's
+// byte arena (byte-arena.ts: outside the JavaScript heap, about one copy of
+// the bytes per object), its apiVersion, and the labels and selectable
+// fields selectors need, computed once when the change arrives. The parsed
+// object is not kept: readers that need one parse the JSON (a fresh copy
+// each time); writers of bytes take the bytes themselves. To keep the rest
+// small, an entry is one object that is its own selector attributes: label
+// sets seen before are shared (EntryFactory), and metadata.name and
+// metadata.namespace, when they are all the fields and the key spells them,
+// are read back from the key instead of being stored. Ring events (ring.ts)
+// are built here too, referring to the entries.
 import type { EncodedObject, Obj, ObjectAttrs, WatchEvent } from '../interface.ts';
 import type { CacheEvent } from './ring.ts';
+import { ByteArena, Held } from './byte-arena.ts';
 
 /** How an entry's fields are kept: stored, or read from the key (name only, or namespace and name). */
 const NAME_FROM_KEY = 1;
 const NAMESPACED_FROM_KEY = 2;
 type FieldsKept = Record<string, string> | typeof NAME_FROM_KEY | typeof NAMESPACED_FROM_KEY;
 
-export class Entry implements EncodedObject, ObjectAttrs {
+export class Entry extends Held implements EncodedObject, ObjectAttrs {
   constructor(
     readonly key: string,
-    /** JSON.stringify of the object as stored, resourceVersion included. */
-    readonly json: string,
     readonly apiVersion: string,
     readonly labels: Record<string, string>,
     private readonly kept: FieldsKept,
-  ) {}
+  ) {
+    super();
+  }
+
+  /** JSON.stringify of the object as stored, resourceVersion included (decoded from the bytes on each read). */
+  get json(): string {
+    return this.text;
+  }
 
   /** The field-selector fields (a fresh record when they are read from the key). */
   get fields(): Record<string, string> {
@@ -46,19 +54,32 @@ export class Entry implements EncodedObject, ObjectAttrs {
 const MAX_SHARED_LABEL_SETS = 4096;
 const NO_LABELS: Record<string, string> = Object.freeze({});
 
-/** Makes the entries of one watch cache, sharing label sets and apiVersion strings between them. */
+/** The arena of every watch cache that is not given its own: one slab being filled for the whole process. */
+const sharedArena = new ByteArena();
+
+/** Makes the entries of one watch cache, sharing label sets and apiVersion strings between them, their bytes in an arena. */
 export class EntryFactory {
   private labelSets = new Map<string, Record<string, string>>();
   private lastApiVersion = '';
 
-  constructor(private readonly attrs: (obj: Obj) => ObjectAttrs) {}
+  constructor(
+    private readonly attrs: (obj: Obj) => ObjectAttrs,
+    private readonly arena: ByteArena = sharedArena,
+  ) {}
 
   make(key: string, obj: Obj, json: string): Entry {
     const a = this.attrs(obj);
     const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
     // one string per apiVersion, not one per object
     if (apiVersion !== this.lastApiVersion) this.lastApiVersion = apiVersion;
-    return new Entry(key, json, this.lastApiVersion, this.shared(a.labels), fieldsKept(key, a.fields));
+    const e = new Entry(key, this.lastApiVersion, this.shared(a.labels), fieldsKept(key, a.fields));
+    this.arena.put(e, json);
+    return e;
+  }
+
+  /** The entry is no longer the object's current state (replaced or deleted): its bytes may be compacted away once the watch history lets go of it. */
+  retire(e: Entry): void {
+    this.arena.retire(e);
   }
 
   /** The same label set seen before, while fewer than MAX_SHARED_LABEL_SETS are kept. */
@@ -146,15 +167,18 @@ export function cacheEvent(kind: CacheEvent['kind'], cur: Entry, rev: number, pr
   return new EntryEvent(kind, cur, rev, prev, live, at);
 }
 
-/** The ADDED event of an entry for a watch's initial state; its object is parsed on first use. */
+/** The ADDED event of an entry for a watch's initial state; its JSON is decoded and its object parsed on first use. */
 export function initialEvent(e: Entry): WatchEvent {
   let obj: Obj | undefined;
+  let json: string | undefined;
   return {
     type: 'ADDED',
     get object(): Obj {
       return (obj ??= parseEntry(e));
     },
-    json: e.json,
+    get json(): string {
+      return (json ??= e.json);
+    },
     encoded: new Map(),
   };
 }
