@@ -64,9 +64,12 @@ const uidOf = (name: string) => (name === 'odd' ? 'odd-uid' : (uids.get(name) ??
 const cm = (name: string, extra: Record<string, unknown> = {}): Obj => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns', uid: uidOf(name), ...extra } });
 const ref = (owner: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: owner, uid: uidOf(owner) });
 
+/** Kinds served beside ConfigMap (as group/Kind), changed by tests to stand for a custom kind being established. */
+const extraKinds = new Set<string>();
+
 async function started(store: FakeStore, initial: Obj[] = []): Promise<GarbageCollector> {
   const served = { def: { group: '', kind: 'ConfigMap', namespaced: true, verbs: ['watch'], virtual: false }, store: store as unknown as RegistryStore };
-  const api = { served: [served], byKind: (group: string, kind: string) => (group === '' && kind === 'ConfigMap' ? served : undefined) } as unknown as ApiIndex;
+  const api = { served: [served], byKind: (group: string, kind: string) => ((group === '' && kind === 'ConfigMap') || extraKinds.has(`${group}/${kind}`) ? served : undefined) } as unknown as ApiIndex;
   for (const o of initial) store.objects.set(o.metadata.name, o);
   for (const o of initial) store.stream.push({ type: 'ADDED', object: o });
   store.stream.push({ type: 'BOOKMARK', object: { metadata: { resourceVersion: '1', annotations: { [ANNOTATION_INITIAL_EVENTS_END]: 'true' } } } });
@@ -141,6 +144,27 @@ describe('garbage collection with plain owners', () => {
     expect(store.objects.get('d')!.metadata.ownerReferences).toBeUndefined();
     expect(store.objects.get('o')!.metadata.finalizers).toBeUndefined();
     expect(store.deleted).toEqual([]);
+    await gc.stop();
+  });
+
+  it('keeps a dependent whose owner is of a kind not served, and collects it once the kind is served and the owner is absent', async () => {
+    extraKinds.clear();
+    const store = new FakeStore();
+    const gc = await started(store, [cm('a')]);
+    await settle(gc);
+    const widgetRef = { apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', uid: randomUUID() };
+    store.put(cm('d-widget', { ownerReferences: [widgetRef] }));
+    store.put(cm('d-none', { ownerReferences: [ref('nobody')] }));
+    await settle(gc);
+    expect(store.deleted).toEqual(['d-none']);
+    gc.servedKindsChanged();
+    await settle(gc);
+    expect(store.deleted).toEqual(['d-none']);
+    extraKinds.add('example.com/Widget');
+    gc.servedKindsChanged();
+    await settle(gc);
+    expect(store.deleted).toEqual(['d-none', 'd-widget']);
+    extraKinds.clear();
     await gc.stop();
   });
 });

@@ -42,6 +42,13 @@ export class GarbageCollector {
   private running = false;
   private stopped = false;
   private idleWaiters: (() => void)[] = [];
+  /**
+   * Dependents with an owner reference of a kind not served (a custom kind
+   * whose definition is not established yet, or a mistyped one): kept, as
+   * upstream retries them until discovery knows the kind; checked again when
+   * the served kinds change.
+   */
+  private readonly unresolved = new Set<string>();
   /** Until every resource's initial state is indexed, an absent owner may just not be seen yet. */
   private synced = false;
   private unsynced = 0;
@@ -72,6 +79,13 @@ export class GarbageCollector {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const s of this.streams) s.stop();
+  }
+
+  /** The served kinds changed: the dependents whose owner kinds were unknown are checked again. */
+  servedKindsChanged(): void {
+    const waiting = [...this.unresolved];
+    this.unresolved.clear();
+    for (const uid of waiting) this.enqueue(() => this.checkDependent(uid));
   }
 
   /** Objects known and objects with a node (for tests and metrics). */
@@ -112,6 +126,7 @@ export class GarbageCollector {
     if (old) for (const o of old.owners) this.forgetDependent(o, uid);
     if (type === 'DELETED') {
       this.uids.delete(uid);
+      this.unresolved.delete(uid);
       this.nodes.delete(uid);
       // its dependents may now be orphans of a vanished owner
       const deps = this.dependents.get(uid);
@@ -188,7 +203,12 @@ export class GarbageCollector {
     if (this.uids.has(ref.uid)) return true;
     const group = ref.apiVersion?.includes('/') ? ref.apiVersion.split('/')[0] : '';
     const served = ref.kind ? this.api.byKind(group, ref.kind) : undefined;
-    if (!served || !ref.name) return false;
+    if (!served) {
+      // an unknown kind proves nothing about the owner: keep the dependent
+      this.unresolved.add(dependent.uid);
+      return true;
+    }
+    if (!ref.name) return false;
     try {
       const obj = await served.store.get(served.def.namespaced ? dependent.namespace : '', ref.name);
       return obj.metadata?.uid === ref.uid;
