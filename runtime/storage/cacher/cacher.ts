@@ -59,7 +59,7 @@ export interface CacherOptions {
   bookmarkIntervalMs?: number;
   /** How long a read waits for the cache to reach a version (default 3 s). */
   freshnessTimeoutMs?: number;
-  /** Time a turn of the event loop may spend handing events to watchers, in ms (default 0.25). */
+  /** Time a turn of the event loop may spend handing events to watchers, in ms (default 1). */
   fanoutSliceMs?: number;
   /** The largest share of the time the fan-out takes while writes keep coming (fanout.ts; default 0.2). */
   fanoutBusyShare?: number;
