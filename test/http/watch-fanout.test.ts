@@ -2,11 +2,17 @@
 // gets every event it selects, once and in order (plain and label-selected
 // watchers, events handed out in batches), the initial state and its end
 // bookmark go out the same way, and writes are acknowledged while a watcher's
-// client has stopped reading.
+// client has stopped reading. JSON and protobuf watchers of the same bursts
+// each get every event once, in order, with their bookmarks; a watch's body is
+// well-formed chunks that end with the last chunk, after which the connection
+// serves the next request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import net from 'node:net';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
+import { loadKubeProtobuf, splitFrames } from '../../runtime/codec/protobuf/index.ts';
+import { keyRoot } from '../../runtime/api/keys.ts';
+import type { Cacher } from '../../runtime/storage/cacher/index.ts';
 
 let s: RunningServer;
 beforeAll(async () => {
@@ -139,5 +145,119 @@ describe('watch fan-out over sockets', () => {
     expect(reader.events.map((e) => e.name)).toEqual(Array.from({ length: 60 }, (_, i) => `paused-${i}`));
     reader.req.destroy();
     sock.destroy();
+  });
+
+  it('JSON and protobuf watchers of the same bursts each get every event once, in order, with their bookmarks', async () => {
+    const pb = await loadKubeProtobuf();
+    const start = await create('formats-start', { formats: 'start' });
+    type Seen = { type: string; name: string; rv: number }[];
+    const open = (proto: boolean, bookmarks: boolean) =>
+      new Promise<{ seen: Seen; req: http.ClientRequest }>((resolve, reject) => {
+        const seen: Seen = [];
+        const q = `watch=1&resourceVersion=${start.rv}&labelSelector=formats%3Dy${bookmarks ? '&allowWatchBookmarks=true' : ''}`;
+        const headers = proto ? { accept: 'application/vnd.kubernetes.protobuf;stream=watch' } : {};
+        const req = http.get(`${s.url}${CM}?${q}`, { agent: false, headers }, (res) => {
+          if (res.statusCode !== 200) reject(new Error(`watch answered ${res.statusCode}`));
+          let rest: Uint8Array = new Uint8Array(0);
+          let text = '';
+          res.on('data', (chunk: Buffer) => {
+            if (proto) {
+              const split = splitFrames(Buffer.concat([rest, chunk]));
+              rest = Buffer.from(split.rest);
+              for (const f of split.frames) {
+                const ev = pb.decodeWatchEvent(f) as { type: string; object: { metadata: { name?: string; resourceVersion: string } } };
+                seen.push({ type: ev.type, name: ev.object.metadata.name ?? '', rv: Number(ev.object.metadata.resourceVersion) });
+              }
+              return;
+            }
+            text += chunk.toString('utf8');
+            let nl: number;
+            while ((nl = text.indexOf('\n')) >= 0) {
+              const ev = JSON.parse(text.slice(0, nl));
+              text = text.slice(nl + 1);
+              seen.push({ type: ev.type, name: ev.object.metadata.name ?? '', rv: Number(ev.object.metadata.resourceVersion) });
+            }
+          });
+          res.on('error', () => {});
+          resolve({ seen, req });
+        });
+        req.on('error', () => {});
+      });
+    const kinds = [
+      [false, false],
+      [false, true],
+      [true, false],
+      [true, true],
+    ] as const;
+    const watches = await Promise.all(Array.from({ length: 40 }, (_, i) => open(kinds[i % 4][0], kinds[i % 4][1])));
+    const names: string[] = [];
+    let bookmarks = 0;
+    for (let burst = 0; burst < 4; burst++) {
+      const wave = Array.from({ length: 15 }, (_, i) => `formats-${burst}-${i}`);
+      names.push(...wave);
+      for (const r of await Promise.all(wave.map((n) => create(n, { formats: 'y' })))) expect(r.status).toBe(201);
+      // the periodic bookmark, now (the cache of configmaps is the one storage gives for its key root)
+      (s.storage.storageFor(keyRoot('', 'configmaps'), () => ({ labels: {}, fields: {} })) as Cacher).sendBookmarks();
+      bookmarks++;
+    }
+    const added = (w: { seen: Seen }) => w.seen.filter((e) => e.type === 'ADDED');
+    await until(() => watches.every((w, i) => added(w).length === names.length && (!kinds[i % 4][1] || w.seen.filter((e) => e.type === 'BOOKMARK').length >= bookmarks)));
+    for (let i = 0; i < watches.length; i++) {
+      const w = watches[i];
+      expect(
+        added(w)
+          .map((e) => e.name)
+          .sort(),
+      ).toEqual([...names].sort());
+      expect(w.seen.every((e) => e.type === 'ADDED' || (e.type === 'BOOKMARK' && kinds[i % 4][1]))).toBe(true);
+      const revs = w.seen.map((e) => e.rv);
+      expect(revs).toEqual([...revs].sort((a, b) => a - b));
+      w.req.destroy();
+    }
+  });
+
+  it("a watch's body is well-formed chunks ending with the last chunk, and its connection then serves the next request", async () => {
+    const port = Number(new URL(s.url).port);
+    for (const accept of ['application/json', 'application/vnd.kubernetes.protobuf;stream=watch']) {
+      const sock = net.connect(port, '127.0.0.1');
+      await new Promise<void>((res) => sock.once('connect', () => res()));
+      let raw = Buffer.alloc(0);
+      sock.on('data', (d: Buffer) => (raw = Buffer.concat([raw, d])));
+      const label = accept.includes('protobuf') ? 'chunks-pb' : 'chunks-json';
+      sock.write(`GET ${CM}?watch=1&labelSelector=${label}&timeoutSeconds=2 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: ${accept}\r\n\r\n`);
+      await until(() => raw.includes('\r\n\r\n'));
+      for (let burst = 0; burst < 3; burst++) await Promise.all(Array.from({ length: 5 }, (_, i) => create(`${label}-${burst}-${i}`, { [label]: 'y' })));
+      // the watch ends at timeoutSeconds with the last chunk
+      await until(() => raw.includes('\r\n0\r\n\r\n'));
+      const head = raw.subarray(0, raw.indexOf('\r\n\r\n') + 4).toString('latin1');
+      expect(head).toMatch(/^HTTP\/1\.1 200 /);
+      expect(head.toLowerCase()).toContain('transfer-encoding: chunked');
+      // every chunk: a hexadecimal size line, exactly that many bytes, CRLF; then the zero chunk and nothing else
+      let at = head.length;
+      const body: Buffer[] = [];
+      for (;;) {
+        const eol = raw.indexOf('\r\n', at);
+        const sizeLine = raw.subarray(at, eol).toString('latin1');
+        expect(sizeLine).toMatch(/^[0-9a-f]+$/);
+        const size = parseInt(sizeLine, 16);
+        at = eol + 2;
+        if (size === 0) {
+          expect(raw.subarray(at).toString('latin1')).toBe('\r\n');
+          break;
+        }
+        body.push(raw.subarray(at, at + size));
+        expect(raw.subarray(at + size, at + size + 2).toString('latin1')).toBe('\r\n');
+        at += size + 2;
+      }
+      const all = Buffer.concat(body);
+      const count = accept.includes('protobuf') ? splitFrames(all).frames.length : all.toString('utf8').split('\n').filter(Boolean).length;
+      expect(count).toBe(15);
+      // the same connection answers the next request
+      raw = Buffer.alloc(0);
+      sock.write(`GET /version HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+      await until(() => raw.includes('\r\n\r\n'));
+      expect(raw.toString('latin1')).toMatch(/^HTTP\/1\.1 200 /);
+      sock.destroy();
+    }
   });
 });

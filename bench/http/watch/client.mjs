@@ -7,13 +7,16 @@
 // field names it; once an event has arrived on every stream the client
 // answers {name, first, last}: the times it arrived on the first and on the
 // last stream (process.hrtime in ms, the system's monotonic clock, which the
-// parent reads too). Without track each stream's bytes are only scanned
-// for line ends (one event a line; not decoded), which counts its events:
+// parent reads too). Without track each stream is read from a plain socket
+// (no HTTP parser: the response head is checked, the chunked body's framing
+// is stepped over, and its bytes are only scanned, not decoded) and counts
+// its events, one a line feed (JSON inside an event never holds a raw one):
 //   {cmd: 'count'}                    answers {counts: [min, max], ended}, the
 //                                     fewest and most events a stream got, and
 //                                     how many streams the server ended
 // Plain JavaScript, so it runs the same with or without a TypeScript loader.
 import { Agent, get } from 'node:http';
+import { connect } from 'node:net';
 
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
@@ -26,31 +29,98 @@ let counts = [];
 let ended = 0;
 let closing = false;
 
+/**
+ * Line feeds in a chunked body, read piece by piece: the chunks' size lines
+ * and their CRLFs are stepped over, the line feeds of their data counted.
+ */
+class ChunkedCounter {
+  /** 'size': in a size line (its text so far in `line`); 'data': `left` bytes of data to go; 'crlf': `left` bytes of a chunk's CRLF to go. */
+  state = 'size';
+  line = '';
+  left = 0;
+  /** Line feeds in data so far. */
+  count = 0;
+  /** The last chunk was read. */
+  done = false;
+
+  feed(buf, from) {
+    let at = from;
+    while (at < buf.length && !this.done) {
+      if (this.state === 'size') {
+        const nl = buf.indexOf(10, at);
+        this.line += buf.toString('latin1', at, nl === -1 ? buf.length : nl);
+        if (nl === -1) return;
+        at = nl + 1;
+        const size = parseInt(this.line, 16);
+        this.line = '';
+        if (!(size > 0)) this.done = true;
+        else [this.state, this.left] = ['data', size];
+      } else if (this.state === 'data') {
+        const end = Math.min(buf.length, at + this.left);
+        for (let i = buf.indexOf(10, at); i !== -1 && i < end; i = buf.indexOf(10, i + 1)) this.count++;
+        this.left -= end - at;
+        at = end;
+        if (this.left === 0) [this.state, this.left] = ['crlf', 2];
+      } else {
+        const n = Math.min(this.left, buf.length - at);
+        this.left -= n;
+        at += n;
+        if (this.left === 0) this.state = 'size';
+      }
+    }
+  }
+}
+
+/** Opens `count` watches of url on plain sockets, counting each one's events (see above). */
+function openCounted(url, count) {
+  const { hostname, port, pathname, search } = new URL(url);
+  let ready = 0;
+  for (let i = 0; i < count; i++) {
+    const sock = connect(Number(port), hostname);
+    let head = '';
+    let body;
+    sock.on('connect', () => sock.write(`GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`));
+    sock.on('data', (chunk) => {
+      if (body) {
+        body.feed(chunk, 0);
+        counts[i] = body.count;
+        return;
+      }
+      head += chunk.toString('latin1');
+      const end = head.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      if (!/^HTTP\/1\.1 200 /.test(head) || !/\r\ntransfer-encoding: *chunked\r\n/i.test(head.slice(0, end + 2))) {
+        send({ error: `watch ${url}: ${head.slice(9, head.indexOf('\r\n'))}` });
+        sock.destroy();
+        return;
+      }
+      body = new ChunkedCounter();
+      body.feed(chunk, chunk.length - (head.length - end - 4));
+      counts[i] = body.count;
+      if (++ready === count) send({ opened: count });
+    });
+    sock.on('error', (err) => {
+      if (!body && !closing) send({ error: `watch ${url}: ${err.message}` });
+    });
+    sock.on('close', () => {
+      if (!closing) ended++;
+    });
+    streams.push(sock);
+  }
+}
+
 function open({ url, count, track }) {
   arrivals = new Map();
   counts = new Array(count).fill(0);
   ended = 0;
   closing = false;
+  if (!track) return openCounted(url, count);
   let ready = 0;
   for (let i = 0; i < count; i++) {
     const req = get(url, { agent }, (res) => {
       if (res.statusCode !== 200) {
         send({ error: `watch ${url}: ${res.statusCode}` });
         res.resume();
-        return;
-      }
-      if (!track) {
-        // a line feed ends each event (JSON inside an event never holds a raw one)
-        res.on('data', (chunk) => {
-          let n = 0;
-          for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) n++;
-          counts[i] += n;
-        });
-        res.on('error', () => {});
-        res.on('close', () => {
-          if (!closing) ended++;
-        });
-        if (++ready === count) send({ opened: count });
         return;
       }
       let partial = '';

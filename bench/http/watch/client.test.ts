@@ -1,10 +1,12 @@
 // The watch client against the bare fan-out baseline: it opens the streams,
 // reports an event once it has reached every one of them (first arrival no
 // later than the last, both after the write began), counts the events of
-// untracked watches, and closes them.
+// untracked watches (also when a chunk's framing or a read splits an event's
+// end), and closes them.
 // No timing bound is asserted.
 
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -65,12 +67,67 @@ describe('WatchClient', () => {
     }
   });
 
+  it('without tracking, counts events whatever the chunk framing and however the reads split them', async () => {
+    const ev = (n: number) => `{"type":"ADDED","object":{"metadata":{"name":"e${n}"}}}\n`;
+    // three events in one chunk, then one split across two chunks (its line feed alone in the second) and several writes
+    const three = ev(1) + ev(2) + ev(3);
+    const parts = [
+      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+      `${Buffer.byteLength(three).toString(16)}\r\n${three}\r\n`,
+      `${(ev(4).length - 1).toString(16)}\r\n${ev(4).slice(0, -1)}`,
+      '\r\n1\r\n',
+      '\n\r\n',
+    ];
+    const sockets: Socket[] = [];
+    const server = createServer((sock) => {
+      sockets.push(sock);
+      sock.on('error', () => {});
+      sock.once('data', async () => {
+        for (const p of parts) {
+          sock.write(p);
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const client = new WatchClient();
+    try {
+      const { port } = server.address() as { port: number };
+      await client.open(`http://127.0.0.1:${port}/watch?x=1`, 3, false);
+      expect(await client.drained(4)).toBe(4);
+      expect(await client.counts()).toEqual([4, 4]);
+      await client.close();
+    } finally {
+      client.stop();
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
   it('fails open() when the server refuses the watch', async () => {
     const client = new WatchClient();
     try {
       await expect(client.open('http://127.0.0.1:1/watch', 2, true)).rejects.toThrow(/watch http:\/\/127.0.0.1:1\/watch/);
     } finally {
       client.stop();
+    }
+  });
+
+  it('fails open() of untracked watches when the server refuses them or answers other than 200', async () => {
+    const [refused, forbidden] = [new WatchClient(), new WatchClient()];
+    const server = createServer((sock) => {
+      sock.on('error', () => {});
+      sock.once('data', () => sock.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n'));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      await expect(refused.open('http://127.0.0.1:1/watch', 2, false)).rejects.toThrow(/watch http:\/\/127.0.0.1:1\/watch/);
+      const { port } = server.address() as { port: number };
+      await expect(forbidden.open(`http://127.0.0.1:${port}/watch`, 2, false)).rejects.toThrow(/: 403 Forbidden$/);
+    } finally {
+      refused.stop();
+      forbidden.stop();
+      await new Promise((r) => server.close(r));
     }
   });
 });

@@ -107,6 +107,11 @@ export class WatchClient {
     });
   }
 
+  /** The client process's id (its CPU time is read from /proc). */
+  get pid(): number {
+    return this.proc.pid!;
+  }
+
   stop(): void {
     this.proc.disconnect();
   }

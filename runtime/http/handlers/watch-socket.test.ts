@@ -2,11 +2,13 @@
 // go out together, nothing is taken while the socket asks to wait, a closed
 // response stops the stream, an ended stream ends the response, a failure
 // becomes a last event. Each row is a script of steps and what the response
-// saw.
+// saw. Chunks for a socket written directly are framed once (size, CRLF,
+// bytes, CRLF), and the socket is written directly only when it is the
+// response's own and the body is chunked.
 import { describe, expect, it } from 'vitest';
 import { EventQueue } from '../../storage/stream/event-queue.ts';
 import type { WatchEvent } from '../../storage/interface.ts';
-import { writeWatchToSocket, type WatchResponse } from './watch-socket.ts';
+import { chunkedSocketSink, chunkFrame, writeWatchToSocket, type ChunkedResponse, type SinkSocket, type WatchResponse } from './watch-socket.ts';
 
 class FakeResponse implements WatchResponse {
   writes: string[] = [];
@@ -144,5 +146,118 @@ describe('writeWatchToSocket', () => {
     // what was buffered before the cut-off still goes out, then the response ends
     expect(out.writes).toEqual(['a', 'bcd']);
     expect(out.ended).toBe(true);
+  });
+});
+
+describe('chunkFrame', () => {
+  const bytes = (t: string) => new TextEncoder().encode(t);
+  it.each([
+    { name: 'one part', parts: ['{"a":1}\n'], framed: '8\r\n{"a":1}\n\r\n' },
+    { name: 'several parts become one chunk', parts: ['ab', 'cd', 'e'], framed: '5\r\nabcde\r\n' },
+    { name: 'the size is hexadecimal', parts: ['x'.repeat(26)], framed: `1a\r\n${'x'.repeat(26)}\r\n` },
+    { name: 'multi-byte UTF-8 counts bytes, not characters', parts: ['é'], framed: '2\r\né\r\n' },
+    { name: 'no bytes is no chunk (a zero-size chunk would end the body)', parts: [], framed: '' },
+    { name: 'empty parts only: no chunk', parts: ['', ''], framed: '' },
+  ])('$name', ({ parts, framed }) => {
+    expect(Buffer.from(chunkFrame(parts.map(bytes))).toString('utf8')).toBe(framed);
+  });
+});
+
+describe('chunkedSocketSink', () => {
+  class FakeSocket implements SinkSocket {
+    written: string[] = [];
+    writable = true;
+    writableNeedDrain = false;
+    writableLength = 0;
+    _httpMessage?: unknown;
+    drains: (() => void)[] = [];
+    write(chunk: Uint8Array): boolean {
+      this.written.push(Buffer.from(chunk).toString());
+      return !this.writableNeedDrain;
+    }
+    once(_event: 'drain', fn: () => void): void {
+      this.drains.push(fn);
+    }
+  }
+  class Res extends FakeResponse implements ChunkedResponse {
+    socket: FakeSocket | null = new FakeSocket();
+    headersSent = true;
+    chunkedEncoding = true;
+  }
+  const own = () => {
+    const res = new Res();
+    res.socket!._httpMessage = res;
+    return res;
+  };
+  it.each([
+    { name: 'the response owns its socket, the body is chunked, the headers are out: the socket', res: own, sink: true },
+    {
+      name: 'no socket yet',
+      res: () => Object.assign(own(), { socket: null }),
+      sink: false,
+    },
+    {
+      name: 'the socket still writes another response (pipelined)',
+      res: () => {
+        const r = own();
+        r.socket!._httpMessage = {};
+        return r;
+      },
+      sink: false,
+    },
+    { name: 'not chunked (an HTTP/1.0 client)', res: () => Object.assign(own(), { chunkedEncoding: false }), sink: false },
+    { name: 'headers not sent', res: () => Object.assign(own(), { headersSent: false }), sink: false },
+    {
+      name: 'a socket no longer writable',
+      res: () => {
+        const r = own();
+        r.socket!.writable = false;
+        return r;
+      },
+      sink: false,
+    },
+  ])('$name', ({ res, sink }) => {
+    expect(chunkedSocketSink(res()) !== undefined).toBe(sink);
+  });
+
+  it('writes to the socket, waits for its drain, and leaves ending and closing to the response', () => {
+    const res = own();
+    const socket = res.socket!;
+    const sink = chunkedSocketSink(res)!;
+    const q = new EventQueue(100);
+    writeWatchToSocket(
+      sink,
+      q,
+      (events) => chunkFrame([encode(events)]),
+      () => chunkFrame([encode([{ type: 'ERROR', object: {} }])]),
+      () => {},
+    );
+    q.pushAll([ev('a'), ev('b')]);
+    expect(socket.written).toEqual(['2\r\nab\r\n']);
+    expect(res.writes).toEqual([]);
+    socket.writableNeedDrain = true;
+    q.push(ev('c'));
+    q.push(ev('d'));
+    // the socket asked to wait: d waits for its drain
+    expect(socket.written).toEqual(['2\r\nab\r\n', '1\r\nc\r\n']);
+    socket.writableNeedDrain = false;
+    for (const d of socket.drains.splice(0)) d();
+    expect(socket.written).toEqual(['2\r\nab\r\n', '1\r\nc\r\n', '1\r\nd\r\n']);
+    q.end();
+    expect(res.ended).toBe(true);
+  });
+
+  it('a closed response stops the stream', () => {
+    const res = own();
+    const q = new EventQueue(100);
+    writeWatchToSocket(
+      chunkedSocketSink(res)!,
+      q,
+      (events) => chunkFrame([encode(events)]),
+      () => new Uint8Array(),
+      () => {},
+    );
+    res.emit('close');
+    expect(q.closed).toBe(true);
   });
 });

@@ -17,12 +17,14 @@ import { boolParam, includeObject, intParam, predicate } from './params.ts';
 import { withVersion } from './get.ts';
 import { listQuery } from './list.ts';
 import { EventQueue } from '../../storage/stream/event-queue.ts';
-import { writeWatchToSocket, type WatchResponse } from './watch-socket.ts';
+import { chunkedSocketSink, chunkFrame, writeWatchToSocket, type ChunkedResponse } from './watch-socket.ts';
 
 /**
- * The last batch of events encoded together, per encoding: the watchers of a
- * sweep mostly get the same events, and then share one buffer. Only encodings
- * that depend on nothing but the event and the key are kept here.
+ * The last batch of events encoded together, per encoding (and framing: as a
+ * body part, or as a whole HTTP chunk for a socket written directly): the
+ * watchers of a sweep mostly get the same events, and then share one buffer.
+ * Only encodings that depend on nothing but the event and the key are kept
+ * here.
  */
 const lastBatch = new Map<string, { events: WatchEvent[]; bytes: Uint8Array }>();
 /** Batches bigger than this are not kept for the next watcher. */
@@ -43,12 +45,12 @@ function joinChunks(parts: Uint8Array[]): Uint8Array {
 const asBuffer = (u: Uint8Array): Buffer => (Buffer.isBuffer(u) ? u : Buffer.from(u.buffer, u.byteOffset, u.byteLength));
 
 /** What the watch uses of the Node response it is written to. */
-interface NodeResponse extends WatchResponse {
+interface NodeResponse extends ChunkedResponse {
   writeHead(status: number, headers: Record<string, string | string[]>): unknown;
   flushHeaders(): void;
   writableNeedDrain: boolean;
   writableLength: number;
-  socket?: { _handle?: { writeQueueSize?: number } | null } | null;
+  readonly socket: (ChunkedResponse['socket'] & { _handle?: { writeQueueSize?: number } | null }) | null;
 }
 /** The longest delay a Node timer takes (about 24.8 days); longer watch timeouts are cut to it. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -92,12 +94,16 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
   };
   // plain JSON and protobuf events are encoded from the event alone (and cached on it)
   const shareable = !!codec || plain;
-  const encodeBatch = (events: WatchEvent[]): Uint8Array => {
-    if (events.length === 1) return encode(events[0]);
-    const memo = shareable ? lastBatch.get(gvKey) : undefined;
+  const chunkedKey = `${gvKey}|chunk`;
+  /** A batch's bytes; framed: as one HTTP chunk, for a socket written directly. */
+  const encodeBatch = (events: WatchEvent[], framed = false): Uint8Array => {
+    if (events.length === 1 && !framed) return encode(events[0]);
+    const key = framed ? chunkedKey : gvKey;
+    const memo = shareable ? lastBatch.get(key) : undefined;
     if (memo && sameEvents(memo.events, events)) return memo.bytes;
-    const bytes = joinChunks(events.map(encode));
-    if (shareable && bytes.byteLength <= MAX_SHARED_BATCH && events.every((e) => e.type !== 'ERROR')) lastBatch.set(gvKey, { events, bytes });
+    const parts = events.map(encode);
+    const bytes = framed ? chunkFrame(parts) : joinChunks(parts);
+    if (shareable && bytes.byteLength <= MAX_SHARED_BATCH && events.every((e) => e.type !== 'ERROR')) lastBatch.set(key, { events, bytes });
     return bytes;
   };
 
@@ -146,7 +152,9 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
   const warnings = warningHeaderValues(rc.warnings, undefined, { ascii: true });
 
   // Over a socket: events are written as the stream receives them, several at once when waiting,
-  // none while the socket asks to wait (watch-socket.ts); the response is ours from here on.
+  // none while the socket asks to wait (watch-socket.ts); the response is ours from here on. When the
+  // socket is this response's, batches go to it as chunks framed once and shared by every watcher of
+  // the batch, each write made at once (inside the fan-out's slice, whose time budget then counts it).
   if (outgoing && stream instanceof EventQueue && rc.c.req.method === 'GET') {
     const head: Record<string, string | string[]> = { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' };
     if (warnings.length) head['Warning'] = warnings;
@@ -154,7 +162,21 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
     outgoing.flushHeaders();
     const s = stream;
     timer = setTimeout(() => s.stop(), Math.min(MAX_TIMER_MS, Math.max(0, maxSeconds) * 1000));
-    const writer = writeWatchToSocket(outgoing, s, encodeBatch, errorEvent, finish);
+    // the socket itself when it is this response's, each batch framed once as a chunk and shared
+    const sink = chunkedSocketSink(outgoing);
+    if (sink) {
+      const socket = sink.socket;
+      slot.probe = () => ({ blocked: socket.writableNeedDrain, progress: socket.writableLength + (outgoing.socket?._handle?.writeQueueSize ?? 0) });
+    }
+    const writer = sink
+      ? writeWatchToSocket(
+          sink,
+          s,
+          (events) => encodeBatch(events, true),
+          (err) => chunkFrame([errorEvent(err)]),
+          finish,
+        )
+      : writeWatchToSocket(outgoing, s, encodeBatch, errorEvent, finish);
     slot.onStall = () => {
       console.warn(`watch ${rc.info.path} ended: its client took no data for ${rc.services.watches.stallTimeoutMs} ms`);
       finish();

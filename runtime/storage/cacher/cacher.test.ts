@@ -104,8 +104,26 @@ describe('Cacher', () => {
     expect(cacher.watcherCount).toBe(1);
     const got: WatchEvent[] = [];
     for await (const e of slow) got.push(e);
-    expect(got.length).toBe(5);
-    expect(got.map((e) => e.object.metadata.name)).toEqual(['o0', 'o1', 'o2', 'o3', 'o4']);
+    // what it was handed before it fell 5 behind (a sweep's batch comes whole), in order; then its stream ends
+    expect(got.length).toBeGreaterThanOrEqual(5);
+    expect(got.length).toBeLessThan(20);
+    expect(got.map((e) => e.object.metadata.name)).toEqual(Array.from({ length: got.length }, (_, i) => `o${i}`));
+  });
+
+  it('does not cut off a watcher that keeps up when a sweep hands it more events than its buffer holds', async () => {
+    await make({ watchBuffer: 5 });
+    const rv = String(await kv.currentRevision());
+    const slow = await cacher.watch(P, { recursive: true, resourceVersion: rv });
+    const fast = collect(await cacher.watch(P, { recursive: true, resourceVersion: rv }));
+    // writes of one turn share a commit and reach the fan-out together: batches of up to 20
+    for (let burst = 0; burst < 3; burst++) await Promise.all(Array.from({ length: 20 }, (_, i) => cacher.create(`${P}ns/o${burst}-${i}`, cm(`o${burst}-${i}`))));
+    await until(() => fast.length === 60);
+    const r = revs(fast);
+    expect(r).toEqual([...r].sort((p, q) => p - q));
+    expect(new Set(r).size).toBe(60);
+    // the one that reads nothing is cut off once it is 5 behind
+    await until(() => cacher.watcherCount === 1);
+    expect((slow as EventQueue).overflowed).toBe(true);
   });
 
   it('hands every watcher the same event object and encoding cache', async () => {
@@ -194,6 +212,68 @@ describe('Cacher', () => {
       // several events per wake: a sweep's events reach a stream together
       expect(wakes[i]).toBeLessThan(g.length);
     }
+  });
+
+  it("watchers that watch the same way share a sweep's events, and each still gets exactly what it selects, once, in order", async () => {
+    await make({ fanoutSliceMs: 0.01 });
+    const rv = String(await kv.currentRevision());
+    const half = (v: string): Predicate => ({ label: { matches: (l) => l.half === v, empty: () => false }, attrs });
+    const even = half('even');
+    const noSelector: Predicate = { label: { matches: () => true, empty: () => true }, attrs };
+    // neighbours of the same way share; every change of way (key, scope, bookmarks, selector) must not
+    const rows: { key: string; recursive?: boolean; bookmarks?: boolean; predicate?: Predicate; wants: (ns: string, n: number) => boolean }[] = [
+      { key: P, wants: () => true },
+      { key: P, predicate: noSelector, wants: () => true },
+      { key: P, bookmarks: true, wants: () => true },
+      { key: P, bookmarks: true, wants: () => true },
+      { key: P, predicate: even, wants: (_, n) => n % 2 === 0 },
+      { key: P, predicate: even, wants: (_, n) => n % 2 === 0 },
+      { key: P, predicate: half('odd'), wants: (_, n) => n % 2 === 1 },
+      { key: P, predicate: half('even'), wants: (_, n) => n % 2 === 0 },
+      { key: `${P}other/`, wants: (ns) => ns === 'other' },
+      { key: `${P}other/`, wants: (ns) => ns === 'other' },
+      { key: `${P}ns/o3`, recursive: false, wants: (ns, n) => ns === 'ns' && n === 3 },
+      { key: `${P}ns/o4`, recursive: false, wants: (ns, n) => ns === 'ns' && n === 4 },
+      { key: P, wants: () => true },
+    ];
+    const got = await Promise.all(
+      rows.map(async (r) => collect(await cacher.watch(r.key, { recursive: r.recursive ?? true, resourceVersion: rv, allowWatchBookmarks: r.bookmarks, predicate: r.predicate }))),
+    );
+    const written: { ns: string; n: number }[] = [];
+    for (let burst = 0; burst < 4; burst++) {
+      await Promise.all(
+        Array.from({ length: 12 }, (_, i) => {
+          const n = burst * 12 + i;
+          const ns = n % 3 === 0 ? 'other' : 'ns';
+          written.push({ ns, n });
+          return cacher.create(`${P}${ns}/o${n}`, { ...cm(`o${n}`), metadata: { name: `o${n}`, namespace: ns, labels: { half: n % 2 ? 'odd' : 'even' } } });
+        }),
+      );
+      cacher.sendBookmarks();
+    }
+    const wanted = rows.map((r) => written.filter((w) => r.wants(w.ns, w.n)).map((w) => `${w.ns}/o${w.n}`));
+    const names = (evs: WatchEvent[]) => evs.filter((e) => e.type === 'ADDED').map((e) => `${e.object.metadata.namespace}/${e.object.metadata.name}`);
+    await until(() => got.every((g, i) => names(g).length === wanted[i].length && (!rows[i].bookmarks || g.filter((e) => e.type === 'BOOKMARK').length === 4)));
+    for (let i = 0; i < rows.length; i++) {
+      expect(names(got[i]).sort()).toEqual([...wanted[i]].sort());
+      const r = revs(got[i]);
+      expect(r).toEqual([...r].sort((p, q) => p - q));
+      expect(got[i].filter((e) => e.type === 'BOOKMARK').length).toBe(rows[i].bookmarks ? 4 : 0);
+    }
+  });
+
+  it('a watcher that starts between a write and its sweep gets that change once, and the watchers before it get it too', async () => {
+    await make();
+    const rv = String(await kv.currentRevision());
+    const early = await Promise.all([0, 1].map(async () => collect(await cacher.watch(P, { recursive: true, resourceVersion: rv }))));
+    const a = await cacher.create(`${P}ns/a`, cm('a'));
+    // registered before the sweep that hands out `a` (the fan-out runs on a later turn)
+    const late = collect(await cacher.watch(P, { recursive: true, resourceVersion: rv }));
+    const after = collect(await cacher.watch(P, { recursive: true, resourceVersion: a.metadata.resourceVersion }));
+    await cacher.create(`${P}ns/b`, cm('b'));
+    await until(() => [...early, late].every((g) => g.length === 2) && after.length === 1);
+    for (const g of [...early, late]) expect(g.map((e) => e.object.metadata.name)).toEqual(['a', 'b']);
+    expect(after.map((e) => e.object.metadata.name)).toEqual(['b']);
   });
 
   it('a bookmark never claims a revision whose change the watcher was not yet handed', async () => {

@@ -60,7 +60,7 @@ export interface CacherOptions {
   bookmarkIntervalMs?: number;
   /** How long a read waits for the cache to reach a version (default 3 s). */
   freshnessTimeoutMs?: number;
-  /** Time a turn of the event loop may spend handing events to watchers, in ms (default 0.25). */
+  /** Time a turn of the event loop may spend handing events to watchers, in ms (default 1). */
   fanoutSliceMs?: number;
   /** The largest share of the time the fan-out takes while writes keep coming (fanout.ts; default 0.2). */
   fanoutBusyShare?: number;
@@ -80,6 +80,18 @@ interface Watcher {
   startRev: number;
   /** Every change up to this revision has been handed to the watcher (or did not concern it). */
   sentRev: number;
+  /** Its predicate selects everything (no label or field selector). */
+  unfiltered: boolean;
+}
+
+/** The events the last watcher of a sweep was handed, and how it watches: the next one that watches the same way gets the same. */
+interface LastDelivery {
+  items: readonly FanItem[] | null;
+  key: string;
+  recursive: boolean;
+  bookmarks: boolean;
+  predicate: WatchOptions['predicate'];
+  events: WatchEvent[];
 }
 
 /** A periodic BOOKMARK, fanned out in order with the changes; its event is built once. */
@@ -141,6 +153,10 @@ export class Cacher implements Storage {
       // once every watcher has a change, the ring keeps its strings only
       settled: (items) => {
         for (const item of items) if (!('bookmark' in item)) item.release?.();
+        if (this.lastDelivery.items === items) {
+          this.lastDelivery.items = null;
+          this.lastDelivery.events = [];
+        }
       },
     });
     this.ready = this.start();
@@ -267,12 +283,37 @@ export class Cacher implements Storage {
    * once its stream is closed (cut off or stopped).
    */
   private deliverBatch(w: Watcher, items: readonly FanItem[]): void {
-    if (w.q.closed) return;
-    const out = this.scratch;
-    out.length = 0;
+    if (w.q.closed || items.length === 0) return;
+    const out = this.batchFor(w, items);
+    if (out.length) w.q.pushAll(out);
+    w.sentRev = Math.max(w.sentRev, items[items.length - 1].rev);
+  }
+
+  /**
+   * A batch's events for one watcher. Most watchers of a sweep watch the same
+   * way (the same key, no selector, bookmarks or not, started before the
+   * batch): those are handed the array made for the one before, so a sweep
+   * filters its items once per way of watching, not once per watcher.
+   */
+  private batchFor(w: Watcher, items: readonly FanItem[]): readonly WatchEvent[] {
+    const last = this.lastDelivery;
+    const bookmarks = !!w.opts.allowWatchBookmarks;
+    // a watcher that started within the batch skips some of it: its events are its own
+    const whole = w.startRev < items[0].rev;
+    if (
+      whole &&
+      last.items === items &&
+      last.key === w.key &&
+      last.recursive === w.recursive &&
+      last.bookmarks === bookmarks &&
+      (w.unfiltered ? last.predicate === undefined : last.predicate === w.opts.predicate)
+    ) {
+      return last.events;
+    }
+    const out: WatchEvent[] = [];
     for (const item of items) {
       if ('bookmark' in item) {
-        if (!w.opts.allowWatchBookmarks || item.rev < w.startRev) continue;
+        if (!bookmarks || item.rev < w.startRev) continue;
         item.ev ??= { type: 'BOOKMARK', object: { ...this.typeInfo, metadata: { resourceVersion: String(item.rev) } }, encoded: new Map() };
         out.push(item.ev);
       } else {
@@ -280,12 +321,17 @@ export class Cacher implements Storage {
         if (ev) out.push(ev);
       }
     }
-    if (out.length) w.q.pushAll(out);
-    out.length = 0;
-    if (items.length) w.sentRev = Math.max(w.sentRev, items[items.length - 1].rev);
+    if (whole) {
+      last.items = items;
+      last.key = w.key;
+      last.recursive = w.recursive;
+      last.bookmarks = bookmarks;
+      last.predicate = w.unfiltered ? undefined : w.opts.predicate;
+      last.events = out;
+    }
+    return out;
   }
-  /** The array deliverBatch collects a watcher's events in (pushAll copies them out). */
-  private readonly scratch: WatchEvent[] = [];
+  private readonly lastDelivery: LastDelivery = { items: null, key: '', recursive: false, bookmarks: false, predicate: undefined, events: [] };
 
   /** The event a change makes for a watcher (shared with every watcher that gets the same one), or none. */
   private eventFor(w: Watcher, ce: CacheEvent): WatchEvent | undefined {
@@ -514,7 +560,7 @@ export class Cacher implements Storage {
     }
     if (this.closed) throw new InvalidRequestError('storage closed');
     // From here on, no await: the snapshot and the registration see the same state.
-    const w: Watcher = { q: undefined as unknown as EventQueue, key: keyOrPrefix, recursive: opts.recursive, opts, startRev: this.rev, sentRev: 0 };
+    const w: Watcher = { q: undefined as unknown as EventQueue, key: keyOrPrefix, recursive: opts.recursive, opts, startRev: this.rev, sentRev: 0, unfiltered: predicateEmpty(opts.predicate) };
     w.q = new EventQueue(
       this.opts.watchBuffer,
       () => this.watchers.delete(w),

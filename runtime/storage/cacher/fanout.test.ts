@@ -1,6 +1,6 @@
 // The fan-out's sweeps, driven by hand (a fake scheduler: one step runs the
 // slice that was scheduled; a fake clock: each delivery takes 1 ms, so a
-// budget of n ms serves n watchers a turn): batches, slices, watchers joining and leaving
+// budget of n ms serves n watchers a turn; rows serve at least one a turn): batches, slices, watchers joining and leaving
 // mid-sweep, flushing, clearing, a failing watcher, the rest between sweeps
 // while items keep arriving, and which batches are
 // settled (handed to every watcher, or to nobody). Each row is a script of steps
@@ -163,6 +163,7 @@ describe('Fanout', () => {
     let clock = 0;
     const f = new Fanout<string, string>({
       sliceMs: row.slice,
+      sliceMin: 1,
       busyShare: row.share,
       schedule: (run) => queue.push(run),
       scheduleAfter: (run, ms) => {
@@ -195,7 +196,7 @@ describe('Fanout', () => {
   it('serves at least one watcher a turn however long a delivery takes; is idle once every batch went out', () => {
     const queue: (() => void)[] = [];
     let clock = 0;
-    const f = new Fanout<number, string>({ sliceMs: 1, schedule: (run) => queue.push(run), now: () => clock, deliver: () => (clock += 5) });
+    const f = new Fanout<number, string>({ sliceMs: 1, sliceMin: 1, schedule: (run) => queue.push(run), now: () => clock, deliver: () => (clock += 5) });
     f.add('a');
     f.add('b');
     f.publish(1);
@@ -205,5 +206,67 @@ describe('Fanout', () => {
     queue.shift()!();
     expect(f.busy).toBe(false);
     expect(queue).toEqual([]);
+  });
+
+  it('1,000 watchers and a burst: no turn goes over its budget, every watcher gets every item once and in order, and deliveries follow sweeps, not items', () => {
+    const queue: (() => void)[] = [];
+    let clock = 0;
+    let served = 0;
+    const got = new Map<string, number[]>();
+    const deliveries = new Map<string, number>();
+    const f = new Fanout<number, string>({
+      sliceMs: 0.25,
+      schedule: (run) => queue.push(run),
+      scheduleAfter: (run) => queue.push(run),
+      now: () => clock,
+      deliver: (w, items) => {
+        // a socket write: 10 µs whatever the batch holds
+        clock += 0.01;
+        served++;
+        got.get(w)!.push(...items);
+        deliveries.set(w, (deliveries.get(w) ?? 0) + 1);
+      },
+    });
+    for (let i = 0; i < 1000; i++) {
+      f.add(`w${i}`);
+      got.set(`w${i}`, []);
+    }
+    const items = 2000;
+    let published = 0;
+    let most = 0;
+    while (published < items || queue.length) {
+      // writers publish between turns while the burst lasts
+      for (let i = 0; i < 20 && published < items; i++) f.publish(published++);
+      served = 0;
+      queue.shift()?.();
+      most = Math.max(most, served);
+      clock += 0.05;
+    }
+    // a turn serves what fits in 0.25 ms (the watcher that crosses it included), never the whole 1,000
+    expect(most).toBeLessThanOrEqual(26);
+    const all = Array.from({ length: items }, (_, i) => i);
+    for (const g of got.values()) expect(g).toEqual(all);
+    // items published during a sweep go out together: a watcher gets a handful of deliveries, not one per item
+    expect(Math.max(...deliveries.values())).toBeLessThanOrEqual(10);
+    expect(f.busy).toBe(false);
+  });
+
+  it('a turn serves at least sliceMin watchers however long each takes (a busy machine interrupting slices), so a sweep of 1,000 takes a bounded number of turns', () => {
+    const queue: (() => void)[] = [];
+    let clock = 0;
+    let served = 0;
+    const perTurn: number[] = [];
+    // every delivery looks slow: the process was interrupted
+    const f = new Fanout<number, number>({ sliceMs: 0.25, schedule: (run) => queue.push(run), now: () => clock, deliver: () => ((clock += 1), served++) });
+    for (let i = 0; i < 1000; i++) f.add(i);
+    f.publish(1);
+    while (queue.length) {
+      served = 0;
+      queue.shift()!();
+      perTurn.push(served);
+    }
+    // the default minimum, 16 a turn: 63 turns, not 1,000
+    expect(perTurn.slice(0, -1).every((n) => n === 16)).toBe(true);
+    expect(perTurn.length).toBe(Math.ceil(1000 / 16));
   });
 });

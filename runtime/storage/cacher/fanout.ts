@@ -2,7 +2,7 @@
 // path. Items (changes, bookmarks) are published in order and delivered in
 // sweeps: a sweep takes every item published since the previous one and hands
 // that whole batch to each watcher in turn, a slice of watchers per turn of
-// the event loop (as many as fit in a small time budget, at least one), so a
+// the event loop (as many as fit in a small time budget, at least a few), so a
 // write's answer never waits for the watchers and other work (the next
 // request, the next commit) waits at most one slice. Items
 // published while a sweep runs form the next batch: the busier the writers,
@@ -20,8 +20,10 @@
 export interface FanoutOptions<I, W> {
   /** Hands a batch of items, in publication order, to one watcher. */
   deliver: (watcher: W, items: readonly I[]) => void;
-  /** Time a turn of the event loop may spend delivering, in ms (default 0.25). */
+  /** Time a turn of the event loop may spend delivering, in ms (default 1). */
   sliceMs?: number;
+  /** Watchers a turn serves whatever the time they take (default 16): on a busy machine, where a slice is often interrupted, a sweep still takes a bounded number of turns. */
+  sliceMin?: number;
   /** Runs a slice later (default setImmediate: after pending I/O is looked at). */
   schedule?: (run: () => void) => void;
   /** Runs a sweep after a rest of ms milliseconds (default setTimeout). */
@@ -47,6 +49,7 @@ export class Fanout<I, W> {
   private scheduled = false;
   private readonly deliver: (watcher: W, items: readonly I[]) => void;
   private readonly sliceMs: number;
+  private readonly sliceMin: number;
   private readonly schedule: (run: () => void) => void;
   private readonly scheduleAfter: (run: () => void, ms: number) => void;
   private readonly restFactor: number;
@@ -59,7 +62,8 @@ export class Fanout<I, W> {
 
   constructor(opts: FanoutOptions<I, W>) {
     this.deliver = opts.deliver;
-    this.sliceMs = opts.sliceMs ?? 0.25;
+    this.sliceMs = opts.sliceMs ?? 1;
+    this.sliceMin = Math.max(1, opts.sliceMin ?? 16);
     this.schedule = opts.schedule ?? ((run) => setImmediate(run));
     this.scheduleAfter = opts.scheduleAfter ?? ((run, ms) => setTimeout(run, ms));
     const share = Math.min(1, Math.max(0.05, opts.busyShare ?? 0.2));
@@ -142,7 +146,7 @@ export class Fanout<I, W> {
     const start = budgetMs === Infinity ? 0 : this.now();
     let served = 0;
     while (s.next < s.targets.length) {
-      if (served++ > 0 && budgetMs !== Infinity && this.now() - start >= budgetMs) break;
+      if (served++ >= this.sliceMin && budgetMs !== Infinity && this.now() - start >= budgetMs) break;
       const w = s.targets[s.next++];
       // a slice must not stop because one watcher's delivery failed
       if (this.members.has(w)) {

@@ -75,9 +75,18 @@ export class EventRing {
   }
 }
 
+/** The keys of a change's shared events, per type, for the new and the old object (made once, not per watcher). */
+const SHARED_IDS: Record<WatchEventType, readonly [string, string]> = {
+  ADDED: ['ADDED:new', 'ADDED:old'],
+  MODIFIED: ['MODIFIED:new', 'MODIFIED:old'],
+  DELETED: ['DELETED:new', 'DELETED:old'],
+  BOOKMARK: ['BOOKMARK:new', 'BOOKMARK:old'],
+  ERROR: ['ERROR:new', 'ERROR:old'],
+};
+
 /** The watch event a change produces for one type of delivery, built once and shared. */
 export function sharedEvent(ev: CacheEvent, type: WatchEventType, useOld: boolean): WatchEvent {
-  const id = type + (useOld ? ':old' : ':new');
+  const id = SHARED_IDS[type][useOld ? 1 : 0];
   if (!ev.shared) ev.shared = new Map();
   let out = ev.shared.get(id);
   if (!out) {

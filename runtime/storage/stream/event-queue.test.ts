@@ -1,6 +1,7 @@
 // The bounded event queue: taking what is buffered at once, and the cut-off
 // bound counted the same way whether events were read one by one or taken
-// together (initial events sit outside the bound).
+// together (initial events sit outside the bound); a batch is judged by the
+// backlog it finds, not by its own size.
 import { describe, expect, it } from 'vitest';
 import { EventQueue } from './event-queue.ts';
 import type { WatchEvent } from '../interface.ts';
@@ -67,7 +68,17 @@ const allRows: AllRow[] = [
   { name: 'a batch wakes the consumer once', bound: 10, before: 0, batch: 5, accepted: true, wakes: 1, taken: 5, overflowed: false },
   { name: 'an empty batch does not wake it', bound: 10, before: 0, batch: 0, accepted: true, wakes: 0, taken: 0, overflowed: false },
   { name: 'a batch that fills the bound exactly is kept', bound: 4, before: 1, batch: 3, accepted: true, wakes: 2, taken: 4, overflowed: false },
-  { name: 'a batch past the bound cuts the stream off; what fitted is still taken', bound: 4, before: 1, batch: 5, accepted: false, wakes: 2, taken: 4, overflowed: true },
+  {
+    name: 'a batch bigger than the bound is taken whole while the backlog is within it (a reader keeping up is not cut off)',
+    bound: 4,
+    before: 1,
+    batch: 9,
+    accepted: true,
+    wakes: 2,
+    taken: 10,
+    overflowed: false,
+  },
+  { name: 'a batch for a stream already at its bound cuts it off; what it had is still taken', bound: 4, before: 4, batch: 2, accepted: false, wakes: 5, taken: 4, overflowed: true },
 ];
 
 describe('EventQueue.pushAll', () => {

@@ -54,22 +54,25 @@ export class EventQueue implements WatchStream {
   }
 
   /**
-   * Adds events in order, as push does one by one, but tells the consumer
-   * once: a socket writer then takes them all in one write. Returns false
-   * when the stream stopped accepting events (the rest are dropped).
+   * Adds a batch of events in order and tells the consumer once: a socket
+   * writer then takes them all in one write. The bound is about the
+   * consumer's backlog, not the batch: a batch is what the producer held
+   * back and hands over together (the fan-out's sweep), so it is taken
+   * whole while the consumer is within its bound, however many events it
+   * holds; a consumer already at the bound when a batch comes is cut off
+   * (what it had is still read). Returns false when the stream did not
+   * take the batch.
    */
   pushAll(events: readonly WatchEvent[]): boolean {
     if (this.ended || this.stopped) return false;
-    for (const ev of events) {
-      if (this.buffered >= this.maxBuffered + Math.max(0, this.forced - this.consumed)) {
-        // what fitted is still read; end() tells the consumer
-        this.overflowed = true;
-        this.end();
-        return false;
-      }
-      this.buf.push(ev);
+    if (events.length === 0) return true;
+    if (this.buffered >= this.maxBuffered + Math.max(0, this.forced - this.consumed)) {
+      this.overflowed = true;
+      this.end();
+      return false;
     }
-    if (events.length) this.wake();
+    for (const ev of events) this.buf.push(ev);
+    this.wake();
     return true;
   }
 
