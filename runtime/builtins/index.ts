@@ -37,6 +37,8 @@ import { startEventTTL } from './event-ttl.ts';
 import { installServiceAllocation } from './services.ts';
 import type { RbacIndex } from '../authz/rbac/index.ts';
 import { reconcileBootstrapPolicy, startRbacIndex } from './rbac.ts';
+import { startCrdController } from './crds.ts';
+import type { CrdServingDeps } from '../controllers/crd/serving.ts';
 
 export interface BuiltinContext {
   api: ApiIndex;
@@ -63,6 +65,8 @@ export interface BuiltinContext {
   csrSigning?: CSRSigningOptions;
   /** --event-ttl (ms): Events are deleted this long after their last write. */
   eventTTLMs?: number;
+  /** What serving CustomResourceDefinitions takes (absent: stored CRDs are not served). */
+  crds?: Omit<CrdServingDeps, 'api'>;
 }
 
 export interface InstalledBuiltins {
@@ -95,6 +99,8 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   const aggregation = controllers.has('clusterrole-aggregation') ? startClusterRoleAggregation(ctx.api) : undefined;
   const tokenControllers = startBootstrapTokenControllers(ctx.api, { cleaner: controllers.has('tokencleaner'), signer: controllers.has('bootstrapsigner') });
   const eventTTL = startEventTTL(ctx.api, { ttlMs: ctx.eventTTLMs });
+  // stored CRDs are served before the server reports ready
+  const crdController = ctx.crds ? await startCrdController(ctx.api, ctx.crds, ctx.log) : undefined;
   let running = true;
   installComponentStatus(ctx.api, () => running);
   return {
@@ -112,6 +118,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await rootCAPublisher?.stop();
       await csrSigning?.stop();
       await eventTTL.stop();
+      await crdController?.stop();
     },
   };
 }
