@@ -10,6 +10,7 @@ import { ServedIndex, type Served } from '../api/served-index.ts';
 import { RegistryStore, attrsOf, keyRootOf } from './store.ts';
 import { defaultStrategy, scaleStrategy, statusStrategy, type SubresourceStrategy } from './strategy.ts';
 import { strategyFor } from './strategies/index.ts';
+import { customResourceStrategy } from './strategies/custom-resource.ts';
 import type { ObjectAttrs, Obj, Storage } from '../storage/interface.ts';
 import type { WriteServices } from './write-services.ts';
 
@@ -42,7 +43,8 @@ function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, service
     if (s.name === 'status') subs.status = statusStrategy();
     if (s.name === 'scale') subs.scale = scaleStrategy(storageDef);
   }
-  const strategy = strategyFor(storageDef, defaultStrategy(storageDef));
+  const generic = strategyFor(storageDef, defaultStrategy(storageDef));
+  const strategy = storageDef.custom && services?.customResources ? customResourceStrategy(storageDef, generic, services.customResources) : generic;
   Object.assign(subs, strategy.subresources ?? {});
   const storage = storageFor(keyRootOf(storageDef), attrsFor(storageDef, storageFor));
   return new RegistryStore(storageDef, storage, strategy, subs, services);

@@ -220,6 +220,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     defaulter: new Defaulter(generated.mergeSchema),
     managedFields: createManagedFieldsHook(generated.mergeSchema),
     admission,
+    customResources: customSchemas,
   };
   const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig), writeServices);
   let authz: ServerAuthorization;

@@ -5,6 +5,9 @@
 // pruned, defaulted and served with their subresources, a name conflict
 // shows in the conditions, and deleting a CRD deletes its custom resources
 // and then stops serving it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 
@@ -262,5 +265,134 @@ describe('deleting a CRD', () => {
     expect((await call('POST', CRDS, crd)).status).toBe(201);
     await established('things.gone.example.com');
     expect((await call('GET', T)).json.items).toEqual([]);
+  });
+});
+
+describe('more of the custom resource protocol', () => {
+  const G = '/apis/example.com/v1/namespaces/proto/widgets';
+  beforeAll(async () => {
+    await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'proto' } });
+  });
+
+  it('lists with label selectors, watches, and deletes a collection', async () => {
+    for (const [n, tier] of [
+      ['l1', 'front'],
+      ['l2', 'back'],
+    ])
+      expect((await call('POST', G, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: n, labels: { tier } }, spec: { color: 'red' } })).status).toBe(201);
+    const list = (await call('GET', `${G}?labelSelector=tier%3Dback`)).json;
+    expect(list.items.map((i: Json) => i.metadata.name)).toEqual(['l2']);
+    const watch = await s.app.request(`${G}?watch=true&resourceVersion=${list.metadata.resourceVersion}&timeoutSeconds=5`);
+    expect(watch.status).toBe(200);
+    const reader = watch.body!.getReader();
+    expect((await call('PATCH', `${G}/l1`, { metadata: { labels: { seen: 'yes' } } }, 'application/merge-patch+json')).status).toBe(200);
+    let text = '';
+    while (!text.includes('\n')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    await reader.cancel();
+    const ev = JSON.parse(text.split('\n')[0]) as Json;
+    expect(ev.type).toBe('MODIFIED');
+    expect(ev.object.metadata.labels).toEqual({ tier: 'front', seen: 'yes' });
+    const dc = await call('DELETE', `${G}?labelSelector=tier`);
+    expect(dc.status).toBe(200);
+    expect((await call('GET', G)).json.items).toEqual([]);
+  });
+
+  it('answers protobuf with the next acceptable type, and 406 when only protobuf is acceptable', async () => {
+    const both = await call('GET', G, undefined, 'application/json', { accept: 'application/vnd.kubernetes.protobuf, application/json' });
+    expect(both.status).toBe(200);
+    expect(both.headers.get('content-type')).toContain('application/json');
+    const only = await call('GET', G, undefined, 'application/json', { accept: 'application/vnd.kubernetes.protobuf' });
+    expect(only.status).toBe(406);
+    expect(only.json.kind).toBe('Status');
+  });
+
+  it('validates with the new schema once the CRD is updated', async () => {
+    const crd = (await call('GET', `${CRDS}/widgets.example.com`)).json;
+    crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.color.enum = ['red', 'blue', 'green'];
+    expect((await call('PUT', `${CRDS}/widgets.example.com`, crd)).status).toBe(200);
+    await eventually(async () => {
+      const r = await call('POST', G, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'green' }, spec: { color: 'green' } });
+      return r.status === 201 ? true : undefined;
+    }, 'the new enum value accepted');
+    const v3 = (await call('GET', '/openapi/v3/apis/example.com/v1')).json;
+    expect(v3.components.schemas['com.example.v1.Widget'].properties.spec.properties.color.enum).toEqual(['red', 'blue', 'green']);
+  });
+
+  it('refuses creates while the CRD is terminating, and finishes once the last custom resource goes', async () => {
+    const crd = widgetCrd({ group: 'held.example.com', names: { kind: 'Held', plural: 'helds' } });
+    crd.metadata.name = 'helds.held.example.com';
+    expect((await call('POST', CRDS, crd)).status).toBe(201);
+    await established('helds.held.example.com');
+    const H = '/apis/held.example.com/v1/namespaces/default/helds';
+    expect((await call('POST', H, { apiVersion: 'held.example.com/v1', kind: 'Held', metadata: { name: 'h', finalizers: ['example.com/hold'] }, spec: { color: 'red' } })).status).toBe(201);
+    expect((await call('DELETE', `${CRDS}/helds.held.example.com`)).status).toBe(200);
+    const waiting = await eventually(async () => {
+      const r = (await call('GET', `${CRDS}/helds.held.example.com`)).json;
+      const t = r.status?.conditions?.find((c: Json) => c.type === 'Terminating');
+      return t?.reason === 'InstanceDeletionCheck' ? t : undefined;
+    }, 'waiting for the held custom resource');
+    expect(waiting).toMatchObject({ status: 'True', message: 'could not confirm zero CustomResources remaining: timed out waiting for the condition' });
+    const refused = await call('POST', H, { apiVersion: 'held.example.com/v1', kind: 'Held', metadata: { name: 'late' }, spec: { color: 'red' } });
+    expect(refused.status).toBe(405);
+    expect(refused.json).toMatchObject({ reason: 'MethodNotAllowed', message: 'create not allowed while custom resource definition is terminating' });
+    expect((await call('PATCH', `${H}/h`, { metadata: { finalizers: null } }, 'application/merge-patch+json')).status).toBe(200);
+    await eventually(async () => ((await call('GET', `${CRDS}/helds.held.example.com`)).status === 404 ? true : undefined), 'CRD gone');
+  });
+
+  it('does not fall over on a CRD it cannot compile, and keeps serving the others', async () => {
+    const props: Json = {};
+    for (let i = 0; i < 2000; i++) props[`f${i}`] = { type: 'string', pattern: '^[a-z]+$' };
+    const big = widgetCrd({ group: 'big.example.com', names: { kind: 'Big', plural: 'bigs' } });
+    big.metadata.name = 'bigs.big.example.com';
+    big.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties = props;
+    big.spec.versions[0].schema.openAPIV3Schema.properties.spec.required = [];
+    const r = await call('POST', CRDS, big);
+    expect([201, 422]).toContain(r.status);
+    if (r.status === 201) {
+      await established('bigs.big.example.com');
+      const made = await call('POST', '/apis/big.example.com/v1/namespaces/default/bigs', { apiVersion: 'big.example.com/v1', kind: 'Big', metadata: { name: 'b' }, spec: { f1: 'abc', f1999: 'NO' } });
+      expect(made.status).toBe(422);
+    }
+    const odd = widgetCrd({ group: 'odd.example.com', names: { kind: 'Odd', plural: 'odds' } });
+    odd.metadata.name = 'odds.odd.example.com';
+    odd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.color = { type: 'string', pattern: '(?<=x)[' };
+    const o = await call('POST', CRDS, odd);
+    expect(o.status).toBeLessThan(500);
+    expect((await call('GET', `${W}/w1`)).status).toBe(200);
+  });
+});
+
+describe('a restarted server', () => {
+  it('serves the stored CRDs before it reports ready', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crd-restart-'));
+    try {
+      let first: RunningServer | undefined = await startServer({ authorizationMode: ['AlwaysAllow'], dataDir: dir });
+      const req = (srv: RunningServer, method: string, path: string, body?: unknown) =>
+        srv.app.request(path, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      expect((await req(first, 'POST', CRDS, widgetCrd())).status).toBe(201);
+      for (let i = 0; i < 2000; i++) {
+        const c = (await (await req(first, 'GET', `${CRDS}/widgets.example.com`)).json()) as Json;
+        if (c.status?.conditions?.some((x: Json) => x.type === 'Established' && x.status === 'True')) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect((await req(first, 'POST', W, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'kept' }, spec: { color: 'red' } })).status).toBe(201);
+      await first.stop();
+      first = undefined;
+      const second = await startServer({ authorizationMode: ['AlwaysAllow'], dataDir: dir });
+      try {
+        expect((await req(second, 'GET', '/readyz')).status).toBe(200);
+        const got = await req(second, 'GET', `${W}/kept`);
+        expect(got.status).toBe(200);
+        expect(((await got.json()) as Json).spec).toEqual({ color: 'red', replicas: 1 });
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

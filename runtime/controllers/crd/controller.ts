@@ -177,6 +177,7 @@ export class CrdController {
   /** The finalizer: delete every custom resource, then drop the finalizer and stop serving. */
   private async cleanUp(crd: Obj): Promise<void> {
     const name: string = crd.metadata.name;
+    this.serving.terminating(name);
     const inProgress: CrdCondition = { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' };
     if (!sameCondition(findCrdCondition(crd, 'Terminating'), inProgress)) await this.updateStatus(name, (live) => setCrdCondition(live, inProgress));
     const at = this.serving.servedAt(name);

@@ -73,11 +73,18 @@ export class CrdServing {
     return compiled;
   }
 
+  /** The CRD is being deleted: creates of its custom resources are refused from now on. */
+  terminating(name: string): void {
+    const at = this.served.get(name);
+    if (at) this.deps.schemas.setTerminating(at.group, at.resource, true);
+  }
+
   /** Stops serving a CRD's resource. */
   stop(name: string): void {
     const prev = this.served.get(name);
     if (!prev) return;
     this.served.delete(name);
+    this.deps.schemas.setTerminating(prev.group, prev.resource, false);
     this.deps.api.remove(prev.group, prev.resource);
     this.deps.schemas.remove(prev.schemas);
   }
