@@ -131,7 +131,7 @@ export class CrdController {
     if (findCrdCondition(crd, 'NamesAccepted')?.status !== 'True' && !this.serving.isServed(name)) return;
     if (!crd.status?.acceptedNames?.plural) return;
     try {
-      this.serving.serve(crd);
+      await this.serving.serve(crd);
     } catch (err) {
       // a CRD that cannot be translated stays unserved (its validation refuses such CRDs at write)
       this.opts.log?.(`customresourcedefinition ${name} is not served: ${(err as Error).message}`);

@@ -2,10 +2,11 @@
 // accepted is compiled (runtime/schema/compile.ts: the translation codegen
 // uses) under its accepted names, its schemas registered with the server's
 // custom schemas, and its group and resource bound in the served index
-// (registry/served.ts), replacing what it was served with before. Stopping
+// (registry/served.ts), replacing what it was served with before (the
+// compiler, and ajv under it, is imported when the first CRD is served). Stopping
 // drops it from the index and forgets its schemas; stored objects stay.
 
-import { compileCrd, type CompiledCrdVersion } from '../../schema/compile.ts';
+import type { CompiledCrdVersion } from '../../schema/compile.ts';
 import type { CustomSchemas } from '../../registry/custom-schemas.ts';
 import { serveResource, type ApiIndex, type StorageProvider } from '../../registry/served.ts';
 import type { WriteServices } from '../../registry/write-services.ts';
@@ -47,19 +48,26 @@ export class CrdServing {
    * names changed). Throws what the translation or compile threw; what was
    * served before stays served then.
    */
-  serve(crd: Obj): CompiledCrdVersion[] | undefined {
+  async serve(crd: Obj): Promise<CompiledCrdVersion[] | undefined> {
     const name: string = crd.metadata.name;
     const accepted = crd.status?.acceptedNames ?? {};
     const source = JSON.stringify([crd.spec, accepted]);
     const prev = this.served.get(name);
     if (prev?.source === source) return undefined;
     const asServed = { ...crd, spec: { ...crd.spec, names: { ...crd.spec.names, ...accepted } } };
+    // ajv is loaded with the first CRD served, not at start
+    const { compileCrd } = await import('../../schema/compile.ts');
     const compiled = compileCrd(asServed, `${crd.metadata.uid ?? name}.${++this.compiles}`);
     if (compiled.length === 0) {
       this.stop(name);
       return compiled;
     }
     const { group, resource } = compiled[0].def;
+    // a resource the server serves from its generated API is never replaced by a CRD's
+    const owner = [...this.served.entries()].find(([, c]) => c.group === group && c.resource === resource)?.[0];
+    if (owner !== name && this.deps.api.served.some((s) => s.def.group === group && s.def.resource === resource)) {
+      throw new Error(`${resource}.${group} is already served`);
+    }
     this.deps.schemas.add(compiled);
     if (prev && (prev.group !== group || prev.resource !== resource)) this.deps.api.remove(prev.group, prev.resource);
     serveResource(
