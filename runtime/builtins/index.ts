@@ -38,6 +38,7 @@ import { installServiceAllocation } from './services.ts';
 import type { RbacIndex } from '../authz/rbac/index.ts';
 import { reconcileBootstrapPolicy, startRbacIndex } from './rbac.ts';
 import { startCrdController } from './crds.ts';
+import { startCrdAPIServices } from './crd-apiservices.ts';
 import type { CrdServingDeps } from '../controllers/crd/serving.ts';
 
 export interface BuiltinContext {
@@ -101,6 +102,9 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   const eventTTL = startEventTTL(ctx.api, { ttlMs: ctx.eventTTLMs });
   // stored CRDs are served before the server reports ready
   const crdController = ctx.crds ? await startCrdController(ctx.api, ctx.crds, ctx.log) : undefined;
+  const crdSchemas = ctx.crds?.schemas;
+  const crdAPIServices = crdSchemas ? startCrdAPIServices(ctx.api, () => new Set(crdSchemas.publishedOf(ctx.api.served.map((s) => s.def)).map((p) => `${p.def.group}/${p.def.version}`))) : undefined;
+  await crdAPIServices?.synced();
   let running = true;
   installComponentStatus(ctx.api, () => running);
   return {
@@ -118,6 +122,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await rootCAPublisher?.stop();
       await csrSigning?.stop();
       await eventTTL.stop();
+      crdAPIServices?.stop();
       await crdController?.stop();
     },
   };

@@ -116,6 +116,16 @@ describe('a CRD created through the API', () => {
     expect(conds).toEqual({ NamesAccepted: ['True', 'NoConflicts', 'no conflicts found'], Established: ['True', 'InitialNamesAccepted', 'the initial names have been accepted'] });
   });
 
+  it('gets an automanaged APIService, as the crd-registration controller keeps them', async () => {
+    const svc = await eventually(async () => {
+      const r = await call('GET', '/apis/apiregistration.k8s.io/v1/apiservices/v1.example.com');
+      return r.json.status?.conditions?.some((c: Json) => c.type === 'Available' && c.status === 'True') ? r.json : undefined;
+    }, 'APIService available');
+    expect(svc.metadata.labels).toEqual({ 'kube-aggregator.kubernetes.io/automanaged': 'true' });
+    expect(svc.spec).toEqual({ group: 'example.com', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 100 });
+    expect(svc.status.conditions.find((c: Json) => c.type === 'Available')).toMatchObject({ reason: 'Local', message: 'Local APIServices are always available' });
+  });
+
   it('shows in legacy and aggregated discovery', async () => {
     const groups = (await call('GET', '/apis')).json;
     expect(groups.groups.find((g: Json) => g.name === 'example.com')).toMatchObject({ preferredVersion: { groupVersion: 'example.com/v1', version: 'v1' } });
@@ -261,6 +271,7 @@ describe('deleting a CRD', () => {
     expect((await call('GET', T)).status).toBe(404);
     const groups = (await call('GET', '/apis')).json;
     expect(groups.groups.some((g: Json) => g.name === 'gone.example.com')).toBe(false);
+    await eventually(async () => ((await call('GET', '/apis/apiregistration.k8s.io/v1/apiservices/v1.gone.example.com')).status === 404 ? true : undefined), 'APIService removed');
     // created again: the old objects are not back
     expect((await call('POST', CRDS, crd)).status).toBe(201);
     await established('things.gone.example.com');
