@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Atom, TypeRef } from '../templates/api-types.ts';
 import type { Model, NamedSchema, OpenAPISchema } from '../model/types.ts';
-import { atom, buildMergeSchema } from './merge-schema.ts';
+import { buildMergeSchema } from './merge-schema.ts';
+import { atom } from '../../runtime/schema/merge-types.ts';
 
 const named: Record<string, OpenAPISchema> = { 'x.Obj': { type: 'object', properties: { name: { type: 'string' } } } };
 const lookup = (n: string) => (named[n] ? { schema: named[n] } : undefined);

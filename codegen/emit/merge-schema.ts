@@ -1,105 +1,14 @@
 // Emits generated/merge-schema.ts: the structured-merge-diff schema of every
 // named type reachable from a resource (plus the meta types) as plain data.
-// Encodes the list/map rules of docs/spec-format.md: list-type map/set/atomic,
-// patch-strategy merge as an implied list-type map keyed by the merge key,
-// map-type atomic/granular, int-or-string and Quantity untyped, Time a
-// string, RawExtension and preserve-unknown-fields a map of deduced values;
-// CRD schemas ignore patch strategies (unstructured: lists atomic).
-import type { Atom, FieldDef, JSONValue, MergeSchema, TypeRef } from '../templates/api-types.ts';
-import type { Model, OpenAPISchema } from '../model/types.ts';
-import { isIntOrString, isObject, properties, QUANTITY, refName, schemaType, sortKeysDeep } from '../load/schema-util.ts';
-import { isScalarSchema } from '../load/markers.ts';
+// Each type's atom comes from the shared translation
+// (runtime/schema/merge-types.ts, the rules of docs/spec-format.md); here
+// only Quantity (untyped) and the reserved types are added.
+import type { Atom, MergeSchema } from '../templates/api-types.ts';
+import type { Model } from '../model/types.ts';
+import { QUANTITY } from '../load/schema-util.ts';
+import { namedAtom, reservedTypes, type MergeCtx } from '../../runtime/schema/merge-types.ts';
 import { closure, metaSchemas, rootsOfResources } from './reach.ts';
 import { literal, ModuleWriter } from './printer.ts';
-
-const UNTYPED_ATOMIC = '__untyped_atomic_';
-const UNTYPED_DEDUCED = '__untyped_deduced_';
-
-interface Ctx {
-  custom: boolean;
-  lookup: (n: string) => { schema: OpenAPISchema } | undefined;
-  /** Below an atomic list or map: inline lists and maps are atomic too. */
-  atomic?: boolean;
-}
-
-const deduced: TypeRef = { named: UNTYPED_DEDUCED };
-
-function typeRef(node: OpenAPISchema, ctx: Ctx): TypeRef {
-  const n = refName(node);
-  if (n !== undefined) {
-    const ref: TypeRef = { named: n };
-    const mt = node['x-kubernetes-map-type'];
-    if (mt === 'atomic') ref.elementRelationship = 'atomic';
-    else if (mt === 'granular') ref.elementRelationship = 'separable';
-    return ref;
-  }
-  if (node['x-kubernetes-preserve-unknown-fields'] === true && node.type === undefined && !isObject(node.properties)) return deduced;
-  if (node.type === undefined && !isObject(node.properties) && node.additionalProperties === undefined && !isIntOrString(node) && node.items === undefined) {
-    return { named: UNTYPED_ATOMIC };
-  }
-  return { inline: atom(node, ctx) };
-}
-
-/** A list without list type that patch strategy merge makes associative (built-in schemas only). */
-function impliedAssociative(node: OpenAPISchema, items: OpenAPISchema, ctx: Ctx): boolean {
-  if (ctx.custom) return false;
-  if (
-    !String(node['x-kubernetes-patch-strategy'] ?? '')
-      .split(',')
-      .includes('merge')
-  )
-    return false;
-  return isScalarSchema(items, ctx.lookup as never) || typeof node['x-kubernetes-patch-merge-key'] === 'string';
-}
-
-export function atom(node: OpenAPISchema, ctx: Ctx): Atom {
-  if (isIntOrString(node)) return { scalar: 'untyped' };
-  const t = schemaType(node);
-  if (t === 'string') return { scalar: 'string' };
-  if (t === 'integer' || t === 'number') return { scalar: 'numeric' };
-  if (t === 'boolean') return { scalar: 'boolean' };
-  if (t === 'array') {
-    const items = isObject(node.items) ? node.items : {};
-    const lt = node['x-kubernetes-list-type'];
-    const explicitAtomic = ctx.atomic === true || lt === 'atomic' || (lt === undefined && !impliedAssociative(node, items, ctx));
-    const elementType = typeRef(items, explicitAtomic ? { ...ctx, atomic: true } : ctx);
-    if (ctx.atomic) return { list: { elementType, elementRelationship: 'atomic' } };
-    if (lt === 'map') {
-      const keys = Array.isArray(node['x-kubernetes-list-map-keys']) ? (node['x-kubernetes-list-map-keys'] as string[]) : [String(node['x-kubernetes-patch-merge-key'])];
-      return { list: { elementType, elementRelationship: 'associative', keys: [...keys] } };
-    }
-    if (lt === 'set') return { list: { elementType, elementRelationship: 'associative' } };
-    if (lt === 'atomic') return { list: { elementType, elementRelationship: 'atomic' } };
-    const strategy = String(node['x-kubernetes-patch-strategy'] ?? '');
-    if (!ctx.custom && strategy.split(',').includes('merge')) {
-      const mergeKey = node['x-kubernetes-patch-merge-key'];
-      if (isScalarSchema(items, ctx.lookup as never)) return { list: { elementType, elementRelationship: 'associative' } };
-      if (typeof mergeKey === 'string') return { list: { elementType, elementRelationship: 'associative', keys: [mergeKey] } };
-    }
-    return { list: { elementType, elementRelationship: 'atomic' } };
-  }
-  // Objects (declared or implied by properties / additionalProperties).
-  const mapAtomic = ctx.atomic === true || node['x-kubernetes-map-type'] === 'atomic';
-  if (mapAtomic) ctx = { ...ctx, atomic: true };
-  const props = properties(node);
-  const names = Object.keys(props).sort();
-  const map: Atom['map'] = {};
-  if (names.length > 0) {
-    map.fields = names.map((name) => {
-      const p = props[name];
-      const f: FieldDef = { name, type: typeRef(p, ctx) };
-      if (!ctx.custom && typeof p['x-kubernetes-patch-strategy'] === 'string') f.patchStrategy = p['x-kubernetes-patch-strategy'];
-      if (!ctx.custom && typeof p['x-kubernetes-patch-merge-key'] === 'string') f.patchMergeKey = p['x-kubernetes-patch-merge-key'];
-      if (p.default !== undefined) f.default = sortKeysDeep(p.default) as JSONValue;
-      return f;
-    });
-  }
-  const ap = node.additionalProperties;
-  if (isObject(ap)) map.elementType = typeRef(ap, ctx);
-  else if (ap === true || node['x-kubernetes-preserve-unknown-fields'] === true || (names.length === 0 && ap === undefined)) map.elementType = deduced;
-  map.elementRelationship = mapAtomic ? 'atomic' : 'separable';
-  return { map };
-}
 
 /** The merge schema of the named types reachable from the model's resources and meta types. */
 export function buildMergeSchema(model: Model): MergeSchema {
@@ -112,20 +21,10 @@ export function buildMergeSchema(model: Model): MergeSchema {
       types[name] = { scalar: 'untyped' };
       continue;
     }
-    const ctx: Ctx = { custom: s.custom, lookup };
-    const top = refName(s.schema) !== undefined ? { map: { elementType: { named: refName(s.schema)! }, elementRelationship: 'separable' as const } } : atom(s.schema, ctx);
-    types[name] = top;
+    const ctx: MergeCtx = { custom: s.custom, lookup };
+    types[name] = namedAtom(s.schema, ctx);
   }
-  types[UNTYPED_ATOMIC] = {
-    scalar: 'untyped',
-    list: { elementType: { named: UNTYPED_ATOMIC }, elementRelationship: 'atomic' },
-    map: { elementType: { named: UNTYPED_ATOMIC }, elementRelationship: 'atomic' },
-  };
-  types[UNTYPED_DEDUCED] = {
-    scalar: 'untyped',
-    list: { elementType: { named: UNTYPED_ATOMIC }, elementRelationship: 'atomic' },
-    map: { elementType: { named: UNTYPED_DEDUCED }, elementRelationship: 'separable' },
-  };
+  Object.assign(types, reservedTypes());
   const sorted: Record<string, Atom> = {};
   for (const k of Object.keys(types).sort()) sorted[k] = types[k];
   return { types: sorted };

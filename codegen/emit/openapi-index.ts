@@ -3,7 +3,7 @@
 // document's hash and default enablement.
 import type { Model } from '../model/types.ts';
 import { literal, ModuleWriter } from './printer.ts';
-import { v3FileName, v3Key } from './openapi-v3.ts';
+import { v3FileName, v3Key } from '../../runtime/schema/openapi-docs.ts';
 
 export function emitOpenAPIIndex(model: Model, hashes: Map<string, string>): string {
   const w = new ModuleWriter('Locations of the precomputed OpenAPI documents (read with fs at first use).');

@@ -5,72 +5,12 @@
 // (runtime/http/openapi/served.ts). Schemas are the v3 ones with references
 // rewritten to #/definitions/. Compact JSON, keys sorted.
 import type { Model } from '../model/types.ts';
-import { isObject, rawRef, REF_PREFIX, sortKeysDeep } from '../load/schema-util.ts';
-import { groupVersionPaths, type Operation, type Param, type PathItem } from './openapi-paths.ts';
+import { sortKeysDeep } from '../load/schema-util.ts';
+import { groupVersionPaths } from '../../runtime/schema/openapi-paths.ts';
+import { pathsV2, toV2Schema } from '../../runtime/schema/openapi-docs.ts';
+import { modelIndex } from './reach.ts';
 import { schemaNamesOf } from './openapi-v3.ts';
 import { toResourceDef } from './registry.ts';
-
-const ref = (n: string) => ({ $ref: `#/definitions/${n}` });
-
-/** A v3 schema as v2: `#/components/schemas/` refs become `#/definitions/`, one-element allOf refs are unwrapped. */
-export function toV2Schema(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(toV2Schema);
-  if (!isObject(v)) return v;
-  const r = rawRef(v);
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) {
-    if (k === 'allOf' && r !== undefined && typeof v.$ref !== 'string') continue;
-    if (k === '$ref') continue;
-    if (k === 'nullable') {
-      out['x-nullable'] = x;
-      continue;
-    }
-    out[k] = toV2Schema(x);
-  }
-  if (r !== undefined) out.$ref = r.startsWith(REF_PREFIX) ? `#/definitions/${r.slice(REF_PREFIX.length)}` : r;
-  return out;
-}
-
-function paramV2(p: Param) {
-  return { description: p.description, in: p.in, name: p.name, ...(p.required ? { required: true } : {}), type: p.type, uniqueItems: true };
-}
-
-function opV2(o: Operation) {
-  const schema = o.response ? ref(o.response) : { type: 'string' };
-  const desc: Record<string, string> = { '200': 'OK', '201': 'Created', '202': 'Accepted' };
-  const responses: Record<string, unknown> = {};
-  for (const code of o.responseCodes) responses[code] = { description: desc[code], schema };
-  responses['401'] = { description: 'Unauthorized' };
-  const params: unknown[] = [];
-  if (o.body) params.push({ in: 'body', name: 'body', required: o.method !== 'delete', schema: ref(o.body) });
-  params.push(...o.params.map(paramV2));
-  const out: Record<string, unknown> = {
-    consumes: o.consumes,
-    description: o.description,
-    operationId: o.operationId,
-    produces: o.produces,
-    responses,
-    schemes: ['https'],
-    tags: [o.tag],
-  };
-  if (params.length > 0) out.parameters = params;
-  if (o.action !== '') {
-    out['x-kubernetes-action'] = o.action;
-    out['x-kubernetes-group-version-kind'] = o.gvk;
-  }
-  return out;
-}
-
-export function pathsV2(items: PathItem[]): Record<string, unknown> {
-  const paths: Record<string, unknown> = {};
-  for (const it of items) {
-    const item: Record<string, unknown> = {};
-    for (const o of it.ops) item[o.method] = opV2(o);
-    if (it.params.length > 0) item.parameters = it.params.map(paramV2);
-    paths[it.path] = item;
-  }
-  return paths;
-}
 
 export function emitOpenAPIV2(model: Model): string {
   const paths: Record<string, unknown> = {};
@@ -78,7 +18,7 @@ export function emitOpenAPIV2(model: Model): string {
   for (const g of model.groupVersions) {
     const resources = model.resources.filter((r) => r.group === g.group && r.version === g.version).map(toResourceDef);
     if (resources.length === 0) continue;
-    const items = groupVersionPaths(model, g.group, g.version, resources);
+    const items = groupVersionPaths(modelIndex(model), g.group, g.version, resources);
     Object.assign(paths, pathsV2(items));
     for (const n of schemaNamesOf(model, resources, items)) names.add(n);
   }

@@ -6,57 +6,10 @@ import { createHash } from 'node:crypto';
 import type { Model } from '../model/types.ts';
 import type { ResourceDef } from '../templates/api-types.ts';
 import { sortKeysDeep } from '../load/schema-util.ts';
-import { closure, rootsOfResources } from './reach.ts';
-import { groupVersionPaths, type Operation, type PathItem } from './openapi-paths.ts';
+import { closure, modelIndex, rootsOfResources } from './reach.ts';
+import { groupVersionPaths, type PathItem } from '../../runtime/schema/openapi-paths.ts';
+import { pathsV3, v3FileName, v3Key } from '../../runtime/schema/openapi-docs.ts';
 import { toResourceDef } from './registry.ts';
-
-const ref = (n: string) => ({ $ref: `#/components/schemas/${n}` });
-
-/** `api/v1` or `apis/<group>/<version>`: the discovery key of a group-version. */
-export function v3Key(group: string, version: string): string {
-  return group === '' ? `api/${version}` : `apis/${group}/${version}`;
-}
-
-export function v3FileName(group: string, version: string): string {
-  return `${v3Key(group, version).replace(/\//g, '__')}.json`;
-}
-
-function paramV3(p: { name: string; in: string; type: string; description: string; required?: boolean }) {
-  return { description: p.description, in: p.in, name: p.name, ...(p.required ? { required: true } : {}), schema: { type: p.type, uniqueItems: true } };
-}
-
-function content(types: string[], schema: unknown) {
-  const c: Record<string, unknown> = {};
-  for (const t of types) c[t] = { schema };
-  return c;
-}
-
-function opV3(o: Operation) {
-  const schema = o.response ? ref(o.response) : { type: 'string' };
-  const responses: Record<string, unknown> = {};
-  const desc: Record<string, string> = { '200': 'OK', '201': 'Created', '202': 'Accepted' };
-  for (const code of o.responseCodes) responses[code] = { content: content(o.produces, schema), description: desc[code] };
-  responses['401'] = { description: 'Unauthorized' };
-  const out: Record<string, unknown> = { description: o.description, operationId: o.operationId, responses, tags: [o.tag] };
-  if (o.params.length > 0) out.parameters = o.params.map(paramV3);
-  if (o.body) out.requestBody = { content: content(o.method === 'patch' ? o.consumes : ['*/*'], ref(o.body)), required: o.method !== 'delete' };
-  if (o.action !== '') {
-    out['x-kubernetes-action'] = o.action;
-    out['x-kubernetes-group-version-kind'] = o.gvk;
-  }
-  return out;
-}
-
-export function pathsV3(items: PathItem[]): Record<string, unknown> {
-  const paths: Record<string, unknown> = {};
-  for (const it of items) {
-    const item: Record<string, unknown> = {};
-    for (const o of it.ops) item[o.method] = opV3(o);
-    if (it.params.length > 0) item.parameters = it.params.map(paramV3);
-    paths[it.path] = item;
-  }
-  return paths;
-}
 
 export function schemaNamesOf(model: Model, resources: ResourceDef[], items: PathItem[]): string[] {
   const roots = new Set(rootsOfResources(model, resources as Model['resources']));
@@ -70,7 +23,7 @@ export function schemaNamesOf(model: Model, resources: ResourceDef[], items: Pat
 
 export function v3Document(model: Model, group: string, version: string): Record<string, unknown> {
   const resources = model.resources.filter((r) => r.group === group && r.version === version).map(toResourceDef);
-  const items = groupVersionPaths(model, group, version, resources);
+  const items = groupVersionPaths(modelIndex(model), group, version, resources);
   const schemas: Record<string, unknown> = {};
   for (const n of schemaNamesOf(model, resources, items)) schemas[n] = model.schemas.get(n)!.schema;
   return sortKeysDeep({ components: { schemas }, info: { title: 'Kubernetes', version: 'unversioned' }, openapi: '3.0.0', paths: pathsV3(items) });

@@ -4,6 +4,7 @@
 import type { Model, OpenAPISchema } from '../model/types.ts';
 import { isObject, refName } from '../load/schema-util.ts';
 import { gvksOf } from '../load/index.ts';
+import type { SchemaIndex } from '../../runtime/schema/openapi-paths.ts';
 
 /** Names referenced by a schema, visiting only schema positions (a property named `default` is still a schema). */
 export function refsOf(node: unknown, out: Set<string> = new Set()): Set<string> {
@@ -39,6 +40,11 @@ export function schemaForGvk(model: Model, group: string, version: string, kind:
     if (gs.length === 1 && gs[0].group === group && gs[0].version === version && gs[0].kind === kind) return name;
   }
   return undefined;
+}
+
+/** The model as the OpenAPI path builder (runtime/schema/openapi-paths.ts) looks schemas up. */
+export function modelIndex(model: Model): SchemaIndex {
+  return { has: (n) => model.schemas.has(n), forGvk: (g, v, k) => schemaForGvk(model, g, v, k) };
 }
 
 /** Schema names a group-version needs: its kinds, their lists, subresource kinds, and everything they reference. */

@@ -4,6 +4,7 @@
 import type { PrinterColumn, SubresourceDef, Verb } from '../templates/api-types.ts';
 import { CodegenError, jp } from './errors.ts';
 import { isObject } from './schema-util.ts';
+import { readPrinterColumns as readColumns } from '../../runtime/schema/printer-columns.ts';
 
 export const VERBS: Verb[] = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
 const VERB_ORDER = new Map(VERBS.map((v, i) => [v, i]));
@@ -72,24 +73,8 @@ export function verbList(file: string, v: unknown, at: string): Verb[] {
 }
 
 export function readPrinterColumns(file: string, v: unknown, at: string): PrinterColumn[] {
-  if (v === undefined) return [];
-  if (!Array.isArray(v)) throw new CodegenError(file, at, 'printer columns must be a list');
-  const r = { file };
-  return v.map((c, i) => {
-    const p = jp(at, i);
-    if (!isObject(c)) throw new CodegenError(file, p, 'a printer column must be an object');
-    const col: PrinterColumn = {
-      name: str(r, c, 'name', p),
-      type: oneOf(r, c, 'type', p, ['string', 'integer', 'number', 'boolean', 'date'] as const, 'string'),
-      priority: c.priority === undefined ? 0 : Number(c.priority),
-      jsonPath: str(r, c, 'jsonPath', p),
-    };
-    if (!Number.isInteger(col.priority) || col.priority < 0) throw new CodegenError(file, jp(p, 'priority'), 'priority must be a non-negative integer');
-    if (typeof c.format === 'string') col.format = c.format;
-    if (typeof c.description === 'string') col.description = c.description;
-    if (c.formatter !== undefined) col.formatter = str(r, c, 'formatter', p);
-    if (col.name === 'Name') throw new CodegenError(file, jp(p, 'name'), 'a column list never includes Name (the runtime adds it)');
-    return col;
+  return readColumns(v, at, (p, msg) => {
+    throw new CodegenError(file, p, msg);
   });
 }
 

@@ -4,7 +4,8 @@
 // CodegenError naming the file and JSON path of the first problem.
 import type { NamedSchema, OpenAPISchema } from '../model/types.ts';
 import { CodegenError, jp } from './errors.ts';
-import { isIntOrString, isObject, properties, rawRef, refName, schemaType, REF_PREFIX } from './schema-util.ts';
+import { isObject, properties, rawRef, refName, schemaType, REF_PREFIX } from './schema-util.ts';
+import { isScalarSchema, resolveNode } from '../../runtime/schema/util.ts';
 
 const LIST_TYPES = ['atomic', 'set', 'map'];
 const MAP_TYPES = ['atomic', 'granular'];
@@ -13,25 +14,7 @@ const BOOLEAN_MARKERS = ['x-kubernetes-int-or-string', 'x-kubernetes-embedded-re
 
 type Lookup = (name: string) => NamedSchema | undefined;
 
-/** Follows references until a non-reference schema (guards against cycles). */
-export function resolveNode(node: OpenAPISchema, lookup: Lookup): OpenAPISchema {
-  let cur = node;
-  for (let i = 0; i < 32; i++) {
-    const name = refName(cur);
-    if (name === undefined) return cur;
-    const target = lookup(name);
-    if (!target) return cur;
-    cur = target.schema;
-  }
-  return cur;
-}
-
-export function isScalarSchema(node: OpenAPISchema, lookup: Lookup): boolean {
-  const n = resolveNode(node, lookup);
-  if (isIntOrString(n)) return true;
-  const t = schemaType(n);
-  return t === 'string' || t === 'integer' || t === 'number' || t === 'boolean';
-}
+export { isScalarSchema, resolveNode };
 
 export function checkNamedSchema(named: NamedSchema, lookup: Lookup): void {
   walk(named.schema, named.jsonPath, named.file, lookup);

@@ -3,8 +3,9 @@
 // registry entries reuse the runtime contract (templates/api-types.ts).
 import type { ResourceDef, Stability } from '../templates/api-types.ts';
 
-/** An OpenAPI v3 schema object as written in a spec (x-kubernetes-* markers included). */
-export type OpenAPISchema = { [k: string]: unknown };
+import type { OpenAPISchema } from '../../runtime/schema/util.ts';
+
+export type { OpenAPISchema };
 
 /** A named schema in the shared namespace of names. */
 export interface NamedSchema {

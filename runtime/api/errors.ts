@@ -135,6 +135,10 @@ export const errors = {
   methodNotAllowed(): ApiError {
     return new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
   },
+  /** A verb a resource does not support now (NewMethodNotSupported), with the caller's message. */
+  methodNotSupported(gr: GroupResource, message: string): ApiError {
+    return new ApiError(405, 'MethodNotAllowed', message, grDetails(gr));
+  },
   notAcceptable(accepted: string[]): ApiError {
     return new ApiError(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`);
   },

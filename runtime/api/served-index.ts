@@ -1,9 +1,11 @@
 // The served API, by group, version and resource (the scheme/RESTMapper
 // role): which generated resources are enabled (defaults plus
 // --runtime-config), which version of each group and resource is stored,
-// and look-up by path or kind. It is generic over what each group and
-// resource is bound to (the registry binds a store; see
-// registry/served.ts), so this layer knows nothing of storage.
+// and look-up by path or kind. Resources of CustomResourceDefinitions are
+// added and removed while serving (replace/remove), and consumers that keep
+// something derived from the index listen for changes (onChange). It is
+// generic over what each group and resource is bound to (the registry binds
+// a store; see registry/served.ts), so this layer knows nothing of storage.
 
 import type { ResourceDef } from '../../generated/api-types.ts';
 import { groupVersion } from './keys.ts';
@@ -42,10 +44,18 @@ export function isEnabled(def: ResourceDef, rc: Map<string, boolean>): boolean {
   return def.enabledByDefault;
 }
 
+/** What changed in the index: the group and resource added or removed, with its defs. */
+export interface ServedChange<S> {
+  added: Served<S>[];
+  removed: Served<S>[];
+}
+
 export class ServedIndex<S> {
+  /** Every served version of every resource; changed in place by add() and remove(). */
   readonly served: Served<S>[] = [];
   private readonly byPath = new Map<string, Served<S>>();
   private readonly byGroupKind = new Map<string, Served<S>>();
+  private readonly listeners = new Set<(change: ServedChange<S>) => void>();
 
   /** `bind` is called once per enabled group and resource, with the version it is stored in. */
   constructor(defs: ResourceDef[], bind: (storageDef: ResourceDef) => S, runtimeConfig: Map<string, boolean>) {
@@ -55,15 +65,13 @@ export class ServedIndex<S> {
       const grKey = `${def.group}/${def.resource}`;
       let entry = bound.get(grKey);
       if (!entry) {
-        const storageDef = enabled.find((d) => d.group === def.group && d.resource === def.resource && d.storageVersion) ?? enabled.find((d) => d.group === def.group && d.resource === def.resource)!;
+        const storageDef = storageDefOf(enabled, def.group, def.resource);
         entry = { store: bind(storageDef), storageDef };
         bound.set(grKey, entry);
       }
-      const served: Served<S> = { def, store: entry.store, storageDef: entry.storageDef };
-      this.served.push(served);
-      this.byPath.set(`${def.group}/${def.version}/${def.resource}`, served);
-      if (def.preferredVersion || !this.byGroupKind.has(`${def.group}/${def.kind}`)) this.byGroupKind.set(`${def.group}/${def.kind}`, served);
+      this.served.push({ def, store: entry.store, storageDef: entry.storageDef });
     }
+    this.reindex();
   }
 
   lookup(group: string, version: string, resource: string): Served<S> | undefined {
@@ -85,4 +93,67 @@ export class ServedIndex<S> {
     }
     return out;
   }
+
+  /**
+   * Serves the versions of one group and resource (a CustomResourceDefinition's),
+   * replacing what was served for it; `bind` gets the version it is stored in.
+   * Listeners hear of the change once it is in place.
+   */
+  replace(group: string, resource: string, defs: ResourceDef[], bind: (storageDef: ResourceDef) => S): Served<S>[] {
+    const removed = this.take(group, resource);
+    const added: Served<S>[] = [];
+    if (defs.length > 0) {
+      const storageDef = storageDefOf(defs, group, resource);
+      const store = bind(storageDef);
+      for (const def of defs) added.push({ def, store, storageDef });
+      this.served.push(...added);
+    }
+    this.reindex();
+    this.emit({ added, removed });
+    return added;
+  }
+
+  /** Stops serving a group and resource; returns what was served for it. */
+  remove(group: string, resource: string): Served<S>[] {
+    const removed = this.take(group, resource);
+    if (removed.length === 0) return removed;
+    this.reindex();
+    this.emit({ added: [], removed });
+    return removed;
+  }
+
+  /** Calls `listener` after every change; returns the function that stops it. */
+  onChange(listener: (change: ServedChange<S>) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private take(group: string, resource: string): Served<S>[] {
+    const removed: Served<S>[] = [];
+    for (let i = this.served.length - 1; i >= 0; i--) {
+      const s = this.served[i];
+      if (s.def.group === group && s.def.resource === resource) removed.unshift(...this.served.splice(i, 1));
+    }
+    return removed;
+  }
+
+  private reindex(): void {
+    this.byPath.clear();
+    this.byGroupKind.clear();
+    for (const s of this.served) {
+      const { def } = s;
+      this.byPath.set(`${def.group}/${def.version}/${def.resource}`, s);
+      if (def.preferredVersion || !this.byGroupKind.has(`${def.group}/${def.kind}`)) this.byGroupKind.set(`${def.group}/${def.kind}`, s);
+    }
+  }
+
+  private emit(change: ServedChange<S>): void {
+    for (const l of [...this.listeners]) l(change);
+  }
+}
+
+/** The version a group and resource is stored in: the one marked, else the first. */
+function storageDefOf(defs: ResourceDef[], group: string, resource: string): ResourceDef {
+  const same = defs.filter((d) => d.group === group && d.resource === resource);
+  return same.find((d) => d.storageVersion) ?? same[0];
 }

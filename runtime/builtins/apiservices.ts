@@ -9,6 +9,7 @@
 import type { Discovery, DiscoveryPriorities } from '../http/discovery.ts';
 import { ApiError } from '../api/errors.ts';
 import type { ApiIndex } from '../registry/served.ts';
+import type { RegistryStore } from '../registry/store.ts';
 import type { Obj } from '../storage/interface.ts';
 import { startWatchLoop } from './watch-loop.ts';
 import { groupVersion } from '../api/keys.ts';
@@ -100,6 +101,37 @@ function isAvailable(obj: Obj): boolean {
   return (obj.status?.conditions ?? []).some((c: Obj) => c.type === 'Available' && c.status === 'True');
 }
 
+/** Creates a local APIService unless it exists (`live`, when known), and marks it Available (reason Local) unless it is. */
+export async function ensureLocalAPIService(store: RegistryStore, obj: Obj, live?: Obj): Promise<void> {
+  const name: string = obj.metadata.name;
+  if (!live) {
+    try {
+      live = await store.create('', obj, { writer: APISERVER_WRITER });
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 409)) throw err;
+      live = await store.get('', name);
+    }
+  }
+  if (live.spec?.service || isAvailable(live)) return;
+  await store.update(
+    '',
+    name,
+    (cur) => {
+      if (!cur) throw new Error(`APIService ${name} is gone`);
+      const available = {
+        type: 'Available',
+        status: 'True',
+        reason: 'Local',
+        message: 'Local APIServices are always available',
+        lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      };
+      const others = (cur.status?.conditions ?? []).filter((c: Obj) => c.type !== 'Available');
+      return { ...cur, status: { ...(cur.status ?? {}), conditions: [...others, available] } };
+    },
+    { subresource: 'status', writer: APISERVER_WRITER },
+  );
+}
+
 export interface APIServiceBuiltins {
   stop(): Promise<void>;
 }
@@ -123,38 +155,7 @@ export async function installLocalAPIServices(api: ApiIndex, discovery: Discover
   }
   const existing = new Map((await store.list('', {})).items.map((o) => [o.metadata.name as string, o]));
   // one name's create and status update in order, the names together (one durable commit carries many)
-  await Promise.all(
-    [...wanted].map(async ([name, obj]) => {
-      let live = existing.get(name);
-      if (!live) {
-        try {
-          live = await store.create('', obj, { writer: APISERVER_WRITER });
-        } catch (err) {
-          if (!(err instanceof ApiError && err.code === 409)) throw err;
-          live = await store.get('', name);
-        }
-      }
-      if (!live.spec?.service && !isAvailable(live)) {
-        await store.update(
-          '',
-          name,
-          (cur) => {
-            if (!cur) throw new Error(`APIService ${name} is gone`);
-            const available = {
-              type: 'Available',
-              status: 'True',
-              reason: 'Local',
-              message: 'Local APIServices are always available',
-              lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-            };
-            const others = (cur.status?.conditions ?? []).filter((c: Obj) => c.type !== 'Available');
-            return { ...cur, status: { ...(cur.status ?? {}), conditions: [...others, available] } };
-          },
-          { subresource: 'status', writer: APISERVER_WRITER },
-        );
-      }
-    }),
-  );
+  await Promise.all([...wanted.values()].map((obj) => ensureLocalAPIService(store, obj, existing.get(obj.metadata.name))));
   // automanaged at start and no longer served (a group-version turned off)
   for (const [name, obj] of existing) {
     if (!wanted.has(name) && obj.metadata?.labels?.[LABEL_AUTOMANAGED] === 'onstart') {

@@ -38,6 +38,9 @@ import { startEventTTL } from './event-ttl.ts';
 import { installServiceAllocation } from './services.ts';
 import type { RbacIndex } from '../authz/rbac/index.ts';
 import { reconcileBootstrapPolicy, startRbacIndex } from './rbac.ts';
+import { startCrdController } from './crds.ts';
+import { startCrdAPIServices } from './crd-apiservices.ts';
+import type { CrdServingDeps } from '../controllers/crd/serving.ts';
 
 export interface BuiltinContext {
   api: ApiIndex;
@@ -66,6 +69,8 @@ export interface BuiltinContext {
   eventTTLMs?: number;
   /** The upstream admission plugins to run (config/admission-plugins.ts; default: its default set). */
   admissionPlugins?: ReadonlySet<string>;
+  /** What serving CustomResourceDefinitions takes (absent: stored CRDs are not served). */
+  crds?: Omit<CrdServingDeps, 'api'>;
 }
 
 export interface InstalledBuiltins {
@@ -100,6 +105,11 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   const aggregation = controllers.has('clusterrole-aggregation') ? startClusterRoleAggregation(ctx.api) : undefined;
   const tokenControllers = startBootstrapTokenControllers(ctx.api, { cleaner: controllers.has('tokencleaner'), signer: controllers.has('bootstrapsigner') });
   const eventTTL = startEventTTL(ctx.api, { ttlMs: ctx.eventTTLMs });
+  // stored CRDs are served before the server reports ready
+  const crdController = ctx.crds ? await startCrdController(ctx.api, ctx.crds, ctx.log) : undefined;
+  const crdSchemas = ctx.crds?.schemas;
+  const crdAPIServices = crdSchemas ? startCrdAPIServices(ctx.api, () => new Set(crdSchemas.publishedOf(ctx.api.served.map((s) => s.def)).map((p) => `${p.def.group}/${p.def.version}`))) : undefined;
+  await crdAPIServices?.synced();
   let running = true;
   installComponentStatus(ctx.api, () => running);
   return {
@@ -117,6 +127,8 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await rootCAPublisher?.stop();
       await csrSigning?.stop();
       await eventTTL.stop();
+      crdAPIServices?.stop();
+      await crdController?.stop();
     },
   };
 }

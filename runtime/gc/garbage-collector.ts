@@ -7,11 +7,12 @@
 //   references removed from every dependent, then loses the finalizer.
 // - Foreground: an owner being deleted with `foregroundDeletion` has its
 //   dependents deleted; when none is left it loses the finalizer.
-// It watches every stored resource to keep the set of every object's uid
-// (whether an owner exists; uid-set.ts keeps them compact), a node for each object that can need its work
-// (one with owner references, finalizers or a deletion timestamp; the rest
-// cost their uid only), and the dependents of each owner uid; work is queued
-// and done one item at a time.
+// It watches every stored resource (those of CustomResourceDefinitions too,
+// as they are served and dropped) to keep the set of every object's uid
+// (whether an owner exists; uid-set.ts keeps them compact), a node for each
+// object that can need its work (one with owner references, finalizers or a
+// deletion timestamp; the rest cost their uid only), and the dependents of
+// each owner uid; work is queued and done one item at a time.
 
 import { ANNOTATION_INITIAL_EVENTS_END, FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../api/k8s-names.ts';
 import { ApiError } from '../api/errors.ts';
@@ -37,7 +38,9 @@ export class GarbageCollector {
   /** Objects with owner references, finalizers or a deletion timestamp, by uid. */
   private readonly nodes = new Map<string, Node>();
   private readonly dependents = new Map<string, Set<string>>();
-  private readonly streams: WatchStream[] = [];
+  private readonly streams = new Map<RegistryStore, WatchStream>();
+  private stopWatchingIndex: (() => void) | undefined;
+  private following: Promise<void> = Promise.resolve();
   private readonly queue: (() => Promise<void>)[] = [];
   private running = false;
   private stopped = false;
@@ -59,13 +62,41 @@ export class GarbageCollector {
     const stores = new Set<RegistryStore>();
     for (const s of this.api.served) if (!s.def.virtual && s.def.verbs.includes('watch')) stores.add(s.store);
     this.unsynced = stores.size;
-    for (const store of stores) {
-      // the initial state ends with a BOOKMARK annotated initial-events-end
-      const stream = await store.watch('', { resourceVersion: '', resourceVersionMatch: 'NotOlderThan', sendInitialEvents: true, allowWatchBookmarks: true });
-      this.streams.push(stream);
-      void this.consume(store, stream);
-    }
+    for (const store of stores) await this.watchStore(store, true);
     if (stores.size === 0) this.markSynced();
+    // resources of CustomResourceDefinitions come and go while serving
+    this.stopWatchingIndex = this.api.onChange(() => {
+      // one change at a time, in order
+      // then the dependents whose owner kinds were unknown are checked again
+      this.following = this.following
+        .then(() => this.followIndex())
+        .then(() => this.servedKindsChanged())
+        .catch(() => {});
+    });
+  }
+
+  private async watchStore(store: RegistryStore, initial: boolean): Promise<void> {
+    // the initial state ends with a BOOKMARK annotated initial-events-end
+    const stream = await store.watch('', { resourceVersion: '', resourceVersionMatch: 'NotOlderThan', sendInitialEvents: true, allowWatchBookmarks: true });
+    if (this.stopped) {
+      stream.stop();
+      return;
+    }
+    this.streams.set(store, stream);
+    void this.consume(store, stream, initial);
+  }
+
+  /** Watches the stores the index gained; forgets those it lost (their objects are no longer served). */
+  private async followIndex(): Promise<void> {
+    const current = new Set<RegistryStore>();
+    for (const s of this.api.served) if (!s.def.virtual && s.def.verbs.includes('watch')) current.add(s.store);
+    for (const [store, stream] of this.streams) {
+      if (current.has(store)) continue;
+      stream.stop();
+      this.streams.delete(store);
+      for (const [uid, n] of this.nodes) if (n.store === store) this.nodes.delete(uid);
+    }
+    for (const store of current) if (!this.streams.has(store) && !this.stopped) await this.watchStore(store, false);
   }
 
   private markSynced(): void {
@@ -78,7 +109,8 @@ export class GarbageCollector {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const s of this.streams) s.stop();
+    this.stopWatchingIndex?.();
+    for (const s of this.streams.values()) s.stop();
   }
 
   /** The served kinds changed: the dependents whose owner kinds were unknown are checked again. */
@@ -99,9 +131,10 @@ export class GarbageCollector {
     return new Promise((r) => this.idleWaiters.push(r));
   }
 
-  private async consume(store: RegistryStore, stream: WatchStream): Promise<void> {
+  private async consume(store: RegistryStore, stream: WatchStream, initial: boolean): Promise<void> {
     try {
-      let initialDone = false;
+      // a store watched after start does not hold up the first sync
+      let initialDone = !initial;
       for await (const ev of stream) {
         if (ev.type === 'BOOKMARK') {
           if (!initialDone && ev.object.metadata?.annotations?.[ANNOTATION_INITIAL_EVENTS_END] === 'true') {

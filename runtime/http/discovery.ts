@@ -1,4 +1,5 @@
-// Discovery documents, computed once from the served resources: the legacy
+// Discovery documents, computed from the served resources when first read
+// and again after they change (servedChanged): the legacy
 // forms (/api, /api/v1, /apis, /apis/<g>, /apis/<g>/<v>) and aggregated
 // discovery (apidiscovery.k8s.io v2 APIGroupDiscoveryList), which kubectl
 // 1.31 asks for first. Group and version order comes from the APIService
@@ -92,6 +93,11 @@ export class Discovery {
   get documents(): DiscoveryDocs {
     this.docs ??= computeDiscovery(this.served, this.serverAddress, this.priorities);
     return this.docs;
+  }
+
+  /** The served resources changed (a CustomResourceDefinition's were added or removed): built again on the next read. */
+  servedChanged(): void {
+    this.docs = undefined;
   }
 
   /** Groups and versions in the order of these priorities from the next read on. */

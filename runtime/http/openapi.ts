@@ -5,9 +5,12 @@
 // (index and one JSON document per served group-version, with ETags and
 // 304s; a ?hash= is cached as immutable, a stale one redirected). Codegen precomputed the documents (generated/openapi) for
 // every group-version it knows; they are cut to what --runtime-config serves
-// (openapi/served.ts) on first use and kept.
+// (openapi/served.ts) on first use and kept until the served resources
+// change (changed(): a CustomResourceDefinition's resources were served or
+// dropped; their paths and schemas come from openapi/custom.ts), when they
+// are built again with a new Last-Modified and so new ETags.
 
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Context } from 'hono';
@@ -18,24 +21,27 @@ import { servedSet, servedV2, servedV3, type ServedResource } from './openapi/se
 import { MEDIA_OPENAPI_V2_PROTOBUF, v2Form, v3JSONAcceptable } from './openapi/accept.ts';
 import { notModified } from './openapi/conditional.ts';
 import { GZIP_MIN_BYTES, GzipCache, acceptsGzipEncoding } from './openapi/gzip.ts';
+import { v3Key } from '../schema/openapi-docs.ts';
+import { customGroupVersions, customV2Additions, customV3Document, type CustomResourceDoc, type SchemaPool } from './openapi/custom.ts';
 
 export interface OpenAPIServer {
   v2(c: Context): Response | Promise<Response>;
   v3Index(c: Context): Response;
   v3(c: Context): Response;
+  /** The served resources changed: the documents are built again on the next request. */
+  changed(): void;
 }
 
 export interface OpenAPIServed {
-  /** The resources the server serves (every version of each). */
-  served: readonly ServedResource[];
+  /** The resources the server serves (every version of each), read again after changed(). */
+  served: () => readonly ServedResource[];
+  /** The custom resources served while running, with their schemas (none by default). */
+  custom?: () => CustomResourceDoc[];
   /** Every resource the generated documents describe (served or not). */
   known: readonly ServedResource[];
   /** When the documents were built: their Last-Modified (default: now). */
   builtAt?: Date;
 }
-
-/** `api/v1` or `apis/<group>/<version>`. */
-const v3Key = (group: string, version: string) => (group === '' ? `api/${version}` : `apis/${group}/${version}`);
 
 /** kube-openapi's ETag: SHA-512 of the JSON document, upper-case hex. */
 export function documentHash(bytes: Uint8Array | string): string {
@@ -60,8 +66,10 @@ interface Doc {
 const encoder = new TextEncoder();
 
 export function openAPIServer(dir: string, api: OpenAPIServed): OpenAPIServer {
-  const set = servedSet(api.served);
-  const builtAt = api.builtAt ?? new Date();
+  let served = api.served();
+  let custom = api.custom?.() ?? [];
+  let set = servedSet(served);
+  let builtAt = api.builtAt ?? new Date();
   const read = (rel: string): Uint8Array | undefined => {
     const p = join(dir, rel);
     return existsSync(p) ? new Uint8Array(readFileSync(p)) : undefined;
@@ -75,7 +83,13 @@ export function openAPIServer(dir: string, api: OpenAPIServed): OpenAPIServer {
       const full = read('v2.json');
       if (!full) v2 = null;
       else {
-        const bytes = encoder.encode(JSON.stringify(servedV2(parse(full), set)));
+        const doc = parse(full);
+        if (custom.length) {
+          const more = customV2Additions(custom, schemaPool());
+          doc.paths = { ...(doc.paths as object), ...more.paths };
+          doc.definitions = { ...(doc.definitions as object), ...more.definitions };
+        }
+        const bytes = encoder.encode(JSON.stringify(servedV2(doc, set)));
         v2 = { bytes, hash: documentHash(bytes) };
       }
     }
@@ -84,17 +98,37 @@ export function openAPIServer(dir: string, api: OpenAPIServed): OpenAPIServer {
 
   // v3: one document per served group-version; cut only when some of its resources are not served
   const v3Keys = new Map<string, { group: string; version: string }>();
-  for (const r of api.served) v3Keys.set(v3Key(r.group, r.version), { group: r.group, version: r.version });
   const whole = new Set<string>();
-  for (const key of v3Keys.keys()) {
-    const [servedCount, knownCount] = [api.served, api.known].map((list) => list.filter((r) => v3Key(r.group, r.version) === key).length);
-    if (servedCount === knownCount) whole.add(key);
-  }
+  let customKeys = new Map<string, { group: string; version: string }>();
+  const keyV3 = () => {
+    v3Keys.clear();
+    whole.clear();
+    for (const r of served) v3Keys.set(v3Key(r.group, r.version), { group: r.group, version: r.version });
+    customKeys = customGroupVersions(custom);
+    for (const key of v3Keys.keys()) {
+      const [servedCount, knownCount] = [served, api.known].map((list) => list.filter((r) => v3Key(r.group, r.version) === key).length);
+      if (servedCount === knownCount && !customKeys.has(key)) whole.add(key);
+    }
+  };
+  keyV3();
+  // the named schemas of every generated v3 document: what custom resources' documents refer to
+  let pool: SchemaPool | undefined;
+  const schemaPool = (): SchemaPool => {
+    if (pool) return pool;
+    pool = new Map();
+    const docs = existsSync(join(dir, 'v3')) ? readdirSync(join(dir, 'v3')).filter((f) => f.endsWith('.json') && f !== 'index.json') : [];
+    for (const f of docs.sort()) {
+      const comps = parse(read(`v3/${f}`)!).components as { schemas?: Record<string, Record<string, unknown>> } | undefined;
+      for (const [n, sch] of Object.entries(comps?.schemas ?? {})) if (!pool.has(n)) pool.set(n, sch);
+    }
+    return pool;
+  };
   const v3Docs = new Map<string, Doc | null>();
   const loadV3 = (key: string): Doc | null => {
     let d = v3Docs.get(key);
     if (d === undefined) {
-      const file = read(`v3/${key.replace(/\//g, '__')}.json`);
+      const gv = customKeys.get(key);
+      const file = gv ? encoder.encode(JSON.stringify(customV3Document(custom, schemaPool(), gv.group, gv.version))) : read(`v3/${key.replace(/\//g, '__')}.json`);
       if (!file || !v3Keys.has(key)) d = null;
       else {
         const bytes = whole.has(key) ? file : encoder.encode(JSON.stringify(servedV3(parse(file), set)));
@@ -125,6 +159,17 @@ export function openAPIServer(dir: string, api: OpenAPIServed): OpenAPIServer {
   const empty = (status: number, headers: Record<string, string>) => new Response(new Uint8Array(0), { status, headers });
 
   return {
+    changed() {
+      served = api.served();
+      custom = api.custom?.() ?? [];
+      set = servedSet(served);
+      keyV3();
+      v2 = undefined;
+      v3Docs.clear();
+      v3Index = undefined;
+      // a new Last-Modified: clients holding the old documents see them change
+      builtAt = new Date(Math.max(Date.now(), builtAt.getTime() + 1000));
+    },
     v2(c) {
       const doc = loadV2();
       if (!doc) return sendStatus(errors.notFoundPath());

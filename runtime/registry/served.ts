@@ -1,13 +1,16 @@
 // The served API bound to storage: the served-resource index of api/ with
 // one registry store per group and resource (shared by every version of
-// it), each with its strategy and subresource strategies. Built once at
-// start-up from the generated registry; nothing here is per kind.
+// it), each with its strategy and subresource strategies. Built at start-up
+// from the generated registry; the resources of CustomResourceDefinitions
+// are bound while serving (serveResource) and dropped with the index's remove().
+// Nothing here is per kind.
 
 import type { ResourceDef } from '../../generated/api-types.ts';
 import { ServedIndex, type Served } from '../api/served-index.ts';
 import { RegistryStore, attrsOf, keyRootOf } from './store.ts';
 import { defaultStrategy, scaleStrategy, statusStrategy, type SubresourceStrategy } from './strategy.ts';
 import { strategyFor } from './strategies/index.ts';
+import { customResourceStrategy } from './strategies/custom-resource.ts';
 import type { ObjectAttrs, Obj, Storage } from '../storage/interface.ts';
 import type { WriteServices } from './write-services.ts';
 
@@ -16,6 +19,23 @@ export type ApiIndex = ServedIndex<RegistryStore>;
 
 export type StorageProvider = (prefix: string, attrs: (obj: Obj) => ObjectAttrs) => Storage;
 
+/**
+ * Field-selector attributes by storage prefix, for resources bound while
+ * serving: the storage of a prefix is made once (storageFor keeps it), but a
+ * CRD's selectable fields can change, so its storage reads them through here.
+ */
+const liveAttrs = new WeakMap<StorageProvider, Map<string, (obj: Obj) => ObjectAttrs>>();
+
+function attrsFor(storageDef: ResourceDef, storageFor: StorageProvider): (obj: Obj) => ObjectAttrs {
+  const attrs = attrsOf(storageDef);
+  if (!storageDef.custom) return attrs;
+  let byPrefix = liveAttrs.get(storageFor);
+  if (!byPrefix) liveAttrs.set(storageFor, (byPrefix = new Map()));
+  byPrefix.set(keyRootOf(storageDef), attrs);
+  const current = byPrefix;
+  return (obj) => current.get(keyRootOf(storageDef))!(obj);
+}
+
 /** The store of one group and resource, over the version it is stored in. */
 function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, services?: WriteServices): RegistryStore {
   const subs: Record<string, SubresourceStrategy> = {};
@@ -23,13 +43,20 @@ function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, service
     if (s.name === 'status') subs.status = statusStrategy();
     if (s.name === 'scale') subs.scale = scaleStrategy(storageDef);
   }
-  const strategy = strategyFor(storageDef, defaultStrategy(storageDef));
+  const generic = strategyFor(storageDef, defaultStrategy(storageDef));
+  const strategy = storageDef.custom && services?.customResources ? customResourceStrategy(storageDef, generic, services.customResources) : generic;
   Object.assign(subs, strategy.subresources ?? {});
-  const storage = storageFor(keyRootOf(storageDef), attrsOf(storageDef));
+  const storage = storageFor(keyRootOf(storageDef), attrsFor(storageDef, storageFor));
   return new RegistryStore(storageDef, storage, strategy, subs, services);
 }
 
 /** The served index; `services` lets in-process writers run the whole write pipeline (see write-services.ts). */
 export function buildApiIndex(defs: ResourceDef[], storageFor: StorageProvider, runtimeConfig: Map<string, boolean>, services?: WriteServices): ApiIndex {
   return new ServedIndex(defs, (storageDef) => bindStore(storageDef, storageFor, services), runtimeConfig);
+}
+
+/** Serves the versions of one group and resource while serving (a CRD's), replacing what was served for it. */
+export function serveResource(api: ApiIndex, defs: ResourceDef[], storageFor: StorageProvider, services?: WriteServices): ServedResource[] {
+  const { group, resource } = defs[0];
+  return api.replace(group, resource, defs, (storageDef) => bindStore(storageDef, storageFor, services));
 }

@@ -13,6 +13,7 @@ import type { Obj } from '../storage/interface.ts';
 import type { ManagedFieldsHook, ManagedResource } from './managed-fields.ts';
 import type { ObjectCheckServices } from './object-checks.ts';
 import { type WritePolicyServices, writePolicyFor } from './policy/index.ts';
+import type { CustomResourceState } from './strategies/custom-resource.ts';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -115,6 +116,8 @@ export interface WriteServices extends ObjectCheckServices {
   admission: AdmissionStage;
   /** What write policies ask (the authorizer, RBAC rules); absent: no policy runs. */
   writePolicy?: WritePolicyServices;
+  /** The state of the CustomResourceDefinitions served while running (terminating, compiled rules). */
+  customResources?: CustomResourceState;
 }
 
 /** Who writes and where: what the hooks of one write need besides the object. */

@@ -39,6 +39,7 @@ import { parseRuntimeConfig } from '../api/served-index.ts';
 import { buildApiIndex } from '../registry/served.ts';
 import type { WriteServices } from '../registry/write-services.ts';
 import { sharedValidatorCache } from '../registry/object-checks.ts';
+import { CustomSchemas } from '../registry/custom-schemas.ts';
 import { loadGeneratedApi } from './generated-api.ts';
 import type { Check } from '../http/health.ts';
 import { RequestDrain } from './drain.ts';
@@ -207,8 +208,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // the write pipeline's services, shared by request handlers and in-process writers
   const admission = new AdmissionChain();
   const validatorCache = sharedValidatorCache(generated.dir);
+  // the schemas of the CustomResourceDefinitions served while running
+  const customSchemas = new CustomSchemas(generated.mergeSchema);
   const writeServices: WriteServices = {
     validator(schema) {
+      const custom = customSchemas.validator(schema);
+      if (custom) return Promise.resolve(custom);
       const loader = generated.validators[schema];
       if (!loader) return Promise.resolve(undefined);
       let p = validatorCache.get(schema);
@@ -221,6 +226,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     defaulter: new Defaulter(generated.mergeSchema),
     managedFields: createManagedFieldsHook(generated.mergeSchema),
     admission,
+    customResources: customSchemas,
   };
   const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig), writeServices);
   let authz: ServerAuthorization;
@@ -297,6 +303,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   const protobuf = await protobufSupport(generated.proto);
   const discovery = new Discovery(api.served, `${options.bindAddress ?? '127.0.0.1'}:${options.port ?? 0}`);
+  const openapi = openAPIServer(generated.openapiDir, {
+    served: () => api.served.map((s) => s.def),
+    custom: () => customSchemas.publishedOf(api.served.map((s) => s.def)),
+    known: generated.resources,
+  });
+  // CustomResourceDefinitions change what is served: discovery and OpenAPI are built again
+  api.onChange(() => {
+    discovery.servedChanged();
+    openapi.changed();
+  });
   const app = createApp({
     api,
     services: {
@@ -348,7 +364,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         },
       ],
     },
-    openapi: openAPIServer(generated.openapiDir, { served: api.served.map((s) => s.def), known: generated.resources }),
+    openapi,
     discovery,
     bindAddress: options.bindAddress ?? '127.0.0.1',
     maxRequestsInflight: options.maxRequestsInflight,
@@ -425,6 +441,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     csrSigning: pki ? { ca: pki.ca } : undefined,
     eventTTLMs: options.eventTTLMs,
     admissionPlugins,
+    crds: { storageFor: storage.storageFor, services: writeServices, schemas: customSchemas },
   });
   for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);
   // ready: the garbage collector is a controller (kube-controller-manager's, upstream), which readiness does not wait for

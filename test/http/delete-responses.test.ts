@@ -46,11 +46,10 @@ const RETURNS_OBJECT = new Set([
 ]);
 /**
  * Kinds whose delete is always pending at first: the namespace turns
- * Terminating. (Upstream's CRD delete also adds a cleanup finalizer and
- * answers the object; this server keeps no instances of a CRD to clean up
- * and deletes it at once, so its answer is the Status.)
+ * Terminating; a CRD gets the customresourcecleanup finalizer and the
+ * Terminating condition (upstream's CRD REST), answered as the object.
  */
-const PENDING_AT_FIRST = new Set(['/Namespace']);
+const PENDING_AT_FIRST = new Set(['/Namespace', 'apiextensions.k8s.io/CustomResourceDefinition']);
 
 const kinds = storedKinds.filter((k) => k.def.verbs.includes('delete'));
 const key = (k: FuzzKind): string => `${k.def.group}/${k.def.kind}`;

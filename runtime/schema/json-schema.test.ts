@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { OpenAPISchema } from '../model/types.ts';
-import { namedJsonSchema, shapeOf, toJsonSchema } from './validators.ts';
+import type { OpenAPISchema } from './util.ts';
+import { namedJsonSchema, shapeOf, toJsonSchema } from './json-schema.ts';
 
 const ref = (n: string) => ({ $ref: `#/components/schemas/${n}` });
 

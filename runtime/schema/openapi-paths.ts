@@ -1,10 +1,17 @@
 // The REST operations of every resource, in the shape kube-apiserver
 // publishes them (paths, operation ids, x-kubernetes-action and
 // x-kubernetes-group-version-kind), as a neutral model that the v2 and v3
-// document emitters render. Parameter descriptions are our own wording.
-import type { Model } from '../model/types.ts';
-import type { ResourceDef, Verb } from '../templates/api-types.ts';
-import { schemaForGvk } from './reach.ts';
+// documents render (openapi-docs.ts). Shared by codegen (the generated
+// documents) and the runtime (the documents of CRDs served while running).
+// Parameter descriptions are our own wording.
+import type { ResourceDef, Verb } from '../../generated/api-types.ts';
+
+/** The named schemas the documents can refer to: codegen's model, or the served ones at run time. */
+export interface SchemaIndex {
+  has(name: string): boolean;
+  /** The schema name declaring exactly this group, version and kind. */
+  forGvk(group: string, version: string, kind: string): string | undefined;
+}
 
 export const META = 'io.k8s.apimachinery.pkg.apis.meta.v1.';
 
@@ -92,10 +99,10 @@ export function groupVersionPrefix(group: string, version: string): string {
 }
 
 /** Path items of one resource (collection, item, watch, subresources). */
-export function resourcePaths(model: Model, r: ResourceDef): PathItem[] {
-  const has = (n: string) => model.schemas.has(n);
+export function resourcePaths(index: SchemaIndex, r: ResourceDef): PathItem[] {
+  const has = (n: string) => index.has(n);
   const meta = (n: string) => (has(META + n) ? META + n : undefined);
-  const listSchema = schemaForGvk(model, r.group, r.version, r.listKind);
+  const listSchema = index.forGvk(r.group, r.version, r.listKind);
   const gv = opGroupVersion(r.group, r.version);
   const tag = tagOf(r.group, r.version);
   const gvk = { group: r.group, version: r.version, kind: r.kind };
@@ -239,7 +246,7 @@ export function resourcePaths(model: Model, r: ResourceDef): PathItem[] {
       }
       continue;
     }
-    const sschema = s.name === 'log' ? undefined : schemaForGvk(model, sgvk.group, sgvk.version, sgvk.kind);
+    const sschema = s.name === 'log' ? undefined : index.forGvk(sgvk.group, sgvk.version, sgvk.kind);
     const produces = s.name === 'log' ? ['text/plain', 'application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] : JSON_TYPES;
     const sub: Operation[] = [];
     if (sv.has('get'))
@@ -393,10 +400,10 @@ export function resourcePaths(model: Model, r: ResourceDef): PathItem[] {
 }
 
 /** Every path item of a group-version: its discovery path, then each resource's paths, sorted by path. */
-export function groupVersionPaths(model: Model, group: string, version: string, resources: ResourceDef[]): PathItem[] {
+export function groupVersionPaths(index: SchemaIndex, group: string, version: string, resources: ResourceDef[]): PathItem[] {
   const prefix = groupVersionPrefix(group, version);
   const items: PathItem[] = [];
-  const arl = model.schemas.has(META + 'APIResourceList') ? META + 'APIResourceList' : undefined;
+  const arl = index.has(META + 'APIResourceList') ? META + 'APIResourceList' : undefined;
   items.push({
     path: `${prefix}/`,
     params: [],
@@ -416,7 +423,7 @@ export function groupVersionPaths(model: Model, group: string, version: string, 
       },
     ],
   });
-  for (const r of resources) items.push(...resourcePaths(model, r));
+  for (const r of resources) items.push(...resourcePaths(index, r));
   const seen = new Map<string, PathItem>();
   for (const it of items) {
     const prev = seen.get(it.path);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Model, NamedSchema } from '../model/types.ts';
-import type { ResourceDef } from '../templates/api-types.ts';
-import { groupVersionPaths, opGroupVersion, resourcePaths, tagOf } from './openapi-paths.ts';
+import type { ResourceDef } from '../../generated/api-types.ts';
+import { groupVersionPaths, opGroupVersion, resourcePaths, tagOf, type SchemaIndex } from './openapi-paths.ts';
 
 describe('naming', () => {
   it.each([
@@ -17,20 +16,17 @@ describe('naming', () => {
 });
 
 const gvk = (group: string, version: string, kind: string) => [{ group, version, kind }];
-const schema = (name: string, g: string, v: string, k: string): [string, NamedSchema] => [
-  name,
-  { name, file: 'x.json', jsonPath: '$', custom: false, schema: { type: 'object', 'x-kubernetes-group-version-kind': gvk(g, v, k) } },
-];
-const model = {
-  schemas: new Map([
-    schema('core.Pod', '', 'v1', 'Pod'),
-    schema('core.PodList', '', 'v1', 'PodList'),
-    schema('core.PodExecOptions', '', 'v1', 'PodExecOptions'),
-    schema('io.k8s.apimachinery.pkg.apis.meta.v1.Status', '', 'v1', 'Status'),
-  ]),
-  groupVersions: [],
-  resources: [],
-} as unknown as Model;
+const schema = (name: string, g: string, v: string, k: string): [string, { gvk: { group: string; version: string; kind: string }[] }] => [name, { gvk: gvk(g, v, k) }];
+const schemas = new Map([
+  schema('core.Pod', '', 'v1', 'Pod'),
+  schema('core.PodList', '', 'v1', 'PodList'),
+  schema('core.PodExecOptions', '', 'v1', 'PodExecOptions'),
+  schema('io.k8s.apimachinery.pkg.apis.meta.v1.Status', '', 'v1', 'Status'),
+]);
+const model: SchemaIndex = {
+  has: (n) => schemas.has(n),
+  forGvk: (g, v, k) => [...schemas].find(([, s]) => s.gvk[0].group === g && s.gvk[0].version === v && s.gvk[0].kind === k)?.[0],
+};
 const pod: ResourceDef = {
   group: '',
   version: 'v1',

@@ -1,0 +1,99 @@
+// Serving the resources of CustomResourceDefinitions: a CRD whose names are
+// accepted is compiled (runtime/schema/compile.ts: the translation codegen
+// uses) under its accepted names, its schemas registered with the server's
+// custom schemas, and its group and resource bound in the served index
+// (registry/served.ts), replacing what it was served with before (the
+// compiler, and ajv under it, is imported when the first CRD is served). Stopping
+// drops it from the index and forgets its schemas; stored objects stay.
+
+import type { CompiledCrdVersion } from '../../schema/compile.ts';
+import type { CustomSchemas } from '../../registry/custom-schemas.ts';
+import { serveResource, type ApiIndex, type StorageProvider } from '../../registry/served.ts';
+import type { WriteServices } from '../../registry/write-services.ts';
+import type { Obj } from '../../storage/interface.ts';
+
+export interface CrdServingDeps {
+  api: ApiIndex;
+  storageFor: StorageProvider;
+  services: WriteServices;
+  schemas: CustomSchemas;
+}
+
+interface ServedCrd {
+  /** What it was compiled from (spec and accepted names), to tell whether a change needs a new compile. */
+  source: string;
+  group: string;
+  resource: string;
+  schemas: string[];
+}
+
+export class CrdServing {
+  private readonly served = new Map<string, ServedCrd>();
+  private compiles = 0;
+
+  constructor(private readonly deps: CrdServingDeps) {}
+
+  /** Whether the CRD of this name is served. */
+  isServed(name: string): boolean {
+    return this.served.has(name);
+  }
+
+  /** The group and resource a served CRD is served at. */
+  servedAt(name: string): { group: string; resource: string } | undefined {
+    return this.served.get(name);
+  }
+
+  /**
+   * Serves a CRD under its accepted names (compiling only when its spec or
+   * names changed). Throws what the translation or compile threw; what was
+   * served before stays served then.
+   */
+  async serve(crd: Obj): Promise<CompiledCrdVersion[] | undefined> {
+    const name: string = crd.metadata.name;
+    const accepted = crd.status?.acceptedNames ?? {};
+    const source = JSON.stringify([crd.spec, accepted]);
+    const prev = this.served.get(name);
+    if (prev?.source === source) return undefined;
+    const asServed = { ...crd, spec: { ...crd.spec, names: { ...crd.spec.names, ...accepted } } };
+    // ajv is loaded with the first CRD served, not at start
+    const { compileCrd } = await import('../../schema/compile.ts');
+    const compiled = compileCrd(asServed, `${crd.metadata.uid ?? name}.${++this.compiles}`);
+    if (compiled.length === 0) {
+      this.stop(name);
+      return compiled;
+    }
+    const { group, resource } = compiled[0].def;
+    // a resource the server serves from its generated API is never replaced by a CRD's
+    const owner = [...this.served.entries()].find(([, c]) => c.group === group && c.resource === resource)?.[0];
+    if (owner !== name && this.deps.api.served.some((s) => s.def.group === group && s.def.resource === resource)) {
+      throw new Error(`${resource}.${group} is already served`);
+    }
+    this.deps.schemas.add(compiled);
+    if (prev && (prev.group !== group || prev.resource !== resource)) this.deps.api.remove(prev.group, prev.resource);
+    serveResource(
+      this.deps.api,
+      compiled.map((c) => c.def),
+      this.deps.storageFor,
+      this.deps.services,
+    );
+    if (prev) this.deps.schemas.remove(prev.schemas);
+    this.served.set(name, { source, group, resource, schemas: compiled.map((c) => c.def.schema) });
+    return compiled;
+  }
+
+  /** The CRD is being deleted: creates of its custom resources are refused from now on. */
+  terminating(name: string): void {
+    const at = this.served.get(name);
+    if (at) this.deps.schemas.setTerminating(at.group, at.resource, true);
+  }
+
+  /** Stops serving a CRD's resource. */
+  stop(name: string): void {
+    const prev = this.served.get(name);
+    if (!prev) return;
+    this.served.delete(name);
+    this.deps.schemas.setTerminating(prev.group, prev.resource, false);
+    this.deps.api.remove(prev.group, prev.resource);
+    this.deps.schemas.remove(prev.schemas);
+  }
+}

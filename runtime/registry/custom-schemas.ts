@@ -1,0 +1,87 @@
+// The schemas of the CustomResourceDefinitions served at run time, beside
+// the generated ones: each served version's validator and merge-schema type
+// under its tagged schema name (runtime/schema/compile.ts). The validator
+// look-up of the write services asks here first; the merge types go into
+// the server's merge schema, where the defaulter and the field manager
+// find them, and leave it when the version stops being served; the
+// published schemas are kept for the OpenAPI documents.
+
+import type { MergeSchema, ResourceDef, SchemaValidator } from '../../generated/api-types.ts';
+import type { CompiledCrdVersion } from '../schema/compile.ts';
+import type { CrdNamedSchema } from '../schema/crd.ts';
+import type { OpenAPISchema } from '../schema/util.ts';
+import type { CustomResourceRules, CustomResourceState } from './strategies/custom-resource.ts';
+
+/**
+ * Compiles the x-kubernetes-validations rules of a version's schema (its
+ * openAPIV3Schema with apiVersion, kind and metadata): the CEL evaluator of
+ * custom resources plugs in here. Undefined: no rules are run.
+ */
+export type CompileCustomResourceRules = (schema: OpenAPISchema) => CustomResourceRules | undefined;
+
+/** A served custom resource version as the OpenAPI documents describe it: schema is the published kind name. */
+export interface PublishedResource {
+  def: ResourceDef;
+  schemas: CrdNamedSchema[];
+}
+
+export class CustomSchemas implements CustomResourceState {
+  private readonly validators = new Map<string, SchemaValidator>();
+  private readonly published = new Map<string, CrdNamedSchema[]>();
+  private readonly compiledRules = new Map<string, CustomResourceRules>();
+  private readonly terminatingResources = new Set<string>();
+
+  constructor(
+    private readonly mergeSchema: MergeSchema,
+    private readonly compileRules?: CompileCustomResourceRules,
+  ) {}
+
+  rules(schema: string): CustomResourceRules | undefined {
+    return this.compiledRules.get(schema);
+  }
+
+  terminating(group: string, resource: string): boolean {
+    return this.terminatingResources.has(`${group}/${resource}`);
+  }
+
+  /** Marks a served resource's CRD as terminating (creates refused) or not. */
+  setTerminating(group: string, resource: string, on: boolean): void {
+    if (on) this.terminatingResources.add(`${group}/${resource}`);
+    else this.terminatingResources.delete(`${group}/${resource}`);
+  }
+
+  /** The validator of a served custom resource version, by its tagged schema name. */
+  validator(schema: string): SchemaValidator | undefined {
+    return this.validators.get(schema);
+  }
+
+  add(versions: CompiledCrdVersion[]): void {
+    for (const v of versions) {
+      this.validators.set(v.def.schema, v.validator);
+      this.published.set(v.def.schema, v.schemas);
+      const rules = this.compileRules?.(v.schemas[0].schema);
+      if (rules) this.compiledRules.set(v.def.schema, rules);
+      this.mergeSchema.types[v.def.schema] = v.mergeType;
+    }
+  }
+
+  /** Forgets the schemas of versions no longer served (a tagged name is never reused). */
+  remove(schemas: string[]): void {
+    for (const s of schemas) {
+      this.validators.delete(s);
+      this.published.delete(s);
+      this.compiledRules.delete(s);
+      delete this.mergeSchema.types[s];
+    }
+  }
+
+  /** The given served defs that are custom resources served while running, with their published schemas. */
+  publishedOf(defs: readonly ResourceDef[]): PublishedResource[] {
+    const out: PublishedResource[] = [];
+    for (const def of defs) {
+      const schemas = this.published.get(def.schema);
+      if (schemas) out.push({ def: { ...def, schema: schemas[0].name }, schemas });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,54 @@
+// The rules of custom resources (objects of a CustomResourceDefinition)
+// beyond the default strategy and the schema check: no create while the CRD
+// is terminating (upstream's CR handler answers 405), and the CRD's
+// x-kubernetes-validations rules, run on create and update through
+// CustomResourceRules (the compiled rules of the served version; see
+// registry/custom-schemas.ts, where the CEL evaluator is plugged in).
+
+import type { ResourceDef } from '../../../generated/api-types.ts';
+import { errors } from '../../api/errors.ts';
+import type { FieldError } from '../../api/field-errors.ts';
+import type { Obj } from '../../storage/interface.ts';
+import type { Strategy, SubresourceStrategy } from '../strategy.ts';
+
+/** The x-kubernetes-validations rules of one served version: field errors of an object (and its old version on update). */
+export type CustomResourceRules = (obj: Obj, old: Obj | null) => FieldError[];
+
+/** What the strategy asks about its CRD while serving. */
+export interface CustomResourceState {
+  /** The CRD's Terminating condition is True. */
+  terminating(group: string, resource: string): boolean;
+  /** The rules of the version a schema name belongs to, if any are compiled. */
+  rules(schema: string): CustomResourceRules | undefined;
+}
+
+export function customResourceStrategy(def: ResourceDef, base: Strategy, state: CustomResourceState): Strategy {
+  const rules = (obj: Obj, old: Obj | null) => state.rules(def.schema)?.(obj, old) ?? [];
+  // the store validates an update with validate() and validateUpdate(): the rules run once, with the old object
+  const updating = new WeakSet<Obj>();
+  const status = base.subresources?.status;
+  const withRules = (sub: SubresourceStrategy): SubresourceStrategy => ({
+    ...sub,
+    validateUpdate: (obj, old) => [...sub.validateUpdate(obj, old), ...rules(obj, old)],
+  });
+  return {
+    ...base,
+    prepareForCreate(obj) {
+      if (state.terminating(def.group, def.resource)) {
+        throw errors.methodNotSupported({ group: def.group, resource: def.resource }, 'create not allowed while custom resource definition is terminating');
+      }
+      base.prepareForCreate(obj);
+    },
+    prepareForUpdate(obj, old) {
+      updating.add(obj);
+      base.prepareForUpdate(obj, old);
+    },
+    validate(obj) {
+      return updating.has(obj) ? base.validate(obj) : [...base.validate(obj), ...rules(obj, null)];
+    },
+    validateUpdate(obj, old) {
+      return [...base.validateUpdate(obj, old), ...rules(obj, old)];
+    },
+    ...(status ? { subresources: { ...base.subresources, status: withRules(status) } } : {}),
+  };
+}

@@ -1,0 +1,80 @@
+// A CustomResourceDefinition compiled for serving at run time: the shared
+// translation (crd.ts, json-schema.ts, merge-types.ts) applied to a stored
+// CRD, with the validators compiled by ajv in memory from the same JSON
+// Schema the codegen emitter compiles ahead of time, and wrapped by the same
+// error-mapping runtime (generated/validators/runtime.ts). Each version's
+// ResourceDef names its schema with a tag (the CRD's uid and a count of compiles), so
+// the per-type caches of the defaulter and the field manager, keyed by
+// schema name, never hold a previous generation's schema.
+import { Ajv } from 'ajv';
+import type { Atom, ResourceDef, SchemaValidator } from '../../generated/api-types.ts';
+import { wrap, type Shape } from '../../generated/validators/runtime.ts';
+import { crdResourceDefs, readCrd, type CrdNamedSchema, type CrdVersion } from './crd.ts';
+import { defRef, FORMATS, namedJsonSchema, shapeOf } from './json-schema.ts';
+import { namedAtom } from './merge-types.ts';
+import { LIST_META, OBJECT_META, type OpenAPISchema } from './util.ts';
+
+/** A CRD that cannot be translated (a shape problem at a JSON path of the CRD). */
+export class CrdTranslationError extends Error {
+  constructor(
+    readonly path: string,
+    readonly detail: string,
+  ) {
+    super(`${path}: ${detail}`);
+    this.name = 'CrdTranslationError';
+  }
+}
+
+export interface CompiledCrdVersion {
+  /** What the version is served with; `schema` is the tagged name the validator and merge type are keyed by. */
+  def: ResourceDef;
+  validator: SchemaValidator;
+  /** The merge-schema atom of the kind, to be registered under def.schema. */
+  mergeType: Atom;
+  /** The kind's and List's schemas under their published names, for the OpenAPI documents. */
+  schemas: CrdNamedSchema[];
+}
+
+/** The tagged schema name of a version: the published name, then `@<tag>`. */
+export function taggedSchemaName(published: string, tag: string): string {
+  return `${published}@${tag}`;
+}
+
+/** Compiles one version's validator: the kind's schema with metadata checked by the generic object checks. */
+function compileValidator(v: CrdVersion): SchemaValidator {
+  const [kind, list] = v.schemas;
+  const definitions: Record<string, unknown> = {
+    [kind.name]: namedJsonSchema(kind.name, kind.schema, true),
+    [list.name]: namedJsonSchema(list.name, list.schema, true),
+    // metadata is validated as ObjectMeta by the store's metadata rules, not by the schema
+    [OBJECT_META]: { type: 'object' },
+    [LIST_META]: { type: 'object' },
+  };
+  const shapes: Record<string, Shape> = {};
+  for (const s of [kind, list]) {
+    const shape = shapeOf(s.schema);
+    if (shape !== undefined && typeof shape !== 'string') shapes[s.name] = shape;
+  }
+  const ajv = new Ajv({ allErrors: true, strict: false, inlineRefs: false, formats: FORMATS });
+  ajv.addSchema({ $id: 'defs', definitions });
+  const fn = ajv.compile({ $ref: defRef(kind.name) });
+  return wrap(fn, kind.name, shapes);
+}
+
+/** Compiles the served versions of a CRD; `tag` tells this compile apart from every other one (uid and a count). */
+export function compileCrd(crd: Record<string, unknown>, tag: string): CompiledCrdVersion[] {
+  const versions = readCrd(crd, '', (at, msg) => {
+    throw new CrdTranslationError(at.replace(/^\./, ''), msg);
+  });
+  const tagged = (v: CrdVersion) => taggedSchemaName(v.schemas[0].name, tag);
+  const defs = crdResourceDefs(versions, tagged);
+  return versions.map((v, i) => {
+    const own = new Map<string, { schema: OpenAPISchema }>(v.schemas.map((s) => [s.name, s]));
+    return {
+      def: defs[i],
+      validator: compileValidator(v),
+      mergeType: namedAtom(v.schemas[0].schema, { custom: true, lookup: (n) => own.get(n) }),
+      schemas: v.schemas,
+    };
+  });
+}
