@@ -66,10 +66,22 @@ const ref = (owner: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: own
 
 /** Kinds served beside ConfigMap (as group/Kind), changed by tests to stand for a custom kind being established. */
 const extraKinds = new Set<string>();
+/** The index's change listeners (what serving a CustomResourceDefinition fires). */
+const indexListeners = new Set<() => void>();
+const servedKindsChanged = () => {
+  for (const l of indexListeners) l();
+};
 
 async function started(store: FakeStore, initial: Obj[] = []): Promise<GarbageCollector> {
   const served = { def: { group: '', kind: 'ConfigMap', namespaced: true, verbs: ['watch'], virtual: false }, store: store as unknown as RegistryStore };
-  const api = { served: [served], byKind: (group: string, kind: string) => ((group === '' && kind === 'ConfigMap') || extraKinds.has(`${group}/${kind}`) ? served : undefined) } as unknown as ApiIndex;
+  const api = {
+    served: [served],
+    byKind: (group: string, kind: string) => ((group === '' && kind === 'ConfigMap') || extraKinds.has(`${group}/${kind}`) ? served : undefined),
+    onChange: (l: () => void) => {
+      indexListeners.add(l);
+      return () => indexListeners.delete(l);
+    },
+  } as unknown as ApiIndex;
   for (const o of initial) store.objects.set(o.metadata.name, o);
   for (const o of initial) store.stream.push({ type: 'ADDED', object: o });
   store.stream.push({ type: 'BOOKMARK', object: { metadata: { resourceVersion: '1', annotations: { [ANNOTATION_INITIAL_EVENTS_END]: 'true' } } } });
@@ -157,11 +169,11 @@ describe('garbage collection with plain owners', () => {
     store.put(cm('d-none', { ownerReferences: [ref('nobody')] }));
     await settle(gc);
     expect(store.deleted).toEqual(['d-none']);
-    gc.servedKindsChanged();
+    servedKindsChanged();
     await settle(gc);
     expect(store.deleted).toEqual(['d-none']);
     extraKinds.add('example.com/Widget');
-    gc.servedKindsChanged();
+    servedKindsChanged();
     await settle(gc);
     expect(store.deleted).toEqual(['d-none', 'd-widget']);
     extraKinds.clear();
