@@ -51,6 +51,11 @@ export interface CompileSchemaOptions {
   resourceRoot?: boolean;
 }
 
+const SUPPORTED_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
+const NEWLINE = /[\n\r]+/;
+/** How many of the most expensive rules are named when the schema's total is over the limit. */
+const MOST_EXPENSIVE = 4;
+
 export interface CompiledSchema {
   /** undefined when no node has rules. */
   root?: RuleNode;
@@ -110,17 +115,23 @@ export function compileSchemaRules(schema: JSONSchema, opts: CompileSchemaOption
   let totalCost = 0;
   const base = opts.schemaPath ?? 'openAPIV3Schema';
 
-  const walk = (s: JSONSchema, path: string, cardinality: number, depth: number, root: boolean): RuleNode | undefined => {
+  const costs: { path: string; cost: number }[] = [];
+  const observe = (path: string, cost: number) => {
+    totalCost += cost;
+    costs.push({ path, cost });
+  };
+
+  const walk = (s: JSONSchema, path: string, cardinality: number, depth: number, root: boolean, uncorrelatable: string | undefined): RuleNode | undefined => {
     if (depth > MAX_DEPTH || !s || typeof s !== 'object') return undefined;
     const node: RuleNode = { schema: s, type: typeof s.type === 'string' ? s.type : '', rules: [] };
     let any = false;
     const xv = s['x-kubernetes-validations'];
-    if (Array.isArray(xv) && xv.length > 0) {
+    if (Array.isArray(xv) && xv.length > 0 && ruleFieldsValid(xv as ValidationRule[], s, path)) {
       const view = root ? rootView(s) : s;
       xv.forEach((raw, i) => {
         const r = (raw ?? {}) as ValidationRule;
         const rulePath = `${path}.x-kubernetes-validations[${i}]`;
-        const compiled = compileOne(r, i, view, cardinality, rulePath);
+        const compiled = compileOne(r, i, view, cardinality, rulePath, uncorrelatable);
         if (compiled) {
           node.rules.push(compiled);
           any = true;
@@ -130,7 +141,9 @@ export function compileSchemaRules(schema: JSONSchema, opts: CompileSchemaOption
     if (s.properties && typeof s.properties === 'object') {
       for (const [name, ps] of Object.entries(s.properties)) {
         if (root && name === 'metadata') continue;
-        const child = walk(ps, `${path}.properties[${name}]`, cardinality, depth + 1, false);
+        const mapType = s['x-kubernetes-map-type'];
+        const corr = uncorrelatable ?? (mapType === undefined || mapType === 'granular' ? undefined : path);
+        const child = walk(ps, `${path}.properties[${name}]`, cardinality, depth + 1, false, corr);
         if (child) {
           node.properties ??= new Map();
           node.properties.set(name, child);
@@ -140,14 +153,15 @@ export function compileSchemaRules(schema: JSONSchema, opts: CompileSchemaOption
     }
     if (s.additionalProperties && typeof s.additionalProperties === 'object') {
       const ap = s.additionalProperties;
-      const child = walk(ap, `${path}.additionalProperties`, cardinality * count(s.maxProperties, ap, 4), depth + 1, false);
+      const child = walk(ap, `${path}.additionalProperties`, cardinality * count(s.maxProperties, ap, 4), depth + 1, false, uncorrelatable);
       if (child) {
         node.additionalProperties = child;
         any = true;
       }
     }
     if (s.items && typeof s.items === 'object' && !Array.isArray(s.items)) {
-      const child = walk(s.items, `${path}.items`, cardinality * count(s.maxItems, s.items, 1), depth + 1, false);
+      const corr = uncorrelatable ?? (s['x-kubernetes-list-type'] === 'map' ? undefined : path);
+      const child = walk(s.items, `${path}.items`, cardinality * count(s.maxItems, s.items, 1), depth + 1, false, corr);
       if (child) {
         node.items = child;
         any = true;
@@ -156,14 +170,39 @@ export function compileSchemaRules(schema: JSONSchema, opts: CompileSchemaOption
     return any ? node : undefined;
   };
 
-  const compileOne = (r: ValidationRule, index: number, s: JSONSchema, cardinality: number, rulePath: string): CompiledRule | undefined => {
+  /** The checks of the rules' fields that come before compiling (upstream's schema errors of the node). */
+  const ruleFieldsValid = (rules: ValidationRule[], s: JSONSchema, path: string): boolean => {
+    const before = errors.length;
+    rules.forEach((raw, i) => {
+      const r = (raw ?? {}) as ValidationRule;
+      const p = `${path}.x-kubernetes-validations[${i}]`;
+      const rule = typeof r.rule === 'string' ? r.rule.trim() : '';
+      const msg = typeof r.message === 'string' ? r.message : '';
+      if (rule === '') errors.push(fieldErrors.required(`${p}.rule`, 'rule is not specified'));
+      else if (msg.length > 0 && msg.trim() === '') errors.push(fieldErrors.invalid(`${p}.message`, msg, 'message must be non-empty if specified'));
+      else if (NEWLINE.test(msg.trim())) errors.push(fieldErrors.invalid(`${p}.message`, msg, 'message must not contain line breaks'));
+      else if (NEWLINE.test(rule) && msg.trim() === '') errors.push(fieldErrors.required(`${p}.message`, 'message must be specified if rule contains line breaks'));
+      if (typeof r.messageExpression === 'string' && r.messageExpression.length > 0 && r.messageExpression.trim() === '') {
+        errors.push(fieldErrors.required(`${p}.messageExpression`, 'messageExpression must be non-empty if specified'));
+      }
+      if (r.reason !== undefined && !SUPPORTED_REASONS.includes(r.reason)) errors.push(fieldErrors.notSupported(`${p}.reason`, r.reason, SUPPORTED_REASONS));
+      const fp = typeof r.fieldPath === 'string' ? r.fieldPath : '';
+      if (fp.length > 0 && fp.trim() === '') errors.push(fieldErrors.invalid(`${p}.fieldPath`, fp, 'fieldPath must be non-empty if specified'));
+      if (NEWLINE.test(fp)) errors.push(fieldErrors.invalid(`${p}.fieldPath`, fp, 'fieldPath must not contain line breaks'));
+      if (fp.length > 0 && typeof parseRuleFieldPath(fp, s) === 'string') errors.push(fieldErrors.invalid(`${p}.fieldPath`, fp, 'fieldPath must be a valid path'));
+    });
+    return errors.length === before;
+  };
+
+  const compileOne = (r: ValidationRule, index: number, s: JSONSchema, cardinality: number, rulePath: string, uncorrelatable: string | undefined): CompiledRule | undefined => {
     const ruleField = `${rulePath}.rule`;
     const rule = typeof r.rule === 'string' ? r.rule : '';
-    if (rule.trim() === '') {
-      errors.push(fieldErrors.required(ruleField, 'rule is not specified'));
-      return undefined;
-    }
     const transition = usesOldSelf(rule);
+    if (transition && uncorrelatable !== undefined) {
+      errors.push(fieldErrors.invalid(ruleField, rule, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable}`));
+    } else if (!transition && r.optionalOldSelf !== undefined) {
+      errors.push(fieldErrors.invalid(`${rulePath}.optionalOldSelf`, r.optionalOldSelf, 'may not be set if oldSelf is not used in rule'));
+    }
     const vars = transition && r.optionalOldSelf ? { self: s, oldSelf: { optionalOf: s } } : { self: s, oldSelf: s };
     const c = compileRule(rule, { vars, resultType: 'bool', costLimit: Number.MAX_SAFE_INTEGER });
     let ok = true;
@@ -175,7 +214,7 @@ export function compileSchemaRules(schema: JSONSchema, opts: CompileSchemaOption
       ok = false;
     } else {
       const cost = c.costEstimate * cardinality;
-      totalCost += cost;
+      observe(ruleField, cost);
       if (cost > PER_EXPRESSION_ESTIMATE_LIMIT) {
         errors.push(fieldErrors.forbidden(ruleField, costMessage('estimated rule cost', cost, PER_EXPRESSION_ESTIMATE_LIMIT)));
         ok = false;
@@ -193,7 +232,7 @@ export function compileSchemaRules(schema: JSONSchema, opts: CompileSchemaOption
         ok = false;
       } else {
         const cost = mc.costEstimate * cardinality;
-        totalCost += cost;
+        observe(mField, cost);
         if (cost > PER_EXPRESSION_ESTIMATE_LIMIT) {
           errors.push(fieldErrors.forbidden(mField, costMessage('estimated messageExpression cost', cost, PER_EXPRESSION_ESTIMATE_LIMIT)));
           ok = false;
@@ -204,17 +243,17 @@ export function compileSchemaRules(schema: JSONSchema, opts: CompileSchemaOption
     let fieldPath: string[] = [];
     if (typeof r.fieldPath === 'string' && r.fieldPath !== '') {
       const fp = parseRuleFieldPath(r.fieldPath, s);
-      if (typeof fp === 'string') {
-        errors.push(fieldErrors.invalid(`${rulePath}.fieldPath`, r.fieldPath, fp));
-        ok = false;
-      } else fieldPath = fp;
+      if (typeof fp !== 'string') fieldPath = fp;
     }
     if (!ok || !c.ok) return undefined;
     return { index, rule: r, program: c.program, messageProgram, transition, fieldPath };
   };
 
-  const root = walk(schema, base, 1, 0, opts.resourceRoot ?? false);
+  const root = walk(schema, base, 1, 0, opts.resourceRoot ?? false, undefined);
   if (totalCost > PER_CRD_ESTIMATE_LIMIT) {
+    for (const c of [...costs].sort((a, b) => b.cost - a.cost).slice(0, MOST_EXPENSIVE)) {
+      errors.push(fieldErrors.forbidden(c.path, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema'));
+    }
     errors.push(fieldErrors.forbidden(base, costMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', totalCost, PER_CRD_ESTIMATE_LIMIT)));
   }
   return { root, errors, totalCost };

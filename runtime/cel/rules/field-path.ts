@@ -9,7 +9,7 @@ export function parseRuleFieldPath(path: string, schema: JSONSchema): string[] |
   const out: string[] = [];
   let s: JSONSchema | undefined = schema;
   let i = 0;
-  const fail = (why: string) => `fieldPath must be a valid path: ${why}`;
+  const fail = (why: string) => why;
   if (!path.startsWith('.') && !path.startsWith('[')) return fail('expected [ or . at the beginning of fieldPath');
   while (i < path.length) {
     let name: string;
