@@ -117,6 +117,9 @@ function declKey(vars: Record<string, VarDecl>): string {
   return key;
 }
 
+/** cel-go's default limit on an expression's length in code points. */
+const EXPRESSION_SIZE_LIMIT = 100_000;
+
 const cache = new Map<string, CompileResult>();
 const CACHE_MAX = 5000;
 
@@ -133,9 +136,17 @@ export function compileRule(expression: string, opts: CompileOptions): CompileRe
 function compileUncached(expression: string, opts: CompileOptions): CompileResult {
   const field = opts.fieldPath;
   let parsed;
+  const size = [...expression].length;
+  if (size > EXPRESSION_SIZE_LIMIT) {
+    return {
+      ok: false,
+      errors: [{ kind: 'syntax', field, message: `compilation failed: ERROR: <input>:-1:0: expression code point size exceeds limit: size: ${size}, limit ${EXPRESSION_SIZE_LIMIT}` }],
+    };
+  }
   try {
     parsed = parseCelWithInfo(expression);
   } catch (e) {
+    if (e instanceof RangeError) return { ok: false, errors: [{ kind: 'syntax', field, message: 'compilation failed: ERROR: <input>:-1:0: max recursion depth exceeded' }] };
     const msg = e instanceof CelSyntaxError ? e.message : String(e);
     return { ok: false, errors: [{ kind: 'syntax', field, message: `compilation failed: ERROR: <input>:${msg.replace(/^<input>:/, '')}` }] };
   }

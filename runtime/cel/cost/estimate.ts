@@ -7,6 +7,7 @@
 // Boundary: estimation only; limits are applied in ../compile.ts.
 import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import type { CelT } from '../schema/types.ts';
+import { MAX_NAME_FORMAT_REGEX_SIZE } from '../libs/format.ts';
 
 export const COST = {
   constant: 0,
@@ -61,8 +62,6 @@ function sizeOf(t: CelT | undefined): number {
 
 const NOMINAL = new Set(['masked', 'prefixLength', 'family', 'isUnspecified', 'isLoopback', 'isLinkLocalMulticast', 'isLinkLocalUnicast', 'isGlobalUnicast', 'format.named']);
 const traverse = (n: number) => Math.ceil(n * COST.stringTraversal);
-/** Upstream's name format regex size used to estimate `<format>.validate()`. */
-const MAX_NAME_FORMAT_REGEX_SIZE = 128;
 
 /**
  * The estimates of the IP, CIDR and format libraries (upstream's figures; the

@@ -204,7 +204,7 @@ export function compileSchemaRules(schema: JSONSchema, opts: CompileSchemaOption
       errors.push(fieldErrors.invalid(`${rulePath}.optionalOldSelf`, r.optionalOldSelf, 'may not be set if oldSelf is not used in rule'));
     }
     const vars = transition && r.optionalOldSelf ? { self: s, oldSelf: { optionalOf: s } } : { self: s, oldSelf: s };
-    const c = compileRule(rule, { vars, resultType: 'bool', costLimit: Number.MAX_SAFE_INTEGER });
+    const c = compileRule(rule, { vars, resultType: 'bool', costLimit: Infinity });
     let ok = true;
     if (!c.ok) {
       for (const e of c.errors) {
@@ -222,7 +222,7 @@ export function compileSchemaRules(schema: JSONSchema, opts: CompileSchemaOption
     }
     let messageProgram: Program | undefined;
     if (typeof r.messageExpression === 'string' && r.messageExpression.trim() !== '') {
-      const mc = compileRule(r.messageExpression, { vars: { self: s, oldSelf: s }, resultType: 'string', costLimit: Number.MAX_SAFE_INTEGER });
+      const mc = compileRule(r.messageExpression, { vars: { self: s, oldSelf: s }, resultType: 'string', costLimit: Infinity });
       const mField = `${rulePath}.messageExpression`;
       if (!mc.ok) {
         for (const e of mc.errors) {

@@ -8,8 +8,7 @@ import type { FieldError } from '../../api/field-errors.ts';
 import { compileSchemaRules, type CompileSchemaOptions, type CompiledSchema } from './compile-schema.ts';
 import { RuleEvaluator, type ValidateOptions } from './validate.ts';
 
-export { compileSchemaRules, usesOldSelf, type ValidationRule, type CompiledSchema, type CompileSchemaOptions } from './compile-schema.ts';
-export { parseRuleFieldPath } from './field-path.ts';
+export { usesOldSelf } from './compile-schema.ts';
 export type { ValidateOptions } from './validate.ts';
 
 export interface RuleValidator {

@@ -29,6 +29,7 @@ import { deploymentStrategy, replicaSetStrategy } from './workloads/deployment.t
 import { jobStrategy } from './workloads/job.ts';
 import { replicationControllerStrategy } from './workloads/replicationcontroller.ts';
 import { statefulSetStrategy } from './workloads/statefulset.ts';
+import { customResourceDefinitionStrategy } from './apiextensions/strategy.ts';
 import { csiDriverStrategy, csiNodeStrategy, csiStorageCapacityStrategy, volumeAttachmentStrategy } from './storage.ts';
 
 export type StrategyFactory = (def: ResourceDef, base: Strategy) => Strategy;
@@ -70,6 +71,7 @@ const factories: Record<string, StrategyFactory> = {
   'rbac.authorization.k8s.io/ClusterRole': roleStrategy,
   'rbac.authorization.k8s.io/RoleBinding': bindingStrategy,
   'rbac.authorization.k8s.io/ClusterRoleBinding': bindingStrategy,
+  'apiextensions.k8s.io/CustomResourceDefinition': customResourceDefinitionStrategy,
 };
 
 export function strategyFor(def: ResourceDef, base: Strategy): Strategy {
