@@ -8,6 +8,7 @@
 // model of codegen/model; emitters never read files.
 import type { GroupVersion, LoadedResource, Model, NamedSchema, OpenAPISchema } from '../model/types.ts';
 import { CodegenError, jp } from './errors.ts';
+import { normalizeMarkerSpelling } from './svc-markers.ts';
 import { readSpecFiles } from './read-files.ts';
 import { isObject, properties, refName } from './schema-util.ts';
 import { packageOf, servedPackages, settleSchemas, type SchemaDef } from './shared-types.ts';
@@ -47,6 +48,7 @@ export function loadSpecs(specsDir: string): Model {
   for (const { file, index, doc } of docs) {
     const at = index === 0 ? '$' : `$[${index}]`;
     if (!isObject(doc)) throw new CodegenError(file, at, 'expected an object (an OpenAPI document or a CustomResourceDefinition)');
+    normalizeMarkerSpelling(file, at, doc);
     if (typeof doc.openapi === 'string') {
       const comps = isObject(doc.components) ? doc.components : {};
       const sch = isObject(comps.schemas) ? comps.schemas : {};

@@ -1,5 +1,6 @@
 // The one copy of Kubernetes' name and label syntax checks, with upstream's
 // texts (apimachinery's util/validation): DNS-1123 labels and subdomains,
+// DNS-1035 labels,
 // path-segment names, qualified names (label and annotation keys,
 // finalizers) and label values; and the name rule of metadata.name (and
 // generateName prefixes) per kind. Each check returns its messages, empty
@@ -36,6 +37,17 @@ export function validateDNS1123Label(v: string): string[] {
   const errs: string[] = [];
   if (v.length > DNS1123_LABEL_MAX) errs.push(maxLen(DNS1123_LABEL_MAX));
   if (!DNS1123_LABEL.test(v)) errs.push(regexError(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, 'my-name', '123-abc'));
+  return errs;
+}
+
+const DNS1035_LABEL_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const DNS1035_LABEL = new RegExp(`^${DNS1035_LABEL_FMT}$`);
+const DNS1035_LABEL_MSG = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+
+export function validateDNS1035Label(v: string): string[] {
+  const errs: string[] = [];
+  if (v.length > DNS1123_LABEL_MAX) errs.push(maxLen(DNS1123_LABEL_MAX));
+  if (!DNS1035_LABEL.test(v)) errs.push(regexError(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
   return errs;
 }
 

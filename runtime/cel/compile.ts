@@ -12,10 +12,11 @@ import { estimateCost } from './cost/estimate.ts';
 import { CostTracker, CostLimitError, withTracker } from './cost/runtime.ts';
 import { defaultEnv } from './env.ts';
 import { toCel, celToJSON } from './values/convert.ts';
+import { Optional, NONE } from './libs/optional.ts';
 import { PER_EXPRESSION_ESTIMATE_LIMIT, PER_CALL_RUNTIME_LIMIT, estimateTooHighMessage } from './limits.ts';
 
-/** A variable: an OpenAPI schema, a native type described by a schema (field names not escaped), or a CEL type by name (`string`, `map(string, dyn)`, `kubernetes.authorization.Authorizer`). */
-export type VarDecl = JSONSchema | { celType: string } | { nativeType: JSONSchema };
+/** A variable: an OpenAPI schema, a native type described by a schema (field names not escaped), an optional of a schema's type (CRD rules' `oldSelf` with optionalOldSelf), or a CEL type by name (`string`, `map(string, dyn)`, `kubernetes.authorization.Authorizer`). */
+export type VarDecl = JSONSchema | { celType: string } | { nativeType: JSONSchema } | { optionalOf: JSONSchema };
 
 export interface CompileOptions {
   vars: Record<string, VarDecl>;
@@ -96,6 +97,7 @@ export function parseTypeName(s: string): CelT {
 
 function declType(name: string, d: VarDecl, resolveRef?: RefResolver): CelT {
   if ('celType' in d && typeof d.celType === 'string') return parseTypeName(d.celType);
+  if ('optionalOf' in d && d.optionalOf && typeof d.optionalOf === 'object') return T.optional(schemaToType(d.optionalOf as JSONSchema, { resolveRef, name }));
   if ('nativeType' in d && d.nativeType && typeof d.nativeType === 'object') return schemaToType(d.nativeType as JSONSchema, { resolveRef, name, native: true });
   return schemaToType(d as JSONSchema, { resolveRef, name });
 }
@@ -115,6 +117,9 @@ function declKey(vars: Record<string, VarDecl>): string {
   return key;
 }
 
+/** cel-go's default limit on an expression's length in code points. */
+const EXPRESSION_SIZE_LIMIT = 100_000;
+
 const cache = new Map<string, CompileResult>();
 const CACHE_MAX = 5000;
 
@@ -131,9 +136,17 @@ export function compileRule(expression: string, opts: CompileOptions): CompileRe
 function compileUncached(expression: string, opts: CompileOptions): CompileResult {
   const field = opts.fieldPath;
   let parsed;
+  const size = [...expression].length;
+  if (size > EXPRESSION_SIZE_LIMIT) {
+    return {
+      ok: false,
+      errors: [{ kind: 'syntax', field, message: `compilation failed: ERROR: <input>:-1:0: expression code point size exceeds limit: size: ${size}, limit ${EXPRESSION_SIZE_LIMIT}` }],
+    };
+  }
   try {
     parsed = parseCelWithInfo(expression);
   } catch (e) {
+    if (e instanceof RangeError) return { ok: false, errors: [{ kind: 'syntax', field, message: 'compilation failed: ERROR: <input>:-1:0: max recursion depth exceeded' }] };
     const msg = e instanceof CelSyntaxError ? e.message : String(e);
     return { ok: false, errors: [{ kind: 'syntax', field, message: `compilation failed: ERROR: <input>:${msg.replace(/^<input>:/, '')}` }] };
   }
@@ -201,6 +214,8 @@ function findCostError(e: unknown, depth = 0): CostLimitError | undefined {
 }
 
 function convertVar(v: unknown, t: CelT | undefined): unknown {
+  // An optional-typed variable takes the plain JSON value (absent: undefined) or a ready optional.
+  if (t && t.k === 'opaque' && t.name === 'optional_type' && !(v instanceof Optional)) return v === undefined ? NONE : new Optional(toCel(v, t.param));
   if (t && t.k === 'opaque') return v;
   if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype) return v;
   return toCel(v, t);

@@ -1,6 +1,6 @@
 // The evaluation environment: @bufbuild/cel with the string extensions, our
 // CEL equality, optionals and the Kubernetes libraries (lists, regex, URL,
-// quantity, authorizer), wrapped so that calls charge the runtime cost
+// quantity, authorizer, IP and CIDR, format), wrapped so that calls charge the runtime cost
 // budget. Boundary: assembling functions; no parsing or checking here.
 import { celEnv, celFunc, CelScalar, listType, type CelEnv, type CelFunc } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
@@ -13,6 +13,8 @@ import { urlFuncs } from './libs/url.ts';
 import { quantityFuncs } from './libs/quantity.ts';
 import { authorizerFuncs } from './libs/authorizer.ts';
 import { setsFuncs } from './libs/sets.ts';
+import { ipFuncs, ipStringFuncs } from './libs/ip.ts';
+import { formatFuncs } from './libs/format.ts';
 import { costingResolver, activeTracker } from './cost/runtime.ts';
 
 const internalFuncs: CelFunc[] = [
@@ -37,6 +39,9 @@ export const kubernetesFuncs: CelFunc[] = [
   ...quantityFuncs,
   ...authorizerFuncs,
   ...setsFuncs,
+  ...ipFuncs,
+  ...ipStringFuncs,
+  ...formatFuncs,
 ];
 
 export function makeEnv(opts: { namespace?: string; registry?: Registry; extraFuncs?: CelFunc[] } = {}): CelEnv {

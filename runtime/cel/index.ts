@@ -1,11 +1,13 @@
 // Public API of the CEL module: compile a rule against schema-typed
 // variables (type check + cost estimate + cache) and evaluate it with a
-// runtime cost budget. CRD validation rules, admission policies and
+// runtime cost budget. CRD validation rules (ruleValidator: the
+// x-kubernetes-validations evaluator), admission policies and
 // authorization conditions build on these calls.
 export { compileRule, parseTypeName, type CompileOptions, type CompileResult, type CompileError, type Program, type EvalOptions, type EvalResult, type VarDecl } from './compile.ts';
 export { schemaToType, typeName, type JSONSchema, type CelT, type RefResolver } from './schema/types.ts';
 export { escapeName, unescapeName } from './schema/escape.ts';
 export { celToJSON } from './values/convert.ts';
+export { ruleValidator, type RuleValidator, type ValidateOptions } from './rules/index.ts';
 export { AuthorizerValue, type Authorizer, type AuthorizationAttributes, type AuthorizationDecision } from './libs/authorizer.ts';
 export { QuantityValue } from './libs/quantity-parse.ts';
 export {

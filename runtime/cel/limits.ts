@@ -10,8 +10,12 @@ export const PER_CALL_RUNTIME_LIMIT = 1_000_000;
 /** Runtime cost allowed for all rules evaluated while validating one object. */
 export const RUNTIME_BUDGET_PER_OBJECT = 10_000_000;
 
+/** How upstream prints the excess: "more than 100x" beyond two orders of magnitude, six decimals below 1.5, one above. */
 export function factor(cost: number, limit: number): string {
-  return `${(cost / limit).toFixed(1)}x`;
+  const f = cost / limit;
+  if (f > 100) return 'more than 100x';
+  if (f < 1.5) return `${f.toFixed(6)}x`;
+  return `${f.toFixed(1)}x`;
 }
 
 export function estimateTooHighMessage(cost: number, limit = PER_EXPRESSION_ESTIMATE_LIMIT): string {

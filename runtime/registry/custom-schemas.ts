@@ -34,7 +34,14 @@ export class CustomSchemas implements CustomResourceState {
   constructor(
     private readonly mergeSchema: MergeSchema,
     private readonly compileRules?: CompileCustomResourceRules,
+    /** Loads what compileRules needs (the CEL evaluator), awaited by prepare(). */
+    private readonly loadRules?: () => Promise<void>,
   ) {}
+
+  /** Makes add() ready for versions whose schemas have rules (loads the rule evaluator once). */
+  async prepare(hasRules: boolean): Promise<void> {
+    if (hasRules) await this.loadRules?.();
+  }
 
   rules(schema: string): CustomResourceRules | undefined {
     return this.compiledRules.get(schema);

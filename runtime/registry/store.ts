@@ -338,6 +338,7 @@ export class RegistryStore {
    */
   private async decode(obj: Obj, opts: PipelineOptions): Promise<void> {
     await this.checkWriterObject(obj, opts);
+    await this.strategy.load?.();
     this.strategy.defaults?.(obj);
   }
 

@@ -21,6 +21,11 @@ export interface Strategy {
    * them. Must be idempotent (it also runs on objects already defaulted).
    */
   defaults?(obj: Obj): void;
+  /**
+   * Loads what this kind's hooks need and start-up should not (a CRD's rules
+   * need the CEL module); awaited before the defaults of every write.
+   */
+  load?(): Promise<void>;
   /** Called on create before validation: clear status and server-owned fields. */
   prepareForCreate(obj: Obj): void;
   /** Called on update of the main resource: carry over what it may not change. */

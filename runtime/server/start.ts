@@ -40,6 +40,7 @@ import { buildApiIndex } from '../registry/served.ts';
 import type { WriteServices } from '../registry/write-services.ts';
 import { sharedValidatorCache } from '../registry/object-checks.ts';
 import { CustomSchemas } from '../registry/custom-schemas.ts';
+import { compileCustomResourceRules, loadCustomResourceRules } from '../registry/custom-rules.ts';
 import { loadGeneratedApi } from './generated-api.ts';
 import type { Check } from '../http/health.ts';
 import { RequestDrain } from './drain.ts';
@@ -209,7 +210,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const admission = new AdmissionChain();
   const validatorCache = sharedValidatorCache(generated.dir);
   // the schemas of the CustomResourceDefinitions served while running
-  const customSchemas = new CustomSchemas(generated.mergeSchema);
+  const customSchemas = new CustomSchemas(generated.mergeSchema, compileCustomResourceRules, loadCustomResourceRules);
   const writeServices: WriteServices = {
     validator(schema) {
       const custom = customSchemas.validator(schema);

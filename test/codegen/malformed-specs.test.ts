@@ -67,6 +67,24 @@ const rows: { name: string; files: () => Record<string, unknown>; file: string; 
     detail: /"nope" is not a field/,
   },
   {
+    name: 'one marker spelled x-svc-* and x-kubernetes-* with different values',
+    files: () => {
+      const d = widget();
+      S(d)['dev.example.v1.WidgetSpec'].properties.ports['x-svc-list-type'] = 'atomic';
+      return { 'w.json': d };
+    },
+    file: 'w.json',
+    path: '$.components.schemas["dev.example.v1.WidgetSpec"].properties.ports.x-svc-list-type',
+    detail: /x-svc-list-type "atomic" contradicts x-kubernetes-list-type "map": one marker, two spellings, different values/,
+  },
+  {
+    name: 'x-svc-* markers in a CRD manifest that contradict x-kubernetes-*',
+    files: () => ({ 'crd.yaml': crd.replace(/x-kubernetes-list-type: map/, 'x-kubernetes-list-type: map\n                  x-svc-list-type: set') }),
+    file: 'crd.yaml',
+    path: '$.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.slots.x-svc-list-type',
+    detail: /x-svc-list-type "set" contradicts x-kubernetes-list-type "map"/,
+  },
+  {
     name: 'duplicate GVK',
     files: () => {
       const d = widget();

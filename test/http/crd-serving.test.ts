@@ -223,31 +223,34 @@ describe('a CRD created through the API', () => {
 });
 
 describe('name conflicts', () => {
-  it('refuses a plural another CRD of the group holds, in the NamesAccepted condition', async () => {
-    const other = widgetCrd({ names: { kind: 'Gizmo', plural: 'widgets' } });
-    other.metadata.name = 'widgets2.example.com';
+  it('refuses a short name another CRD of the group holds, in the NamesAccepted condition', async () => {
+    // (a plural is in the CRD's name, which must be <plural>.<group>: two CRDs of a group cannot share one)
+    const other = widgetCrd({ names: { kind: 'Gizmo', plural: 'gizmos', shortNames: ['wd'] } });
+    other.metadata.name = 'gizmos.example.com';
     expect((await call('POST', CRDS, other)).status).toBe(201);
     const crd = await eventually(async () => {
-      const r = (await call('GET', `${CRDS}/widgets2.example.com`)).json;
+      const r = (await call('GET', `${CRDS}/gizmos.example.com`)).json;
       return r.status?.conditions?.some((c: Json) => c.type === 'NamesAccepted') ? r : undefined;
     }, 'conflict reported');
     const conds = Object.fromEntries(crd.status.conditions.map((c: Json) => [c.type, [c.status, c.reason, c.message]]));
-    expect(conds.NamesAccepted).toEqual(['False', 'PluralConflict', '"widgets" is already in use']);
+    expect(conds.NamesAccepted).toEqual(['False', 'ShortNamesConflict', '"wd" is already in use']);
     expect(conds.Established).toEqual(['False', 'NotAccepted', 'not all names are accepted']);
-    expect((await call('DELETE', `${CRDS}/widgets2.example.com`)).status).toBe(200);
+    expect((await call('DELETE', `${CRDS}/gizmos.example.com`)).status).toBe(200);
   });
 
   // the last conflict found is the one reported (kind, then list kind), as upstream
   it('refuses a kind a built-in resource of the group serves', async () => {
-    const crd = widgetCrd({ group: 'apps', names: { kind: 'Deployment', plural: 'deployments2' } });
-    crd.metadata.name = 'deployments2.apps';
-    expect((await call('POST', CRDS, crd)).status).toBe(201);
+    // a group under k8s.io needs the api-approved.kubernetes.io annotation
+    const crd = widgetCrd({ group: 'networking.k8s.io', names: { kind: 'Ingress', plural: 'ingresses2' } });
+    crd.metadata = { name: 'ingresses2.networking.k8s.io', annotations: { 'api-approved.kubernetes.io': 'https://github.com/kubernetes/enhancements/pull/1111' } };
+    const created = await call('POST', CRDS, crd);
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
     const got = await eventually(async () => {
-      const r = (await call('GET', `${CRDS}/deployments2.apps`)).json;
+      const r = (await call('GET', `${CRDS}/ingresses2.networking.k8s.io`)).json;
       return r.status?.conditions?.some((c: Json) => c.type === 'NamesAccepted') ? r : undefined;
     }, 'conflict reported');
-    expect(got.status.conditions.find((c: Json) => c.type === 'NamesAccepted')).toMatchObject({ status: 'False', reason: 'ListKindConflict', message: '"DeploymentList" is already in use' });
-    expect((await call('GET', '/apis/apps/v1/namespaces/default/deployments2')).status).toBe(404);
+    expect(got.status.conditions.find((c: Json) => c.type === 'NamesAccepted')).toMatchObject({ status: 'False', reason: 'ListKindConflict', message: '"IngressList" is already in use' });
+    expect((await call('GET', '/apis/networking.k8s.io/v1/namespaces/default/ingresses2')).status).toBe(404);
   });
 });
 
@@ -374,6 +377,63 @@ describe('more of the custom resource protocol', () => {
     const o = await call('POST', CRDS, odd);
     expect(o.status).toBeLessThan(500);
     expect((await call('GET', `${W}/w1`)).status).toBe(200);
+  });
+});
+
+describe('x-kubernetes-validations rules of a CRD served while running', () => {
+  const GADGETS = '/apis/example.org/v1/gadgets';
+  const gadget = (name: string, spec: Json) => ({ apiVersion: 'example.org/v1', kind: 'Gadget', metadata: { name }, spec });
+
+  beforeAll(async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gadgets.example.org' },
+      spec: {
+        group: 'example.org',
+        scope: 'Cluster',
+        names: { kind: 'Gadget', plural: 'gadgets' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: {
+                    type: 'object',
+                    'x-kubernetes-validations': [{ rule: 'self.min <= self.max', message: 'min must not exceed max' }],
+                    properties: {
+                      min: { type: 'integer' },
+                      max: { type: 'integer' },
+                      owner: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'owner is immutable' }] },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        ],
+      },
+    };
+    expect((await call('POST', CRDS, crd)).status).toBe(201);
+    await established('gadgets.example.org');
+  });
+
+  it('runs the rules on create: a rule that holds admits, one that fails is a 422 with the rule message at its field', async () => {
+    expect((await call('POST', GADGETS, gadget('ok', { min: 1, max: 2, owner: 'a' }))).status).toBe(201);
+    const bad = await call('POST', GADGETS, gadget('bad', { min: 3, max: 2 }));
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: "object": min must not exceed max', field: 'spec' }]);
+  });
+
+  it('runs transition rules on update only, against the old object', async () => {
+    const changed = await call('PATCH', `${GADGETS}/ok`, { spec: { owner: 'b' } }, 'application/merge-patch+json');
+    expect(changed.status).toBe(422);
+    expect(changed.json.details.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: "string": owner is immutable', field: 'spec.owner' }]);
+    expect((await call('PATCH', `${GADGETS}/ok`, { spec: { max: 5 } }, 'application/merge-patch+json')).status).toBe(200);
   });
 });
 

@@ -16,6 +16,24 @@ const Q = 'kubernetes.Quantity',
 const AZ = 'kubernetes.authorization.Authorizer',
   RC = 'kubernetes.authorization.ResourceCheck',
   GC = 'kubernetes.authorization.GroupCheck';
+const IP = 'net.IP',
+  CIDR = 'net.CIDR',
+  FMT = 'kubernetes.NamedFormat';
+const FORMAT_NAMES = [
+  'dns1123Label',
+  'dns1123Subdomain',
+  'dns1035Label',
+  'qualifiedName',
+  'dns1123LabelPrefix',
+  'dns1123SubdomainPrefix',
+  'dns1035LabelPrefix',
+  'labelValue',
+  'uri',
+  'uuid',
+  'byte',
+  'date',
+  'datetime',
+];
 const PC = 'kubernetes.authorization.PathCheck',
   DEC = 'kubernetes.authorization.Decision';
 
@@ -52,6 +70,12 @@ ${GC}.resource(string): ${RC}; ${RC}.subresource(string): ${RC}; ${RC}.namespace
 ${RC}.check(string): ${DEC}; ${PC}.check(string): ${DEC}
 ${DEC}.allowed(): bool; ${DEC}.reason(): string; ${DEC}.errored(): bool; ${DEC}.error(): string
 sets.contains(list(A), list(A)): bool; sets.equivalent(list(A), list(A)): bool; sets.intersects(list(A), list(A)): bool
+ip(string): ${IP}; isIP(string): bool; ip.isCanonical(string): bool; string(${IP}): string; ${IP}.family(): int; ${IP}.isUnspecified(): bool
+${IP}.isLoopback(): bool; ${IP}.isLinkLocalMulticast(): bool; ${IP}.isLinkLocalUnicast(): bool; ${IP}.isGlobalUnicast(): bool
+cidr(string): ${CIDR}; isCIDR(string): bool; string(${CIDR}): string; ${CIDR}.containsIP(string): bool; ${CIDR}.containsIP(${IP}): bool
+${CIDR}.containsCIDR(string): bool; ${CIDR}.containsCIDR(${CIDR}): bool; ${CIDR}.ip(): ${IP}; ${CIDR}.masked(): ${CIDR}; ${CIDR}.prefixLength(): int
+format.named(string): optional(${FMT}); ${FMT}.validate(string): optional(list(string))
+${FORMAT_NAMES.map((n) => `format.${n}(): ${FMT}`).join('; ')}
 optional.of(A): optional(A); optional.ofNonZeroValue(A): optional(A); optional.none(): optional(A)
 optional(A).hasValue(): bool; optional(A).value(): A; optional(A).or(optional(A)): optional(A); optional(A).orValue(A): A
 `;
@@ -123,7 +147,7 @@ function parseSig(s: string): Signature {
   const dot = head.lastIndexOf('.');
   if (dot > 0) {
     const recv = head.slice(0, dot);
-    if (/^(string|bytes|timestamp|duration|list\(.*\)|map\(.*\)|optional\(.*\)|kubernetes\.[\w.]+)$/.test(recv)) {
+    if (/^(string|bytes|timestamp|duration|list\(.*\)|map\(.*\)|optional\(.*\)|kubernetes\.[\w.]+|net\.\w+)$/.test(recv)) {
       target = parseType(recv);
       name = head.slice(dot + 1);
     }

@@ -7,6 +7,7 @@
 // Boundary: estimation only; limits are applied in ../compile.ts.
 import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import type { CelT } from '../schema/types.ts';
+import { MAX_NAME_FORMAT_REGEX_SIZE } from '../libs/format.ts';
 
 export const COST = {
   constant: 0,
@@ -59,6 +60,31 @@ function sizeOf(t: CelT | undefined): number {
   return 0;
 }
 
+const NOMINAL = new Set(['masked', 'prefixLength', 'family', 'isUnspecified', 'isLoopback', 'isLinkLocalMulticast', 'isLinkLocalUnicast', 'isGlobalUnicast', 'format.named']);
+const traverse = (n: number) => Math.ceil(n * COST.stringTraversal);
+
+/**
+ * The estimates of the IP, CIDR and format libraries (upstream's figures; the
+ * parse functions called without a receiver get the default cost of 1, as
+ * upstream's estimator only prices them with a receiver).
+ */
+function libraryEstimate(fn: string, hasTarget: boolean, operands: (CelT | undefined)[]): number | undefined {
+  if (NOMINAL.has(fn)) return 1;
+  if (fn === 'ip' || fn === 'cidr' || fn === 'isIP' || fn === 'isCIDR' || fn === 'ip.isCanonical') return 1;
+  if (fn === 'containsIP' && hasTarget) {
+    const arg = operands[1];
+    return traverse(16 + 16) + (arg?.k === 'string' ? traverse(sizeOf(arg)) : 0);
+  }
+  if (fn === 'containsCIDR' && hasTarget) {
+    const arg = operands[1];
+    return traverse(16 + 16) + traverse(16) + 1 + (arg?.k === 'string' ? traverse(sizeOf(arg)) : 0);
+  }
+  if (fn === 'validate' && hasTarget && operands[0]?.k === 'opaque' && operands[0].name === 'kubernetes.NamedFormat') {
+    return Math.ceil(traverse(sizeOf(operands[1])) * MAX_NAME_FORMAT_REGEX_SIZE * COST.regexPattern);
+  }
+  return undefined;
+}
+
 export function estimateCost(e: Expr, types: Map<bigint, CelT>): number {
   const k = e.exprKind;
   switch (k.case) {
@@ -81,15 +107,21 @@ export function estimateCost(e: Expr, types: Map<bigint, CelT>): number {
     }
     case 'callExpr': {
       const v = k.value;
-      const argsCost = v.args.reduce((s, x) => s + estimateCost(x, types), 0) + (v.target ? estimateCost(v.target, types) : 0);
-      const fn = v.function;
+      // A qualified function name (`ip.isCanonical(s)`, `format.named(n)`) parses as a call on an
+      // identifier the checker never typed: the identifier is part of the name, not a receiver.
+      const qualifier = v.target?.exprKind.case === 'identExpr' && !types.has(v.target.id) ? v.target.exprKind.value.name : undefined;
+      const target = qualifier === undefined ? v.target : undefined;
+      const argsCost = v.args.reduce((s, x) => s + estimateCost(x, types), 0) + (target ? estimateCost(target, types) : 0);
+      const fn = qualifier === undefined ? v.function : `${qualifier}.${v.function}`;
       if (fn === '_?_:_') {
         return estimateCost(v.args[0], types) + Math.max(estimateCost(v.args[1], types), estimateCost(v.args[2], types));
       }
       if (fn === '_&&_' || fn === '_||_') return argsCost;
       // Internal wrappers (iteration accounting, optional plumbing) cost what they wrap.
       if (fn === '@iter' || fn === '@optlist' || fn === '@optmap' || fn === '@optelem') return argsCost;
-      const operands = [v.target, ...v.args].filter((x): x is Expr => x !== undefined).map((x) => types.get(x.id));
+      const operands = [target, ...v.args].filter((x): x is Expr => x !== undefined).map((x) => types.get(x.id));
+      const lib = libraryEstimate(fn, target !== undefined, operands);
+      if (lib !== undefined) return argsCost + lib;
       if (REGEX.has(fn)) {
         const input = fn === 'matches' && !v.target ? operands[0] : operands[0];
         const pattern = operands[1];

@@ -5,6 +5,8 @@
 // the active tracker is module state set for the duration of one evaluate().
 // Boundary: runtime accounting only; the static estimate is in estimate.ts.
 import { isCelList, isCelMap, type CelValue } from '@bufbuild/cel';
+import { IPValue, CIDRValue } from '../libs/ip.ts';
+import { FormatValue } from '../libs/format.ts';
 
 export class CostLimitError extends Error {
   constructor(readonly limit: number) {
@@ -77,8 +79,40 @@ const LINEAR_FUNCS = new Set([
   'quote',
 ]);
 
+const NOMINAL = new Set(['masked', 'prefixLength', 'family', 'isUnspecified', 'isLoopback', 'isLinkLocalMulticast', 'isLinkLocalUnicast', 'isGlobalUnicast', 'format.named']);
+const traverse = (n: number) => Math.ceil(n * STRING_TRAVERSAL);
+
+/** Size of an opaque library value as upstream's Sizer reports it: bytes of an IP, prefix bytes of a CIDR. */
+function netSize(v: unknown): number {
+  if (v instanceof CIDRValue) return Math.ceil(v.prefix.bits / 8);
+  if (v instanceof IPValue) return v.addr.bytes.length;
+  return sizeOf(v as CelValue);
+}
+
+/** The IP, CIDR and format libraries' runtime costs (upstream's figures). */
+function libraryCost(name: string, target: CelValue | undefined, args: CelValue[]): number | undefined {
+  if (NOMINAL.has(name)) return 1;
+  if (name === 'cidr' || name === 'isIP' || name === 'isCIDR') return traverse(sizeOf(args[0]));
+  if (name === 'ip') return target !== undefined ? 1 : traverse(sizeOf(args[0]));
+  if (name === 'ip.isCanonical') return Math.ceil(sizeOf(args[0]) * 2 * STRING_TRAVERSAL);
+  if (name === 'containsIP' || name === 'containsCIDR') {
+    const cs = netSize(target);
+    let cost = traverse(cs + cs);
+    if (name === 'containsCIDR') cost += traverse(cs) + 1;
+    if (typeof args[0] === 'string') cost += traverse(args[0].length);
+    return cost;
+  }
+  if (name === 'validate' && (target as unknown) instanceof FormatValue) {
+    const f = target as unknown as FormatValue;
+    return Math.ceil((1 + sizeOf(args[0])) * STRING_TRAVERSAL) * Math.ceil(f.maxRegexSize * REGEX_PATTERN);
+  }
+  return undefined;
+}
+
 /** Cost of one call, from its name and argument values. */
 export function callCost(name: string, target: CelValue | undefined, args: CelValue[]): number {
+  const lib = libraryCost(name, target, args);
+  if (lib !== undefined) return lib;
   if (REGEX_FUNCS.has(name)) {
     const input = name === 'matches' && target === undefined ? args[0] : target;
     const pattern = name === 'matches' && target === undefined ? args[1] : args[0];

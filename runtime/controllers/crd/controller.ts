@@ -10,7 +10,7 @@
 // reserved across CRDs).
 
 import { errors } from '../../api/errors.ts';
-import { findCrdCondition, setCrdCondition, CRD_CLEANUP_FINALIZER, type CrdCondition } from '../../registry/strategies/customresourcedefinition.ts';
+import { findCrdCondition, setCrdCondition, CRD_CLEANUP_FINALIZER, type CrdCondition } from '../../registry/strategies/apiextensions/lifecycle.ts';
 import type { ApiIndex } from '../../registry/served.ts';
 import type { RegistryStore } from '../../registry/store.ts';
 import { APISERVER_WRITER } from '../../registry/write-services.ts';

@@ -9,7 +9,7 @@
 // names in use.
 
 import type { Obj } from '../../storage/interface.ts';
-import type { CrdCondition } from '../../registry/strategies/customresourcedefinition.ts';
+import type { CrdCondition } from '../../registry/strategies/apiextensions/lifecycle.ts';
 
 export interface CrdNames {
   plural: string;

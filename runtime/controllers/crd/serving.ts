@@ -68,6 +68,8 @@ export class CrdServing {
     if (owner !== name && this.deps.api.served.some((s) => s.def.group === group && s.def.resource === resource)) {
       throw new Error(`${resource}.${group} is already served`);
     }
+    // the CEL evaluator is loaded with the first CRD that has x-kubernetes-validations rules
+    await this.deps.schemas.prepare(source.includes('"x-kubernetes-validations"'));
     this.deps.schemas.add(compiled);
     if (prev && (prev.group !== group || prev.resource !== resource)) this.deps.api.remove(prev.group, prev.resource);
     serveResource(

@@ -29,7 +29,7 @@ import { deploymentStrategy, replicaSetStrategy } from './workloads/deployment.t
 import { jobStrategy } from './workloads/job.ts';
 import { replicationControllerStrategy } from './workloads/replicationcontroller.ts';
 import { statefulSetStrategy } from './workloads/statefulset.ts';
-import { customResourceDefinitionStrategy } from './customresourcedefinition.ts';
+import { customResourceDefinitionStrategy } from './apiextensions/strategy.ts';
 import { csiDriverStrategy, csiNodeStrategy, csiStorageCapacityStrategy, volumeAttachmentStrategy } from './storage.ts';
 
 export type StrategyFactory = (def: ResourceDef, base: Strategy) => Strategy;

@@ -6,9 +6,9 @@
 // controller shares (upstream's SetCRDCondition), and the names' defaults
 // (singular: the lower-case kind; listKind: the kind and `List`).
 
-import type { ResourceDef } from '../../../generated/api-types.ts';
-import type { Obj } from '../../storage/interface.ts';
-import type { Strategy } from '../strategy.ts';
+import type { ResourceDef } from '../../../../generated/api-types.ts';
+import type { Obj } from '../../../storage/interface.ts';
+import type { Strategy } from '../../strategy.ts';
 
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 
@@ -44,7 +44,8 @@ export function findCrdCondition(crd: Obj, type: string): CrdCondition | undefin
   return Array.isArray(list) ? (list as CrdCondition[]).find((c) => c.type === type) : undefined;
 }
 
-export function customResourceDefinitionStrategy(_def: ResourceDef, base: Strategy): Strategy {
+/** The deletion and names' defaults around the validating strategy (strategy.ts composes the two). */
+export function crdLifecycleStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
     // upstream's SetDefaults_CustomResourceDefinitionSpec for the names

@@ -1,11 +1,14 @@
+// The CustomResourceDefinition lifecycle around the validating strategy: the
+// names' defaults, the first delete that adds the cleanup finalizer and the
+// Terminating condition, and the condition helper the controller shares.
 import { describe, expect, it } from 'vitest';
-import { customResourceDefinitionStrategy, setCrdCondition, CRD_CLEANUP_FINALIZER } from './customresourcedefinition.ts';
-import type { Strategy } from '../strategy.ts';
-import type { ResourceDef } from '../../../generated/api-types.ts';
-import type { Obj } from '../../storage/interface.ts';
+import { crdLifecycleStrategy, setCrdCondition, CRD_CLEANUP_FINALIZER } from './lifecycle.ts';
+import type { Strategy } from '../../strategy.ts';
+import type { ResourceDef } from '../../../../generated/api-types.ts';
+import type { Obj } from '../../../storage/interface.ts';
 
 const base = {} as Strategy;
-const strategy = customResourceDefinitionStrategy({} as ResourceDef, base);
+const strategy = crdLifecycleStrategy({} as ResourceDef, base);
 const T0 = Date.UTC(2026, 0, 1, 10, 0, 0);
 
 describe('CustomResourceDefinition strategy', () => {
