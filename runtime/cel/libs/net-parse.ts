@@ -3,6 +3,7 @@
 // libraries use: dotted IPv4 without leading zeros, IPv6 with one `::`, an
 // optional embedded IPv4 tail and an optional zone; canonical text as
 // netip prints it (RFC 5952). Boundary: parsing, printing, predicates.
+import { ipv6Text } from '../../api/ipv6-text.ts';
 
 export class Addr {
   /** 4 bytes for IPv4, 16 for IPv6. */
@@ -64,24 +65,7 @@ export class Addr {
     if (this.is4In6) {
       text = `::ffff:${this.bytes.slice(12).join('.')}`;
     } else {
-      // The longest run of two or more zero groups (the first on a tie) becomes '::'.
-      let best = -1,
-        bestLen = 1;
-      for (let i = 0; i < 8;) {
-        if (groups[i] !== 0) {
-          i++;
-          continue;
-        }
-        let j = i;
-        while (j < 8 && groups[j] === 0) j++;
-        if (j - i > bestLen) {
-          best = i;
-          bestLen = j - i;
-        }
-        i = j;
-      }
-      const hex = (g: number[]) => g.map((x) => x.toString(16)).join(':');
-      text = best < 0 ? hex(groups) : `${hex(groups.slice(0, best))}::${hex(groups.slice(best + bestLen))}`;
+      text = ipv6Text(groups);
     }
     return this.zone ? `${text}%${this.zone}` : text;
   }

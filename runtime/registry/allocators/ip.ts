@@ -1,6 +1,7 @@
 // IP addresses and CIDRs as bigints: parsing (IPv4, IPv6 with `::` and an
 // embedded IPv4 tail), canonical text (RFC 5952 for IPv6, which IPAddress
 // object names use), and CIDR ranges with membership. No allocation here.
+import { ipv6Text } from '../../api/ipv6-text.ts';
 
 export type IPFamily = 'IPv4' | 'IPv6';
 
@@ -67,25 +68,7 @@ export function formatIP(ip: ParsedIP): string {
   }
   const groups: number[] = [];
   for (let i = 7; i >= 0; i--) groups.push(Number((ip.value >> BigInt(i * 16)) & 0xffffn));
-  // longest run of two or more zero groups is written `::` (the first on a tie)
-  let bestStart = -1;
-  let bestLen = 1;
-  for (let i = 0; i < 8;) {
-    if (groups[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLen) {
-      bestStart = i;
-      bestLen = j - i;
-    }
-    i = j;
-  }
-  const hex = groups.map((g) => g.toString(16));
-  if (bestStart < 0) return hex.join(':');
-  return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLen).join(':')}`;
+  return ipv6Text(groups);
 }
 
 /** The canonical text of an IP, or undefined when it does not parse. */
