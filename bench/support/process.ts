@@ -35,12 +35,7 @@ export async function spawnListening(argv: string[], cwd: string): Promise<Bench
     url,
     proc,
     spawnedAt,
-    stop: () =>
-      new Promise<void>((r) => {
-        if (proc.exitCode !== null || proc.signalCode !== null) return r();
-        proc.on('exit', () => r());
-        proc.kill('SIGTERM');
-      }),
+    stop: () => stopProcess(proc),
   };
 }
 
@@ -59,11 +54,15 @@ export function spawnOnPort(argv: string[], cwd: string, url: string, env: NodeJ
     url,
     proc,
     spawnedAt,
-    stop: () =>
-      new Promise<void>((r) => {
-        if (proc.exitCode !== null || proc.signalCode !== null) return r();
-        proc.on('exit', () => r());
-        proc.kill('SIGTERM');
-      }),
+    stop: () => stopProcess(proc),
   };
+}
+
+/** Sends SIGTERM unless the process has ended; resolves when it has. */
+function stopProcess(proc: ChildProcess): Promise<void> {
+  return new Promise<void>((r) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return r();
+    proc.on('exit', () => r());
+    proc.kill('SIGTERM');
+  });
 }
