@@ -13,10 +13,6 @@ import { errors } from '../api/errors.ts';
 import { parseRequestInfo, splitTarget } from '../http/request-info.ts';
 import { isLongRunning } from '../http/long-running.ts';
 
-interface Tracked {
-  longRunning: boolean;
-}
-
 /** Words one of whose presence a long-running request target needs (long-running.ts); '%' for encoded ones. */
 const LONG_RUNNING_HINT = /watch|proxy|exec|attach|log|portforward|pprof|%/;
 
@@ -33,13 +29,16 @@ function isLongRunningTarget(method: string, target: string): boolean {
 }
 
 export class RequestDrain {
-  private active = new Map<ServerResponse, Tracked>();
+  private active = new Set<ServerResponse>();
+  /** Whether a response in flight is long-running, worked out only when asked (while draining), once per response. */
+  private longRunning = new WeakMap<ServerResponse, boolean>();
   private waiters = new Set<() => void>();
   /** Set when draining starts: no new connections, new short requests get 503. */
   draining = false;
 
   constructor(private server: Server) {
-    // one listener for every response's close (a response closes once): nothing is allocated per request for it
+    // one listener for every response's close (a response closes once), and nothing parsed per request:
+    // whether it is long-running matters only while draining
     const active = this.active;
     const waiters = this.waiters;
     const closed = function (this: ServerResponse): void {
@@ -47,9 +46,8 @@ export class RequestDrain {
       if (waiters.size) for (const w of [...waiters]) w();
     };
     // before the app's own listener, so the app sees the request only after it is tracked
-    server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-      const t: Tracked = { longRunning: isLongRunningTarget(req.method ?? 'GET', req.url ?? '/') };
-      active.set(res, t);
+    server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+      active.add(res);
       if (this.draining) res.setHeader('Connection', 'close');
       res.on('close', closed);
     });
@@ -73,7 +71,7 @@ export class RequestDrain {
   counts(): { short: number; watches: number } {
     let short = 0;
     let watches = 0;
-    for (const t of this.active.values()) t.longRunning ? watches++ : short++;
+    for (const res of this.active) this.isLongRunning(res) ? watches++ : short++;
     return { short, watches };
   }
 
@@ -84,7 +82,7 @@ export class RequestDrain {
    */
   begin(): Promise<void> {
     this.draining = true;
-    for (const res of this.active.keys()) if (!res.headersSent) res.setHeader('Connection', 'close');
+    for (const res of this.active) if (!res.headersSent) res.setHeader('Connection', 'close');
     return new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
@@ -103,6 +101,15 @@ export class RequestDrain {
     const s = this.server as Server & { closeIdleConnections?: () => void; closeAllConnections?: () => void };
     s.closeIdleConnections?.();
     if (force) s.closeAllConnections?.();
+  }
+
+  private isLongRunning(res: ServerResponse): boolean {
+    let known = this.longRunning.get(res);
+    if (known === undefined) {
+      known = isLongRunningTarget(res.req?.method ?? 'GET', res.req?.url ?? '/');
+      this.longRunning.set(res, known);
+    }
+    return known;
   }
 
   private until(cond: () => boolean, timeoutMs: number): Promise<boolean> {
