@@ -20,7 +20,11 @@ import { connect } from 'node:net';
 
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
-const send = (m) => process.send(m);
+// the parent may be gone (a test that ended, a bench stopped): then nothing is left to answer
+const send = (m) => {
+  if (process.connected) process.send(m, (err) => err && process.exit(0));
+};
+process.on('disconnect', () => process.exit(0));
 let streams = [];
 let arrivals = new Map();
 /** Events counted per stream (without track). */
