@@ -33,6 +33,8 @@ interface Row {
   share?: number;
   /** Rests asked for before a sweep (ms), in order. */
   rests?: number[];
+  /** The budget of a turn while writes keep coming, when not the same as slice. */
+  busySlice?: number;
 }
 
 const rows: Row[] = [
@@ -152,6 +154,30 @@ const rows: Row[] = [
     want: ['b:1', 'b:2'],
     scheduled: 0,
   },
+  {
+    name: 'a batch of several items (writes keep coming) gets the short budget: the writers wait less between turns',
+    slice: 4,
+    busySlice: 1,
+    steps: [['add', 'a'], ['add', 'b'], ['add', 'c'], ['pub', '1'], ['pub', '2'], ['turn']],
+    want: ['a:1,2'],
+    scheduled: 1,
+  },
+  {
+    name: 'a single item gets the full budget, until more are published during its sweep',
+    slice: 3,
+    busySlice: 1,
+    steps: [['add', 'a'], ['add', 'b'], ['add', 'c'], ['add', 'd'], ['add', 'e'], ['pub', '1'], ['turn'], ['pub', '2'], ['turn']],
+    want: ['a:1', 'b:1', 'c:1', 'd:1'],
+    scheduled: 1,
+  },
+  {
+    name: 'the short budget is never longer than the full one',
+    slice: 1,
+    busySlice: 5,
+    steps: [['add', 'a'], ['add', 'b'], ['add', 'c'], ['pub', '1'], ['pub', '2'], ['turn']],
+    want: ['a:1,2'],
+    scheduled: 1,
+  },
 ];
 
 describe('Fanout', () => {
@@ -163,6 +189,7 @@ describe('Fanout', () => {
     let clock = 0;
     const f = new Fanout<string, string>({
       sliceMs: row.slice,
+      busySliceMs: row.busySlice ?? row.slice,
       sliceMin: 1,
       busyShare: row.share,
       schedule: (run) => queue.push(run),
@@ -268,5 +295,28 @@ describe('Fanout', () => {
     // the default minimum, 16 a turn: 63 turns, not 1,000
     expect(perTurn.slice(0, -1).every((n) => n === 16)).toBe(true);
     expect(perTurn.length).toBe(Math.ceil(1000 / 16));
+  });
+
+  it.each([
+    { items: 1, perTurn: 16 },
+    { items: 4, perTurn: 4 },
+    { items: 5, perTurn: 4 },
+    { items: 16, perTurn: 1 },
+    { items: 200, perTurn: 1 },
+  ])('the minimum counts item deliveries: a batch of $items serves $perTurn watchers a turn when each delivery is slow', ({ items, perTurn }) => {
+    const queue: (() => void)[] = [];
+    let clock = 0;
+    let served = 0;
+    const counts: number[] = [];
+    const f = new Fanout<number, number>({ sliceMs: 0.25, schedule: (run) => queue.push(run), now: () => clock, deliver: () => ((clock += 1), served++) });
+    for (let i = 0; i < 100; i++) f.add(i);
+    for (let i = 0; i < items; i++) f.publish(i);
+    while (queue.length) {
+      served = 0;
+      queue.shift()!();
+      counts.push(served);
+    }
+    expect(counts.slice(0, -1).every((n) => n === perTurn)).toBe(true);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(100);
   });
 });

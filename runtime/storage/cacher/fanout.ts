@@ -15,6 +15,11 @@
 // default a fifth): every watcher costs a socket write a sweep whatever the
 // batch holds, so under a stream of writes the batches grow instead of the
 // writes to watchers multiplying, and the writers keep the rest of the time.
+// Such a backlog sweep (a batch of several items, or items arriving while it
+// runs) takes shorter turns: a writer's next step (its commit, its answer,
+// its next request) waits for the turn in progress, and a long batch makes
+// each watcher's delivery long, so the least a turn does is counted in item
+// deliveries, not watchers.
 // An item published when no sweep ran just before goes out on the next turn.
 
 export interface FanoutOptions<I, W> {
@@ -22,7 +27,9 @@ export interface FanoutOptions<I, W> {
   deliver: (watcher: W, items: readonly I[]) => void;
   /** Time a turn of the event loop may spend delivering, in ms (default 1). */
   sliceMs?: number;
-  /** Watchers a turn serves whatever the time they take (default 16): on a busy machine, where a slice is often interrupted, a sweep still takes a bounded number of turns. */
+  /** The budget of a turn while writes keep coming (the sweep's batch holds several items, or items were published since it began), in ms (default 0.25, at most sliceMs): a writer's next step waits at most about this long. */
+  busySliceMs?: number;
+  /** Item deliveries a turn makes whatever the time they take (default 16; a watcher's delivery of a batch counts its items): on a busy machine, where a slice is often interrupted, a sweep still takes a bounded number of turns, and a watcher handed a long batch fills a turn alone. */
   sliceMin?: number;
   /** Runs a slice later (default setImmediate: after pending I/O is looked at). */
   schedule?: (run: () => void) => void;
@@ -49,6 +56,7 @@ export class Fanout<I, W> {
   private scheduled = false;
   private readonly deliver: (watcher: W, items: readonly I[]) => void;
   private readonly sliceMs: number;
+  private readonly busySliceMs: number;
   private readonly sliceMin: number;
   private readonly schedule: (run: () => void) => void;
   private readonly scheduleAfter: (run: () => void, ms: number) => void;
@@ -63,6 +71,7 @@ export class Fanout<I, W> {
   constructor(opts: FanoutOptions<I, W>) {
     this.deliver = opts.deliver;
     this.sliceMs = opts.sliceMs ?? 1;
+    this.busySliceMs = Math.min(this.sliceMs, opts.busySliceMs ?? 0.25);
     this.sliceMin = Math.max(1, opts.sliceMin ?? 16);
     this.schedule = opts.schedule ?? ((run) => setImmediate(run));
     this.scheduleAfter = opts.scheduleAfter ?? ((run, ms) => setTimeout(run, ms));
@@ -137,16 +146,20 @@ export class Fanout<I, W> {
       if (this.pending.length === 0) return;
       this.begin();
     }
-    this.runSlice(this.sliceMs);
+    const s = this.sweep!;
+    // a batch of several items, or items published since it began: writes keep coming, and a writer is likely waiting for its next step
+    this.runSlice(s.items.length > 1 || this.pending.length ? this.busySliceMs : this.sliceMs);
     if (this.sweep || this.pending.length) this.kick();
   }
 
   private runSlice(budgetMs: number): void {
     const s = this.sweep!;
     const start = budgetMs === Infinity ? 0 : this.now();
+    // the minimum counts item deliveries: a long batch fills a turn with fewer watchers
+    const least = Math.ceil(this.sliceMin / Math.max(1, s.items.length));
     let served = 0;
     while (s.next < s.targets.length) {
-      if (served++ >= this.sliceMin && budgetMs !== Infinity && this.now() - start >= budgetMs) break;
+      if (served++ >= least && budgetMs !== Infinity && this.now() - start >= budgetMs) break;
       const w = s.targets[s.next++];
       // a slice must not stop because one watcher's delivery failed
       if (this.members.has(w)) {
