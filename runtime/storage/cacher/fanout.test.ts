@@ -235,14 +235,17 @@ describe('Fanout', () => {
     expect(queue).toEqual([]);
   });
 
-  it('1,000 watchers and a burst: no turn goes over its budget, every watcher gets every item once and in order, and deliveries follow sweeps, not items', () => {
+  it.each([
+    { name: 'a 0.25 ms budget', sliceMs: 0.25 },
+    { name: 'the default budgets (1 ms, 0.25 ms while writes keep coming)', sliceMs: undefined },
+  ])('1,000 watchers and a burst, $name: no turn goes over 0.25 ms, every watcher gets every item once and in order, and deliveries follow sweeps, not items', ({ sliceMs }) => {
     const queue: (() => void)[] = [];
     let clock = 0;
     let served = 0;
     const got = new Map<string, number[]>();
     const deliveries = new Map<string, number>();
     const f = new Fanout<number, string>({
-      sliceMs: 0.25,
+      sliceMs,
       schedule: (run) => queue.push(run),
       scheduleAfter: (run) => queue.push(run),
       now: () => clock,
