@@ -196,6 +196,19 @@ describe('None conversion', () => {
     expect([evs[0].type, evs[0].object.apiVersion, evs[0].object.spec.size]).toEqual(['MODIFIED', 'example.com/v1alpha1', 9]);
   });
 
+  it('records the apiVersion of each manager in managedFields (server-side apply in both versions)', async () => {
+    const apply = (path: string, gv: string, manager: string, spec: Json) =>
+      call('PATCH', `${path}/g3?fieldManager=${manager}`, { apiVersion: gv, kind: 'Gizmo', metadata: { name: 'g3' }, spec }, 'application/apply-patch+yaml');
+    expect((await apply(GA, 'example.com/v1alpha1', 'alpha', { size: 1 })).status).toBe(201);
+    const second = await apply(G1, 'example.com/v1', 'ga', { size: 1 });
+    expect(second.status).toBe(200);
+    const managers = (second.json.metadata.managedFields as Json[]).map((m) => [m.manager, m.apiVersion]);
+    expect(managers).toEqual([
+      ['alpha', 'example.com/v1alpha1'],
+      ['ga', 'example.com/v1'],
+    ]);
+  });
+
   it('refuses to drop a version still in status.storedVersions, and allows it once it is gone from there', async () => {
     const live = (await call('GET', `${CRDS}/gizmos.example.com`)).json;
     const onlyV1 = gizmoCrd('v1');
@@ -291,5 +304,37 @@ describe('Webhook conversion', () => {
       failWith = undefined;
     }
     expect((await call('GET', `${DA}/d1`)).status).toBe(200);
+  });
+});
+
+describe('x-kubernetes-validations rules of several versions', () => {
+  it('checks an object with the rules of the version it is written in', async () => {
+    const ruled = (rule: string | undefined) => ({
+      openAPIV3Schema: {
+        type: 'object',
+        properties: { spec: { type: 'object', properties: { size: { type: 'integer' } }, ...(rule ? { 'x-kubernetes-validations': [{ rule, message: 'too big' }] } : {}) } },
+      },
+    });
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'rulers.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { kind: 'Ruler', plural: 'rulers' },
+        versions: [
+          { name: 'v1alpha1', served: true, storage: false, schema: ruled('self.size < 10') },
+          { name: 'v1', served: true, storage: true, schema: ruled(undefined) },
+        ],
+      },
+    };
+    expect((await call('POST', CRDS, crd)).status).toBe(201);
+    await established('rulers.example.com');
+    const make = (version: string, name: string) =>
+      call('POST', `/apis/example.com/${version}/namespaces/default/rulers`, { apiVersion: `example.com/${version}`, kind: 'Ruler', metadata: { name }, spec: { size: 20 } });
+    expect((await make('v1', 'r1')).status).toBe(201);
+    const refused = await make('v1alpha1', 'r2');
+    expect([refused.status, refused.json.details?.causes?.[0]?.message]).toEqual([422, 'Invalid value: "object": too big']);
   });
 });
