@@ -217,6 +217,7 @@ export class RegistryStore {
   /** The object as it is written: in the storage version when the store converts. */
   private async toStorage(obj: Obj): Promise<Obj> {
     if (!this.converter || !obj.apiVersion || obj.apiVersion === this.storageVersion) return obj;
+    if (this.converter.nop) return { ...obj, apiVersion: this.storageVersion };
     return (await this.converter.convert([obj], this.storageVersion))[0];
   }
 

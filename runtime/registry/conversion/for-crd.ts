@@ -1,7 +1,7 @@
 // The converter of a CustomResourceDefinition, from its spec.conversion:
 // `None` (or no conversion) rewrites apiVersion; `Webhook` calls the
 // webhook of spec.conversion.webhook (clientConfig, conversionReviewVersions).
-// Either is wrapped to remember conversions of shared objects.
+// A webhook's is wrapped to remember conversions of shared objects.
 
 import type { Obj } from '../../storage/interface.ts';
 import { webhookPost, type ServiceResolver } from './client.ts';
@@ -16,7 +16,7 @@ export interface CrdConverterOptions {
 
 export function converterForCrd(crd: Obj, opts: CrdConverterOptions = {}): VersionConverter {
   const conv = crd.spec?.conversion;
-  if (conv?.strategy !== 'Webhook') return remembering(noneConverter);
+  if (conv?.strategy !== 'Webhook') return noneConverter;
   const webhook = conv.webhook ?? {};
   const client = webhookPost(webhook.clientConfig, { timeoutMs: opts.timeoutMs ?? CONVERSION_WEBHOOK_TIMEOUT_MS, resolveService: opts.resolveService });
   const reviewVersions: string[] = Array.isArray(webhook.conversionReviewVersions) ? webhook.conversionReviewVersions : [];
