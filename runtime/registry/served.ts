@@ -15,6 +15,12 @@ import type { ObjectAttrs, Obj, Storage } from '../storage/interface.ts';
 import type { WriteServices } from './write-services.ts';
 import type { VersionConverter } from './conversion/converter.ts';
 
+/** How the objects of a resource bound while serving are converted, and the apiVersion they are stored in. */
+export interface Conversion {
+  converter: VersionConverter;
+  storageVersion: string;
+}
+
 export type ServedResource = Served<RegistryStore>;
 export type ApiIndex = ServedIndex<RegistryStore>;
 
@@ -38,7 +44,7 @@ function attrsFor(storageDef: ResourceDef, storageFor: StorageProvider): (obj: O
 }
 
 /** The store of one group and resource, over the version it is stored in. */
-function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, services?: WriteServices, converter?: VersionConverter): RegistryStore {
+function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, services?: WriteServices, conversion?: Conversion): RegistryStore {
   const subs: Record<string, SubresourceStrategy> = {};
   for (const s of storageDef.subresources) {
     if (s.name === 'status') subs.status = statusStrategy();
@@ -49,7 +55,10 @@ function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, service
   Object.assign(subs, strategy.subresources ?? {});
   const storage = storageFor(keyRootOf(storageDef), attrsFor(storageDef, storageFor));
   const store = new RegistryStore(storageDef, storage, strategy, subs, services);
-  if (converter) store.converter = converter;
+  if (conversion) {
+    store.converter = conversion.converter;
+    store.storageVersion = conversion.storageVersion;
+  }
   return store;
 }
 
@@ -60,10 +69,11 @@ export function buildApiIndex(defs: ResourceDef[], storageFor: StorageProvider, 
 
 /**
  * Serves the versions of one group and resource while serving (a CRD's),
- * replacing what was served for it; `converter` converts its objects between
- * the versions (conversion/).
+ * replacing what was served for it; `conversion` says how its objects are
+ * converted between the versions (conversion/) and which apiVersion they are
+ * stored in (a CRD's storage version need not be served).
  */
-export function serveResource(api: ApiIndex, defs: ResourceDef[], storageFor: StorageProvider, services?: WriteServices, converter?: VersionConverter): ServedResource[] {
+export function serveResource(api: ApiIndex, defs: ResourceDef[], storageFor: StorageProvider, services?: WriteServices, conversion?: Conversion): ServedResource[] {
   const { group, resource } = defs[0];
-  return api.replace(group, resource, defs, (storageDef) => bindStore(storageDef, storageFor, services, converter));
+  return api.replace(group, resource, defs, (storageDef) => bindStore(storageDef, storageFor, services, conversion));
 }

@@ -162,8 +162,11 @@ export class RegistryStore {
    * only get the request's apiVersion.
    */
   converter?: VersionConverter;
-  /** The apiVersion objects are stored in. */
-  readonly storageVersion: string;
+  /**
+   * The apiVersion objects are stored in: the storage def's, unless set for
+   * a CRD whose storage version is not served.
+   */
+  storageVersion: string;
 
   constructor(
     readonly def: ResourceDef,

@@ -209,6 +209,23 @@ describe('None conversion', () => {
     ]);
   });
 
+  it('stores in a storage version that is not served', async () => {
+    const crd = gizmoCrd('v1');
+    crd.metadata.name = 'sprockets.example.com';
+    crd.spec.names = { kind: 'Sprocket', plural: 'sprockets' };
+    crd.spec.versions = [
+      { name: 'v1beta1', served: false, storage: true, schema: schema({ size: { type: 'integer' } }) },
+      { name: 'v1', served: true, storage: false, schema: schema({ size: { type: 'integer' } }) },
+    ];
+    expect((await call('POST', CRDS, crd)).status).toBe(201);
+    await established('sprockets.example.com');
+    const created = await call('POST', '/apis/example.com/v1/namespaces/default/sprockets', { apiVersion: 'example.com/v1', kind: 'Sprocket', metadata: { name: 's1' }, spec: { size: 1 } });
+    expect([created.status, created.json.apiVersion]).toEqual([201, 'example.com/v1']);
+    expect((await stored('sprockets', 's1'))?.apiVersion).toBe('example.com/v1beta1');
+    expect((await call('GET', '/apis/example.com/v1/namespaces/default/sprockets/s1')).json.apiVersion).toBe('example.com/v1');
+    expect((await call('GET', '/apis/example.com/v1beta1/namespaces/default/sprockets/s1')).status).toBe(404);
+  });
+
   it('refuses to drop a version still in status.storedVersions, and allows it once it is gone from there', async () => {
     const live = (await call('GET', `${CRDS}/gizmos.example.com`)).json;
     const onlyV1 = gizmoCrd('v1');

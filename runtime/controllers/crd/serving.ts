@@ -20,6 +20,13 @@ import { endpointsResolver } from '../../registry/conversion/service-resolver.ts
 import type { VersionConverter } from '../../registry/conversion/converter.ts';
 import type { ServiceResolver } from '../../registry/conversion/client.ts';
 
+/** The apiVersion of the CRD's version marked storage (served or not); `fallback` when none is. */
+function storageVersionOf(crd: Obj, group: string, fallback: string): string {
+  const versions: unknown = crd.spec?.versions;
+  const storage = Array.isArray(versions) ? (versions as Obj[]).find((v) => v?.storage === true && typeof v.name === 'string') : undefined;
+  return `${group}/${storage ? (storage.name as string) : fallback}`;
+}
+
 export interface CrdServingDeps {
   api: ApiIndex;
   storageFor: StorageProvider;
@@ -91,7 +98,7 @@ export class CrdServing {
       compiled.map((c) => c.def),
       this.deps.storageFor,
       this.deps.services,
-      converter,
+      { converter, storageVersion: storageVersionOf(crd, group, (compiled.find((c) => c.def.storageVersion) ?? compiled[0]).def.version) },
     );
     if (prev) {
       this.deps.schemas.remove(prev.schemas);
