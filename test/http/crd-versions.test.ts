@@ -105,10 +105,12 @@ let caBundle = '';
 let failWith: string | undefined;
 const reviews: Json[] = [];
 
+/** Renames spec.colour and spec.copies (v1alpha1) to spec.color and spec.replicas (v1), and back. */
 function convert(o: Json, want: string): Json {
-  const { colour, color, ...rest } = o.spec ?? {};
-  const value = colour ?? color;
-  const spec = want === 'example.com/v1' ? { ...rest, ...(value !== undefined ? { color: value } : {}) } : { ...rest, ...(value !== undefined ? { colour: value } : {}) };
+  const { colour, color, copies, replicas, ...rest } = o.spec ?? {};
+  const [c, n] = [colour ?? color, copies ?? replicas];
+  const v1 = want === 'example.com/v1';
+  const spec = { ...rest, ...(c !== undefined ? { [v1 ? 'color' : 'colour']: c } : {}), ...(n !== undefined ? { [v1 ? 'replicas' : 'copies']: n } : {}) };
   return { ...o, apiVersion: want, spec };
 }
 
@@ -257,8 +259,20 @@ function gadgetCrd(): Json {
       names: { kind: 'Gadget', plural: 'gadgets' },
       conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: webhookURL, caBundle } } },
       versions: [
-        { name: 'v1alpha1', served: true, storage: false, schema: schema({ colour: { type: 'string' } }) },
-        { name: 'v1', served: true, storage: true, schema: schema({ color: { type: 'string' } }) },
+        {
+          name: 'v1alpha1',
+          served: true,
+          storage: false,
+          schema: schema({ colour: { type: 'string' }, copies: { type: 'integer' } }),
+          subresources: { scale: { specReplicasPath: '.spec.copies', statusReplicasPath: '.status.copies' } },
+        },
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: schema({ color: { type: 'string' }, replicas: { type: 'integer' } }),
+          subresources: { scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
+        },
       ],
     },
   };
@@ -292,12 +306,21 @@ describe('Webhook conversion', () => {
     expect((await stored('gadgets', 'd1'))?.spec).toEqual({ color: 'blue' });
   });
 
+  it('reads and writes the scale subresource with the paths of the request version', async () => {
+    expect((await call('PATCH', `${D1}/d1`, { spec: { replicas: 2 } }, 'application/merge-patch+json')).status).toBe(200);
+    expect((await call('GET', `${DA}/d1/scale`)).json.spec).toEqual({ replicas: 2 });
+    const scaled = await call('PATCH', `${DA}/d1/scale`, { spec: { replicas: 4 } }, 'application/merge-patch+json');
+    expect([scaled.status, scaled.json.spec]).toEqual([200, { replicas: 4 }]);
+    expect((await stored('gadgets', 'd1'))?.spec).toEqual({ color: 'blue', replicas: 4 });
+    expect((await call('GET', `${DA}/d1`)).json.spec).toEqual({ colour: 'blue', copies: 4 });
+  });
+
   it('watches in v1alpha1 with converted events', async () => {
     const rv = (await call('GET', DA)).json.metadata.resourceVersion;
     const evs = await events(`${DA}?watch=true&resourceVersion=${rv}&timeoutSeconds=5`, 1, async () => {
       expect((await call('PATCH', `${D1}/d1`, { spec: { color: 'green' } }, 'application/merge-patch+json')).status).toBe(200);
     });
-    expect([evs[0].type, evs[0].object.apiVersion, evs[0].object.spec]).toEqual(['MODIFIED', 'example.com/v1alpha1', { colour: 'green' }]);
+    expect([evs[0].type, evs[0].object.apiVersion, evs[0].object.spec]).toEqual(['MODIFIED', 'example.com/v1alpha1', { colour: 'green', copies: 4 }]);
   });
 
   it('answers 500 with the upstream text when the webhook fails, and stays healthy', async () => {
