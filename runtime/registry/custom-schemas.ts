@@ -30,6 +30,9 @@ export class CustomSchemas implements CustomResourceState {
   private readonly published = new Map<string, CrdNamedSchema[]>();
   private readonly compiledRules = new Map<string, CustomResourceRules>();
   private readonly terminatingResources = new Set<string>();
+  /** Schema name by `group/resource/apiVersion`, and the key of each schema name. */
+  private readonly byVersion = new Map<string, string>();
+  private readonly versionOf = new Map<string, string>();
 
   constructor(
     private readonly mergeSchema: MergeSchema,
@@ -45,6 +48,10 @@ export class CustomSchemas implements CustomResourceState {
 
   rules(schema: string): CustomResourceRules | undefined {
     return this.compiledRules.get(schema);
+  }
+
+  schemaOf(group: string, resource: string, apiVersion: string): string | undefined {
+    return this.byVersion.get(`${group}/${resource}/${apiVersion}`);
   }
 
   terminating(group: string, resource: string): boolean {
@@ -69,6 +76,9 @@ export class CustomSchemas implements CustomResourceState {
       const rules = this.compileRules?.(v.schemas[0].schema);
       if (rules) this.compiledRules.set(v.def.schema, rules);
       this.mergeSchema.types[v.def.schema] = v.mergeType;
+      const key = `${v.def.group}/${v.def.resource}/${v.def.group ? `${v.def.group}/` : ''}${v.def.version}`;
+      this.byVersion.set(key, v.def.schema);
+      this.versionOf.set(v.def.schema, key);
     }
   }
 
@@ -79,6 +89,9 @@ export class CustomSchemas implements CustomResourceState {
       this.published.delete(s);
       this.compiledRules.delete(s);
       delete this.mergeSchema.types[s];
+      const key = this.versionOf.get(s);
+      this.versionOf.delete(s);
+      if (key !== undefined && this.byVersion.get(key) === s) this.byVersion.delete(key);
     }
   }
 

@@ -67,11 +67,18 @@ export class ScaleStore {
   constructor(
     readonly parent: RegistryStore,
     readonly paths: ScalePaths,
+    /** The apiVersion (group/version) the paths are of: the workload is read in it (a CRD's versions may differ). */
+    readonly version?: string,
   ) {}
 
   /** The Scale of a workload. */
   async get(namespace: string, name: string): Promise<Obj> {
-    return toScale(await this.parent.get(namespace, name), this.paths);
+    return toScale(await this.inVersion(await this.parent.get(namespace, name)), this.paths);
+  }
+
+  /** The workload in the version of the paths. */
+  inVersion(obj: Obj): Obj | Promise<Obj> {
+    return this.version ? this.parent.inVersion(obj, this.version) : obj;
   }
 
   /**
@@ -98,7 +105,7 @@ export class ScaleStore {
         setAt(next, paths.spec, replicas ?? 0);
         return next;
       },
-      { ...opts, subresource: 'scale' },
+      { ...opts, subresource: 'scale', ...(this.version ? { version: this.version } : {}) },
     );
     return obj;
   }

@@ -13,6 +13,13 @@ import { strategyFor } from './strategies/index.ts';
 import { customResourceStrategy } from './strategies/custom-resource.ts';
 import type { ObjectAttrs, Obj, Storage } from '../storage/interface.ts';
 import type { WriteServices } from './write-services.ts';
+import type { VersionConverter } from './conversion/converter.ts';
+
+/** How the objects of a resource bound while serving are converted, and the apiVersion they are stored in. */
+export interface Conversion {
+  converter: VersionConverter;
+  storageVersion: string;
+}
 
 export type ServedResource = Served<RegistryStore>;
 export type ApiIndex = ServedIndex<RegistryStore>;
@@ -37,7 +44,7 @@ function attrsFor(storageDef: ResourceDef, storageFor: StorageProvider): (obj: O
 }
 
 /** The store of one group and resource, over the version it is stored in. */
-function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, services?: WriteServices): RegistryStore {
+function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, services?: WriteServices, conversion?: Conversion): RegistryStore {
   const subs: Record<string, SubresourceStrategy> = {};
   for (const s of storageDef.subresources) {
     if (s.name === 'status') subs.status = statusStrategy();
@@ -47,7 +54,12 @@ function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, service
   const strategy = storageDef.custom && services?.customResources ? customResourceStrategy(storageDef, generic, services.customResources) : generic;
   Object.assign(subs, strategy.subresources ?? {});
   const storage = storageFor(keyRootOf(storageDef), attrsFor(storageDef, storageFor));
-  return new RegistryStore(storageDef, storage, strategy, subs, services);
+  const store = new RegistryStore(storageDef, storage, strategy, subs, services);
+  if (conversion) {
+    store.converter = conversion.converter;
+    store.storageVersion = conversion.storageVersion;
+  }
+  return store;
 }
 
 /** The served index; `services` lets in-process writers run the whole write pipeline (see write-services.ts). */
@@ -55,8 +67,13 @@ export function buildApiIndex(defs: ResourceDef[], storageFor: StorageProvider, 
   return new ServedIndex(defs, (storageDef) => bindStore(storageDef, storageFor, services), runtimeConfig);
 }
 
-/** Serves the versions of one group and resource while serving (a CRD's), replacing what was served for it. */
-export function serveResource(api: ApiIndex, defs: ResourceDef[], storageFor: StorageProvider, services?: WriteServices): ServedResource[] {
+/**
+ * Serves the versions of one group and resource while serving (a CRD's),
+ * replacing what was served for it; `conversion` says how its objects are
+ * converted between the versions (conversion/) and which apiVersion they are
+ * stored in (a CRD's storage version need not be served).
+ */
+export function serveResource(api: ApiIndex, defs: ResourceDef[], storageFor: StorageProvider, services?: WriteServices, conversion?: Conversion): ServedResource[] {
   const { group, resource } = defs[0];
-  return api.replace(group, resource, defs, (storageDef) => bindStore(storageDef, storageFor, services));
+  return api.replace(group, resource, defs, (storageDef) => bindStore(storageDef, storageFor, services, conversion));
 }

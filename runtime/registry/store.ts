@@ -35,7 +35,9 @@ import {
 } from '../storage/interface.ts';
 import { type FieldError, fieldErrors } from '../api/field-errors.ts';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../api/k8s-names.ts';
-import { keyRoot, objectKey } from '../api/keys.ts';
+import { groupVersion, keyRoot, objectKey } from '../api/keys.ts';
+import type { VersionConverter } from './conversion/converter.ts';
+import { convertedWatch } from './conversion/watch.ts';
 import { validateName } from '../api/validation.ts';
 import { validateObjectMeta } from './metadata.ts';
 import { matchesObject } from '../storage/semantics/predicate.ts';
@@ -73,6 +75,12 @@ export type Transform = (live: Obj | null) => Obj | Promise<Obj>;
  */
 export interface PipelineOptions extends WriteOptions {
   hooks?: WriteHooks;
+  /**
+   * The apiVersion of the request (group/version): with a converter, the
+   * live object is converted to it before the transform, and what is
+   * written back into the storage version. Unset: the storage version.
+   */
+  version?: string;
   writer?: Writer;
   warnings?: string[];
 }
@@ -147,6 +155,18 @@ export class RegistryStore {
   readonly keyRoot: string;
   /** Set for read-only computed kinds: get and list answer from it, never from storage. */
   computed?: ComputedSource;
+  /**
+   * Converts objects between the served versions (a CRD's, see
+   * conversion/): objects are written in the storage version and answered
+   * in the request's. Unset: objects are stored as written, and answers
+   * only get the request's apiVersion.
+   */
+  converter?: VersionConverter;
+  /**
+   * The apiVersion objects are stored in: the storage def's, unless set for
+   * a CRD whose storage version is not served.
+   */
+  storageVersion: string;
 
   constructor(
     readonly def: ResourceDef,
@@ -158,6 +178,7 @@ export class RegistryStore {
   ) {
     this.gr = { group: def.group, resource: def.resource };
     this.keyRoot = keyRootOf(def);
+    this.storageVersion = groupVersion(def.group, def.version);
     this.attrs = attrsOf(def);
     const reset: Record<string, string[]> = {};
     if (strategy.resetFields.length) reset[''] = strategy.resetFields;
@@ -177,6 +198,31 @@ export class RegistryStore {
   }
 
   attrs: (obj: Obj) => ObjectAttrs;
+
+  /** Whether answers need the converter (not just a new apiVersion): the served-JSON fast paths are then left out. */
+  get converts(): boolean {
+    return !!this.converter && !this.converter.nop;
+  }
+
+  /** The object in `apiVersion`: at once unless the converter is a webhook's. */
+  inVersion(obj: Obj, apiVersion: string): Maybe<Obj> {
+    if (obj.apiVersion === apiVersion) return obj;
+    if (!this.converts) return { ...obj, apiVersion };
+    return this.converter!.convert([obj], apiVersion).then((o) => o[0]);
+  }
+
+  /** The objects in `apiVersion` (one conversion call for all): at once unless the converter is a webhook's. */
+  allInVersion(objs: Obj[], apiVersion: string): Maybe<Obj[]> {
+    if (!this.converts) return objs.map((o) => (o.apiVersion === apiVersion ? o : { ...o, apiVersion }));
+    return this.converter!.convert(objs, apiVersion);
+  }
+
+  /** The object as it is written: in the storage version when the store converts. */
+  private async toStorage(obj: Obj): Promise<Obj> {
+    if (!this.converter || !obj.apiVersion || obj.apiVersion === this.storageVersion) return obj;
+    if (this.converter.nop) return { ...obj, apiVersion: this.storageVersion };
+    return (await this.converter.convert([obj], this.storageVersion))[0];
+  }
 
   private mapStorageError(err: unknown, name: string): never {
     if (err instanceof KeyExistsError) throw errors.alreadyExists(this.gr, name);
@@ -238,7 +284,7 @@ export class RegistryStore {
    * (thrown or returned, no promise) when storage answers at once.
    */
   getEncoded(namespace: string, name: string, resourceVersion?: string): Maybe<EncodedObject | undefined> {
-    if (this.computed || !this.storage.getEncoded) return undefined;
+    if (this.computed || !this.storage.getEncoded || this.converts) return undefined;
     let enc: Maybe<EncodedObject | null>;
     try {
       enc = this.storage.getEncoded(this.key(namespace, name), { resourceVersion });
@@ -261,7 +307,7 @@ export class RegistryStore {
 
   /** list() as the items' served JSON when storage keeps it that way (undefined: ask list()). Same errors as list(). */
   async listEncoded(namespace: string, opts: ListOptions): Promise<EncodedListResult | undefined> {
-    if (this.computed || !this.storage.listEncoded) return undefined;
+    if (this.computed || !this.storage.listEncoded || this.converts) return undefined;
     try {
       return await this.storage.listEncoded(this.prefix(namespace), opts);
     } catch (err) {
@@ -281,12 +327,16 @@ export class RegistryStore {
     }
   }
 
-  async watch(namespace: string, opts: Omit<WatchOptions, 'recursive'>): Promise<WatchStream> {
+  /** A watch; with `version` (group/version) and a converter that is not an apiVersion rewrite, events come converted to it. */
+  async watch(namespace: string, opts: Omit<WatchOptions, 'recursive'>, version?: string): Promise<WatchStream> {
+    let stream: WatchStream;
     try {
-      return await this.storage.watch(this.prefix(namespace), { ...opts, recursive: true });
+      stream = await this.storage.watch(this.prefix(namespace), { ...opts, recursive: true });
     } catch (err) {
       this.mapStorageError(err, '');
     }
+    if (!version || !this.converts) return stream;
+    return convertedWatch(stream, async (obj) => (await this.converter!.convert([obj], version))[0]);
   }
 
   /** The request's checks of an object to create: its namespace is the request's, it has no resourceVersion. */
@@ -452,7 +502,7 @@ export class RegistryStore {
           alloc?.rollback();
           return obj;
         }
-        stored = await this.storage.create(key, canonicalOrder(obj));
+        stored = await this.storage.create(key, canonicalOrder(await this.toStorage(obj)));
       } catch (err) {
         alloc?.rollback();
         if (err instanceof KeyExistsError && generate && attempt < GENERATE_NAME_RETRIES) continue;
@@ -513,7 +563,9 @@ export class RegistryStore {
       }
     };
 
-    const tryUpdate = async (live: Obj | null): Promise<Obj> => {
+    const tryUpdate = async (stored: Obj | null): Promise<Obj> => {
+      // the request's version is what the transform, admission and the strategy see
+      const live = stored && this.converter && opts.version ? await this.inVersion(stored, opts.version) : stored;
       created = false;
       deleteAfter = false;
       alloc?.rollback();
@@ -529,7 +581,7 @@ export class RegistryStore {
         await this.admitAndPrepareCreate(namespace, wanted, opts);
         alloc = await this.validateAndAdmitCreate(wanted, opts);
         created = true;
-        return canonicalOrder(wanted);
+        return canonicalOrder(await this.toStorage(wanted));
       }
       // 1. transform and decode
       const wanted = await transform(structuredClone(live));
@@ -580,7 +632,7 @@ export class RegistryStore {
       // 7. validating admission
       await opts.hooks?.validate?.(wanted, live);
       if (wanted.metadata.deletionTimestamp && !wanted.metadata.finalizers?.length && !this.strategy.hasPendingFinalizers?.(wanted)) deleteAfter = true;
-      return canonicalOrder(wanted);
+      return canonicalOrder(await this.toStorage(wanted));
     };
 
     try {
@@ -633,8 +685,9 @@ export class RegistryStore {
    * for a PUT.
    */
   async patch(namespace: string, name: string, req: PatchRequest, opts: PatchOptions): Promise<Obj> {
-    const { services, ...pipeline } = opts;
-    const context = { schema: services.mergeSchema, typeName: this.def.schema, custom: this.def.custom };
+    const { services, ...given } = opts;
+    const pipeline = { ...given, version: given.version ?? groupVersion(req.def.group, req.def.version) };
+    const context = { schema: services.mergeSchema, typeName: req.def.schema, custom: this.def.custom };
     const duplicates = req.type === 'json' ? [] : req.duplicates;
     const transform = async (live: Obj | null): Promise<Obj> => {
       if (!live) throw errors.notFound(this.gr, name);
@@ -669,7 +722,8 @@ export class RegistryStore {
    *  4. storage (update() step 8)
    */
   async apply(namespace: string, name: string, req: ApplyRequest, opts: PatchOptions): Promise<{ obj: Obj; created: boolean }> {
-    const { services, ...pipeline } = opts;
+    const { services, ...given } = opts;
+    const pipeline = { ...given, version: given.version ?? groupVersion(req.def.group, req.def.version) };
     const res = { def: req.def, store: this };
     const sub = opts.subresource;
     const transform = async (live: Obj | null): Promise<Obj> => {

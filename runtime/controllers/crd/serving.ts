@@ -5,18 +5,37 @@
 // (registry/served.ts), replacing what it was served with before (the
 // compiler, and ajv under it, is imported when the first CRD is served). Stopping
 // drops it from the index and forgets its schemas; stored objects stay.
+// Each served CRD gets the converter of its spec.conversion (None or its
+// webhook, registry/conversion/), which its store uses to store objects in
+// the storage version and to answer in the request's; a `service` webhook
+// is reached through the Service's Endpoints.
 
 import type { CompiledCrdVersion } from '../../schema/compile.ts';
 import type { CustomSchemas } from '../../registry/custom-schemas.ts';
 import { serveResource, type ApiIndex, type StorageProvider } from '../../registry/served.ts';
 import type { WriteServices } from '../../registry/write-services.ts';
 import type { Obj } from '../../storage/interface.ts';
+import { converterForCrd } from '../../registry/conversion/for-crd.ts';
+import { endpointsResolver } from '../../registry/conversion/service-resolver.ts';
+import type { VersionConverter } from '../../registry/conversion/converter.ts';
+import type { ServiceResolver } from '../../registry/conversion/client.ts';
+
+/** The apiVersion of the CRD's version marked storage (served or not); `fallback` when none is. */
+function storageVersionOf(crd: Obj, group: string, fallback: string): string {
+  const versions: unknown = crd.spec?.versions;
+  const storage = Array.isArray(versions) ? (versions as Obj[]).find((v) => v?.storage === true && typeof v.name === 'string') : undefined;
+  return `${group}/${storage ? (storage.name as string) : fallback}`;
+}
 
 export interface CrdServingDeps {
   api: ApiIndex;
   storageFor: StorageProvider;
   services: WriteServices;
   schemas: CustomSchemas;
+  /** How long a conversion webhook may take (default: upstream's 30 s). */
+  conversionTimeoutMs?: number;
+  /** Where a webhook `service` is reached (default: an address of its Endpoints). */
+  resolveService?: ServiceResolver;
 }
 
 interface ServedCrd {
@@ -25,6 +44,7 @@ interface ServedCrd {
   group: string;
   resource: string;
   schemas: string[];
+  converter: VersionConverter;
 }
 
 export class CrdServing {
@@ -72,14 +92,19 @@ export class CrdServing {
     await this.deps.schemas.prepare(source.includes('"x-kubernetes-validations"'));
     this.deps.schemas.add(compiled);
     if (prev && (prev.group !== group || prev.resource !== resource)) this.deps.api.remove(prev.group, prev.resource);
+    const converter = converterForCrd(crd, { timeoutMs: this.deps.conversionTimeoutMs, resolveService: this.resolveService });
     serveResource(
       this.deps.api,
       compiled.map((c) => c.def),
       this.deps.storageFor,
       this.deps.services,
+      { converter, storageVersion: storageVersionOf(crd, group, (compiled.find((c) => c.def.storageVersion) ?? compiled[0]).def.version) },
     );
-    if (prev) this.deps.schemas.remove(prev.schemas);
-    this.served.set(name, { source, group, resource, schemas: compiled.map((c) => c.def.schema) });
+    if (prev) {
+      this.deps.schemas.remove(prev.schemas);
+      prev.converter.close?.();
+    }
+    this.served.set(name, { source, group, resource, schemas: compiled.map((c) => c.def.schema), converter });
     return compiled;
   }
 
@@ -97,5 +122,16 @@ export class CrdServing {
     this.deps.schemas.setTerminating(prev.group, prev.resource, false);
     this.deps.api.remove(prev.group, prev.resource);
     this.deps.schemas.remove(prev.schemas);
+    prev.converter.close?.();
   }
+
+  /** A webhook service's address: the deps' resolver, else the Service's Endpoints as served. */
+  private readonly resolveService: ServiceResolver = (namespace, name, port) => {
+    if (this.deps.resolveService) return this.deps.resolveService(namespace, name, port);
+    return endpointsResolver((resource, ns, n) => {
+      const res = this.deps.api.lookup('', 'v1', resource);
+      if (!res) return Promise.reject(new Error(`${resource} are not served`));
+      return res.store.get(ns, n);
+    })(namespace, name, port);
+  };
 }

@@ -18,7 +18,6 @@ import { errors } from '../../api/errors.ts';
 import { type RequestContext, negotiate, sendNegotiated } from './context.ts';
 import { boolParam, intParam, predicate } from './params.ts';
 import { dryRunErrors, optionsInvalid } from './write-options.ts';
-import { withVersion } from './get.ts';
 import { respondObject, sendCommitted, writeHooks } from './write-common.ts';
 import { deletedStatus, returnsDeletedObject } from '../../registry/deleted-object.ts';
 import { groupVersion } from '../../api/keys.ts';
@@ -102,11 +101,12 @@ export async function handleDeleteCollection(rc: RequestContext): Promise<Respon
   // admission is told no name for the objects of a collection, as upstream
   const hooks = deleteHooks(rc, '', !!opts.dryRun);
   const { items, resourceVersion } = await store.deleteCollection(rc.info.namespace, pred, { ...opts, hooks });
+  const apiVersion = groupVersion(def.group, def.version);
   const body = {
     kind: def.listKind,
-    apiVersion: groupVersion(def.group, def.version),
+    apiVersion,
     metadata: { resourceVersion },
-    items: items.map((obj) => withVersion(obj, rc)),
+    items: await store.allInVersion(items, apiVersion),
   };
   return sendCommitted(rc, body, 200, () => sendNegotiated(rc, neg, body));
 }

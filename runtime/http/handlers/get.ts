@@ -36,14 +36,12 @@ function sendProtobuf(rc: RequestContext, neg: Negotiated, enc: EncodedObject): 
 
 async function getParsed(rc: RequestContext, neg: Negotiated, rv: string | undefined): Promise<Response> {
   const obj = await rc.res.store.get(rc.info.namespace, rc.info.name, rv);
-  const out = withVersion(obj, rc);
+  const out = await withVersion(obj, rc);
   const body = transformObject(out, neg, { def: rc.res.def, includeObject: includeObject(rc, neg), formatters: rc.services.formatters });
   return sendNegotiated(rc, neg, body);
 }
 
-/** Objects are stored in the storage version; a request for another version sees its own apiVersion. */
-export function withVersion<T extends Obj>(obj: T, rc: RequestContext): T {
-  const gv = groupVersion(rc);
-  if (obj.apiVersion === gv) return obj;
-  return { ...obj, apiVersion: gv };
+/** Objects are stored in the storage version; a request for another version sees the object in its own (the store converts). */
+export function withVersion(obj: Obj, rc: RequestContext): Maybe<Obj> {
+  return rc.res.store.inVersion(obj, groupVersion(rc));
 }

@@ -12,7 +12,6 @@ import { listBody, protobufListBody } from '../encoded-list.ts';
 import { listAtLeast, listChunks, STREAM_LIST_BYTES, streamedResponse } from '../list-stream.ts';
 import { type RequestContext, groupVersion, negotiate, sendNegotiated, sendSerialized, servesEncodedJSON, servesEncodedProtobuf } from './context.ts';
 import { includeObject, intParam, predicate } from './params.ts';
-import { withVersion } from './get.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { fieldErrors } from '../../api/field-errors.ts';
 
@@ -62,11 +61,12 @@ export async function handleList(rc: RequestContext): Promise<Response> {
   }
   const result = await rc.res.store.list(rc.info.namespace, { ...q, predicate: pred });
   const metadata = listMeta(result);
+  const items = await rc.res.store.allInVersion(result.items, groupVersion(rc));
   const list: Obj = {
     kind: d.listKind,
     apiVersion: groupVersion(rc),
     metadata,
-    items: result.items.map((o) => withVersion(o, rc)),
+    items,
   };
   const body = transformList(list, neg, { def: d, includeObject: includeObject(rc, neg), formatters: rc.services.formatters });
   return sendNegotiated(rc, neg, body);

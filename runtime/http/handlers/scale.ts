@@ -6,7 +6,7 @@ import { contentTypeToPatchKind } from '../../patch/index.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { decodeText, mediaType, readBodyBytes, readObjectBody } from '../body.ts';
 import { errors } from '../../api/errors.ts';
-import { type RequestContext, sendNegotiated } from './context.ts';
+import { type RequestContext, groupVersion, sendNegotiated } from './context.ts';
 import { dryRun } from './params.ts';
 import { ScaleStore, scalePathsOf, toScale } from '../../registry/scale.ts';
 import { fieldManagerOf, sendCommitted, writeHooks } from './write-common.ts';
@@ -21,7 +21,7 @@ function respondScale(rc: RequestContext, scale: Obj, status = 200): Promise<Res
 }
 
 export async function handleScale(rc: RequestContext): Promise<Response> {
-  const scale = new ScaleStore(rc.res.store, scalePathsOf(rc.res.def));
+  const scale = new ScaleStore(rc.res.store, scalePathsOf(rc.res.def), groupVersion(rc));
   if (rc.info.verb === 'get') return respondScale(rc, await scale.get(rc.info.namespace, rc.info.name));
 
   const patching = rc.info.verb !== 'update';
@@ -42,6 +42,6 @@ export async function handleScale(rc: RequestContext): Promise<Response> {
     const patch = decodeText(new TextDecoder().decode(await readBodyBytes(rc.c)), 'json', 'error decoding patch').value;
     obj = await scale.patch(rc.info.namespace, rc.info.name, kind, patch, rc.services.mergeSchema, opts);
   }
-  const view = toScale(obj, scale.paths);
+  const view = toScale(await scale.inVersion(obj), scale.paths);
   return sendCommitted(rc, view, 200, () => respondScale(rc, view));
 }

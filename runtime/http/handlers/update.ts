@@ -3,7 +3,7 @@
 
 import { readObjectBody } from '../body.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { type RequestContext, bodyProtobuf, negotiate } from './context.ts';
+import { type RequestContext, bodyProtobuf, groupVersion, negotiate } from './context.ts';
 import { dryRun } from './params.ts';
 import { checkBody } from './body-check.ts';
 import { fieldManagerOf, respondObject, writeHooks } from './write-common.ts';
@@ -23,6 +23,7 @@ export async function handleUpdate(rc: RequestContext): Promise<Response> {
     dryRun: dry,
     subresource: sub,
     createIfMissing: !sub,
+    version: groupVersion(rc),
     warnings: rc.warnings,
     hooks: writeHooks(rc, manager, dry, { subresource: sub }),
   });

@@ -14,7 +14,6 @@ import { ApiError } from '../../api/errors.ts';
 import { warningHeaderValues } from '../warnings.ts';
 import { type RequestContext, groupVersion, negotiate } from './context.ts';
 import { boolParam, includeObject, intParam, predicate } from './params.ts';
-import { withVersion } from './get.ts';
 import { listQuery } from './list.ts';
 import { EventQueue } from '../../storage/stream/event-queue.ts';
 import { chunkedSocketSink, chunkFrame, writeWatchToSocket, type ChunkedResponse } from './watch-socket.ts';
@@ -68,13 +67,15 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
   const codec = neg.encoding === 'protobuf' ? await rc.services.protobuf.codec(groupVersion(rc), rc.res.def.kind) : undefined;
   const d = rc.res.def;
   const gv = groupVersion(rc);
+  // events come in the watch's version from the store when it converts; otherwise only apiVersion differs
+  const withVersion = (obj: Obj): Obj => (obj.apiVersion === gv ? obj : { ...obj, apiVersion: gv });
 
   const encode = (ev: WatchEvent): Uint8Array => {
     if (codec) {
       // length-prefixed frames of enveloped WatchEvents; bookmarks carry the kind of the resource
       const cached = ev.type !== 'ERROR' ? ev.encoded?.get(gvKey) : undefined;
       if (cached) return cached;
-      const obj = ev.type === 'ERROR' ? ev.object : { ...withVersion(ev.object, rc), kind: ev.object.kind ?? d.kind, apiVersion: gv };
+      const obj = ev.type === 'ERROR' ? ev.object : { ...withVersion(ev.object), kind: ev.object.kind ?? d.kind, apiVersion: gv };
       const bytes = asBuffer(codec.encodeWatchEvent(ev.type, obj));
       if (ev.type !== 'ERROR') ev.encoded?.set(gvKey, bytes);
       return bytes;
@@ -82,13 +83,13 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
     if (plain && ev.type !== 'ERROR' && ev.type !== 'BOOKMARK') {
       const cached = ev.encoded?.get(gvKey);
       if (cached) return cached;
-      const bytes = Buffer.from(`{"type":"${ev.type}","object":${JSON.stringify(withVersion(ev.object, rc))}}\n`);
+      const bytes = Buffer.from(`{"type":"${ev.type}","object":${JSON.stringify(withVersion(ev.object))}}\n`);
       ev.encoded?.set(gvKey, bytes);
       return bytes;
     }
     let object: unknown = ev.object;
     if (ev.type !== 'ERROR' && ev.type !== 'BOOKMARK') {
-      object = transformObject(withVersion(ev.object, rc), neg, { def: rc.res.def, includeObject: incl, formatters: rc.services.formatters });
+      object = transformObject(withVersion(ev.object), neg, { def: rc.res.def, includeObject: incl, formatters: rc.services.formatters });
     }
     return Buffer.from(`${JSON.stringify({ type: ev.type, object })}\n`);
   };
@@ -112,13 +113,17 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
   let stream: WatchStream | undefined;
   let initialError: Obj | undefined;
   try {
-    stream = await rc.res.store.watch(rc.info.namespace, {
-      resourceVersion: q.resourceVersion,
-      resourceVersionMatch: q.resourceVersionMatch as 'NotOlderThan' | '',
-      sendInitialEvents,
-      allowWatchBookmarks,
-      predicate: pred,
-    });
+    stream = await rc.res.store.watch(
+      rc.info.namespace,
+      {
+        resourceVersion: q.resourceVersion,
+        resourceVersionMatch: q.resourceVersionMatch as 'NotOlderThan' | '',
+        sendInitialEvents,
+        allowWatchBookmarks,
+        predicate: pred,
+      },
+      gv,
+    );
   } catch (err) {
     if (err instanceof ApiError && err.code === 410) initialError = err.status();
     else {

@@ -39,10 +39,12 @@ export function writeHooks(rc: RequestContext, manager: string, dryRun: boolean,
   });
 }
 
-export function respondObject(rc: RequestContext, obj: Obj, status: number): Promise<Response> {
+/** The answer to a write: the object in the request's version (a failed conversion is the answer's error, as upstream). */
+export async function respondObject(rc: RequestContext, stored: Obj, status: number): Promise<Response> {
+  const obj = await withVersion(stored, rc);
   return sendCommitted(rc, obj, status, () => {
     const neg = negotiate(rc, false);
-    const body = transformObject(withVersion(obj, rc), neg, { def: rc.res.def, includeObject: includeObject(rc, neg), formatters: rc.services.formatters });
+    const body = transformObject(obj, neg, { def: rc.res.def, includeObject: includeObject(rc, neg), formatters: rc.services.formatters });
     return sendNegotiated(rc, neg, body, status);
   });
 }

@@ -79,3 +79,20 @@ describe('custom resource strategy', () => {
     });
   });
 });
+
+describe('custom resource strategy over several versions', () => {
+  it('checks an object with the rules of its own version', () => {
+    const seen: string[] = [];
+    const rulesOf =
+      (tag: string): CustomResourceRules =>
+      () => (seen.push(tag), []);
+    const schemas: Record<string, string> = { 'example.com/v1': def.schema, 'example.com/v1alpha1': 'com.example.v1alpha1.Widget@t' };
+    const s = customResourceStrategy(def, defaultStrategy(def), {
+      terminating: () => false,
+      rules: (schema) => (schema === def.schema ? rulesOf('v1') : schema === schemas['example.com/v1alpha1'] ? rulesOf('v1alpha1') : undefined),
+      schemaOf: (group, resource, apiVersion) => (group === 'example.com' && resource === 'widgets' ? schemas[apiVersion] : undefined),
+    });
+    for (const apiVersion of ['example.com/v1alpha1', 'example.com/v1', undefined]) s.validate({ apiVersion, metadata: { name: 'a' } });
+    expect(seen).toEqual(['v1alpha1', 'v1', 'v1']);
+  });
+});

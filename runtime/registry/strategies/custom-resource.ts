@@ -20,10 +20,13 @@ export interface CustomResourceState {
   terminating(group: string, resource: string): boolean;
   /** The rules of the version a schema name belongs to, if any are compiled. */
   rules(schema: string): CustomResourceRules | undefined;
+  /** The schema name of a served version of the resource (an object is checked by the rules of its own version). */
+  schemaOf?(group: string, resource: string, apiVersion: string): string | undefined;
 }
 
 export function customResourceStrategy(def: ResourceDef, base: Strategy, state: CustomResourceState): Strategy {
-  const rules = (obj: Obj, old: Obj | null) => state.rules(def.schema)?.(obj, old) ?? [];
+  const schemaOf = (obj: Obj) => (typeof obj.apiVersion === 'string' ? state.schemaOf?.(def.group, def.resource, obj.apiVersion) : undefined) ?? def.schema;
+  const rules = (obj: Obj, old: Obj | null) => state.rules(schemaOf(obj))?.(obj, old) ?? [];
   // the store validates an update with validate() and validateUpdate(): the rules run once, with the old object
   const updating = new WeakSet<Obj>();
   const status = base.subresources?.status;
