@@ -11,6 +11,7 @@ import { RegistryStore, attrsOf, keyRootOf } from './store.ts';
 import { defaultStrategy, scaleStrategy, statusStrategy, type SubresourceStrategy } from './strategy.ts';
 import { strategyFor } from './strategies/index.ts';
 import { customResourceStrategy } from './strategies/custom-resource.ts';
+import { withReadDefaults } from './read-defaults.ts';
 import type { ObjectAttrs, Obj, Storage } from '../storage/interface.ts';
 import type { WriteServices } from './write-services.ts';
 
@@ -46,7 +47,10 @@ function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, service
   const generic = strategyFor(storageDef, defaultStrategy(storageDef));
   const strategy = storageDef.custom && services?.customResources ? customResourceStrategy(storageDef, generic, services.customResources) : generic;
   Object.assign(subs, strategy.subresources ?? {});
-  const storage = storageFor(keyRootOf(storageDef), attrsFor(storageDef, storageFor));
+  const stored = storageFor(keyRootOf(storageDef), attrsFor(storageDef, storageFor));
+  // a custom resource reads with the defaults of the schema it is stored in (added after it was written, too)
+  const readDefaults = storageDef.custom ? services?.customResources?.defaults?.(storageDef.schema) : undefined;
+  const storage = readDefaults?.hasDefaults ? withReadDefaults(stored, readDefaults) : stored;
   return new RegistryStore(storageDef, storage, strategy, subs, services);
 }
 

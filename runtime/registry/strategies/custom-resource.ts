@@ -8,6 +8,7 @@
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import { errors } from '../../api/errors.ts';
 import type { FieldError } from '../../api/field-errors.ts';
+import type { StructuralDefaults } from '../../schema/structural-defaults.ts';
 import type { Obj } from '../../storage/interface.ts';
 import type { Strategy, SubresourceStrategy } from '../strategy.ts';
 
@@ -20,6 +21,8 @@ export interface CustomResourceState {
   terminating(group: string, resource: string): boolean;
   /** The rules of the version a schema name belongs to, if any are compiled. */
   rules(schema: string): CustomResourceRules | undefined;
+  /** The structural defaulting of the version a schema name belongs to (applied to reads from storage). */
+  defaults?(schema: string): StructuralDefaults | undefined;
 }
 
 export function customResourceStrategy(def: ResourceDef, base: Strategy, state: CustomResourceState): Strategy {
