@@ -88,6 +88,7 @@ export async function checkObject(
   if (invalid.length) {
     const errs = invalid.map((i) => {
       if (i.kind === 'required') return fieldErrors.required(i.path, '');
+      if (i.supported) return fieldErrors.notSupported(i.path, valueAt(obj, i.path), i.supported);
       return fieldErrors.invalid(i.path, valueAt(obj, i.path), i.message);
     });
     throw errors.invalid({ group: def.group, kind }, obj.metadata?.name ?? '', errs);
