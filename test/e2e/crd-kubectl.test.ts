@@ -129,7 +129,7 @@ describe('a CRD applied with kubectl', () => {
       .replace(/crontab\b/g, 'note')
       .replace(/CronTab/g, 'Note')
       .replace(/shortNames: \[ct\]/, 'shortNames: [nt]')
-      .replace(/      additionalPrinterColumns:[\s\S]*?(?=      schema:)/, '');
+      .replace(/ {6}additionalPrinterColumns:[\s\S]*?(?= {6}schema:)/, '');
     ok(await session.k(['apply', '-f', '-'], { input: notes }));
     ok(await session.k(['wait', '--for', 'condition=established', '--timeout=30s', 'crd/notes.stable.example.com']));
     ok(await session.k(['apply', '-f', '-'], { input: 'apiVersion: stable.example.com/v1\nkind: Note\nmetadata:\n  name: n1\nspec:\n  cronSpec: x\n' }));
