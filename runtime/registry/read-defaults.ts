@@ -5,12 +5,26 @@
 // delete) the structural defaults of the version it is stored in, without
 // writing them back. One is made each time a CRD's schema is served anew,
 // so its caches belong to one schema: a stored object's served JSON (the
-// watch cache's entry) and a watch event are defaulted and encoded once and
-// then shared by every reader, and an object the defaults do not change is
-// handed out as it is (the watch cache's bytes, its encoded events).
+// watch cache's entry; the defaulted JSON is kept as bytes) and a watch
+// event are defaulted and encoded once and then shared by every reader, and
+// an object the defaults do not change is handed out as it is (the watch
+// cache's bytes, its encoded events). A watch is served through the pulled
+// stream then, not written straight to its socket.
 import type { StructuralDefaults } from '../schema/structural-defaults.ts';
 import { isPromise } from '../api/maybe.ts';
 import type { EncodedObject, Obj, Storage, WatchEvent, WatchStream } from '../storage/interface.ts';
+
+/** A defaulted object's served JSON, kept as its UTF-8 bytes (one copy, written out as they are); the text is decoded on each read. */
+class DefaultedJSON implements EncodedObject {
+  constructor(
+    readonly bytes: Buffer,
+    readonly apiVersion: string,
+  ) {}
+
+  get json(): string {
+    return this.bytes.toString('utf8');
+  }
+}
 
 export function withReadDefaults(inner: Storage, defaults: StructuralDefaults): Storage {
   const encodedSeen = new WeakMap<EncodedObject, EncodedObject>();
@@ -30,7 +44,7 @@ export function withReadDefaults(inner: Storage, defaults: StructuralDefaults): 
     let out = encodedSeen.get(e);
     if (!out) {
       const obj = JSON.parse(e.json) as Obj;
-      out = defaults.apply(obj) ? { json: JSON.stringify(obj), apiVersion: e.apiVersion } : e;
+      out = defaults.apply(obj) ? new DefaultedJSON(Buffer.from(JSON.stringify(obj)), e.apiVersion) : e;
       encodedSeen.set(e, out);
     }
     return out;
