@@ -170,6 +170,8 @@ export interface SchemaIssue {
   /** Kubernetes field path: `spec.containers[0].name`, `metadata.labels[app]`. */
   path: string;
   message: string;
+  /** For `enum`: the allowed values as kube-apiserver prints them (strings as they are, other values as JSON). */
+  supported?: string[];
 }
 
 /** Checks a value against one named schema; returns every issue (empty: valid). */

@@ -47,8 +47,12 @@ describe('wrap', () => {
       { kind: 'required', path: 'spec', message: 'Required value' },
       { kind: 'bounds', path: 'spec.n', message: 'Invalid value: 5: spec.n in body must be <= 3' },
       { kind: 'type', path: 'spec.n', message: expect.stringContaining('spec.n') },
-      { kind: 'enum', path: 'spec.e', message: 'Unsupported value: "c": supported values: "a", "b"' },
+      { kind: 'enum', path: 'spec.e', message: 'Unsupported value: "c": supported values: "a", "b"', supported: ['a', 'b'] },
     ]);
+  });
+  it('lists enum values as upstream prints them: strings as they are, other values as JSON, each quoted', () => {
+    const v = wrap(fake([{ instancePath: '/spec/n', schemaPath: '#/enum', keyword: 'enum', params: { allowedValues: [1, true, 'x'] } }]), 'Pod', shapes);
+    expect(v({ spec: { n: 5 } })).toEqual([{ kind: 'enum', path: 'spec.n', message: 'Unsupported value: 5: supported values: "1", "true", "x"', supported: ['1', 'true', 'x'] }]);
   });
   it('returns no issues for a valid value', () => {
     expect(wrap(fake(null), 'Pod', shapes)({})).toEqual([]);

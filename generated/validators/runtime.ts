@@ -116,16 +116,20 @@ function valueAt(value: unknown, instancePath: string): unknown {
   return cur;
 }
 
+/** The allowed values of an enum error as upstream lists them: strings as they are, other values as JSON. */
+function supportedValues(e: AjvError): string[] {
+  const allowed = (e.params.allowedValues as unknown[] | undefined) ?? [];
+  return allowed.map((a) => (typeof a === 'string' ? a : JSON.stringify(a)));
+}
+
 function message(e: AjvError, path: string, value: unknown): string {
   const v = valueAt(value, e.instancePath);
   switch (e.keyword) {
     case 'additionalProperties': return `unknown field "${path}"`;
     case 'required': return 'Required value';
     case 'type': return `Invalid value: "${typeName(v)}": ${path} in body must be of type ${Array.isArray(e.params.type) ? (e.params.type as string[]).join('/') : String(e.params.type)}: "${typeName(v)}"`;
-    case 'enum': {
-      const allowed = (e.params.allowedValues as unknown[] | undefined) ?? [];
-      return `Unsupported value: ${JSON.stringify(v)}: supported values: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`;
-    }
+    case 'enum':
+      return `Unsupported value: ${JSON.stringify(v)}: supported values: ${supportedValues(e).map((a) => JSON.stringify(a)).join(', ')}`;
     case 'format': return `Invalid value: ${JSON.stringify(v)}: ${path} in body must be of type ${String(e.params.format)}: ${JSON.stringify(v)}`;
     default: return `Invalid value: ${JSON.stringify(v)}: ${path} in body ${e.message ?? `fails ${e.keyword}`}`;
   }
@@ -153,6 +157,7 @@ export function wrap(fn: AjvFunction, root: string, shapes: Record<string, Shape
         : e.keyword === 'required' ? String(e.params.missingProperty) : undefined;
       const path = fieldPath(e.instancePath, value, root, shapes, extra);
       const issue: SchemaIssue = { kind: KIND_OF_KEYWORD[e.keyword] ?? 'bounds', path, message: message(e, path, value) };
+      if (e.keyword === 'enum') issue.supported = supportedValues(e);
       const key = `${issue.kind}\u0000${issue.path}\u0000${issue.message}`;
       if (seen.has(key)) continue;
       seen.add(key);

@@ -2,13 +2,15 @@
 // the generated ones: each served version's validator and merge-schema type
 // under its tagged schema name (runtime/schema/compile.ts). The validator
 // look-up of the write services asks here first; the merge types go into
-// the server's merge schema, where the defaulter and the field manager
-// find them, and leave it when the version stops being served; the
-// published schemas are kept for the OpenAPI documents.
+// the server's merge schema, where the field manager finds them, and leave
+// it when the version stops being served; the structural defaulting of each
+// version (applied to request bodies and to reads from storage) and the
+// published schemas (for the OpenAPI documents) are kept beside them.
 
 import type { MergeSchema, ResourceDef, SchemaValidator } from '../../generated/api-types.ts';
 import type { CompiledCrdVersion } from '../schema/compile.ts';
 import type { CrdNamedSchema } from '../schema/crd.ts';
+import { compileStructuralDefaults, type StructuralDefaults } from '../schema/structural-defaults.ts';
 import type { OpenAPISchema } from '../schema/util.ts';
 import type { CustomResourceRules, CustomResourceState } from './strategies/custom-resource.ts';
 
@@ -29,6 +31,7 @@ export class CustomSchemas implements CustomResourceState {
   private readonly validators = new Map<string, SchemaValidator>();
   private readonly published = new Map<string, CrdNamedSchema[]>();
   private readonly compiledRules = new Map<string, CustomResourceRules>();
+  private readonly structural = new Map<string, StructuralDefaults>();
   private readonly terminatingResources = new Set<string>();
   /** Schema name by `group/resource/apiVersion`, and the key of each schema name. */
   private readonly byVersion = new Map<string, string>();
@@ -54,6 +57,11 @@ export class CustomSchemas implements CustomResourceState {
     return this.byVersion.get(`${group}/${resource}/${apiVersion}`);
   }
 
+  versionsOf(group: string, resource: string): string[] {
+    const prefix = `${group}/${resource}/`;
+    return [...this.byVersion.keys()].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
+  }
+
   terminating(group: string, resource: string): boolean {
     return this.terminatingResources.has(`${group}/${resource}`);
   }
@@ -62,6 +70,11 @@ export class CustomSchemas implements CustomResourceState {
   setTerminating(group: string, resource: string, on: boolean): void {
     if (on) this.terminatingResources.add(`${group}/${resource}`);
     else this.terminatingResources.delete(`${group}/${resource}`);
+  }
+
+  /** The structural defaulting of a served custom resource version, by its tagged schema name. */
+  defaults(schema: string): StructuralDefaults | undefined {
+    return this.structural.get(schema);
   }
 
   /** The validator of a served custom resource version, by its tagged schema name. */
@@ -73,6 +86,7 @@ export class CustomSchemas implements CustomResourceState {
     for (const v of versions) {
       this.validators.set(v.def.schema, v.validator);
       this.published.set(v.def.schema, v.schemas);
+      this.structural.set(v.def.schema, compileStructuralDefaults(v.schemas[0].schema));
       const rules = this.compileRules?.(v.schemas[0].schema);
       if (rules) this.compiledRules.set(v.def.schema, rules);
       this.mergeSchema.types[v.def.schema] = v.mergeType;
@@ -88,6 +102,7 @@ export class CustomSchemas implements CustomResourceState {
       this.validators.delete(s);
       this.published.delete(s);
       this.compiledRules.delete(s);
+      this.structural.delete(s);
       delete this.mergeSchema.types[s];
       const key = this.versionOf.get(s);
       this.versionOf.delete(s);

@@ -2,9 +2,12 @@
 // (carried by codegen into the merge schema) are set when absent, at any
 // depth. Which types can hold a default anywhere below them is worked out once
 // per type (and per merge schema for the whole process), so writes walk only
-// those subtrees.
+// those subtrees. The served versions of CustomResourceDefinitions are
+// defaulted structurally instead (schema/structural-defaults.ts: nulls and
+// nullable as the apiextensions server treats them), looked up by schema name.
 
 import type { Atom, JSONValue, MergeSchema, TypeRef } from '../../generated/api-types.ts';
+import type { StructuralDefaults } from '../schema/structural-defaults.ts';
 
 type Plan = (v: unknown) => void;
 
@@ -15,7 +18,11 @@ export class Defaulter {
   private readonly plans: Map<string, Plan | null>;
   private readonly inProgress = new Set<string>();
 
-  constructor(private readonly schema: MergeSchema) {
+  constructor(
+    private readonly schema: MergeSchema,
+    /** The structural defaulting of a custom resource version's schema, by its schema name (undefined: not one). */
+    readonly structural: (schema: string) => StructuralDefaults | undefined = () => undefined,
+  ) {
     let plans = plansBySchema.get(schema);
     if (!plans) plansBySchema.set(schema, (plans = new Map()));
     this.plans = plans;
@@ -23,6 +30,11 @@ export class Defaulter {
 
   /** Applies defaults to obj (of the named type) in place. */
   apply(typeName: string, obj: unknown): void {
+    const structural = this.structural(typeName);
+    if (structural) {
+      if (obj !== null && typeof obj === 'object' && !Array.isArray(obj)) structural.apply(obj as Record<string, unknown>);
+      return;
+    }
     this.planFor(typeName)?.(obj);
   }
 

@@ -58,8 +58,13 @@ export async function checkObject(
   const schema = def.schema;
   const kind = def.kind;
   const duplicates = opts.duplicates ?? [];
-  dropNulls(obj);
-  if (opts.defaults !== false) services.defaulter.apply(schema, obj);
+  // a custom resource: nulls and defaults as its structural schema says (nullable nulls kept)
+  const structural = opts.defaults !== false ? services.defaulter.structural(schema) : undefined;
+  if (structural) structural.apply(obj);
+  else {
+    dropNulls(obj);
+    if (opts.defaults !== false) services.defaulter.apply(schema, obj);
+  }
   const mode = opts.fieldValidation;
   const validator = await services.validator(schema);
   const issues: SchemaIssue[] = validator ? validator(obj) : [];
@@ -83,6 +88,7 @@ export async function checkObject(
   if (invalid.length) {
     const errs = invalid.map((i) => {
       if (i.kind === 'required') return fieldErrors.required(i.path, '');
+      if (i.supported) return fieldErrors.notSupported(i.path, valueAt(obj, i.path), i.supported);
       return fieldErrors.invalid(i.path, valueAt(obj, i.path), i.message);
     });
     throw errors.invalid({ group: def.group, kind }, obj.metadata?.name ?? '', errs);

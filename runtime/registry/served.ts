@@ -10,7 +10,9 @@ import { ServedIndex, type Served } from '../api/served-index.ts';
 import { RegistryStore, attrsOf, keyRootOf } from './store.ts';
 import { defaultStrategy, scaleStrategy, statusStrategy, type SubresourceStrategy } from './strategy.ts';
 import { strategyFor } from './strategies/index.ts';
-import { customResourceStrategy } from './strategies/custom-resource.ts';
+import { customResourceStrategy, type CustomResourceState } from './strategies/custom-resource.ts';
+import type { StructuralDefaults } from '../schema/structural-defaults.ts';
+import { withReadDefaults, type DefaultsOf } from './read-defaults.ts';
 import type { ObjectAttrs, Obj, Storage } from '../storage/interface.ts';
 import type { WriteServices } from './write-services.ts';
 import type { VersionConverter } from './conversion/converter.ts';
@@ -53,7 +55,10 @@ function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, service
   const generic = strategyFor(storageDef, defaultStrategy(storageDef));
   const strategy = storageDef.custom && services?.customResources ? customResourceStrategy(storageDef, generic, services.customResources) : generic;
   Object.assign(subs, strategy.subresources ?? {});
-  const storage = storageFor(keyRootOf(storageDef), attrsFor(storageDef, storageFor));
+  const stored = storageFor(keyRootOf(storageDef), attrsFor(storageDef, storageFor));
+  // a custom resource reads with the defaults of the version it is stored in (added after it was written, too)
+  const readDefaults = storageDef.custom ? readDefaultsOf(storageDef, services?.customResources) : undefined;
+  const storage = readDefaults ? withReadDefaults(stored, readDefaults) : stored;
   const store = new RegistryStore(storageDef, storage, strategy, subs, services);
   if (conversion) {
     store.converter = conversion.converter;
@@ -76,4 +81,22 @@ export function buildApiIndex(defs: ResourceDef[], storageFor: StorageProvider, 
 export function serveResource(api: ApiIndex, defs: ResourceDef[], storageFor: StorageProvider, services?: WriteServices, conversion?: Conversion): ServedResource[] {
   const { group, resource } = defs[0];
   return api.replace(group, resource, defs, (storageDef) => bindStore(storageDef, storageFor, services, conversion));
+}
+
+/** The defaults of the version each stored object is in (the storage version's for an unknown one); undefined when no version has any. */
+function readDefaultsOf(storageDef: ResourceDef, state: CustomResourceState | undefined): DefaultsOf | undefined {
+  if (!state?.defaults) return undefined;
+  const storage = state.defaults(storageDef.schema);
+  const byVersion = new Map<string, StructuralDefaults | undefined>();
+  const of = (apiVersion: string) => {
+    const schema = state.schemaOf?.(storageDef.group, storageDef.resource, apiVersion);
+    return schema ? state.defaults!(schema) : storage;
+  };
+  for (const v of state.versionsOf?.(storageDef.group, storageDef.resource) ?? []) byVersion.set(v, of(v));
+  if (!storage?.hasDefaults && ![...byVersion.values()].some((d) => d?.hasDefaults)) return undefined;
+  return (apiVersion) => {
+    if (typeof apiVersion !== 'string') return storage;
+    const d = byVersion.has(apiVersion) ? byVersion.get(apiVersion) : of(apiVersion);
+    return d?.hasDefaults ? d : undefined;
+  };
 }

@@ -224,7 +224,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       }
       return p as Promise<SchemaValidator>;
     },
-    defaulter: new Defaulter(generated.mergeSchema),
+    defaulter: new Defaulter(generated.mergeSchema, (schema) => customSchemas.defaults(schema)),
     managedFields: createManagedFieldsHook(generated.mergeSchema),
     admission,
     customResources: customSchemas,

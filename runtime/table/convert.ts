@@ -1,7 +1,11 @@
 // Converts objects to a meta.k8s.io Table (what `kubectl get` prints): the
 // Name column, then the resource's printer columns from api-specs (cells by
 // JSONPath or a named formatter), or `Created At` when it declares none.
-// Date cells become ages; -o wide columns have priority 1.
+// Date cells become ages; -o wide columns have priority 1. Custom resources
+// follow the apiextensions server's table convertor instead: `Age` when the
+// version has no additionalPrinterColumns, column types as declared
+// (`date` too), a default description naming the JSONPath, and a cell that
+// is missing or not of the column's type left empty (null).
 
 import type { PrinterColumn, ResourceDef } from '../../generated/api-types.ts';
 import type { Obj } from '../storage/interface.ts';
@@ -28,6 +32,34 @@ const CREATED_AT: PrinterColumn = {
   jsonPath: '.metadata.creationTimestamp',
   description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
 };
+
+/** What a custom resource version without additionalPrinterColumns shows (upstream's serveDefaultColumnsIfEmpty). */
+const AGE: PrinterColumn = { ...CREATED_AT, name: 'Age' };
+
+/** A custom resource's cell: the value if it has the column's type (integers truncated, dates as ages), else null. */
+function customCell(obj: Obj, col: PrinterColumn, now: number): Cell {
+  const values = evalPath(obj, col.jsonPath);
+  if (values.length === 0) return null;
+  const v = values[0];
+  if (v === null || v === undefined) return null;
+  switch (col.type) {
+    case 'string':
+      return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    case 'integer':
+      return typeof v === 'number' ? Math.trunc(v) : null;
+    case 'number':
+      return typeof v === 'number' ? v : null;
+    case 'boolean':
+      return typeof v === 'boolean' ? v : null;
+    case 'date': {
+      if (typeof v !== 'string') return null;
+      const t = Date.parse(v);
+      return Number.isNaN(t) ? '<invalid>' : humanDuration(now - t);
+    }
+    default:
+      return null;
+  }
+}
 
 function cellValue(obj: Obj, col: PrinterColumn, formatters: Record<string, CellFormatter>, now: number): Cell {
   if (col.formatter && formatters[col.formatter]) return formatters[col.formatter](obj, col);
@@ -58,20 +90,22 @@ export interface TableOptions {
 }
 
 export function toTable(def: ResourceDef, objs: Obj[], opts: TableOptions): Obj {
-  const cols = def.printerColumns.length ? def.printerColumns : [CREATED_AT];
+  const custom = def.custom === true;
+  const cols = def.printerColumns.length ? def.printerColumns : [custom ? AGE : CREATED_AT];
   const now = Date.now();
   const columnDefinitions = [
     NAME_COLUMN,
     ...cols.map((c) => ({
       name: c.name,
-      type: c.type === 'date' ? 'string' : c.type,
+      type: c.type === 'date' && !custom ? 'string' : c.type,
       format: c.format ?? '',
-      description: c.description ?? '',
+      description: c.description || (custom ? `Custom resource definition column (in JSONPath format): ${c.jsonPath}` : ''),
       priority: c.priority,
     })),
   ];
+  const cell = custom ? (obj: Obj, c: PrinterColumn) => customCell(obj, c, now) : (obj: Obj, c: PrinterColumn) => cellValue(obj, c, opts.formatters, now);
   const rows = objs.map((obj) => {
-    const row: Obj = { cells: [obj.metadata?.name ?? '', ...cols.map((c) => cellValue(obj, c, opts.formatters, now))] };
+    const row: Obj = { cells: [obj.metadata?.name ?? '', ...cols.map((c) => cell(obj, c))] };
     if (opts.includeObject === 'Object') row.object = obj;
     else if (opts.includeObject === 'Metadata') row.object = partialObjectMetadata(obj, opts.version);
     return row;

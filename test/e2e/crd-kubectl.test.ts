@@ -2,10 +2,13 @@
 // real server process is served without a restart: `kubectl wait --for
 // condition=established`, CRUD, `get -o wide` with a priority-1 column,
 // `explain` from the OpenAPI documents, `patch --subresource=status`,
-// `scale`, `apply --server-side` with a list-map marker; and a client-node
+// `scale`, `apply --server-side` with a list-map marker, `get -w` seeing an
+// add and an update, `Age` for a version without printer columns; and a client-node
 // informer on the new kind (in-process server) sees add, update and delete.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as k8s from '@kubernetes/client-node';
+import { spawn } from 'node:child_process';
+import { ensureClients } from '../support/clients.ts';
 import { kubectlSession, type KubectlSession, type RunResult } from '../support/kubectl.ts';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 
@@ -93,6 +96,45 @@ describe('a CRD applied with kubectl', () => {
     expect(ok(await k(['get', 'crontabs']))).toMatch(/^NAME\s+SPEC\nnightly\s+0 3 \* \* \*$/m);
     expect(ok(await k(['get', 'ct', '-o', 'wide']))).toMatch(/^nightly\s+0 3 \* \* \*\s+1$/m);
     expect(ok(await k(['get', 'crontab', 'nightly', '-o', 'jsonpath={.spec.replicas}']))).toBe('1');
+  });
+
+  it('is watched with get -w: an add and an update of a custom resource', async () => {
+    const { kubectl } = ensureClients();
+    const w = spawn(kubectl, ['--kubeconfig', session.server.kubeconfig, 'get', 'crontabs', '-w'], { env: { ...process.env, HOME: session.home } });
+    let out = '';
+    w.stdout.on('data', (d) => {
+      out += d;
+    });
+    const until = async (re: RegExp) => {
+      const deadline = Date.now() + 30_000;
+      while (!re.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    };
+    try {
+      // the list is printed first; the watch starts at its resourceVersion, so nothing after it is missed
+      await until(/nightly/);
+      ok(await session.k(['apply', '-f', '-'], { input: 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: hourly\nspec:\n  cronSpec: "0 * * * *"\n' }));
+      ok(await session.k(['patch', 'crontab', 'hourly', '--type=merge', '-p', '{"spec":{"cronSpec":"5 * * * *"}}']));
+      await until(/hourly\s+5 \* \* \* \*/);
+    } finally {
+      w.kill();
+    }
+    const lines = out.trim().split('\n');
+    expect(lines[0]).toMatch(/^NAME\s+SPEC$/);
+    expect(lines.slice(1)).toEqual([expect.stringMatching(/^nightly\s+0 3 \* \* \*$/), expect.stringMatching(/^hourly\s+0 \* \* \* \*$/), expect.stringMatching(/^hourly\s+5 \* \* \* \*$/)]);
+    ok(await session.k(['delete', 'crontab', 'hourly']));
+  });
+
+  it('prints Age for a version without additionalPrinterColumns, as upstream', async () => {
+    const notes = CRD.replace(/crontabs/g, 'notes')
+      .replace(/crontab\b/g, 'note')
+      .replace(/CronTab/g, 'Note')
+      .replace(/shortNames: \[ct\]/, 'shortNames: [nt]')
+      .replace(/ {6}additionalPrinterColumns:[\s\S]*?(?= {6}schema:)/, '');
+    ok(await session.k(['apply', '-f', '-'], { input: notes }));
+    ok(await session.k(['wait', '--for', 'condition=established', '--timeout=30s', 'crd/notes.stable.example.com']));
+    ok(await session.k(['apply', '-f', '-'], { input: 'apiVersion: stable.example.com/v1\nkind: Note\nmetadata:\n  name: n1\nspec:\n  cronSpec: x\n' }));
+    expect(ok(await session.k(['get', 'notes']))).toMatch(/^NAME\s+AGE\nn1\s+\d+[smhd]\n$/);
+    ok(await session.k(['delete', 'crd', 'notes.stable.example.com', '--timeout=60s']));
   });
 
   it('explains the new kind from the OpenAPI documents', async () => {

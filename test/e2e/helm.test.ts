@@ -1,7 +1,11 @@
 // End-to-end: the real helm 3 against a real server process — install a
-// chart made by `helm create`, list, upgrade, roll back, uninstall.
+// chart made by `helm create`, list, upgrade, roll back, uninstall; and a
+// chart with a `crds/` directory whose template creates a custom resource of
+// that CRD in the same install (helm creates the CRDs, waits for them to be
+// established and discovered, then applies its templates); uninstall leaves
+// the CRD, as helm does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureClients } from '../support/clients.ts';
@@ -53,4 +57,69 @@ describe('helm', () => {
     expect((await k(['get', 'deployment', 'demo'])).code).not.toBe(0);
     expect(JSON.parse(ok(await helm(['list', '-o', 'json'])))).toEqual([]);
   });
+
+  it('installs a chart with crds/ and a custom resource of that CRD in one go, upgrades and uninstalls it', async () => {
+    const chart = join(home, 'things');
+    writeChart(chart);
+    ok(await helm(['install', 'things', chart, '--namespace', 'default']));
+    expect(JSON.parse(ok(await helm(['list', '-o', 'json']))).find((r: { name: string }) => r.name === 'things')).toMatchObject({ status: 'deployed', revision: '1' });
+    const thing = () => k(['get', 'things.charts.example.com', 'things-thing', '-o', 'json']);
+    // the schema's default is applied to what the template sent
+    expect(JSON.parse(ok(await thing())).spec).toEqual({ size: 1, color: 'red' });
+    expect(ok(await k(['get', 'things']))).toMatch(/^NAME\s+SIZE\nthings-thing\s+1$/m);
+
+    ok(await helm(['upgrade', 'things', chart, '--set', 'size=3']));
+    expect(JSON.parse(ok(await thing())).spec).toEqual({ size: 3, color: 'red' });
+
+    ok(await helm(['uninstall', 'things']));
+    expect((await thing()).code).not.toBe(0);
+    // helm never deletes the CRDs of crds/
+    expect(ok(await k(['get', 'crd', 'things.charts.example.com', '-o', 'name']))).toBe('customresourcedefinition.apiextensions.k8s.io/things.charts.example.com\n');
+    expect(ok(await k(['get', 'things', '-o', 'name']))).toBe('');
+  });
 });
+
+/** A chart whose crds/ holds the Thing CRD and whose template creates a Thing. */
+function writeChart(dir: string): void {
+  mkdirSync(join(dir, 'crds'), { recursive: true });
+  mkdirSync(join(dir, 'templates'), { recursive: true });
+  writeFileSync(join(dir, 'Chart.yaml'), 'apiVersion: v2\nname: things\nversion: 0.1.0\n');
+  writeFileSync(join(dir, 'values.yaml'), 'size: 1\n');
+  writeFileSync(
+    join(dir, 'crds', 'thing.yaml'),
+    `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: things.charts.example.com
+spec:
+  group: charts.example.com
+  scope: Namespaced
+  names:
+    plural: things
+    singular: thing
+    kind: Thing
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      additionalPrinterColumns:
+        - name: Size
+          type: integer
+          jsonPath: .spec.size
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                size:
+                  type: integer
+                  minimum: 0
+                color:
+                  type: string
+                  default: red
+`,
+  );
+  writeFileSync(join(dir, 'templates', 'thing.yaml'), 'apiVersion: charts.example.com/v1\nkind: Thing\nmetadata:\n  name: {{ .Release.Name }}-thing\nspec:\n  size: {{ .Values.size }}\n');
+}

@@ -8,6 +8,7 @@
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import { errors } from '../../api/errors.ts';
 import type { FieldError } from '../../api/field-errors.ts';
+import type { StructuralDefaults } from '../../schema/structural-defaults.ts';
 import type { Obj } from '../../storage/interface.ts';
 import type { Strategy, SubresourceStrategy } from '../strategy.ts';
 
@@ -22,6 +23,10 @@ export interface CustomResourceState {
   rules(schema: string): CustomResourceRules | undefined;
   /** The schema name of a served version of the resource (an object is checked by the rules of its own version). */
   schemaOf?(group: string, resource: string, apiVersion: string): string | undefined;
+  /** The apiVersions served for the resource. */
+  versionsOf?(group: string, resource: string): string[];
+  /** The structural defaulting of the version a schema name belongs to (applied to reads from storage). */
+  defaults?(schema: string): StructuralDefaults | undefined;
 }
 
 export function customResourceStrategy(def: ResourceDef, base: Strategy, state: CustomResourceState): Strategy {

@@ -1,0 +1,120 @@
+// Defaults on read, as the apiextensions server applies them when it
+// decodes a custom resource from storage: a Storage over the custom
+// resource's storage that gives every object it hands out (get, list,
+// watch events, the current object of an update or delete, the result of a
+// delete) the structural defaults of the version it is stored in, without
+// writing them back. One is made each time a CRD's schema is served anew,
+// so its caches belong to one schema: a stored object's served JSON (the
+// watch cache's entry; the defaulted JSON is kept as bytes) and a watch
+// event are defaulted and encoded once and then shared by every reader, and
+// an object the defaults do not change is handed out as it is (the watch
+// cache's bytes, its encoded events). A watch is served through the pulled
+// stream then, not written straight to its socket.
+import type { StructuralDefaults } from '../schema/structural-defaults.ts';
+import { isPromise } from '../api/maybe.ts';
+import type { EncodedObject, Obj, Storage, WatchEvent, WatchStream } from '../storage/interface.ts';
+
+/** A defaulted object's served JSON, kept as its UTF-8 bytes (one copy, written out as they are); the text is decoded on each read. */
+class DefaultedJSON implements EncodedObject {
+  constructor(
+    readonly bytes: Buffer,
+    readonly apiVersion: string,
+  ) {}
+
+  get json(): string {
+    return this.bytes.toString('utf8');
+  }
+}
+
+/** The structural defaulting of the version an object is stored in (by its apiVersion), if that version has defaults. */
+export type DefaultsOf = (apiVersion: unknown) => StructuralDefaults | undefined;
+
+export function withReadDefaults(inner: Storage, defaultsOf: DefaultsOf): Storage {
+  const defaults = { apply: (obj: Obj): boolean => defaultsOf(obj.apiVersion)?.apply(obj) ?? false };
+  const encodedSeen = new WeakMap<EncodedObject, EncodedObject>();
+  const eventsSeen = new WeakMap<WatchEvent, WatchEvent>();
+
+  /** An object handed out afresh by storage (a copy of its own): defaulted in place. */
+  const fresh = <T extends Obj | null>(obj: T): T => {
+    if (obj) defaults.apply(obj);
+    return obj;
+  };
+  /** An object storage may share: a defaulted copy when the defaults change it. */
+  const shared = (obj: Obj): Obj => {
+    const copy = structuredClone(obj);
+    return defaults.apply(copy) ? copy : obj;
+  };
+  const encoded = (e: EncodedObject): EncodedObject => {
+    let out = encodedSeen.get(e);
+    if (!out) {
+      const obj = JSON.parse(e.json) as Obj;
+      out = defaults.apply(obj) ? new DefaultedJSON(Buffer.from(JSON.stringify(obj)), e.apiVersion) : e;
+      encodedSeen.set(e, out);
+    }
+    return out;
+  };
+  const event = (ev: WatchEvent): WatchEvent => {
+    if (ev.type === 'BOOKMARK' || ev.type === 'ERROR') return ev;
+    let out = eventsSeen.get(ev);
+    if (!out) {
+      const obj = (ev.json !== undefined ? JSON.parse(ev.json) : structuredClone(ev.object)) as Obj;
+      out = defaults.apply(obj) ? { type: ev.type, object: obj } : ev;
+      eventsSeen.set(ev, out);
+    }
+    return out;
+  };
+  const stream = (s: WatchStream): WatchStream => {
+    const out: WatchStream = {
+      stop: () => s.stop(),
+      [Symbol.asyncIterator]() {
+        const it = s[Symbol.asyncIterator]();
+        return {
+          next: async () => {
+            const r = await it.next();
+            return r.done ? r : { done: false, value: event(r.value) };
+          },
+          return: async (v?: unknown) => (it.return ? it.return(v) : { done: true, value: v }),
+        };
+      },
+    };
+    if (s.requestProgress) out.requestProgress = () => s.requestProgress!();
+    if (s.takeBuffered) out.takeBuffered = (max) => s.takeBuffered!(max).map(event);
+    return out;
+  };
+
+  const wrapped: Storage = {
+    create: (key, obj) => inner.create(key, obj),
+    get: async (key, opts) => fresh(await inner.get(key, opts)),
+    list: async (prefix, opts) => {
+      const r = await inner.list(prefix, opts);
+      for (const o of r.items) defaults.apply(o);
+      return r;
+    },
+    watch: async (keyOrPrefix, opts) => stream(await inner.watch(keyOrPrefix, opts)),
+    guaranteedUpdate: (key, opts) => inner.guaranteedUpdate(key, { ...opts, tryUpdate: (current) => opts.tryUpdate(current && shared(current)) }),
+    delete: async (key, opts = {}) => {
+      const validate = opts.validateDeletion;
+      return fresh(await inner.delete(key, validate ? { ...opts, validateDeletion: (current) => validate(shared(current)) } : opts));
+    },
+    count: (prefix) => inner.count(prefix),
+    currentRevision: () => inner.currentRevision(),
+    close: () => inner.close(),
+  };
+  if (inner.revisionNow) wrapped.revisionNow = () => inner.revisionNow!();
+  if (inner.getEncoded) {
+    const getEncoded = inner.getEncoded.bind(inner);
+    wrapped.getEncoded = (key, opts) => {
+      const e = getEncoded(key, opts);
+      if (isPromise(e)) return e.then((x) => x && encoded(x));
+      return e && encoded(e);
+    };
+  }
+  if (inner.listEncoded) {
+    const listEncoded = inner.listEncoded.bind(inner);
+    wrapped.listEncoded = async (prefix, opts) => {
+      const r = await listEncoded(prefix, opts);
+      return { ...r, items: r.items.map(encoded) };
+    };
+  }
+  return wrapped;
+}
