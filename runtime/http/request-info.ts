@@ -178,11 +178,13 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
       return info;
     }
   }
-  const addressed = segs.slice(0, forwardedPathStart(segs));
-  if (addressed.some((s) => s === '' || s.includes('/'))) {
-    // an empty segment or an encoded '/' never stands for another path
-    info.pathError = errors.notFoundPath();
-    return info;
+  // in the segments that address something (not a proxy's forwarded path), an empty segment or an encoded '/'
+  // never stands for another path
+  for (let i = 0, end = forwardedPathStart(segs); i < end; i++) {
+    if (segs[i] === '' || segs[i].includes('/')) {
+      info.pathError = errors.notFoundPath();
+      return info;
+    }
   }
 
   let rest: string[];
