@@ -38,6 +38,26 @@ describe('ByteLRU', () => {
     expect(c.weight).toBe(32 + 33 + 34);
   });
 
+  it.each([
+    ['set a, b; get a; get b; set c', (c: ByteLRU<string>) => (c.get('a'), c.get('b')), 'a'],
+    ['set a, b; get b; get a; set c', (c: ByteLRU<string>) => (c.get('b'), c.get('a')), 'b'],
+    ['set a, b; get b twice; set c', (c: ByteLRU<string>) => (c.get('b'), c.get('b')), 'a'],
+    ['set a, b; get a twice; set c', (c: ByteLRU<string>) => (c.get('a'), c.get('a')), 'b'],
+    ['set a, b; delete b; set b; get a; set c', (c: ByteLRU<string>) => (c.delete('b'), c.set('b', bytes(1)), c.get('a')), 'b'],
+    ['set a, b; clear; set a, b; get a; set c', (c: ByteLRU<string>) => (c.clear(), c.set('a', bytes(1)), c.set('b', bytes(1)), c.get('a')), 'b'],
+  ])('%s: evicts the least recently used whatever was read last', (_what, reads, evicted) => {
+    const c = new ByteLRU<string>(2);
+    c.set('a', bytes(1));
+    c.set('b', bytes(1));
+    reads(c);
+    c.set('c', bytes(1));
+    const kept = ['a', 'b'].filter((k) => k !== evicted);
+    expect(c.size).toBe(2);
+    // read the one expected to stay first: reading the evicted one must find nothing
+    expect(c.get(kept[0])).toBeDefined();
+    expect(c.get(evicted)).toBeUndefined();
+  });
+
   it('matches a model under random use, never over the bound', () => {
     const max = 50;
     const c = new ByteLRU<number>(max);
@@ -49,7 +69,18 @@ describe('ByteLRU', () => {
     };
     for (let step = 0; step < 3000; step++) {
       const k = rnd(20);
-      if (rnd(3) === 0) {
+      const op = rnd(10);
+      if (op === 0 && model.length) {
+        // the most recently used key, read again (it stays where it is)
+        const [key, size] = model[model.length - 1];
+        expect(c.get(key)?.byteLength).toBe(size);
+      } else if (op === 1) {
+        c.delete(k);
+        model = model.filter(([key]) => key !== k);
+      } else if (op === 2 && rnd(20) === 0) {
+        c.clear();
+        model = [];
+      } else if (op < 6) {
         const hit = model.find(([key]) => key === k);
         expect(c.get(k)?.byteLength).toBe(hit?.[1]);
         if (hit) model = [...model.filter(([key]) => key !== k), hit];

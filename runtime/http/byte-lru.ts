@@ -8,6 +8,8 @@
 export class ByteLRU<K, V extends { readonly byteLength: number } = Uint8Array> {
   private map = new Map<K, V>();
   private total = 0;
+  /** The most recently used key (a hit on it need not move it: the same object read again and again). */
+  private newest: K | undefined;
 
   constructor(
     readonly maxWeight: number,
@@ -17,9 +19,10 @@ export class ByteLRU<K, V extends { readonly byteLength: number } = Uint8Array> 
   /** The value kept for key (now the most recently used), or undefined. */
   get(key: K): V | undefined {
     const v = this.map.get(key);
-    if (v !== undefined) {
+    if (v !== undefined && key !== this.newest) {
       this.map.delete(key);
       this.map.set(key, v);
+      this.newest = key;
     }
     return v;
   }
@@ -30,6 +33,7 @@ export class ByteLRU<K, V extends { readonly byteLength: number } = Uint8Array> 
     const w = this.weigh(key, value);
     if (w > this.maxWeight) return;
     this.map.set(key, value);
+    this.newest = key;
     this.total += w;
     while (this.total > this.maxWeight) {
       const oldest = this.map.keys().next().value as K;
@@ -41,11 +45,13 @@ export class ByteLRU<K, V extends { readonly byteLength: number } = Uint8Array> 
     const v = this.map.get(key);
     if (v === undefined) return;
     this.map.delete(key);
+    if (key === this.newest) this.newest = undefined;
     this.total -= this.weigh(key, v);
   }
 
   clear(): void {
     this.map.clear();
+    this.newest = undefined;
     this.total = 0;
   }
 

@@ -115,6 +115,31 @@ describe('protobuf item cache', () => {
     expect(objects.stats.items).toBeLessThan(cms.length);
   });
 
+  it('an object body is kept per apiVersion and kind: the same item read as another kind or version is made again', () => {
+    // a codec that spells what it was asked for, to see which body was answered
+    let made = 0;
+    const codec = {
+      listItemType: (apiVersion: string, listKind: string) => `${apiVersion}/${listKind}`,
+      encodeListItem: () => Buffer.from('item'),
+      encodeObjectOf: (apiVersion: string, kind: string) => (made++, Buffer.from(`${apiVersion} ${kind}`)),
+    } as unknown as Parameters<typeof protobufObjectBody>[0];
+    const items = new ProtobufItemCache();
+    const objects = new ProtobufObjectCache();
+    const item = enc({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } });
+    const rows: [string, string, string, number][] = [
+      ['v1', 'ConfigMap', 'v1 ConfigMap', 1],
+      ['v1', 'ConfigMap', 'v1 ConfigMap', 1],
+      ['v1', 'Secret', 'v1 Secret', 2],
+      ['v2', 'Secret', 'v2 Secret', 3],
+      ['v2', 'Secret', 'v2 Secret', 3],
+      ['v1', 'ConfigMap', 'v1 ConfigMap', 4],
+    ];
+    for (const [apiVersion, kind, want, count] of rows) {
+      expect(Buffer.from(protobufObjectBody(codec, kind, `${kind}List`, apiVersion, item, items, objects)).toString()).toBe(want);
+      expect(made).toBe(count);
+    }
+  });
+
   it('keeps the most recently used items and counts the JSON they hold', async () => {
     const codec = await loadKubeProtobuf();
     const cache = new ProtobufItemCache(3000);

@@ -83,6 +83,18 @@ class ItemBytes {
   }
 }
 
+/** An object's whole protobuf body and the apiVersion and kind it is of (compared as they are: no key string is built per read). */
+class ObjectBytes {
+  constructor(
+    readonly apiVersion: string,
+    readonly kind: string,
+    readonly bytes: Uint8Array,
+  ) {}
+  get byteLength(): number {
+    return this.bytes.byteLength;
+  }
+}
+
 /** Default bound of the protobuf item cache: 32 MiB of message bytes and the JSON they hold on to. */
 export const PROTOBUF_CACHE_BYTES = 32 * 2 ** 20;
 
@@ -140,18 +152,17 @@ export function protobufListBody(
  * revision, so its bytes never go stale. Answers are shared, never mutated.
  */
 export class ProtobufObjectCache {
-  private lru: ByteLRU<EncodedObject, ItemBytes>;
+  private lru: ByteLRU<EncodedObject, ObjectBytes>;
 
   constructor(maxBytes: number = PROTOBUF_CACHE_BYTES / 2) {
     this.lru = new ByteLRU(maxBytes, (item, v) => encodedLength(item) + v.byteLength + 128);
   }
 
   body(codec: KubeProtobuf, kind: string, listKind: string, apiVersion: string, item: EncodedObject, items: ProtobufItemCache): Uint8Array {
-    const type = `${apiVersion}\0${kind}`;
     const hit = this.lru.get(item);
-    if (hit && hit.type === type) return hit.bytes;
+    if (hit && hit.apiVersion === apiVersion && hit.kind === kind) return hit.bytes;
     const body = codec.encodeObjectOf(apiVersion, kind, items.bytes(codec, apiVersion, listKind, item));
-    this.lru.set(item, new ItemBytes(type, body));
+    this.lru.set(item, new ObjectBytes(apiVersion, kind, body));
     return body;
   }
 

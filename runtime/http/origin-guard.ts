@@ -93,7 +93,10 @@ export function originGuard(opts: OriginGuardOptions): (c: Context) => void {
             'without authentication the server answers only requests addressed to it by IP or as localhost',
         );
       }
-      const why = crossSiteReason(c.req.method, { host, origin: requestHeader(c, 'origin'), secFetchSite: requestHeader(c, 'sec-fetch-site') });
+      // reads (most requests) are never cross-site writes: their Origin and Sec-Fetch-Site need not be looked up
+      const method = c.req.method;
+      if (SAFE_METHODS.has(method.toUpperCase())) return;
+      const why = crossSiteReason(method, { host, origin: requestHeader(c, 'origin'), secFetchSite: requestHeader(c, 'sec-fetch-site') });
       if (why) throw errors.forbiddenRequest(`${why} to a server without authentication`);
     }
   };

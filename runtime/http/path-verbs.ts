@@ -78,18 +78,28 @@ export function verbsAt(def: ResourceDef, shape: PathShape, opts: { namespacePat
 /** Upstream's path-segment name rule: the reasons a name cannot be used in a path (empty when it can). */
 export function pathSegmentNameProblems(name: string): string[] {
   if (name === '.' || name === '..') return [`may not be '${name}'`];
+  if (!name.includes('/') && !name.includes('%')) return NO_PROBLEMS;
   const out: string[] = [];
   for (const bad of ['/', '%']) if (name.includes(bad)) out.push(`may not contain '${bad}'`);
   return out;
 }
 
+const NO_PROBLEMS: string[] = [];
+
 /** verbsAt per resource and path shape, computed once (every request asks). */
 const memo = new WeakMap<ResourceDef, Map<string, Set<Verb>>>();
+
+/** The memo keys of the shapes without a subresource, by shape and flags (no string is built per request for them). */
+const PLAIN_KEYS: Record<string, readonly string[]> = {};
+for (const shape of ['collection', 'object', 'subresource'] as const) {
+  PLAIN_KEYS[shape] = [0, 1, 2, 3].map((flags) => `${shape}|${flags & 1}|${flags >> 1}|`);
+}
 
 function servedVerbs(def: ResourceDef, shape: PathShape, info: RequestInfo): Set<Verb> {
   let byShape = memo.get(def);
   if (!byShape) memo.set(def, (byShape = new Map()));
-  const key = `${shape}|${info.namespacePath ? 1 : 0}|${info.watchPath ? 1 : 0}|${shape === 'subresource' ? info.subresource : ''}`;
+  const plain = PLAIN_KEYS[shape][(info.namespacePath ? 1 : 0) | (info.watchPath ? 2 : 0)];
+  const key = shape === 'subresource' ? plain + info.subresource : plain;
   let verbs = byShape.get(key);
   if (!verbs) {
     verbs = verbsAt(def, shape, { namespacePath: info.namespacePath, watchPath: info.watchPath, subresource: info.subresource });

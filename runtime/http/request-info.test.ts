@@ -21,6 +21,11 @@ describe('parseRequestInfo', () => {
     ['DELETE', '/api/v1/namespaces/x/pods', '', { verb: 'deletecollection' }],
     ['DELETE', '/api/v1/namespaces/x/pods/p', '', { verb: 'delete', name: 'p' }],
     ['GET', '/api/v1/nodes/n1', '', { verb: 'get', resource: 'nodes', name: 'n1', namespace: '' }],
+    // the method in any case: upper case in `method`; the verb of a non-resource path is the lower-cased method
+    ['get', '/api/v1/nodes/n1', '', { method: 'GET', verb: 'get' }],
+    ['Delete', '/api/v1/nodes/n1', '', { method: 'DELETE', verb: 'delete' }],
+    ['OPTIONS', '/api/v1/nodes/n1', '', { method: 'OPTIONS', verb: '' }],
+    ['PROPFIND', '/api/v1/nodes/n1', '', { method: 'PROPFIND', verb: '' }],
     // as upstream: a named GET with ?watch stays a get; any watch value but false/0 is a watch
     ['GET', '/api/v1/namespaces/default/configmaps/a', 'watch=1', { verb: 'get', name: 'a' }],
     ['GET', '/api/v1/namespaces/default/configmaps', 'watch=FALSE', { verb: 'list' }],
@@ -60,6 +65,14 @@ describe('parseRequestInfo', () => {
     expect(info).toMatchObject(want);
   });
 
+  it.each([
+    ['HEAD', '/healthz', 'HEAD', 'head'],
+    ['Post', '/version', 'POST', 'post'],
+    ['PROPFIND', '/version', 'PROPFIND', 'propfind'],
+  ])('non-resource %s %s: method %s, verb %s', (method, path, upper, verb) => {
+    expect(parseRequestInfo(method, path, q())).toMatchObject({ isResourceRequest: false, method: upper, verb });
+  });
+
   // paths that address nothing as written: refused, never normalised into another path
   it.each([
     ['DELETE', '/api/v1/namespaces/x/configmaps/a/..', 404],
@@ -69,6 +82,10 @@ describe('parseRequestInfo', () => {
     ['DELETE', '/api/v1/namespaces/x/../configmaps', 404],
     ['DELETE', '/api/v1/../v1/namespaces/x/configmaps', 404],
     ['DELETE', '/apis/apps/%2E%2E/namespaces/x/deployments', 404],
+    ['DELETE', '/apis/./v1/namespaces/x/deployments', 404],
+    ['DELETE', '/api/v1/namespaces/x/../p', 404],
+    ['GET', '/api/v1/namespaces/x/pods/p/../a', 404],
+    ['GET', '/api/v1/namespaces/x/pods/p/log/.', 404],
     ['DELETE', '/api/v1/namespaces//configmaps', 404],
     ['DELETE', '/api/v1/namespaces/x/configmaps//', 404],
     ['DELETE', '//api/v1/namespaces/x/configmaps', 404],

@@ -139,12 +139,15 @@ export function decodeSegment(raw: string): string {
   return utf8.decode(new Uint8Array(bytes));
 }
 
+/** The upper- and lower-case forms of the usual methods as sent, so that parsing a request makes no new strings for them. */
+const METHOD_CASES = new Map<string, readonly [string, string]>(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].map((m) => [m, [m, m.toLowerCase()]]));
+
 export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
   const info: RequestInfo = {
     isResourceRequest: false,
     path,
-    method: method.toUpperCase(),
-    verb: method.toLowerCase(),
+    method: METHOD_CASES.get(method)?.[0] ?? method.toUpperCase(),
+    verb: METHOD_CASES.get(method)?.[1] ?? method.toLowerCase(),
     apiPrefix: '',
     apiGroup: '',
     apiVersion: '',
@@ -178,11 +181,13 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
       return info;
     }
   }
-  const addressed = segs.slice(0, forwardedPathStart(segs));
-  if (addressed.some((s) => s === '' || s.includes('/'))) {
-    // an empty segment or an encoded '/' never stands for another path
-    info.pathError = errors.notFoundPath();
-    return info;
+  // in the segments that address something (not a proxy's forwarded path), an empty segment or an encoded '/'
+  // never stands for another path
+  for (let i = 0, end = forwardedPathStart(segs); i < end; i++) {
+    if (segs[i] === '' || segs[i].includes('/')) {
+      info.pathError = errors.notFoundPath();
+      return info;
+    }
   }
 
   let rest: string[];
@@ -224,10 +229,11 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     info.namespace = info.name;
   }
   // a dot segment anywhere but the name (which the router validates) addresses nothing
-  const named = [info.apiGroup, info.apiVersion, info.namespacePath ? info.namespace : '', info.resource, ...rest.slice(2, info.subresource === FORWARDING_SUBRESOURCE ? 3 : undefined)];
-  if (named.some(isDotSegment)) info.pathError = errors.notFoundPath();
+  let dotted = isDotSegment(info.apiGroup) || isDotSegment(info.apiVersion) || (info.namespacePath && isDotSegment(info.namespace)) || isDotSegment(info.resource);
+  for (let i = 2, end = info.subresource === FORWARDING_SUBRESOURCE ? 3 : rest.length; i < end && !dotted; i++) dotted = isDotSegment(rest[i]);
+  if (dotted) info.pathError = errors.notFoundPath();
 
-  const m = method.toUpperCase();
+  const m = info.method;
   if (info.watchPath) {
     // the /watch/ paths serve GET only; other methods keep their own verb and are refused by the router
     info.verb = m === 'GET' || m === 'HEAD' ? 'watch' : m.toLowerCase();

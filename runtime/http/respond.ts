@@ -20,6 +20,8 @@ export interface ResponseOptions {
   headers?: Record<string, string>;
 }
 
+const NO_WARNINGS: readonly string[] = [];
+
 /**
  * Response headers: a plain object when possible, which lets @hono/node-server
  * write the response without building a WHATWG Headers object; a Headers
@@ -28,7 +30,7 @@ export interface ResponseOptions {
  * texts contain.
  */
 export function responseHeaders(contentType: string, opts: ResponseOptions, extra?: Record<string, string>): Record<string, string> | Headers {
-  const warnings = warningHeaderValues(opts.warnings);
+  const warnings = opts.warnings?.length ? warningHeaderValues(opts.warnings) : NO_WARNINGS;
   if (warnings.length <= 1) {
     const h: Record<string, string> = { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' };
     if (warnings.length) h.Warning = warnings[0];

@@ -17,9 +17,11 @@ import type { WritePolicyServices } from '../../registry/policy/index.ts';
 import type { ManagedFieldsHook } from '../../registry/managed-fields.ts';
 import type { Defaulter } from '../../registry/defaults.ts';
 import type { ProtobufSupport } from '../protobuf.ts';
+import type { KubeProtobuf } from '../../codec/protobuf/index.ts';
 import type { WatchGuard } from '../watch-guard.ts';
 import { groupVersion as apiVersionOf } from '../../api/keys.ts';
 import { prettyPrint } from '../pretty.ts';
+import { GZIP_THRESHOLD_BYTES } from '../../api/k8s-names.ts';
 import { requestHeader } from '../request-headers.ts';
 
 export interface ServerServices {
@@ -61,6 +63,8 @@ interface ResourceFacts {
   support?: ProtobufSupport;
   objectOptions?: NegotiateOptions;
   listOptions?: NegotiateOptions;
+  /** The protobuf codec of the resource's kind under `support`, once it has been loaded. */
+  codec?: KubeProtobuf;
 }
 const facts = new WeakMap<ResourceDef, ResourceFacts>();
 
@@ -81,7 +85,7 @@ export function negotiate(rc: RequestContext, list: boolean): Negotiated {
   const support = rc.services.protobuf;
   if (f.support !== support) {
     f.support = support;
-    f.objectOptions = f.listOptions = undefined;
+    f.objectOptions = f.listOptions = f.codec = undefined;
   }
   let opts = list ? f.listOptions : f.objectOptions;
   if (!opts) {
@@ -91,6 +95,17 @@ export function negotiate(rc: RequestContext, list: boolean): Negotiated {
     else f.objectOptions = opts;
   }
   return negotiateObject(requestHeader(rc.c, 'accept'), opts);
+}
+
+/** The codec of the resource's kind at once when it is loaded (codecNow), kept per resource; undefined until then. */
+export function codecNow(rc: RequestContext): KubeProtobuf | undefined {
+  const f = factsOf(rc.res.def);
+  const support = rc.services.protobuf;
+  if (f.support === support && f.codec) return f.codec;
+  const codec = support.codecNow?.(f.groupVersion, rc.res.def.kind);
+  // kept only for the support the negotiation options were worked out under (a change resets both)
+  if (codec && f.support === support) f.codec = codec;
+  return codec;
 }
 
 /** The protobuf decoder for request bodies of this resource, when its kind has a protobuf form. */
@@ -113,7 +128,9 @@ export function servesEncodedProtobuf(neg: Negotiated): boolean {
 
 /** Writes a body already serialized in the negotiated form. */
 export function sendSerialized(rc: RequestContext, neg: Negotiated, body: string | Uint8Array, status = 200): Response {
-  const opts = { status, acceptEncoding: requestHeader(rc.c, 'accept-encoding'), warnings: rc.warnings };
+  // Accept-Encoding matters only to a body that may pass the gzip threshold (a UTF-8 string is at most 3 bytes per unit)
+  const mayGzip = (typeof body === 'string' ? body.length * 3 : body.byteLength) > GZIP_THRESHOLD_BYTES;
+  const opts = { status, acceptEncoding: mayGzip ? requestHeader(rc.c, 'accept-encoding') : undefined, warnings: rc.warnings };
   return typeof body === 'string' ? send(body, neg.contentType, opts) : sendBytes(body, neg.contentType, opts);
 }
 

@@ -6,12 +6,11 @@
 
 import { transformObject } from '../respond.ts';
 import { objectBody, protobufObjectBody } from '../encoded-list.ts';
-import { type RequestContext, groupVersion, negotiate, sendNegotiated, sendSerialized, servesEncodedJSON, servesEncodedProtobuf } from './context.ts';
+import { type RequestContext, codecNow, groupVersion, negotiate, sendNegotiated, sendSerialized, servesEncodedJSON, servesEncodedProtobuf } from './context.ts';
 import type { Negotiated } from '../negotiate.ts';
 import { includeObject } from './params.ts';
 import type { EncodedObject, Obj } from '../../storage/interface.ts';
 import { andThen, type Maybe } from '../../api/maybe.ts';
-import type { KubeProtobuf } from '../../codec/protobuf/index.ts';
 
 export function handleGet(rc: RequestContext): Maybe<Response> {
   const neg = negotiate(rc, false);
@@ -29,9 +28,9 @@ export function handleGet(rc: RequestContext): Maybe<Response> {
 function sendProtobuf(rc: RequestContext, neg: Negotiated, enc: EncodedObject): Maybe<Response> {
   const d = rc.res.def;
   const gv = groupVersion(rc);
-  const send = (codec: KubeProtobuf) => sendSerialized(rc, neg, protobufObjectBody(codec, d.kind, d.listKind, gv, enc));
-  const now = rc.services.protobuf.codecNow?.(gv, d.kind);
-  return now ? send(now) : rc.services.protobuf.codec(gv, d.kind).then(send);
+  const now = codecNow(rc);
+  if (now) return sendSerialized(rc, neg, protobufObjectBody(now, d.kind, d.listKind, gv, enc));
+  return rc.services.protobuf.codec(gv, d.kind).then((codec) => sendSerialized(rc, neg, protobufObjectBody(codec, d.kind, d.listKind, gv, enc)));
 }
 
 async function getParsed(rc: RequestContext, neg: Negotiated, rv: string | undefined): Promise<Response> {

@@ -13,8 +13,11 @@ export type ReadPlan =
   | { kind: 'notOlderThan'; rev: number }
   | { kind: 'exact'; rev: number };
 
+/** The plan of every read without a resourceVersion (most reads): one shared, frozen object. */
+const CONSISTENT: ReadPlan = Object.freeze({ kind: 'consistent' });
+
 export function planGet(resourceVersion: string | undefined): ReadPlan {
-  if (!resourceVersion) return { kind: 'consistent' };
+  if (!resourceVersion) return CONSISTENT;
   const n = parseResourceVersion(resourceVersion);
   return n === 0 ? { kind: 'any' } : { kind: 'notOlderThan', rev: n };
 }
