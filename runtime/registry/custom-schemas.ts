@@ -10,6 +10,8 @@ import type { MergeSchema, ResourceDef, SchemaValidator } from '../../generated/
 import type { CompiledCrdVersion } from '../schema/compile.ts';
 import type { CrdNamedSchema } from '../schema/crd.ts';
 import type { OpenAPISchema } from '../schema/util.ts';
+import { Defaulter } from './defaults.ts';
+import { sharedFieldManagers } from './managed-fields.ts';
 import type { CustomResourceRules, CustomResourceState } from './strategies/custom-resource.ts';
 
 /**
@@ -72,7 +74,10 @@ export class CustomSchemas implements CustomResourceState {
     }
   }
 
-  /** Forgets the schemas of versions no longer served (a tagged name is never reused). */
+  /**
+   * Forgets the schemas of versions no longer served (a tagged name is never
+   * reused), and what the defaulter and the field manager worked out for them.
+   */
   remove(schemas: string[]): void {
     for (const s of schemas) {
       this.validators.delete(s);
@@ -80,6 +85,8 @@ export class CustomSchemas implements CustomResourceState {
       this.compiledRules.delete(s);
       delete this.mergeSchema.types[s];
     }
+    Defaulter.forget(this.mergeSchema, schemas);
+    sharedFieldManagers.forget(this.mergeSchema, schemas);
   }
 
   /** The given served defs that are custom resources served while running, with their published schemas. */
