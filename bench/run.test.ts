@@ -8,7 +8,7 @@ import { FIGURES, parseArgs } from './run.ts';
 describe('bench suite', () => {
   it('lists every figure once, each with a run()', () => {
     const names = FIGURES.map((f) => f.name);
-    expect(names).toEqual(['get', 'create', 'list', 'watch-creates', 'fanout', 'start', 'import', 'rss']);
+    expect(names).toEqual(['get', 'create', 'list', 'watch-creates', 'fanout', 'start', 'import', 'rss', 'crd-serve', 'crd-rules', 'crd-memory']);
     for (const f of FIGURES) expect(typeof f.run).toBe('function');
   });
 
@@ -17,6 +17,7 @@ describe('bench suite', () => {
     [['--quick'], true, FIGURES.map((f) => f.name)],
     [['--only', 'list,get'], false, ['get', 'list']],
     [['--only=rss', '--quick'], true, ['rss']],
+    [['--only', 'crd-memory,crd-serve'], false, ['crd-serve', 'crd-memory']],
     [['--before', '/tmp/old', '--only', 'get'], false, ['get']],
   ];
   it.each(ok)('parseArgs %j', (argv, quick, names) => {

@@ -17,7 +17,8 @@ export interface RunningCrdController {
 export async function startCrdController(api: ApiIndex, deps: Omit<CrdServingDeps, 'api'>, log?: (msg: string) => void): Promise<RunningCrdController | undefined> {
   const crds = api.lookup(CRD_GROUP, 'v1', 'customresourcedefinitions');
   if (!crds) return undefined;
-  const controller = new CrdController(api, new CrdServing({ ...deps, api }), { log });
+  const serving = new CrdServing({ ...deps, api });
+  const controller = new CrdController(api, serving, { log });
   let synced: () => void = () => {};
   const firstSync = new Promise<void>((resolve) => (synced = resolve));
   const loop: WatchLoop = startWatchLoop(crds.store, '', {
@@ -36,6 +37,7 @@ export async function startCrdController(api: ApiIndex, deps: Omit<CrdServingDep
     async stop() {
       await loop.stop();
       await controller.stop();
+      await serving.close();
     },
   };
 }

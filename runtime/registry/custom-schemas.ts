@@ -12,6 +12,8 @@ import type { CompiledCrdVersion } from '../schema/compile.ts';
 import type { CrdNamedSchema } from '../schema/crd.ts';
 import { compileStructuralDefaults, type StructuralDefaults } from '../schema/structural-defaults.ts';
 import type { OpenAPISchema } from '../schema/util.ts';
+import { Defaulter } from './defaults.ts';
+import { sharedFieldManagers } from './managed-fields.ts';
 import type { CustomResourceRules, CustomResourceState } from './strategies/custom-resource.ts';
 
 /**
@@ -96,7 +98,10 @@ export class CustomSchemas implements CustomResourceState {
     }
   }
 
-  /** Forgets the schemas of versions no longer served (a tagged name is never reused). */
+  /**
+   * Forgets the schemas of versions no longer served (a tagged name is never
+   * reused), and what the defaulter and the field manager worked out for them.
+   */
   remove(schemas: string[]): void {
     for (const s of schemas) {
       this.validators.delete(s);
@@ -108,6 +113,8 @@ export class CustomSchemas implements CustomResourceState {
       this.versionOf.delete(s);
       if (key !== undefined && this.byVersion.get(key) === s) this.byVersion.delete(key);
     }
+    Defaulter.forget(this.mergeSchema, schemas);
+    sharedFieldManagers.forget(this.mergeSchema, schemas);
   }
 
   /** The given served defs that are custom resources served while running, with their published schemas. */

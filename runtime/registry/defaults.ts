@@ -15,6 +15,21 @@ type Plan = (v: unknown) => void;
 const plansBySchema = new WeakMap<MergeSchema, Map<string, Plan | null>>();
 
 export class Defaulter {
+  /**
+   * Forgets the plans of types that left the merge schema (a custom resource
+   * version's previous schema): a tagged name is never used again, so its plan
+   * would only be kept alive.
+   */
+  static forget(schema: MergeSchema, names: readonly string[]): void {
+    const plans = plansBySchema.get(schema);
+    if (plans) for (const n of names) plans.delete(n);
+  }
+
+  /** The type names with a plan worked out for this merge schema. */
+  static plannedTypes(schema: MergeSchema): string[] {
+    return [...(plansBySchema.get(schema)?.keys() ?? [])];
+  }
+
   private readonly plans: Map<string, Plan | null>;
   private readonly inProgress = new Set<string>();
 

@@ -36,6 +36,24 @@ function mapError(err: unknown): unknown {
  */
 const managersBySchema = new WeakMap<MergeSchema, Map<string, FieldManager>>();
 
+/** The process's FieldManagers by merge schema, as the CRD serving code tidies them. */
+export const sharedFieldManagers = {
+  /**
+   * Forgets the FieldManagers of types that left the merge schema (a custom
+   * resource version's previous schema, whose tagged name is never used again).
+   */
+  forget(schema: MergeSchema, names: readonly string[]): void {
+    const shared = managersBySchema.get(schema);
+    if (!shared) return;
+    const gone = new Set(names);
+    for (const [key, fm] of shared) if (gone.has(fm.typeName)) shared.delete(key);
+  },
+  /** The type names of the FieldManagers kept for this merge schema. */
+  types(schema: MergeSchema): string[] {
+    return [...(managersBySchema.get(schema)?.values() ?? [])].map((fm) => fm.typeName);
+  },
+};
+
 /** The field-manager hook backed by server-side apply (runtime/apply), one FieldManager per resource version. */
 export function createManagedFieldsHook(schema: MergeSchema): ManagedFieldsHook {
   let shared = managersBySchema.get(schema);
@@ -46,7 +64,8 @@ export function createManagedFieldsHook(schema: MergeSchema): ManagedFieldsHook 
     const d = res.def;
     const key = `${d.group}/${d.version}/${d.resource}`;
     let fm = managers.get(key);
-    if (!fm) {
+    // a custom resource's version is served with a new schema name after its CRD changed
+    if (!fm || fm.typeName !== d.schema) {
       const processKey = `${key}/${d.schema}/${d.custom}:${JSON.stringify(res.store.resetFields)}`;
       fm =
         inProcess.get(processKey) ??

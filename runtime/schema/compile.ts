@@ -5,14 +5,17 @@
 // error-mapping runtime (generated/validators/runtime.ts). Each version's
 // ResourceDef names its schema with a tag (the CRD's uid and a count of compiles), so
 // the per-type caches of the defaulter and the field manager, keyed by
-// schema name, never hold a previous generation's schema.
-import { Ajv } from 'ajv';
+// schema name, never hold a previous generation's schema. ajv's compile is
+// done by a ValidatorCompiler (validator-worker.ts: off the event loop), with
+// patterns as RE2.
+import { RE2JS } from '@bufbuild/re2';
 import type { Atom, ResourceDef, SchemaValidator } from '../../generated/api-types.ts';
 import { wrap, type Shape } from '../../generated/validators/runtime.ts';
 import { crdResourceDefs, readCrd, type CrdNamedSchema, type CrdVersion } from './crd.ts';
-import { defRef, FORMATS, namedJsonSchema, shapeOf } from './json-schema.ts';
+import { defRef, namedJsonSchema, shapeOf } from './json-schema.ts';
 import { namedAtom } from './merge-types.ts';
 import { LIST_META, OBJECT_META, type OpenAPISchema } from './util.ts';
+import { compileInProcess, type ValidatorCompiler } from './validator-worker.ts';
 
 /** A CRD that cannot be translated (a shape problem at a JSON path of the CRD). */
 export class CrdTranslationError extends Error {
@@ -40,12 +43,22 @@ export function taggedSchemaName(published: string, tag: string): string {
   return `${published}@${tag}`;
 }
 
+/** Whether a pattern compiles as RE2 (the ones that do not were refused when the CRD was written). */
+function re2Ok(pattern: string): boolean {
+  try {
+    RE2JS.compile(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Compiles one version's validator: the kind's schema with metadata checked by the generic object checks. */
-function compileValidator(v: CrdVersion): SchemaValidator {
+async function compileValidator(v: CrdVersion, compiler: ValidatorCompiler): Promise<SchemaValidator> {
   const [kind, list] = v.schemas;
   const definitions: Record<string, unknown> = {
-    [kind.name]: namedJsonSchema(kind.name, kind.schema, true),
-    [list.name]: namedJsonSchema(list.name, list.schema, true),
+    [kind.name]: namedJsonSchema(kind.name, kind.schema, true, re2Ok),
+    [list.name]: namedJsonSchema(list.name, list.schema, true, re2Ok),
     // metadata is validated as ObjectMeta by the store's metadata rules, not by the schema
     [OBJECT_META]: { type: 'object' },
     [LIST_META]: { type: 'object' },
@@ -55,24 +68,27 @@ function compileValidator(v: CrdVersion): SchemaValidator {
     const shape = shapeOf(s.schema);
     if (shape !== undefined && typeof shape !== 'string') shapes[s.name] = shape;
   }
-  const ajv = new Ajv({ allErrors: true, strict: false, inlineRefs: false, formats: FORMATS });
-  ajv.addSchema({ $id: 'defs', definitions });
-  const fn = ajv.compile({ $ref: defRef(kind.name) });
+  const fn = await compiler(definitions, defRef(kind.name));
   return wrap(fn, kind.name, shapes);
 }
 
-/** Compiles the served versions of a CRD; `tag` tells this compile apart from every other one (uid and a count). */
-export function compileCrd(crd: Record<string, unknown>, tag: string): CompiledCrdVersion[] {
+/**
+ * Compiles the served versions of a CRD; `tag` tells this compile apart from
+ * every other one (uid and a count). The validators are compiled by
+ * `compiler` (default: on this thread).
+ */
+export async function compileCrd(crd: Record<string, unknown>, tag: string, compiler: ValidatorCompiler = compileInProcess): Promise<CompiledCrdVersion[]> {
   const versions = readCrd(crd, '', (at, msg) => {
     throw new CrdTranslationError(at.replace(/^\./, ''), msg);
   });
   const tagged = (v: CrdVersion) => taggedSchemaName(v.schemas[0].name, tag);
   const defs = crdResourceDefs(versions, tagged);
+  const validators = await Promise.all(versions.map((v) => compileValidator(v, compiler)));
   return versions.map((v, i) => {
     const own = new Map<string, { schema: OpenAPISchema }>(v.schemas.map((s) => [s.name, s]));
     return {
       def: defs[i],
-      validator: compileValidator(v),
+      validator: validators[i],
       mergeType: namedAtom(v.schemas[0].schema, { custom: true, lookup: (n) => own.get(n) }),
       schemas: v.schemas,
     };

@@ -36,8 +36,11 @@ function patternOk(p: string): boolean {
   }
 }
 
+/** Whether a `pattern` is kept for the regular expression engine in use (default: JavaScript's, `u` mode). */
+export type PatternCheck = (pattern: string) => boolean;
+
 /** OpenAPI schema -> JSON Schema for ajv (no vendor keywords). */
-export function toJsonSchema(node: OpenAPISchema, topKind = false): Json {
+export function toJsonSchema(node: OpenAPISchema, topKind = false, keepPattern: PatternCheck = patternOk): Json {
   const n = refName(node);
   if (n !== undefined) return { $ref: defRef(n) };
   if (isIntOrString(node)) return { type: ['integer', 'string'] };
@@ -57,7 +60,7 @@ export function toJsonSchema(node: OpenAPISchema, topKind = false): Json {
     delete out.maximum;
   }
   if (node.uniqueItems === true) out.uniqueItems = true;
-  if (typeof node.pattern === 'string' && patternOk(node.pattern)) out.pattern = node.pattern;
+  if (typeof node.pattern === 'string' && keepPattern(node.pattern)) out.pattern = node.pattern;
   if (typeof node.format === 'string') {
     if (t === 'integer' && node.format === 'int32') {
       if (out.minimum === undefined && out.exclusiveMinimum === undefined) out.minimum = INT32.minimum;
@@ -67,14 +70,14 @@ export function toJsonSchema(node: OpenAPISchema, topKind = false): Json {
       if (out.maximum === undefined && out.exclusiveMaximum === undefined) out.maximum = INT64.maximum;
     } else if (t === 'string' && node.format in FORMATS) out.format = node.format;
   }
-  if (t === 'array' && isObject(node.items)) out.items = toJsonSchema(node.items);
+  if (t === 'array' && isObject(node.items)) out.items = toJsonSchema(node.items, false, keepPattern);
   const props = properties(node);
   const names = Object.keys(props).sort();
   const preserve = node['x-kubernetes-preserve-unknown-fields'] === true;
   const embedded = node['x-kubernetes-embedded-resource'] === true;
   if (names.length > 0 || topKind) {
     const p: Json = {};
-    for (const k of names) p[k] = toJsonSchema(props[k]);
+    for (const k of names) p[k] = toJsonSchema(props[k], false, keepPattern);
     if (topKind || embedded) {
       p.apiVersion ??= { type: 'string' };
       p.kind ??= { type: 'string' };
@@ -83,21 +86,21 @@ export function toJsonSchema(node: OpenAPISchema, topKind = false): Json {
   }
   if (Array.isArray(node.required) && node.required.length > 0) out.required = [...(node.required as string[])].sort();
   const ap = node.additionalProperties;
-  if (isObject(ap)) out.additionalProperties = toJsonSchema(ap);
+  if (isObject(ap)) out.additionalProperties = toJsonSchema(ap, false, keepPattern);
   else if (names.length > 0 && ap === undefined && !preserve && !embedded) out.additionalProperties = false;
   for (const comb of ['allOf', 'anyOf', 'oneOf'] as const) {
     const list = node[comb];
-    if (Array.isArray(list) && list.length > 0) out[comb] = list.filter(isObject).map((s) => toJsonSchema(s));
+    if (Array.isArray(list) && list.length > 0) out[comb] = list.filter(isObject).map((s) => toJsonSchema(s, false, keepPattern));
   }
-  if (isObject(node.not)) out.not = toJsonSchema(node.not);
+  if (isObject(node.not)) out.not = toJsonSchema(node.not, false, keepPattern);
   if (node.nullable === true && typeof out.type === 'string') out.type = [out.type, 'null'];
   return out;
 }
 
 /** The JSON Schema of a named schema (Quantity accepts a number or a quantity string). */
-export function namedJsonSchema(name: string, schema: OpenAPISchema, isKind: boolean): Json {
+export function namedJsonSchema(name: string, schema: OpenAPISchema, isKind: boolean, keepPattern: PatternCheck = patternOk): Json {
   if (name === QUANTITY) return { type: ['string', 'number'], format: 'quantity' };
-  return toJsonSchema(schema, isKind);
+  return toJsonSchema(schema, isKind, keepPattern);
 }
 
 /** Field-path shape of a schema: only the parts that lead to lists and maps. */

@@ -4,6 +4,7 @@
 // returns a handle with the URL and stop() (graceful: see drain.ts). Used by
 // the CLI and in-process by tests.
 
+import type { ValidatorCompiler } from '../schema/validator-worker.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -52,6 +53,8 @@ import { DEFAULT_SERVICE_CIDR } from '../registry/strategies/service/allocate.ts
 
 /** The flags of the server (kube-apiserver's names in camel case) and what tests and embedders may hand in; the authorization ones are AuthorizationOptions (server/authorization.ts). */
 export interface StartOptions extends AuthorizationOptions {
+  /** Compiles the validators of CustomResourceDefinitions (default: ajv in a worker thread; tests hold compiles with it). */
+  crdValidatorCompiler?: ValidatorCompiler;
   /** Directory for the database and admin.kubeconfig; undefined or ':memory:' keeps everything in memory. */
   dataDir?: string;
   bindAddress?: string;
@@ -442,7 +445,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     csrSigning: pki ? { ca: pki.ca } : undefined,
     eventTTLMs: options.eventTTLMs,
     admissionPlugins,
-    crds: { storageFor: storage.storageFor, services: writeServices, schemas: customSchemas },
+    crds: { storageFor: storage.storageFor, services: writeServices, schemas: customSchemas, compiler: options.crdValidatorCompiler },
   });
   for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);
   // ready: the garbage collector is a controller (kube-controller-manager's, upstream), which readiness does not wait for

@@ -74,6 +74,8 @@ const CURRENT_OPERATION = 'current-operation';
 
 export class FieldManager {
   readonly apiVersion: string;
+  /** The merge schema type the objects are of. */
+  readonly typeName: string;
   private readonly view: SchemaView;
   private readonly ref: TypeRef;
   private readonly deduced: boolean;
@@ -86,6 +88,7 @@ export class FieldManager {
   constructor(o: FieldManagerOptions) {
     this.view = viewOf(o.schema);
     this.apiVersion = o.apiVersion;
+    this.typeName = o.typeName;
     const known = this.view.hasType(o.typeName);
     if (!known && !o.unstructured) throw new Error(`merge schema has no type ${JSON.stringify(o.typeName)}`);
     this.ref = known ? { named: o.typeName } : DEDUCED_REF;

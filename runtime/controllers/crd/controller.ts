@@ -15,7 +15,7 @@ import type { ApiIndex } from '../../registry/served.ts';
 import type { RegistryStore } from '../../registry/store.ts';
 import { APISERVER_WRITER } from '../../registry/write-services.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { calculateNames, ESTABLISHED, namesInUse } from './names.ts';
+import { calculateNames, ESTABLISHED, namesInUse, waitsForNames } from './names.ts';
 import type { CrdServing } from './serving.ts';
 
 export const CRD_GROUP = 'apiextensions.k8s.io';
@@ -104,10 +104,10 @@ export class CrdController {
     this.timers.add(t);
   }
 
-  /** The other CRDs of a group, looked at again when a name may have been freed. */
+  /** The other CRDs of a group that wait for a name, looked at again when a name may have been freed. */
   private async requeueGroup(group: string, except: string): Promise<void> {
     const { items } = await this.store.list('', {});
-    for (const crd of items) if (crd.spec?.group === group && crd.metadata.name !== except) this.enqueue(crd.metadata.name);
+    for (const crd of items) if (crd.spec?.group === group && crd.metadata.name !== except && waitsForNames(crd)) this.enqueue(crd.metadata.name);
   }
 
   private async sync(name: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calculateNames, namesInUse } from './names.ts';
+import { calculateNames, namesInUse, waitsForNames } from './names.ts';
 import type { Obj } from '../../storage/interface.ts';
 
 const crd = (name: string, names: Obj, accepted?: Obj, conditions?: Obj[]): Obj => ({
@@ -96,5 +96,20 @@ describe('calculateNames', () => {
   ])('Established: %s', (_name, conditions, plural, want) => {
     const c = crd('x.example.com', { plural, singular: 'x', kind: 'X', listKind: 'XList' }, undefined, conditions);
     expect(calculateNames(c, namesInUse([holder], 'example.com')).established).toEqual(want);
+  });
+});
+
+describe('waitsForNames', () => {
+  const accepted = { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' };
+  const conflict = { type: 'NamesAccepted', status: 'False', reason: 'PluralConflict', message: '"widgets" is already in use' };
+  it.each<[string, Obj, boolean]>([
+    ['every name accepted', crd('widgets.example.com', widgets, widgets, [accepted]), false],
+    ['a plural in conflict', crd('widgets.example.com', widgets, { ...widgets, plural: '' }, [conflict]), true],
+    ['a new short name not accepted yet', crd('widgets.example.com', { ...widgets, shortNames: ['wd', 'w'] }, widgets, [accepted]), true],
+    ['names not looked at yet', crd('widgets.example.com', widgets), true],
+    ['accepted names without the condition', crd('widgets.example.com', widgets, widgets), true],
+    ['being deleted', { ...crd('widgets.example.com', widgets, { ...widgets, plural: '' }, [conflict]), metadata: { name: 'widgets.example.com', deletionTimestamp: '2026-01-01T00:00:00Z' } }, false],
+  ])('%s: %s', (_name, obj, want) => {
+    expect(waitsForNames(obj)).toBe(want);
   });
 });

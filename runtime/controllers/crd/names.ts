@@ -20,6 +20,19 @@ export interface CrdNames {
   categories?: string[];
 }
 
+/**
+ * Whether a CRD can gain from a name freed in its group: it is not being
+ * deleted and some name it asks for is not accepted (or NamesAccepted is not
+ * True). The others would be looked at again for nothing.
+ */
+export function waitsForNames(crd: Obj): boolean {
+  if (crd.metadata?.deletionTimestamp) return false;
+  const norm = (n: Partial<CrdNames> | undefined) => JSON.stringify([n?.plural ?? '', n?.singular ?? '', n?.kind ?? '', n?.listKind ?? '', n?.shortNames ?? [], n?.categories ?? []]);
+  if (norm(crd.spec?.names) !== norm(crd.status?.acceptedNames)) return true;
+  const cond = (crd.status?.conditions ?? []).find((c: { type?: string }) => c.type === 'NamesAccepted');
+  return cond?.status !== 'True';
+}
+
 /** Names accepted by the CRDs (and built-in resources) of one group. */
 export interface NamesInUse {
   resources: Set<string>;

@@ -3,14 +3,16 @@
 // uses) under its accepted names, its schemas registered with the server's
 // custom schemas, and its group and resource bound in the served index
 // (registry/served.ts), replacing what it was served with before (the
-// compiler, and ajv under it, is imported when the first CRD is served). Stopping
-// drops it from the index and forgets its schemas; stored objects stay.
+// compiler, and ajv under it, is imported when the first CRD is served; ajv
+// compiles in a worker thread, so a big schema does not hold up requests).
+// Stopping drops it from the index and forgets its schemas; stored objects stay.
 // Each served CRD gets the converter of its spec.conversion (None or its
 // webhook, registry/conversion/), which its store uses to store objects in
 // the storage version and to answer in the request's; a `service` webhook
 // is reached through the Service's Endpoints.
 
 import type { CompiledCrdVersion } from '../../schema/compile.ts';
+import type { ValidatorCompiler, WorkerCompiler } from '../../schema/validator-worker.ts';
 import type { CustomSchemas } from '../../registry/custom-schemas.ts';
 import { serveResource, type ApiIndex, type StorageProvider } from '../../registry/served.ts';
 import type { WriteServices } from '../../registry/write-services.ts';
@@ -36,6 +38,8 @@ export interface CrdServingDeps {
   conversionTimeoutMs?: number;
   /** Where a webhook `service` is reached (default: an address of its Endpoints). */
   resolveService?: ServiceResolver;
+  /** Compiles the validators (default: a worker thread started with the first CRD). */
+  compiler?: ValidatorCompiler;
 }
 
 interface ServedCrd {
@@ -50,6 +54,7 @@ interface ServedCrd {
 export class CrdServing {
   private readonly served = new Map<string, ServedCrd>();
   private compiles = 0;
+  private worker: WorkerCompiler | undefined;
 
   constructor(private readonly deps: CrdServingDeps) {}
 
@@ -77,7 +82,7 @@ export class CrdServing {
     const asServed = { ...crd, spec: { ...crd.spec, names: { ...crd.spec.names, ...accepted } } };
     // ajv is loaded with the first CRD served, not at start
     const { compileCrd } = await import('../../schema/compile.ts');
-    const compiled = compileCrd(asServed, `${crd.metadata.uid ?? name}.${++this.compiles}`);
+    const compiled = await compileCrd(asServed, `${crd.metadata.uid ?? name}.${++this.compiles}`, await this.compiler());
     if (compiled.length === 0) {
       this.stop(name);
       return compiled;
@@ -106,6 +111,21 @@ export class CrdServing {
     }
     this.served.set(name, { source, group, resource, schemas: compiled.map((c) => c.def.schema), converter });
     return compiled;
+  }
+
+  private async compiler(): Promise<ValidatorCompiler> {
+    if (this.deps.compiler) return this.deps.compiler;
+    if (!this.worker) {
+      const { WorkerCompiler } = await import('../../schema/validator-worker.ts');
+      this.worker ??= new WorkerCompiler();
+    }
+    return this.worker.compile;
+  }
+
+  /** Ends the compiler's worker thread, if one runs. */
+  async close(): Promise<void> {
+    await this.worker?.close();
+    this.worker = undefined;
   }
 
   /** The CRD is being deleted: creates of its custom resources are refused from now on. */

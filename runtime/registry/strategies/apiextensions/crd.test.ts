@@ -318,6 +318,25 @@ describe('ValidateCustomResourceDefinition: texts', () => {
     expect(ap).toEqual(['spec.validation.openAPIV3Schema.properties[a].items: Required value: must be specified']);
   });
 
+  it.each<[string, J, string[]]>([
+    // upstream's "invalid regex pattern" case of TestValidateCustomResourceDefinition
+    [
+      'a pattern Go cannot compile',
+      { foo: { type: 'string', pattern: '+' } },
+      [
+        'spec.validation.openAPIV3Schema.properties[foo].pattern: Invalid value: "+": must be a valid regular expression, but isn\'t: error parsing regexp: missing argument to repetition operator: `+`',
+      ],
+    ],
+    ['RE2 syntax JavaScript lacks (a flag group)', { foo: { type: 'string', pattern: '(?i)^abc$' } }, []],
+    ['JavaScript syntax RE2 lacks (a look-behind)', { foo: { type: 'string', pattern: '(?<=a)b' } }, ['spec.validation.openAPIV3Schema.properties[foo].pattern']],
+    ['a repeat count over 1000', { foo: { type: 'string', pattern: 'a{1001}' } }, ['spec.validation.openAPIV3Schema.properties[foo].pattern']],
+    ['a bad pattern under allOf', { foo: { type: 'string', allOf: [{ pattern: '(' }] } }, ['spec.validation.openAPIV3Schema.properties[foo].allOf[0].pattern']],
+  ])('checks patterns as RE2: %s', (_name, props, want) => {
+    const got = texts(crd((c) => c.spec.versions.forEach((v: J) => (v.schema = schema({ type: 'object', properties: props })))));
+    expect(got.length).toBe(want.length);
+    got.forEach((t, i) => expect(t.startsWith(want[i])).toBe(true));
+  });
+
   it('per-version schemas that differ are validated at their version', () => {
     const out = texts(
       crd((c) => {

@@ -8,6 +8,7 @@
 // otherwise valid, the x-kubernetes-validations rules compiled with their
 // cost limits. The walk is linear in the schema's size and bounded in
 // depth (deeper nesting is one error, not a stack overflow). Upstream's texts.
+import { RE2JS } from '@bufbuild/re2';
 import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
 import { GoValue } from '../../../api/go-format.ts';
 import type { JSONSchema } from '../../../cel/schema/types.ts';
@@ -238,13 +239,7 @@ function invariants(s: Schema, path: string, ctx: Ctx, out: FieldError[]): void 
   if (s.additionalProperties !== undefined && ctx.level === 'root') out.push(fieldErrors.forbidden(`${path}.additionalProperties`, 'must not be used at the root'));
   if (intOrString && preserve) out.push(fieldErrors.invalid(`${path}.x-kubernetes-preserve-unknown-fields`, true, 'must be false if x-kubernetes-int-or-string is true'));
   if (intOrString && embedded) out.push(fieldErrors.invalid(`${path}.x-kubernetes-embedded-resource`, true, 'must be false if x-kubernetes-int-or-string is true'));
-  if (typeof s.pattern === 'string') {
-    try {
-      new RegExp(s.pattern, 'u');
-    } catch (e) {
-      out.push(fieldErrors.invalid(`${path}.pattern`, s.pattern, `must be a valid regular expression, but isn't: ${(e as Error).message}`));
-    }
-  }
+  pattern(s, path, out);
   if (embedded && type !== 'object') {
     if (type === '') out.push(fieldErrors.required(`${path}.type`, 'must be object if x-kubernetes-embedded-resource is true'));
     else out.push(fieldErrors.invalid(`${path}.type`, type, 'must be object if x-kubernetes-embedded-resource is true'));
@@ -273,6 +268,16 @@ function invariants(s: Schema, path: string, ctx: Ctx, out: FieldError[]): void 
   }
   if (embedded && !preserve && Object.keys(props).length === 0)
     out.push(fieldErrors.required(`${path}.properties`, 'must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields'));
+}
+
+/** A pattern must compile as RE2 (Go's regexp, which upstream compiles it with; JavaScript's syntax differs). */
+function pattern(s: Schema, path: string, out: FieldError[]): void {
+  if (typeof s.pattern !== 'string' || s.pattern === '') return;
+  try {
+    RE2JS.compile(s.pattern);
+  } catch (e) {
+    out.push(fieldErrors.invalid(`${path}.pattern`, s.pattern, `must be a valid regular expression, but isn't: ${(e as Error).message}`));
+  }
 }
 
 /** `anyOf: [{type: integer}, {type: string}]` directly, or as the first allOf entry, under x-kubernetes-int-or-string. */
@@ -307,6 +312,7 @@ function nested(s: Schema, path: string, junctor: string, errs: FieldError[], ou
   if (s['x-kubernetes-map-type'] !== undefined) forbidden.push(['x-kubernetes-map-type', 'must be undefined to be structural']);
   if (Array.isArray(s['x-kubernetes-validations']) && s['x-kubernetes-validations'].length > 0 && junctor !== 'allOf') forbidden.push(['x-kubernetes-validations', 'must be empty to be structural']);
   for (const [f, why] of forbidden) out.push(fieldErrors.forbidden(`${path}.${f}`, why));
+  pattern(s, path, out);
   const props = isObj(s.properties) ? s.properties : {};
   if (Object.hasOwn(props, 'metadata')) out.push(fieldErrors.forbidden(`${path}.properties[metadata]`, 'must not be specified in a nested context'));
   for (const [k, ps] of Object.entries(props)) if (isObj(ps)) nested(ps, `${path}.properties[${k}]`, junctor, errs, out, depth + 1, false);
