@@ -3,9 +3,9 @@
 // of items, metadata and endpoint versions, with items kept as text and as
 // bytes (whose text is then read only for another version); the protobuf
 // bodies against the codec's encoding of the same list, with the item cache
-// bounded small.
+// bounded small, whole and streamed in chunks of many sizes.
 import { describe, expect, it } from 'vitest';
-import { listBody, objectBody, PROTOBUF_CACHE_BYTES, ProtobufItemCache, ProtobufObjectCache, protobufListBody, protobufObjectBody } from './encoded-list.ts';
+import { listBody, objectBody, PROTOBUF_CACHE_BYTES, ProtobufItemCache, ProtobufObjectCache, protobufListBody, protobufListChunks, protobufObjectBody } from './encoded-list.ts';
 import { loadKubeProtobuf } from '../codec/protobuf/index.ts';
 import type { EncodedObject, Obj } from '../storage/interface.ts';
 
@@ -124,5 +124,79 @@ describe('protobuf item cache', () => {
     // every kept item weighs its JSON, its bytes and a fixed overhead: more than its JSON alone
     const last = cms.slice(cms.length - items);
     expect(weight).toBeGreaterThan(last.reduce((s, c) => s + c.json.length, 0));
+  });
+});
+
+describe('protobuf list in chunks', () => {
+  const cms = Array.from({ length: 60 }, (_, i) =>
+    enc({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, resourceVersion: String(10 + i), labels: { i: String(i) } }, data: { v: 'é'.repeat(i) + 'x'.repeat(i * 11) } }),
+  );
+  const meta = { resourceVersion: '99', continue: 'abc', remainingItemCount: 4 };
+  const whole = async (items: EncodedObject[]) => {
+    const codec = await loadKubeProtobuf();
+    return Buffer.from(codec.encode({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: meta, items: items.map((c) => JSON.parse(c.json)) }));
+  };
+
+  it.each([
+    ['chunks smaller than the envelope', 8, PROTOBUF_CACHE_BYTES],
+    ['chunks of about one item', 300, PROTOBUF_CACHE_BYTES],
+    ['chunks of several items', 4096, PROTOBUF_CACHE_BYTES],
+    ['one chunk', 1 << 20, PROTOBUF_CACHE_BYTES],
+    ['a cache the list does not fit', 300, 4000],
+    ['a cache below any item', 4096, 10],
+  ])('%s: the chunks joined are the bytes of the whole list', async (_name, chunk, bound) => {
+    const codec = await loadKubeProtobuf();
+    const cache = new ProtobufItemCache(bound);
+    for (const items of [cms, cms.slice(0, 1), []]) {
+      const want = await whole(items);
+      for (let round = 0; round < 2; round++) {
+        const chunks = [...protobufListChunks(codec, 'ConfigMapList', 'v1', meta, items, cache, chunk)];
+        expect(Buffer.concat(chunks).toString('hex')).toBe(want.toString('hex'));
+        // no chunk is much bigger than asked for: only an item bigger than a chunk gets one of its own
+        const biggest = Math.max(...items.map((c) => c.json.length), 64);
+        for (const c of chunks) expect(c.length).toBeLessThanOrEqual(Math.max(chunk, biggest));
+        expect(cache.stats.weight).toBeLessThanOrEqual(bound);
+      }
+    }
+  });
+
+  it('keeps the items of a list that fits the cache, and none of one that does not', async () => {
+    const codec = await loadKubeProtobuf();
+    const roomy = new ProtobufItemCache(PROTOBUF_CACHE_BYTES);
+    expect(Buffer.concat([...protobufListChunks(codec, 'ConfigMapList', 'v1', meta, cms, roomy, 4096)]).equals(await whole(cms))).toBe(true);
+    expect(roomy.stats.items).toBe(cms.length);
+    const listJSON = cms.reduce((n, c) => n + c.json.length, 0);
+    const tight = new ProtobufItemCache(listJSON);
+    // an object body kept before the list stays, and the list uses it
+    protobufObjectBody(codec, 'ConfigMap', 'ConfigMapList', 'v1', cms[5], tight, new ProtobufObjectCache());
+    const before = tight.stats;
+    expect(before.items).toBe(1);
+    expect(Buffer.concat([...protobufListChunks(codec, 'ConfigMapList', 'v1', meta, cms, tight, 4096)]).equals(await whole(cms))).toBe(true);
+    expect(tight.stats).toEqual(before);
+  });
+
+  it('two lists streamed at once, chunk by chunk in turn, each get their own bytes', async () => {
+    const codec = await loadKubeProtobuf();
+    const cache = new ProtobufItemCache(10);
+    const a = protobufListChunks(codec, 'ConfigMapList', 'v1', meta, cms, cache, 200);
+    const b = protobufListChunks(codec, 'ConfigMapList', 'v1', meta, [...cms].reverse(), cache, 300);
+    const got: [Buffer[], Buffer[]] = [[], []];
+    for (;;) {
+      const x = a.next();
+      const y = b.next();
+      // an object encoded in between, as another request would
+      codec.encodeListItemView('v1', 'ConfigMapList', { metadata: { name: 'other' }, data: { k: 'y'.repeat(500) } });
+      if (!x.done) got[0].push(x.value);
+      if (!y.done) got[1].push(y.value);
+      if (x.done && y.done) break;
+    }
+    expect(Buffer.concat(got[0]).equals(await whole(cms))).toBe(true);
+    expect(Buffer.concat(got[1]).equals(await whole([...cms].reverse()))).toBe(true);
+  });
+
+  it('an item that cannot be encoded is an error before the first chunk', async () => {
+    const codec = await loadKubeProtobuf();
+    const bad = [...cms.slice(0, 3), enc({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bad' }, data: { k: 5 } } as unknown as Obj)];
+    expect(() => protobufListChunks(codec, 'ConfigMapList', 'v1', meta, bad, new ProtobufItemCache(10), 256)).toThrow();
   });
 });
