@@ -1,12 +1,14 @@
 // listBody and objectBody against JSON.stringify of the list or object a
 // parsed-object answer would serialize (withVersion applied), over a table
-// of items, metadata and endpoint versions, with items kept as text and as
-// bytes (whose text is then read only for another version); the protobuf
+// of items, metadata and endpoint versions, with items kept as text, as
+// bytes (whose text is then read only for another version) and as bytes
+// copied from where they are kept (no view made); the protobuf
 // bodies against the codec's encoding of the same list, with the item cache
 // bounded small, whole and streamed in chunks of many sizes.
 import { describe, expect, it } from 'vitest';
 import { listBody, objectBody, PROTOBUF_CACHE_BYTES, ProtobufItemCache, ProtobufObjectCache, protobufListBody, protobufListChunks, protobufObjectBody } from './encoded-list.ts';
 import { loadKubeProtobuf } from '../codec/protobuf/index.ts';
+import { listChunks } from './list-stream.ts';
 import type { EncodedObject, Obj } from '../storage/interface.ts';
 
 const enc = (o: Obj) => ({ json: JSON.stringify(o), apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : '' });
@@ -16,6 +18,23 @@ const asBytes = (o: Obj, reads: { n: number }): EncodedObject => {
   return {
     apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : '',
     bytes: Buffer.from(text),
+    get json() {
+      reads.n++;
+      return text;
+    },
+  };
+};
+/** An item whose bytes are copied out from where they are kept: no view of them may be asked for. */
+const copied = (o: Obj, reads: { n: number }): EncodedObject => {
+  const text = JSON.stringify(o);
+  const b = Buffer.from(text);
+  return {
+    apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : '',
+    get bytes(): Uint8Array {
+      throw new Error('a view of the bytes was made');
+    },
+    byteLength: b.length,
+    copyBytes: (out: Uint8Array, at: number) => b.copy(out, at),
     get json() {
       reads.n++;
       return text;
@@ -55,6 +74,31 @@ describe('items kept as bytes', () => {
     );
     expect(got.equals(listBody('L', apiVersion, { resourceVersion: '9' }, items.map(enc)))).toBe(true);
     expect(reads.n).toBe(items.filter((o) => o.apiVersion !== apiVersion).length);
+  });
+
+  it.each(rows.map((r) => [r[0], r[2], r[4]] as const))('%s: copied from where they are kept, whole and in chunks, no view made', (_, apiVersion, items) => {
+    const reads = { n: 0 };
+    const want = listBody('L', apiVersion, { resourceVersion: '9' }, items.map(enc));
+    const got = listBody(
+      'L',
+      apiVersion,
+      { resourceVersion: '9' },
+      items.map((o) => copied(o, reads)),
+    );
+    expect(got.equals(want)).toBe(true);
+    for (const chunk of [1, 40, 1 << 20]) {
+      const chunks = [
+        ...listChunks(
+          'L',
+          apiVersion,
+          { resourceVersion: '9' },
+          items.map((o) => copied(o, reads)),
+          chunk,
+        ),
+      ];
+      expect(Buffer.concat(chunks).equals(want)).toBe(true);
+    }
+    expect(reads.n).toBe(4 * items.filter((o) => o.apiVersion !== apiVersion).length);
   });
 
   it.each(objs.map((o) => [o.metadata.name, o] as const))('object %s: its bytes and a newline', (_, o) => {

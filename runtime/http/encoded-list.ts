@@ -2,7 +2,8 @@
 // stored text with its resourceVersion spliced in) instead of parsed objects:
 // a list is its envelope (kind, apiVersion, metadata) around the items' JSON,
 // written once into one buffer, the bytes of an item the cache keeps as
-// bytes copied as they are (never decoded and encoded again). The bytes are
+// bytes copied as they are from where they are kept (never decoded and
+// encoded again, and no view of them made per item). The bytes are
 // exactly those of JSON.stringify of the list object plus the newline
 // encodeBody adds. An item stored under another apiVersion than the
 // endpoint's is parsed and re-serialized with the endpoint's, as withVersion
@@ -25,21 +26,39 @@ export function itemJSON(item: EncodedObject, apiVersion: string): string | Uint
   return JSON.stringify({ ...JSON.parse(item.json), apiVersion });
 }
 
+/** An item whose bytes are copied from where they are kept. */
+type CopiedItem = EncodedObject & { readonly byteLength: number; copyBytes(out: Uint8Array, at: number): number };
+
+/** A piece of a body: text, bytes, or an item whose kept bytes are copied straight into the body (no view of them made per item). */
+export type Piece = string | Uint8Array | CopiedItem;
+
+/** An item's JSON as a piece of a list of the endpoint of `apiVersion`. */
+export function itemPiece(item: EncodedObject, apiVersion: string): Piece {
+  if (item.apiVersion === apiVersion && item.copyBytes !== undefined && item.byteLength !== undefined) return item as CopiedItem;
+  return itemJSON(item, apiVersion);
+}
+
 /** The UTF-8 size of a piece of a body. */
-export function pieceBytes(piece: string | Uint8Array): number {
-  return typeof piece === 'string' ? Buffer.byteLength(piece) : piece.byteLength;
+export function pieceBytes(piece: Piece): number {
+  if (typeof piece === 'string') return Buffer.byteLength(piece);
+  return piece.byteLength;
 }
 
 /** Writes a piece of a body into out at `at`; returns its size. */
-export function writePiece(out: Buffer, piece: string | Uint8Array, at: number): number {
+export function writePiece(out: Buffer, piece: Piece, at: number): number {
   if (typeof piece === 'string') return out.write(piece, at);
-  out.set(piece, at);
-  return piece.byteLength;
+  if (piece instanceof Uint8Array) {
+    out.set(piece, at);
+    return piece.byteLength;
+  }
+  const n = piece.copyBytes(out, at);
+  if (n !== piece.byteLength) throw new Error(`list body: an item copied ${n} of its ${piece.byteLength} bytes`);
+  return n;
 }
 
 /** The size of an item's JSON, counted without decoding it (for a string: its length, a lower bound of its UTF-8 size). */
 export function encodedLength(item: EncodedObject): number {
-  return item.bytes?.byteLength ?? item.json.length;
+  return item.byteLength ?? item.bytes?.byteLength ?? item.json.length;
 }
 
 const COMMA = 44;
@@ -59,10 +78,10 @@ export function objectBody(item: EncodedObject, apiVersion: string): string | Bu
 export function listBody(kind: string, apiVersion: string, metadata: Record<string, unknown>, items: EncodedObject[]): Buffer {
   const head = `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(metadata)},"items":[`;
   const tail = ']}\n';
-  const pieces = new Array<string | Uint8Array>(items.length);
+  const pieces = new Array<Piece>(items.length);
   let size = Buffer.byteLength(head) + tail.length + Math.max(0, items.length - 1);
   for (let i = 0; i < items.length; i++) {
-    const p = itemJSON(items[i], apiVersion);
+    const p = itemPiece(items[i], apiVersion);
     pieces[i] = p;
     size += pieceBytes(p);
   }
