@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { GZIP_THRESHOLD_BYTES } from '../api/k8s-names.ts';
 import type { EncodedObject } from '../storage/interface.ts';
-import { encodedLength, itemJSON, pieceBytes, writePiece } from './encoded-list.ts';
+import { encodedLength, itemPiece, pieceBytes, writePiece, type Piece } from './encoded-list.ts';
 import { acceptsGzip, responseHeaders, type ResponseOptions } from './respond.ts';
 
 /** Lists whose items' JSON passes this many characters are streamed; smaller ones go out as one buffer. */
@@ -28,7 +28,7 @@ export function listAtLeast(items: EncodedObject[], bytes: number): boolean {
 /** The bytes of listBody(kind, apiVersion, metadata, items), in chunks of about chunkBytes. */
 export function* listChunks(kind: string, apiVersion: string, metadata: Record<string, unknown>, items: EncodedObject[], chunkBytes = LIST_CHUNK_BYTES): Generator<Buffer> {
   const head = `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(metadata)},"items":[`;
-  let texts: (string | Uint8Array)[] = [head];
+  let texts: Piece[] = [head];
   let size = Buffer.byteLength(head);
   const flush = (): Buffer => {
     const out = Buffer.allocUnsafe(size);
@@ -43,7 +43,7 @@ export function* listChunks(kind: string, apiVersion: string, metadata: Record<s
       texts.push(',');
       size++;
     }
-    const t = itemJSON(items[i], apiVersion);
+    const t = itemPiece(items[i], apiVersion);
     texts.push(t);
     size += pieceBytes(t);
     if (size >= chunkBytes) yield flush();

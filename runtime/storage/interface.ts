@@ -206,6 +206,9 @@ export interface EncodedObject {
   readonly apiVersion: string;
   /** The same JSON as UTF-8 bytes, where that is how it is kept: a view to read (never to write), made on each read. */
   readonly bytes?: Uint8Array;
+  /** Where the bytes are kept: their size, and a copy of them into out at `at` (returning the size), without a view made for it. */
+  readonly byteLength?: number;
+  copyBytes?(out: Uint8Array, at: number): number;
 }
 
 export interface EncodedListResult extends Omit<ListResult, 'items'> {

@@ -3,7 +3,8 @@
 // parsed-object path gives: `?pretty=true` still takes the parsed path, and
 // its body re-serialized compactly is what that path answers without pretty,
 // and the protobuf answers are the codec's encoding of that same object.
-// A list too big for one buffer is streamed with the same bytes. Also: a
+// A list too big for one buffer is streamed with the same bytes, in JSON and
+// in protobuf. Also: a
 // write acknowledged to a client is seen by every GET and LIST made
 // after it, across many connections at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -182,6 +183,22 @@ describe('big lists are streamed', () => {
       // a page of it is small: one buffer with its length
       const page = await get(`${path}?limit=3`);
       expect(page.headers['content-length']).toBe(String(page.body.length));
+      // protobuf too: chunked, the codec's encoding of the same list, the same gzipped; twice (the items then kept)
+      const codec = await loadKubeProtobuf();
+      const PB = 'application/vnd.kubernetes.protobuf';
+      for (const q of ['', '?labelSelector=missing!%3Dx', '?fieldSelector=metadata.name!%3Dbig-7']) {
+        const wantPB = Buffer.from(codec.encode(JSON.parse((await get(`${path}${q}${q ? '&' : '?'}pretty=true`)).body.toString())));
+        for (let round = 0; round < 2; round++) {
+          const pb = await get(`${path}${q}`, { accept: PB });
+          expect(pb.headers['content-type']).toBe(PB);
+          expect(pb.headers['transfer-encoding']).toBe('chunked');
+          expect(pb.headers['content-length']).toBeUndefined();
+          expect(pb.body.toString('hex')).toBe(wantPB.toString('hex'));
+        }
+        const pbZipped = await get(`${path}${q}`, { accept: PB, 'accept-encoding': 'gzip' });
+        expect(pbZipped.headers['content-encoding']).toBe('gzip');
+        expect(gunzipSync(pbZipped.body).equals(wantPB)).toBe(true);
+      }
     } finally {
       await srv.stop();
     }

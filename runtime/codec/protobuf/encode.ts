@@ -89,13 +89,26 @@ export class Encoder {
 
   /** Encodes `json` as message `desc` (no envelope). */
   encode(desc: DescMessage, json: Json): Uint8Array {
+    return this.write(desc, json, true);
+  }
+
+  /**
+   * The same bytes as encode(), as a view of the encoder's own buffer instead
+   * of a copy: valid only until the encoder's next call, for a caller that
+   * copies them at once (a list streamed in chunks) or needs only their size.
+   */
+  encodeView(desc: DescMessage, json: Json): Uint8Array {
+    return this.write(desc, json, false);
+  }
+
+  private write(desc: DescMessage, json: Json, copy: boolean): Uint8Array {
     const w = this.busy ? new BinaryWriter(1024) : this.scratch;
     const own = w === this.scratch;
     if (own) this.busy = true;
     try {
       w.reset();
       this.writeFields(w, this.plans.get(desc), json, desc.typeName);
-      return w.finish();
+      return copy || !own ? w.finish() : w.view();
     } finally {
       if (own) this.busy = false;
     }

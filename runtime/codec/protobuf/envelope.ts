@@ -84,11 +84,24 @@ export function wrap(apiVersion: string, kind: string, raw: Uint8Array): Uint8Ar
 }
 
 /**
+ * The envelope's bytes before and after a message of `rawSize` bytes, for a
+ * writer that sends the message between them in parts (a list streamed in
+ * chunks). The tail is shared: read it, never write it.
+ */
+export function envelopeAround(apiVersion: string, kind: string, rawSize: number): { head: Uint8Array; tail: Uint8Array } {
+  const h = head(apiVersion, kind);
+  const out = new Uint8Array(h.length + varintLength(rawSize));
+  out.set(h, 0);
+  writeVarint(out, h.length, rawSize);
+  return { head: out, tail: TAIL };
+}
+
+/**
  * The envelope around a message of `rawSize` bytes that `write` puts straight
  * into the result at `at` (returning the position after it): a large message
  * made of parts (a list of cached items) is never copied a second time.
  */
-export function wrapWriting(apiVersion: string, kind: string, rawSize: number, write: (out: Uint8Array, at: number) => number): Uint8Array {
+function wrapWriting(apiVersion: string, kind: string, rawSize: number, write: (out: Uint8Array, at: number) => number): Uint8Array {
   const h = head(apiVersion, kind);
   const out = new Uint8Array(h.length + varintLength(rawSize) + rawSize + TAIL.length);
   out.set(h, 0);

@@ -14,7 +14,7 @@ import { Plans } from './plan.ts';
 import { Encoder } from './encode.ts';
 import { Reader } from './reader.ts';
 import { Decoder } from './decode.ts';
-import { unwrap, varintLength, wrap, wrapWriting, writeVarint } from './envelope.ts';
+import { envelopeAround, unwrap, varintLength, wrap, writeVarint } from './envelope.ts';
 import { frame, readWatchEvent, watchEventBytes } from './watch.ts';
 
 export { ProtobufError, ProtobufUnsupportedError } from './errors.ts';
@@ -34,14 +34,57 @@ export interface KubeProtobuf {
    */
   listItemType(apiVersion: string, listKind: string): string;
   encodeListItem(apiVersion: string, listKind: string, item: object): Uint8Array;
+  /**
+   * encodeListItem's bytes as a view of the codec's own buffer, not a copy:
+   * valid only until the codec's next call (copy them at once, or take their size).
+   */
+  encodeListItemView(apiVersion: string, listKind: string, item: object): Uint8Array;
   /** A list from its metadata and its items' bytes (encodeListItem): the bytes encode() gives for the whole list. */
   encodeListOf(apiVersion: string, listKind: string, metadata: object, items: Uint8Array[]): Uint8Array;
+  /**
+   * The same list in parts, for a writer that streams it: `head` (envelope
+   * and the list's own fields), then for each item (in the order of
+   * `itemSizes`) its prefix (writePrefix) and its bytes, then `tail`.
+   */
+  listParts(apiVersion: string, listKind: string, metadata: object, itemSizes: ArrayLike<number>): ListParts;
   /** An object from its message bytes (encodeListItem of its list): the bytes encode() gives for it. */
   encodeObjectOf(apiVersion: string, kind: string, raw: Uint8Array): Uint8Array;
   /** One watch event as a frame: 4-byte big-endian length + WatchEvent{type, object.raw = enveloped object}. */
   encodeWatchEvent(type: string, obj: object): Uint8Array;
   /** One frame payload (without the length) -> event type and decoded object. */
   decodeWatchEvent(payload: Uint8Array): { type: string; object: Record<string, unknown> };
+}
+
+/** A protobuf list in parts (KubeProtobuf.listParts). */
+export interface ListParts {
+  head: Uint8Array;
+  tail: Uint8Array;
+  /** The size of the field tag and length before an item of `size` bytes. */
+  prefixBytes(size: number): number;
+  /** Writes that tag and length into out at `at`; returns the position after them. */
+  writePrefix(out: Uint8Array, at: number, size: number): number;
+}
+
+/** The parts around the items of a list whose items are field `field` (1 to 15: a one-byte tag). */
+class ItemFieldParts implements ListParts {
+  private readonly tag: number;
+
+  constructor(
+    readonly head: Uint8Array,
+    readonly tail: Uint8Array,
+    field: number,
+  ) {
+    this.tag = (field << 3) | 2;
+  }
+
+  prefixBytes(size: number): number {
+    return 1 + varintLength(size);
+  }
+
+  writePrefix(out: Uint8Array, at: number, size: number): number {
+    out[at] = this.tag;
+    return writeVarint(out, at + 1, size);
+  }
 }
 
 /** Kinds that have upstream messages but that the API serves only as JSON. */
@@ -129,25 +172,40 @@ export class Codec implements KubeProtobuf {
     return this.encoder.encode(this.listItems(apiVersion, listKind).item, item);
   }
 
+  encodeListItemView(apiVersion: string, listKind: string, item: object): Uint8Array {
+    return this.encoder.encodeView(this.listItems(apiVersion, listKind).item, item);
+  }
+
   encodeListOf(apiVersion: string, listKind: string, metadata: object, items: Uint8Array[]): Uint8Array {
+    const sizes = new Array<number>(items.length);
+    for (let i = 0; i < items.length; i++) sizes[i] = items[i].length;
+    const parts = this.listParts(apiVersion, listKind, metadata, sizes);
+    let size = parts.head.length + parts.tail.length;
+    for (const b of items) size += parts.prefixBytes(b.length) + b.length;
+    const out = new Uint8Array(size);
+    out.set(parts.head, 0);
+    let at = parts.head.length;
+    for (const b of items) {
+      at = parts.writePrefix(out, at, b.length);
+      out.set(b, at);
+      at += b.length;
+    }
+    out.set(parts.tail, at);
+    return out;
+  }
+
+  listParts(apiVersion: string, listKind: string, metadata: object, itemSizes: ArrayLike<number>): ListParts {
     const { list, field } = this.listItems(apiVersion, listKind);
     // fields go out in number order: the list's own fields (metadata), then each item as field `field`
-    const head = this.encoder.encode(list, { metadata });
     if (field < 1 || field > 15 || list.fields.some((f) => f.number > field)) throw new ProtobufError(`${apiVersion}, Kind=${listKind}: items is not the last field`);
-    let size = head.length;
-    for (const b of items) size += 1 + varintLength(b.length) + b.length;
-    return wrapWriting(apiVersion, listKind, size, (out, at) => {
-      out.set(head, at);
-      at += head.length;
-      const tag = (field << 3) | 2;
-      for (const b of items) {
-        out[at++] = tag;
-        at = writeVarint(out, at, b.length);
-        out.set(b, at);
-        at += b.length;
-      }
-      return at;
-    });
+    const own = this.encoder.encode(list, { metadata });
+    let rawSize = own.length;
+    for (let i = 0; i < itemSizes.length; i++) rawSize += 1 + varintLength(itemSizes[i]) + itemSizes[i];
+    const env = envelopeAround(apiVersion, listKind, rawSize);
+    const head = new Uint8Array(env.head.length + own.length);
+    head.set(env.head, 0);
+    head.set(own, env.head.length);
+    return new ItemFieldParts(head, env.tail, field);
   }
 
   encodeObjectOf(apiVersion: string, kind: string, raw: Uint8Array): Uint8Array {

@@ -29,6 +29,12 @@ export class WireWriter {
     return out;
   }
 
+  /** The bytes written so far, not copied: valid until the writer is reset or written again. */
+  view(): Uint8Array {
+    if (this.stack.length) throw new Error('WireWriter: unbalanced fork/join');
+    return this.buf.subarray(0, this.pos);
+  }
+
   private ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;
     let size = this.buf.length * 2;

@@ -3,12 +3,12 @@
 // PartialObjectMetadataList forms. Plain JSON is the items' served JSON
 // (the watch cache's strings, or the stored text) inside the list envelope,
 // with no item parsed or re-serialized (a big one streamed, list-stream.ts); protobuf is each item's message bytes,
-// made once per cached object, inside the list's envelope.
+// made once per cached object, inside the list's envelope (a big one streamed as well, encoded-list.ts).
 
 import { errors } from '../../api/errors.ts';
 import { requestHeader } from '../request-headers.ts';
 import { transformList } from '../respond.ts';
-import { listBody, protobufListBody } from '../encoded-list.ts';
+import { listBody, protobufListBody, protobufListChunks } from '../encoded-list.ts';
 import { listAtLeast, listChunks, STREAM_LIST_BYTES, streamedResponse } from '../list-stream.ts';
 import { type RequestContext, groupVersion, negotiate, sendNegotiated, sendSerialized, servesEncodedJSON, servesEncodedProtobuf } from './context.ts';
 import { includeObject, intParam, predicate } from './params.ts';
@@ -57,7 +57,14 @@ export async function handleList(rc: RequestContext): Promise<Response> {
   }
   if (servesEncodedProtobuf(neg)) {
     const enc = await rc.res.store.listEncoded(rc.info.namespace, { ...q, predicate: pred });
-    if (enc) return sendSerialized(rc, neg, protobufListBody(await rc.services.protobuf.codec(groupVersion(rc), d.listKind), d.listKind, groupVersion(rc), listMeta(enc), enc.items));
+    if (enc) {
+      const codec = await rc.services.protobuf.codec(groupVersion(rc), d.listKind);
+      if (listAtLeast(enc.items, STREAM_LIST_BYTES)) {
+        const opts = { acceptEncoding: requestHeader(rc.c, 'accept-encoding'), warnings: rc.warnings };
+        return streamedResponse(protobufListChunks(codec, d.listKind, groupVersion(rc), listMeta(enc), enc.items), neg.contentType, opts);
+      }
+      return sendSerialized(rc, neg, protobufListBody(codec, d.listKind, groupVersion(rc), listMeta(enc), enc.items));
+    }
   }
   const result = await rc.res.store.list(rc.info.namespace, { ...q, predicate: pred });
   const metadata = listMeta(result);

@@ -1,5 +1,5 @@
 // The byte arena: texts come back byte for byte (ASCII, multi-byte, empty,
-// bigger than a slab's share), a mostly retired slab is compacted into the
+// bigger than a slab's share; as views and copied out), a mostly retired slab is compacted into the
 // slab being filled without changing anyone's bytes (views taken before stay
 // valid), a slab that is still mostly current is left alone, and retiring
 // twice counts once.
@@ -28,6 +28,11 @@ describe('byte arena', () => {
     expect(h.text).toBe(text);
     expect(Buffer.compare(h.bytes, Buffer.from(text))).toBe(0);
     expect([before.text, after.text]).toEqual(['before', 'after']);
+    // copied out without a view: the same bytes at the place asked for, nothing around them touched
+    const out = Buffer.alloc(h.byteLength + 4, 0x2e);
+    expect(h.byteLength).toBe(Buffer.byteLength(text));
+    expect(h.copyBytes(out, 2)).toBe(h.byteLength);
+    expect(out.toString()).toBe(`..${text}..`);
   });
 
   it('packs small texts into one slab', () => {

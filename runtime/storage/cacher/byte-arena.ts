@@ -40,6 +40,16 @@ export class Held {
     return this.slab.buf.subarray(this.at, this.at + this.len);
   }
 
+  /** The size of the bytes. */
+  get byteLength(): number {
+    return this.len;
+  }
+
+  /** Copies the bytes into out at `at` (no view of them is made); returns their size. */
+  copyBytes(out: Uint8Array, at: number): number {
+    return this.slab.buf.copy(out, at, this.at, this.at + this.len);
+  }
+
   /** The bytes decoded as a string (a new string each time). */
   get text(): string {
     return this.slab.buf.toString('utf8', this.at, this.at + this.len);

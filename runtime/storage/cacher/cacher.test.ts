@@ -443,7 +443,7 @@ describe('Cacher', () => {
     await until(() => live.length >= 2);
     expect(live.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED']);
     for (const e of live) expect(e.json).toBe(JSON.stringify(e.object));
-    const ring = (cacher as unknown as { ring: EventRing }).ring;
+    const ring = (cacher as unknown as { ring: EventRing<unknown> }).ring;
     const held = ring.since(Number(rv))!;
     expect(held.length).toBe(2);
     // no watch event (and no object parsed for one) stays in the ring once delivered
@@ -468,10 +468,22 @@ describe('Cacher', () => {
 });
 
 describe('EventRing', () => {
-  const ev = (rev: number, at = 0) => ({ kind: 'create' as const, key: `k${rev}`, rev, obj: {}, attrs: { labels: {}, fields: {} }, at });
+  /** Events as the ring gives them back: the entry stands for itself here. */
+  const make = (kind: 'create' | 'update' | 'delete', cur: string, rev: number, prev: string | undefined, at: number) => ({
+    kind,
+    key: cur,
+    rev,
+    obj: {},
+    attrs: { labels: {}, fields: {} },
+    at,
+    prevJson: prev,
+  });
+  const ring = (startRev: number, windowMs: number, max: number, now: () => number) => new EventRing<string>(startRev, windowMs, max, make, now);
+  const push = (r: EventRing<string>, rev: number, at = 0) => r.push('create', `k${rev}`, rev, undefined, at);
+
   it('evicts by count and answers 410 for evicted versions', () => {
-    const r = new EventRing(10, 60_000, 3, () => 0);
-    for (let rev = 11; rev <= 15; rev++) r.push(ev(rev));
+    const r = ring(10, 60_000, 3, () => 0);
+    for (let rev = 11; rev <= 15; rev++) push(r, rev);
     expect(r.size).toBe(3);
     expect(r.oldestRev).toBe(12);
     expect(r.since(11)).toBeNull();
@@ -481,12 +493,54 @@ describe('EventRing', () => {
   });
   it('evicts by age', () => {
     let now = 0;
-    const r = new EventRing(0, 100, 1000, () => now);
-    r.push(ev(1, 0));
+    const r = ring(0, 100, 1000, () => now);
+    push(r, 1, 0);
     now = 50;
-    r.push(ev(2, 50));
+    push(r, 2, 50);
     now = 120;
     expect(r.since(0)).toBeNull();
     expect(r.since(1)!.map((e) => e.rev)).toEqual([2]);
+  });
+  it('keeps nothing with a capacity of none', () => {
+    const r = ring(3, 1000, 0, () => 0);
+    push(r, 4);
+    expect(r.size).toBe(0);
+    expect(r.since(3)).toBeNull();
+    expect(r.since(4)).toEqual([]);
+  });
+  // against a plain array of the same events, through growth and wrap-around, gaps in revisions and evictions by both rules
+  it.each([
+    ['capacity below the first slots', 5, 3000, 40],
+    ['capacity past one doubling', 1500, 10_000, 5000],
+    ['capacity far above the events', 100_000, 10_000, 4000],
+    ['a short window', 100_000, 200, 5000],
+  ])('gives what a plain list would: %s', (_name, max, windowMs, n) => {
+    let now = 0;
+    const r = ring(0, windowMs, max, () => now);
+    const model: { kind: string; cur: string; rev: number; prev: string | undefined; at: number }[] = [];
+    let oldest = 0;
+    let rev = 0;
+    const kinds = ['create', 'update', 'delete'] as const;
+    for (let i = 0; i < n; i++) {
+      now += i % 7;
+      rev += 1 + (i % 3);
+      const e = { kind: kinds[i % 3], cur: `k${i % 50}`, rev, prev: i % 3 ? `p${i}` : undefined, at: now };
+      r.push(e.kind, e.cur, e.rev, e.prev, e.at);
+      model.push(e);
+      while (model.length > max || (model.length && model[0].at < now - windowMs)) oldest = model.shift()!.rev;
+      if (i % 97 === 0 || i === n - 1) {
+        expect(r.size).toBe(model.length);
+        expect(r.oldestRev).toBe(oldest);
+        for (const from of [oldest - 1, oldest, model[0]?.rev ?? rev, rev - 5, rev]) {
+          const got = r.since(from);
+          if (from < oldest) {
+            expect(got).toBeNull();
+            continue;
+          }
+          const want = model.filter((m) => m.rev > from).map((m) => [m.kind, m.cur, m.rev, m.prev, m.at]);
+          expect(got!.map((g) => [g.kind, g.key, g.rev, g.prevJson, g.at])).toEqual(want);
+        }
+      }
+    }
   });
 });

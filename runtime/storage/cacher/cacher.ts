@@ -116,7 +116,7 @@ export class Cacher implements Storage {
   readonly prefix: string;
   private store = new Map<string, Entry>();
   private keys = new SortedKeys();
-  private ring: EventRing;
+  private ring: EventRing<Entry>;
   private rev = 0;
   private ready: Promise<void>;
   /** The last (re)list finished and the cache follows the store (reads need not wait for ready). */
@@ -145,12 +145,12 @@ export class Cacher implements Storage {
     };
     this.typeInfo = { apiVersion: opts.apiVersion, kind: opts.kind };
     this.entries = new EntryFactory(opts.attrs, opts.arena);
-    this.ring = new EventRing(0, this.opts.historyWindowMs, this.opts.maxEvents);
+    this.ring = this.newRing(0);
     this.watchers = new Fanout<FanItem, Watcher>({
       deliver: (w, items) => this.deliverBatch(w, items),
       sliceMs: opts.fanoutSliceMs,
       busyShare: opts.fanoutBusyShare,
-      // once every watcher has a change, the ring keeps its strings only
+      // once every watcher has a change, the objects built for it are let go (the ring keeps the entries only)
       settled: (items) => {
         for (const item of items) if (!('bookmark' in item)) item.release?.();
         if (this.lastDelivery.items === items) {
@@ -163,6 +163,11 @@ export class Cacher implements Storage {
     this.ready.catch(() => undefined);
     this.bookmarkTimer = setInterval(() => this.sendBookmarks(), opts.bookmarkIntervalMs ?? 60_000);
     this.bookmarkTimer.unref();
+  }
+
+  /** An empty ring of events after rev; the events it answers with are made from its entries, their objects parsed when asked for. */
+  private newRing(rev: number): EventRing<Entry> {
+    return new EventRing<Entry>(rev, this.opts.historyWindowMs, this.opts.maxEvents, (kind, cur, r, prev, at) => cacheEvent(kind, cur, r, prev, undefined, at));
   }
 
   private keyOf(obj: Obj): string {
@@ -201,7 +206,7 @@ export class Cacher implements Storage {
       this.noteType(obj);
     }
     this.rev = Number(list.resourceVersion);
-    this.ring = new EventRing(this.rev, this.opts.historyWindowMs, this.opts.maxEvents);
+    this.ring = this.newRing(this.rev);
     this.innerStream = await this.inner.watch(this.prefix, {
       recursive: true,
       resourceVersion: list.resourceVersion,
@@ -260,10 +265,10 @@ export class Cacher implements Storage {
     }
     if (prev) this.entries.retire(prev);
     this.noteType(obj);
-    // the watchers get the object the change arrived with; once the fan-out has settled the change, the ring keeps its strings only
-    const ce = cacheEvent(kind, cur, rev, prev, obj, Date.now());
-    this.ring.push(ce);
-    this.watchers.publish(ce);
+    // the watchers get the object the change arrived with; the ring keeps the entries only
+    const at = Date.now();
+    this.ring.push(kind, cur, rev, prev, at);
+    this.watchers.publish(cacheEvent(kind, cur, rev, prev, obj, at));
     this.advance(rev);
   }
 
@@ -620,7 +625,7 @@ export class Cacher implements Storage {
    * Expired), as a cache does when it must shed memory.
    */
   dropHistory(): void {
-    this.ring = new EventRing(this.rev, this.opts.historyWindowMs, this.opts.maxEvents);
+    this.ring = this.newRing(this.rev);
   }
 
   /** Number of open watchers (for tests and metrics). */

@@ -8,8 +8,9 @@
 // small, an entry is one object that is its own selector attributes: label
 // sets seen before are shared (EntryFactory), and metadata.name and
 // metadata.namespace, when they are all the fields and the key spells them,
-// are read back from the key instead of being stored. Ring events (ring.ts)
-// are built here too, referring to the entries.
+// are read back from the key instead of being stored. The events of changes
+// (what watchers get, and what the ring, ring.ts, makes from its slots) are
+// built here too, referring to the entries.
 import type { EncodedObject, Obj, ObjectAttrs, WatchEvent } from '../interface.ts';
 import type { CacheEvent } from './ring.ts';
 import { ByteArena, Held } from './byte-arena.ts';
@@ -114,10 +115,12 @@ export function parseEntry(e: { json: string }): Obj {
 }
 
 /**
- * A ring event over entry strings. `live` is the object the change arrived
- * with: it serves the watchers the change is delivered to at once and is let
- * go by `release()`, after which the objects are parsed from the JSON (for a
- * watch that starts from an earlier version), so the ring holds strings only.
+ * A change over entries. `live` is the object the change arrived with: it
+ * serves the watchers the change is delivered to at once and is let go by
+ * `release()`, after which the objects are parsed from the JSON. The ring
+ * (ring.ts) keeps only the entries, kind, revision and time of a change and
+ * makes a fresh event without `live` for a watch that starts from an earlier
+ * version.
  * A class, so that every event has the same small shape (object literals with
  * getters are kept as dictionaries, several hundred bytes each).
  */
