@@ -41,27 +41,15 @@ export const DEFAULT_GENERATED_DIR = join(packageRoot(dirname(fileURLToPath(impo
 
 const MERGE_SCHEMA_JSON = 'merge-schema.json';
 
-/** The merge schemas whose data has been read (tests). */
-const mergeSchemasRead = new WeakSet<MergeSchema>();
-
 /** A merge schema whose types are read from `file` on first access (synchronously: every user reads them in the middle of a request). */
 export function lazyMergeSchema(file: string): MergeSchema {
   let types: MergeSchema['types'] | undefined;
   const schema: MergeSchema = {
     get types() {
-      if (!types) {
-        types = (JSON.parse(readFileSync(file, 'utf8')) as MergeSchema).types;
-        mergeSchemasRead.add(schema);
-      }
-      return types;
+      return (types ??= (JSON.parse(readFileSync(file, 'utf8')) as MergeSchema).types);
     },
   };
   return schema;
-}
-
-/** Whether a merge schema from lazyMergeSchema() has read its data (tests). */
-export function mergeSchemaRead(schema: MergeSchema): boolean {
-  return mergeSchemasRead.has(schema);
 }
 
 /** Memoized: the protobuf index is imported once, by the first caller. */
