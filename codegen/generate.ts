@@ -9,7 +9,7 @@ import { generateProto } from './proto/index.ts';
 import type { Model } from './model/types.ts';
 import { emitApiTypes } from './emit/api-types.ts';
 import { emitRegistry } from './emit/registry.ts';
-import { emitMergeSchema } from './emit/merge-schema.ts';
+import { emitMergeSchema, emitMergeSchemaJSON } from './emit/merge-schema.ts';
 import { emitValidators } from './emit/validators.ts';
 import { emitOpenAPIV2 } from './emit/openapi-v2.ts';
 import { emitOpenAPIV3 } from './emit/openapi-v3.ts';
@@ -23,7 +23,8 @@ export function generateFiles(model: Model): Map<string, string> {
   const files = new Map<string, string>();
   files.set('api-types.ts', emitApiTypes(templatesDir));
   files.set('registry.ts', emitRegistry(model));
-  files.set('merge-schema.ts', emitMergeSchema(model));
+  files.set('merge-schema.ts', emitMergeSchema());
+  files.set('merge-schema.json', emitMergeSchemaJSON(model));
   const v = emitValidators(model, templatesDir);
   for (const [name, text] of v.modules) files.set(`validators/${name}.ts`, text);
   files.set('validators/index.ts', v.index);
@@ -52,9 +53,9 @@ function listFiles(dir: string, out: string[] = [], root = dir): string[] {
   return out;
 }
 
-/** A file codegen wrote earlier: a .ts file with the generated header, or a JSON document under openapi/. */
+/** A file codegen wrote earlier: a .ts file with the generated header, a JSON document under openapi/, or the merge schema's data. */
 function isGeneratedFile(outDir: string, rel: string): boolean {
-  if (rel.startsWith('openapi/') && rel.endsWith('.json')) return true;
+  if ((rel.startsWith('openapi/') && rel.endsWith('.json')) || rel === 'merge-schema.json') return true;
   if (!rel.endsWith('.ts')) return false;
   return readFileSync(join(outDir, rel), 'utf8').startsWith(GENERATED_HEADER);
 }

@@ -1,5 +1,6 @@
-// Emits generated/merge-schema.ts: the structured-merge-diff schema of every
-// named type reachable from a resource (plus the meta types) as plain data.
+// Emits generated/merge-schema.json: the structured-merge-diff schema of every
+// named type reachable from a resource (plus the meta types) as plain data, and
+// generated/merge-schema.ts, which reads it.
 // Each type's atom comes from the shared translation
 // (runtime/schema/merge-types.ts, the rules of docs/spec-format.md); here
 // only Quantity (untyped) and the reserved types are added.
@@ -8,7 +9,7 @@ import type { Model } from '../model/types.ts';
 import { QUANTITY } from '../load/schema-util.ts';
 import { namedAtom, reservedTypes, type MergeCtx } from '../../runtime/schema/merge-types.ts';
 import { closure, metaSchemas, rootsOfResources } from './reach.ts';
-import { literal, ModuleWriter } from './printer.ts';
+import { ModuleWriter } from './printer.ts';
 
 /** The merge schema of the named types reachable from the model's resources and meta types. */
 export function buildMergeSchema(model: Model): MergeSchema {
@@ -30,9 +31,18 @@ export function buildMergeSchema(model: Model): MergeSchema {
   return { types: sorted };
 }
 
-export function emitMergeSchema(model: Model): string {
-  const w = new ModuleWriter('The merge schema (structured-merge-diff model) of every named type served, for\nstrategic merge patch and server-side apply.');
+/** generated/merge-schema.json: the merge schema as data, which the server reads on first use (runtime/server/generated-api.ts). */
+export function emitMergeSchemaJSON(model: Model): string {
+  return `${JSON.stringify(buildMergeSchema(model))}\n`;
+}
+
+/** generated/merge-schema.ts: `mergeSchema`, read from merge-schema.json beside it when imported (tests and tools). */
+export function emitMergeSchema(): string {
+  const w = new ModuleWriter(
+    'The merge schema (structured-merge-diff model) of every named type served, for\nstrategic merge patch and server-side apply: merge-schema.json beside this\nmodule, read when it is imported. The server reads that file on first use.',
+  );
+  w.importValue('readFileSync', 'node:fs');
   w.importType('MergeSchema', './api-types.ts');
-  w.line(`export const mergeSchema: MergeSchema = ${literal(buildMergeSchema(model))};`);
+  w.line(`export const mergeSchema: MergeSchema = JSON.parse(readFileSync(new URL('./merge-schema.json', import.meta.url), 'utf8'));`);
   return w.toString();
 }

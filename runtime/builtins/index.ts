@@ -3,8 +3,10 @@
 // EndpointSlice, local APIServices, extension-apiserver-authentication, the RBAC bootstrap policy, the system PriorityClasses), in-process
 // controllers (namespace deletion, every namespace's default ServiceAccount and kube-root-ca.crt, ClusterRole aggregation, CSR signing), allocators wired into the strategies
 // that need them, and admission plugins (those that authorize approving and signing CSRs ask
-// the server's authorizer). startServer() calls
-// installBuiltins() once before it listens; stop() ends the controllers.
+// the server's authorizer). startServer() calls installBuiltins() once after it
+// listens and before /readyz passes, and startControllers() once readiness
+// holds: the controllers are kube-controller-manager's upstream, which
+// kube-apiserver's readiness does not wait for. stop() ends them.
 
 import type { AdmissionChain } from '../admission/chain.ts';
 import type { Discovery } from '../http/discovery.ts';
@@ -74,6 +76,8 @@ export interface BuiltinContext {
 }
 
 export interface InstalledBuiltins {
+  /** Starts the in-process controllers (namespace deletion, service accounts and their tokens, kube-root-ca.crt, CSR signing, bootstrap tokens, Event TTL); at most once. */
+  startControllers(): void;
   stop(): Promise<void>;
 }
 
@@ -96,15 +100,8 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   const apiServices = await installLocalAPIServices(ctx.api, ctx.discovery);
   const endpoints = await installKubernetesEndpoints(ctx.api, ctx.flags);
   if (ctx.extensionAuthentication) await publishExtensionAuthentication(ctx.api, ctx.extensionAuthentication);
-  const nsController = controllers.has('namespace') ? startNamespaceController(ctx.api) : undefined;
-  const saController = controllers.has('serviceaccount') ? startServiceAccountController(ctx.api) : undefined;
-  const tokenSecrets =
-    controllers.has('serviceaccount-token') && ctx.serviceAccountTokens ? startTokenSecretsController(ctx.api, ctx.serviceAccountTokens.issuer, ctx.serviceAccountTokens.rootCA) : undefined;
-  const rootCAPublisher = controllers.has('root-ca-cert-publisher') && ctx.rootCA ? startRootCAPublisher(ctx.api, ctx.rootCA) : undefined;
-  const csrSigning = controllers.has('csrsigning') && ctx.csrSigning ? startCSRSigning(ctx.api, ctx.csrSigning) : undefined;
+  // ClusterRole aggregation fills the rules of admin, edit and view, which authorization reads: it runs before readiness
   const aggregation = controllers.has('clusterrole-aggregation') ? startClusterRoleAggregation(ctx.api) : undefined;
-  const tokenControllers = startBootstrapTokenControllers(ctx.api, { cleaner: controllers.has('tokencleaner'), signer: controllers.has('bootstrapsigner') });
-  const eventTTL = startEventTTL(ctx.api, { ttlMs: ctx.eventTTLMs });
   // stored CRDs are served before the server reports ready
   const crdController = ctx.crds ? await startCrdController(ctx.api, ctx.crds, ctx.log) : undefined;
   const crdSchemas = ctx.crds?.schemas;
@@ -112,23 +109,49 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   await crdAPIServices?.synced();
   let running = true;
   installComponentStatus(ctx.api, () => running);
+  let started: StartedControllers | undefined;
   return {
+    startControllers() {
+      if (!running || started) return;
+      started = startControllers(ctx, controllers);
+    },
     async stop() {
       running = false;
       await services?.stop();
       await apiServices?.stop();
       await endpoints.stop();
+      await started?.stop();
+      await aggregation?.stop();
+      await rbacIndex?.stop();
+      crdAPIServices?.stop();
+      await crdController?.stop();
+    },
+  };
+}
+
+interface StartedControllers {
+  stop(): Promise<void>;
+}
+
+/** The controllers that readiness does not wait for (kube-controller-manager's upstream), as --controllers names them. */
+function startControllers(ctx: BuiltinContext, controllers: Set<string>): StartedControllers {
+  const nsController = controllers.has('namespace') ? startNamespaceController(ctx.api) : undefined;
+  const saController = controllers.has('serviceaccount') ? startServiceAccountController(ctx.api) : undefined;
+  const tokenSecrets =
+    controllers.has('serviceaccount-token') && ctx.serviceAccountTokens ? startTokenSecretsController(ctx.api, ctx.serviceAccountTokens.issuer, ctx.serviceAccountTokens.rootCA) : undefined;
+  const rootCAPublisher = controllers.has('root-ca-cert-publisher') && ctx.rootCA ? startRootCAPublisher(ctx.api, ctx.rootCA) : undefined;
+  const csrSigning = controllers.has('csrsigning') && ctx.csrSigning ? startCSRSigning(ctx.api, ctx.csrSigning) : undefined;
+  const tokenControllers = startBootstrapTokenControllers(ctx.api, { cleaner: controllers.has('tokencleaner'), signer: controllers.has('bootstrapsigner') });
+  const eventTTL = startEventTTL(ctx.api, { ttlMs: ctx.eventTTLMs });
+  return {
+    async stop() {
       await nsController?.stop();
       await saController?.stop();
-      await aggregation?.stop();
       await tokenControllers?.stop();
       await tokenSecrets?.stop();
-      await rbacIndex?.stop();
       await rootCAPublisher?.stop();
       await csrSigning?.stop();
       await eventTTL.stop();
-      crdAPIServices?.stop();
-      await crdController?.stop();
     },
   };
 }

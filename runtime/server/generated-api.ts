@@ -3,11 +3,13 @@
 // documents. The project's own generated/ is imported with literal paths, so
 // that the build (scripts/build.mjs) bundles it and keeps its lazily loaded
 // parts (validators per kind, protobuf messages per group-version) in chunks of
-// their own. Another codegen output directory (--generated-dir, dropped-in
+// their own. The merge schema is data (merge-schema.json), read and parsed
+// when a write, patch or apply first needs it: a restart that writes nothing
+// never loads it. Another codegen output directory (--generated-dir, dropped-in
 // specs) is imported by path; when the running server is compiled JavaScript,
 // that directory's TypeScript is compiled on import by tsx, registered then.
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { MergeSchema, ResourceDef, SchemaValidator } from '../../generated/api-types.ts';
@@ -37,6 +39,19 @@ export function packageRoot(from: string): string {
 
 export const DEFAULT_GENERATED_DIR = join(packageRoot(dirname(fileURLToPath(import.meta.url))), 'generated');
 
+const MERGE_SCHEMA_JSON = 'merge-schema.json';
+
+/** A merge schema whose types are read from `file` on first access (synchronously: every user reads them in the middle of a request). */
+export function lazyMergeSchema(file: string): MergeSchema {
+  let types: MergeSchema['types'] | undefined;
+  const schema: MergeSchema = {
+    get types() {
+      return (types ??= (JSON.parse(readFileSync(file, 'utf8')) as MergeSchema).types);
+    },
+  };
+  return schema;
+}
+
 /** Memoized: the protobuf index is imported once, by the first caller. */
 function once<T>(load: () => Promise<T>): () => Promise<T> {
   let p: Promise<T> | undefined;
@@ -45,10 +60,10 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 
 export async function loadGeneratedApi(dir: string = DEFAULT_GENERATED_DIR): Promise<GeneratedApi> {
   if (dir === DEFAULT_GENERATED_DIR) {
-    const [registry, merge, validators] = await Promise.all([import('../../generated/registry.ts'), import('../../generated/merge-schema.ts'), import('../../generated/validators/index.ts')]);
+    const [registry, validators] = await Promise.all([import('../../generated/registry.ts'), import('../../generated/validators/index.ts')]);
     return {
       resources: registry.resources,
-      mergeSchema: merge.mergeSchema,
+      mergeSchema: lazyMergeSchema(join(dir, MERGE_SCHEMA_JSON)),
       validators: validators.validators,
       proto: once(() => import('../../generated/proto/index.ts')),
       openapiDir: join(dir, 'openapi'),
@@ -57,7 +72,13 @@ export async function loadGeneratedApi(dir: string = DEFAULT_GENERATED_DIR): Pro
   }
   const ext = await moduleExtension(dir);
   const url = (rel: string) => pathToFileURL(join(dir, `${rel}${ext}`)).href;
-  const [registry, merge, validators] = await Promise.all([import(url('registry')), import(url('merge-schema')), import(url('validators/index'))]);
+  // an output of an older codegen has no merge-schema.json: its module holds the data
+  const mergeJSON = join(dir, MERGE_SCHEMA_JSON);
+  const [registry, merge, validators] = await Promise.all([
+    import(url('registry')),
+    existsSync(mergeJSON) ? { mergeSchema: lazyMergeSchema(mergeJSON) } : import(url('merge-schema')),
+    import(url('validators/index')),
+  ]);
   return {
     resources: registry.resources,
     mergeSchema: merge.mergeSchema,

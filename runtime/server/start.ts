@@ -448,10 +448,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     crds: { storageFor: storage.storageFor, services: writeServices, schemas: customSchemas, compiler: options.crdValidatorCompiler },
   });
   for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);
-  // ready: the garbage collector is a controller (kube-controller-manager's, upstream), which readiness does not wait for
   bootstrapped = true;
+  // ready. The controllers, the garbage collector among them, are kube-controller-manager's
+  // upstream, which readiness does not wait for: they start on a later turn of the event
+  // loop, and startServer() resolves once they have started
   const gc = controllers.has('garbagecollector') ? new GarbageCollector(api) : undefined;
-  await gc?.start();
+  await startAfterReady(async () => {
+    builtins.startControllers();
+    await gc?.start();
+  });
   const scheme = plain ? 'http' : 'https';
   const url = clientURL(host, port, scheme);
   storage.describeOwner(url);
@@ -511,6 +516,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       return stopped;
     },
   };
+}
+
+/** Runs start on the event loop's next turn, after the callbacks already due on this one. */
+export function startAfterReady(start: () => Promise<void>): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve)).then(start);
 }
 
 /** The names and addresses the serving certificate covers (kube-apiserver's list). */

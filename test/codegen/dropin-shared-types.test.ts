@@ -53,7 +53,7 @@ const droppedPath = (path: string) => DROPPED.some((d) => path.startsWith(`/apis
 const ownFile = (f: string) =>
   DROPPED.some((d) => f === `validators/${d.group}_${d.version}.ts` || f === `openapi/v3/apis__${d.group}__${d.version}.json` || f.startsWith(`proto/k8s.io/api/${d.pkg.split('.')[3]}/${d.version}/`));
 /** Output files listing every group-version: compared entry by entry below. */
-const AGGREGATES = ['registry.ts', 'merge-schema.ts', 'openapi/v2.json', 'openapi/index.ts', 'openapi/v3/index.json'];
+const AGGREGATES = ['registry.ts', 'merge-schema.json', 'merge-schema.ts', 'openapi/v2.json', 'openapi/index.ts', 'openapi/v3/index.json'];
 
 const t = tempDir('cg-dropin-shared');
 const outs = new Map<string, { dir: string; notes: string[] }>();

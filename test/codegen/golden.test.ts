@@ -116,6 +116,7 @@ describe('golden outputs', () => {
   it('produces exactly these files', () => {
     expect([...files.keys()]).toEqual([
       'api-types.ts',
+      'merge-schema.json',
       'merge-schema.ts',
       'openapi/index.ts',
       'openapi/v2.json',
@@ -139,6 +140,7 @@ describe('golden outputs', () => {
   it.each([
     ['registry.ts'],
     ['merge-schema.ts'],
+    ['merge-schema.json'],
     ['validators/index.ts'],
     ['validators/tiny.dev_v1.Gizmo.ts'],
     ['openapi/v2.json'],

@@ -2,7 +2,9 @@
 // build when stale, then `node dist/cli.js`), answers /readyz and real kubectl
 // writes and reads, loading validators and protobuf messages on first use; the
 // package's compiled entry (`import 'specserver'`) starts a server in a plain
-// node process; and the build notices a changed source file.
+// node process; the merge schema is read only when a write first needs it (a
+// restart that writes nothing never reads it); and the build notices a
+// changed source file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -168,6 +170,51 @@ describe('YAML on first use', () => {
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 });
     const result = JSON.parse(out.trim().split('\n').pop()!);
     expect(result).toEqual({ atStart: false, created: 201, got: 200, type: 'application/yaml', hasData: true, after: true });
+  });
+});
+
+describe('the merge schema on first use', () => {
+  it('a restart reads no merge-schema.json; the first server-side apply and strategic merge patch read it and are served', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'compiled-merge-'));
+    // node:fs's readFileSync, recorded: syncBuiltinESMExports() hands the recording to the modules that import it by name
+    const script = `
+      import fs from 'node:fs';
+      import { syncBuiltinESMExports } from 'node:module';
+      const read = [];
+      const original = fs.readFileSync;
+      fs.readFileSync = (...args) => { read.push(String(args[0])); return original(...args); };
+      syncBuiltinESMExports();
+      const mergeRead = () => read.some((f) => f.endsWith('merge-schema.json'));
+      const { startServer } = await import('specserver');
+      const s = await startServer({ dataDir: process.argv[1], port: Number(process.argv[2]), insecureServeHTTP: true, authorizationMode: ['AlwaysAllow'] });
+      const atStart = mergeRead();
+      const applied = await s.app.request('/api/v1/namespaces/default/configmaps/a?fieldManager=t', {
+        method: 'PATCH', headers: { 'content-type': 'application/apply-patch+yaml' },
+        body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'v' } }),
+      });
+      const patched = await s.app.request('/api/v1/namespaces/default/configmaps/a', {
+        method: 'PATCH', headers: { 'content-type': 'application/strategic-merge-patch+json' },
+        body: JSON.stringify({ data: { l: 'w' } }),
+      });
+      const data = (await patched.json()).data;
+      console.log(JSON.stringify({ port: s.port, atStart, applied: applied.status, patched: patched.status, data, after: mergeRead() }));
+      await s.stop();
+    `;
+    const run = (port: number) =>
+      JSON.parse(
+        execFileSync(process.execPath, ['--input-type=module', '-e', script, dataDir, String(port)], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 })
+          .trim()
+          .split('\n')
+          .pop()!,
+      );
+    try {
+      // a first start writes the bootstrap objects: that reads it; a restart on the same port writes nothing
+      const first = run(0);
+      expect([first.atStart, first.applied, first.patched]).toEqual([true, 201, 200]);
+      expect(run(first.port)).toEqual({ port: first.port, atStart: false, applied: 200, patched: 200, data: { k: 'v', l: 'w' }, after: true });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 
