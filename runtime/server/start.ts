@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { SchemaValidator } from '../../generated/api-types.ts';
+import type { MergeSchema, SchemaValidator } from '../../generated/api-types.ts';
 import { AdmissionChain, type AdmissionPlugin } from '../admission/chain.ts';
 import type { RequestAuthenticator } from '../auth/authenticator.ts';
 import { buildAuthentication, type BuiltAuthentication, type RequestHeaderFlags } from './authentication.ts';
@@ -168,6 +168,8 @@ export interface RunningServer {
   storageReport: OpenedStorage['report'];
   /** Internal (tests): the storage stack. */
   storage: OpenedStorage;
+  /** Internal (tests): the merge schema served with (the generated types and those of served CRDs). */
+  mergeSchema: MergeSchema;
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
@@ -486,6 +488,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     boundURL: boundURL((server.address() as AddressInfo).address, port, scheme),
     storageReport: storage.report,
     storage,
+    mergeSchema: generated.mergeSchema,
     beginShutdown() {
       shuttingDown = true;
     },

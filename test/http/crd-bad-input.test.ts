@@ -7,7 +7,6 @@
 // caches of the defaulter and the field manager, not one per compile.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ValidateFunction } from 'ajv';
-import { mergeSchema } from '../../generated/merge-schema.ts';
 import { Defaulter } from '../../runtime/registry/defaults.ts';
 import { sharedFieldManagers } from '../../runtime/registry/managed-fields.ts';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
@@ -196,9 +195,9 @@ describe('a CRD whose validators are being compiled', () => {
 describe('recompiles leave no schema generations behind', () => {
   const leakSchema = (maxLength: number) => spec({ s: { type: 'string', maxLength }, n: { type: 'integer', default: 1 } });
   const tagged = (prefix: string) => ({
-    types: Object.keys(mergeSchema.types).filter((n) => n.startsWith(prefix)),
-    plans: Defaulter.plannedTypes(mergeSchema).filter((n) => n.startsWith(prefix)),
-    managers: sharedFieldManagers.types(mergeSchema).filter((n) => n.startsWith(prefix)),
+    types: Object.keys(s.mergeSchema.types).filter((n) => n.startsWith(prefix)),
+    plans: Defaulter.plannedTypes(s.mergeSchema).filter((n) => n.startsWith(prefix)),
+    managers: sharedFieldManagers.types(s.mergeSchema).filter((n) => n.startsWith(prefix)),
   });
   const PREFIX = 'com.example.bad.v1.Leak@';
 
