@@ -8,7 +8,7 @@
 // schema name, never hold a previous generation's schema. ajv's compile is
 // done by a ValidatorCompiler (validator-worker.ts: off the event loop), with
 // patterns as RE2.
-import { RE2JS } from '@bufbuild/re2';
+import { compilePattern } from './re2.ts';
 import type { Atom, ResourceDef, SchemaValidator } from '../../generated/api-types.ts';
 import { wrap, type Shape } from '../../generated/validators/runtime.ts';
 import { crdResourceDefs, readCrd, type CrdNamedSchema, type CrdVersion } from './crd.ts';
@@ -46,7 +46,7 @@ export function taggedSchemaName(published: string, tag: string): string {
 /** Whether a pattern compiles as RE2 (the ones that do not were refused when the CRD was written). */
 function re2Ok(pattern: string): boolean {
   try {
-    RE2JS.compile(pattern);
+    compilePattern(pattern);
     return true;
   } catch {
     return false;

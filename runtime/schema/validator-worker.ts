@@ -10,9 +10,9 @@
 // thread (tests and callers without a worker).
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { RE2JS } from '@bufbuild/re2';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { FORMATS } from './json-schema.ts';
+import { compilePattern } from './re2.ts';
 
 /** Compiles the definition `root` among `definitions` (a JSON Schema `definitions` map under the id `defs`). */
 export type ValidatorCompiler = (definitions: Record<string, unknown>, root: string) => Promise<ValidateFunction>;
@@ -28,7 +28,7 @@ interface PatternLike {
 
 /** ajv's regular expression engine: RE2 (unanchored search, as Go's MatchString). */
 function re2Pattern(pattern: string): PatternLike {
-  const re = RE2JS.compile(pattern);
+  const re = compilePattern(pattern);
   return { test: (s) => re.test(s), toString: () => pattern };
 }
 re2Pattern.code = `require(${JSON.stringify(RE2_MODULE)})`;

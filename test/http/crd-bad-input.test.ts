@@ -125,6 +125,15 @@ describe('bad CRDs are refused, and other CRDs go on being served', () => {
     ],
     ['a JavaScript look-behind (not RE2)', spec({ a: { type: 'string', pattern: '(?<=x)y' } }), 422, 'must be a valid regular expression'],
     ['10,000 untyped properties', spec(manyProps(10_000, () => ({}))), 422, 'must not be empty for specified object fields'],
+    // patterns whose compile would hold the event loop for seconds are refused before they are compiled (our limits)
+    ['a pattern of 200,000 characters', spec({ a: { type: 'string', pattern: 'a'.repeat(200_000) } }), 422, 'properties[a].pattern: Too long: may not be more than 4096 bytes'],
+    [
+      'counted repetitions adding up past the budget',
+      spec({ a: { type: 'string', pattern: 'a{1,1000}'.repeat(56) } }),
+      422,
+      'properties[a].pattern: Forbidden: the patterns of this schema are too large to check: their lengths and repetition counts add up to more than 20000',
+    ],
+    ['many patterns adding up past the budget', spec(manyProps(600, () => ({ type: 'string', pattern: 'x'.repeat(40) }))), 422, 'the patterns of this schema are too large to check'],
   ])('%s', async (_name, schema, status, text) => {
     const plural = `bads${++badCount}`;
     const r = await call('POST', CRDS, crd(plural, 'Bad', schema));

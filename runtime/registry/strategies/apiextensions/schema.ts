@@ -8,7 +8,7 @@
 // otherwise valid, the x-kubernetes-validations rules compiled with their
 // cost limits. The walk is linear in the schema's size and bounded in
 // depth (deeper nesting is one error, not a stack overflow). Upstream's texts.
-import { RE2JS } from '@bufbuild/re2';
+import { compilePattern, MAX_PATTERN_COST, MAX_PATTERN_LENGTH, patternCost } from '../../../schema/re2.ts';
 import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
 import { GoValue } from '../../../api/go-format.ts';
 import type { JSONSchema } from '../../../cel/schema/types.ts';
@@ -96,7 +96,12 @@ export function validateCRDSchema(schema: unknown, path: string, opts: SchemaOpt
   }
   if (schema.nullable === true) errs.push(fieldErrors.forbidden(`${path}.nullable`, 'nullable cannot be true at the root'));
   const structural: FieldError[] = [];
-  walk(schema, path, { level: 'root', insideResourceMeta: false, depth: 0 }, errs, structural);
+  patternBudget = { left: MAX_PATTERN_COST, spent: false };
+  try {
+    walk(schema, path, { level: 'root', insideResourceMeta: false, depth: 0 }, errs, structural);
+  } finally {
+    patternBudget = undefined;
+  }
   structural.sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
   errs.push(...structural);
   if (errs.length === 0) {
@@ -270,11 +275,31 @@ function invariants(s: Schema, path: string, ctx: Ctx, out: FieldError[]): void 
     out.push(fieldErrors.required(`${path}.properties`, 'must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields'));
 }
 
-/** A pattern must compile as RE2 (Go's regexp, which upstream compiles it with; JavaScript's syntax differs). */
+/** What is left of one schema's pattern budget (runtime/schema/re2.ts) while validateCRDSchema walks it (synchronously). */
+let patternBudget: { left: number; spent: boolean } | undefined;
+
+/**
+ * A pattern must compile as RE2 (Go's regexp, which upstream compiles it
+ * with; JavaScript's syntax differs), within our size limits: they are
+ * checked first, so an oversized pattern is never compiled.
+ */
 function pattern(s: Schema, path: string, out: FieldError[]): void {
   if (typeof s.pattern !== 'string' || s.pattern === '') return;
+  if (s.pattern.length > MAX_PATTERN_LENGTH) {
+    out.push(fieldErrors.tooLong(`${path}.pattern`, MAX_PATTERN_LENGTH));
+    return;
+  }
+  if (patternBudget) {
+    patternBudget.left -= patternCost(s.pattern);
+    if (patternBudget.left < 0) {
+      if (!patternBudget.spent)
+        out.push(fieldErrors.forbidden(`${path}.pattern`, `the patterns of this schema are too large to check: their lengths and repetition counts add up to more than ${MAX_PATTERN_COST}`));
+      patternBudget.spent = true;
+      return;
+    }
+  }
   try {
-    RE2JS.compile(s.pattern);
+    compilePattern(s.pattern);
   } catch (e) {
     out.push(fieldErrors.invalid(`${path}.pattern`, s.pattern, `must be a valid regular expression, but isn't: ${(e as Error).message}`));
   }
