@@ -171,6 +171,8 @@ export interface SchemaIssue {
   message: string;
   /** For `enum`: the allowed values as kube-apiserver prints them (strings as they are, other values as JSON). */
   supported?: string[];
+  /** For `bounds` and `format`: the field error upstream reports (its type, and the detail or the limits of it). */
+  field?: { type: 'TooLong'; max: number } | { type: 'TooMany'; actual: number; max: number } | { type: 'Invalid' | 'TypeInvalid'; detail: string };
 }
 
 /** Checks a value against one named schema; returns every issue (empty: valid). */

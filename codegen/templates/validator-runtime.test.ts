@@ -45,7 +45,12 @@ describe('wrap', () => {
     expect(v({ spec: { n: 5, e: 'c' } })).toEqual([
       { kind: 'unknown', path: 'spec.x', message: 'unknown field "spec.x"' },
       { kind: 'required', path: 'spec', message: 'Required value' },
-      { kind: 'bounds', path: 'spec.n', message: 'Invalid value: 5: spec.n in body must be <= 3' },
+      {
+        kind: 'bounds',
+        path: 'spec.n',
+        message: 'Invalid value: 5: spec.n in body should be less than or equal to 3',
+        field: { type: 'Invalid', detail: 'spec.n in body should be less than or equal to 3' },
+      },
       { kind: 'type', path: 'spec.n', message: expect.stringContaining('spec.n') },
       { kind: 'enum', path: 'spec.e', message: 'Unsupported value: "c": supported values: "a", "b"', supported: ['a', 'b'] },
     ]);
@@ -53,6 +58,34 @@ describe('wrap', () => {
   it('lists enum values as upstream prints them: strings as they are, other values as JSON, each quoted', () => {
     const v = wrap(fake([{ instancePath: '/spec/n', schemaPath: '#/enum', keyword: 'enum', params: { allowedValues: [1, true, 'x'] } }]), 'Pod', shapes);
     expect(v({ spec: { n: 5 } })).toEqual([{ kind: 'enum', path: 'spec.n', message: 'Unsupported value: 5: supported values: "1", "true", "x"', supported: ['1', 'true', 'x'] }]);
+  });
+  it("words bounds as apiextensions reports them: TooLong, TooMany, TypeInvalid for a format, Invalid with kube-openapi's text", () => {
+    const err = (instancePath: string, keyword: string, params: Record<string, unknown>) => ({ instancePath, schemaPath: `#/${keyword}`, keyword, params });
+    const v = wrap(
+      fake([
+        err('/spec/s', 'maxLength', { limit: 2 }),
+        err('/spec/l', 'maxItems', { limit: 1 }),
+        err('/spec/m', 'maxProperties', { limit: 0 }),
+        err('/spec/t', 'format', { format: 'date-time' }),
+        err('/spec/s', 'pattern', { pattern: '^a$' }),
+        err('/spec/n', 'exclusiveMinimum', { comparison: '>', limit: 9 }),
+        err('/spec/n', 'multipleOf', { multipleOf: 4 }),
+        err('/spec/l', 'minItems', { limit: 3 }),
+      ]),
+      'Pod',
+      shapes,
+    );
+    const got = v({ spec: { s: 'abc', l: ['x', 'y'], m: { a: 1 }, t: 'soon', n: 5 } });
+    expect(got.map((i) => [i.kind, i.path, i.message, i.field])).toEqual([
+      ['bounds', 'spec.s', 'Too long: may not be more than 2 bytes', { type: 'TooLong', max: 2 }],
+      ['bounds', 'spec.l', 'Too many: 2: must have at most 1 items', { type: 'TooMany', actual: 2, max: 1 }],
+      ['bounds', 'spec.m', 'Too many: 1: must have at most 0 items', { type: 'TooMany', actual: 1, max: 0 }],
+      ['format', 'spec.t', 'Invalid value: "soon": spec.t in body must be of type date-time: "soon"', { type: 'TypeInvalid', detail: 'spec.t in body must be of type date-time: "soon"' }],
+      ['bounds', 'spec.s', 'Invalid value: "abc": spec.s in body should match \'^a$\'', { type: 'Invalid', detail: "spec.s in body should match '^a$'" }],
+      ['bounds', 'spec.n', 'Invalid value: 5: spec.n in body should be greater than 9', { type: 'Invalid', detail: 'spec.n in body should be greater than 9' }],
+      ['bounds', 'spec.n', 'Invalid value: 5: spec.n in body should be a multiple of 4', { type: 'Invalid', detail: 'spec.n in body should be a multiple of 4' }],
+      ['bounds', 'spec.l', 'Invalid value: ["x","y"]: spec.l in body should have at least 3 items', { type: 'Invalid', detail: 'spec.l in body should have at least 3 items' }],
+    ]);
   });
   it('returns no issues for a valid value', () => {
     expect(wrap(fake(null), 'Pod', shapes)({})).toEqual([]);

@@ -129,8 +129,38 @@ function message(e: AjvError, path: string, value: unknown): string {
     case 'type': return `Invalid value: "${typeName(v)}": ${path} in body must be of type ${Array.isArray(e.params.type) ? (e.params.type as string[]).join('/') : String(e.params.type)}: "${typeName(v)}"`;
     case 'enum':
       return `Unsupported value: ${JSON.stringify(v)}: supported values: ${supportedValues(e).map((a) => JSON.stringify(a)).join(', ')}`;
-    case 'format': return `Invalid value: ${JSON.stringify(v)}: ${path} in body must be of type ${String(e.params.format)}: ${JSON.stringify(v)}`;
-    default: return `Invalid value: ${JSON.stringify(v)}: ${path} in body ${e.message ?? `fails ${e.keyword}`}`;
+  }
+  const f = fieldOf(e, path, v);
+  if (f.type === 'TooLong') return `Too long: may not be more than ${f.max} bytes`;
+  if (f.type === 'TooMany') return `Too many: ${f.actual}: must have at most ${f.max} items`;
+  return `Invalid value: ${JSON.stringify(v)}: ${f.detail}`;
+}
+
+/**
+ * The field error apiextensions makes of a bound or format failure (its
+ * mapping of kube-openapi's validation errors): maxLength is TooLong,
+ * maxItems and maxProperties TooMany, a format TypeInvalid, the other bounds
+ * Invalid with kube-openapi's own text (`<path> in body should ...`).
+ */
+function fieldOf(e: AjvError, path: string, v: unknown): NonNullable<SchemaIssue['field']> {
+  const limit = e.params.limit as number;
+  const at = `${path} in body`;
+  switch (e.keyword) {
+    case 'maxLength': return { type: 'TooLong', max: limit };
+    case 'maxItems': return { type: 'TooMany', actual: Array.isArray(v) ? v.length : -1, max: limit };
+    case 'maxProperties': return { type: 'TooMany', actual: v !== null && typeof v === 'object' ? Object.keys(v).length : -1, max: limit };
+    case 'format': return { type: 'TypeInvalid', detail: `${at} must be of type ${String(e.params.format)}: ${JSON.stringify(v)}` };
+    case 'minLength': return { type: 'Invalid', detail: `${at} should be at least ${limit} chars long` };
+    case 'pattern': return { type: 'Invalid', detail: `${at} should match '${String(e.params.pattern)}'` };
+    case 'maximum': return { type: 'Invalid', detail: `${at} should be less than or equal to ${limit}` };
+    case 'exclusiveMaximum': return { type: 'Invalid', detail: `${at} should be less than ${limit}` };
+    case 'minimum': return { type: 'Invalid', detail: `${at} should be greater than or equal to ${limit}` };
+    case 'exclusiveMinimum': return { type: 'Invalid', detail: `${at} should be greater than ${limit}` };
+    case 'multipleOf': return { type: 'Invalid', detail: `${at} should be a multiple of ${String(e.params.multipleOf)}` };
+    case 'minItems': return { type: 'Invalid', detail: `${at} should have at least ${limit} items` };
+    case 'uniqueItems': return { type: 'Invalid', detail: `${at} shouldn't contain duplicates` };
+    case 'minProperties': return { type: 'Invalid', detail: `${at} should have at least ${limit} properties` };
+    default: return { type: 'Invalid', detail: `${at} ${e.message ?? `fails ${e.keyword}`}` };
   }
 }
 
@@ -157,6 +187,7 @@ export function wrap(fn: AjvFunction, root: string, shapes: Record<string, Shape
       const path = fieldPath(e.instancePath, value, root, shapes, extra);
       const issue: SchemaIssue = { kind: KIND_OF_KEYWORD[e.keyword] ?? 'bounds', path, message: message(e, path, value) };
       if (e.keyword === 'enum') issue.supported = supportedValues(e);
+      else if (issue.kind === 'bounds' || issue.kind === 'format') issue.field = fieldOf(e, path, valueAt(value, e.instancePath));
       const key = `${issue.kind}\u0000${issue.path}\u0000${issue.message}`;
       if (seen.has(key)) continue;
       seen.add(key);

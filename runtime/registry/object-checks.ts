@@ -89,6 +89,11 @@ export async function checkObject(
     const errs = invalid.map((i) => {
       if (i.kind === 'required') return fieldErrors.required(i.path, '');
       if (i.supported) return fieldErrors.notSupported(i.path, valueAt(obj, i.path), i.supported);
+      const f = i.field;
+      if (f?.type === 'TooLong') return fieldErrors.tooLong(i.path, f.max);
+      if (f?.type === 'TooMany') return fieldErrors.tooMany(i.path, f.actual, f.max);
+      if (f?.type === 'TypeInvalid') return fieldErrors.typeInvalid(i.path, valueAt(obj, i.path), f.detail);
+      if (f) return fieldErrors.invalid(i.path, valueAt(obj, i.path), f.detail);
       return fieldErrors.invalid(i.path, valueAt(obj, i.path), i.message);
     });
     throw errors.invalid({ group: def.group, kind }, obj.metadata?.name ?? '', errs);
