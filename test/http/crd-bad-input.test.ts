@@ -10,9 +10,9 @@ import type { ValidateFunction } from 'ajv';
 import { Defaulter } from '../../runtime/registry/defaults.ts';
 import { sharedFieldManagers } from '../../runtime/registry/managed-fields.ts';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
+import { appCaller, eventually, type Json } from '../support/app-call.ts';
 import { WorkerCompiler, type ValidatorCompiler } from '../../runtime/schema/validator-worker.ts';
 
-type Json = Record<string, any>;
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
 let s: RunningServer;
@@ -37,17 +37,7 @@ afterAll(async () => {
   await worker.close();
 });
 
-async function call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; json: Json }> {
-  const init: RequestInit = { method, headers: { 'content-type': contentType } };
-  if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
-  const res = await s.app.request(path, init);
-  const text = await res.text();
-  try {
-    return { status: res.status, json: JSON.parse(text) as Json };
-  } catch {
-    return { status: res.status, json: { text } };
-  }
-}
+const call = appCaller(() => s);
 
 function crd(plural: string, kind: string, openAPIV3Schema: unknown): Json {
   return {
@@ -63,16 +53,6 @@ function crd(plural: string, kind: string, openAPIV3Schema: unknown): Json {
   };
 }
 const spec = (props: Json, more: Json = {}) => ({ type: 'object', properties: { spec: { type: 'object', properties: props, ...more } } });
-
-/** Polls until `check` returns a value (the CRD controller works asynchronously). */
-async function eventually<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 3000; i++) {
-    const v = await check();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`never happened: ${what}`);
-}
 
 const isEstablished = (c: Json) => (c.status?.conditions ?? []).some((x: Json) => x.type === 'Established' && x.status === 'True');
 const established = (plural: string) =>

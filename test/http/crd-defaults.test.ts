@@ -8,28 +8,11 @@
 // without the default being written back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
+import { appCaller, eventually, type Json } from '../support/app-call.ts';
 
 let s: RunningServer;
-type Json = Record<string, any>;
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Json }> {
-  const init: RequestInit = { method, headers: { 'content-type': 'application/json', ...headers } };
-  if (body !== undefined) init.body = JSON.stringify(body);
-  const res = await s.app.request(path, init);
-  const text = await res.text();
-  // a group nobody serves yet answers Go's plain-text 404
-  return { status: res.status, json: (res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : { text }) as Json };
-}
-
-/** Polls until `check` returns a value (the CRD controller works asynchronously); gives up after many rounds. */
-async function eventually<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 2000; i++) {
-    const v = await check();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`never happened: ${what}`);
-}
+const call = appCaller(() => s);
 
 /** The first `n` events of a watch. */
 async function watchEvents(path: string, n: number): Promise<Json[]> {
@@ -131,7 +114,7 @@ describe('defaults of custom resources', () => {
   });
 
   it('patches the defaulted object: the defaults are stored with the patch', async () => {
-    const patched = await call('PATCH', `${G}/old`, { metadata: { labels: { p: '1' } } }, { 'content-type': 'application/merge-patch+json' });
+    const patched = await call('PATCH', `${G}/old`, { metadata: { labels: { p: '1' } } }, 'application/merge-patch+json');
     expect(patched.status).toBe(200);
     expect(patched.json.spec).toEqual(DEFAULTED_SPEC);
     storedRv = patched.json.metadata.resourceVersion;

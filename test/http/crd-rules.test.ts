@@ -10,26 +10,11 @@
 // Also the text of a schema enum failure (field.NotSupported's).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
+import { appCaller, eventually, type Json } from '../support/app-call.ts';
 
 let s: RunningServer;
-type Json = Record<string, any>;
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const init: RequestInit = { method, headers: { 'content-type': 'application/json' } };
-  if (body !== undefined) init.body = JSON.stringify(body);
-  const res = await s.app.request(path, init);
-  const text = await res.text();
-  return { status: res.status, json: (res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : { text }) as Json };
-}
-
-async function eventually<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 2000; i++) {
-    const v = await check();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`never happened: ${what}`);
-}
+const call = appCaller(() => s);
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const xv = (...rules: Json[]) => ({ 'x-kubernetes-validations': rules });

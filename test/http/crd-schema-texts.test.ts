@@ -6,17 +6,11 @@
 // resource per row, checked through app.request().
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
+import { appCaller, type Json } from '../support/app-call.ts';
 
 let s: RunningServer;
-type Json = Record<string, any>;
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const init: RequestInit = { method, headers: { 'content-type': 'application/json' } };
-  if (body !== undefined) init.body = JSON.stringify(body);
-  const res = await s.app.request(path, init);
-  const text = await res.text();
-  return { status: res.status, json: (res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : { text }) as Json };
-}
+const call = appCaller(() => s);
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const SPEC = {

@@ -12,33 +12,12 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
+import { appCaller, eventually, type Json } from '../support/app-call.ts';
 import { createCA, issueCertificate } from '../../runtime/auth/pki/certs.ts';
 
 let s: RunningServer;
-type Json = Record<string, any>;
 
-async function call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; json: Json }> {
-  const init: RequestInit = { method, headers: { 'content-type': contentType } };
-  if (body !== undefined) init.body = JSON.stringify(body);
-  const res = await s.app.request(path, init);
-  const text = await res.text();
-  let json: Json;
-  try {
-    json = JSON.parse(text) as Json;
-  } catch {
-    json = { text };
-  }
-  return { status: res.status, json };
-}
-
-async function eventually<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 2000; i++) {
-    const v = await check();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`never happened: ${what}`);
-}
+const call = appCaller(() => s);
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
