@@ -122,8 +122,7 @@ function supportedValues(e: AjvError): string[] {
   return allowed.map((a) => (typeof a === 'string' ? a : JSON.stringify(a)));
 }
 
-function message(e: AjvError, path: string, value: unknown): string {
-  const v = valueAt(value, e.instancePath);
+function message(e: AjvError, path: string, v: unknown, f: NonNullable<SchemaIssue['field']>): string {
   switch (e.keyword) {
     case 'additionalProperties': return `unknown field "${path}"`;
     case 'required': return 'Required value';
@@ -131,7 +130,6 @@ function message(e: AjvError, path: string, value: unknown): string {
     case 'enum':
       return `Unsupported value: ${JSON.stringify(v)}: supported values: ${supportedValues(e).map((a) => JSON.stringify(a)).join(', ')}`;
   }
-  const f = fieldOf(e, path, v);
   if (f.type === 'TooLong') return `Too long: may not be more than ${f.max} bytes`;
   if (f.type === 'TooMany') return `Too many: ${f.actual}: must have at most ${f.max} items`;
   return `Invalid value: ${JSON.stringify(v)}: ${f.detail}`;
@@ -186,9 +184,12 @@ export function wrap(fn: AjvFunction, root: string, shapes: Record<string, Shape
       const extra = e.keyword === 'additionalProperties' ? String(e.params.additionalProperty)
         : e.keyword === 'required' ? String(e.params.missingProperty) : undefined;
       const path = fieldPath(e.instancePath, value, root, shapes, extra);
-      const issue: SchemaIssue = { kind: KIND_OF_KEYWORD[e.keyword] ?? 'bounds', path, message: message(e, path, value) };
+      const kind = KIND_OF_KEYWORD[e.keyword] ?? 'bounds';
+      const v = valueAt(value, e.instancePath);
+      const field = fieldOf(e, path, v);
+      const issue: SchemaIssue = { kind, path, message: message(e, path, v, field) };
       if (e.keyword === 'enum') issue.supported = supportedValues(e);
-      else if (issue.kind === 'bounds' || issue.kind === 'format') issue.field = fieldOf(e, path, valueAt(value, e.instancePath));
+      else if (kind === 'bounds' || kind === 'format') issue.field = field;
       const key = `${issue.kind}\u0000${issue.path}\u0000${issue.message}`;
       if (seen.has(key)) continue;
       seen.add(key);
