@@ -31,6 +31,8 @@ export interface AdmissionAttributes {
   oldObject: Obj | null;
   dryRun: boolean;
   user: UserInfo;
+  /** The request's warnings (sent as Warning headers); absent for in-process writes. */
+  warnings?: string[];
 }
 
 /** The admission chain as the pipeline calls it: its mutating half, then (later) its validating half. */
@@ -128,6 +130,8 @@ export interface WriteTarget {
   name: string;
   subresource?: string;
   dryRun: boolean;
+  /** Where admission adds warnings for the client (the request's list). */
+  warnings?: string[];
 }
 
 /** What admission sees of one write of an object of def (old: the live object, null when it is created). */
@@ -146,6 +150,7 @@ function admissionAttrs(def: ManagedResource['def'], target: WriteTarget, obj: O
     oldObject: old,
     dryRun: target.dryRun,
     user: target.user,
+    warnings: target.warnings,
   };
 }
 

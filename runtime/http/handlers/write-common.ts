@@ -36,6 +36,7 @@ export function writeHooks(rc: RequestContext, manager: string, dryRun: boolean,
     name: opts.name ?? rc.info.name,
     dryRun,
     subresource: opts.subresource,
+    warnings: rc.warnings,
   });
 }
 
