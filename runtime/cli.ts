@@ -19,8 +19,10 @@ import { ControllersFlagError, enabledControllers } from './config/controllers.t
 import { AdmissionPluginsFlagError, enabledAdmissionPlugins } from './config/admission-plugins.ts';
 import { startServer } from './server/start.ts';
 import { StorageOpenError } from './storage/sqlite/open-errors.ts';
+import { tuneServerHeap } from './server/heap.ts';
 
 async function main(): Promise<void> {
+  tuneServerHeap();
   let flags;
   try {
     flags = parseFlags(process.argv.slice(2));

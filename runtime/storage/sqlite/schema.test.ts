@@ -17,7 +17,7 @@ describe('applyPragmas', () => {
     const db = new Database(inMemory ? ':memory:' : path.join(dir, 'db.sqlite'));
     try {
       applyPragmas(db, 'NORMAL', inMemory);
-      expect(PAGE_CACHE_KIB).toBe(16 * 1024);
+      expect(PAGE_CACHE_KIB).toBe(4 * 1024);
       expect(db.pragma('cache_size', { simple: true })).toBe(-PAGE_CACHE_KIB);
       expect(db.pragma('synchronous', { simple: true })).toBe(1);
       expect(db.pragma('journal_mode', { simple: true })).toBe(inMemory ? 'memory' : 'wal');

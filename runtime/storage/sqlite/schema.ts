@@ -40,13 +40,13 @@ CREATE TABLE IF NOT EXISTS probe (
  * WAL journal (one sequential append per commit), `synchronous` as chosen
  * (FULL: fsync at every commit, survives power loss), bounded WAL:
  * checkpoint every 1000 pages and truncate the file back to 16 MiB after a
- * checkpoint. The page cache is 16 MiB (PAGE_CACHE_KIB): reads are answered
+ * checkpoint. The page cache is 4 MiB (PAGE_CACHE_KIB): reads are answered
  * from the watch cache, so SQLite needs only the B-trees' upper levels and
  * the pages a commit touches; the operating system's file cache holds the
  * rest, which a larger cache would only copy into the process.
  */
 /** SQLite's page cache per connection, in KiB. */
-export const PAGE_CACHE_KIB = 16 * 1024;
+export const PAGE_CACHE_KIB = 4 * 1024;
 
 export function applyPragmas(db: Database.Database, sync: SyncMode, inMemory: boolean): void {
   if (!inMemory) {
