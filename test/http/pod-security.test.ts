@@ -78,6 +78,21 @@ describe('PodSecurity', () => {
     expect(refused.json.message).toBe('pods "priv" is forbidden: violates PodSecurity "baseline:latest": privileged (container "c" must not set securityContext.privileged=true)');
   });
 
+  it('the ephemeralcontainers subresource is checked; an update that changes nothing checked is not', async () => {
+    await namespace('psa-ephemeral', {});
+    expect((await call('POST', '/api/v1/namespaces/psa-ephemeral/pods', privileged('p'))).status).toBe(201);
+    const label = await call('PATCH', '/api/v1/namespaces/psa-ephemeral', { metadata: { labels: { [`${P}enforce`]: 'baseline' } } }, 'application/merge-patch+json');
+    expect(warningsOf(label.headers)).toEqual(['existing pods in namespace "psa-ephemeral" violate the new PodSecurity enforce level "baseline:latest"', 'p: privileged']);
+    // the privileged pod may still be relabelled: nothing PodSecurity checks changes
+    const relabel = await call('PATCH', '/api/v1/namespaces/psa-ephemeral/pods/p', { metadata: { labels: { a: 'b' } } }, 'application/merge-patch+json');
+    expect(relabel.status).toBe(200);
+    const debug = (securityContext: Record<string, unknown>) => ({ spec: { ephemeralContainers: [{ name: 'dbg', image: 'busybox', securityContext }] } });
+    const refused = await call('PATCH', '/api/v1/namespaces/psa-ephemeral/pods/p/ephemeralcontainers', debug({ privileged: true }), 'application/strategic-merge-patch+json');
+    expect(refused.status).toBe(403);
+    // the whole pod is evaluated, the old container too
+    expect(refused.json.message).toBe('pods "p" is forbidden: violates PodSecurity "baseline:latest": privileged (containers "c", "dbg" must not set securityContext.privileged=true)');
+  });
+
   it('warn=restricted: a Deployment is created with a Warning header; a Pod too', async () => {
     await namespace('psa-warn', { [`${P}warn`]: 'restricted', [`${P}warn-version`]: 'v1.31' });
     const deployment = {
