@@ -46,7 +46,7 @@ describe('podSecurityPlugin', () => {
 
   it('throws the refusal', async () => {
     const a = attrs({ object: { metadata: { name: 'p' }, spec: { hostPID: true, containers: [{ name: 'c' }] } } });
-    const err = await plugin.validate!(a).catch((e: unknown) => e);
+    const err = await Promise.resolve(plugin.validate!(a)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).message).toBe('pods "p" is forbidden: violates PodSecurity "baseline:latest": host namespaces (hostPID)');
     expect(a.warnings).toEqual([]);
