@@ -18,6 +18,7 @@ import { certificateApprovalPlugin, certificateSigningPlugin } from '../admissio
 import type { Authorizer } from '../authz/authorizer.ts';
 import { nodeRestrictionSources } from './node-restriction.ts';
 import { priorityClassSource, priorityPlugin } from '../admission/plugins/priority.ts';
+import { podSecurityPlugin, podSecuritySources } from '../admission/plugins/pod-security/plugin.ts';
 import { bootstrapPriorityClasses } from './priority-classes.ts';
 import { serviceAccountSource } from './default-serviceaccounts.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
@@ -88,6 +89,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   if (on.has('NamespaceLifecycle')) ctx.admission.add(namespaceLifecyclePlugin(ctx.api));
   if (on.has('ServiceAccount')) ctx.admission.add(serviceAccountPlugin(serviceAccountSource(ctx.api, controllers.has('serviceaccount'))));
   if (on.has('NodeRestriction')) ctx.admission.add(nodeRestrictionPlugin(nodeRestrictionSources(ctx.api)));
+  if (on.has('PodSecurity')) ctx.admission.add(podSecurityPlugin(podSecuritySources(ctx.api)));
   if (on.has('Priority')) ctx.admission.add(priorityPlugin(priorityClassSource(ctx.api)));
   if (on.has('CertificateApproval')) ctx.admission.add(certificateApprovalPlugin(ctx.authorizer));
   if (on.has('CertificateSigning')) ctx.admission.add(certificateSigningPlugin(ctx.authorizer));

@@ -5,7 +5,7 @@
 // --disable-admission-plugins takes from it; a name upstream does not know,
 // or one named in both flags, stops the server at start with upstream's
 // message. Of upstream's plugins this server implements NamespaceLifecycle,
-// ServiceAccount, NodeRestriction, Priority, CertificateApproval,
+// ServiceAccount, NodeRestriction, PodSecurity, Priority, CertificateApproval,
 // CertificateSigning and CertificateSubjectRestriction. Enabling any other
 // upstream plugin is refused (it would silently do nothing); disabling one
 // is accepted, since it does not run here anyway. The default set is
@@ -82,6 +82,7 @@ export const IMPLEMENTED: ReadonlySet<string> = new Set([
   'NamespaceLifecycle',
   'ServiceAccount',
   'NodeRestriction',
+  'PodSecurity',
   'Priority',
   'CertificateApproval',
   'CertificateSigning',

@@ -33,6 +33,8 @@ export interface AdmissionAttributes {
   user: UserInfo;
   /** The request's warnings (sent as Warning headers); absent for in-process writes. */
   warnings?: string[];
+  /** Audit annotations plugins add (for the audit log); created by the first plugin that adds one unless the writer passes a record. */
+  auditAnnotations?: Record<string, string>;
 }
 
 /** The admission chain as the pipeline calls it: its mutating half, then (later) its validating half. */
@@ -132,6 +134,8 @@ export interface WriteTarget {
   dryRun: boolean;
   /** Where admission adds warnings for the client (the request's list). */
   warnings?: string[];
+  /** Where admission adds audit annotations (the request's record). */
+  auditAnnotations?: Record<string, string>;
 }
 
 /** What admission sees of one write of an object of def (old: the live object, null when it is created). */
@@ -151,6 +155,7 @@ function admissionAttrs(def: ManagedResource['def'], target: WriteTarget, obj: O
     dryRun: target.dryRun,
     user: target.user,
     warnings: target.warnings,
+    auditAnnotations: target.auditAnnotations,
   };
 }
 

@@ -1,0 +1,54 @@
+// The PodSecurity admission plugin of kube-apiserver: a validating plugin
+// for creates and updates of namespaces, pods and the pod-template
+// resources (admission.ts decides). Its warnings go to the request's
+// Warning headers, its audit annotations onto the attributes (prefixed
+// pod-security.kubernetes.io/), its refusal is thrown. Namespaces and pods
+// are read from the server's stores.
+
+import { ApiError } from '../../../api/errors.ts';
+import type { ApiIndex } from '../../../registry/served.ts';
+import type { AdmissionPlugin } from '../../chain.ts';
+import { type Options, type Sources, PodSecurityAdmission } from './admission.ts';
+
+export function podSecuritySources(api: ApiIndex): Sources {
+  return {
+    async namespace(name) {
+      const store = api.lookup('', 'v1', 'namespaces')?.store;
+      if (!store) return undefined;
+      try {
+        return await store.get('', name);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 404) return undefined;
+        throw err;
+      }
+    },
+    async pods(namespace) {
+      const store = api.lookup('', 'v1', 'pods')?.store;
+      return store ? (await store.list(namespace, {})).items : [];
+    },
+  };
+}
+
+export function podSecurityPlugin(sources: Sources, opts: Options = {}): AdmissionPlugin {
+  const psa = new PodSecurityAdmission(sources, opts);
+  return {
+    name: 'PodSecurity',
+    async validate(attrs) {
+      if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return;
+      if (!attrs.object || !PodSecurityAdmission.handles(attrs.group, attrs.resource)) return;
+      const res = await psa.validate({
+        operation: attrs.operation,
+        group: attrs.group,
+        resource: attrs.resource,
+        subresource: attrs.subresource,
+        namespace: attrs.namespace,
+        name: attrs.name,
+        object: attrs.object,
+        oldObject: attrs.oldObject,
+      });
+      if (Object.keys(res.auditAnnotations).length) Object.assign((attrs.auditAnnotations ??= {}), res.auditAnnotations);
+      for (const w of res.warnings) attrs.warnings?.push(w);
+      if (res.error) throw res.error;
+    },
+  };
+}
