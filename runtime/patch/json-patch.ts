@@ -6,8 +6,9 @@
 // Status codes and texts are kube-apiserver's: a body that is not a list of
 // operations is 400, more than 10000 operations 413, any failing operation 422
 // with the generic Invalid message; `copy` operations may add at most 3 MiB
-// in all. Boundary: one patch against one object.
-import jsonpatch from 'fast-json-patch';
+// in all. Boundary: one patch against one object. The library is loaded on
+// the first JSON patch (synchronously, its CommonJS build), not at start-up.
+import { createRequire } from 'node:module';
 import type { Operation } from 'fast-json-patch';
 import type { JSONValue } from '../../generated/api-types.ts';
 import { cloneJSON, getOwn, isJSONObject } from './clone.ts';
@@ -15,6 +16,15 @@ import { badRequest, genericUnprocessable, tooLarge } from './errors.ts';
 import { jsonKindName } from '../api/go-format.ts';
 
 type JMap = { [k: string]: JSONValue };
+
+type JSONPatchModule = typeof import('fast-json-patch');
+let library: JSONPatchModule | undefined;
+
+/** fast-json-patch (loaded on the first call). */
+function lib(): JSONPatchModule {
+  library ??= createRequire(import.meta.url)('fast-json-patch') as JSONPatchModule;
+  return library;
+}
 
 export const MAX_JSON_PATCH_OPERATIONS = 10000;
 /** kube-apiserver's default limit of bytes a patch's `copy` operations may add (JSONPatchMaxCopyBytes). */
@@ -78,11 +88,11 @@ export function applyOperations(doc: JSONValue, ops: readonly (JMap | null)[]): 
       }
     }
     try {
-      doc = jsonpatch.applyOperation(doc, op as unknown as Operation, validate, true, true, index).newDocument;
+      doc = lib().applyOperation(doc, op as unknown as Operation, validate, true, true, index).newDocument;
     } catch (e) {
       // The library's message embeds the whole document; keep its first line.
       const text = (e instanceof Error ? e.message : String(e)).split('\n')[0];
-      const code = e instanceof jsonpatch.JsonPatchError ? ` [${e.name}]` : '';
+      const code = e instanceof lib().JsonPatchError ? ` [${e.name}]` : '';
       throw genericUnprocessable(`operation ${index} (${String(op.op)} ${String(op.path)}): ${text}${code}`);
     }
   });
@@ -97,13 +107,13 @@ export function applyOperations(doc: JSONValue, ops: readonly (JMap | null)[]): 
  */
 function validate(operation: Operation, index: number, document: unknown, existingPathFragment?: string): void {
   if ((operation.op === 'move' || operation.op === 'copy') && typeof operation.from === 'string') {
-    jsonpatch.validator(operation, index, undefined, existingPathFragment);
+    lib().validator(operation, index, undefined, existingPathFragment);
     if (!pointerExists(document as JSONValue, operation.from)) {
-      throw new jsonpatch.JsonPatchError('Cannot perform the operation from a path that does not exist', 'OPERATION_FROM_UNRESOLVABLE', index, operation);
+      throw new (lib().JsonPatchError)('Cannot perform the operation from a path that does not exist', 'OPERATION_FROM_UNRESOLVABLE', index, operation);
     }
     return;
   }
-  jsonpatch.validator(operation, index, document, existingPathFragment);
+  lib().validator(operation, index, document, existingPathFragment);
 }
 
 /** Whether a JSON pointer names a value of the document (own fields, array positions in range). */

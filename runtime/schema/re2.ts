@@ -9,8 +9,20 @@
 // loop, so a pattern longer than MAX_PATTERN_LENGTH, or patterns of one
 // schema whose estimated size adds up to more than MAX_PATTERN_COST, are
 // refused before they are compiled (our limits; real patterns are far
-// smaller).
-import { RE2JS } from '@bufbuild/re2';
+// smaller). The engine is loaded on the first compile (synchronously, its
+// CommonJS build): loading it costs about 10 ms, and most starts compile no
+// pattern.
+import { createRequire } from 'node:module';
+import type { RE2JS } from '@bufbuild/re2';
+
+type RE2Module = typeof import('@bufbuild/re2');
+let engine: RE2Module | undefined;
+
+/** @bufbuild/re2 (loaded on the first call). */
+function re2(): RE2Module {
+  engine ??= createRequire(import.meta.url)('@bufbuild/re2') as RE2Module;
+  return engine;
+}
 
 /** The longest pattern compiled (characters). */
 export const MAX_PATTERN_LENGTH = 4096;
@@ -28,7 +40,7 @@ export function compilePattern(pattern: string): RE2JS {
     cache.set(pattern, re);
     return re;
   }
-  re = RE2JS.compile(pattern);
+  re = re2().RE2JS.compile(pattern);
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
   cache.set(pattern, re);
   return re;

@@ -1,6 +1,7 @@
 // Opens the storage stack the server runs on: the SQLite revision log
 // (<dataDir>/specserver.db, or in memory), one KVStorage over it, and one
-// watch cache per resource prefix (unless disabled). The only place that
+// watch cache per resource prefix (unless disabled; each lists the store on
+// its first read or watch, at the revision it was made at). The only place that
 // wires the layers together. Opening a file takes its exclusive lock and
 // checks that every stored value is an object (see sqlite/open-errors.ts for
 // the refusals, sqlite/quarantine.ts for the way past unreadable values).
@@ -76,7 +77,7 @@ export async function openStorage(opts: OpenStorageOptions = {}): Promise<Opened
       if (!useCache) return base;
       let c = caches.get(prefix);
       if (!c) {
-        c = new Cacher(cacheFeed, { ...opts.cacher, prefix, attrs, historyWindowMs: opts.historyWindowMs });
+        c = new Cacher(cacheFeed, { primeOnFirstUse: true, ...opts.cacher, prefix, attrs, historyWindowMs: opts.historyWindowMs });
         caches.set(prefix, c);
       }
       return c;

@@ -106,6 +106,8 @@ describe('what start-up loads', () => {
   it.each([
     ['@bufbuild/cel', 'CEL: only matchConditions of an --authorization-config file'],
     ['@bufbuild/protobuf', 'protobuf messages and CEL'],
+    ['@bufbuild/re2', 'RE2 patterns of CustomResourceDefinitions, loaded on the first compile'],
+    ['fast-json-patch', 'JSON patch, loaded on the first one'],
     ['@peculiar/x509', 'certificates are made by runtime/auth/pki'],
     ['ajv', 'schema validators, per group-version'],
     ['jose', 'service-account and bootstrap tokens'],

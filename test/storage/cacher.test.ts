@@ -25,3 +25,25 @@ describeStorageSuite('Cacher(KVStorage(sqlite))', async () => {
     },
   };
 });
+
+// the same contract for a cache that lists on its first use (as the server's are)
+describeStorageSuite('Cacher(KVStorage(sqlite)), primed on first use', async () => {
+  const kv = openSqliteKV({ path: ':memory:' });
+  const cacher = new Cacher(new KVStorage(kv), {
+    prefix: '/registry/core/configmaps/',
+    attrs: testAttrs,
+    freshnessTimeoutMs: 200,
+    primeOnFirstUse: true,
+  });
+  return {
+    storage: cacher,
+    expire: async () => {
+      await kv.compact(await kv.currentRevision());
+      cacher.dropHistory();
+    },
+    close: async () => {
+      await cacher.close();
+      await kv.close();
+    },
+  };
+});

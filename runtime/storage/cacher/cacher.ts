@@ -12,8 +12,14 @@
 // ConsistentListFromCache does for lists, applied to gets too. The cache keeps
 // each object as its served JSON's bytes (entry.ts), not as a parsed object:
 // gets parse a copy, lists and gets as JSON (listEncoded/getEncoded) hand the
-// entries on, whose bytes are written out as they are.
+// entries on, whose bytes are written out as they are. With primeOnFirstUse
+// the cache lists nothing until its first read or watch: it notes the
+// store's revision when it is made, and its first use lists at that revision
+// and follows from there, so it answers as a cache primed when it was made
+// would (a watch from any revision since is served from its ring); only when
+// the store has compacted that revision away does it list at the latest one.
 import {
+  CompactedError,
   InvalidRequestError,
   type EncodedListResult,
   type EncodedObject,
@@ -69,6 +75,8 @@ export interface CacherOptions {
   kind?: string;
   /** Where the objects' JSON bytes are kept (default: the arena every watch cache of the process shares). */
   arena?: ByteArena;
+  /** List and follow the store on the first read or watch, at the revision the cache was made at (default false: at once). */
+  primeOnFirstUse?: boolean;
 }
 
 interface Watcher {
@@ -118,7 +126,10 @@ export class Cacher implements Storage {
   private keys = new SortedKeys();
   private ring: EventRing<Entry>;
   private rev = 0;
-  private ready: Promise<void>;
+  /** The first list and the start of the follow; undefined until the first use with primeOnFirstUse. */
+  private ready: Promise<void> | undefined;
+  /** With primeOnFirstUse: the store's revision when the cache was made, the one its first list reads at. */
+  private madeAtRev: number | undefined;
   /** The last (re)list finished and the cache follows the store (reads need not wait for ready). */
   private following = false;
   private readyError: Error | null = null;
@@ -159,8 +170,9 @@ export class Cacher implements Storage {
         }
       },
     });
-    this.ready = this.start();
-    this.ready.catch(() => undefined);
+    this.madeAtRev = opts.primeOnFirstUse ? inner.revisionNow?.() : undefined;
+    // (a failed first list is reported to the reads that wait for it)
+    if (this.madeAtRev === undefined) void this.prime();
     this.bookmarkTimer = setInterval(() => this.sendBookmarks(), opts.bookmarkIntervalMs ?? 60_000);
     this.bookmarkTimer.unref();
   }
@@ -180,19 +192,44 @@ export class Cacher implements Storage {
     return this.entries.make(key, obj, json ?? JSON.stringify(obj));
   }
 
-  /** Lists the inner storage and starts following it. */
-  private start(): Promise<void> {
+  /** The first list and follow (at the revision the cache was made at, with primeOnFirstUse), started once. */
+  private prime(): Promise<void> {
+    if (!this.ready) {
+      let at = this.madeAtRev;
+      this.madeAtRev = undefined;
+      // an empty store (revision 0) has nothing to list and no exact revision 0 to follow from: revision 1 is
+      // the next one after it (the first write's), and while nothing was written the latest list is the same
+      if (at === 0) at = (this.inner.revisionNow?.() ?? 0) >= 1 ? 1 : undefined;
+      this.ready = this.start(at);
+      this.ready.catch(() => undefined);
+    }
+    return this.ready;
+  }
+
+  /** Lists the inner storage (at revision `at`, else the latest) and starts following it. */
+  private start(at?: number): Promise<void> {
     this.following = false;
-    return this.relist().then(() => {
+    return this.relist(at).then(() => {
       this.following = !this.closed;
     });
   }
 
-  private async relist(): Promise<void> {
-    // the JSON when the inner storage has it, each item parsed in turn only for its key and the selectors' attributes
-    const encoded = this.inner.listEncoded ? await this.inner.listEncoded(this.prefix, {}) : undefined;
-    const parsed = encoded ? undefined : await this.inner.list(this.prefix, {});
-    const list = (encoded ?? parsed)!;
+  /** The whole prefix, at revision `at` when storage still has it, else at the latest. */
+  private async listAll(at: number | undefined): Promise<ListResult | EncodedListResult> {
+    const opts: ListOptions = at === undefined ? {} : { resourceVersion: String(at), resourceVersionMatch: 'Exact' };
+    try {
+      // the JSON when the inner storage has it, each item parsed in turn only for its key and the selectors' attributes
+      return this.inner.listEncoded ? await this.inner.listEncoded(this.prefix, opts) : await this.inner.list(this.prefix, opts);
+    } catch (err) {
+      if (at === undefined || !(err instanceof CompactedError)) throw err;
+      return this.listAll(undefined);
+    }
+  }
+
+  private async relist(at?: number): Promise<void> {
+    const list = await this.listAll(at);
+    const encoded = this.inner.listEncoded ? (list as EncodedListResult) : undefined;
+    const parsed = encoded ? undefined : (list as ListResult);
     for (const e of this.store.values()) this.entries.retire(e);
     this.store.clear();
     this.keys.clear();
@@ -234,8 +271,9 @@ export class Cacher implements Storage {
     this.watchers.flush();
     for (const w of [...this.watchers]) w.q.end();
     this.watchers.clear();
-    this.ready = this.start();
-    this.ready.catch((err) => {
+    const ready = this.start();
+    this.ready = ready;
+    ready.catch((err) => {
       this.readyError = err;
     });
   }
@@ -376,7 +414,7 @@ export class Cacher implements Storage {
   }
 
   private async awaitReady(): Promise<void> {
-    await this.ready;
+    await this.prime();
     if (this.readyError) throw this.readyError;
   }
 
@@ -650,7 +688,7 @@ export class Cacher implements Storage {
     this.watchers.flush();
     for (const w of [...this.watchers]) w.q.end();
     this.watchers.clear();
-    await this.ready.catch(() => undefined);
+    await this.ready?.catch(() => undefined);
     this.innerStream?.stop();
     // the entries stay readable; the arena no longer counts them as current
     for (const e of this.store.values()) this.entries.retire(e);
