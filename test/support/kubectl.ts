@@ -31,6 +31,8 @@ export function run(bin: string, args: string[], opts: { input?: string; env?: R
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+    // a command that exits before reading its input closes the pipe: its exit code tells what happened, not the EPIPE
+    p.stdin.on('error', () => {});
     p.stdin.end(opts.input ?? '');
   });
 }
