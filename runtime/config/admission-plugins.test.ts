@@ -4,7 +4,22 @@
 import { describe, expect, it } from 'vitest';
 import { AdmissionPluginsFlagError, enabledAdmissionPlugins } from './admission-plugins.ts';
 
-const DEFAULT = ['NamespaceLifecycle', 'ServiceAccount', 'NodeRestriction', 'Priority', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction'];
+const DEFAULT = [
+  'NamespaceLifecycle',
+  'ServiceAccount',
+  'NodeRestriction',
+  'TaintNodesByCondition',
+  'Priority',
+  'DefaultTolerationSeconds',
+  'DefaultStorageClass',
+  'StorageObjectInUseProtection',
+  'PersistentVolumeClaimResize',
+  'RuntimeClass',
+  'CertificateApproval',
+  'CertificateSigning',
+  'CertificateSubjectRestriction',
+  'DefaultIngressClass',
+];
 
 describe('enabledAdmissionPlugins', () => {
   it.each([

@@ -5,8 +5,11 @@
 // --disable-admission-plugins takes from it; a name upstream does not know,
 // or one named in both flags, stops the server at start with upstream's
 // message. Of upstream's plugins this server implements NamespaceLifecycle,
-// ServiceAccount, NodeRestriction, Priority, CertificateApproval,
-// CertificateSigning and CertificateSubjectRestriction. Enabling any other
+// ServiceAccount, NodeRestriction, TaintNodesByCondition, Priority,
+// DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection,
+// PersistentVolumeClaimResize, RuntimeClass, CertificateApproval,
+// CertificateSigning, CertificateSubjectRestriction and DefaultIngressClass.
+// Enabling any other
 // upstream plugin is refused (it would silently do nothing); disabling one
 // is accepted, since it does not run here anyway. The default set is
 // upstream's default-on plugins that are implemented here, plus
@@ -86,6 +89,13 @@ export const IMPLEMENTED: ReadonlySet<string> = new Set([
   'CertificateApproval',
   'CertificateSigning',
   'CertificateSubjectRestriction',
+  'TaintNodesByCondition',
+  'DefaultTolerationSeconds',
+  'DefaultStorageClass',
+  'StorageObjectInUseProtection',
+  'PersistentVolumeClaimResize',
+  'RuntimeClass',
+  'DefaultIngressClass',
 ]);
 
 const KNOWN: ReadonlySet<string> = new Set(UPSTREAM_ORDER);
