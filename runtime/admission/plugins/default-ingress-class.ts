@@ -6,6 +6,7 @@
 
 import type { AdmissionPlugin } from '../chain.ts';
 import { type ClusterObjects, newestDefault } from './cluster-objects.ts';
+import { isObj, objectField } from './fields.ts';
 
 const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
 const IS_DEFAULT = 'ingressclass.kubernetes.io/is-default-class';
@@ -16,12 +17,13 @@ export function defaultIngressClassPlugin(classes: ClusterObjects): AdmissionPlu
     async admit(attrs) {
       if (attrs.operation !== 'CREATE' || attrs.group !== 'networking.k8s.io' || attrs.resource !== 'ingresses' || attrs.subresource !== '') return;
       const ingress = attrs.object;
-      if (!ingress || typeof ingress !== 'object' || ingress.spec?.ingressClassName != null) return;
+      if (!isObj(ingress)) return;
+      const spec = objectField(ingress, 'spec');
+      if (!spec || spec.ingressClassName != null) return;
       const ann = ingress.metadata?.annotations;
-      if (ann && typeof ann === 'object' && INGRESS_CLASS_ANNOTATION in ann) return;
+      if (isObj(ann) && INGRESS_CLASS_ANNOTATION in ann) return;
       const def = newestDefault(await classes.list(), (c) => c.metadata?.annotations?.[IS_DEFAULT] === 'true');
-      if (!def) return;
-      (ingress.spec ??= {}).ingressClassName = def.metadata?.name;
+      if (def) spec.ingressClassName = def.metadata?.name;
     },
   };
 }

@@ -8,6 +8,7 @@
 import type { AdmissionPlugin } from '../chain.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { type ClusterObjects, newestDefault } from './cluster-objects.ts';
+import { isObj, objectField } from './fields.ts';
 
 export const STORAGE_CLASS_BETA_ANNOTATION = 'volume.beta.kubernetes.io/storage-class';
 const IS_DEFAULT = 'storageclass.kubernetes.io/is-default-class';
@@ -16,13 +17,13 @@ const BETA_IS_DEFAULT = 'storageclass.beta.kubernetes.io/is-default-class';
 /** Upstream's GetPersistentVolumeClaimClass: the beta annotation, else spec.storageClassName, else ''. */
 export function claimClass(pvc: Obj | null | undefined): string {
   const ann = pvc?.metadata?.annotations;
-  if (ann && typeof ann === 'object' && STORAGE_CLASS_BETA_ANNOTATION in ann) return String(ann[STORAGE_CLASS_BETA_ANNOTATION]);
+  if (isObj(ann) && STORAGE_CLASS_BETA_ANNOTATION in ann) return String(ann[STORAGE_CLASS_BETA_ANNOTATION]);
   return typeof pvc?.spec?.storageClassName === 'string' ? pvc.spec.storageClassName : '';
 }
 
 function hasClass(pvc: Obj): boolean {
   const ann = pvc.metadata?.annotations;
-  if (ann && typeof ann === 'object' && STORAGE_CLASS_BETA_ANNOTATION in ann) return true;
+  if (isObj(ann) && STORAGE_CLASS_BETA_ANNOTATION in ann) return true;
   return pvc.spec?.storageClassName != null;
 }
 
@@ -34,10 +35,11 @@ export function defaultStorageClassPlugin(classes: ClusterObjects): AdmissionPlu
     async admit(attrs) {
       if (attrs.operation !== 'CREATE' || attrs.group !== '' || attrs.resource !== 'persistentvolumeclaims' || attrs.subresource !== '') return;
       const pvc = attrs.object;
-      if (!pvc || typeof pvc !== 'object' || hasClass(pvc)) return;
+      if (!isObj(pvc) || hasClass(pvc)) return;
+      const spec = objectField(pvc, 'spec');
+      if (!spec) return;
       const def = newestDefault(await classes.list(), isDefaultClass);
-      if (!def) return;
-      (pvc.spec ??= {}).storageClassName = def.metadata?.name;
+      if (def) spec.storageClassName = def.metadata?.name;
     },
   };
 }

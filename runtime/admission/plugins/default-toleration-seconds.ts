@@ -8,6 +8,7 @@
 
 import type { Obj } from '../../storage/interface.ts';
 import type { AdmissionPlugin } from '../chain.ts';
+import { isObj, listField, objectField } from './fields.ts';
 
 export const TAINT_NODE_NOT_READY = 'node.kubernetes.io/not-ready';
 export const TAINT_NODE_UNREACHABLE = 'node.kubernetes.io/unreachable';
@@ -32,9 +33,9 @@ export function defaultTolerationSecondsPlugin(opts: DefaultTolerationSecondsOpt
       if (attrs.group !== '' || attrs.resource !== 'pods' || attrs.subresource !== '') return;
       if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return;
       const pod = attrs.object;
-      if (!pod || typeof pod !== 'object') return;
-      const spec: Obj = (pod.spec ??= {});
-      const existing: Obj[] = Array.isArray(spec.tolerations) ? spec.tolerations : [];
+      const spec = isObj(pod) ? objectField(pod, 'spec') : undefined;
+      const existing = spec && (listField(spec, 'tolerations') as Obj[] | undefined);
+      if (!spec || !existing) return;
       const add: Obj[] = [];
       if (!tolerates(existing, TAINT_NODE_NOT_READY)) add.push({ key: TAINT_NODE_NOT_READY, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: notReady });
       if (!tolerates(existing, TAINT_NODE_UNREACHABLE)) add.push({ key: TAINT_NODE_UNREACHABLE, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: unreachable });

@@ -15,13 +15,12 @@ import type { Obj } from '../../storage/interface.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from '../chain.ts';
 import type { ClusterObjects } from './cluster-objects.ts';
 import { admissionForbidden } from './forbidden.ts';
+import { isObj, listField, objectField } from './fields.ts';
 
 const OVERHEAD_MISMATCH = "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead";
 const OVERHEAD_WITHOUT_CLASS = 'pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead';
 
 type Toleration = { key: string; operator: string; value: string; effect: string; tolerationSeconds: number | null };
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Semantic equality of two resource lists: nil and empty alike, quantities by value. */
 export function resourceListsEqual(a: unknown, b: unknown): boolean {
@@ -101,6 +100,9 @@ function setOverhead(attrs: AdmissionAttributes, spec: Obj, rc: Obj | undefined)
 function setScheduling(attrs: AdmissionAttributes, spec: Obj, rc: Obj | undefined): void {
   const scheduling = rc?.scheduling;
   if (scheduling == null) return;
+  // a nodeSelector or tolerations of the wrong type are validation's to refuse
+  const own = listField(spec, 'tolerations');
+  if (!own || (spec.nodeSelector != null && !isObj(spec.nodeSelector))) return;
   const runtimeSelector: Record<string, string> = isObj(scheduling.nodeSelector) ? scheduling.nodeSelector : {};
   let selector: Record<string, string> | undefined;
   if (spec.nodeSelector == null) selector = isObj(scheduling.nodeSelector) ? { ...runtimeSelector } : undefined;
@@ -115,7 +117,7 @@ function setScheduling(attrs: AdmissionAttributes, spec: Obj, rc: Obj | undefine
     }
     selector = merged;
   }
-  const tolerations = mergeTolerations(Array.isArray(spec.tolerations) ? spec.tolerations : [], Array.isArray(scheduling.tolerations) ? structuredClone(scheduling.tolerations) : []);
+  const tolerations = mergeTolerations(own as Obj[], Array.isArray(scheduling.tolerations) ? structuredClone(scheduling.tolerations) : []);
   if (selector === undefined) delete spec.nodeSelector;
   else spec.nodeSelector = selector;
   if (tolerations.length) spec.tolerations = tolerations;
@@ -128,7 +130,8 @@ export function runtimeClassPlugin(classes: ClusterObjects): AdmissionPlugin {
     async admit(attrs) {
       const pod = attrs.object;
       if (!appliesTo(attrs) || !isObj(pod)) return;
-      const spec: Obj = (pod.spec ??= {});
+      const spec = objectField(pod, 'spec');
+      if (!spec) return;
       const rc = await classOf(classes, attrs, spec);
       setOverhead(attrs, spec, rc);
       setScheduling(attrs, spec, rc);
@@ -136,7 +139,7 @@ export function runtimeClassPlugin(classes: ClusterObjects): AdmissionPlugin {
     async validate(attrs) {
       const pod = attrs.object;
       if (!appliesTo(attrs) || !isObj(pod)) return;
-      const spec: Obj = pod.spec ?? {};
+      const spec: Obj = isObj(pod.spec) ? pod.spec : {};
       const rc = await classOf(classes, attrs, spec);
       if (rc?.overhead != null) {
         if (!resourceListsEqual(rc.overhead.podFixed, spec.overhead)) throw admissionForbidden(attrs, OVERHEAD_MISMATCH);

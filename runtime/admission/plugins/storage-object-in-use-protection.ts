@@ -5,6 +5,7 @@
 // protection controllers remove once nothing uses the object.
 
 import type { AdmissionPlugin } from '../chain.ts';
+import { isObj, listField, objectField } from './fields.ts';
 
 export const PVC_PROTECTION_FINALIZER = 'kubernetes.io/pvc-protection';
 export const PV_PROTECTION_FINALIZER = 'kubernetes.io/pv-protection';
@@ -18,9 +19,9 @@ export function storageObjectInUseProtectionPlugin(): AdmissionPlugin {
       if (attrs.operation !== 'CREATE' || attrs.group !== '' || attrs.subresource !== '') return;
       const finalizer = FINALIZER_OF[attrs.resource];
       const obj = attrs.object;
-      if (!finalizer || !obj || typeof obj !== 'object') return;
-      const md = (obj.metadata ??= {});
-      const finalizers: unknown[] = Array.isArray(md.finalizers) ? md.finalizers : [];
+      const md = finalizer && isObj(obj) ? objectField(obj, 'metadata') : undefined;
+      const finalizers = md && listField(md, 'finalizers');
+      if (!md || !finalizers) return;
       if (!finalizers.includes(finalizer)) md.finalizers = [...finalizers, finalizer];
     },
   };

@@ -7,6 +7,7 @@
 import type { Obj } from '../../storage/interface.ts';
 import type { AdmissionPlugin } from '../chain.ts';
 import { TAINT_NODE_NOT_READY } from './default-toleration-seconds.ts';
+import { isObj, listField, objectField } from './fields.ts';
 
 export function taintNodesByConditionPlugin(): AdmissionPlugin {
   return {
@@ -14,9 +15,9 @@ export function taintNodesByConditionPlugin(): AdmissionPlugin {
     admit(attrs) {
       if (attrs.operation !== 'CREATE' || attrs.group !== '' || attrs.resource !== 'nodes' || attrs.subresource !== '') return;
       const node = attrs.object;
-      if (!node || typeof node !== 'object') return;
-      const spec: Obj = (node.spec ??= {});
-      const taints: Obj[] = Array.isArray(spec.taints) ? spec.taints : [];
+      const spec = isObj(node) ? objectField(node, 'spec') : undefined;
+      const taints = spec && (listField(spec, 'taints') as Obj[] | undefined);
+      if (!spec || !taints) return;
       if (taints.some((t) => t?.key === TAINT_NODE_NOT_READY && t?.effect === 'NoSchedule')) return;
       spec.taints = [...taints, { key: TAINT_NODE_NOT_READY, effect: 'NoSchedule' }];
     },
