@@ -1,8 +1,8 @@
 // End-to-end: what the default admission plugins add, as kubectl shows it
 // on a real server process: a Pod made with `kubectl run` gets the
 // `default` service account, its token volume and the two default
-// tolerations (none of the tolerations with
-// --disable-admission-plugins=DefaultTolerationSeconds); a claim created
+// tolerations (none with --disable-admission-plugins=DefaultTolerationSeconds,
+// other seconds with --default-*-toleration-seconds); a claim created
 // without a class gets the default StorageClass and the protection
 // finalizer; a Node gets the not-ready taint; growing a claim whose class
 // does not allow expansion is refused with upstream's message.
@@ -20,11 +20,16 @@ const json = (o: unknown) => JSON.stringify(o);
 describe('the default admission plugins through kubectl', () => {
   let defaults: KubectlSession;
   let noTolerations: KubectlSession;
+  let tuned: KubectlSession;
   beforeAll(async () => {
-    [defaults, noTolerations] = await Promise.all([kubectlSession([]), kubectlSession(['--disable-admission-plugins=DefaultTolerationSeconds'])]);
+    [defaults, noTolerations, tuned] = await Promise.all([
+      kubectlSession([]),
+      kubectlSession(['--disable-admission-plugins=DefaultTolerationSeconds']),
+      kubectlSession(['--default-not-ready-toleration-seconds=30', '--default-unreachable-toleration-seconds', '60']),
+    ]);
   });
   afterAll(async () => {
-    await Promise.all([defaults?.stop(), noTolerations?.stop()]);
+    await Promise.all([defaults?.stop(), noTolerations?.stop(), tuned?.stop()]);
   });
 
   it('kubectl run: serviceAccountName default, the token volume and mount, the default tolerations', async () => {
@@ -42,6 +47,11 @@ describe('the default admission plugins through kubectl', () => {
     const pod = await yamlOf(noTolerations, ['pod', 'web']);
     expect(pod.spec.serviceAccountName).toBe('default');
     expect(pod.spec.tolerations).toBeUndefined();
+  });
+
+  it('--default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds set the seconds', async () => {
+    ok(await tuned.k(['run', 'web', '--image=nginx']));
+    expect(ok(await tuned.k(['get', 'pod', 'web', '-o', 'jsonpath={.spec.tolerations[*].tolerationSeconds}']))).toBe('30 60');
   });
 
   it('a claim without a class gets the default StorageClass and the protection finalizer', async () => {
