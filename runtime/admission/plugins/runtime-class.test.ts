@@ -35,6 +35,9 @@ describe('RuntimeClass admit', () => {
   it('accepts an overhead equal to the class (other units)', async () => {
     expect((await admit(pod({ runtimeClassName: 'kata', overhead: { cpu: '0.25', memory: '120Mi' } }))).overhead).toEqual({ cpu: '250m', memory: '120Mi' });
   });
+  it('treats an empty overhead as none', async () => {
+    expect((await admit(pod({ runtimeClassName: 'kata', overhead: {} }))).overhead).toEqual({ cpu: '250m', memory: '120Mi' });
+  });
   it('leaves a Pod without a class, or with a class without overhead or scheduling, alone', async () => {
     expect(await admit(pod({}))).toEqual(pod({}).spec);
     expect(await admit(pod({ runtimeClassName: 'plain' }))).toEqual(pod({ runtimeClassName: 'plain' }).spec);
@@ -72,6 +75,7 @@ describe('RuntimeClass validate', () => {
     ['no class, no overhead', pod({})],
     ['the class overhead', pod({ runtimeClassName: 'kata', overhead: { cpu: '250m', memory: '120Mi' } })],
     ['a class without overhead and no overhead', pod({ runtimeClassName: 'plain' })],
+    ['an empty overhead without a class', pod({ overhead: {} })],
   ])('accepts %s', async (_name, p) => {
     await expect(validate(p)).resolves.toBeUndefined();
   });

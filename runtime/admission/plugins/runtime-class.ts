@@ -2,13 +2,13 @@
 // created with spec.runtimeClassName (403 `pod rejected: RuntimeClass "x"
 // not found` when there is no such class):
 //   - mutating: the class's overhead.podFixed becomes spec.overhead (a Pod
-//     that sets a different overhead is refused); the class's
+//     that sets a different, non-empty overhead is refused); the class's
 //     scheduling.nodeSelector is merged into the Pod's (a key the Pod sets
 //     to another value is refused, naming both) and its tolerations merged
 //     with the Pod's, keeping only the broadest of overlapping ones
 //     (upstream's MergeTolerations);
 //   - validating: spec.overhead must equal the class's overhead, and a Pod
-//     without a class with an overhead may not set one.
+//     without a class with an overhead may not set a non-empty one.
 
 import { QuantityValue } from '../../cel/libs/quantity-parse.ts';
 import type { Obj } from '../../storage/interface.ts';
@@ -37,6 +37,9 @@ export function resourceListsEqual(a: unknown, b: unknown): boolean {
     }
   });
 }
+
+/** A non-empty resource list (an empty overhead counts as none, as since upstream's fix for `overhead: {}`). */
+const hasEntries = (v: unknown): boolean => isObj(v) && Object.keys(v).length > 0;
 
 function norm(t: Obj): Toleration {
   return {
@@ -92,7 +95,7 @@ async function classOf(classes: ClusterObjects, attrs: AdmissionAttributes, spec
 function setOverhead(attrs: AdmissionAttributes, spec: Obj, rc: Obj | undefined): void {
   if (rc?.overhead == null) return;
   const fixed = rc.overhead.podFixed;
-  if (spec.overhead != null && !resourceListsEqual(fixed, spec.overhead)) throw admissionForbidden(attrs, OVERHEAD_MISMATCH);
+  if (hasEntries(spec.overhead) && !resourceListsEqual(fixed, spec.overhead)) throw admissionForbidden(attrs, OVERHEAD_MISMATCH);
   if (fixed == null) delete spec.overhead;
   else spec.overhead = structuredClone(fixed);
 }
@@ -143,7 +146,7 @@ export function runtimeClassPlugin(classes: ClusterObjects): AdmissionPlugin {
       const rc = await classOf(classes, attrs, spec);
       if (rc?.overhead != null) {
         if (!resourceListsEqual(rc.overhead.podFixed, spec.overhead)) throw admissionForbidden(attrs, OVERHEAD_MISMATCH);
-      } else if (spec.overhead != null) throw admissionForbidden(attrs, OVERHEAD_WITHOUT_CLASS);
+      } else if (hasEntries(spec.overhead)) throw admissionForbidden(attrs, OVERHEAD_WITHOUT_CLASS);
     },
   };
 }
