@@ -133,6 +133,8 @@ async function main(): Promise<void> {
     livezGracePeriodMs: Number(flags['livez-grace-period']),
     shutdownDelayMs: Number(flags['shutdown-delay-duration']),
     eventTTLMs: Number(flags['event-ttl']),
+    defaultNotReadyTolerationSeconds: Number(flags['default-not-ready-toleration-seconds']),
+    defaultUnreachableTolerationSeconds: Number(flags['default-unreachable-toleration-seconds']),
     historyWindowMs: Number(flags['etcd-compaction-interval']),
     watchCache: Boolean(flags['watch-cache']),
     generatedDir: flags['generated-dir'] as string | undefined,

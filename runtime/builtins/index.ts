@@ -19,6 +19,14 @@ import type { Authorizer } from '../authz/authorizer.ts';
 import { nodeRestrictionSources } from './node-restriction.ts';
 import { priorityClassSource, priorityPlugin } from '../admission/plugins/priority.ts';
 import { podSecurityPlugin, podSecuritySources } from '../admission/plugins/pod-security/plugin.ts';
+import { taintNodesByConditionPlugin } from '../admission/plugins/taint-nodes-by-condition.ts';
+import { defaultTolerationSecondsPlugin } from '../admission/plugins/default-toleration-seconds.ts';
+import { defaultStorageClassPlugin } from '../admission/plugins/default-storage-class.ts';
+import { storageObjectInUseProtectionPlugin } from '../admission/plugins/storage-object-in-use-protection.ts';
+import { persistentVolumeClaimResizePlugin } from '../admission/plugins/persistent-volume-claim-resize.ts';
+import { runtimeClassPlugin } from '../admission/plugins/runtime-class.ts';
+import { defaultIngressClassPlugin } from '../admission/plugins/default-ingress-class.ts';
+import { clusterObjects } from '../admission/plugins/cluster-objects.ts';
 import { bootstrapPriorityClasses } from './priority-classes.ts';
 import { serviceAccountSource } from './default-serviceaccounts.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
@@ -52,7 +60,7 @@ export interface BuiltinContext {
   authorizer: Authorizer;
   /** The server's discovery documents, ordered by the stored APIServices. */
   discovery: Discovery;
-  /** Server flags that built-ins read (service ranges; secure-port, bind-address, advertise-address when given). */
+  /** Server flags that built-ins read (service ranges; secure-port, bind-address, advertise-address, the default toleration seconds when given). */
   flags: Record<string, string | number | boolean | undefined>;
   /** Signs legacy service-account tokens (the tokens controller), with the CA it publishes in ca.crt. */
   serviceAccountTokens?: { issuer: TokenIssuer; rootCA: string };
@@ -89,11 +97,18 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   if (on.has('NamespaceLifecycle')) ctx.admission.add(namespaceLifecyclePlugin(ctx.api));
   if (on.has('ServiceAccount')) ctx.admission.add(serviceAccountPlugin(serviceAccountSource(ctx.api, controllers.has('serviceaccount'))));
   if (on.has('NodeRestriction')) ctx.admission.add(nodeRestrictionPlugin(nodeRestrictionSources(ctx.api)));
+  if (on.has('TaintNodesByCondition')) ctx.admission.add(taintNodesByConditionPlugin());
   if (on.has('PodSecurity')) ctx.admission.add(podSecurityPlugin(podSecuritySources(ctx.api)));
   if (on.has('Priority')) ctx.admission.add(priorityPlugin(priorityClassSource(ctx.api)));
+  if (on.has('DefaultTolerationSeconds')) ctx.admission.add(defaultTolerationSecondsPlugin(tolerationSeconds(ctx.flags)));
+  if (on.has('DefaultStorageClass')) ctx.admission.add(defaultStorageClassPlugin(clusterObjects(ctx.api, 'storage.k8s.io', 'v1', 'storageclasses')));
+  if (on.has('StorageObjectInUseProtection')) ctx.admission.add(storageObjectInUseProtectionPlugin());
+  if (on.has('PersistentVolumeClaimResize')) ctx.admission.add(persistentVolumeClaimResizePlugin(clusterObjects(ctx.api, 'storage.k8s.io', 'v1', 'storageclasses')));
+  if (on.has('RuntimeClass')) ctx.admission.add(runtimeClassPlugin(clusterObjects(ctx.api, 'node.k8s.io', 'v1', 'runtimeclasses')));
   if (on.has('CertificateApproval')) ctx.admission.add(certificateApprovalPlugin(ctx.authorizer));
   if (on.has('CertificateSigning')) ctx.admission.add(certificateSigningPlugin(ctx.authorizer));
   ctx.admission.add(certificateRequestPlugin({ subjectRestriction: on.has('CertificateSubjectRestriction') }));
+  if (on.has('DefaultIngressClass')) ctx.admission.add(defaultIngressClassPlugin(clusterObjects(ctx.api, 'networking.k8s.io', 'v1', 'ingressclasses')));
   await bootstrapNamespaces(ctx.api);
   await bootstrapPriorityClasses(ctx.api);
   for (const note of await reconcileBootstrapPolicy(ctx.api)) ctx.log?.(note);
@@ -129,6 +144,12 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await crdController?.stop();
     },
   };
+}
+
+/** --default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds, when given. */
+function tolerationSeconds(flags: BuiltinContext['flags']): { notReadySeconds?: number; unreachableSeconds?: number } {
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  return { notReadySeconds: n(flags['default-not-ready-toleration-seconds']), unreachableSeconds: n(flags['default-unreachable-toleration-seconds']) };
 }
 
 interface StartedControllers {

@@ -4,7 +4,23 @@
 import { describe, expect, it } from 'vitest';
 import { AdmissionPluginsFlagError, enabledAdmissionPlugins } from './admission-plugins.ts';
 
-const DEFAULT = ['NamespaceLifecycle', 'ServiceAccount', 'NodeRestriction', 'PodSecurity', 'Priority', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction'];
+const DEFAULT = [
+  'NamespaceLifecycle',
+  'ServiceAccount',
+  'NodeRestriction',
+  'TaintNodesByCondition',
+  'PodSecurity',
+  'Priority',
+  'DefaultTolerationSeconds',
+  'DefaultStorageClass',
+  'StorageObjectInUseProtection',
+  'PersistentVolumeClaimResize',
+  'RuntimeClass',
+  'CertificateApproval',
+  'CertificateSigning',
+  'CertificateSubjectRestriction',
+  'DefaultIngressClass',
+];
 
 describe('enabledAdmissionPlugins', () => {
   it.each([

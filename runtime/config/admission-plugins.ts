@@ -4,11 +4,10 @@
 // in; --enable-admission-plugins adds to the default set,
 // --disable-admission-plugins takes from it; a name upstream does not know,
 // or one named in both flags, stops the server at start with upstream's
-// message. Of upstream's plugins this server implements NamespaceLifecycle,
-// ServiceAccount, NodeRestriction, PodSecurity, Priority, CertificateApproval,
-// CertificateSigning and CertificateSubjectRestriction. Enabling any other
-// upstream plugin is refused (it would silently do nothing); disabling one
-// is accepted, since it does not run here anyway. The default set is
+// message. Which of upstream's plugins this server implements is
+// IMPLEMENTED below. Enabling any other upstream plugin is refused (it
+// would silently do nothing); disabling one is accepted, since it does not
+// run here anyway. The default set is
 // upstream's default-on plugins that are implemented here, plus
 // NodeRestriction, which clusters set up with the Node authorizer (this
 // server's default --authorization-mode is Node,RBAC) enable beside it.
@@ -87,6 +86,13 @@ export const IMPLEMENTED: ReadonlySet<string> = new Set([
   'CertificateApproval',
   'CertificateSigning',
   'CertificateSubjectRestriction',
+  'TaintNodesByCondition',
+  'DefaultTolerationSeconds',
+  'DefaultStorageClass',
+  'StorageObjectInUseProtection',
+  'PersistentVolumeClaimResize',
+  'RuntimeClass',
+  'DefaultIngressClass',
 ]);
 
 const KNOWN: ReadonlySet<string> = new Set(UPSTREAM_ORDER);

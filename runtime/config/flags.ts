@@ -72,6 +72,16 @@ export const FLAGS: Record<string, FlagSpec> = {
     help: 'admission plugins to enable beside the default ones (NamespaceLifecycle, ServiceAccount, NodeRestriction, Priority, CertificateApproval, CertificateSigning, CertificateSubjectRestriction); the server fixes their order',
   },
   'disable-admission-plugins': { kind: 'string', help: 'admission plugins to disable although they are in the default set' },
+  'default-not-ready-toleration-seconds': {
+    kind: 'int',
+    default: '300',
+    help: 'the tolerationSeconds of the toleration for notReady:NoExecute that is added by default to every pod that does not already have such a toleration',
+  },
+  'default-unreachable-toleration-seconds': {
+    kind: 'int',
+    default: '300',
+    help: 'the tolerationSeconds of the toleration for unreachable:NoExecute that is added by default to every pod that does not already have such a toleration',
+  },
   'event-ttl': { kind: 'duration', default: '1h0m0s', help: 'how long an Event is kept after its last write' },
   'authorization-mode': {
     kind: 'string',

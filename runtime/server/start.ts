@@ -72,6 +72,9 @@ export interface StartOptions extends AuthorizationOptions {
   shutdownDelayMs?: number;
   /** --event-ttl (ms, default one hour): Events are deleted this long after their last write. */
   eventTTLMs?: number;
+  /** --default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds (DefaultTolerationSeconds admission; default 300). */
+  defaultNotReadyTolerationSeconds?: number;
+  defaultUnreachableTolerationSeconds?: number;
   /** History kept for watches and continue tokens (default 5 minutes). */
   historyWindowMs?: number;
   watchCache?: boolean;
@@ -437,6 +440,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       'secure-port': port,
       'bind-address': host,
       'advertise-address': options.advertiseAddress,
+      'default-not-ready-toleration-seconds': options.defaultNotReadyTolerationSeconds,
+      'default-unreachable-toleration-seconds': options.defaultUnreachableTolerationSeconds,
     },
     extensionAuthentication: plain ? undefined : authn.extensionData,
     controllers,

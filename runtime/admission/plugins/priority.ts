@@ -9,6 +9,7 @@
 //     is (403 naming the existing default; with several, the lowest value).
 
 import { ApiError, errors } from '../../api/errors.ts';
+import { type ClusterObjects, clusterObjects } from './cluster-objects.ts';
 import type { Obj } from '../../storage/interface.ts';
 import type { ApiIndex } from '../../registry/served.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from '../chain.ts';
@@ -16,29 +17,10 @@ import type { AdmissionAttributes, AdmissionPlugin } from '../chain.ts';
 const SCHEDULING = 'scheduling.k8s.io';
 
 /** Where the plugin reads PriorityClasses. */
-export interface PriorityClassSource {
-  get(name: string): Promise<Obj | undefined>;
-  list(): Promise<Obj[]>;
-}
+export type PriorityClassSource = ClusterObjects;
 
 export function priorityClassSource(api: ApiIndex): PriorityClassSource {
-  const store = () => api.lookup(SCHEDULING, 'v1', 'priorityclasses')?.store;
-  return {
-    async get(name) {
-      const s = store();
-      if (!s) return undefined;
-      try {
-        return await s.get('', name);
-      } catch (err) {
-        if (err instanceof ApiError && err.code === 404) return undefined;
-        throw err;
-      }
-    },
-    async list() {
-      const s = store();
-      return s ? (await s.list('', {})).items : [];
-    },
-  };
+  return clusterObjects(api, SCHEDULING, 'v1', 'priorityclasses');
 }
 
 /** The global default class: the one with the lowest value when a race left several. */

@@ -1,0 +1,58 @@
+// The cluster-scoped objects an admission plugin consults (PriorityClasses,
+// StorageClasses, RuntimeClasses, IngressClasses), read through the
+// resource's registry store: with the watch cache on (the default), gets
+// and lists are answered from the cache that one watch keeps current, as
+// upstream's plugins read informer listers. A resource not served reads as
+// empty; a missing object as undefined.
+
+import { ApiError } from '../../api/errors.ts';
+import type { Obj } from '../../storage/interface.ts';
+import type { ApiIndex } from '../../registry/served.ts';
+
+/** A set of cluster-scoped objects of one resource. */
+export interface ClusterObjects {
+  get(name: string): Promise<Obj | undefined>;
+  list(): Promise<Obj[]>;
+}
+
+export function clusterObjects(api: ApiIndex, group: string, version: string, resource: string): ClusterObjects {
+  const store = () => api.lookup(group, version, resource)?.store;
+  return {
+    async get(name) {
+      const s = store();
+      if (!s) return undefined;
+      try {
+        return await s.get('', name);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 404) return undefined;
+        throw err;
+      }
+    },
+    async list() {
+      const s = store();
+      return s ? (await s.list('', {})).items : [];
+    },
+  };
+}
+
+/**
+ * The newest of the objects `isDefault` accepts (by creationTimestamp, ties
+ * by name ascending), as upstream picks the default StorageClass and
+ * IngressClass when several are marked; undefined when none is.
+ */
+export function newestDefault(items: Obj[], isDefault: (o: Obj) => boolean): Obj | undefined {
+  const created = (o: Obj): number => {
+    const t = Date.parse(String(o.metadata?.creationTimestamp ?? ''));
+    return Number.isNaN(t) ? 0 : t;
+  };
+  let best: Obj | undefined;
+  for (const o of items) {
+    if (!isDefault(o)) continue;
+    if (!best) best = o;
+    else {
+      const d = created(o) - created(best);
+      if (d > 0 || (d === 0 && String(o.metadata?.name ?? '') < String(best.metadata?.name ?? ''))) best = o;
+    }
+  }
+  return best;
+}
