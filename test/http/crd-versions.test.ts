@@ -205,6 +205,11 @@ describe('None conversion', () => {
     expect((await stored('sprockets', 's1'))?.apiVersion).toBe('example.com/v1beta1');
     expect((await call('GET', '/apis/example.com/v1/namespaces/default/sprockets/s1')).json.apiVersion).toBe('example.com/v1');
     expect((await call('GET', '/apis/example.com/v1beta1/namespaces/default/sprockets/s1')).status).toBe(404);
+    // discovery lists the resource without a storageVersionHash, as upstream's discovery controller does
+    const listed = (await call('GET', '/apis/example.com/v1')).json.resources.find((x: Json) => x.name === 'sprockets');
+    expect(listed).toBeDefined();
+    expect(listed.storageVersionHash).toBeUndefined();
+    expect(await storageHash('v1', 'gizmos')).toBeDefined();
   });
 
   it('refuses to drop a version still in status.storedVersions, and allows it once it is gone from there', async () => {
