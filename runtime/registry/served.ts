@@ -62,6 +62,7 @@ function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, service
   if (conversion) {
     store.converter = conversion.converter;
     store.storageVersion = conversion.storageVersion;
+    if (storageDef.custom) store.coercion = coercionOf(storageDef, services?.customResources);
   }
   return store;
 }
@@ -120,5 +121,28 @@ function readsOf(storageDef: ResourceDef, state: CustomResourceState | undefined
     const r = of(apiVersion);
     byVersion.set(apiVersion, r);
     return r;
+  };
+}
+
+/**
+ * What an object converted into a served version goes through there: the
+ * pruning and the nulls of that version's schema (upstream coerces what its
+ * converter of custom resources hands out, and applies no defaults then);
+ * undefined when every served version has the same schema (nothing a
+ * conversion between them could leave for the pruning).
+ */
+function coercionOf(storageDef: ResourceDef, state: CustomResourceState | undefined): ((obj: Obj, apiVersion: string) => boolean) | undefined {
+  if (!state?.pruning || !state.schemaOf) return undefined;
+  const { group, resource } = storageDef;
+  const schemas = (state.versionsOf?.(group, resource) ?? []).map((v) => state.schemaOf!(group, resource, v));
+  const prints = new Set(schemas.map((sc) => (sc === undefined ? '' : (state.pruning!(sc)?.fingerprint ?? ''))));
+  if (prints.size <= 1) return undefined;
+  return (obj, apiVersion) => {
+    const schema = state.schemaOf!(group, resource, apiVersion);
+    if (schema === undefined) return false;
+    const pruning = state.pruning!(schema);
+    const pruned = pruning?.canPrune ? pruning.apply(obj) : false;
+    const dropped = state.defaults?.(schema)?.dropNulls(obj) ?? false;
+    return pruned || dropped;
   };
 }

@@ -96,4 +96,10 @@ describe('compileStructuralPruning', () => {
     const obj = { apiVersion: 'g/v1', kind: 'K', metadata: {}, spec: { z: 1 } };
     if (!canPrune) expect(p.apply(obj)).toBe(false);
   });
+
+  it('fingerprint: the same for the same schema, different for another', () => {
+    const a = spec({ a: { type: 'string' } });
+    expect(compileStructuralPruning(a).fingerprint).toBe(compileStructuralPruning(structuredClone(a)).fingerprint);
+    expect(compileStructuralPruning(a).fingerprint).not.toBe(compileStructuralPruning(spec({ b: { type: 'string' } })).fingerprint);
+  });
 });

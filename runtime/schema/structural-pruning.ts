@@ -9,7 +9,9 @@
 // (decoding it into ObjectMeta drops the rest upstream). Compiled once per
 // served version from its openAPIV3Schema; `canPrune` is false for a schema
 // under which no stored object can lose a field (its root preserves unknown
-// fields and nothing below narrows that), so readers can skip the walk.
+// fields and nothing below narrows that), so readers can skip the walk;
+// `fingerprint` tells versions whose schemas are the same apart from others.
+import { createHash } from 'node:crypto';
 import { isObject, rawRef, type OpenAPISchema } from './util.ts';
 
 interface Node {
@@ -44,6 +46,8 @@ const OBJECT_META_FIELDS = new Set([
 export interface StructuralPruning {
   /** Whether any object can lose a field to this schema. */
   readonly canPrune: boolean;
+  /** A digest of the schema: versions with the same one prune (and drop nulls) alike. */
+  readonly fingerprint: string;
   /** Drops the fields the schema does not describe, in place; true when obj changed. */
   apply(obj: Json): boolean;
 }
@@ -143,6 +147,7 @@ export function compileStructuralPruning(schema: OpenAPISchema): StructuralPruni
   if (!root.preserve && root.additional === undefined) found.prunes = true;
   return {
     canPrune: found.prunes,
+    fingerprint: createHash('sha256').update(JSON.stringify(schema)).digest('base64'),
     apply: (obj) => (found.prunes ? prune(obj, root, true) : false),
   };
 }
