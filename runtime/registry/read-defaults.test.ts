@@ -135,4 +135,30 @@ describe('withReadDefaults', () => {
     const s = withReadDefaults(inner, () => ({ apply: (o: Obj) => [pruning.apply(o), d.apply(o)].some(Boolean) }));
     expect((await s.get('a'))!.spec).toEqual({ mode: 'fast', free: { any: 1 } });
   });
+
+  it('reads the ADDED events made afresh for each watcher over the same stored JSON once (initial events)', async () => {
+    const inner = fakeStorage([]);
+    const json = JSON.stringify(bare);
+    let parsed = 0;
+    const fresh = (): WatchEvent => ({
+      type: 'ADDED',
+      get object() {
+        parsed++;
+        return JSON.parse(json) as Obj;
+      },
+      json,
+      encoded: new Map(),
+    });
+    inner.watch = async () => {
+      const q = new EventQueue(10);
+      q.pushInitial(fresh());
+      return q;
+    };
+    const s = withReadDefaults(inner, () => defaults);
+    const [a] = ((await s.watch('', { recursive: true })) as EventQueue).takeBuffered();
+    const [b] = ((await s.watch('', { recursive: true })) as EventQueue).takeBuffered();
+    expect(a.object.spec).toEqual({ mode: 'fast' });
+    expect(b).toBe(a);
+    expect(parsed).toBe(0);
+  });
 });

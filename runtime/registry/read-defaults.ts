@@ -28,6 +28,9 @@ class DefaultedJSON implements EncodedObject {
   }
 }
 
+/** ADDED events remembered by their JSON at most (per CRD schema served). */
+const MAX_ADDED_BY_JSON = 10_000;
+
 /** What a read from storage does to an object of one version (pruning, nulls, defaults): true when it changed obj. */
 export interface StorageRead {
   apply(obj: Obj): boolean;
@@ -60,15 +63,31 @@ export function withReadDefaults(inner: Storage, readOf: ReadOf): Storage {
     }
     return out;
   };
+  /**
+   * The read ADDED events by the stored JSON they carry (null: unchanged): a
+   * watch's initial events are made afresh for each watcher over the same
+   * JSON strings of the watch cache, so watchers of one state share one read
+   * and one encoding. Emptied when it grows past its bound.
+   */
+  const addedByJson = new Map<string, WatchEvent | null>();
   const event = (ev: WatchEvent): WatchEvent => {
     if (ev.type === 'BOOKMARK' || ev.type === 'ERROR') return ev;
     let out = eventsSeen.get(ev);
-    if (!out) {
+    if (out) return out;
+    const json = ev.type === 'ADDED' ? ev.json : undefined;
+    const known = json !== undefined ? addedByJson.get(json) : undefined;
+    if (known !== undefined) out = known ?? ev;
+    else {
       const obj = (ev.json !== undefined ? JSON.parse(ev.json) : structuredClone(ev.object)) as Obj;
       // a changed event gets its own encoding cache, shared by every watcher it is handed to
-      out = defaults.apply(obj) ? { type: ev.type, object: obj, encoded: new Map() } : ev;
-      eventsSeen.set(ev, out);
+      const changed = defaults.apply(obj);
+      out = changed ? { type: ev.type, object: obj, encoded: new Map() } : ev;
+      if (json !== undefined) {
+        if (addedByJson.size >= MAX_ADDED_BY_JSON) addedByJson.clear();
+        addedByJson.set(json, changed ? out : null);
+      }
     }
+    eventsSeen.set(ev, out);
     return out;
   };
   const stream = (s: WatchStream): WatchStream => {
