@@ -20,9 +20,11 @@ import { figure as rss } from './http/rss.ts';
 import { figure as crdServe } from './crd/serve.ts';
 import { figure as crdRules } from './crd/rules.ts';
 import { figure as crdMemory } from './crd/memory.ts';
+import { figure as crdReads } from './crd/reads.ts';
+import { figure as crdWide } from './crd/wide.ts';
 
 /** Every figure, in the order of the summary table. */
-export const FIGURES: Figure[] = [get, create, list, watchCreates, fanout, start, importFigure, rss, crdServe, crdRules, crdMemory];
+export const FIGURES: Figure[] = [get, create, list, watchCreates, fanout, start, importFigure, rss, crdServe, crdRules, crdMemory, crdReads, crdWide];
 
 export const SUMMARY_FILE = join(root, '.cache', 'bench', 'last.json');
 

@@ -59,6 +59,12 @@ function storageVersionHash(def: ResourceDef): string {
   return createHash('sha256').update(`${def.group}/${def.version}/${def.kind}`).digest().subarray(0, 8).toString('base64');
 }
 
+/** Whether the store of a served resource writes the version of its storage def (a CRD's store may write a version that is not served). */
+function storesServedVersion(s: Served<unknown>): boolean {
+  const written = (s.store as { storageVersion?: unknown } | null | undefined)?.storageVersion;
+  return typeof written !== 'string' || written === groupVersion(s.storageDef.group, s.storageDef.version);
+}
+
 export interface DiscoveryDocs {
   apiVersions: object;
   apiGroupList: object;
@@ -156,7 +162,8 @@ function computeDiscovery(served: readonly Served<unknown>[], serverAddress: str
         };
         if (d.shortNames.length) r.shortNames = d.shortNames;
         if (d.categories.length) r.categories = d.categories;
-        r.storageVersionHash = storageVersionHash(s.storageDef);
+        // a CRD whose storage version is not served has none (upstream's discovery controller only hashes a served storage version)
+        if (!d.custom || storesServedVersion(s)) r.storageVersionHash = storageVersionHash(s.storageDef);
         resources.push(r);
         for (const sub of d.subresources) {
           const sr: Record<string, unknown> = { name: `${d.resource}/${sub.name}`, singularName: '', namespaced: d.namespaced, kind: sub.kind, verbs: sub.verbs };

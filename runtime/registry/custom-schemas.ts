@@ -4,13 +4,15 @@
 // look-up of the write services asks here first; the merge types go into
 // the server's merge schema, where the field manager finds them, and leave
 // it when the version stops being served; the structural defaulting of each
-// version (applied to request bodies and to reads from storage) and the
-// published schemas (for the OpenAPI documents) are kept beside them.
+// version (applied to request bodies and to reads from storage), its
+// structural pruning (applied to reads from storage) and the published
+// schemas (for the OpenAPI documents) are kept beside them.
 
 import type { MergeSchema, ResourceDef, SchemaValidator } from '../../generated/api-types.ts';
 import type { CompiledCrdVersion } from '../schema/compile.ts';
 import type { CrdNamedSchema } from '../schema/crd.ts';
 import { compileStructuralDefaults, type StructuralDefaults } from '../schema/structural-defaults.ts';
+import { compileStructuralPruning, type StructuralPruning } from '../schema/structural-pruning.ts';
 import type { OpenAPISchema } from '../schema/util.ts';
 import { Defaulter } from './defaults.ts';
 import { sharedFieldManagers } from './managed-fields.ts';
@@ -34,6 +36,7 @@ export class CustomSchemas implements CustomResourceState {
   private readonly published = new Map<string, CrdNamedSchema[]>();
   private readonly compiledRules = new Map<string, CustomResourceRules>();
   private readonly structural = new Map<string, StructuralDefaults>();
+  private readonly prunings = new Map<string, StructuralPruning>();
   private readonly terminatingResources = new Set<string>();
   /** Schema name by `group/resource/apiVersion`, and the key of each schema name. */
   private readonly byVersion = new Map<string, string>();
@@ -79,6 +82,11 @@ export class CustomSchemas implements CustomResourceState {
     return this.structural.get(schema);
   }
 
+  /** The structural pruning of a served custom resource version, by its tagged schema name. */
+  pruning(schema: string): StructuralPruning | undefined {
+    return this.prunings.get(schema);
+  }
+
   /** The validator of a served custom resource version, by its tagged schema name. */
   validator(schema: string): SchemaValidator | undefined {
     return this.validators.get(schema);
@@ -89,6 +97,7 @@ export class CustomSchemas implements CustomResourceState {
       this.validators.set(v.def.schema, v.validator);
       this.published.set(v.def.schema, v.schemas);
       this.structural.set(v.def.schema, compileStructuralDefaults(v.schemas[0].schema));
+      this.prunings.set(v.def.schema, compileStructuralPruning(v.schemas[0].schema));
       const rules = this.compileRules?.(v.schemas[0].schema);
       if (rules) this.compiledRules.set(v.def.schema, rules);
       this.mergeSchema.types[v.def.schema] = v.mergeType;
@@ -108,6 +117,7 @@ export class CustomSchemas implements CustomResourceState {
       this.published.delete(s);
       this.compiledRules.delete(s);
       this.structural.delete(s);
+      this.prunings.delete(s);
       delete this.mergeSchema.types[s];
       const key = this.versionOf.get(s);
       this.versionOf.delete(s);

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { compileStructuralDefaults } from '../schema/structural-defaults.ts';
 import type { EncodedObject, Obj, Storage, WatchEvent, WatchStream } from '../storage/interface.ts';
 import { withReadDefaults } from './read-defaults.ts';
+import { EventQueue } from '../storage/stream/event-queue.ts';
+import { compileStructuralPruning } from '../schema/structural-pruning.ts';
 
 const defaults = compileStructuralDefaults({ type: 'object', properties: { spec: { type: 'object', properties: { mode: { type: 'string', default: 'fast' } } } } });
 
@@ -94,5 +96,69 @@ describe('withReadDefaults', () => {
     expect((await s.get('old'))!.spec).toEqual({ speed: 1 });
     expect((await s.get('new'))!.spec).toEqual({ mode: 'fast' });
     expect((await s.get('other'))!.spec).toEqual({});
+  });
+
+  it('keeps an event queue (a socket watch stays direct): buffered and later events read once, shared by every queue', async () => {
+    const queues: EventQueue[] = [];
+    const inner = fakeStorage([]);
+    const changed: WatchEvent = { type: 'ADDED', object: structuredClone(bare) as Obj, json: JSON.stringify(bare) };
+    inner.watch = async () => {
+      const q = new EventQueue(10);
+      q.pushInitial(changed);
+      queues.push(q);
+      return q;
+    };
+    const s = withReadDefaults(inner, () => defaults);
+    const w1 = await s.watch('', { recursive: true });
+    const w2 = await s.watch('', { recursive: true });
+    expect(w1).toBe(queues[0]);
+    expect(w2).toBe(queues[1]);
+    const later: WatchEvent = { type: 'MODIFIED', object: structuredClone(bare) as Obj };
+    for (const q of queues) q.pushAll([later]);
+    const [a, b] = [(w1 as EventQueue).takeBuffered(), (w2 as EventQueue).takeBuffered()];
+    expect(a.map((e) => e.object.spec)).toEqual([{ mode: 'fast' }, { mode: 'fast' }]);
+    expect(b[0]).toBe(a[0]);
+    expect(b[1]).toBe(a[1]);
+    // one encoding cache per read event, shared by its watchers
+    expect(a[0].encoded).toBeInstanceOf(Map);
+  });
+
+  it('prunes before it defaults: a field the schema dropped is gone, a preserved subtree kept', async () => {
+    const schema = {
+      type: 'object',
+      properties: { spec: { type: 'object', properties: { mode: { type: 'string', default: 'fast' }, free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } },
+    };
+    const pruning = compileStructuralPruning(schema);
+    const d = compileStructuralDefaults(schema);
+    const inner = fakeStorage([]);
+    inner.get = async () => ({ apiVersion: 'x/v1', metadata: { name: 'a' }, spec: { gone: 1, free: { any: 1 } } }) as Obj;
+    const s = withReadDefaults(inner, () => ({ apply: (o: Obj) => [pruning.apply(o), d.apply(o)].some(Boolean) }));
+    expect((await s.get('a'))!.spec).toEqual({ mode: 'fast', free: { any: 1 } });
+  });
+
+  it('reads the ADDED events made afresh for each watcher over the same stored JSON once (initial events)', async () => {
+    const inner = fakeStorage([]);
+    const json = JSON.stringify(bare);
+    let parsed = 0;
+    const fresh = (): WatchEvent => ({
+      type: 'ADDED',
+      get object() {
+        parsed++;
+        return JSON.parse(json) as Obj;
+      },
+      json,
+      encoded: new Map(),
+    });
+    inner.watch = async () => {
+      const q = new EventQueue(10);
+      q.pushInitial(fresh());
+      return q;
+    };
+    const s = withReadDefaults(inner, () => defaults);
+    const [a] = ((await s.watch('', { recursive: true })) as EventQueue).takeBuffered();
+    const [b] = ((await s.watch('', { recursive: true })) as EventQueue).takeBuffered();
+    expect(a.object.spec).toEqual({ mode: 'fast' });
+    expect(b).toBe(a);
+    expect(parsed).toBe(0);
   });
 });

@@ -1,17 +1,19 @@
-// Defaults on read, as the apiextensions server applies them when it
-// decodes a custom resource from storage: a Storage over the custom
-// resource's storage that gives every object it hands out (get, list,
-// watch events, the current object of an update or delete, the result of a
-// delete) the structural defaults of the version it is stored in, without
-// writing them back. One is made each time a CRD's schema is served anew,
-// so its caches belong to one schema: a stored object's served JSON (the
-// watch cache's entry; the defaulted JSON is kept as bytes) and a watch
-// event are defaulted and encoded once and then shared by every reader, and
-// an object the defaults do not change is handed out as it is (the watch
-// cache's bytes, its encoded events). A watch is served through the pulled
-// stream then, not written straight to its socket.
-import type { StructuralDefaults } from '../schema/structural-defaults.ts';
+// Reads from storage as the apiextensions server decodes a custom resource
+// from storage: a Storage over the custom resource's storage that prunes
+// every object it hands out (get, list, watch events, the current object of
+// an update or delete, the result of a delete) to the structural schema of
+// the version it is stored in, then drops that schema's disallowed nulls and
+// sets its defaults, without writing anything back (upstream's storage codec
+// prunes while decoding and defaults before converting). One is made each
+// time a CRD's schema is served anew, so its caches belong to one schema: a
+// stored object's served JSON (the watch cache's entry; the result is kept
+// as bytes) and a watch event are read once and then shared by every reader,
+// and an object the read does not change is handed out as it is (the watch
+// cache's bytes, its encoded events). A watch fed by an event queue keeps it:
+// the queue hands out the read events (so a watch over a socket is still
+// written straight to it), each event read once for all its watchers.
 import { isPromise } from '../api/maybe.ts';
+import { EventQueue } from '../storage/stream/event-queue.ts';
 import type { EncodedObject, Obj, Storage, WatchEvent, WatchStream } from '../storage/interface.ts';
 
 /** A defaulted object's served JSON, kept as its UTF-8 bytes (one copy, written out as they are); the text is decoded on each read. */
@@ -26,11 +28,19 @@ class DefaultedJSON implements EncodedObject {
   }
 }
 
-/** The structural defaulting of the version an object is stored in (by its apiVersion), if that version has defaults. */
-export type DefaultsOf = (apiVersion: unknown) => StructuralDefaults | undefined;
+/** ADDED events remembered by their JSON at most (per CRD schema served). */
+const MAX_ADDED_BY_JSON = 10_000;
 
-export function withReadDefaults(inner: Storage, defaultsOf: DefaultsOf): Storage {
-  const defaults = { apply: (obj: Obj): boolean => defaultsOf(obj.apiVersion)?.apply(obj) ?? false };
+/** What a read from storage does to an object of one version (pruning, nulls, defaults): true when it changed obj. */
+export interface StorageRead {
+  apply(obj: Obj): boolean;
+}
+
+/** The read of the version an object is stored in (by its apiVersion); undefined when it changes nothing. */
+export type ReadOf = (apiVersion: unknown) => StorageRead | undefined;
+
+export function withReadDefaults(inner: Storage, readOf: ReadOf): Storage {
+  const defaults = { apply: (obj: Obj): boolean => readOf(obj.apiVersion)?.apply(obj) ?? false };
   const encodedSeen = new WeakMap<EncodedObject, EncodedObject>();
   const eventsSeen = new WeakMap<WatchEvent, WatchEvent>();
 
@@ -53,14 +63,31 @@ export function withReadDefaults(inner: Storage, defaultsOf: DefaultsOf): Storag
     }
     return out;
   };
+  /**
+   * The read ADDED events by the stored JSON they carry (null: unchanged): a
+   * watch's initial events are made afresh for each watcher over the same
+   * JSON strings of the watch cache, so watchers of one state share one read
+   * and one encoding. Emptied when it grows past its bound.
+   */
+  const addedByJson = new Map<string, WatchEvent | null>();
   const event = (ev: WatchEvent): WatchEvent => {
     if (ev.type === 'BOOKMARK' || ev.type === 'ERROR') return ev;
     let out = eventsSeen.get(ev);
-    if (!out) {
+    if (out) return out;
+    const json = ev.type === 'ADDED' ? ev.json : undefined;
+    const known = json !== undefined ? addedByJson.get(json) : undefined;
+    if (known !== undefined) out = known ?? ev;
+    else {
       const obj = (ev.json !== undefined ? JSON.parse(ev.json) : structuredClone(ev.object)) as Obj;
-      out = defaults.apply(obj) ? { type: ev.type, object: obj } : ev;
-      eventsSeen.set(ev, out);
+      // a changed event gets its own encoding cache, shared by every watcher it is handed to
+      const changed = defaults.apply(obj);
+      out = changed ? { type: ev.type, object: obj, encoded: new Map() } : ev;
+      if (json !== undefined) {
+        if (addedByJson.size >= MAX_ADDED_BY_JSON) addedByJson.clear();
+        addedByJson.set(json, changed ? out : null);
+      }
     }
+    eventsSeen.set(ev, out);
     return out;
   };
   const stream = (s: WatchStream): WatchStream => {
@@ -90,7 +117,12 @@ export function withReadDefaults(inner: Storage, defaultsOf: DefaultsOf): Storag
       for (const o of r.items) defaults.apply(o);
       return r;
     },
-    watch: async (keyOrPrefix, opts) => stream(await inner.watch(keyOrPrefix, opts)),
+    watch: async (keyOrPrefix, opts) => {
+      const s = await inner.watch(keyOrPrefix, opts);
+      if (!(s instanceof EventQueue)) return stream(s);
+      s.mapEvents(event);
+      return s;
+    },
     guaranteedUpdate: (key, opts) => inner.guaranteedUpdate(key, { ...opts, tryUpdate: (current) => opts.tryUpdate(current && shared(current)) }),
     delete: async (key, opts = {}) => {
       const validate = opts.validateDeletion;

@@ -11,8 +11,7 @@ import { RegistryStore, attrsOf, keyRootOf } from './store.ts';
 import { defaultStrategy, scaleStrategy, statusStrategy, type SubresourceStrategy } from './strategy.ts';
 import { strategyFor } from './strategies/index.ts';
 import { customResourceStrategy, type CustomResourceState } from './strategies/custom-resource.ts';
-import type { StructuralDefaults } from '../schema/structural-defaults.ts';
-import { withReadDefaults, type DefaultsOf } from './read-defaults.ts';
+import { withReadDefaults, type ReadOf, type StorageRead } from './read-defaults.ts';
 import type { ObjectAttrs, Obj, Storage } from '../storage/interface.ts';
 import type { WriteServices } from './write-services.ts';
 import type { VersionConverter } from './conversion/converter.ts';
@@ -56,13 +55,14 @@ function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, service
   const strategy = storageDef.custom && services?.customResources ? customResourceStrategy(storageDef, generic, services.customResources) : generic;
   Object.assign(subs, strategy.subresources ?? {});
   const stored = storageFor(keyRootOf(storageDef), attrsFor(storageDef, storageFor));
-  // a custom resource reads with the defaults of the version it is stored in (added after it was written, too)
-  const readDefaults = storageDef.custom ? readDefaultsOf(storageDef, services?.customResources) : undefined;
+  // a custom resource reads pruned and defaulted by the schema of the version it is stored in (as it is now)
+  const readDefaults = storageDef.custom ? readsOf(storageDef, services?.customResources) : undefined;
   const storage = readDefaults ? withReadDefaults(stored, readDefaults) : stored;
   const store = new RegistryStore(storageDef, storage, strategy, subs, services);
   if (conversion) {
     store.converter = conversion.converter;
     store.storageVersion = conversion.storageVersion;
+    if (storageDef.custom) store.coercion = coercionOf(storageDef, services?.customResources);
   }
   return store;
 }
@@ -83,20 +83,66 @@ export function serveResource(api: ApiIndex, defs: ResourceDef[], storageFor: St
   return api.replace(group, resource, defs, (storageDef) => bindStore(storageDef, storageFor, services, conversion));
 }
 
-/** The defaults of the version each stored object is in (the storage version's for an unknown one); undefined when no version has any. */
-function readDefaultsOf(storageDef: ResourceDef, state: CustomResourceState | undefined): DefaultsOf | undefined {
+/** A version's read from storage: pruning (when its schema can prune), then nulls and defaults; undefined when it changes nothing. */
+function storageRead(state: CustomResourceState, schema: string | undefined): StorageRead | undefined {
+  if (schema === undefined) return undefined;
+  const pruning = state.pruning?.(schema);
+  const defaults = state.defaults?.(schema);
+  const prunes = pruning?.canPrune === true;
+  if (!prunes && !defaults?.hasDefaults) return undefined;
+  return {
+    apply(obj) {
+      const pruned = prunes ? pruning.apply(obj) : false;
+      const defaulted = defaults ? defaults.apply(obj) : false;
+      return pruned || defaulted;
+    },
+  };
+}
+
+/**
+ * The read of the version each stored object is in (the storage version's
+ * for an apiVersion not served); undefined when no version's read changes
+ * anything (a schema that neither prunes nor defaults): storage is then read
+ * as it is, its encoded fast paths untouched.
+ */
+function readsOf(storageDef: ResourceDef, state: CustomResourceState | undefined): ReadOf | undefined {
   if (!state?.defaults) return undefined;
-  const storage = state.defaults(storageDef.schema);
-  const byVersion = new Map<string, StructuralDefaults | undefined>();
+  const storage = storageRead(state, storageDef.schema);
+  const byVersion = new Map<string, StorageRead | undefined>();
   const of = (apiVersion: string) => {
     const schema = state.schemaOf?.(storageDef.group, storageDef.resource, apiVersion);
-    return schema ? state.defaults!(schema) : storage;
+    return schema ? storageRead(state, schema) : storage;
   };
   for (const v of state.versionsOf?.(storageDef.group, storageDef.resource) ?? []) byVersion.set(v, of(v));
-  if (!storage?.hasDefaults && ![...byVersion.values()].some((d) => d?.hasDefaults)) return undefined;
+  if (!storage && ![...byVersion.values()].some((r) => r)) return undefined;
   return (apiVersion) => {
     if (typeof apiVersion !== 'string') return storage;
-    const d = byVersion.has(apiVersion) ? byVersion.get(apiVersion) : of(apiVersion);
-    return d?.hasDefaults ? d : undefined;
+    if (byVersion.has(apiVersion)) return byVersion.get(apiVersion);
+    const r = of(apiVersion);
+    byVersion.set(apiVersion, r);
+    return r;
+  };
+}
+
+/**
+ * What an object converted into a served version goes through there: the
+ * pruning and the nulls of that version's schema (upstream coerces what its
+ * converter of custom resources hands out, and applies no defaults then);
+ * undefined when every served version has the same schema (nothing a
+ * conversion between them could leave for the pruning).
+ */
+function coercionOf(storageDef: ResourceDef, state: CustomResourceState | undefined): ((obj: Obj, apiVersion: string) => boolean) | undefined {
+  if (!state?.pruning || !state.schemaOf) return undefined;
+  const { group, resource } = storageDef;
+  const schemas = (state.versionsOf?.(group, resource) ?? []).map((v) => state.schemaOf!(group, resource, v));
+  const prints = new Set(schemas.map((sc) => (sc === undefined ? '' : (state.pruning!(sc)?.fingerprint ?? ''))));
+  if (prints.size <= 1) return undefined;
+  return (obj, apiVersion) => {
+    const schema = state.schemaOf!(group, resource, apiVersion);
+    if (schema === undefined) return false;
+    const pruning = state.pruning!(schema);
+    const pruned = pruning?.canPrune ? pruning.apply(obj) : false;
+    const dropped = state.defaults?.(schema)?.dropNulls(obj) ?? false;
+    return pruned || dropped;
   };
 }

@@ -167,6 +167,15 @@ export class RegistryStore {
    * a CRD whose storage version is not served.
    */
   storageVersion: string;
+  /**
+   * What an object converted into another version goes through in that
+   * version (a CRD's: pruning and nulls of the version's schema, as
+   * upstream's converter of custom resources coerces its output; no
+   * defaults). Set only when the versions' schemas differ: answers in
+   * another version then leave the served-JSON fast paths.
+   */
+  coercion?: (obj: Obj, apiVersion: string) => boolean;
+  private readonly coerced = new WeakMap<Obj, Map<string, Obj>>();
 
   constructor(
     readonly def: ResourceDef,
@@ -199,29 +208,42 @@ export class RegistryStore {
 
   attrs: (obj: Obj) => ObjectAttrs;
 
-  /** Whether answers need the converter (not just a new apiVersion): the served-JSON fast paths are then left out. */
+  /** Whether answers need the converter (not just a new apiVersion) or a coercion: the served-JSON fast paths are then left out. */
   get converts(): boolean {
-    return !!this.converter && !this.converter.nop;
+    return (!!this.converter && !this.converter.nop) || !!this.coercion;
+  }
+
+  /** An object converted from `source` into `apiVersion`, coerced there (once per source and version; a changed one is a copy). */
+  private coerce(source: Obj, converted: Obj, apiVersion: string): Obj {
+    if (!this.coercion || source.apiVersion === apiVersion) return converted;
+    let byVersion = this.coerced.get(source);
+    let out = byVersion?.get(apiVersion);
+    if (out) return out;
+    const copy = structuredClone(converted);
+    out = this.coercion(copy, apiVersion) ? copy : converted;
+    if (!byVersion) this.coerced.set(source, (byVersion = new Map()));
+    byVersion.set(apiVersion, out);
+    return out;
   }
 
   /** The object in `apiVersion`: at once unless the converter is a webhook's. */
   inVersion(obj: Obj, apiVersion: string): Maybe<Obj> {
     if (obj.apiVersion === apiVersion) return obj;
-    if (!this.converts) return { ...obj, apiVersion };
-    return this.converter!.convert([obj], apiVersion).then((o) => o[0]);
+    if (!this.converter || this.converter.nop) return this.coerce(obj, { ...obj, apiVersion }, apiVersion);
+    return this.converter.convert([obj], apiVersion).then((o) => this.coerce(obj, o[0], apiVersion));
   }
 
   /** The objects in `apiVersion` (one conversion call for all): at once unless the converter is a webhook's. */
   allInVersion(objs: Obj[], apiVersion: string): Maybe<Obj[]> {
-    if (!this.converts) return objs.map((o) => (o.apiVersion === apiVersion ? o : { ...o, apiVersion }));
-    return this.converter!.convert(objs, apiVersion);
+    if (!this.converter || this.converter.nop) return objs.map((o) => (o.apiVersion === apiVersion ? o : this.coerce(o, { ...o, apiVersion }, apiVersion)));
+    return this.converter.convert(objs, apiVersion).then((out) => out.map((o, i) => this.coerce(objs[i], o, apiVersion)));
   }
 
   /** The object as it is written: in the storage version when the store converts. */
   private async toStorage(obj: Obj): Promise<Obj> {
     if (!this.converter || !obj.apiVersion || obj.apiVersion === this.storageVersion) return obj;
-    if (this.converter.nop) return { ...obj, apiVersion: this.storageVersion };
-    return (await this.converter.convert([obj], this.storageVersion))[0];
+    if (this.converter.nop) return this.coerce(obj, { ...obj, apiVersion: this.storageVersion }, this.storageVersion);
+    return this.coerce(obj, (await this.converter.convert([obj], this.storageVersion))[0], this.storageVersion);
   }
 
   private mapStorageError(err: unknown, name: string): never {
@@ -336,7 +358,7 @@ export class RegistryStore {
       this.mapStorageError(err, '');
     }
     if (!version || !this.converts) return stream;
-    return convertedWatch(stream, async (obj) => (await this.converter!.convert([obj], version))[0]);
+    return convertedWatch(stream, async (obj) => this.inVersion(obj, version));
   }
 
   /** The request's checks of an object to create: its namespace is the request's, it has no resourceVersion. */

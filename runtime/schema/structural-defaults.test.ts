@@ -88,4 +88,11 @@ describe('compileStructuralDefaults', () => {
     expect(d.hasDefaults).toBe(true);
     expect(compileStructuralDefaults({ type: 'object', properties: { spec: { type: 'object', properties: { a: { type: 'string' } } } } }).hasDefaults).toBe(false);
   });
+
+  it('dropNulls drops the disallowed nulls without setting defaults (as after a conversion)', () => {
+    const o = { metadata: { labels: null }, spec: { replicas: 2, plain: null } } as Record<string, unknown>;
+    expect(d.dropNulls(o)).toBe(true);
+    expect(o).toEqual({ metadata: {}, spec: { replicas: 2 } });
+    expect(d.dropNulls(o)).toBe(false);
+  });
 });

@@ -27,6 +27,8 @@ export interface StructuralDefaults {
   readonly hasDefaults: boolean;
   /** Drops disallowed nulls and sets defaults in place; true when obj changed. */
   apply(obj: Json): boolean;
+  /** Only drops the nulls the schema does not allow (and has no default for), in place; true when obj changed. */
+  dropNulls(obj: Json): boolean;
 }
 
 const ROOT_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
@@ -136,21 +138,24 @@ export function compileStructuralDefaults(schema: OpenAPISchema): StructuralDefa
   const found = { defaults: false };
   const root = compileNode(schema, found);
   for (const f of ROOT_FIELDS) root.properties?.delete(f);
+  const dropNulls = (obj: Json): boolean => {
+    let changed = false;
+    for (const f of ROOT_FIELDS) {
+      if (obj[f] === null) {
+        delete obj[f];
+        changed = true;
+      }
+    }
+    if (dropAllNulls(obj.metadata)) changed = true;
+    // the root's own fields: apiVersion, kind and metadata are skipped by having no schema here
+    return pruneNulls(obj, root) || changed;
+  };
   return {
     hasDefaults: found.defaults,
+    dropNulls,
     apply(obj) {
-      let changed = false;
-      for (const f of ROOT_FIELDS) {
-        if (obj[f] === null) {
-          delete obj[f];
-          changed = true;
-        }
-      }
-      if (dropAllNulls(obj.metadata)) changed = true;
-      // the root's own fields: apiVersion, kind and metadata are skipped by having no schema here
-      if (pruneNulls(obj, root)) changed = true;
-      if (applyDefaults(obj, root)) changed = true;
-      return changed;
+      const dropped = dropNulls(obj);
+      return applyDefaults(obj, root) || dropped;
     },
   };
 }

@@ -3,7 +3,8 @@
 // condition=established`, CRUD, `get -o wide` with a priority-1 column,
 // `explain` from the OpenAPI documents, `patch --subresource=status`,
 // `scale`, `apply --server-side` with a list-map marker, `get -w` seeing an
-// add and an update, `Age` for a version without printer columns; and a client-node
+// add and an update, `Age` for a version without printer columns, a field
+// the CRD's schema dropped no longer shown by `get -o yaml`; and a client-node
 // informer on the new kind (in-process server) sees add, update and delete.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as k8s from '@kubernetes/client-node';
@@ -156,6 +157,46 @@ describe('a CRD applied with kubectl', () => {
     ok(await session.k(['apply', '--server-side', '--field-manager=a', '-f', '-'], { input: cfg('http') }));
     ok(await session.k(['apply', '--server-side', '--field-manager=b', '-f', '-'], { input: cfg('metrics') }));
     expect(ok(await session.k(['get', 'crontab', 'nightly', '-o', 'jsonpath={.spec.ports[*].name}']))).toBe('http metrics');
+  });
+
+  it('no longer shows a field the CRD schema dropped: get -o yaml after a CRD update', async () => {
+    const { k } = session;
+    const crd = (withX: boolean) => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.prune.example.com
+spec:
+  group: prune.example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                keep: {type: string}
+${withX ? '                x: {type: string}' : '                added: {type: string, default: fresh}'}
+`;
+    ok(await k(['apply', '-f', '-'], { input: crd(true) }));
+    ok(await k(['wait', '--for', 'condition=established', '--timeout=30s', 'crd/widgets.prune.example.com']));
+    ok(await k(['apply', '-f', '-'], { input: 'apiVersion: prune.example.com/v1\nkind: Widget\nmetadata:\n  name: w1\nspec:\n  keep: k\n  x: gone-soon\n' }));
+    expect(ok(await k(['get', 'widget', 'w1', '-o', 'yaml']))).toMatch(/^ {2}x: gone-soon$/m);
+    ok(await k(['apply', '-f', '-'], { input: crd(false) }));
+    // the new schema is served within moments; poll the read, not a clock
+    let yaml = '';
+    for (let i = 0; i < 300; i++) {
+      yaml = ok(await k(['get', 'widget', 'w1', '-o', 'yaml']));
+      if (!/^ {2}x:/m.test(yaml)) break;
+    }
+    expect(yaml).not.toMatch(/^ {2}x:/m);
+    expect(yaml).toMatch(/^ {2}keep: k$/m);
+    expect(yaml).toMatch(/^ {2}added: fresh$/m);
   });
 
   it('deletes the CRD and its custom resources', async () => {

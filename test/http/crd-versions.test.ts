@@ -205,6 +205,11 @@ describe('None conversion', () => {
     expect((await stored('sprockets', 's1'))?.apiVersion).toBe('example.com/v1beta1');
     expect((await call('GET', '/apis/example.com/v1/namespaces/default/sprockets/s1')).json.apiVersion).toBe('example.com/v1');
     expect((await call('GET', '/apis/example.com/v1beta1/namespaces/default/sprockets/s1')).status).toBe(404);
+    // discovery lists the resource without a storageVersionHash, as upstream's discovery controller does
+    const listed = (await call('GET', '/apis/example.com/v1')).json.resources.find((x: Json) => x.name === 'sprockets');
+    expect(listed).toBeDefined();
+    expect(listed.storageVersionHash).toBeUndefined();
+    expect(await storageHash('v1', 'gizmos')).toBeDefined();
   });
 
   it('refuses to drop a version still in status.storedVersions, and allows it once it is gone from there', async () => {
@@ -355,5 +360,71 @@ describe('x-kubernetes-validations rules of several versions', () => {
     expect((await make('v1', 'r1')).status).toBe(201);
     const refused = await make('v1alpha1', 'r2');
     expect([refused.status, refused.json.details?.causes?.[0]?.message]).toEqual([422, 'Invalid value: "object": too big']);
+  });
+});
+
+/**
+ * A CRD whose storage version v1alpha1 has a field v1 does not describe
+ * (`legacy`) and a default only it has (`fromStorage`), while v1 has a
+ * default only it has (`fromRequest`).
+ */
+function twoSchemaCrd(plural: string, kind: string, strategy: 'None' | 'Webhook'): Json {
+  const alpha = { legacy: { type: 'string' }, fromStorage: { type: 'string', default: 'S' }, fromRequest: { type: 'string' } };
+  const v1 = { fromStorage: { type: 'string' }, fromRequest: { type: 'string', default: 'R' } };
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.example.com` },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { kind, plural },
+      ...(strategy === 'Webhook' ? { conversion: { strategy, webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: webhookURL, caBundle } } } } : {}),
+      versions: [
+        { name: 'v1alpha1', served: true, storage: true, schema: schema(alpha) },
+        { name: 'v1', served: true, storage: false, schema: schema(v1) },
+      ],
+    },
+  };
+}
+
+describe.each(['None', 'Webhook'] as const)('reads in another version than stored (%s conversion)', (strategy) => {
+  const plural = strategy === 'None' ? 'doohickeys' : 'thingamajigs';
+  const kind = strategy === 'None' ? 'Doohickey' : 'Thingamajig';
+  const A = `/apis/example.com/v1alpha1/namespaces/default/${plural}`;
+  const V1 = `/apis/example.com/v1/namespaces/default/${plural}`;
+
+  beforeAll(async () => {
+    expect((await call('POST', CRDS, twoSchemaCrd(plural, kind, strategy))).status).toBe(201);
+    await established(`${plural}.example.com`);
+    const made = await eventually(async () => {
+      const r = await call('POST', A, { apiVersion: 'example.com/v1alpha1', kind, metadata: { name: 'x1' }, spec: { legacy: 'old' } });
+      return r.status === 201 ? r.json : undefined;
+    }, `${plural} served`);
+    expect(made.spec).toEqual({ legacy: 'old', fromStorage: 'S' });
+  });
+
+  it('GET and LIST in v1: pruned to v1 after the conversion, the stored version defaults kept, no v1 defaults (upstream defaults before it converts)', async () => {
+    const got = await call('GET', `${V1}/x1`);
+    expect([got.json.apiVersion, got.json.spec]).toEqual(['example.com/v1', { fromStorage: 'S' }]);
+    const list = (await call('GET', V1)).json;
+    expect(list.items.map((i: Json) => i.spec)).toEqual([{ fromStorage: 'S' }]);
+    // the stored version keeps what it describes
+    expect((await call('GET', `${A}/x1`)).json.spec).toEqual({ legacy: 'old', fromStorage: 'S' });
+  });
+
+  it('WATCH in v1: events pruned to v1', async () => {
+    const rv = (await call('GET', V1)).json.metadata.resourceVersion;
+    const evs = await events(`${V1}?watch=true&resourceVersion=${rv}&timeoutSeconds=5`, 1, async () => {
+      expect((await call('PATCH', `${A}/x1`, { metadata: { labels: { w: '1' } } }, 'application/merge-patch+json')).status).toBe(200);
+    });
+    expect([evs[0].type, evs[0].object.apiVersion, evs[0].object.spec]).toEqual(['MODIFIED', 'example.com/v1', { fromStorage: 'S' }]);
+  });
+
+  it('a write in v1 starts from the pruned v1 object and stores what v1alpha1 describes of it', async () => {
+    const patched = await call('PATCH', `${V1}/x1`, { metadata: { labels: { p: '1' } } }, 'application/merge-patch+json');
+    expect([patched.status, patched.json.spec]).toEqual([200, { fromStorage: 'S', fromRequest: 'R' }]);
+    const raw = await stored(plural, 'x1');
+    expect([raw?.apiVersion, raw?.spec]).toEqual(['example.com/v1alpha1', { fromStorage: 'S', fromRequest: 'R' }]);
   });
 });

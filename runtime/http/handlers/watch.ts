@@ -51,6 +51,9 @@ interface NodeResponse extends ChunkedResponse {
   writableLength: number;
   readonly socket: (ChunkedResponse['socket'] & { _handle?: { writeQueueSize?: number } | null }) | null;
 }
+/** How many watches were written straight to their socket, and how many were pulled through a stream (read by tests). */
+export const watchPaths = { socket: 0, pulled: 0 };
+
 /** The longest delay a Node timer takes (about 24.8 days); longer watch timeouts are cut to it. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -161,6 +164,7 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
   // socket is this response's, batches go to it as chunks framed once and shared by every watcher of
   // the batch, each write made at once (inside the fan-out's slice, whose time budget then counts it).
   if (outgoing && stream instanceof EventQueue && rc.c.req.method === 'GET') {
+    watchPaths.socket++;
     const head: Record<string, string | string[]> = { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' };
     if (warnings.length) head['Warning'] = warnings;
     outgoing.writeHead(200, head);
@@ -192,6 +196,7 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
     return new Response(null, { headers: { 'x-hono-already-sent': '1' } });
   }
 
+  watchPaths.pulled++;
   // Pull-based: the next event is read only when the client has taken the last one, so a
   // slow client backs up into storage's bounded queue (which cuts it off), not into memory here;
   // one that takes nothing for the stall timeout is cut off by the watch guard.

@@ -9,6 +9,7 @@ import type { ResourceDef } from '../../../generated/api-types.ts';
 import { errors } from '../../api/errors.ts';
 import type { FieldError } from '../../api/field-errors.ts';
 import type { StructuralDefaults } from '../../schema/structural-defaults.ts';
+import type { StructuralPruning } from '../../schema/structural-pruning.ts';
 import type { Obj } from '../../storage/interface.ts';
 import type { Strategy, SubresourceStrategy } from '../strategy.ts';
 
@@ -27,6 +28,8 @@ export interface CustomResourceState {
   versionsOf?(group: string, resource: string): string[];
   /** The structural defaulting of the version a schema name belongs to (applied to reads from storage). */
   defaults?(schema: string): StructuralDefaults | undefined;
+  /** The structural pruning of the version a schema name belongs to (applied to reads from storage). */
+  pruning?(schema: string): StructuralPruning | undefined;
 }
 
 export function customResourceStrategy(def: ResourceDef, base: Strategy, state: CustomResourceState): Strategy {

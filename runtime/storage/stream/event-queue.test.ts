@@ -103,3 +103,25 @@ describe('EventQueue.pushAll', () => {
     expect(q.takeBuffered()).toEqual([]);
   });
 });
+
+describe('EventQueue.mapEvents', () => {
+  it('maps the events buffered and every event added later (push, pushAll, pushInitial), in order', async () => {
+    const q = new EventQueue(10);
+    q.push(ev(1));
+    q.mapEvents((e) => ({ ...e, object: { metadata: { name: `${e.object.metadata.name}!` } } }));
+    q.push(ev(2));
+    q.pushAll([ev(3), ev(4)]);
+    q.pushInitial(ev(5));
+    expect(names(q.takeBuffered(2))).toEqual(['o1!', 'o2!']);
+    expect((await q.next()).value.object.metadata.name).toBe('o3!');
+    expect(names(q.takeBuffered())).toEqual(['o4!', 'o5!']);
+  });
+
+  it('composes a second mapping after the first', () => {
+    const q = new EventQueue(10);
+    q.mapEvents((e) => ({ ...e, type: 'MODIFIED' }));
+    q.mapEvents((e) => ({ ...e, object: { metadata: { name: `${e.type}` } } }));
+    q.push(ev(1));
+    expect(names(q.takeBuffered())).toEqual(['MODIFIED']);
+  });
+});

@@ -5,6 +5,8 @@
 // are read, iteration ends (the client re-watches from its last version).
 // A consumer that writes synchronously (a watch served over a socket) may
 // instead be told at once when events arrive, and take them in batches.
+// A reader above storage may have each event mapped as it comes in
+// (mapEvents), so the consumer still takes them from the queue.
 import type { WatchEvent, WatchStream } from '../interface.ts';
 
 export class EventQueue implements WatchStream {
@@ -18,6 +20,7 @@ export class EventQueue implements WatchStream {
   overflowed = false;
   private forced = 0;
   private consumed = 0;
+  private map: ((ev: WatchEvent) => WatchEvent) | undefined;
 
   constructor(
     private maxBuffered: number,
@@ -32,11 +35,22 @@ export class EventQueue implements WatchStream {
     return this.ended || this.stopped;
   }
 
+  /**
+   * Maps every event from now on as it is added, and the ones already
+   * buffered: fn runs synchronously in the producer (it should be cheap or
+   * remember its answers, as one event goes to many queues).
+   */
+  mapEvents(fn: (ev: WatchEvent) => WatchEvent): void {
+    const prev = this.map;
+    this.map = prev ? (ev) => fn(prev(ev)) : fn;
+    for (let i = this.head; i < this.buf.length; i++) this.buf[i] = fn(this.buf[i]);
+  }
+
   /** Adds an event outside the bound (the initial state of a watch). */
   pushInitial(ev: WatchEvent): void {
     if (this.ended || this.stopped) return;
     this.forced++;
-    this.buf.push(ev);
+    this.buf.push(this.map ? this.map(ev) : ev);
     this.wake();
   }
 
@@ -48,7 +62,7 @@ export class EventQueue implements WatchStream {
       this.end();
       return false;
     }
-    this.buf.push(ev);
+    this.buf.push(this.map ? this.map(ev) : ev);
     this.wake();
     return true;
   }
@@ -71,7 +85,9 @@ export class EventQueue implements WatchStream {
       this.end();
       return false;
     }
-    for (const ev of events) this.buf.push(ev);
+    const map = this.map;
+    if (map) for (const ev of events) this.buf.push(map(ev));
+    else for (const ev of events) this.buf.push(ev);
     this.wake();
     return true;
   }
