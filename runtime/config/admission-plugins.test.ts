@@ -4,14 +4,14 @@
 import { describe, expect, it } from 'vitest';
 import { AdmissionPluginsFlagError, enabledAdmissionPlugins } from './admission-plugins.ts';
 
-const DEFAULT = ['NamespaceLifecycle', 'ServiceAccount', 'NodeRestriction', 'Priority', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction'];
+const DEFAULT = ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'NodeRestriction', 'Priority', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'ResourceQuota'];
 
 describe('enabledAdmissionPlugins', () => {
   it.each([
     ['no flags: the default set', [], [], DEFAULT],
     ['disabling takes from it', [], ['Priority', 'NamespaceLifecycle'], DEFAULT.filter((n) => n !== 'Priority' && n !== 'NamespaceLifecycle')],
     ["the order is the server's, not the flag's", ['Priority', 'NodeRestriction'], ['ServiceAccount'], DEFAULT.filter((n) => n !== 'ServiceAccount')],
-    ['disabling an upstream plugin not implemented here is accepted', [], ['PodSecurity', 'ResourceQuota', 'NodeRestriction'], DEFAULT.filter((n) => n !== 'NodeRestriction')],
+    ['disabling an upstream plugin not implemented here is accepted', [], ['PodSecurity', 'ResourceQuota', 'NodeRestriction'], DEFAULT.filter((n) => n !== 'NodeRestriction' && n !== 'ResourceQuota')],
     ['everything off', [], DEFAULT, []],
   ] as [string, string[], string[], string[]][])('%s', (_, enable, disable, want) => {
     expect(enabledAdmissionPlugins(enable, disable)).toEqual(want);

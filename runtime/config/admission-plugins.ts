@@ -5,8 +5,8 @@
 // --disable-admission-plugins takes from it; a name upstream does not know,
 // or one named in both flags, stops the server at start with upstream's
 // message. Of upstream's plugins this server implements NamespaceLifecycle,
-// ServiceAccount, NodeRestriction, Priority, CertificateApproval,
-// CertificateSigning and CertificateSubjectRestriction. Enabling any other
+// LimitRanger, ServiceAccount, NodeRestriction, Priority, CertificateApproval,
+// CertificateSigning, CertificateSubjectRestriction and ResourceQuota. Enabling any other
 // upstream plugin is refused (it would silently do nothing); disabling one
 // is accepted, since it does not run here anyway. The default set is
 // upstream's default-on plugins that are implemented here, plus
@@ -80,12 +80,14 @@ export const UPSTREAM_DEFAULT_ON: ReadonlySet<string> = new Set([
 /** The upstream plugins this server implements. */
 export const IMPLEMENTED: ReadonlySet<string> = new Set([
   'NamespaceLifecycle',
+  'LimitRanger',
   'ServiceAccount',
   'NodeRestriction',
   'Priority',
   'CertificateApproval',
   'CertificateSigning',
   'CertificateSubjectRestriction',
+  'ResourceQuota',
 ]);
 
 const KNOWN: ReadonlySet<string> = new Set(UPSTREAM_ORDER);
