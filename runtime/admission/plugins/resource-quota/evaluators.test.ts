@@ -96,7 +96,7 @@ describe('handles', () => {
   const rows: [string, string, string, string, Obj | null, Obj | null, boolean][] = [
     ['pod create', '', 'pods', 'CREATE', pod({}), null, true],
     ['pod update', '', 'pods', 'UPDATE', pod({}), pod({}), false],
-    ['pod update entering Terminating', '', 'pods', 'UPDATE', pod({ activeDeadlineSeconds: 5 }), pod({}), true],
+    ['pod update, even entering Terminating', '', 'pods', 'UPDATE', pod({ activeDeadlineSeconds: 5 }), pod({}), false],
     ['service update', '', 'services', 'UPDATE', {}, {}, true],
     ['claim update', '', 'persistentvolumeclaims', 'UPDATE', {}, {}, true],
     ['configmap update', '', 'configmaps', 'UPDATE', {}, {}, false],

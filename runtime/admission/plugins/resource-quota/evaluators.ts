@@ -193,11 +193,8 @@ export function podCharged(pod: Obj, now: number): boolean {
 const podEvaluator: Evaluator = {
   group: '',
   resource: 'pods',
-  handles(w) {
-    if (w.operation === 'CREATE') return true;
-    // the Terminating scope changed (activeDeadlineSeconds set or cleared)
-    return w.operation === 'UPDATE' && !!w.object && !!w.oldObject && isTerminating(w.object) !== isTerminating(w.oldObject);
-  },
+  // containers cannot change after create (in-place resize is off by default in 1.31)
+  handles: (w) => w.operation === 'CREATE',
   matchingResources(input) {
     return input.filter((n) => (POD_RESOURCES as readonly string[]).includes(n) || n.startsWith(HUGEPAGES) || n.startsWith(`requests.${HUGEPAGES}`) || (!isNative(n) && n.startsWith('requests.')));
   },
