@@ -83,7 +83,8 @@ describe('resourceQuotaPlugin', () => {
     const err: unknown = await Promise.resolve(resourceQuotaPlugin(f.access).validate!(attrs('a'))).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe(409);
-    expect(f.lists).toBe(4);
+    // a first look for quotas, then the check and its three retries
+    expect(f.lists).toBe(5);
   });
 
   it('a dry run is checked, never written', async () => {
@@ -99,6 +100,19 @@ describe('resourceQuotaPlugin', () => {
     const results = await Promise.allSettled(['a', 'b', 'c'].map((n) => p.validate!(attrs(n))));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
     expect(f.stored.status.used).toEqual({ pods: '2' });
+  });
+
+  it('a namespace without quotas is looked at once and never written', async () => {
+    let lists = 0;
+    const none: QuotaAccess = {
+      async list() {
+        lists++;
+        return [];
+      },
+      updateStatus: () => Promise.reject(new Error('no write expected')),
+    };
+    await resourceQuotaPlugin(none).validate!(attrs('a'));
+    expect(lists).toBe(1);
   });
 
   it('prefers what it wrote over a read that lags behind it', async () => {

@@ -79,6 +79,8 @@ export function resourceQuotaPlugin(access: QuotaAccess, now: () => number = Dat
       if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return;
       if (attrs.group === '' && attrs.resource === 'namespaces') return;
       if (!evaluatorFor(attrs.group, attrs.resource).handles(attrs)) return;
+      // a namespace without quotas waits for nothing
+      if (!queues.has(attrs.namespace) && !(await access.list(attrs.namespace)).length) return;
       // one write at a time per namespace
       const before = queues.get(attrs.namespace) ?? Promise.resolve();
       const mine = before.then(() => evaluate(attrs));
