@@ -96,7 +96,8 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   if (on.has('CertificateApproval')) ctx.admission.add(certificateApprovalPlugin(ctx.authorizer));
   if (on.has('CertificateSigning')) ctx.admission.add(certificateSigningPlugin(ctx.authorizer));
   ctx.admission.add(certificateRequestPlugin({ subjectRestriction: on.has('CertificateSubjectRestriction') }));
-  if (on.has('ResourceQuota')) ctx.admission.add(resourceQuotaPlugin(quotaAccess(ctx.api)));
+  const quotas = on.has('ResourceQuota') ? quotaAccess(ctx.api) : undefined;
+  if (quotas) ctx.admission.add(resourceQuotaPlugin(quotas));
   await bootstrapNamespaces(ctx.api);
   await bootstrapPriorityClasses(ctx.api);
   for (const note of await reconcileBootstrapPolicy(ctx.api)) ctx.log?.(note);
@@ -130,6 +131,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await rbacIndex?.stop();
       crdAPIServices?.stop();
       await crdController?.stop();
+      await quotas?.stop();
     },
   };
 }

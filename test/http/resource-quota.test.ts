@@ -126,6 +126,46 @@ describe('ResourceQuota and LimitRanger', () => {
     await usedOf('rq-count', 'objects', (u) => u?.['count/deployments.apps'] === '0');
   });
 
+  it('counts load balancers and node ports of services, on create and on a type change', async () => {
+    await makeNamespace('rq-svc');
+    await makeQuota('rq-svc', 'svc', { hard: { 'services.loadbalancers': '1', 'services.nodeports': '2' } });
+    const svc = (name: string, type: string, ports: number[]) => ({ metadata: { name }, spec: { type, selector: { app: name }, ports: ports.map((port) => ({ name: `p${port}`, port })) } });
+    expect((await send(s, 'POST', '/api/v1/namespaces/rq-svc/services', svc('lb', 'LoadBalancer', [80]))).status).toBe(201);
+    expect((await send(s, 'GET', quotaPath('rq-svc', 'svc'))).json.status.used).toEqual({ 'services.loadbalancers': '1', 'services.nodeports': '1' });
+    const second = await send(s, 'POST', '/api/v1/namespaces/rq-svc/services', svc('lb2', 'LoadBalancer', [80]));
+    expect(second.status).toBe(403);
+    expect(second.json.message).toBe('services "lb2" is forbidden: exceeded quota: svc, requested: services.loadbalancers=1, used: services.loadbalancers=1, limited: services.loadbalancers=1');
+    expect((await send(s, 'POST', '/api/v1/namespaces/rq-svc/services', svc('plain', 'ClusterIP', [80, 443]))).status).toBe(201);
+    // an update that makes it a NodePort service with two ports needs two node ports more
+    const live = (await send(s, 'GET', '/api/v1/namespaces/rq-svc/services/plain')).json;
+    const changed = await send(s, 'PUT', '/api/v1/namespaces/rq-svc/services/plain', { ...live, spec: { ...live.spec, type: 'NodePort' } });
+    expect(changed.status).toBe(403);
+    expect(changed.json.message).toBe('services "plain" is forbidden: exceeded quota: svc, requested: services.nodeports=2, used: services.nodeports=1, limited: services.nodeports=2');
+  });
+
+  it('a LimitRange bounds claim sizes; the claims admitted are charged', async () => {
+    await makeNamespace('rq-grow');
+    await makeQuota('rq-grow', 'storage', { hard: { 'requests.storage': '5Gi' } });
+    expect(
+      (
+        await send(s, 'POST', '/api/v1/namespaces/rq-grow/limitranges', {
+          metadata: { name: 'claims' },
+          spec: { limits: [{ type: 'PersistentVolumeClaim', min: { storage: '1Gi' }, max: { storage: '4Gi' } }] },
+        })
+      ).status,
+    ).toBe(201);
+    const claim = (name: string, size: string) => ({ metadata: { name }, spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'standard', resources: { requests: { storage: size } } } });
+    const small = await send(s, 'POST', '/api/v1/namespaces/rq-grow/persistentvolumeclaims', claim('tiny', '500Mi'));
+    expect(small.status).toBe(403);
+    expect(small.json.message).toBe('persistentvolumeclaims "tiny" is forbidden: minimum storage usage per PersistentVolumeClaim is 1Gi, but request is 500Mi');
+    const big = await send(s, 'POST', '/api/v1/namespaces/rq-grow/persistentvolumeclaims', claim('huge', '8Gi'));
+    expect(big.status).toBe(403);
+    expect(big.json.message).toBe('persistentvolumeclaims "huge" is forbidden: maximum storage usage per PersistentVolumeClaim is 4Gi, but request is 8Gi');
+    expect((await send(s, 'POST', '/api/v1/namespaces/rq-grow/persistentvolumeclaims', claim('data', '3Gi'))).status).toBe(201);
+    expect((await send(s, 'POST', '/api/v1/namespaces/rq-grow/persistentvolumeclaims', claim('more', '2Gi'))).status).toBe(201);
+    expect((await send(s, 'GET', quotaPath('rq-grow', 'storage'))).json.status.used).toEqual({ 'requests.storage': '5Gi' });
+  });
+
   it('LimitRange defaults land in a Pod with the annotation; over max is refused', async () => {
     await makeNamespace('lr');
     const lr = await send(s, 'POST', '/api/v1/namespaces/lr/limitranges', {

@@ -115,6 +115,15 @@ describe('resourceQuotaPlugin', () => {
     expect(lists).toBe(1);
   });
 
+  it('lists nothing for a namespace its watch knows has no quota', async () => {
+    const f = fakeStore({ pods: '0' }, { pods: '0' });
+    const p = resourceQuotaPlugin({ ...f.access, mayHaveQuotas: (ns) => ns !== 'ns' });
+    await p.validate!(attrs('a'));
+    expect(f.lists).toBe(0);
+    // elsewhere it looks
+    await expect(p.validate!(attrs('b', { namespace: 'other' }))).rejects.toThrow('exceeded quota: q');
+  });
+
   it('prefers what it wrote over a read that lags behind it', async () => {
     const f = fakeStore({ pods: '5' }, { pods: '0' });
     const stale = structuredClone(f.stored);

@@ -19,6 +19,8 @@ export interface QuotaAccess {
   list(namespace: string): Promise<Obj[]>;
   /** Writes status.used; fails (409) when the quota's resourceVersion is no longer the stored one. Returns the stored quota. */
   updateStatus(quota: Obj): Promise<Obj>;
+  /** False only when the namespace is known to have no quota (a watch keeps count); absent: always look. */
+  mayHaveQuotas?(namespace: string): boolean;
 }
 
 const RETRIES = 3;
@@ -80,7 +82,10 @@ export function resourceQuotaPlugin(access: QuotaAccess, now: () => number = Dat
       if (attrs.group === '' && attrs.resource === 'namespaces') return;
       if (!evaluatorFor(attrs.group, attrs.resource).handles(attrs)) return;
       // a namespace without quotas waits for nothing
-      if (!queues.has(attrs.namespace) && !(await access.list(attrs.namespace)).length) return;
+      if (!queues.has(attrs.namespace)) {
+        if (access.mayHaveQuotas && !access.mayHaveQuotas(attrs.namespace)) return;
+        if (!access.mayHaveQuotas && !(await access.list(attrs.namespace)).length) return;
+      }
       // one write at a time per namespace
       const before = queues.get(attrs.namespace) ?? Promise.resolve();
       const mine = before.then(() => evaluate(attrs));
