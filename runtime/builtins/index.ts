@@ -1,7 +1,7 @@
 // Built-in behaviour that is not one resource's strategy: objects created at
 // start-up (initial namespaces, the `kubernetes` Service, Endpoints and
 // EndpointSlice, local APIServices, extension-apiserver-authentication, the RBAC bootstrap policy, the system PriorityClasses), in-process
-// controllers (namespace deletion, every namespace's default ServiceAccount and kube-root-ca.crt, ClusterRole aggregation, CSR signing), allocators wired into the strategies
+// controllers (namespace deletion, every namespace's default ServiceAccount and kube-root-ca.crt, ClusterRole aggregation, CSR signing, quota usage), allocators wired into the strategies
 // that need them, and admission plugins (those that authorize approving and signing CSRs ask
 // the server's authorizer). startServer() calls installBuiltins() once after it
 // listens and before /readyz passes, and startControllers() once readiness
@@ -46,6 +46,9 @@ import { startTokenSecretsController } from './token-secrets-controller.ts';
 import { startRootCAPublisher } from './root-ca-publisher.ts';
 import { startCSRSigning, type CSRSigningOptions } from './csr-signing.ts';
 import { startEventTTL } from './event-ttl.ts';
+import { quotaAccess, startResourceQuota } from './resource-quota.ts';
+import { resourceQuotaPlugin } from '../admission/plugins/resource-quota/plugin.ts';
+import { limitRangerPlugin, limitRangeSource } from '../admission/plugins/limit-ranger/plugin.ts';
 import { installServiceAllocation } from './services.ts';
 import type { RbacIndex } from '../authz/rbac/index.ts';
 import { reconcileBootstrapPolicy, startRbacIndex } from './rbac.ts';
@@ -95,6 +98,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   // in upstream's order; the CSR requester fields are the strategy's upstream, so that plugin always runs
   const on = ctx.admissionPlugins ?? defaultAdmissionPlugins();
   if (on.has('NamespaceLifecycle')) ctx.admission.add(namespaceLifecyclePlugin(ctx.api));
+  if (on.has('LimitRanger')) ctx.admission.add(limitRangerPlugin(limitRangeSource(ctx.api)));
   if (on.has('ServiceAccount')) ctx.admission.add(serviceAccountPlugin(serviceAccountSource(ctx.api, controllers.has('serviceaccount'))));
   if (on.has('NodeRestriction')) ctx.admission.add(nodeRestrictionPlugin(nodeRestrictionSources(ctx.api)));
   if (on.has('TaintNodesByCondition')) ctx.admission.add(taintNodesByConditionPlugin());
@@ -109,6 +113,8 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   if (on.has('CertificateSigning')) ctx.admission.add(certificateSigningPlugin(ctx.authorizer));
   ctx.admission.add(certificateRequestPlugin({ subjectRestriction: on.has('CertificateSubjectRestriction') }));
   if (on.has('DefaultIngressClass')) ctx.admission.add(defaultIngressClassPlugin(clusterObjects(ctx.api, 'networking.k8s.io', 'v1', 'ingressclasses')));
+  const quotas = on.has('ResourceQuota') ? quotaAccess(ctx.api) : undefined;
+  if (quotas) ctx.admission.add(resourceQuotaPlugin(quotas));
   await bootstrapNamespaces(ctx.api);
   await bootstrapPriorityClasses(ctx.api);
   for (const note of await reconcileBootstrapPolicy(ctx.api)) ctx.log?.(note);
@@ -142,6 +148,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await rbacIndex?.stop();
       crdAPIServices?.stop();
       await crdController?.stop();
+      await quotas?.stop();
     },
   };
 }
@@ -166,6 +173,7 @@ function startControllers(ctx: BuiltinContext, controllers: Set<string>): Starte
   const csrSigning = controllers.has('csrsigning') && ctx.csrSigning ? startCSRSigning(ctx.api, ctx.csrSigning) : undefined;
   const tokenControllers = startBootstrapTokenControllers(ctx.api, { cleaner: controllers.has('tokencleaner'), signer: controllers.has('bootstrapsigner') });
   const eventTTL = startEventTTL(ctx.api, { ttlMs: ctx.eventTTLMs });
+  const resourceQuota = controllers.has('resourcequota') ? startResourceQuota(ctx.api) : undefined;
   return {
     async stop() {
       await nsController?.stop();
@@ -175,6 +183,7 @@ function startControllers(ctx: BuiltinContext, controllers: Set<string>): Starte
       await rootCAPublisher?.stop();
       await csrSigning?.stop();
       await eventTTL.stop();
+      await resourceQuota?.stop();
     },
   };
 }

@@ -6,6 +6,7 @@ import { AdmissionPluginsFlagError, enabledAdmissionPlugins } from './admission-
 
 const DEFAULT = [
   'NamespaceLifecycle',
+  'LimitRanger',
   'ServiceAccount',
   'NodeRestriction',
   'TaintNodesByCondition',
@@ -20,6 +21,7 @@ const DEFAULT = [
   'CertificateSigning',
   'CertificateSubjectRestriction',
   'DefaultIngressClass',
+  'ResourceQuota',
 ];
 
 describe('enabledAdmissionPlugins', () => {
@@ -27,7 +29,7 @@ describe('enabledAdmissionPlugins', () => {
     ['no flags: the default set', [], [], DEFAULT],
     ['disabling takes from it', [], ['Priority', 'NamespaceLifecycle'], DEFAULT.filter((n) => n !== 'Priority' && n !== 'NamespaceLifecycle')],
     ["the order is the server's, not the flag's", ['Priority', 'NodeRestriction'], ['ServiceAccount'], DEFAULT.filter((n) => n !== 'ServiceAccount')],
-    ['disabling an upstream plugin not implemented here is accepted', [], ['ResourceQuota', 'NodeRestriction'], DEFAULT.filter((n) => n !== 'NodeRestriction')],
+    ['disabling an upstream plugin not implemented here is accepted', [], ['AlwaysPullImages', 'NodeRestriction'], DEFAULT.filter((n) => n !== 'NodeRestriction')],
     ['everything off', [], DEFAULT, []],
   ] as [string, string[], string[], string[]][])('%s', (_, enable, disable, want) => {
     expect(enabledAdmissionPlugins(enable, disable)).toEqual(want);

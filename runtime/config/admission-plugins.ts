@@ -79,6 +79,7 @@ export const UPSTREAM_DEFAULT_ON: ReadonlySet<string> = new Set([
 /** The upstream plugins this server implements. */
 export const IMPLEMENTED: ReadonlySet<string> = new Set([
   'NamespaceLifecycle',
+  'LimitRanger',
   'ServiceAccount',
   'NodeRestriction',
   'PodSecurity',
@@ -93,6 +94,7 @@ export const IMPLEMENTED: ReadonlySet<string> = new Set([
   'PersistentVolumeClaimResize',
   'RuntimeClass',
   'DefaultIngressClass',
+  'ResourceQuota',
 ]);
 
 const KNOWN: ReadonlySet<string> = new Set(UPSTREAM_ORDER);

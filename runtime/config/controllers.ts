@@ -1,13 +1,13 @@
 // --controllers, as kube-controller-manager reads it: a list of controller
 // names, `*` for those on by default, `-name` to turn one off. The
 // in-process controllers this server runs: namespace, serviceaccount,
-// serviceaccount-token, root-ca-cert-publisher, garbagecollector, clusterrole-aggregation and
-// csrsigning (on by
+// serviceaccount-token, root-ca-cert-publisher, garbagecollector, clusterrole-aggregation,
+// csrsigning and resourcequota (on by
 // default), tokencleaner and bootstrapsigner (off unless named, as upstream).
 
 export class ControllersFlagError extends Error {}
 
-export const DEFAULT_ON = ['namespace', 'serviceaccount', 'serviceaccount-token', 'root-ca-cert-publisher', 'garbagecollector', 'clusterrole-aggregation', 'csrsigning'] as const;
+export const DEFAULT_ON = ['namespace', 'serviceaccount', 'serviceaccount-token', 'root-ca-cert-publisher', 'garbagecollector', 'clusterrole-aggregation', 'csrsigning', 'resourcequota'] as const;
 export const DEFAULT_OFF = ['tokencleaner', 'bootstrapsigner'] as const;
 const KNOWN = new Set<string>([...DEFAULT_ON, ...DEFAULT_OFF]);
 

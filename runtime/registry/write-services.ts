@@ -111,6 +111,9 @@ export const CLUSTER_ROLE_AGGREGATION_WRITER: Writer = { user: serviceAccount('c
 /** The garbage collector (kube-controller-manager's, with its service account). */
 export const GARBAGE_COLLECTOR_WRITER: Writer = { user: serviceAccount('generic-garbage-collector'), manager: 'kube-controller-manager' };
 
+/** The resource quota controller (kube-controller-manager's resourcequota, with its service account). */
+export const RESOURCE_QUOTA_CONTROLLER_WRITER: Writer = { user: serviceAccount('resourcequota-controller'), manager: 'kube-controller-manager' };
+
 /** The CSR signing controller (kube-controller-manager's csrsigning, with its service account). */
 export const CERTIFICATE_CONTROLLER_WRITER: Writer = { user: serviceAccount('certificate-controller'), manager: 'kube-controller-manager' };
 

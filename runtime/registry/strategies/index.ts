@@ -18,6 +18,7 @@ import { ingressStrategy } from './ingress.ts';
 import { hpaStrategy } from './hpa.ts';
 import { certificateSigningRequestStrategy } from './certificates/strategy.ts';
 import { persistentVolumeStrategy } from './persistentvolume.ts';
+import { limitRangeStrategy } from './limitrange.ts';
 import { priorityClassStrategy } from './priorityclass.ts';
 import { podStrategy } from './pod/update.ts';
 import { bindingStrategy, roleStrategy } from './rbac.ts';
@@ -66,6 +67,7 @@ const factories: Record<string, StrategyFactory> = {
   'autoscaling/HorizontalPodAutoscaler': hpaStrategy,
   'certificates.k8s.io/CertificateSigningRequest': certificateSigningRequestStrategy,
   '/PersistentVolume': persistentVolumeStrategy,
+  '/LimitRange': limitRangeStrategy,
   'scheduling.k8s.io/PriorityClass': priorityClassStrategy,
   'rbac.authorization.k8s.io/Role': roleStrategy,
   'rbac.authorization.k8s.io/ClusterRole': roleStrategy,

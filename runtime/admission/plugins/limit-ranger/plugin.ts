@@ -1,0 +1,62 @@
+// The LimitRanger admission plugin, both halves as upstream's: for a Pod
+// being created, the mutating half fills each container's missing requests
+// and limits from the namespace's LimitRanges (`type: Container` default
+// and defaultRequest) and the validating half enforces their min, max and
+// maxLimitRequestRatio per container and per pod; for a
+// PersistentVolumeClaim created or updated, the min and max of its storage
+// request. A refusal is 403 with upstream's text. Subresources, pod updates
+// and objects being deleted are not looked at.
+
+import { type ApiError, errors } from '../../../api/errors.ts';
+import type { ApiIndex } from '../../../registry/served.ts';
+import type { Obj } from '../../../storage/interface.ts';
+import type { AdmissionAttributes, AdmissionPlugin } from '../../chain.ts';
+import { aggregate, applyDefaults, claimViolations, podViolations } from './constraints.ts';
+
+/** Where the plugin reads a namespace's LimitRanges. */
+export interface LimitRangeSource {
+  list(namespace: string): Promise<Obj[]>;
+}
+
+export function limitRangeSource(api: ApiIndex): LimitRangeSource {
+  return {
+    async list(namespace) {
+      const s = api.lookup('', 'v1', 'limitranges')?.store;
+      return s ? (await s.list(namespace, {})).items : [];
+    },
+  };
+}
+
+type Kind = 'pods' | 'persistentvolumeclaims';
+
+function kindOf(attrs: AdmissionAttributes): Kind | undefined {
+  if (attrs.group !== '' || attrs.subresource !== '' || !attrs.object) return undefined;
+  if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return undefined;
+  if (attrs.oldObject?.metadata?.deletionTimestamp) return undefined;
+  // containers cannot change after create: pod updates are not looked at
+  if (attrs.resource === 'pods') return attrs.operation === 'CREATE' ? 'pods' : undefined;
+  return attrs.resource === 'persistentvolumeclaims' ? 'persistentvolumeclaims' : undefined;
+}
+
+function forbidden(attrs: AdmissionAttributes, why: string): ApiError {
+  const md = attrs.object?.metadata;
+  return errors.forbidden({ group: attrs.group, resource: attrs.resource }, attrs.name || md?.name || md?.generateName || 'Unknown', why);
+}
+
+export function limitRangerPlugin(source: LimitRangeSource): AdmissionPlugin {
+  return {
+    name: 'LimitRanger',
+    async admit(attrs) {
+      if (kindOf(attrs) !== 'pods') return;
+      for (const lr of await source.list(attrs.namespace)) applyDefaults(lr, attrs.object!);
+    },
+    async validate(attrs) {
+      const kind = kindOf(attrs);
+      if (!kind) return;
+      for (const lr of await source.list(attrs.namespace)) {
+        const why = aggregate(kind === 'pods' ? podViolations(lr, attrs.object!) : claimViolations(lr, attrs.object!));
+        if (why) throw forbidden(attrs, why);
+      }
+    },
+  };
+}
