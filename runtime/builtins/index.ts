@@ -18,6 +18,7 @@ import { certificateApprovalPlugin, certificateSigningPlugin } from '../admissio
 import type { Authorizer } from '../authz/authorizer.ts';
 import { nodeRestrictionSources } from './node-restriction.ts';
 import { priorityClassSource, priorityPlugin } from '../admission/plugins/priority.ts';
+import { startAdmissionPolicies } from './admission-policies.ts';
 import { bootstrapPriorityClasses } from './priority-classes.ts';
 import { serviceAccountSource } from './default-serviceaccounts.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
@@ -92,6 +93,8 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   if (on.has('CertificateApproval')) ctx.admission.add(certificateApprovalPlugin(ctx.authorizer));
   if (on.has('CertificateSigning')) ctx.admission.add(certificateSigningPlugin(ctx.authorizer));
   ctx.admission.add(certificateRequestPlugin({ subjectRestriction: on.has('CertificateSubjectRestriction') }));
+  const policies = on.has('ValidatingAdmissionPolicy') ? startAdmissionPolicies(ctx.api, ctx.authorizer) : undefined;
+  if (policies) ctx.admission.add(policies.plugin);
   await bootstrapNamespaces(ctx.api);
   await bootstrapPriorityClasses(ctx.api);
   for (const note of await reconcileBootstrapPolicy(ctx.api)) ctx.log?.(note);
@@ -125,6 +128,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await rbacIndex?.stop();
       crdAPIServices?.stop();
       await crdController?.stop();
+      await policies?.stop();
     },
   };
 }

@@ -33,6 +33,8 @@ export interface AdmissionAttributes {
   user: UserInfo;
   /** The request's warnings (sent as Warning headers); absent for in-process writes. */
   warnings?: string[];
+  /** Audit annotations admission adds for the request's audit event (key → value). */
+  auditAnnotations?: Record<string, string>;
   /** The operation's options as the client sent them (CreateOptions, UpdateOptions, DeleteOptions, a connect's options); absent: built from dryRun. */
   options?: Obj;
 }

@@ -1,60 +1,26 @@
 // matchConditions of webhooks and admission policies (at most 64 named CEL
 // conditions over `object`, `oldObject`, `request`, `authorizer`, and
 // `params` for policies with a paramKind), checked on write as upstream's
-// validateMatchConditions and evaluated as its matchconditions matcher:
+// validateMatchConditions (runtime/cel/admission/compile.ts) and evaluated
+// as its matchconditions matcher:
 // any false → no match (the condition's name is told); otherwise errors go
 // to the failure policy: Fail → the request fails, Ignore → no match; all
 // true → match. The list shares upstream's cost budget for match
 // conditions.
 
-import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
-import { qualifiedNameErrors } from '../../api/validation.ts';
-import type { Program } from '../../cel/index.ts';
+import type { FieldError } from '../../api/field-errors.ts';
 import { evaluateConditions } from '../../cel/conditions.ts';
-import { compileExpression, type ExpressionEnv } from './cel.ts';
+import type { CompiledConditions, MatchCondition } from '../../cel/admission/compile.ts';
+import type { ExpressionEnv } from '../../cel/admission/env.ts';
+import { admissionCompiler } from './cel.ts';
 
-export const MAX_MATCH_CONDITIONS = 64;
+export { MAX_MATCH_CONDITIONS, type MatchCondition, type CompiledConditions } from '../../cel/admission/compile.ts';
 /** Upstream's runtime cost budget of one object's match conditions (RuntimeCELCostBudgetMatchConditions). */
 export const MATCH_CONDITIONS_BUDGET = 2_500_000;
 
-export interface MatchCondition {
-  name?: string;
-  expression?: string;
-}
-
-export interface CompiledConditions {
-  readonly names: string[];
-  readonly programs: Program[];
-}
-
-/** Checks and compiles the list at `field` (e.g. `spec.matchConditions`); conditions is set only when there are no errors. */
+/** Checks and compiles the list at `field` (e.g. `spec.matchConditions`); conditions is set only when there are no errors. Needs loadAdmissionCel(). */
 export function compileMatchConditions(list: MatchCondition[] | undefined, field: string, env: ExpressionEnv = {}): { conditions?: CompiledConditions; errors: FieldError[] } {
-  const errors: FieldError[] = [];
-  const items = list ?? [];
-  if (items.length > MAX_MATCH_CONDITIONS) errors.push(fieldErrors.tooMany(field, items.length, MAX_MATCH_CONDITIONS));
-  const names: string[] = [];
-  const programs: Program[] = [];
-  const seen = new Set<string>();
-  items.forEach((c, i) => {
-    const at = `${field}[${i}]`;
-    const expr = typeof c?.expression === 'string' ? c.expression.trim() : '';
-    if (!expr) errors.push(fieldErrors.required(`${at}.expression`));
-    else {
-      const r = compileExpression(expr, `${at}.expression`, env, 'bool');
-      if (r.error) errors.push(r.error);
-      else programs.push(r.program!);
-    }
-    const name = typeof c?.name === 'string' ? c.name : '';
-    if (!name) errors.push(fieldErrors.required(`${at}.name`));
-    else for (const m of qualifiedNameErrors(name)) errors.push(fieldErrors.invalid(`${at}.name`, name, m));
-    if (name) {
-      if (seen.has(name)) errors.push(fieldErrors.duplicate(`${at}.name`, name));
-      else seen.add(name);
-    }
-    names.push(name);
-  });
-  if (errors.length) return { errors };
-  return { conditions: { names, programs }, errors };
+  return admissionCompiler().compileMatchConditions(list, field, env);
 }
 
 export type FailurePolicy = 'Fail' | 'Ignore';

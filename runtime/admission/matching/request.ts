@@ -3,11 +3,10 @@
 // policies) and for the AdmissionReview webhooks are sent: kind and resource
 // are the ones a rule matched (an equivalent's under matchPolicy Equivalent),
 // requestKind and requestResource what the client asked for, as upstream's
-// CreateAdmissionRequest. Also the CEL type of `request` (upstream's
-// kubernetes.AdmissionRequest object type: typed, unlike `object`).
+// CreateAdmissionRequest. Its CEL type is REQUEST_VAR in
+// runtime/cel/admission/env.ts.
 
 import type { Obj } from '../../storage/interface.ts';
-import type { VarDecl } from '../../cel/index.ts';
 import type { AdmissionAttributes } from '../chain.ts';
 import type { GroupVersionKind, GroupVersionResource } from './rules.ts';
 
@@ -75,36 +74,3 @@ export function admissionRequest(attrs: AdmissionAttributes, v: RequestVersions,
   if (options) req.options = options;
   return req;
 }
-
-const str = { type: 'string' } as const;
-const gvk = { type: 'object', properties: { group: str, version: str, kind: str } } as const;
-const gvr = { type: 'object', properties: { group: str, version: str, resource: str } } as const;
-
-/** The CEL declaration of `request` (kubernetes.AdmissionRequest: field names as sent, `options` dynamic). */
-export const REQUEST_VAR: VarDecl = {
-  nativeType: {
-    type: 'object',
-    properties: {
-      kind: gvk,
-      resource: gvr,
-      subResource: str,
-      requestKind: gvk,
-      requestResource: gvr,
-      requestSubResource: str,
-      name: str,
-      namespace: str,
-      operation: str,
-      userInfo: {
-        type: 'object',
-        properties: {
-          username: str,
-          uid: str,
-          groups: { type: 'array', items: str },
-          extra: { type: 'object', additionalProperties: { type: 'array', items: str } },
-        },
-      },
-      dryRun: { type: 'boolean' },
-      options: { 'x-kubernetes-preserve-unknown-fields': true },
-    },
-  },
-};
