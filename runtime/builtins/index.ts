@@ -72,6 +72,8 @@ export interface BuiltinContext {
   eventTTLMs?: number;
   /** The upstream admission plugins to run (config/admission-plugins.ts; default: its default set). */
   admissionPlugins?: ReadonlySet<string>;
+  /** The generated OpenAPI documents (the admission policies' type checking reads the built-in kinds' schemas there). */
+  openapiDir?: string;
   /** What serving CustomResourceDefinitions takes (absent: stored CRDs are not served). */
   crds?: Omit<CrdServingDeps, 'api'>;
 }
@@ -93,7 +95,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   if (on.has('CertificateApproval')) ctx.admission.add(certificateApprovalPlugin(ctx.authorizer));
   if (on.has('CertificateSigning')) ctx.admission.add(certificateSigningPlugin(ctx.authorizer));
   ctx.admission.add(certificateRequestPlugin({ subjectRestriction: on.has('CertificateSubjectRestriction') }));
-  const policies = on.has('ValidatingAdmissionPolicy') ? startAdmissionPolicies(ctx.api, ctx.authorizer) : undefined;
+  const policies = on.has('ValidatingAdmissionPolicy') ? startAdmissionPolicies(ctx.api, ctx.authorizer, ctx.openapiDir) : undefined;
   if (policies) ctx.admission.add(policies.plugin);
   await bootstrapNamespaces(ctx.api);
   await bootstrapPriorityClasses(ctx.api);

@@ -214,3 +214,32 @@ describe('evaluation', () => {
     expect((await create('vap-fail', deployment('web', 1, { a: 'b' }))).status).toBe(201);
   });
 });
+
+describe('status.typeChecking', () => {
+  it('reports a type error against the schema of the matched kind; a good policy gets an empty typeChecking', async () => {
+    await policy('typo', {
+      matchConstraints: { resourceRules: rules },
+      validations: [{ expression: 'object.spec.replicas > 1' }, { expression: 'object.spec.replicass > 1', messageExpression: "'replicas: ' + object.spec.replicas" }],
+    });
+    const got = await eventually(async () => {
+      const r = await call('GET', `${AR}/validatingadmissionpolicies/typo`);
+      return r.json.status?.observedGeneration === 1 ? r.json.status : undefined;
+    }, 'status written');
+    expect(got.typeChecking.expressionWarnings).toEqual([
+      { fieldRef: 'spec.validations[1].expression', warning: expect.stringMatching(/^apps\/v1, Kind=Deployment: ERROR: <input>:1:12: undefined field 'replicass'/) },
+      {
+        fieldRef: 'spec.validations[1].messageExpression',
+        warning: expect.stringMatching(/^apps\/v1, Kind=Deployment: ERROR: <input>:1:\d+: found no matching overload for '_\+_' applied to '\(string, int\)'/),
+      },
+    ]);
+    // a fixed policy: a new generation, observed with no warnings
+    const p = await call('GET', `${AR}/validatingadmissionpolicies/typo`);
+    p.json.spec.validations = [{ expression: 'object.spec.replicas > 1' }];
+    expect((await call('PUT', `${AR}/validatingadmissionpolicies/typo`, p.json)).status).toBe(200);
+    const fixed = await eventually(async () => {
+      const r = await call('GET', `${AR}/validatingadmissionpolicies/typo`);
+      return r.json.status?.observedGeneration === 2 ? r.json.status : undefined;
+    }, 'status of generation 2');
+    expect(fixed.typeChecking).toEqual({});
+  });
+});

@@ -7,6 +7,7 @@
 import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
 import { qualifiedNameErrors } from '../../api/validation.ts';
 import { compileRule, type Program, type VarDecl } from '../compile.ts';
+import type { RefResolver } from '../schema/types.ts';
 import { expressionVars, type ExpressionEnv } from './env.ts';
 
 /** The result types an expression may have (`string?`: a string or null, audit annotations' values). */
@@ -14,11 +15,18 @@ export type ReturnType = 'bool' | 'string' | 'string?' | 'any';
 
 /**
  * Compiles one expression; a failure is the field error upstream's
- * validation reports at `field`. `vars` overrides the declarations (the type
- * checker's typed `object`).
+ * validation reports at `field`. `typed` overrides the declarations (the
+ * type checker's typed `object`): a failure is then the compiler's messages.
  */
-export function compileExpression(expression: string, field: string, env: ExpressionEnv, returns: ReturnType, vars?: Record<string, VarDecl>): { program?: Program; error?: FieldError } {
-  const r = compileRule(expression, { vars: vars ?? expressionVars(env), resultType: 'any' });
+export function compileExpression(
+  expression: string,
+  field: string,
+  env: ExpressionEnv,
+  returns: ReturnType,
+  typed?: { vars: Record<string, VarDecl>; resolveRef?: RefResolver },
+): { program?: Program; error?: FieldError; messages?: string[] } {
+  const r = compileRule(expression, { vars: typed?.vars ?? expressionVars(env), resolveRef: typed?.resolveRef, resultType: 'any' });
+  if (!r.ok && typed) return { messages: r.errors.map((e) => e.message) };
   if (!r.ok) return { error: fieldErrors.invalid(field, expression, r.errors.map((e) => e.message).join('\n')) };
   // as upstream, the checked type itself must be the one asked for: a dynamic result does not do
   const t = r.program.resultType;
