@@ -8,7 +8,7 @@ import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
 import { qualifiedNameErrors } from '../../api/validation.ts';
 import { compileRule, type Program, type VarDecl } from '../compile.ts';
 import type { RefResolver } from '../schema/types.ts';
-import { expressionVars, type ExpressionEnv } from './env.ts';
+import { expressionVars, MAX_MATCH_CONDITIONS, type ExpressionEnv } from './env.ts';
 
 /** The result types an expression may have (`string?`: a string or null, audit annotations' values). */
 export type ReturnType = 'bool' | 'string' | 'string?' | 'any';
@@ -34,8 +34,6 @@ export function compileExpression(
   if ((returns === 'bool' || returns === 'string') && t !== returns) return { error: fieldErrors.invalid(field, expression, `must evaluate to ${returns}`) };
   return { program: r.program };
 }
-
-export const MAX_MATCH_CONDITIONS = 64;
 
 export interface MatchCondition {
   name?: string;

@@ -8,6 +8,9 @@
 
 import type { VarDecl } from '../compile.ts';
 
+/** At most this many matchConditions (webhooks and policies). */
+export const MAX_MATCH_CONDITIONS = 64;
+
 const str = { type: 'string' } as const;
 const gvk = { type: 'object', properties: { group: str, version: str, kind: str } } as const;
 const gvr = { type: 'object', properties: { group: str, version: str, resource: str } } as const;
