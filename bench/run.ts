@@ -1,4 +1,4 @@
-// The bench suite: runs every figure of bench/http/ and bench/crd/ (or those named with
+// The bench suite: runs every figure of bench/http/, bench/crd/ and bench/admission/ (or those named with
 // --only a,b), each against its baseline in the same run, prints a summary
 // table (ours, baseline, ratio, aim, met or not, the load average) and the
 // details below it, and writes the summary as JSON to .cache/bench/last.json.
@@ -22,9 +22,10 @@ import { figure as crdRules } from './crd/rules.ts';
 import { figure as crdMemory } from './crd/memory.ts';
 import { figure as crdReads } from './crd/reads.ts';
 import { figure as crdWide } from './crd/wide.ts';
+import { figure as vap } from './admission/policies.ts';
 
 /** Every figure, in the order of the summary table. */
-export const FIGURES: Figure[] = [get, create, list, watchCreates, fanout, start, importFigure, rss, crdServe, crdRules, crdMemory, crdReads, crdWide];
+export const FIGURES: Figure[] = [get, create, list, watchCreates, fanout, start, importFigure, rss, crdServe, crdRules, crdMemory, crdReads, crdWide, vap];
 
 export const SUMMARY_FILE = join(root, '.cache', 'bench', 'last.json');
 

@@ -27,6 +27,7 @@ import { persistentVolumeClaimResizePlugin } from '../admission/plugins/persiste
 import { runtimeClassPlugin } from '../admission/plugins/runtime-class.ts';
 import { defaultIngressClassPlugin } from '../admission/plugins/default-ingress-class.ts';
 import { clusterObjects } from '../admission/plugins/cluster-objects.ts';
+import { startAdmissionPolicies } from './admission-policies.ts';
 import { bootstrapPriorityClasses } from './priority-classes.ts';
 import { serviceAccountSource } from './default-serviceaccounts.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
@@ -83,6 +84,8 @@ export interface BuiltinContext {
   eventTTLMs?: number;
   /** The upstream admission plugins to run (config/admission-plugins.ts; default: its default set). */
   admissionPlugins?: ReadonlySet<string>;
+  /** The generated OpenAPI documents (the admission policies' type checking reads the built-in kinds' schemas there). */
+  openapiDir?: string;
   /** What serving CustomResourceDefinitions takes (absent: stored CRDs are not served). */
   crds?: Omit<CrdServingDeps, 'api'>;
 }
@@ -113,6 +116,8 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   if (on.has('CertificateSigning')) ctx.admission.add(certificateSigningPlugin(ctx.authorizer));
   ctx.admission.add(certificateRequestPlugin({ subjectRestriction: on.has('CertificateSubjectRestriction') }));
   if (on.has('DefaultIngressClass')) ctx.admission.add(defaultIngressClassPlugin(clusterObjects(ctx.api, 'networking.k8s.io', 'v1', 'ingressclasses')));
+  const policies = on.has('ValidatingAdmissionPolicy') ? startAdmissionPolicies(ctx.api, ctx.authorizer, ctx.openapiDir) : undefined;
+  if (policies) ctx.admission.add(policies.plugin);
   const quotas = on.has('ResourceQuota') ? quotaAccess(ctx.api) : undefined;
   if (quotas) ctx.admission.add(resourceQuotaPlugin(quotas));
   await bootstrapNamespaces(ctx.api);
@@ -149,6 +154,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       crdAPIServices?.stop();
       await crdController?.stop();
       await quotas?.stop();
+      await policies?.stop();
     },
   };
 }

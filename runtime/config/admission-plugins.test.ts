@@ -21,6 +21,7 @@ const DEFAULT = [
   'CertificateSigning',
   'CertificateSubjectRestriction',
   'DefaultIngressClass',
+  'ValidatingAdmissionPolicy',
   'ResourceQuota',
 ];
 

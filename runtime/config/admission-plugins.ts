@@ -95,6 +95,7 @@ export const IMPLEMENTED: ReadonlySet<string> = new Set([
   'RuntimeClass',
   'DefaultIngressClass',
   'ResourceQuota',
+  'ValidatingAdmissionPolicy',
 ]);
 
 const KNOWN: ReadonlySet<string> = new Set(UPSTREAM_ORDER);

@@ -35,6 +35,8 @@ export interface AdmissionAttributes {
   warnings?: string[];
   /** Audit annotations plugins add (for the audit log); created by the first plugin that adds one unless the writer passes a record. */
   auditAnnotations?: Record<string, string>;
+  /** The operation's options as the client sent them (CreateOptions, UpdateOptions, DeleteOptions, a connect's options); absent: built from dryRun. */
+  options?: Obj;
 }
 
 /** The admission chain as the pipeline calls it: its mutating half, then (later) its validating half. */

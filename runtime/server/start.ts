@@ -452,6 +452,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     csrSigning: pki ? { ca: pki.ca } : undefined,
     eventTTLMs: options.eventTTLMs,
     admissionPlugins,
+    openapiDir: generated.openapiDir,
     crds: { storageFor: storage.storageFor, services: writeServices, schemas: customSchemas, compiler: options.crdValidatorCompiler },
   });
   for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);

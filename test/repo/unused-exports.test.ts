@@ -11,9 +11,29 @@ import { projectRoot } from '../support/clients.ts';
  */
 const PENDING: { file: string; name: string; why: string }[] = [
   {
-    file: 'runtime/cel/index.ts',
-    name: 'authorizerFor',
-    why: "binds the CEL authorizer library to the server's chain; its users are ValidatingAdmissionPolicy and the CRD admission rules (the admission issue)",
+    file: 'runtime/admission/matching/conditions.ts',
+    name: 'CompiledConditions',
+    why: 'the shared admission matching; the webhook admission plugins build on it (the admission issue)',
+  },
+  {
+    file: 'runtime/admission/matching/conditions.ts',
+    name: 'MAX_MATCH_CONDITIONS',
+    why: 'the shared admission matching; the webhook admission plugins build on it (the admission issue)',
+  },
+  {
+    file: 'runtime/admission/matching/conditions.ts',
+    name: 'MatchCondition',
+    why: 'the shared admission matching; the webhook admission plugins build on it (the admission issue)',
+  },
+  {
+    file: 'runtime/admission/matching/conditions.ts',
+    name: 'compileMatchConditions',
+    why: 'the shared admission matching; the webhook admission plugins build on it (the admission issue)',
+  },
+  {
+    file: 'runtime/admission/matching/index.ts',
+    name: 'matchWebhook',
+    why: 'the shared admission matching; the webhook admission plugins build on it (the admission issue)',
   },
 ];
 

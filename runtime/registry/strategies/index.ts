@@ -31,6 +31,7 @@ import { jobStrategy } from './workloads/job.ts';
 import { replicationControllerStrategy } from './workloads/replicationcontroller.ts';
 import { statefulSetStrategy } from './workloads/statefulset.ts';
 import { customResourceDefinitionStrategy } from './apiextensions/strategy.ts';
+import { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy } from './admissionregistration/policy.ts';
 import { csiDriverStrategy, csiNodeStrategy, csiStorageCapacityStrategy, volumeAttachmentStrategy } from './storage.ts';
 
 export type StrategyFactory = (def: ResourceDef, base: Strategy) => Strategy;
@@ -74,6 +75,8 @@ const factories: Record<string, StrategyFactory> = {
   'rbac.authorization.k8s.io/RoleBinding': bindingStrategy,
   'rbac.authorization.k8s.io/ClusterRoleBinding': bindingStrategy,
   'apiextensions.k8s.io/CustomResourceDefinition': customResourceDefinitionStrategy,
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicy': validatingAdmissionPolicyStrategy,
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding': validatingAdmissionPolicyBindingStrategy,
 };
 
 export function strategyFor(def: ResourceDef, base: Strategy): Strategy {

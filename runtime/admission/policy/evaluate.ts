@@ -1,0 +1,142 @@
+// One ValidatingAdmissionPolicy compiled (once per generation) and
+// evaluated for one request and one param, as upstream's validator:
+// matchConditions first (false: no decisions; an error: the failure
+// policy), then `variables` in order, then each validation (false: a
+// denial with its message, messageExpression's result, or `failed
+// expression: <expr>`, and its reason; an error: the failure policy), and
+// the audit annotations. Validations, message expressions and audit
+// annotations share the per-evaluation cost budget.
+
+import type { Program } from '../../cel/index.ts';
+import type { CompiledConditions } from '../../cel/admission/compile.ts';
+import { RUNTIME_BUDGET_EXCEEDED, RUNTIME_BUDGET_PER_OBJECT, PER_CALL_RUNTIME_LIMIT } from '../../cel/limits.ts';
+import type { Obj } from '../../storage/interface.ts';
+import { admissionCompiler } from '../matching/cel.ts';
+import { evaluateMatchConditions, type FailurePolicy } from '../matching/conditions.ts';
+
+/** Upstream's MaxEvaluatedMessageExpressionSizeBytes. */
+const MAX_MESSAGE_BYTES = 5 * 1024;
+
+interface CompiledValidation {
+  program: Program;
+  expression: string;
+  message: string;
+  messageProgram?: Program;
+  reason?: string;
+}
+
+export interface CompiledPolicy {
+  name: string;
+  failurePolicy: FailurePolicy;
+  hasParams: boolean;
+  conditions?: CompiledConditions;
+  variables: { name: string; program: Program }[];
+  validations: CompiledValidation[];
+  audits: { key: string; program: Program }[];
+}
+
+/** A policy that does not compile (stored before a rule changed): every match is a configuration error. */
+export type PolicyCompilation = { ok: true; policy: CompiledPolicy } | { ok: false; error: string };
+
+const list = (v: unknown): Obj[] => (Array.isArray(v) ? v : []);
+
+export function compilePolicy(p: Obj): PolicyCompilation {
+  const c = admissionCompiler();
+  const spec: Obj = p.spec ?? {};
+  const name = String(p.metadata?.name ?? '');
+  const hasParams = spec.paramKind != null;
+  const env = { params: hasParams, variables: true };
+  const errors: string[] = [];
+  const compile = (expr: string, field: string, returns: 'bool' | 'string' | 'string?' | 'any'): Program | undefined => {
+    const r = c.compileExpression(expr, field, env, returns);
+    if (r.error) errors.push(`${r.error.field}: ${r.error.detail}`);
+    return r.program;
+  };
+  const mc = c.compileMatchConditions(spec.matchConditions, 'spec.matchConditions', { params: hasParams });
+  for (const e of mc.errors) errors.push(`${e.field}: ${e.detail}`);
+  const variables = list(spec.variables).map((v, i) => ({ name: String(v.name), program: compile(String(v.expression ?? ''), `spec.variables[${i}].expression`, 'any')! }));
+  const validations = list(spec.validations).map((v, i) => ({
+    program: compile(String(v.expression ?? ''), `spec.validations[${i}].expression`, 'bool')!,
+    expression: String(v.expression ?? ''),
+    message: String(v.message ?? ''),
+    messageProgram: v.messageExpression ? compile(String(v.messageExpression), `spec.validations[${i}].messageExpression`, 'string') : undefined,
+    reason: v.reason,
+  }));
+  const audits = list(spec.auditAnnotations).map((a, i) => ({ key: `${name}/${a.key}`, program: compile(String(a.valueExpression ?? ''), `spec.auditAnnotations[${i}].valueExpression`, 'string?')! }));
+  if (errors.length) return { ok: false, error: errors.join('; ') };
+  return { ok: true, policy: { name, failurePolicy: spec.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail', hasParams, conditions: mc.conditions, variables, validations, audits } };
+}
+
+export interface Decision {
+  action: 'deny' | 'admit';
+  /** An evaluation error (the failure policy turned it into this action). */
+  error?: boolean;
+  message: string;
+  reason?: string;
+  /** Index of the validation (for the audit annotation). */
+  index: number;
+}
+
+export interface EvaluationResult {
+  decisions: Decision[];
+  audits: { key: string; value: string }[];
+}
+
+const actionForError = (f: FailurePolicy): 'deny' | 'admit' => (f === 'Ignore' ? 'admit' : 'deny');
+
+/** Evaluates the policy with the request's variables (matching/cel.ts activation()); `act` gains `variables`. */
+export function evaluatePolicy(p: CompiledPolicy, act: Record<string, unknown>, budget = RUNTIME_BUDGET_PER_OBJECT): EvaluationResult {
+  const out: EvaluationResult = { decisions: [], audits: [] };
+  const m = evaluateMatchConditions(p.conditions, act, p.failurePolicy);
+  if ('error' in m && m.error !== undefined) {
+    out.decisions.push({ action: actionForError(p.failurePolicy), error: true, message: m.error, index: 0 });
+    return out;
+  }
+  if (!m.matches) return out;
+  let remaining = budget;
+  const run = (prog: Program) => {
+    const r = prog.evaluate(act, { budget: Math.min(PER_CALL_RUNTIME_LIMIT, Math.max(remaining, 0)) });
+    remaining -= r.cost;
+    return r;
+  };
+  const budgetError = (): EvaluationResult => ({ decisions: [{ action: actionForError(p.failurePolicy), error: true, message: RUNTIME_BUDGET_EXCEEDED, index: 0 }], audits: [] });
+  const variables: Record<string, unknown> = {};
+  act.variables = variables;
+  for (const v of p.variables) {
+    const r = run(v.program);
+    if (remaining < 0) return budgetError();
+    // a variable that fails is left out: an expression that uses it fails in turn
+    if (r.ok) variables[v.name] = r.json;
+  }
+  for (let i = 0; i < p.validations.length; i++) {
+    const v = p.validations[i];
+    const r = run(v.program);
+    if (remaining < 0 || (!r.ok && r.costExceeded && remaining <= 0)) return budgetError();
+    if (!r.ok) {
+      out.decisions.push({ action: actionForError(p.failurePolicy), error: true, message: `expression '${v.expression}' resulted in error: ${r.error}`, index: i });
+      continue;
+    }
+    if (r.json === true) {
+      out.decisions.push({ action: 'admit', message: '', index: i });
+      continue;
+    }
+    let message = '';
+    if (v.messageProgram) {
+      const mr = run(v.messageProgram);
+      if (remaining < 0) return budgetError();
+      if (mr.ok && typeof mr.json === 'string') {
+        const text = mr.json.trim();
+        if (Buffer.byteLength(text) <= MAX_MESSAGE_BYTES && !text.includes('\n')) message = text;
+      }
+    }
+    if (!message && v.message.trim()) message = v.message.trim();
+    if (!message) message = `failed expression: ${v.expression.trim()}`;
+    out.decisions.push({ action: 'deny', message, reason: v.reason ?? 'Invalid', index: i });
+  }
+  for (const a of p.audits) {
+    const r = run(a.program);
+    if (remaining < 0) return budgetError();
+    if (r.ok && typeof r.json === 'string') out.audits.push({ key: a.key, value: r.json });
+  }
+  return out;
+}

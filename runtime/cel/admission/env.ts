@@ -1,0 +1,77 @@
+// The variables of Kubernetes admission expressions (matchConditions of
+// webhooks and policies, ValidatingAdmissionPolicy validations, messages,
+// audit annotations and variables): `object` and `oldObject` dynamic,
+// `request` typed as upstream's kubernetes.AdmissionRequest,
+// `namespaceObject`, `authorizer` and `authorizer.requestResource`, and
+// for policies `params` (with a paramKind) and `variables`. Data only; the
+// compile functions are in compile.ts, loaded when needed.
+
+import type { VarDecl } from '../compile.ts';
+
+/** At most this many matchConditions (webhooks and policies). */
+export const MAX_MATCH_CONDITIONS = 64;
+
+const str = { type: 'string' } as const;
+const gvk = { type: 'object', properties: { group: str, version: str, kind: str } } as const;
+const gvr = { type: 'object', properties: { group: str, version: str, resource: str } } as const;
+
+/** The CEL declaration of `request` (kubernetes.AdmissionRequest: field names as sent, `options` dynamic). */
+export const REQUEST_VAR: VarDecl = {
+  nativeType: {
+    type: 'object',
+    properties: {
+      kind: gvk,
+      resource: gvr,
+      subResource: str,
+      requestKind: gvk,
+      requestResource: gvr,
+      requestSubResource: str,
+      name: str,
+      namespace: str,
+      operation: str,
+      userInfo: {
+        type: 'object',
+        properties: {
+          username: str,
+          uid: str,
+          groups: { type: 'array', items: str },
+          extra: { type: 'object', additionalProperties: { type: 'array', items: str } },
+        },
+      },
+      dryRun: { type: 'boolean' },
+      options: { 'x-kubernetes-preserve-unknown-fields': true },
+    },
+  },
+};
+
+/** Which optional variables an expression may use: `params` (a policy with paramKind), `variables` (a policy's). */
+export interface ExpressionEnv {
+  params?: boolean;
+  variables?: boolean;
+}
+
+const DYN: VarDecl = { celType: 'dyn' };
+const BASE: Record<string, VarDecl> = {
+  object: DYN,
+  oldObject: DYN,
+  request: REQUEST_VAR,
+  namespaceObject: DYN,
+  authorizer: { celType: 'kubernetes.authorization.Authorizer' },
+  'authorizer.requestResource': { celType: 'kubernetes.authorization.ResourceCheck' },
+};
+const VARIABLES: VarDecl = { celType: 'map(string, dyn)' };
+// one object per combination, so the compile cache keys stay cheap
+const ENVS = new Map<string, Record<string, VarDecl>>();
+
+/** The declarations for an environment; `object` (and `oldObject`) may be given a type (the type checker's). */
+export function expressionVars(env: ExpressionEnv = {}): Record<string, VarDecl> {
+  const key = `${env.params ? 'p' : ''}${env.variables ? 'v' : ''}`;
+  let vars = ENVS.get(key);
+  if (!vars) {
+    vars = { ...BASE };
+    if (env.params) vars.params = DYN;
+    if (env.variables) vars.variables = VARIABLES;
+    ENVS.set(key, vars);
+  }
+  return vars;
+}
