@@ -30,6 +30,7 @@ import { jobStrategy } from './workloads/job.ts';
 import { replicationControllerStrategy } from './workloads/replicationcontroller.ts';
 import { statefulSetStrategy } from './workloads/statefulset.ts';
 import { customResourceDefinitionStrategy } from './apiextensions/strategy.ts';
+import { webhookConfigurationStrategy } from './admissionregistration/webhook-configuration.ts';
 import { csiDriverStrategy, csiNodeStrategy, csiStorageCapacityStrategy, volumeAttachmentStrategy } from './storage.ts';
 
 export type StrategyFactory = (def: ResourceDef, base: Strategy) => Strategy;
@@ -72,6 +73,8 @@ const factories: Record<string, StrategyFactory> = {
   'rbac.authorization.k8s.io/RoleBinding': bindingStrategy,
   'rbac.authorization.k8s.io/ClusterRoleBinding': bindingStrategy,
   'apiextensions.k8s.io/CustomResourceDefinition': customResourceDefinitionStrategy,
+  'admissionregistration.k8s.io/MutatingWebhookConfiguration': webhookConfigurationStrategy,
+  'admissionregistration.k8s.io/ValidatingWebhookConfiguration': webhookConfigurationStrategy,
 };
 
 export function strategyFor(def: ResourceDef, base: Strategy): Strategy {
