@@ -7,6 +7,7 @@ export { compileRule, parseTypeName, type CompileOptions, type CompileResult, ty
 export { schemaToType, typeName, type JSONSchema, type CelT, type RefResolver } from './schema/types.ts';
 export { escapeName, unescapeName } from './schema/escape.ts';
 export { celToJSON } from './values/convert.ts';
+export { evaluateConditions, type ConditionsOutcome } from './conditions.ts';
 export { ruleValidator, type RuleValidator, type ValidateOptions } from './rules/index.ts';
 export { AuthorizerValue, type Authorizer, type AuthorizationAttributes, type AuthorizationDecision } from './libs/authorizer.ts';
 export { QuantityValue } from './libs/quantity-parse.ts';
@@ -21,8 +22,13 @@ export {
   PER_CALL_EXCEEDED,
 } from './limits.ts';
 
-import { AuthorizerValue, type Authorizer } from './libs/authorizer.ts';
+import { AuthorizerValue, ResourceCheck, type Authorizer } from './libs/authorizer.ts';
 /** The value to bind to an `authorizer` variable (declared `{ celType: 'kubernetes.authorization.Authorizer' }`). */
 export function authorizerFor(authz: Authorizer, user: { name: string; groups?: string[] }): AuthorizerValue {
   return new AuthorizerValue(authz, user);
+}
+
+/** The value to bind to `authorizer.requestResource` (declared `{ celType: 'kubernetes.authorization.ResourceCheck' }`): a check of the request's own resource. */
+export function requestResourceCheck(authorizer: AuthorizerValue, r: { group: string; resource: string; subresource: string; namespace: string; name: string }): ResourceCheck {
+  return new ResourceCheck(authorizer, { group: r.group, resource: r.resource, subresource: r.subresource, namespace: r.namespace, name: r.name }, 'resource');
 }

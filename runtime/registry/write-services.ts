@@ -33,6 +33,8 @@ export interface AdmissionAttributes {
   user: UserInfo;
   /** The request's warnings (sent as Warning headers); absent for in-process writes. */
   warnings?: string[];
+  /** The operation's options as the client sent them (CreateOptions, UpdateOptions, DeleteOptions, a connect's options); absent: built from dryRun. */
+  options?: Obj;
 }
 
 /** The admission chain as the pipeline calls it: its mutating half, then (later) its validating half. */

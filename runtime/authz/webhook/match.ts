@@ -10,6 +10,7 @@
 
 import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
 import type { JSONSchema, Program, VarDecl } from '../../cel/index.ts';
+import { evaluateConditions } from '../../cel/conditions.ts';
 import type { SarSpec } from './subject-access-review.ts';
 
 let cel: typeof import('../../cel/compile.ts') | undefined;
@@ -77,15 +78,10 @@ export function compileMatchConditions(expressions: string[], field: string): { 
 function celMatcher(programs: Program[]): Matcher {
   return {
     match(request) {
-      const errs: string[] = [];
-      for (const p of programs) {
-        const r = p.evaluate({ request });
-        if (!r.ok) {
-          errs.push(`cel evaluation error: expression '${p.expression}' resulted in error: ${r.error}`);
-          continue;
-        }
-        if (r.json !== true) return { matches: false };
-      }
+      const out = evaluateConditions(programs, { request });
+      if (out.kind === 'false') return { matches: false };
+      if (out.kind === 'budget') return { matches: false, error: out.error };
+      const errs = out.errors.map((e) => `cel evaluation error: expression '${programs[e.index].expression}' resulted in error: ${e.error}`);
       if (errs.length) return { matches: false, error: errs.length === 1 ? errs[0] : `[${errs.join(', ')}]` };
       return { matches: true };
     },

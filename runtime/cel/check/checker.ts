@@ -159,6 +159,9 @@ export class Checker {
         // A qualified name may be a type identifier (google.protobuf.Timestamp).
         const q = this.qualifiedName(e);
         if (q && TYPE_IDENTS.has(q) && !this.lookup(q.split('.')[0])) return T.type;
+        // A variable declared with a qualified name (`authorizer.requestResource`) is resolved before field selection, as cel-go does.
+        const qt = q && q.includes('.') ? this.vars.get(q) : undefined;
+        if (qt) return qt;
         const ot = this.check(v.operand!);
         const ft = this.fieldType(e, ot, v.field, (real) => {
           v.field = real;
