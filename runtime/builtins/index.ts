@@ -43,6 +43,7 @@ import { reconcileBootstrapPolicy, startRbacIndex } from './rbac.ts';
 import { startCrdController } from './crds.ts';
 import { startCrdAPIServices } from './crd-apiservices.ts';
 import type { CrdServingDeps } from '../controllers/crd/serving.ts';
+import { startAdmissionWebhooks } from './admission-webhooks.ts';
 
 export interface BuiltinContext {
   api: ApiIndex;
@@ -92,6 +93,9 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   if (on.has('CertificateApproval')) ctx.admission.add(certificateApprovalPlugin(ctx.authorizer));
   if (on.has('CertificateSigning')) ctx.admission.add(certificateSigningPlugin(ctx.authorizer));
   ctx.admission.add(certificateRequestPlugin({ subjectRestriction: on.has('CertificateSubjectRestriction') }));
+  const webhooks = on.has('MutatingAdmissionWebhook') || on.has('ValidatingAdmissionWebhook') ? startAdmissionWebhooks(ctx.api, ctx.authorizer, ctx.log) : undefined;
+  if (on.has('MutatingAdmissionWebhook')) ctx.admission.add(webhooks!.mutating);
+  if (on.has('ValidatingAdmissionWebhook')) ctx.admission.add(webhooks!.validating);
   await bootstrapNamespaces(ctx.api);
   await bootstrapPriorityClasses(ctx.api);
   for (const note of await reconcileBootstrapPolicy(ctx.api)) ctx.log?.(note);
@@ -107,6 +111,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   const crdSchemas = ctx.crds?.schemas;
   const crdAPIServices = crdSchemas ? startCrdAPIServices(ctx.api, () => new Set(crdSchemas.publishedOf(ctx.api.served.map((s) => s.def)).map((p) => `${p.def.group}/${p.def.version}`))) : undefined;
   await crdAPIServices?.synced();
+  await webhooks?.synced();
   let running = true;
   installComponentStatus(ctx.api, () => running);
   let started: StartedControllers | undefined;
@@ -125,6 +130,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await rbacIndex?.stop();
       crdAPIServices?.stop();
       await crdController?.stop();
+      await webhooks?.stop();
     },
   };
 }

@@ -4,7 +4,17 @@
 import { describe, expect, it } from 'vitest';
 import { AdmissionPluginsFlagError, enabledAdmissionPlugins } from './admission-plugins.ts';
 
-const DEFAULT = ['NamespaceLifecycle', 'ServiceAccount', 'NodeRestriction', 'Priority', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction'];
+const DEFAULT = [
+  'NamespaceLifecycle',
+  'ServiceAccount',
+  'NodeRestriction',
+  'Priority',
+  'CertificateApproval',
+  'CertificateSigning',
+  'CertificateSubjectRestriction',
+  'MutatingAdmissionWebhook',
+  'ValidatingAdmissionWebhook',
+];
 
 describe('enabledAdmissionPlugins', () => {
   it.each([

@@ -6,7 +6,8 @@
 // or one named in both flags, stops the server at start with upstream's
 // message. Of upstream's plugins this server implements NamespaceLifecycle,
 // ServiceAccount, NodeRestriction, Priority, CertificateApproval,
-// CertificateSigning and CertificateSubjectRestriction. Enabling any other
+// CertificateSigning, CertificateSubjectRestriction,
+// MutatingAdmissionWebhook and ValidatingAdmissionWebhook. Enabling any other
 // upstream plugin is refused (it would silently do nothing); disabling one
 // is accepted, since it does not run here anyway. The default set is
 // upstream's default-on plugins that are implemented here, plus
@@ -86,6 +87,8 @@ export const IMPLEMENTED: ReadonlySet<string> = new Set([
   'CertificateApproval',
   'CertificateSigning',
   'CertificateSubjectRestriction',
+  'MutatingAdmissionWebhook',
+  'ValidatingAdmissionWebhook',
 ]);
 
 const KNOWN: ReadonlySet<string> = new Set(UPSTREAM_ORDER);

@@ -17,6 +17,17 @@ import type { CustomResourceState } from './strategies/custom-resource.ts';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
+/**
+ * Upstream's admission ReinvocationContext: the chain runs its mutating
+ * half a second time when a plugin (a mutating webhook) asked for it;
+ * plugins keep per-request state in `values` by their name.
+ */
+export interface ReinvocationContext {
+  isReinvoke: boolean;
+  shouldReinvoke: boolean;
+  values: Map<string, unknown>;
+}
+
 /** What admission is told about a write. */
 export interface AdmissionAttributes {
   operation: Operation;
@@ -29,6 +40,10 @@ export interface AdmissionAttributes {
   name: string;
   object: Obj | null;
   oldObject: Obj | null;
+  /** Set by the chain for its mutating half (see ReinvocationContext). */
+  reinvocation?: ReinvocationContext;
+  /** Audit annotations plugins add (webhooks' `<webhook>/<key>`), kept for the audit log. */
+  auditAnnotations?: Record<string, string>;
   dryRun: boolean;
   user: UserInfo;
   /** The request's warnings (sent as Warning headers); absent for in-process writes. */

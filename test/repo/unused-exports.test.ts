@@ -11,24 +11,9 @@ import { projectRoot } from '../support/clients.ts';
  */
 const PENDING: { file: string; name: string; why: string }[] = [
   {
-    file: 'runtime/admission/matching/cel.ts',
-    name: 'activation',
-    why: 'the shared admission matching; the webhook and ValidatingAdmissionPolicy plugins build on it (the admission issue)',
-  },
-  {
-    file: 'runtime/admission/matching/cel.ts',
-    name: 'loadAdmissionCel',
-    why: 'the shared admission matching; the webhook and ValidatingAdmissionPolicy plugins build on it (the admission issue)',
-  },
-  {
     file: 'runtime/admission/matching/index.ts',
-    name: 'apiMatchServices',
-    why: 'the shared admission matching; the webhook and ValidatingAdmissionPolicy plugins build on it (the admission issue)',
-  },
-  {
-    file: 'runtime/admission/matching/request.ts',
-    name: 'admissionRequest',
-    why: 'the shared admission matching; the webhook and ValidatingAdmissionPolicy plugins build on it (the admission issue)',
+    name: 'matchResources',
+    why: 'the shared admission matching; the ValidatingAdmissionPolicy plugin builds on it (the admission issue)',
   },
 ];
 
