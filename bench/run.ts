@@ -11,6 +11,7 @@ import { root } from './support/servers.ts';
 import { formatDetails, formatSummary, writeSummary } from './support/summary.ts';
 import { figure as get } from './http/get.ts';
 import { figure as create } from './http/create.ts';
+import { figure as createWebhook } from './http/create-webhook.ts';
 import { figure as list } from './http/list.ts';
 import { figure as watchCreates } from './http/watch/creates.ts';
 import { figure as fanout } from './http/watch/fanout.ts';
@@ -22,7 +23,7 @@ import { figure as crdRules } from './crd/rules.ts';
 import { figure as crdMemory } from './crd/memory.ts';
 
 /** Every figure, in the order of the summary table. */
-export const FIGURES: Figure[] = [get, create, list, watchCreates, fanout, start, importFigure, rss, crdServe, crdRules, crdMemory];
+export const FIGURES: Figure[] = [get, create, createWebhook, list, watchCreates, fanout, start, importFigure, rss, crdServe, crdRules, crdMemory];
 
 export const SUMMARY_FILE = join(root, '.cache', 'bench', 'last.json');
 
