@@ -5,10 +5,10 @@
 // never answers (timeoutSeconds 1: the outcome is asserted, not the time),
 // reinvocation, the object and namespace selectors, garbage answers, a
 // wrong uid, a patch of metadata.name, warnings, the request's fields
-// (create and delete), and a `service` reference resolved through the
-// Service's EndpointSlice. Every configuration selects objects by the
-// label `case` so the cases stay apart; each waits for its configuration
-// to take effect (watch-driven) by polling a dry-run write.
+// (create, delete and a CONNECT's options), and a `service` reference
+// resolved through the Service's EndpointSlice. Every configuration
+// selects objects by the label `case` so the cases stay apart; each waits
+// for its configuration to take effect (watch-driven) by polling a write.
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -319,6 +319,39 @@ describe('admission webhooks', () => {
     const r = await whenInEffect('svc', (x) => x.status !== 201 || x.json.metadata?.labels?.['webhook-added'] === 'yes');
     expect(r.status).toBe(201);
     expect(r.json.metadata.labels['webhook-added']).toBe('yes');
+  });
+
+  it('a CONNECT is sent with its options object and a denial wins over the missing pod', async () => {
+    const res = await call('POST', `${GROUP}/validatingwebhookconfigurations`, {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'connect' },
+      webhooks: [
+        {
+          name: 'exec.connect.example.com',
+          clientConfig: { url: url('/deny'), caBundle },
+          rules: [{ operations: ['CONNECT'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods/exec'] }],
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+        },
+      ],
+    });
+    expect(res.status).toBe(201);
+    const r = await eventually(async () => {
+      const x = await call('POST', '/api/v1/namespaces/default/pods/missing/exec?command=ls&container=c&stdout=1');
+      return x.status === 403 ? x : undefined;
+    }, 'the CONNECT webhook in effect');
+    expect(r.json.message).toBe('pods "missing" is forbidden: admission webhook "exec.connect.example.com" denied the request: no thanks');
+    const sent = (received.get('') ?? []).filter((x) => x.operation === 'CONNECT');
+    expect(sent.at(-1)).toMatchObject({
+      operation: 'CONNECT',
+      subResource: 'exec',
+      requestSubResource: 'exec',
+      name: 'missing',
+      object: { kind: 'PodExecOptions', apiVersion: 'v1', command: ['ls'], container: 'c', stdout: true },
+      oldObject: null,
+    });
+    expect((await call('DELETE', `${GROUP}/validatingwebhookconfigurations/connect`)).status).toBe(200);
   });
 
   it('webhook configurations themselves are never sent to webhooks', async () => {
