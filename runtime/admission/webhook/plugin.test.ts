@@ -45,7 +45,7 @@ function hookEntry(name: string, behaviour: Behaviour, over: Record<string, unkn
         return patch([{ op: 'add', path: '/metadata/annotations', value: { calls: `${req.object.metadata.annotations?.calls ?? ''}x` } }]);
     }
   };
-  const hook = {
+  const hook: Record<string, unknown> = {
     name,
     rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'], scope: '*' }],
     sideEffects: 'None',
