@@ -21,7 +21,7 @@ export interface OpenAPIV3Document {
 /** Per group-version documents, keyed `api/v1` or `apis/<group>/<version>`. */
 export const openapiV3Documents: Record<string, OpenAPIV3Document> = {
   "api/v1": { path: here("./v3/api__v1.json"), hash: "C7CC575AAA61F8435E6C3AB5CEE4DA172D2A510F690880DA371DF21C9B22413E6540E506F4750A59399909AA481F19D066CBBA6CD36873854B1F694BC6A3EA03", enabledByDefault: true },
-  "apis/admissionregistration.k8s.io/v1": { path: here("./v3/apis__admissionregistration.k8s.io__v1.json"), hash: "CDF29FAF12C39F947607B18EC8E0E3AB83D3CAAFD4CC69C6789BD5C98A56E39D92C082F3BC5BBB66498B632CB2DFB36565EE3637234F7FCE77275624225B6A22", enabledByDefault: true },
+  "apis/admissionregistration.k8s.io/v1": { path: here("./v3/apis__admissionregistration.k8s.io__v1.json"), hash: "FDD0DBBFC18B755175DF64E4D17DF22F9E772626A3159E142F78DD20A216CA97BB623949832242C335F221182836B46249667EC2007A28F364BCB8215D18F441", enabledByDefault: true },
   "apis/apiextensions.k8s.io/v1": { path: here("./v3/apis__apiextensions.k8s.io__v1.json"), hash: "5A6E9668234462DE6C1A3709E261F115FE4F61E55DF2804FEC18F50459E132256A66FE98ECEDA602BBC29A8D48945E9FCFB2041A4F344E355DD5625CB40C57C4", enabledByDefault: true },
   "apis/apiregistration.k8s.io/v1": { path: here("./v3/apis__apiregistration.k8s.io__v1.json"), hash: "775C49F3491FD488FE5C44F31F040E2B3A85E20C4A034C055CCBF944A78CA1225A6E0143346B018E702FF66DE3F5266539A0BFF7F30065E72D3D15E2E5879172", enabledByDefault: true },
   "apis/apps/v1": { path: here("./v3/apis__apps__v1.json"), hash: "347209B3150D05F7569F4E27CD3008538A1703D700AECC82E26E05D5CDD3D1EE1549CADE3C9C6C248D07D74A401AAA2186B029846D7DEC359FFC1801E921FC4D", enabledByDefault: true },

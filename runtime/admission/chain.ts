@@ -4,7 +4,9 @@
 // before the strategy prepares and validates the object, validating
 // admission after, on the object as it will be stored. Plugins are
 // registered at start-up; each half runs them in order, and a refusal is
-// the Status error the plugin chose.
+// the Status error the plugin chose. When a plugin asks for reinvocation
+// (a mutating webhook changed the object) the mutating half runs once more,
+// as upstream's reinvoker does; plugins are idempotent.
 
 import type { AdmissionAttributes, AdmissionStage } from '../registry/write-services.ts';
 
@@ -25,8 +27,12 @@ export class AdmissionChain implements AdmissionStage {
     this.plugins.push(plugin);
   }
 
-  /** The mutating half: every plugin's admit, in order. */
+  /** The mutating half: every plugin's admit, in order; a second round when one asked for it. */
   async admit(attrs: AdmissionAttributes): Promise<void> {
+    const ctx = (attrs.reinvocation ??= { isReinvoke: false, shouldReinvoke: false, values: new Map() });
+    for (const p of this.plugins) if (p.admit) await p.admit(attrs);
+    if (!ctx.shouldReinvoke || ctx.isReinvoke) return;
+    ctx.isReinvoke = true;
     for (const p of this.plugins) if (p.admit) await p.admit(attrs);
   }
 

@@ -56,6 +56,7 @@ import { reconcileBootstrapPolicy, startRbacIndex } from './rbac.ts';
 import { startCrdController } from './crds.ts';
 import { startCrdAPIServices } from './crd-apiservices.ts';
 import type { CrdServingDeps } from '../controllers/crd/serving.ts';
+import { startAdmissionWebhooks } from './admission-webhooks.ts';
 
 export interface BuiltinContext {
   api: ApiIndex;
@@ -116,8 +117,11 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   if (on.has('CertificateSigning')) ctx.admission.add(certificateSigningPlugin(ctx.authorizer));
   ctx.admission.add(certificateRequestPlugin({ subjectRestriction: on.has('CertificateSubjectRestriction') }));
   if (on.has('DefaultIngressClass')) ctx.admission.add(defaultIngressClassPlugin(clusterObjects(ctx.api, 'networking.k8s.io', 'v1', 'ingressclasses')));
+  const webhooks = on.has('MutatingAdmissionWebhook') || on.has('ValidatingAdmissionWebhook') ? startAdmissionWebhooks(ctx.api, ctx.authorizer, ctx.log) : undefined;
+  if (on.has('MutatingAdmissionWebhook')) ctx.admission.add(webhooks!.mutating);
   const policies = on.has('ValidatingAdmissionPolicy') ? startAdmissionPolicies(ctx.api, ctx.authorizer, ctx.openapiDir) : undefined;
   if (policies) ctx.admission.add(policies.plugin);
+  if (on.has('ValidatingAdmissionWebhook')) ctx.admission.add(webhooks!.validating);
   const quotas = on.has('ResourceQuota') ? quotaAccess(ctx.api) : undefined;
   if (quotas) ctx.admission.add(resourceQuotaPlugin(quotas));
   await bootstrapNamespaces(ctx.api);
@@ -135,6 +139,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   const crdSchemas = ctx.crds?.schemas;
   const crdAPIServices = crdSchemas ? startCrdAPIServices(ctx.api, () => new Set(crdSchemas.publishedOf(ctx.api.served.map((s) => s.def)).map((p) => `${p.def.group}/${p.def.version}`))) : undefined;
   await crdAPIServices?.synced();
+  await webhooks?.synced();
   let running = true;
   installComponentStatus(ctx.api, () => running);
   let started: StartedControllers | undefined;
@@ -155,6 +160,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
       await crdController?.stop();
       await quotas?.stop();
       await policies?.stop();
+      await webhooks?.stop();
     },
   };
 }

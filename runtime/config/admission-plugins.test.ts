@@ -21,7 +21,9 @@ const DEFAULT = [
   'CertificateSigning',
   'CertificateSubjectRestriction',
   'DefaultIngressClass',
+  'MutatingAdmissionWebhook',
   'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionWebhook',
   'ResourceQuota',
 ];
 

@@ -96,6 +96,8 @@ export const IMPLEMENTED: ReadonlySet<string> = new Set([
   'DefaultIngressClass',
   'ResourceQuota',
   'ValidatingAdmissionPolicy',
+  'MutatingAdmissionWebhook',
+  'ValidatingAdmissionWebhook',
 ]);
 
 const KNOWN: ReadonlySet<string> = new Set(UPSTREAM_ORDER);

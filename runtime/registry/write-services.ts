@@ -17,6 +17,17 @@ import type { CustomResourceState } from './strategies/custom-resource.ts';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
+/**
+ * Upstream's admission ReinvocationContext: the chain runs its mutating
+ * half a second time when a plugin (a mutating webhook) asked for it;
+ * plugins keep per-request state in `values` by their name.
+ */
+export interface ReinvocationContext {
+  isReinvoke: boolean;
+  shouldReinvoke: boolean;
+  values: Map<string, unknown>;
+}
+
 /** What admission is told about a write. */
 export interface AdmissionAttributes {
   operation: Operation;
@@ -29,11 +40,13 @@ export interface AdmissionAttributes {
   name: string;
   object: Obj | null;
   oldObject: Obj | null;
+  /** Set by the chain for its mutating half (see ReinvocationContext). */
+  reinvocation?: ReinvocationContext;
   dryRun: boolean;
   user: UserInfo;
   /** The request's warnings (sent as Warning headers); absent for in-process writes. */
   warnings?: string[];
-  /** Audit annotations plugins add (for the audit log); created by the first plugin that adds one unless the writer passes a record. */
+  /** Audit annotations plugins add (webhooks' `<webhook>/<key>`), kept for the audit log; created by the first plugin that adds one unless the writer passes a record. */
   auditAnnotations?: Record<string, string>;
   /** The operation's options as the client sent them (CreateOptions, UpdateOptions, DeleteOptions, a connect's options); absent: built from dryRun. */
   options?: Obj;

@@ -14,7 +14,7 @@ const LAYERS: string[][] = [
   ['api', 'schema'],
   ['codec', 'cel', 'auth', 'config'],
   ['storage', 'apply', 'patch'],
-  ['authz'],
+  ['authz', 'webhook-client'],
   ['table'],
   ['registry'],
   ['admission'],

@@ -9,33 +9,7 @@ import { projectRoot } from '../support/clients.ts';
  * Exports nothing uses yet, each with the reason it stays. An entry that
  * becomes used (or goes away) fails the test too, so the list only shrinks.
  */
-const PENDING: { file: string; name: string; why: string }[] = [
-  {
-    file: 'runtime/admission/matching/conditions.ts',
-    name: 'CompiledConditions',
-    why: 'the shared admission matching; the webhook admission plugins build on it (the admission issue)',
-  },
-  {
-    file: 'runtime/admission/matching/conditions.ts',
-    name: 'MAX_MATCH_CONDITIONS',
-    why: 'the shared admission matching; the webhook admission plugins build on it (the admission issue)',
-  },
-  {
-    file: 'runtime/admission/matching/conditions.ts',
-    name: 'MatchCondition',
-    why: 'the shared admission matching; the webhook admission plugins build on it (the admission issue)',
-  },
-  {
-    file: 'runtime/admission/matching/conditions.ts',
-    name: 'compileMatchConditions',
-    why: 'the shared admission matching; the webhook admission plugins build on it (the admission issue)',
-  },
-  {
-    file: 'runtime/admission/matching/index.ts',
-    name: 'matchWebhook',
-    why: 'the shared admission matching; the webhook admission plugins build on it (the admission issue)',
-  },
-];
+const PENDING: { file: string; name: string; why: string }[] = [];
 
 describe('unused exports', () => {
   it('runtime/ and codegen/ export nothing that no other file uses (apart from the pending list)', () => {

@@ -14,7 +14,6 @@ import type { CompiledConditions, MatchCondition } from '../../cel/admission/com
 import type { ExpressionEnv } from '../../cel/admission/env.ts';
 import { admissionCompiler } from './cel.ts';
 
-export { MAX_MATCH_CONDITIONS } from '../../cel/admission/env.ts';
 export type { MatchCondition, CompiledConditions } from '../../cel/admission/compile.ts';
 /** Upstream's runtime cost budget of one object's match conditions (RuntimeCELCostBudgetMatchConditions). */
 export const MATCH_CONDITIONS_BUDGET = 2_500_000;

@@ -21,6 +21,8 @@ export class WebhookCallError extends Error {
   constructor(
     message: string,
     readonly retriable: boolean,
+    /** The call ran out of its time limit. */
+    readonly timedOut = false,
   ) {
     super(message);
   }
@@ -85,7 +87,7 @@ export class WebhookClient {
         res.on('error', (err) => finish(new WebhookCallError(`reading the webhook's answer: ${err.message}`, true)));
       });
       const timer = setTimeout(() => {
-        finish(new WebhookCallError(`the webhook did not answer within ${this.timeoutMs}ms`, false));
+        finish(new WebhookCallError(`the webhook did not answer within ${this.timeoutMs}ms`, false, true));
         req.destroy();
       }, this.timeoutMs);
       timer.unref?.();

@@ -18,9 +18,10 @@ import { serveResource, type ApiIndex, type StorageProvider } from '../../regist
 import type { WriteServices } from '../../registry/write-services.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { converterForCrd } from '../../registry/conversion/for-crd.ts';
-import { endpointsResolver } from '../../registry/conversion/service-resolver.ts';
+import { serviceResolver } from '../../webhook-client/service-resolver.ts';
+import { servedServiceLookup } from '../../registry/served-service-lookup.ts';
 import type { VersionConverter } from '../../registry/conversion/converter.ts';
-import type { ServiceResolver } from '../../registry/conversion/client.ts';
+import type { ServiceResolver } from '../../webhook-client/client-config.ts';
 
 /** The apiVersion of the CRD's version marked storage (served or not); `fallback` when none is. */
 function storageVersionOf(crd: Obj, group: string, fallback: string): string {
@@ -145,13 +146,9 @@ export class CrdServing {
     prev.converter.close?.();
   }
 
-  /** A webhook service's address: the deps' resolver, else the Service's Endpoints as served. */
+  /** A webhook service's address: the deps' resolver, else the Service's EndpointSlices (or Endpoints) as served. */
   private readonly resolveService: ServiceResolver = (namespace, name, port) => {
     if (this.deps.resolveService) return this.deps.resolveService(namespace, name, port);
-    return endpointsResolver((resource, ns, n) => {
-      const res = this.deps.api.lookup('', 'v1', resource);
-      if (!res) return Promise.reject(new Error(`${resource} are not served`));
-      return res.store.get(ns, n);
-    })(namespace, name, port);
+    return serviceResolver(servedServiceLookup(this.deps.api))(namespace, name, port);
   };
 }

@@ -4,7 +4,7 @@
 // A webhook's is wrapped to remember conversions of shared objects.
 
 import type { Obj } from '../../storage/interface.ts';
-import { webhookPost, type ServiceResolver } from './client.ts';
+import { webhookPost, type ServiceResolver } from '../../webhook-client/client-config.ts';
 import { noneConverter, remembering, type VersionConverter } from './converter.ts';
 import { CONVERSION_WEBHOOK_TIMEOUT_MS, webhookConverter } from './webhook.ts';
 

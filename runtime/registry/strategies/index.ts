@@ -32,6 +32,7 @@ import { replicationControllerStrategy } from './workloads/replicationcontroller
 import { statefulSetStrategy } from './workloads/statefulset.ts';
 import { customResourceDefinitionStrategy } from './apiextensions/strategy.ts';
 import { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy } from './admissionregistration/policy.ts';
+import { webhookConfigurationStrategy } from './admissionregistration/webhook-configuration.ts';
 import { csiDriverStrategy, csiNodeStrategy, csiStorageCapacityStrategy, volumeAttachmentStrategy } from './storage.ts';
 
 export type StrategyFactory = (def: ResourceDef, base: Strategy) => Strategy;
@@ -77,6 +78,8 @@ const factories: Record<string, StrategyFactory> = {
   'apiextensions.k8s.io/CustomResourceDefinition': customResourceDefinitionStrategy,
   'admissionregistration.k8s.io/ValidatingAdmissionPolicy': validatingAdmissionPolicyStrategy,
   'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding': validatingAdmissionPolicyBindingStrategy,
+  'admissionregistration.k8s.io/MutatingWebhookConfiguration': webhookConfigurationStrategy,
+  'admissionregistration.k8s.io/ValidatingWebhookConfiguration': webhookConfigurationStrategy,
 };
 
 export function strategyFor(def: ResourceDef, base: Strategy): Strategy {

@@ -1,15 +1,17 @@
-// Where a CRD's conversion webhook is called and how: its
-// spec.conversion.webhook.clientConfig as a POST function for webhook.ts.
-// A `url` is called as given; a `service` (namespace, name, port, path) is
-// resolved on each call to an address of the Service's Endpoints (what
-// kube-apiserver does with --enable-aggregator-routing; its default, the
-// Service's ClusterIP, is not routed on a single machine) and its TLS
-// certificate is verified for `<name>.<namespace>.svc`, as upstream's
-// service client names it. caBundle (base64 PEM) is the trusted CA; the
-// system roots without it.
+// Where a webhook of the API server's configuration is called and how: a
+// clientConfig (`url` or `service`, `caBundle`, as CRD conversion webhooks
+// and admission webhooks both spell it) as a POST function. A `url` is
+// called as given; a `service` (namespace, name, port, path) is resolved on
+// each call to a ready address of the Service's endpoints
+// (service-resolver.ts: what kube-apiserver does with
+// --enable-aggregator-routing; its default, the Service's ClusterIP, is not
+// routed on a single machine) and its TLS certificate is verified for
+// `<name>.<namespace>.svc`, as upstream's service client names it. caBundle
+// (base64 PEM) is the trusted CA; the system roots without it.
 
-import { WebhookClient } from '../../auth/webhook/client.ts';
-import type { WebhookAnswer } from './webhook.ts';
+import { WebhookClient, type WebhookAnswer } from '../auth/webhook/client.ts';
+
+export type { WebhookAnswer };
 
 /** An address of a Service port: host (an IP) and port; throws an Error saying why there is none. */
 export type ServiceResolver = (namespace: string, name: string, port: number) => Promise<{ host: string; port: number }>;
@@ -17,6 +19,8 @@ export type ServiceResolver = (namespace: string, name: string, port: number) =>
 export interface ClientConfigOptions {
   timeoutMs: number;
   resolveService?: ServiceResolver;
+  /** A query string (without '?') added to every call's URL (admission's `timeout=10s`). */
+  query?: string;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -25,7 +29,16 @@ export interface WebhookPost {
   post: (body: string) => Promise<WebhookAnswer>;
   /** Closes the connections kept open. */
   close: () => void;
+  /** The URL as upstream's client names it in errors (a service as https://<name>.<namespace>.svc:<port><path>, the port always written). */
+  readonly url: string;
 }
+
+const withQuery = (url: URL, query: string | undefined): URL => {
+  if (!query) return url;
+  const u = new URL(url.href);
+  u.search = u.search ? `${u.search}&${query}` : `?${query}`;
+  return u;
+};
 
 /** The POST of a webhook clientConfig ({url} or {service}, caBundle). */
 export function webhookPost(clientConfig: unknown, opts: ClientConfigOptions): WebhookPost {
@@ -49,20 +62,21 @@ export function webhookPost(clientConfig: unknown, opts: ClientConfigOptions): W
     clients.clear();
   };
   if (typeof cc.url === 'string') {
-    const url = new URL(cc.url);
-    return { post: (body) => clientFor(url).post(body), close };
+    const url = withQuery(new URL(cc.url), opts.query);
+    return { post: (body) => clientFor(url).post(body), close, url: url.href };
   }
   const svc = isObj(cc.service) ? cc.service : {};
   const namespace = typeof svc.namespace === 'string' ? svc.namespace : '';
   const name = typeof svc.name === 'string' ? svc.name : '';
   const port = typeof svc.port === 'number' ? svc.port : 443;
-  const path = typeof svc.path === 'string' ? svc.path : '';
+  const rawPath = typeof svc.path === 'string' ? svc.path : '';
+  const path = rawPath.startsWith('/') ? rawPath : `/${rawPath}`;
   const post = async (body: string): Promise<WebhookAnswer> => {
     if (!opts.resolveService) throw new Error(`service ${namespace}/${name} cannot be resolved`);
     const at = await opts.resolveService(namespace, name, port);
     const host = at.host.includes(':') ? `[${at.host}]` : at.host;
-    const url = new URL(`https://${host}:${at.port}${path.startsWith('/') ? path : `/${path}`}`);
+    const url = withQuery(new URL(`https://${host}:${at.port}${path}`), opts.query);
     return clientFor(url, `${name}.${namespace}.svc`).post(body);
   };
-  return { post, close };
+  return { post, close, url: `https://${name}.${namespace}.svc:${port}${path}${opts.query ? `?${opts.query}` : ''}` };
 }
