@@ -154,13 +154,33 @@ export interface WriteTarget {
   warnings?: string[];
   /** Where admission adds audit annotations (the request's record). */
   auditAnnotations?: Record<string, string>;
+  /**
+   * The request's options as the client sent them, without kind and
+   * apiVersion (dryRun, fieldManager, fieldValidation; a delete's
+   * DeleteOptions); absent: built from dryRun, as for an in-process write.
+   */
+  options?: Obj;
+}
+
+const OPTIONS_KIND: Partial<Record<Operation, string>> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' };
+
+/**
+ * The options object admission is told for an operation (upstream passes
+ * the handler's CreateOptions, UpdateOptions or DeleteOptions; a patch's
+ * are its UpdateOptions, or CreateOptions when it creates).
+ */
+export function operationOptions(operation: Operation, fields: Obj | undefined, dryRun: boolean): Obj | undefined {
+  const kind = OPTIONS_KIND[operation];
+  if (!kind) return undefined;
+  return { kind, apiVersion: 'meta.k8s.io/v1', ...(fields ?? (dryRun ? { dryRun: ['All'] } : {})) };
 }
 
 /** What admission sees of one write of an object of def (old: the live object, null when it is created). */
-function admissionAttrs(def: ManagedResource['def'], target: WriteTarget, obj: Obj, old: Obj | null): AdmissionAttributes {
+function admissionAttrs(def: ManagedResource['def'], target: WriteTarget, obj: Obj, old: Obj | null, op?: Operation): AdmissionAttributes {
+  // a write without a live object creates it, whatever the verb: a PUT or apply that creates is a CREATE to admission
+  const operation = op ?? (old ? 'UPDATE' : 'CREATE');
   return {
-    // a write without a live object creates it, whatever the verb: a PUT or apply that creates is a CREATE to admission
-    operation: old ? 'UPDATE' : 'CREATE',
+    operation,
     group: def.group,
     version: def.version,
     kind: def.kind,
@@ -174,6 +194,7 @@ function admissionAttrs(def: ManagedResource['def'], target: WriteTarget, obj: O
     user: target.user,
     warnings: target.warnings,
     auditAnnotations: target.auditAnnotations,
+    options: operationOptions(operation, target.options, target.dryRun),
   };
 }
 
@@ -203,7 +224,7 @@ export function pipelineHooks(services: Pick<WriteServices, 'managedFields' | 'a
     hooks.validate = (obj, old) => services.admission.validate(admissionAttrs(def, target, obj, old));
     hooks.admitDelete = async (old) => {
       // the target's name: empty for a deletecollection, as upstream's collection attributes
-      const a: AdmissionAttributes = { ...admissionAttrs(def, target, old, old), operation: 'DELETE', name: target.name, object: null, oldObject: structuredClone(old) };
+      const a: AdmissionAttributes = { ...admissionAttrs(def, target, old, old, 'DELETE'), name: target.name, object: null, oldObject: structuredClone(old) };
       await services.admission.admit(a);
       await services.admission.validate(a);
     };

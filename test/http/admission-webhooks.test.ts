@@ -297,6 +297,23 @@ describe('admission webhooks', () => {
     expect(d).toMatchObject({ operation: 'DELETE', name: 'recorded', object: null, oldObject: { metadata: { name: 'recorded' } }, options: { kind: 'DeleteOptions' } });
   });
 
+  it("sends the request's options: CreateOptions, a patch's UpdateOptions, a delete's DeleteOptions", async () => {
+    await configure('validating', 'opts', 'opts', [{ path: '/allow', operations: ['CREATE', 'UPDATE', 'DELETE'] }]);
+    await whenInEffect('opts', () => (received.get('opts') ?? []).length > 0);
+    received.delete('opts');
+    const made = await call('POST', `${CM}?fieldManager=tester&fieldValidation=Strict`, cm('with-options', 'opts'));
+    expect(made.status).toBe(201);
+    expect(received.get('opts')![0].options).toEqual({ kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1', fieldManager: 'tester', fieldValidation: 'Strict' });
+    received.delete('opts');
+    const patched = await call('PATCH', `${CM}/with-options?fieldManager=patcher&dryRun=All`, { data: { b: '2' } }, 'application/merge-patch+json');
+    expect(patched.status).toBe(200);
+    expect(received.get('opts')![0]).toMatchObject({ operation: 'UPDATE', dryRun: true, options: { kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1', fieldManager: 'patcher', dryRun: ['All'] } });
+    received.delete('opts');
+    const deleted = await call('DELETE', `${CM}/with-options`, { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 0, propagationPolicy: 'Background' });
+    expect(deleted.status).toBe(200);
+    expect(received.get('opts')![0].options).toEqual({ kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', gracePeriodSeconds: 0, propagationPolicy: 'Background' });
+  });
+
   it.skipIf(!hostIP)('a service reference is called at the address of its EndpointSlice', async () => {
     expect((await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'hooks' } })).status).toBe(201);
     const svc = await call('POST', '/api/v1/namespaces/hooks/services', {

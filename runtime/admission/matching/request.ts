@@ -8,6 +8,7 @@
 
 import type { Obj } from '../../storage/interface.ts';
 import type { AdmissionAttributes } from '../chain.ts';
+import { operationOptions } from '../../registry/write-services.ts';
 import type { GroupVersionKind, GroupVersionResource } from './rules.ts';
 
 export interface AdmissionRequest {
@@ -34,16 +35,9 @@ export interface RequestVersions {
   requestKind: GroupVersionKind;
 }
 
-const OPTIONS_KIND: Record<string, string> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' };
-
 /** The operation's options as upstream passes them (attrs.options when the caller set it; otherwise built from dryRun). */
-export function operationOptions(attrs: AdmissionAttributes): Obj | undefined {
-  if (attrs.options) return attrs.options;
-  const kind = OPTIONS_KIND[attrs.operation];
-  if (!kind) return undefined;
-  const o: Obj = { kind, apiVersion: 'meta.k8s.io/v1' };
-  if (attrs.dryRun) o.dryRun = ['All'];
-  return o;
+function optionsOf(attrs: AdmissionAttributes): Obj | undefined {
+  return attrs.options ?? operationOptions(attrs.operation, undefined, attrs.dryRun);
 }
 
 /** The request's AdmissionRequest; uid is empty for CEL (upstream leaves it unset there), the review's uid for webhooks. */
@@ -70,7 +64,7 @@ export function admissionRequest(attrs: AdmissionAttributes, v: RequestVersions,
   }
   if (attrs.name) req.name = attrs.name;
   if (attrs.namespace) req.namespace = attrs.namespace;
-  const options = operationOptions(attrs);
+  const options = optionsOf(attrs);
   if (options) req.options = options;
   return req;
 }

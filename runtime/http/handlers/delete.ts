@@ -25,8 +25,20 @@ import type { WriteHooks } from '../../registry/write-services.ts';
 import { requestHeader } from '../request-headers.ts';
 
 /** The hooks of a delete: admission as the request's user, for the object named (none for a collection). */
-function deleteHooks(rc: RequestContext, name: string, dryRun: boolean): WriteHooks {
-  return writeHooks(rc, '', dryRun, { name });
+function deleteHooks(rc: RequestContext, name: string, opts: DeleteOptions): WriteHooks {
+  return writeHooks(rc, '', !!opts.dryRun, { name, options: deleteOptionFields(opts) });
+}
+
+/** The DeleteOptions admission is told: what the client sent (body or query), dryRun as its list. */
+function deleteOptionFields(opts: DeleteOptions): Obj {
+  const o: Obj = {};
+  if (opts.gracePeriodSeconds !== undefined) o.gracePeriodSeconds = opts.gracePeriodSeconds;
+  if (opts.preconditions) o.preconditions = opts.preconditions;
+  if (opts.orphanDependents !== undefined) o.orphanDependents = opts.orphanDependents;
+  if (opts.propagationPolicy !== undefined) o.propagationPolicy = opts.propagationPolicy;
+  // the only value dryRun may have (others were refused)
+  if (opts.dryRun) o.dryRun = ['All'];
+  return o;
 }
 
 /** In upstream's order (its supported values also list "nil"). */
@@ -77,7 +89,7 @@ export async function deleteOptions(rc: RequestContext): Promise<DeleteOptions> 
 export async function handleDelete(rc: RequestContext): Promise<Response> {
   negotiate(rc, false);
   const opts = await deleteOptions(rc);
-  const hooks = deleteHooks(rc, rc.info.name, !!opts.dryRun);
+  const hooks = deleteHooks(rc, rc.info.name, opts);
   const { obj, deleted } = await rc.res.store.delete(rc.info.namespace, rc.info.name, { ...opts, hooks });
   // as kube-apiserver: 202 only for a pending delete that asked for cascading with the old
   // orphanDependents=false; a delete held by finalizers is otherwise 200 with the object
@@ -99,7 +111,7 @@ export async function handleDeleteCollection(rc: RequestContext): Promise<Respon
   const pred = predicate(rc);
   const { store, def } = rc.res;
   // admission is told no name for the objects of a collection, as upstream
-  const hooks = deleteHooks(rc, '', !!opts.dryRun);
+  const hooks = deleteHooks(rc, '', opts);
   const { items, resourceVersion } = await store.deleteCollection(rc.info.namespace, pred, { ...opts, hooks });
   const apiVersion = groupVersion(def.group, def.version);
   const body = {

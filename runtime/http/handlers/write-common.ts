@@ -28,7 +28,7 @@ export function fieldManagerOf(rc: RequestContext): string {
  * the two halves of admission (told CREATE, UPDATE or DELETE by what the
  * pipeline does: a PUT or apply that creates is a CREATE).
  */
-export function writeHooks(rc: RequestContext, manager: string, dryRun: boolean, opts: { subresource?: string; name?: string } = {}): WriteHooks {
+export function writeHooks(rc: RequestContext, manager: string, dryRun: boolean, opts: { subresource?: string; name?: string; options?: Obj } = {}): WriteHooks {
   return pipelineHooks(rc.services, rc.res, {
     user: rc.user,
     manager,
@@ -37,7 +37,24 @@ export function writeHooks(rc: RequestContext, manager: string, dryRun: boolean,
     dryRun,
     subresource: opts.subresource,
     warnings: rc.warnings,
+    options: opts.options ?? writeOptionFields(rc),
   });
+}
+
+/**
+ * The write options the client sent in the query, as admission is told them
+ * in CreateOptions or UpdateOptions (a patch's PatchOptions become those, as
+ * upstream converts them; `force` has no place there).
+ */
+function writeOptionFields(rc: RequestContext): Obj {
+  const o: Obj = {};
+  const dryRun = rc.query.getAll('dryRun');
+  if (dryRun.length) o.dryRun = dryRun;
+  const manager = rc.query.get('fieldManager');
+  if (manager) o.fieldManager = manager;
+  const validation = rc.query.get('fieldValidation');
+  if (validation) o.fieldValidation = validation;
+  return o;
 }
 
 /** The answer to a write: the object in the request's version (a failed conversion is the answer's error, as upstream). */
