@@ -13,10 +13,10 @@ import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
 import { labelSelectorErrors } from '../../../api/label-selector.ts';
 import { qualifiedNameErrors, validateDNS1035Label, validateDNS1123Subdomain, validatePathSegment } from '../../../api/validation.ts';
 import type { ExpressionEnv } from '../../../cel/admission/env.ts';
-import { goTypedSlice } from './rules.ts';
+import { CEL_RESERVED } from '../../../cel/schema/escape.ts';
 import type { Obj } from '../../../storage/interface.ts';
 import type { Strategy } from '../../strategy.ts';
-import { defaultMatchResources, matchResourcesErrors } from './rules.ts';
+import { defaultMatchResources, goTypedSlice, matchResourcesErrors } from './rules.ts';
 
 let compiler: typeof import('../../../cel/admission/compile.ts') | undefined;
 async function loadCompiler(): Promise<void> {
@@ -28,29 +28,6 @@ const REASONS = ['Forbidden', 'Invalid', 'RequestEntityTooLarge', 'Unauthorized'
 const ACTIONS = ['Audit', 'Deny', 'Warn'];
 const NOT_FOUND_ACTIONS = ['Allow', 'Deny'];
 const MAX_AUDIT_ANNOTATION_VALUE_EXPRESSION = 5 * 1024;
-const CEL_RESERVED = new Set([
-  'true',
-  'false',
-  'null',
-  'in',
-  'as',
-  'break',
-  'const',
-  'continue',
-  'else',
-  'for',
-  'function',
-  'if',
-  'import',
-  'let',
-  'loop',
-  'package',
-  'namespace',
-  'return',
-  'var',
-  'void',
-  'while',
-]);
 
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (x && typeof x === 'object' ? x : {})) : []);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');

@@ -66,7 +66,7 @@ describe('webhookConfigurationErrors', () => {
     [
       "'*' with other operations",
       config(hook({ rules: [{ operations: ['*', 'CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] })),
-      ['webhooks[0].rules[0].operations: Invalid value: []string{"*", "CREATE"}: if \'*\' is present, must not specify other operations'],
+      ['webhooks[0].rules[0].operations: Invalid value: []admissionregistration.OperationType{"*", "CREATE"}: if \'*\' is present, must not specify other operations'],
     ],
     ['no resources', config(hook({ rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: [] }] })), ['webhooks[0].rules[0].resources: Required value']],
     [

@@ -23,6 +23,7 @@ import type { Obj } from '../../../storage/interface.ts';
 import type { Strategy } from '../../strategy.ts';
 import { webhookService, webhookURL } from '../common/webhook-client-config.ts';
 import { loadMatchConditionsCompiler, matchConditionErrors } from './match-conditions.ts';
+import { ruleWithOperationsErrors } from './rules.ts';
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -33,9 +34,7 @@ const FAILURE_POLICIES = ['Fail', 'Ignore'];
 const MATCH_POLICIES = ['Equivalent', 'Exact'];
 const NO_SIDE_EFFECTS = ['None', 'NoneOnDryRun'];
 const ALL_SIDE_EFFECTS = ['None', 'NoneOnDryRun', 'Some', 'Unknown'];
-const OPERATIONS = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'];
 const REINVOCATION_POLICIES = ['IfNeeded', 'Never'];
-const SCOPES = ['*', 'Cluster', 'Namespaced'];
 /** The AdmissionReview versions this server sends. */
 export const ACCEPTED_REVIEW_VERSIONS = ['v1', 'v1beta1'];
 
@@ -56,60 +55,6 @@ export function fullyQualifiedNameErrors(path: string, name: string): FieldError
   if (errs.length) return [fieldErrors.invalid(path, name, errs.join(','))];
   if (name.split('.').length < 3) return [fieldErrors.invalid(path, name, 'should be a domain with at least three segments separated by dots')];
   return [];
-}
-
-function resourcesErrors(resources: string[], path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  if (resources.length === 0) errs.push(fieldErrors.required(path));
-  const withWildcardSub = new Set<string>();
-  const subWithWildcardRes = new Set<string>();
-  let doubleWildcard = false;
-  let singleWildcard = false;
-  let withoutSub = false;
-  resources.forEach((rs, i) => {
-    if (rs === '') {
-      errs.push(fieldErrors.required(`${path}[${i}]`));
-      return;
-    }
-    if (rs === '*/*') doubleWildcard = true;
-    if (rs === '*') singleWildcard = true;
-    const slash = rs.indexOf('/');
-    if (slash < 0) {
-      withoutSub = rs !== '*';
-      return;
-    }
-    const res = rs.slice(0, slash);
-    const sub = rs.slice(slash + 1);
-    if (withWildcardSub.has(res)) errs.push(fieldErrors.invalid(`${path}[${i}]`, rs, `if '${res}/*' is present, must not specify ${rs}`));
-    if (subWithWildcardRes.has(sub)) errs.push(fieldErrors.invalid(`${path}[${i}]`, rs, `if '*/${sub}' is present, must not specify ${rs}`));
-    if (sub === '*') withWildcardSub.add(res);
-    if (res === '*') subWithWildcardRes.add(sub);
-  });
-  if (resources.length > 1 && doubleWildcard) errs.push(fieldErrors.invalid(path, resources, "if '*/*' is present, must not specify other resources"));
-  if (singleWildcard && withoutSub) errs.push(fieldErrors.invalid(path, resources, "if '*' is present, must not specify other resources without subresources"));
-  return errs;
-}
-
-function ruleErrors(rule: Json, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  const ops = strs(rule.operations);
-  if (ops.length === 0) errs.push(fieldErrors.required(`${path}.operations`));
-  if (ops.length > 1 && ops.includes('*')) errs.push(fieldErrors.invalid(`${path}.operations`, ops, "if '*' is present, must not specify other operations"));
-  ops.forEach((op, i) => {
-    if (!OPERATIONS.includes(op)) errs.push(fieldErrors.notSupported(`${path}.operations[${i}]`, op, OPERATIONS));
-  });
-  const groups = strs(rule.apiGroups);
-  if (groups.length === 0) errs.push(fieldErrors.required(`${path}.apiGroups`));
-  if (groups.length > 1 && groups.includes('*')) errs.push(fieldErrors.invalid(`${path}.apiGroups`, groups, "if '*' is present, must not specify other API groups"));
-  const versions = strs(rule.apiVersions);
-  if (versions.length === 0) errs.push(fieldErrors.required(`${path}.apiVersions`));
-  if (versions.length > 1 && versions.includes('*')) errs.push(fieldErrors.invalid(`${path}.apiVersions`, versions, "if '*' is present, must not specify other API versions"));
-  versions.forEach((v, i) => {
-    if (v === '') errs.push(fieldErrors.required(`${path}.apiVersions[${i}]`));
-  });
-  errs.push(...resourcesErrors(strs(rule.resources), `${path}.resources`));
-  if (rule.scope != null && !SCOPES.includes(String(rule.scope))) errs.push(fieldErrors.notSupported(`${path}.scope`, rule.scope, SCOPES));
-  return errs;
 }
 
 function reviewVersionErrors(versions: unknown, requireRecognized: boolean, path: string): FieldError[] {
@@ -135,7 +80,7 @@ function reviewVersionErrors(versions: unknown, requireRecognized: boolean, path
 export function webhookErrors(hook: Json, mutating: boolean, opts: WebhookValidationOptions, path: string): FieldError[] {
   const errs: FieldError[] = [];
   errs.push(...fullyQualifiedNameErrors(`${path}.name`, typeof hook.name === 'string' ? hook.name : ''));
-  arr(hook.rules).forEach((r, i) => errs.push(...ruleErrors(isObj(r) ? r : {}, `${path}.rules[${i}]`)));
+  arr(hook.rules).forEach((r, i) => errs.push(...ruleWithOperationsErrors(isObj(r) ? r : {}, `${path}.rules[${i}]`)));
   if (hook.failurePolicy != null && !FAILURE_POLICIES.includes(String(hook.failurePolicy))) errs.push(fieldErrors.notSupported(`${path}.failurePolicy`, hook.failurePolicy, FAILURE_POLICIES));
   if (hook.matchPolicy != null && !MATCH_POLICIES.includes(String(hook.matchPolicy))) errs.push(fieldErrors.notSupported(`${path}.matchPolicy`, hook.matchPolicy, MATCH_POLICIES));
   const allowedSideEffects = opts.requireNoSideEffects ? NO_SIDE_EFFECTS : ALL_SIDE_EFFECTS;
