@@ -5,23 +5,15 @@
 // pod-security.kubernetes.io/), its refusal is thrown. Namespaces and pods
 // are read from the server's stores.
 
-import { ApiError } from '../../../api/errors.ts';
 import type { ApiIndex } from '../../../registry/served.ts';
+import { apiNamespaceSource } from '../../matching/selectors.ts';
 import type { AdmissionPlugin } from '../../chain.ts';
 import { type Options, type Sources, PodSecurityAdmission } from './admission.ts';
 
 export function podSecuritySources(api: ApiIndex): Sources {
+  const namespaces = apiNamespaceSource(api);
   return {
-    async namespace(name) {
-      const store = api.lookup('', 'v1', 'namespaces')?.store;
-      if (!store) return undefined;
-      try {
-        return await store.get('', name);
-      } catch (err) {
-        if (err instanceof ApiError && err.code === 404) return undefined;
-        throw err;
-      }
-    },
+    namespace: (name) => namespaces.get(name),
     async pods(namespace) {
       const store = api.lookup('', 'v1', 'pods')?.store;
       return store ? (await store.list(namespace, {})).items : [];
