@@ -42,6 +42,7 @@ import { groupVersion } from '../api/keys.ts';
 import { andThen, isPromise, type Maybe } from '../api/maybe.ts';
 import { prettyPrint } from './pretty.ts';
 import { requestHeader, requestTarget } from './request-headers.ts';
+import { newRequestRecord, type RequestRecord } from '../api/request-record.ts';
 
 /** Who a request is (auth/chain.ts): throws 401 for a bad credential, or for none where anonymous access is off. */
 export interface Authentication {
@@ -78,7 +79,7 @@ export interface AppOptions {
   bindAddress?: string;
 }
 
-type Env = { Variables: { info: RequestInfo; user: UserInfo; query: URLSearchParams; auth: AuthRequest } };
+type Env = { Variables: { info: RequestInfo; user: UserInfo; query: URLSearchParams; auth: AuthRequest; record: RequestRecord } };
 
 type VerbHandler = (rc: RequestContext) => Maybe<Response>;
 
@@ -139,6 +140,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
 
   const serve = (c: Context<Env>): Maybe<Response> => {
     const target = requestTarget(c);
+    c.set('record', newRequestRecord(requestHeader(c, 'audit-id')));
     const query = new URLSearchParams(target.query);
     c.set('query', query);
     const info = parseRequestInfo(c.req.method, target.path, query);
@@ -270,7 +272,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
     if (!res) return groupNotFound(info.apiPrefix === 'apis' ? info.apiGroup : '');
     // 404/405/400 unless this path shape of this resource serves the verb (path-verbs.ts)
     checkRoute(res.def, info);
-    const rc: RequestContext = { c, info, query: c.get('query'), res, user, services: opts.services, warnings: [] };
+    const rc: RequestContext = { c, info, query: c.get('query'), res, user, services: opts.services, warnings: [], record: c.get('record') };
     if (info.subresource === 'token' && info.verb === 'create' && res.def.group === '' && res.def.resource === 'serviceaccounts') {
       return handleTokenRequest(rc, opts.tokenRequests);
     }

@@ -23,6 +23,7 @@ import { groupVersion as apiVersionOf } from '../../api/keys.ts';
 import { prettyPrint } from '../pretty.ts';
 import { GZIP_THRESHOLD_BYTES } from '../../api/k8s-names.ts';
 import { requestHeader } from '../request-headers.ts';
+import type { RequestRecord } from '../../api/request-record.ts';
 
 export interface ServerServices {
   validator(schema: string): Promise<SchemaValidator | undefined>;
@@ -50,6 +51,8 @@ export interface RequestContext {
   user: UserInfo;
   services: ServerServices;
   warnings: string[];
+  /** The request's record (audit ID, audit annotations), read when the request ends. */
+  record: RequestRecord;
 }
 
 export function pretty(rc: RequestContext): boolean {

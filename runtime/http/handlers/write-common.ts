@@ -37,6 +37,7 @@ export function writeHooks(rc: RequestContext, manager: string, dryRun: boolean,
     dryRun,
     subresource: opts.subresource,
     warnings: rc.warnings,
+    auditAnnotations: rc.record.annotations,
     options: opts.options ?? writeOptionFields(rc),
   });
 }
