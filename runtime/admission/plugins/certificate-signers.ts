@@ -52,6 +52,7 @@ function refuse(a: AdmissionAttributes, verb: string, signerName: string): never
 export function certificateApprovalPlugin(authorizer: Authorizer): AdmissionPlugin {
   return {
     name: 'CertificateApproval',
+    handles: (a) => isCSRUpdate(a, 'approval'),
     async validate(a) {
       if (!isCSRUpdate(a, 'approval')) return;
       const signer = signerOf(a.oldObject!);
@@ -66,6 +67,7 @@ const certificateOf = (o: Obj | null): unknown => o?.status?.certificate ?? '';
 export function certificateSigningPlugin(authorizer: Authorizer): AdmissionPlugin {
   return {
     name: 'CertificateSigning',
+    handles: (a) => isCSRUpdate(a, 'status'),
     async validate(a) {
       if (!isCSRUpdate(a, 'status') || !a.object) return;
       if (certificateOf(a.oldObject) === certificateOf(a.object)) return;

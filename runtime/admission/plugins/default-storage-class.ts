@@ -5,7 +5,7 @@
 // storageclass.kubernetes.io/is-default-class (or its beta form) "true";
 // with several, the newest (1.26 on). With none, the claim is unchanged.
 
-import type { AdmissionPlugin } from '../chain.ts';
+import type { AdmissionAttributes, AdmissionPlugin } from '../chain.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { type ClusterObjects, newestDefault } from './cluster-objects.ts';
 import { isObj, objectField } from './fields.ts';
@@ -15,6 +15,8 @@ const IS_DEFAULT = 'storageclass.kubernetes.io/is-default-class';
 const BETA_IS_DEFAULT = 'storageclass.beta.kubernetes.io/is-default-class';
 
 /** Upstream's GetPersistentVolumeClaimClass: the beta annotation, else spec.storageClassName, else ''. */
+const claimCreate = (attrs: AdmissionAttributes): boolean => attrs.operation === 'CREATE' && attrs.group === '' && attrs.resource === 'persistentvolumeclaims' && attrs.subresource === '';
+
 export function claimClass(pvc: Obj | null | undefined): string {
   const ann = pvc?.metadata?.annotations;
   if (isObj(ann) && STORAGE_CLASS_BETA_ANNOTATION in ann) return String(ann[STORAGE_CLASS_BETA_ANNOTATION]);
@@ -32,8 +34,9 @@ const isDefaultClass = (sc: Obj): boolean => sc.metadata?.annotations?.[IS_DEFAU
 export function defaultStorageClassPlugin(classes: ClusterObjects): AdmissionPlugin {
   return {
     name: 'DefaultStorageClass',
+    handles: claimCreate,
     async admit(attrs) {
-      if (attrs.operation !== 'CREATE' || attrs.group !== '' || attrs.resource !== 'persistentvolumeclaims' || attrs.subresource !== '') return;
+      if (!claimCreate(attrs)) return;
       const pvc = attrs.object;
       if (!isObj(pvc) || hasClass(pvc)) return;
       const spec = objectField(pvc, 'spec');

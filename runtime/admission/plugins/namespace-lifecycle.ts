@@ -26,8 +26,9 @@ export function namespaceLifecyclePlugin(api: ApiIndex): AdmissionPlugin {
   const seen = new Map<string, Seen>();
   return {
     name: 'NamespaceLifecycle',
+    // a PUT or apply that creates the object reaches admission as a CREATE too
+    handles: (attrs) => attrs.operation === 'CREATE' && !!attrs.namespace,
     async admit(attrs) {
-      // a PUT or apply that creates the object reaches admission as a CREATE too
       if (attrs.operation !== 'CREATE' || !attrs.namespace) return;
       const res = api.lookup(attrs.group, attrs.version, attrs.resource);
       if (!res || !res.def.namespaced) return;

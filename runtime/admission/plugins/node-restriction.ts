@@ -180,6 +180,8 @@ export function nodeRestrictionPlugin(src: NodeRestrictionSources): AdmissionPlu
 
   return {
     name: 'NodeRestriction',
+    // only nodes' own requests are restricted
+    handles: (a) => a.operation !== 'CONNECT' && nodeIdentity(a.user) !== undefined,
     async admit(a) {
       if (a.operation === 'CONNECT') return;
       const nodeName = nodeIdentity(a.user);

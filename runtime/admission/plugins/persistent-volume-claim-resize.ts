@@ -8,7 +8,7 @@
 
 import { QuantityValue } from '../../cel/libs/quantity-parse.ts';
 import type { Obj } from '../../storage/interface.ts';
-import type { AdmissionPlugin } from '../chain.ts';
+import type { AdmissionAttributes, AdmissionPlugin } from '../chain.ts';
 import type { ClusterObjects } from './cluster-objects.ts';
 import { claimClass } from './default-storage-class.ts';
 import { admissionForbidden } from './forbidden.ts';
@@ -35,11 +35,14 @@ async function allowResize(classes: ClusterObjects, pvc: Obj, old: Obj): Promise
   return sc?.allowVolumeExpansion === true;
 }
 
+const claimUpdate = (attrs: AdmissionAttributes): boolean => attrs.operation === 'UPDATE' && attrs.group === '' && attrs.resource === 'persistentvolumeclaims' && attrs.subresource === '';
+
 export function persistentVolumeClaimResizePlugin(classes: ClusterObjects): AdmissionPlugin {
   return {
     name: 'PersistentVolumeClaimResize',
+    handles: claimUpdate,
     async validate(attrs) {
-      if (attrs.operation !== 'UPDATE' || attrs.group !== '' || attrs.resource !== 'persistentvolumeclaims' || attrs.subresource !== '') return;
+      if (!claimUpdate(attrs)) return;
       const pvc = attrs.object;
       const old = attrs.oldObject;
       if (!pvc || !old) return;

@@ -89,6 +89,7 @@ async function validateClass(source: PriorityClassSource, attrs: AdmissionAttrib
 export function priorityPlugin(source: PriorityClassSource): AdmissionPlugin {
   return {
     name: 'Priority',
+    handles: (attrs) => (attrs.group === '' && attrs.resource === 'pods' && attrs.subresource === '') || (attrs.group === SCHEDULING && attrs.resource === 'priorityclasses'),
     async admit(attrs) {
       if (attrs.group === '' && attrs.resource === 'pods' && attrs.subresource === '') await admitPod(source, attrs);
     },

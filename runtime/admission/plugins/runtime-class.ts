@@ -130,6 +130,7 @@ function setScheduling(attrs: AdmissionAttributes, spec: Obj, rc: Obj | undefine
 export function runtimeClassPlugin(classes: ClusterObjects): AdmissionPlugin {
   return {
     name: 'RuntimeClass',
+    handles: appliesTo,
     async admit(attrs) {
       const pod = attrs.object;
       if (!appliesTo(attrs) || !isObj(pod)) return;

@@ -109,6 +109,7 @@ function mountToken(spec: Obj, randomSuffix: () => string): void {
 export function serviceAccountPlugin(source: ServiceAccountSource, randomSuffix = () => Array.from({ length: 5 }, () => ALPHANUMS[randomInt(ALPHANUMS.length)]).join('')): AdmissionPlugin {
   return {
     name: 'ServiceAccount',
+    handles: (attrs) => podToCreate(attrs) !== undefined,
     async admit(attrs) {
       const pod = podToCreate(attrs);
       if (!pod) return;

@@ -150,6 +150,7 @@ function addAnnotation(a: AdmissionAttributes, key: string, value: string): void
 export function validatingAdmissionPolicyPlugin(state: PolicyState, services: PolicyPluginServices): AdmissionPlugin {
   return {
     name: PLUGIN_NAME,
+    handles: (a) => state.hooks().length > 0 && !(a.group === GROUP && EXEMPT.has(a.resource)),
     async validate(a) {
       const hooks = state.hooks();
       if (hooks.length === 0) return;

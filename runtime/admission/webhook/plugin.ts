@@ -83,6 +83,7 @@ function requireReinvokingPrevious(st: ReinvokeState): void {
 export function mutatingWebhookPlugin(configs: WebhookConfigs, s: WebhookPluginServices): AdmissionPlugin {
   return {
     name: 'MutatingAdmissionWebhook',
+    handles: (attrs) => configs.hooks.length > 0 && !exemptFromWebhooks(attrs),
     async admit(attrs) {
       if (exemptFromWebhooks(attrs) || configs.hooks.length === 0) return;
       const ctx = attrs.reinvocation;
@@ -136,6 +137,7 @@ export function mutatingWebhookPlugin(configs: WebhookConfigs, s: WebhookPluginS
 export function validatingWebhookPlugin(configs: WebhookConfigs, s: WebhookPluginServices): AdmissionPlugin {
   return {
     name: 'ValidatingAdmissionWebhook',
+    handles: (attrs) => configs.hooks.length > 0 && !exemptFromWebhooks(attrs),
     async validate(attrs) {
       if (exemptFromWebhooks(attrs) || configs.hooks.length === 0) return;
       const calls: { e: WebhookEntry; versions: RequestVersions }[] = [];

@@ -34,8 +34,10 @@ export function stripMeta(m: Managed, id: string): void {
 
 /** Merges the oldest Update entries into per-version `ancient-changes` entries above the cap. */
 export function capUpdateManagers(m: Managed, max = MAX_UPDATE_MANAGERS): void {
+  let n = 0;
+  for (const vs of m.sets.values()) if (!vs.applied) n++;
+  if (n <= max) return;
   const updaters = [...m.sets.entries()].filter(([, vs]) => !vs.applied).map(([id]) => id);
-  if (updaters.length <= max) return;
   const secs = (id: string) => {
     const t = m.times.get(id);
     const ms = t ? Date.parse(t) : NaN;
@@ -126,10 +128,20 @@ export function managedFieldsOf(o: Obj | null | undefined): JSONValue | undefine
 
 /** A copy of the object with metadata.managedFields replaced (absent when entries is empty). */
 export function withManagedFields(o: Obj, entries: JSONValue[] | undefined): Obj {
-  const md: Obj = isObj(o.metadata) ? { ...o.metadata } : {};
-  if (entries && entries.length > 0) md.managedFields = entries;
-  else delete md.managedFields;
-  if (!isObj(o.metadata) && Object.keys(md).length === 0) return o;
+  const src = isObj(o.metadata) ? o.metadata : undefined;
+  const set = entries !== undefined && entries.length > 0;
+  if (!src) return set ? { ...o, metadata: { managedFields: entries } } : o;
+  // copied key by key rather than spread and `delete`d: a deleted key leaves the copy a slow dictionary object
+  const md: Obj = {};
+  let placed = false;
+  for (const k in src) {
+    if (k !== 'managedFields') md[k] = src[k];
+    else if (set) {
+      md.managedFields = entries;
+      placed = true;
+    }
+  }
+  if (set && !placed) md.managedFields = entries;
   return { ...o, metadata: md };
 }
 

@@ -25,12 +25,22 @@ export function cloneManaged(m: Managed): Managed {
   return { sets: new Map(m.sets), times: new Map(m.times) };
 }
 
+/** Identifiers worked out before, by their parts (a server sees few managers); emptied when it grows past IDENTIFIERS_KEPT. */
+const identifiers = new Map<string, string>();
+const IDENTIFIERS_KEPT = 1024;
+
 /** The identifier upstream keys managers by: JSON of the entry without fields and time (and without apiVersion for Apply). */
 export function managerIdentifier(manager: string, operation: Operation, apiVersion: string, subresource = ''): string {
+  const key = `${manager}\u0000${operation}\u0000${apiVersion}\u0000${subresource}`;
+  let id = identifiers.get(key);
+  if (id !== undefined) return id;
   const e: Record<string, string> = { manager: manager === '' ? 'unknown' : manager, operation };
   if (operation === 'Update' && apiVersion) e.apiVersion = apiVersion;
   if (subresource) e.subresource = subresource;
-  return JSON.stringify(e);
+  id = JSON.stringify(e);
+  if (identifiers.size >= IDENTIFIERS_KEPT) identifiers.clear();
+  identifiers.set(key, id);
+  return id;
 }
 
 export class ManagedFieldsError extends Error {}

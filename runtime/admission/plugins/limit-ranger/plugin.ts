@@ -46,6 +46,7 @@ function forbidden(attrs: AdmissionAttributes, why: string): ApiError {
 export function limitRangerPlugin(source: LimitRangeSource): AdmissionPlugin {
   return {
     name: 'LimitRanger',
+    handles: (attrs) => kindOf(attrs) !== undefined,
     async admit(attrs) {
       if (kindOf(attrs) !== 'pods') return;
       for (const lr of await source.list(attrs.namespace)) applyDefaults(lr, attrs.object!);

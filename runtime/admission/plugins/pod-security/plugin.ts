@@ -7,8 +7,12 @@
 
 import type { ApiIndex } from '../../../registry/served.ts';
 import { apiNamespaceSource } from '../../matching/selectors.ts';
-import type { AdmissionPlugin } from '../../chain.ts';
+import type { AdmissionAttributes, AdmissionPlugin } from '../../chain.ts';
+import type { Obj } from '../../../storage/interface.ts';
 import { type Options, type Sources, PodSecurityAdmission } from './admission.ts';
+
+const applies = (attrs: AdmissionAttributes): attrs is AdmissionAttributes & { operation: 'CREATE' | 'UPDATE'; object: Obj } =>
+  (attrs.operation === 'CREATE' || attrs.operation === 'UPDATE') && !!attrs.object && PodSecurityAdmission.handles(attrs.group, attrs.resource);
 
 export function podSecuritySources(api: ApiIndex): Sources {
   const namespaces = apiNamespaceSource(api);
@@ -25,9 +29,9 @@ export function podSecurityPlugin(sources: Sources, opts: Options = {}): Admissi
   const psa = new PodSecurityAdmission(sources, opts);
   return {
     name: 'PodSecurity',
+    handles: applies,
     async validate(attrs) {
-      if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return;
-      if (!attrs.object || !PodSecurityAdmission.handles(attrs.group, attrs.resource)) return;
+      if (!applies(attrs)) return;
       const res = await psa.validate({
         operation: attrs.operation,
         group: attrs.group,

@@ -30,6 +30,14 @@ const rvNumber = (q: Obj | undefined): bigint => {
   return typeof rv === 'string' && /^\d+$/.test(rv) ? BigInt(rv) : -1n;
 };
 
+/** Whether a write is one quota may charge: a create or update of a namespaced object an evaluator counts. */
+function counted(attrs: AdmissionAttributes): boolean {
+  if (attrs.subresource !== '' || attrs.namespace === '') return false;
+  if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return false;
+  if (attrs.group === '' && attrs.resource === 'namespaces') return false;
+  return evaluatorFor(attrs.group, attrs.resource).handles(attrs);
+}
+
 export function resourceQuotaPlugin(access: QuotaAccess, now: () => number = Date.now): AdmissionPlugin {
   // the quotas last written here, by namespace/name: newer than a read that lags behind them
   const written = new Map<string, Obj>();
@@ -76,12 +84,10 @@ export function resourceQuotaPlugin(access: QuotaAccess, now: () => number = Dat
 
   return {
     name: 'ResourceQuota',
+    // a namespace without quotas waits for nothing
+    handles: (attrs) => counted(attrs) && (queues.has(attrs.namespace) || !access.mayHaveQuotas || access.mayHaveQuotas(attrs.namespace)),
     async validate(attrs) {
-      if (attrs.subresource !== '' || attrs.namespace === '') return;
-      if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return;
-      if (attrs.group === '' && attrs.resource === 'namespaces') return;
-      if (!evaluatorFor(attrs.group, attrs.resource).handles(attrs)) return;
-      // a namespace without quotas waits for nothing
+      if (!counted(attrs)) return;
       if (!queues.has(attrs.namespace)) {
         if (access.mayHaveQuotas && !access.mayHaveQuotas(attrs.namespace)) return;
         if (!access.mayHaveQuotas && !(await access.list(attrs.namespace)).length) return;
