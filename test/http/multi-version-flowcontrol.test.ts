@@ -16,7 +16,12 @@ const GROUP = 'flowcontrol.apiserver.k8s.io';
 const ZERO = 'flowcontrol.k8s.io/v1beta3-preserve-zero-concurrency-shares';
 const plcs = (v: string) => `/apis/${GROUP}/${v}/prioritylevelconfigurations`;
 const schemas = (v: string) => `/apis/${GROUP}/${v}/flowschemas`;
-const stored = (resource: string, name: string) => s.storage.base.get(`/registry/${GROUP}/${resource}/${name}`);
+/** The object as storage holds it (no conversion on the way). */
+async function stored(resource: string, name: string): Promise<Json> {
+  const obj = await s.storage.base.get(`/registry/${GROUP}/${resource}/${name}`);
+  if (!obj) throw new Error(`${resource}/${name} is not stored`);
+  return obj;
+}
 
 function plc(v: string, name: string, shares?: number, annotations?: Record<string, string>): Json {
   return {
