@@ -2567,6 +2567,11 @@ export const resources: ResourceDef[] = [
     custom: false,
     nameRule: "subdomain",
     virtual: false,
+    conversion: {
+      hub: "v1",
+      rules: [],
+      defaults: [],
+    },
   },
   {
     group: "flowcontrol.apiserver.k8s.io",
@@ -2642,6 +2647,29 @@ export const resources: ResourceDef[] = [
     custom: false,
     nameRule: "subdomain",
     virtual: false,
+    conversion: {
+      hub: "v1",
+      rules: [
+        {
+          op: "zeroAnnotation",
+          annotation: "flowcontrol.k8s.io/v1beta3-preserve-zero-concurrency-shares",
+          field: ["spec", "limited", "nominalConcurrencyShares"],
+        },
+      ],
+      defaults: [
+        {
+          field: ["spec", "limited", "nominalConcurrencyShares"],
+          value: 30,
+          zeroIsUnset: true,
+          unlessAnnotation: "flowcontrol.k8s.io/v1beta3-preserve-zero-concurrency-shares",
+        },
+        {
+          field: ["spec", "limited", "nominalConcurrencyShares"],
+          value: 0,
+          zeroIsUnset: false,
+        },
+      ],
+    },
   },
   {
     group: "networking.k8s.io",

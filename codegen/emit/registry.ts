@@ -45,6 +45,7 @@ export function toResourceDef(r: Model['resources'][number]): ResourceDef {
     custom: r.custom,
     nameRule: r.nameRule,
     virtual: r.virtual,
+    ...(r.conversion ? { conversion: r.conversion } : {}),
   };
 }
 

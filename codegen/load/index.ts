@@ -18,6 +18,7 @@ import { readCompact, type DeclaredResource } from './compact.ts';
 import { readUpstreamPaths, type Gvk } from './upstream-paths.ts';
 import { readCrd } from './crd.ts';
 import { builtinGroupVersionFacts, withBuiltinFacts } from './builtin-facts.ts';
+import { checkConversions, readConversions, type DeclaredConversion } from './conversions.ts';
 import { compareVersionPriority, defaultEnabled, stabilityOf } from './versions.ts';
 
 interface PendingDoc {
@@ -113,6 +114,7 @@ export function loadSpecs(specsDir: string): Model {
   const groupVersions: GroupVersion[] = [];
   const loaded: LoadedResource[] = [];
   const seenGv = new Map<string, string>();
+  const conversions: { group: string; version: string; list: DeclaredConversion[] }[] = [];
   const addGv = (gv: GroupVersion, at: string) => {
     const key = `${gv.group}/${gv.version}`;
     const prev = seenGv.get(key);
@@ -205,6 +207,9 @@ export function loadSpecs(specsDir: string): Model {
     if (typeof st.deprecatedIn === 'string') gv.deprecatedIn = st.deprecatedIn;
     if (typeof st.removedIn === 'string') gv.removedIn = st.removedIn;
     addGv(gv, at);
+    if (doc['x-specserver-conversions'] !== undefined) {
+      conversions.push({ group, version, list: readConversions(file, doc['x-specserver-conversions'], jp(at, 'x-specserver-conversions')) });
+    }
     for (const d of declared) {
       const key = `${group}/${version}/${d.kind}`;
       const s = byGvk.get(key);
@@ -232,6 +237,7 @@ export function loadSpecs(specsDir: string): Model {
   }
 
   settleVersions(groupVersions, loaded);
+  checkConversions(conversions, loaded, schemas);
   loaded.sort((a, b) => cmp(a.group, b.group) || cmp(a.version, b.version) || cmp(a.resource, b.resource));
   groupVersions.sort((a, b) => cmp(a.group, b.group) || cmp(a.version, b.version));
   return { schemas, groupVersions, resources: loaded, notes };

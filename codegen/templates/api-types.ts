@@ -53,6 +53,44 @@ export interface Deprecation {
   replacement?: { group: string; version: string; kind: string };
 }
 
+/** A field path: property names from the object's root (`['spec', 'limited', 'nominalConcurrencyShares']`). */
+export type FieldPath = string[];
+
+/**
+ * One step of a version's conversion to and from its hub version, applied
+ * in order on the way to the hub and in reverse order on the way back:
+ * - rename: the field at `from` in this version is the hub's field at `to`;
+ * - annotation: a hub field this version lacks, kept in the annotation as
+ *   JSON while the object is in this version;
+ * - zeroAnnotation: the hub field holds 0 (or its parent exists without it),
+ *   which this version cannot tell from unset: the annotation (value '')
+ *   marks it in this version and is dropped on the way to the hub.
+ */
+export type ConversionRule =
+  | { op: 'rename'; from: FieldPath; to: FieldPath }
+  | { op: 'annotation'; field: FieldPath; annotation: string }
+  | { op: 'zeroAnnotation'; field: FieldPath; annotation: string };
+
+/**
+ * A default of this version's Go defaulter that the schema cannot say: set
+ * when the field's parent object exists and the field is absent (or 0 with
+ * `zeroIsUnset`), unless the object carries `unlessAnnotation`.
+ */
+export interface VersionDefault {
+  field: FieldPath;
+  value: JSONValue;
+  zeroIsUnset: boolean;
+  unlessAnnotation?: string;
+}
+
+/** How objects of one version convert to and from the hub version of the group and kind (x-specserver-conversions). */
+export interface VersionConversion {
+  /** The version every conversion goes through (one with no conversion of its own). */
+  hub: string;
+  rules: ConversionRule[];
+  defaults: VersionDefault[];
+}
+
 export interface ResourceDef {
   group: string;                 // '' for core
   version: string;
@@ -85,6 +123,8 @@ export interface ResourceDef {
   nameRule: 'subdomain' | 'label' | 'path-segment';
   /** Kinds that are never stored: review objects answered in place (TokenReview, SubjectAccessReview ...). */
   virtual: boolean;
+  /** How this version converts to and from its hub version; absent: only apiVersion differs. */
+  conversion?: VersionConversion;
 }
 
 // ---------------------------------------------------------------------------

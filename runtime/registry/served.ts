@@ -5,7 +5,7 @@
 // are bound while serving (serveResource) and dropped with the index's remove().
 // Nothing here is per kind.
 
-import type { ResourceDef } from '../../generated/api-types.ts';
+import type { ResourceDef, VersionDefault } from '../../generated/api-types.ts';
 import { ServedIndex, type Served } from '../api/served-index.ts';
 import { RegistryStore, attrsOf, keyRootOf } from './store.ts';
 import { defaultStrategy, scaleStrategy, statusStrategy, type SubresourceStrategy } from './strategy.ts';
@@ -15,6 +15,9 @@ import { withReadDefaults, type ReadOf, type StorageRead } from './read-defaults
 import type { ObjectAttrs, Obj, Storage } from '../storage/interface.ts';
 import type { WriteServices } from './write-services.ts';
 import type { VersionConverter } from './conversion/converter.ts';
+import { applyVersionDefaults, declaredConverter, versionDefaultsOf } from './conversion/declared.ts';
+import { groupVersion } from '../api/keys.ts';
+import type { Strategy } from './strategy.ts';
 
 /** How the objects of a resource bound while serving are converted, and the apiVersion they are stored in. */
 export interface Conversion {
@@ -44,14 +47,32 @@ function attrsFor(storageDef: ResourceDef, storageFor: StorageProvider): (obj: O
   return (obj) => current.get(keyRootOf(storageDef))!(obj);
 }
 
-/** The store of one group and resource, over the version it is stored in. */
-function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, services?: WriteServices, conversion?: Conversion): RegistryStore {
+/**
+ * A strategy whose defaults also set the declared defaults of the version
+ * the object is in (the Go defaulter of that version; the object is still
+ * in the request's version when defaults run).
+ */
+function withVersionDefaults(strategy: Strategy, byApiVersion: Map<string, VersionDefault[]>): Strategy {
+  return {
+    ...strategy,
+    defaults(obj) {
+      const declared = typeof obj.apiVersion === 'string' ? byApiVersion.get(obj.apiVersion) : undefined;
+      if (declared) applyVersionDefaults(obj, declared);
+      strategy.defaults?.(obj);
+    },
+  };
+}
+
+/** The store of one group and resource, over the version it is stored in; `versions` are its built-in versions (several: converted). */
+function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, services?: WriteServices, conversion?: Conversion, versions?: ResourceDef[]): RegistryStore {
   const subs: Record<string, SubresourceStrategy> = {};
   for (const s of storageDef.subresources) {
     if (s.name === 'status') subs.status = statusStrategy();
     if (s.name === 'scale') subs.scale = scaleStrategy(storageDef);
   }
-  const generic = strategyFor(storageDef, defaultStrategy(storageDef));
+  const declaredDefaults = versions ? versionDefaultsOf(versions) : undefined;
+  const plain = strategyFor(storageDef, defaultStrategy(storageDef));
+  const generic = declaredDefaults ? withVersionDefaults(plain, declaredDefaults) : plain;
   const strategy = storageDef.custom && services?.customResources ? customResourceStrategy(storageDef, generic, services.customResources) : generic;
   Object.assign(subs, strategy.subresources ?? {});
   const stored = storageFor(keyRootOf(storageDef), attrsFor(storageDef, storageFor));
@@ -69,7 +90,23 @@ function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, service
 
 /** The served index; `services` lets in-process writers run the whole write pipeline (see write-services.ts). */
 export function buildApiIndex(defs: ResourceDef[], storageFor: StorageProvider, runtimeConfig: Map<string, boolean>, services?: WriteServices): ApiIndex {
-  return new ServedIndex(defs, (storageDef) => bindStore(storageDef, storageFor, services), runtimeConfig);
+  const versionsOf = new Map<string, ResourceDef[]>();
+  for (const d of defs) {
+    if (d.custom) continue;
+    const key = `${d.group}/${d.resource}`;
+    versionsOf.set(key, [...(versionsOf.get(key) ?? []), d]);
+  }
+  return new ServedIndex(
+    defs,
+    (storageDef) => {
+      // a built-in resource of several versions is stored in its storage version and converted by its declared conversions
+      const versions = versionsOf.get(`${storageDef.group}/${storageDef.resource}`);
+      if (!versions || versions.length < 2) return bindStore(storageDef, storageFor, services);
+      const conversion = { converter: declaredConverter(versions), storageVersion: groupVersion(storageDef.group, storageDef.version) };
+      return bindStore(storageDef, storageFor, services, conversion, versions);
+    },
+    runtimeConfig,
+  );
 }
 
 /**

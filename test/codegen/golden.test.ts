@@ -152,3 +152,49 @@ describe('golden outputs', () => {
     await expect(pretty(name, files.get(name)!)).toMatchFileSnapshot(`golden/${name.replace(/\//g, '__')}.golden`);
   });
 });
+
+// A second version of Gizmo declaring its conversion to v1: registry.ts carries it as data.
+describe('golden conversions', () => {
+  let convFiles: Map<string, string>;
+  let convDir = '';
+  afterAll(() => rmSync(convDir, { recursive: true, force: true }));
+  beforeAll(() => {
+    convDir = mkdtempSync(join(tmpdir(), 'cg-golden-conv-'));
+    mkdirSync(join(convDir, 'meta'));
+    writeFileSync(join(convDir, 'meta', 'meta.json'), JSON.stringify(meta));
+    writeFileSync(join(convDir, 'tiny.dev_v1.json'), JSON.stringify(tiny));
+    const g = tiny.components.schemas['dev.tiny.v1.Gizmo'];
+    const beta = {
+      ...tiny,
+      info: { title: 'tiny.dev/v1beta1', version: 'v1beta1' },
+      'x-specserver-group-version': { group: 'tiny.dev', version: 'v1beta1', enabledByDefault: true },
+      'x-specserver-resources': [{ kind: 'Gizmo', plural: 'gizmos', scope: 'Cluster', verbs: ['get', 'create'] }],
+      'x-specserver-conversions': [
+        {
+          kind: 'Gizmo',
+          hub: 'v1',
+          rules: [
+            { rename: 'spec.state', to: 'spec.mode' },
+            { keepInAnnotation: 'spec.ports', annotation: 'tiny.dev/ports' },
+          ],
+          defaults: [{ field: 'spec.state', value: 'on' }],
+        },
+      ],
+      components: {
+        schemas: {
+          'dev.tiny.v1beta1.Gizmo': {
+            ...g,
+            properties: { ...g.properties, spec: { type: 'object', properties: { state: { type: 'string' } } } },
+            'x-kubernetes-group-version-kind': [{ group: 'tiny.dev', version: 'v1beta1', kind: 'Gizmo' }],
+          },
+        },
+      },
+    };
+    writeFileSync(join(convDir, 'tiny.dev_v1beta1.json'), JSON.stringify(beta));
+    convFiles = generateFiles(loadSpecs(convDir));
+  });
+
+  it('registry.ts', async () => {
+    await expect(convFiles.get('registry.ts')!).toMatchFileSnapshot('golden/conversions__registry.ts.golden');
+  });
+});

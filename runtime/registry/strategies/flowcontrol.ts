@@ -4,14 +4,14 @@
 // 0, and queuing 64 queues, hand size 8, queue length limit 50; an exempt
 // level gets 0 shares and 0 lendable. In v1beta3 the field is not a pointer,
 // so 0 means unset and becomes 30 unless the object carries the annotation
-// that asks to keep a zero.
+// that asks to keep a zero: that default is declared with the version's
+// conversion in its spec (x-specserver-conversions) and set before these.
 
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
 import type { Strategy } from '../strategy.ts';
 
 export const DEFAULT_NOMINAL_CONCURRENCY_SHARES = 30;
-export const PRESERVE_ZERO_SHARES_ANNOTATION = 'flowcontrol.k8s.io/v1beta3-preserve-zero-concurrency-shares';
 
 function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -22,11 +22,7 @@ export function defaultPriorityLevel(obj: Obj, version: string): void {
   if (!isObj(spec)) return;
   const limited = spec.limited;
   if (isObj(limited)) {
-    if (version === 'v1beta3') {
-      if (!limited.nominalConcurrencyShares && obj.metadata?.annotations?.[PRESERVE_ZERO_SHARES_ANNOTATION] !== 'true') {
-        limited.nominalConcurrencyShares = DEFAULT_NOMINAL_CONCURRENCY_SHARES;
-      }
-    } else if (limited.nominalConcurrencyShares === undefined || limited.nominalConcurrencyShares === null) {
+    if (version !== 'v1beta3' && (limited.nominalConcurrencyShares === undefined || limited.nominalConcurrencyShares === null)) {
       limited.nominalConcurrencyShares = DEFAULT_NOMINAL_CONCURRENCY_SHARES;
     }
     limited.lendablePercent ??= 0;

@@ -1,0 +1,180 @@
+// Reads and checks `x-specserver-conversions`, a document's declaration of
+// how its kinds convert to and from the hub version of their group
+// (docs/spec-format.md): renames, hub fields kept in annotations, zeros
+// marked by an annotation, and per-version defaults. readConversions checks
+// the shape of one document's list; checkConversions, once every resource
+// is loaded, checks the hub and every field path against the schemas of
+// both versions. Errors name the file and the JSON path.
+import type { ConversionRule, JSONValue, VersionConversion, VersionDefault } from '../templates/api-types.ts';
+import type { LoadedResource, NamedSchema, OpenAPISchema } from '../model/types.ts';
+import { resolveNode, type SchemaLookup } from '../../runtime/schema/util.ts';
+import { CodegenError, jp } from './errors.ts';
+import { isObject, properties, schemaType } from './schema-util.ts';
+
+/** One kind's declaration, as read (paths still to be checked against the schemas). */
+export interface DeclaredConversion {
+  kind: string;
+  conversion: VersionConversion;
+  file: string;
+  jsonPath: string;
+  /** JSON path of each rule and default, in order, for errors. */
+  ruleAt: string[];
+  defaultAt: string[];
+}
+
+const PATH = /^[A-Za-z_$][A-Za-z0-9_$-]*(\.[A-Za-z_$][A-Za-z0-9_$-]*)*$/;
+
+function text(file: string, o: Record<string, unknown>, key: string, at: string): string {
+  const v = o[key];
+  if (typeof v !== 'string' || v === '') throw new CodegenError(file, jp(at, key), `${key} must be a non-empty string`);
+  return v;
+}
+
+function path(file: string, o: Record<string, unknown>, key: string, at: string): string[] {
+  const v = text(file, o, key, at);
+  if (!PATH.test(v)) throw new CodegenError(file, jp(at, key), `${key} must be a dotted field path such as spec.limited.nominalConcurrencyShares`);
+  const parts = v.split('.');
+  if (parts[0] === 'metadata' || parts[0] === 'apiVersion' || parts[0] === 'kind') {
+    throw new CodegenError(file, jp(at, key), `${key} may not name ${parts[0]}: conversions move fields of the object's content`);
+  }
+  return parts;
+}
+
+function onlyKeys(file: string, o: Record<string, unknown>, allowed: string[], at: string): void {
+  for (const k of Object.keys(o)) if (!allowed.includes(k)) throw new CodegenError(file, jp(at, k), `unknown key ${k} (allowed: ${allowed.join(', ')})`);
+}
+
+function readRule(file: string, v: unknown, at: string): ConversionRule {
+  if (!isObject(v)) throw new CodegenError(file, at, 'a rule must be an object');
+  if (v.rename !== undefined) {
+    onlyKeys(file, v, ['rename', 'to'], at);
+    return { op: 'rename', from: path(file, v, 'rename', at), to: path(file, v, 'to', at) };
+  }
+  if (v.keepInAnnotation !== undefined) {
+    onlyKeys(file, v, ['keepInAnnotation', 'annotation'], at);
+    return { op: 'annotation', field: path(file, v, 'keepInAnnotation', at), annotation: text(file, v, 'annotation', at) };
+  }
+  if (v.zeroAnnotation !== undefined) {
+    onlyKeys(file, v, ['zeroAnnotation', 'field'], at);
+    return { op: 'zeroAnnotation', annotation: text(file, v, 'zeroAnnotation', at), field: path(file, v, 'field', at) };
+  }
+  throw new CodegenError(file, at, 'a rule is one of {rename, to}, {keepInAnnotation, annotation} or {zeroAnnotation, field}');
+}
+
+function readDefault(file: string, v: unknown, at: string): VersionDefault {
+  if (!isObject(v)) throw new CodegenError(file, at, 'a default must be an object');
+  onlyKeys(file, v, ['field', 'value', 'zeroIsUnset', 'unlessAnnotation'], at);
+  if (v.value === undefined) throw new CodegenError(file, jp(at, 'value'), 'value is required');
+  if (v.zeroIsUnset !== undefined && typeof v.zeroIsUnset !== 'boolean') throw new CodegenError(file, jp(at, 'zeroIsUnset'), 'zeroIsUnset must be a boolean');
+  const d: VersionDefault = { field: path(file, v, 'field', at), value: v.value as JSONValue, zeroIsUnset: v.zeroIsUnset === true };
+  if (v.unlessAnnotation !== undefined) d.unlessAnnotation = text(file, v, 'unlessAnnotation', at);
+  return d;
+}
+
+/** The declarations of one document (`value` is its `x-specserver-conversions`). */
+export function readConversions(file: string, value: unknown, at: string): DeclaredConversion[] {
+  if (!Array.isArray(value)) throw new CodegenError(file, at, 'x-specserver-conversions must be a list');
+  const out: DeclaredConversion[] = [];
+  const kinds = new Set<string>();
+  value.forEach((entry, i) => {
+    const eAt = jp(at, i);
+    if (!isObject(entry)) throw new CodegenError(file, eAt, 'an entry must be an object');
+    onlyKeys(file, entry, ['kind', 'hub', 'rules', 'defaults'], eAt);
+    const kind = text(file, entry, 'kind', eAt);
+    if (kinds.has(kind)) throw new CodegenError(file, jp(eAt, 'kind'), `kind ${kind} is declared twice`);
+    kinds.add(kind);
+    const hub = text(file, entry, 'hub', eAt);
+    for (const key of ['rules', 'defaults']) {
+      if (entry[key] !== undefined && !Array.isArray(entry[key])) throw new CodegenError(file, jp(eAt, key), `${key} must be a list`);
+    }
+    const rules = ((entry.rules ?? []) as unknown[]).map((r, j) => readRule(file, r, jp(jp(eAt, 'rules'), j)));
+    const defaults = ((entry.defaults ?? []) as unknown[]).map((d, j) => readDefault(file, d, jp(jp(eAt, 'defaults'), j)));
+    out.push({
+      kind,
+      conversion: { hub, rules, defaults },
+      file,
+      jsonPath: eAt,
+      ruleAt: rules.map((_, j) => jp(jp(eAt, 'rules'), j)),
+      defaultAt: defaults.map((_, j) => jp(jp(eAt, 'defaults'), j)),
+    });
+  });
+  return out;
+}
+
+/** The schema of the field at `field` below the kind's schema, or undefined when the schema has no such field. */
+export function fieldSchema(root: OpenAPISchema, field: string[], lookup: SchemaLookup): OpenAPISchema | undefined {
+  let cur: OpenAPISchema | undefined = resolveNode(root, lookup);
+  for (const name of field) {
+    const next: OpenAPISchema | undefined = cur ? properties(cur)[name] : undefined;
+    if (!next) return undefined;
+    cur = resolveNode(next, lookup);
+  }
+  return cur;
+}
+
+const jsonType = (v: JSONValue): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v);
+
+/**
+ * Checks each declaration against the loaded resources and schemas: its kind
+ * is served in its document's group-version, its hub is another version of
+ * the group serving the kind with no conversion of its own, and every path
+ * names a field where the rule needs one. Attaches the conversions to the
+ * resources.
+ */
+export function checkConversions(declared: { group: string; version: string; list: DeclaredConversion[] }[], resources: LoadedResource[], schemas: Map<string, NamedSchema>): void {
+  const lookup: SchemaLookup = (n) => schemas.get(n);
+  const find = (group: string, version: string, kind: string) => resources.find((r) => r.group === group && r.version === version && r.kind === kind);
+  const withConversion = new Set<string>();
+  for (const { group, version, list } of declared) for (const d of list) withConversion.add(`${group}/${version}/${d.kind}`);
+  for (const { group, version, list } of declared) {
+    for (const d of list) {
+      const { file } = d;
+      const own = find(group, version, d.kind);
+      if (!own) throw new CodegenError(file, jp(d.jsonPath, 'kind'), `kind ${d.kind} is not a resource of ${group || 'core'}/${version}`);
+      const { hub } = d.conversion;
+      if (hub === version) throw new CodegenError(file, jp(d.jsonPath, 'hub'), `hub ${hub} is this document's own version`);
+      const hubRes = find(group, hub, d.kind);
+      if (!hubRes) throw new CodegenError(file, jp(d.jsonPath, 'hub'), `hub ${hub}: ${group || 'core'}/${hub} serves no ${d.kind}`);
+      if (withConversion.has(`${group}/${hub}/${d.kind}`)) {
+        throw new CodegenError(file, jp(d.jsonPath, 'hub'), `hub ${hub} declares a conversion of its own: a hub converts to nothing`);
+      }
+      const ownSchema = schemas.get(own.schema)!.schema;
+      const hubSchema = schemas.get(hubRes.schema)!.schema;
+      const need = (root: OpenAPISchema, field: string[], at: string, where: string) => {
+        const s = fieldSchema(root, field, lookup);
+        if (!s) throw new CodegenError(file, at, `${field.join('.')} is not a field of ${d.kind} in ${where}`);
+        return s;
+      };
+      d.conversion.rules.forEach((r, i) => {
+        const at = d.ruleAt[i];
+        if (r.op === 'rename') {
+          need(ownSchema, r.from, jp(at, 'rename'), version);
+          need(hubSchema, r.to, jp(at, 'to'), hub);
+        } else if (r.op === 'annotation') {
+          need(hubSchema, r.field, jp(at, 'keepInAnnotation'), hub);
+          if (fieldSchema(ownSchema, r.field, lookup)) {
+            throw new CodegenError(file, jp(at, 'keepInAnnotation'), `${r.field.join('.')} is a field of ${version} too: only a field this version lacks is kept in an annotation`);
+          }
+        } else {
+          for (const [root, where] of [
+            [hubSchema, hub],
+            [ownSchema, version],
+          ] as const) {
+            const s = need(root, r.field, jp(at, 'field'), where);
+            if (schemaType(s) !== 'integer' && schemaType(s) !== 'number') throw new CodegenError(file, jp(at, 'field'), `${r.field.join('.')} is not a number in ${where}`);
+          }
+        }
+      });
+      d.conversion.defaults.forEach((def, i) => {
+        const at = d.defaultAt[i];
+        const s = need(ownSchema, def.field, jp(at, 'field'), version);
+        const t = schemaType(s);
+        const vt = jsonType(def.value);
+        const fits = t === undefined || t === vt || (t === 'number' && vt === 'integer');
+        if (!fits) throw new CodegenError(file, jp(at, 'value'), `value is ${vt}, but ${def.field.join('.')} is ${t}`);
+        if (def.zeroIsUnset && t !== 'integer' && t !== 'number') throw new CodegenError(file, jp(at, 'zeroIsUnset'), `zeroIsUnset needs a number field; ${def.field.join('.')} is ${t ?? 'untyped'}`);
+      });
+      own.conversion = d.conversion;
+    }
+  }
+}

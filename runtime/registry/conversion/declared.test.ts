@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import type { ResourceDef, VersionConversion } from '../../../generated/api-types.ts';
+import { resources } from '../../../generated/registry.ts';
+import type { Obj } from '../../storage/interface.ts';
+import { applyVersionDefaults, convertDeclared, declaredConverter, versionDefaultsOf } from './declared.ts';
+import { noneConverter } from './converter.ts';
+
+const ZERO = 'flowcontrol.k8s.io/v1beta3-preserve-zero-concurrency-shares';
+const G = 'g.io';
+const beta: VersionConversion = {
+  hub: 'v1',
+  rules: [
+    { op: 'rename', from: ['spec', 'old', 'size'], to: ['spec', 'size'] },
+    { op: 'annotation', field: ['spec', 'behavior'], annotation: 'g.io/behavior' },
+    { op: 'zeroAnnotation', field: ['spec', 'limited', 'shares'], annotation: 'g.io/zero' },
+  ],
+  defaults: [],
+};
+const byVersion = new Map([['v1beta1', beta]]);
+const obj = (version: string, spec: Obj, annotations?: Record<string, string>): Obj => ({
+  apiVersion: `${G}/${version}`,
+  kind: 'A',
+  metadata: { name: 'a', ...(annotations ? { annotations } : {}) },
+  spec,
+});
+
+describe('convertDeclared', () => {
+  it.each([
+    ['rename to the hub', obj('v1beta1', { old: { size: 3 } }), 'v1', obj('v1', { size: 3 })],
+    ['rename from the hub', obj('v1', { size: 3 }), 'v1beta1', obj('v1beta1', { old: { size: 3 } })],
+    ['a hub field this version lacks goes into the annotation as JSON', obj('v1', { behavior: { up: [1, 2] } }), 'v1beta1', obj('v1beta1', {}, { 'g.io/behavior': '{"up":[1,2]}' })],
+    ['and comes back from it', obj('v1beta1', {}, { 'g.io/behavior': '{"up":[1,2]}', keep: 'me' }), 'v1', obj('v1', { behavior: { up: [1, 2] } }, { keep: 'me' })],
+    ['an annotation that is not JSON stays as it is', obj('v1beta1', {}, { 'g.io/behavior': '{' }), 'v1', obj('v1', {}, { 'g.io/behavior': '{' })],
+    ['a hub zero is marked', obj('v1', { limited: { shares: 0 } }), 'v1beta1', obj('v1beta1', { limited: { shares: 0 } }, { 'g.io/zero': '' })],
+    ['an absent hub field under an existing parent is a zero too', obj('v1', { limited: {} }), 'v1beta1', obj('v1beta1', { limited: {} }, { 'g.io/zero': '' })],
+    ['a non-zero is not marked', obj('v1', { limited: { shares: 5 } }), 'v1beta1', obj('v1beta1', { limited: { shares: 5 } })],
+    ['no parent, no mark', obj('v1', {}), 'v1beta1', obj('v1beta1', {})],
+    ['the mark is dropped on the way to the hub', obj('v1beta1', { limited: { shares: 0 } }, { 'g.io/zero': '' }), 'v1', obj('v1', { limited: { shares: 0 } })],
+    ['a version without rules only changes apiVersion', obj('v2', { size: 1 }), 'v1', obj('v1', { size: 1 })],
+  ])('%s', (_name, input, version, want) => {
+    const before = structuredClone(input);
+    expect(convertDeclared(input, G, version, byVersion)).toEqual(want);
+    expect(input).toEqual(before); // the source is not changed
+  });
+
+  it('goes through the hub between two spokes', () => {
+    const other: VersionConversion = { hub: 'v1', rules: [{ op: 'rename', from: ['spec', 'sz'], to: ['spec', 'size'] }], defaults: [] };
+    const both = new Map([...byVersion, ['v1alpha1', other]]);
+    expect(convertDeclared(obj('v1beta1', { old: { size: 7 } }), G, 'v1alpha1', both)).toEqual(obj('v1alpha1', { sz: 7 }));
+  });
+});
+
+describe('applyVersionDefaults', () => {
+  const defaults = [
+    { field: ['spec', 'limited', 'nominalConcurrencyShares'], value: 30, zeroIsUnset: true, unlessAnnotation: ZERO },
+    { field: ['spec', 'limited', 'nominalConcurrencyShares'], value: 0, zeroIsUnset: false },
+  ];
+  it.each([
+    ['unset gets 30', {}, undefined, 30],
+    ['0 means unset and gets 30', { nominalConcurrencyShares: 0 }, undefined, 30],
+    ['0 stays 0 with the annotation (any value: upstream asks only whether it is there)', { nominalConcurrencyShares: 0 }, '', 0],
+    ['unset is Go zero with the annotation', {}, 'x', 0],
+    ['a value stays', { nominalConcurrencyShares: 7 }, undefined, 7],
+  ])('%s', (_name, limited, annotation, want) => {
+    const o: Obj = { metadata: annotation === undefined ? {} : { annotations: { [ZERO]: annotation } }, spec: { limited } };
+    applyVersionDefaults(o, defaults);
+    expect(o.spec.limited.nominalConcurrencyShares).toBe(want);
+  });
+
+  it('leaves an object without the parent alone', () => {
+    const o: Obj = { spec: { type: 'Exempt' } };
+    applyVersionDefaults(o, defaults);
+    expect(o).toEqual({ spec: { type: 'Exempt' } });
+  });
+});
+
+describe('the generated flowcontrol declarations', () => {
+  const versions = (resource: string): ResourceDef[] => resources.filter((r) => r.group === 'flowcontrol.apiserver.k8s.io' && r.resource === resource);
+
+  it('FlowSchema versions share one shape: only apiVersion changes', () => {
+    expect(declaredConverter(versions('flowschemas'))).toBe(noneConverter);
+  });
+
+  it('PriorityLevelConfiguration v1beta3 marks a zero and declares its defaults', async () => {
+    const c = declaredConverter(versions('prioritylevelconfigurations'));
+    expect(c.nop).toBe(false);
+    const v1: Obj = { apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'PriorityLevelConfiguration', metadata: { name: 'p' }, spec: { type: 'Limited', limited: { nominalConcurrencyShares: 0 } } };
+    const [b3] = await c.convert([v1], 'flowcontrol.apiserver.k8s.io/v1beta3');
+    expect(b3.metadata.annotations).toEqual({ [ZERO]: '' });
+    const [back] = await c.convert([b3], 'flowcontrol.apiserver.k8s.io/v1');
+    expect(back).toEqual(v1);
+    expect(versionDefaultsOf(versions('prioritylevelconfigurations'))?.get('flowcontrol.apiserver.k8s.io/v1beta3')).toHaveLength(2);
+    expect(versionDefaultsOf(versions('flowschemas'))).toBeUndefined();
+  });
+});

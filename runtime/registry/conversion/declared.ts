@@ -1,0 +1,176 @@
+// The converter of a built-in resource served in several versions, from the
+// conversions its specs declare (x-specserver-conversions, emitted into each
+// version's ResourceDef.conversion): an object goes from its version to the
+// hub (the version's rules in order) and from the hub to the target version
+// (the target's rules in reverse). A version without a declaration has the
+// hub's shape, so only apiVersion changes for it. Also the declared
+// per-version defaults, applied to request objects of that version.
+
+import type { ConversionRule, FieldPath, ResourceDef, VersionConversion, VersionDefault } from '../../../generated/api-types.ts';
+import type { Obj } from '../../storage/interface.ts';
+import { groupVersion } from '../../api/keys.ts';
+import { noneConverter, remembering, type VersionConverter } from './converter.ts';
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The object holding the field's last segment, made on the way when `create`. */
+function parentOf(obj: Obj, field: FieldPath, create: boolean): Obj | undefined {
+  let cur: Obj = obj;
+  for (const name of field.slice(0, -1)) {
+    let next = cur[name];
+    if (!isObj(next)) {
+      if (!create || next !== undefined) return undefined;
+      next = cur[name] = {};
+    }
+    cur = next;
+  }
+  return cur;
+}
+
+/** Takes the field's value out of the object; parents below the top level (spec stays) left empty by it are removed too. */
+function take(obj: Obj, field: FieldPath): unknown {
+  const chain: Obj[] = [obj];
+  for (const name of field.slice(0, -1)) {
+    const next = chain[chain.length - 1][name];
+    if (!isObj(next)) return undefined;
+    chain.push(next);
+  }
+  const last = field[field.length - 1];
+  const holder = chain[chain.length - 1];
+  if (!(last in holder)) return undefined;
+  const value = holder[last];
+  delete holder[last];
+  for (let i = chain.length - 1; i > 1 && Object.keys(chain[i]).length === 0; i--) delete chain[i - 1][field[i - 1]];
+  return value;
+}
+
+function put(obj: Obj, field: FieldPath, value: unknown): void {
+  if (value === undefined) return;
+  const parent = parentOf(obj, field, true);
+  if (parent) parent[field[field.length - 1]] = value;
+}
+
+function annotationsOf(obj: Obj, create: boolean): Record<string, string> | undefined {
+  if (!isObj(obj.metadata)) {
+    if (!create) return undefined;
+    obj.metadata = {};
+  }
+  const meta = obj.metadata as Obj;
+  if (!isObj(meta.annotations)) {
+    if (!create) return undefined;
+    meta.annotations = {};
+  }
+  return meta.annotations as Record<string, string>;
+}
+
+/** Removes an annotation; an annotation map left empty by it goes too. */
+function dropAnnotation(obj: Obj, key: string): string | undefined {
+  const annotations = annotationsOf(obj, false);
+  if (!annotations || !(key in annotations)) return undefined;
+  const value = annotations[key];
+  delete annotations[key];
+  if (Object.keys(annotations).length === 0) delete (obj.metadata as Obj).annotations;
+  return value;
+}
+
+/** One rule, from the version to the hub. */
+function ruleToHub(obj: Obj, rule: ConversionRule): void {
+  switch (rule.op) {
+    case 'rename':
+      put(obj, rule.to, take(obj, rule.from));
+      return;
+    case 'annotation': {
+      const text = annotationsOf(obj, false)?.[rule.annotation];
+      if (typeof text !== 'string') return;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        return; // not ours to read: the annotation stays as it is
+      }
+      dropAnnotation(obj, rule.annotation);
+      put(obj, rule.field, value);
+      return;
+    }
+    case 'zeroAnnotation':
+      dropAnnotation(obj, rule.annotation);
+      return;
+  }
+}
+
+/** One rule, from the hub to the version. */
+function ruleFromHub(obj: Obj, rule: ConversionRule): void {
+  switch (rule.op) {
+    case 'rename':
+      put(obj, rule.from, take(obj, rule.to));
+      return;
+    case 'annotation': {
+      const value = take(obj, rule.field);
+      if (value !== undefined) annotationsOf(obj, true)![rule.annotation] = JSON.stringify(value);
+      return;
+    }
+    case 'zeroAnnotation': {
+      const parent = parentOf(obj, rule.field, false);
+      if (!parent) return;
+      const value = parent[rule.field[rule.field.length - 1]];
+      if (value !== undefined && value !== null && value !== 0) return;
+      const annotations = annotationsOf(obj, true)!;
+      if (!(rule.annotation in annotations)) annotations[rule.annotation] = '';
+      return;
+    }
+  }
+}
+
+/** `obj` (not changed) converted from its version into `version` of the same group. */
+export function convertDeclared(obj: Obj, group: string, version: string, byVersion: Map<string, VersionConversion>): Obj {
+  const apiVersion = groupVersion(group, version);
+  const from = typeof obj.apiVersion === 'string' ? obj.apiVersion.slice(obj.apiVersion.lastIndexOf('/') + 1) : '';
+  if (obj.apiVersion === apiVersion) return obj;
+  const out = structuredClone(obj);
+  const source = byVersion.get(from);
+  if (source) for (const rule of source.rules) ruleToHub(out, rule);
+  const target = byVersion.get(version);
+  if (target) for (let i = target.rules.length - 1; i >= 0; i--) ruleFromHub(out, target.rules[i]);
+  out.apiVersion = apiVersion;
+  return out;
+}
+
+/**
+ * The converter of one group and resource from the ResourceDefs of its
+ * versions: `None` when no version declares a rule (the versions share one
+ * shape), otherwise the declared rules, remembered per source object.
+ */
+export function declaredConverter(versions: ResourceDef[]): VersionConverter {
+  const byVersion = new Map<string, VersionConversion>();
+  for (const d of versions) if (d.conversion) byVersion.set(d.version, d.conversion);
+  if (![...byVersion.values()].some((c) => c.rules.length > 0)) return noneConverter;
+  const group = versions[0].group;
+  return remembering({
+    nop: false,
+    convert(objs, apiVersion) {
+      const version = apiVersion.slice(apiVersion.lastIndexOf('/') + 1);
+      return Promise.resolve(objs.map((o) => convertDeclared(o, group, version, byVersion)));
+    },
+  });
+}
+
+/** Applies a version's declared defaults to an object of that version (in place). */
+export function applyVersionDefaults(obj: Obj, defaults: VersionDefault[]): void {
+  for (const d of defaults) {
+    if (d.unlessAnnotation !== undefined && annotationsOf(obj, false)?.[d.unlessAnnotation] !== undefined) continue;
+    const parent = parentOf(obj, d.field, false);
+    if (!parent) continue;
+    const name = d.field[d.field.length - 1];
+    const v = parent[name];
+    if (v === undefined || v === null || (d.zeroIsUnset && v === 0)) parent[name] = structuredClone(d.value);
+  }
+}
+
+/** The declared defaults of each version of a resource, by apiVersion; undefined when none declares any. */
+export function versionDefaultsOf(versions: ResourceDef[]): Map<string, VersionDefault[]> | undefined {
+  const out = new Map<string, VersionDefault[]>();
+  for (const d of versions) if (d.conversion?.defaults.length) out.set(groupVersion(d.group, d.version), d.conversion.defaults);
+  return out.size > 0 ? out : undefined;
+}
