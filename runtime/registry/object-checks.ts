@@ -12,7 +12,8 @@ import type { ResourceDef, SchemaIssue, SchemaValidator } from '../../generated/
 import { fieldErrors } from '../api/field-errors.ts';
 import type { Obj } from '../storage/interface.ts';
 import { errors } from '../api/errors.ts';
-import { goQuote } from '../api/go-format.ts';
+import { goQuote, goSyntax, GoValue } from '../api/go-format.ts';
+import type { EmbeddedResources } from '../schema/embedded-resources.ts';
 import { groupVersion } from '../api/keys.ts';
 import type { Defaulter } from './defaults.ts';
 
@@ -22,6 +23,8 @@ export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 export interface ObjectCheckServices {
   defaulter: Defaulter;
   validator(schema: string): Promise<SchemaValidator | undefined>;
+  /** The embedded resources of a custom resource version's schema (undefined: none). */
+  embedded?(schema: string): EmbeddedResources | undefined;
 }
 
 /**
@@ -65,6 +68,14 @@ export async function checkObject(
     dropNulls(obj);
     if (opts.defaults !== false) services.defaulter.apply(schema, obj);
   }
+  // embedded resources: decoded as upstream's request decode coerces them (a wrong type is 400)
+  const embeddedUnknown: string[] = [];
+  const embedded = def.custom ? services.embedded?.(schema) : undefined;
+  const coercion = embedded?.coerce(obj, embeddedUnknown);
+  if (coercion) {
+    const value = coercion.value !== null && typeof coercion.value === 'object' ? new GoValue(goSyntax(coercion.value)) : coercion.value;
+    throw errors.badRequest(`${kind} in version "${def.version}" cannot be handled as a ${kind}: ${fieldErrors.invalid(coercion.path, value, coercion.detail).toString()}`);
+  }
   const mode = opts.fieldValidation;
   const validator = await services.validator(schema);
   const issues: SchemaIssue[] = validator ? validator(obj) : [];
@@ -73,7 +84,7 @@ export async function checkObject(
     throw errors.badRequest(`${kind} in version "${def.version}" cannot be handled as a ${kind}: ${typeIssues.map((i) => `${i.path}: ${i.message}`).join(', ')}`);
   }
   // field paths quoted as Go's %q does (control characters escaped, printable Unicode kept)
-  const unknown = issues.filter((i) => i.kind === 'unknown').map((i) => `unknown field ${goQuote(i.path)}`);
+  const unknown = [...issues.filter((i) => i.kind === 'unknown').map((i) => i.path), ...embeddedUnknown.sort()].map((p) => `unknown field ${goQuote(p)}`);
   const dup = duplicates.map((p) => `duplicate field ${goQuote(p)}`);
   const strictProblems = [...unknown, ...dup];
   if (strictProblems.length && mode === 'Strict') {
