@@ -176,3 +176,17 @@ export function goIntOrString(v: unknown): GoValue {
   if (typeof v === 'string') return new GoValue(`intstr.IntOrString{Type:1, IntVal:0, StrVal:${q(v)}}`);
   return new GoValue(`intstr.IntOrString{Type:0, IntVal:${typeof v === 'number' ? v : 0}, StrVal:""}`);
 }
+
+/** Go's %#v of a value decoded from JSON into interface{} (`map[string]interface {}{"a":1}`), as a field error prints it. */
+export function goSyntax(v: unknown): string {
+  if (v === null || v === undefined) return 'interface {}(nil)';
+  if (Array.isArray(v)) return `[]interface {}{${v.map(goSyntax).join(', ')}}`;
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return `map[string]interface {}{${keys.map((k) => `${goQuote(k)}:${goSyntax(o[k])}`).join(', ')}}`;
+  }
+  if (typeof v === 'string') return goQuote(v);
+  if (typeof v === 'number') return goNumber(v);
+  return String(v);
+}

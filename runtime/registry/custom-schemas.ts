@@ -5,12 +5,14 @@
 // the server's merge schema, where the field manager finds them, and leave
 // it when the version stops being served; the structural defaulting of each
 // version (applied to request bodies and to reads from storage), its
-// structural pruning (applied to reads from storage) and the published
+// structural pruning (applied to reads from storage), its embedded
+// resources (coerced in request bodies, validated by the strategy) and the published
 // schemas (for the OpenAPI documents) are kept beside them.
 
 import type { MergeSchema, ResourceDef, SchemaValidator } from '../../generated/api-types.ts';
 import type { CompiledCrdVersion } from '../schema/compile.ts';
 import type { CrdNamedSchema } from '../schema/crd.ts';
+import { compileEmbeddedResources, type EmbeddedResources } from '../schema/embedded-resources.ts';
 import { compileStructuralDefaults, type StructuralDefaults } from '../schema/structural-defaults.ts';
 import { compileStructuralPruning, type StructuralPruning } from '../schema/structural-pruning.ts';
 import type { OpenAPISchema } from '../schema/util.ts';
@@ -37,6 +39,7 @@ export class CustomSchemas implements CustomResourceState {
   private readonly compiledRules = new Map<string, CustomResourceRules>();
   private readonly structural = new Map<string, StructuralDefaults>();
   private readonly prunings = new Map<string, StructuralPruning>();
+  private readonly embeddedResources = new Map<string, EmbeddedResources>();
   private readonly terminatingResources = new Set<string>();
   /** Schema name by `group/resource/apiVersion`, and the key of each schema name. */
   private readonly byVersion = new Map<string, string>();
@@ -87,6 +90,11 @@ export class CustomSchemas implements CustomResourceState {
     return this.prunings.get(schema);
   }
 
+  /** The embedded resources of a served custom resource version (undefined: its schema has none). */
+  embedded(schema: string): EmbeddedResources | undefined {
+    return this.embeddedResources.get(schema);
+  }
+
   /** The validator of a served custom resource version, by its tagged schema name. */
   validator(schema: string): SchemaValidator | undefined {
     return this.validators.get(schema);
@@ -98,6 +106,8 @@ export class CustomSchemas implements CustomResourceState {
       this.published.set(v.def.schema, v.schemas);
       this.structural.set(v.def.schema, compileStructuralDefaults(v.schemas[0].schema));
       this.prunings.set(v.def.schema, compileStructuralPruning(v.schemas[0].schema));
+      const embedded = compileEmbeddedResources(v.schemas[0].schema);
+      if (embedded) this.embeddedResources.set(v.def.schema, embedded);
       const rules = this.compileRules?.(v.schemas[0].schema);
       if (rules) this.compiledRules.set(v.def.schema, rules);
       this.mergeSchema.types[v.def.schema] = v.mergeType;
@@ -118,6 +128,7 @@ export class CustomSchemas implements CustomResourceState {
       this.compiledRules.delete(s);
       this.structural.delete(s);
       this.prunings.delete(s);
+      this.embeddedResources.delete(s);
       delete this.mergeSchema.types[s];
       const key = this.versionOf.get(s);
       this.versionOf.delete(s);

@@ -1,6 +1,7 @@
 // The object checks of a write, before it reaches the registry store's
 // pipeline: nulls dropped (JSON null means unset), spec defaults applied,
-// and the generated schema validator run. Wrong types are 400, unknown and
+// and the generated schema validator run. Wrong types are 400 (422 for a
+// custom resource, decoded into unstructured as upstream), unknown and
 // duplicate fields follow fieldValidation (warned about, refused, or
 // ignored; then dropped), required/enum/bounds/format problems are 422
 // Invalid. Used for request bodies (checkRequestObject: also apiVersion and
@@ -12,7 +13,8 @@ import type { ResourceDef, SchemaIssue, SchemaValidator } from '../../generated/
 import { fieldErrors } from '../api/field-errors.ts';
 import type { Obj } from '../storage/interface.ts';
 import { errors } from '../api/errors.ts';
-import { goQuote } from '../api/go-format.ts';
+import { goQuote, goSyntax, GoValue } from '../api/go-format.ts';
+import type { EmbeddedResources } from '../schema/embedded-resources.ts';
 import { groupVersion } from '../api/keys.ts';
 import type { Defaulter } from './defaults.ts';
 
@@ -22,6 +24,8 @@ export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 export interface ObjectCheckServices {
   defaulter: Defaulter;
   validator(schema: string): Promise<SchemaValidator | undefined>;
+  /** The embedded resources of a custom resource version's schema (undefined: none). */
+  embedded?(schema: string): EmbeddedResources | undefined;
 }
 
 /**
@@ -65,15 +69,25 @@ export async function checkObject(
     dropNulls(obj);
     if (opts.defaults !== false) services.defaulter.apply(schema, obj);
   }
+  // embedded resources: decoded as upstream's request decode coerces them (a wrong type is 400)
+  const embeddedUnknown: string[] = [];
+  const embedded = def.custom ? services.embedded?.(schema) : undefined;
+  const coercion = embedded?.coerce(obj, embeddedUnknown);
+  if (coercion) {
+    const value = coercion.value !== null && typeof coercion.value === 'object' ? new GoValue(goSyntax(coercion.value)) : coercion.value;
+    throw errors.badRequest(`${kind} in version "${def.version}" cannot be handled as a ${kind}: ${fieldErrors.invalid(coercion.path, value, coercion.detail).toString()}`);
+  }
   const mode = opts.fieldValidation;
   const validator = await services.validator(schema);
   const issues: SchemaIssue[] = validator ? validator(obj) : [];
-  const typeIssues = issues.filter((i) => i.kind === 'type');
+  // a built-in kind's wrong type fails its typed decode (400); a custom resource decodes into
+  // unstructured, so its schema reports the wrong type with the other failures (422 TypeInvalid)
+  const typeIssues = def.custom ? [] : issues.filter((i) => i.kind === 'type');
   if (typeIssues.length) {
     throw errors.badRequest(`${kind} in version "${def.version}" cannot be handled as a ${kind}: ${typeIssues.map((i) => `${i.path}: ${i.message}`).join(', ')}`);
   }
   // field paths quoted as Go's %q does (control characters escaped, printable Unicode kept)
-  const unknown = issues.filter((i) => i.kind === 'unknown').map((i) => `unknown field ${goQuote(i.path)}`);
+  const unknown = [...issues.filter((i) => i.kind === 'unknown').map((i) => i.path), ...embeddedUnknown.sort()].map((p) => `unknown field ${goQuote(p)}`);
   const dup = duplicates.map((p) => `duplicate field ${goQuote(p)}`);
   const strictProblems = [...unknown, ...dup];
   if (strictProblems.length && mode === 'Strict') {
@@ -84,17 +98,27 @@ export async function checkObject(
   for (const i of issues) if (i.kind === 'unknown') deleteAt(obj, i.path);
   // Built-in kinds: a field required by the schema may be absent from status (Go decodes it as
   // its zero value); their status is checked by the resource's strategy instead.
-  const invalid = issues.filter((i) => i.kind !== 'type' && i.kind !== 'unknown' && !(i.kind === 'required' && !def.custom && (i.path === 'status' || i.path.startsWith('status.'))));
+  const invalid = issues.filter((i) => (i.kind !== 'type' || def.custom) && i.kind !== 'unknown' && !(i.kind === 'required' && !def.custom && (i.path === 'status' || i.path.startsWith('status.'))));
   if (invalid.length) {
+    // a custom resource's list or map value prints as Go prints the unstructured value (%#v)
+    const value = (path: string) => {
+      const v = valueAt(obj, path);
+      return def.custom && v !== null && typeof v === 'object' ? new GoValue(goSyntax(v)) : v;
+    };
     const errs = invalid.map((i) => {
       if (i.kind === 'required') return fieldErrors.required(i.path, '');
-      if (i.supported) return fieldErrors.notSupported(i.path, valueAt(obj, i.path), i.supported);
+      if (i.kind === 'type') {
+        // kube-openapi's invalid type: the value is the name of the type sent
+        const m = /^Invalid value: "([^"]*)": ([\s\S]*)$/.exec(i.message);
+        return m ? fieldErrors.typeInvalid(i.path, m[1], m[2]) : fieldErrors.typeInvalid(i.path, value(i.path), i.message);
+      }
+      if (i.supported) return fieldErrors.notSupported(i.path, value(i.path), i.supported);
       const f = i.field;
       if (f?.type === 'TooLong') return fieldErrors.tooLong(i.path, f.max);
       if (f?.type === 'TooMany') return fieldErrors.tooMany(i.path, f.actual, f.max);
-      if (f?.type === 'TypeInvalid') return fieldErrors.typeInvalid(i.path, valueAt(obj, i.path), f.detail);
-      if (f) return fieldErrors.invalid(i.path, valueAt(obj, i.path), f.detail);
-      return fieldErrors.invalid(i.path, valueAt(obj, i.path), i.message);
+      if (f?.type === 'TypeInvalid') return fieldErrors.typeInvalid(i.path, value(i.path), f.detail);
+      if (f) return fieldErrors.invalid(i.path, value(i.path), f.detail);
+      return fieldErrors.invalid(i.path, value(i.path), i.message);
     });
     throw errors.invalid({ group: def.group, kind }, obj.metadata?.name ?? '', errs);
   }

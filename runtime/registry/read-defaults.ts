@@ -11,7 +11,10 @@
 // and an object the read does not change is handed out as it is (the watch
 // cache's bytes, its encoded events). A watch fed by an event queue keeps it:
 // the queue hands out the read events (so a watch over a socket is still
-// written straight to it), each event read once for all its watchers.
+// written straight to it), each event read once for all its watchers. An
+// object that cannot be read (the read throws) fails the get or list, and is
+// an ERROR event in a watch.
+import { errors } from '../api/errors.ts';
 import { isPromise } from '../api/maybe.ts';
 import { EventQueue } from '../storage/stream/event-queue.ts';
 import type { EncodedObject, Obj, Storage, WatchEvent, WatchStream } from '../storage/interface.ts';
@@ -55,6 +58,8 @@ export function withReadDefaults(inner: Storage, readOf: ReadOf): Storage {
     return defaults.apply(copy) ? copy : obj;
   };
   const encoded = (e: EncodedObject): EncodedObject => {
+    // a version whose read changes nothing hands out the stored JSON without parsing it
+    if (readOf(e.apiVersion || undefined) === undefined) return e;
     let out = encodedSeen.get(e);
     if (!out) {
       const obj = JSON.parse(e.json) as Obj;
@@ -80,7 +85,13 @@ export function withReadDefaults(inner: Storage, readOf: ReadOf): Storage {
     else {
       const obj = (ev.json !== undefined ? JSON.parse(ev.json) : structuredClone(ev.object)) as Obj;
       // a changed event gets its own encoding cache, shared by every watcher it is handed to
-      const changed = defaults.apply(obj);
+      let changed: boolean;
+      try {
+        changed = defaults.apply(obj);
+      } catch (err) {
+        // an object that cannot be read (stored in a version the CRD no longer lists): the watch's ERROR event
+        return { type: 'ERROR', object: errors.internal(err).status() };
+      }
       out = changed ? { type: ev.type, object: obj, encoded: new Map() } : ev;
       if (json !== undefined) {
         if (addedByJson.size >= MAX_ADDED_BY_JSON) addedByJson.clear();

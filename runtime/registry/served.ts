@@ -12,17 +12,31 @@ import { defaultStrategy, scaleStrategy, statusStrategy, type SubresourceStrateg
 import { strategyFor } from './strategies/index.ts';
 import { customResourceStrategy, type CustomResourceState } from './strategies/custom-resource.ts';
 import { withReadDefaults, type ReadOf, type StorageRead } from './read-defaults.ts';
+import type { StructuralDefaults } from '../schema/structural-defaults.ts';
+import type { StructuralPruning } from '../schema/structural-pruning.ts';
 import type { ObjectAttrs, Obj, Storage } from '../storage/interface.ts';
 import type { WriteServices } from './write-services.ts';
 import type { VersionConverter } from './conversion/converter.ts';
 import { applyVersionDefaults, declaredConverter, versionDefaultsOf } from './conversion/declared.ts';
 import { groupVersion } from '../api/keys.ts';
 import type { Strategy } from './strategy.ts';
+import { errors } from '../api/errors.ts';
+import { compileStructuralDefaults } from '../schema/structural-defaults.ts';
+import { compileStructuralPruning } from '../schema/structural-pruning.ts';
+import type { OpenAPISchema } from '../schema/util.ts';
 
 /** How the objects of a resource bound while serving are converted, and the apiVersion they are stored in. */
 export interface Conversion {
   converter: VersionConverter;
   storageVersion: string;
+  /**
+   * Every version the CRD lists (apiVersion → its openAPIV3Schema), served or
+   * not: an object stored in a version that is not served reads with that
+   * version's schema, and one stored in a version the CRD no longer lists
+   * cannot be read (upstream's converter refuses it). Absent: unknown
+   * versions read with the storage version's schema.
+   */
+  versions?: Map<string, OpenAPISchema | undefined>;
 }
 
 export type ServedResource = Served<RegistryStore>;
@@ -77,7 +91,7 @@ function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, service
   Object.assign(subs, strategy.subresources ?? {});
   const stored = storageFor(keyRootOf(storageDef), attrsFor(storageDef, storageFor));
   // a custom resource reads pruned and defaulted by the schema of the version it is stored in (as it is now)
-  const readDefaults = storageDef.custom ? readsOf(storageDef, services?.customResources) : undefined;
+  const readDefaults = storageDef.custom ? readsOf(storageDef, services?.customResources, conversion?.versions) : undefined;
   const storage = readDefaults ? withReadDefaults(stored, readDefaults) : stored;
   const store = new RegistryStore(storageDef, storage, strategy, subs, services);
   if (conversion) {
@@ -123,8 +137,10 @@ export function serveResource(api: ApiIndex, defs: ResourceDef[], storageFor: St
 /** A version's read from storage: pruning (when its schema can prune), then nulls and defaults; undefined when it changes nothing. */
 function storageRead(state: CustomResourceState, schema: string | undefined): StorageRead | undefined {
   if (schema === undefined) return undefined;
-  const pruning = state.pruning?.(schema);
-  const defaults = state.defaults?.(schema);
+  return readWith(state.pruning?.(schema), state.defaults?.(schema));
+}
+
+function readWith(pruning: StructuralPruning | undefined, defaults: StructuralDefaults | undefined): StorageRead | undefined {
   const prunes = pruning?.canPrune === true;
   if (!prunes && !defaults?.hasDefaults) return undefined;
   return {
@@ -136,24 +152,40 @@ function storageRead(state: CustomResourceState, schema: string | undefined): St
   };
 }
 
+/** The read of an object stored in a version the CRD no longer lists: upstream's converter refuses it (500, no reason). */
+function unlistedRead(apiVersion: string): StorageRead {
+  return {
+    apply() {
+      throw errors.storageFailure(`request to convert CR from an invalid group/version: ${apiVersion}`);
+    },
+  };
+}
+
 /**
- * The read of the version each stored object is in (the storage version's
- * for an apiVersion not served); undefined when no version's read changes
- * anything (a schema that neither prunes nor defaults): storage is then read
- * as it is, its encoded fast paths untouched.
+ * The read of the version each stored object is in: a served version's
+ * compiled schema, a listed but unserved version's own schema (compiled
+ * here, for reads only), an unlisted version's refusal; the storage
+ * version's when the versions are not known. Undefined when no version's
+ * read changes anything (a schema that neither prunes nor defaults):
+ * storage is then read as it is, its encoded fast paths untouched.
  */
-function readsOf(storageDef: ResourceDef, state: CustomResourceState | undefined): ReadOf | undefined {
+function readsOf(storageDef: ResourceDef, state: CustomResourceState | undefined, versions: Map<string, OpenAPISchema | undefined> | undefined): ReadOf | undefined {
   if (!state?.defaults) return undefined;
   const storage = storageRead(state, storageDef.schema);
   const byVersion = new Map<string, StorageRead | undefined>();
   const of = (apiVersion: string) => {
     const schema = state.schemaOf?.(storageDef.group, storageDef.resource, apiVersion);
-    return schema ? storageRead(state, schema) : storage;
+    if (schema) return storageRead(state, schema);
+    if (!versions) return storage;
+    if (!versions.has(apiVersion)) return unlistedRead(apiVersion);
+    const own = versions.get(apiVersion);
+    return own ? readWith(compileStructuralPruning(own), compileStructuralDefaults(own)) : storage;
   };
   for (const v of state.versionsOf?.(storageDef.group, storageDef.resource) ?? []) byVersion.set(v, of(v));
+  for (const v of versions?.keys() ?? []) if (!byVersion.has(v)) byVersion.set(v, of(v));
   if (!storage && ![...byVersion.values()].some((r) => r)) return undefined;
   return (apiVersion) => {
-    if (typeof apiVersion !== 'string') return storage;
+    if (typeof apiVersion !== 'string' || apiVersion === '') return storage;
     if (byVersion.has(apiVersion)) return byVersion.get(apiVersion);
     const r = of(apiVersion);
     byVersion.set(apiVersion, r);

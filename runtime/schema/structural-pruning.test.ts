@@ -48,6 +48,24 @@ const cases: { name: string; schema: OpenAPISchema; in: Record<string, unknown>;
     changed: true,
   },
   {
+    name: 'embedded resource read from storage: malformed metadata fields dropped one by one (dropInvalidMetadata), the rest as Go encodes them',
+    schema: spec({ tmpl: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } }),
+    in: {
+      spec: {
+        tmpl: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 5, labels: { a: 1 }, annotations: { k: 'v' }, generation: 'x', finalizers: [], creationTimestamp: '2024-01-02T03:04:05.678+01:00' } },
+      },
+    },
+    out: { spec: { tmpl: { apiVersion: 'v1', kind: 'Pod', metadata: { creationTimestamp: '2024-01-02T02:04:05Z', annotations: { k: 'v' } } } } },
+    changed: true,
+  },
+  {
+    name: 'embedded resource read from storage: a declared apiVersion of the wrong type dropped',
+    schema: spec({ tmpl: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { apiVersion: { type: 'string' } } } }),
+    in: { spec: { tmpl: { apiVersion: 1, kind: 'Pod' } } },
+    out: { spec: { tmpl: { kind: 'Pod' } } },
+    changed: true,
+  },
+  {
     name: 'embedded resource: a non-string kind is not kept',
     schema: spec({ tmpl: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': false } }),
     in: { spec: { tmpl: { kind: 3, apiVersion: 'v1' } } },

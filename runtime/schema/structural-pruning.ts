@@ -5,13 +5,16 @@
 // x-kubernetes-preserve-unknown-fields, where unknown fields stay and the
 // fields the schema does describe are still pruned. The root and every
 // x-kubernetes-embedded-resource keep apiVersion and kind (when strings) and
-// metadata; an embedded resource's metadata keeps only ObjectMeta's fields
-// (decoding it into ObjectMeta drops the rest upstream). Compiled once per
+// metadata; an embedded resource's metadata is coerced as upstream's storage
+// decode does with dropInvalidMetadata (object-meta.ts: fields unknown to
+// ObjectMeta or of the wrong type dropped, the rest as Go encodes them; a
+// non-string apiVersion or kind dropped). Compiled once per
 // served version from its openAPIV3Schema; `canPrune` is false for a schema
 // under which no stored object can lose a field (its root preserves unknown
 // fields and nothing below narrows that), so readers can skip the walk;
 // `fingerprint` tells versions whose schemas are the same apart from others.
 import { createHash } from 'node:crypto';
+import { decodeObjectMeta } from './object-meta.ts';
 import { isObject, rawRef, type OpenAPISchema } from './util.ts';
 
 interface Node {
@@ -23,25 +26,6 @@ interface Node {
 }
 
 type Json = Record<string, unknown>;
-
-/** The fields of ObjectMeta (metav1.ObjectMeta's JSON names). */
-const OBJECT_META_FIELDS = new Set([
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-]);
 
 export interface StructuralPruning {
   /** Whether any object can lose a field to this schema. */
@@ -67,15 +51,26 @@ function compileNode(s: OpenAPISchema, found: { prunes: boolean }): Node {
   return n;
 }
 
-/** Upstream's metadata decode of an embedded resource: fields ObjectMeta does not have are dropped. */
-function pruneMetadata(md: unknown): boolean {
-  if (!md || typeof md !== 'object' || Array.isArray(md)) return false;
+/**
+ * Upstream's metadata coercion of an embedded resource read from storage
+ * (dropInvalidMetadata): decoded into ObjectMeta field by field, a field of
+ * the wrong type or unknown to ObjectMeta dropped, the rest as Go encodes it;
+ * a non-string apiVersion or kind dropped. True when o changed.
+ */
+function coerceEmbedded(o: Json): boolean {
   let changed = false;
-  for (const k of Object.keys(md)) {
-    if (!OBJECT_META_FIELDS.has(k)) {
-      delete (md as Json)[k];
+  for (const k of ['apiVersion', 'kind']) {
+    if (k in o && typeof o[k] !== 'string') {
+      delete o[k];
       changed = true;
     }
+  }
+  const md = o.metadata;
+  if (md === undefined || md === null || typeof md !== 'object' || Array.isArray(md)) return changed;
+  const { meta } = decodeObjectMeta(md, true);
+  if (meta && JSON.stringify(meta) !== JSON.stringify(md)) {
+    o.metadata = meta;
+    changed = true;
   }
   return changed;
 }
@@ -101,11 +96,9 @@ function prune(x: unknown, s: Node | undefined, root: boolean): boolean {
     return had.length > 0;
   }
   const resource = root || s.embedded;
+  if (s.embedded && !root && coerceEmbedded(o)) changed = true;
   for (const k of Object.keys(o)) {
-    if (resource && keptResourceField(o, k)) {
-      if (k === 'metadata' && !root && pruneMetadata(o[k])) changed = true;
-      continue;
-    }
+    if (resource && keptResourceField(o, k)) continue;
     const p = s.properties?.get(k) ?? s.additional;
     if (p) {
       if (prune(o[k], p, false)) changed = true;
@@ -127,11 +120,9 @@ function pruneKnown(x: unknown, s: Node, root: boolean): boolean {
     return changed;
   }
   const o = x as Json;
+  if (s.embedded && !root && coerceEmbedded(o)) changed = true;
   for (const k of Object.keys(o)) {
-    if ((root || s.embedded) && (k === 'apiVersion' || k === 'kind' || k === 'metadata')) {
-      if (k === 'metadata' && !root && pruneMetadata(o[k])) changed = true;
-      continue;
-    }
+    if ((root || s.embedded) && (k === 'apiVersion' || k === 'kind' || k === 'metadata')) continue;
     const p = s.properties?.get(k) ?? s.additional;
     if (p && prune(o[k], p, false)) changed = true;
   }

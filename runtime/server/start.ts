@@ -233,6 +233,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       return p as Promise<SchemaValidator>;
     },
     defaulter: new Defaulter(generated.mergeSchema, (schema) => customSchemas.defaults(schema)),
+    embedded: (schema) => customSchemas.embedded(schema),
     managedFields: createManagedFieldsHook(generated.mergeSchema),
     admission,
     customResources: customSchemas,
@@ -329,6 +330,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       formatters,
       mergeSchema: generated.mergeSchema,
       defaulter: writeServices.defaulter,
+      embedded: writeServices.embedded,
       admission,
       managedFields: writeServices.managedFields,
       writePolicy: writeServices.writePolicy,

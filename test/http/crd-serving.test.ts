@@ -148,7 +148,8 @@ describe('a CRD created through the API', () => {
     ['a value outside the enum', { color: 'green' }, 422, 'Unsupported value: "green": supported values: "red", "blue"'],
     ['a missing required field', {}, 422, 'spec.color: Required value'],
     ['a value below the minimum', { color: 'red', replicas: -1 }, 422, 'spec.replicas'],
-    ['a wrong type', { color: 'red', replicas: 'many' }, 400, 'spec.replicas'],
+    // decoded into unstructured, a wrong type is a schema failure (422 TypeInvalid), not a decode error
+    ['a wrong type', { color: 'red', replicas: 'many' }, 422, 'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"'],
   ])('refuses %s', async (_name, spec, code, text) => {
     const r = await call('POST', W, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'bad' }, spec });
     expect(r.status).toBe(code);

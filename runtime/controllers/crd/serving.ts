@@ -22,12 +22,26 @@ import { serviceResolver } from '../../webhook-client/service-resolver.ts';
 import { servedServiceLookup } from '../../registry/served-service-lookup.ts';
 import type { VersionConverter } from '../../registry/conversion/converter.ts';
 import type { ServiceResolver } from '../../webhook-client/client-config.ts';
+import type { OpenAPISchema } from '../../schema/util.ts';
 
 /** The apiVersion of the CRD's version marked storage (served or not); `fallback` when none is. */
 function storageVersionOf(crd: Obj, group: string, fallback: string): string {
   const versions: unknown = crd.spec?.versions;
   const storage = Array.isArray(versions) ? (versions as Obj[]).find((v) => v?.storage === true && typeof v.name === 'string') : undefined;
   return `${group}/${storage ? (storage.name as string) : fallback}`;
+}
+
+/** Every version the CRD lists, served or not, with its openAPIV3Schema (by apiVersion). */
+function listedVersions(crd: Obj, group: string): Map<string, OpenAPISchema | undefined> {
+  const out = new Map<string, OpenAPISchema | undefined>();
+  const versions: unknown = crd.spec?.versions;
+  if (!Array.isArray(versions)) return out;
+  for (const v of versions as Obj[]) {
+    if (typeof v?.name !== 'string') continue;
+    const schema: unknown = v.schema?.openAPIV3Schema;
+    out.set(`${group}/${v.name}`, schema && typeof schema === 'object' ? (schema as OpenAPISchema) : undefined);
+  }
+  return out;
 }
 
 export interface CrdServingDeps {
@@ -104,7 +118,7 @@ export class CrdServing {
       compiled.map((c) => c.def),
       this.deps.storageFor,
       this.deps.services,
-      { converter, storageVersion: storageVersionOf(crd, group, (compiled.find((c) => c.def.storageVersion) ?? compiled[0]).def.version) },
+      { converter, storageVersion: storageVersionOf(crd, group, (compiled.find((c) => c.def.storageVersion) ?? compiled[0]).def.version), versions: listedVersions(crd, group) },
     );
     if (prev) {
       this.deps.schemas.remove(prev.schemas);

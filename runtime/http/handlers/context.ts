@@ -16,6 +16,7 @@ import type { AdmissionChain } from '../../admission/chain.ts';
 import type { WritePolicyServices } from '../../registry/policy/index.ts';
 import type { ManagedFieldsHook } from '../../registry/managed-fields.ts';
 import type { Defaulter } from '../../registry/defaults.ts';
+import type { ObjectCheckServices } from '../../registry/object-checks.ts';
 import type { ProtobufSupport } from '../protobuf.ts';
 import type { KubeProtobuf } from '../../codec/protobuf/index.ts';
 import type { WatchGuard } from '../watch-guard.ts';
@@ -31,6 +32,8 @@ export interface ServerServices {
   mergeSchema: MergeSchema;
   /** Applies the spec's declared defaults. */
   defaulter: Defaulter;
+  /** The embedded resources of a custom resource version's schema (coerced in request bodies). */
+  embedded?: ObjectCheckServices['embedded'];
   admission: AdmissionChain;
   managedFields: ManagedFieldsHook;
   /** What write policies ask (RBAC's escalation prevention); absent: none runs. */

@@ -14,11 +14,18 @@ export interface CrdConverterOptions {
   resolveService?: ServiceResolver;
 }
 
+/** Go's time.Duration text of whole seconds or milliseconds (`30s`, `1.5s`, `250ms`). */
+function goDuration(ms: number): string {
+  return ms >= 1000 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
 export function converterForCrd(crd: Obj, opts: CrdConverterOptions = {}): VersionConverter {
   const conv = crd.spec?.conversion;
   if (conv?.strategy !== 'Webhook') return noneConverter;
   const webhook = conv.webhook ?? {};
-  const client = webhookPost(webhook.clientConfig, { timeoutMs: opts.timeoutMs ?? CONVERSION_WEBHOOK_TIMEOUT_MS, resolveService: opts.resolveService });
+  // upstream's client sends its limit as the `timeout` query parameter (`?timeout=30s`)
+  const timeoutMs = opts.timeoutMs ?? CONVERSION_WEBHOOK_TIMEOUT_MS;
+  const client = webhookPost(webhook.clientConfig, { timeoutMs, resolveService: opts.resolveService, query: `timeout=${goDuration(timeoutMs)}` });
   const reviewVersions: string[] = Array.isArray(webhook.conversionReviewVersions) ? webhook.conversionReviewVersions : [];
-  return remembering(webhookConverter({ reviewVersions, post: client.post, close: client.close }));
+  return remembering(webhookConverter({ reviewVersions, post: client.post, close: client.close, url: client.url }));
 }

@@ -23,7 +23,8 @@ export function convertedWatch(inner: WatchStream, convert: (obj: Obj) => Promis
           object = await convert(ev.object);
         } catch (err) {
           inner.stop();
-          yield { type: 'ERROR', object: (err instanceof ApiError ? err : errors.internal(err)).status() };
+          // a plain error (no reason) is an InternalError in a watch, as upstream's watch wraps it
+          yield { type: 'ERROR', object: (err instanceof ApiError && err.reason !== '' ? err : errors.internal(err)).status() };
           return;
         }
         yield ev.encoded ? { type: ev.type, object, encoded: ev.encoded } : { type: ev.type, object };

@@ -4,6 +4,7 @@
 // "conversion webhook for <gvk> ..." text.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/errors.ts';
+import { WebhookCallError } from '../../auth/webhook/client.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { webhookConverter, type WebhookAnswer } from './webhook.ts';
 import { noneConverter, remembering } from './converter.ts';
@@ -86,16 +87,15 @@ describe('webhookConverter', () => {
     const err = await failure(c.convert([obj('a')], 'example.com/v1'));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.code).toBe(500);
-    expect(err.status()).toMatchObject({ reason: 'InternalError' });
-    expect(err.message).toContain(`Internal error occurred: `);
+    // upstream's converter returns a plain error: no reason, the text as it is
+    expect(err.status().reason).toBeUndefined();
+    expect(err.message.startsWith('conversion webhook for example.com/v1alpha1, Kind=Widget ')).toBe(true);
     expect(err.message).toContain(message);
   });
 
   it('answers 500 when the call fails or answers an error status', async () => {
     const down = webhookConverter({ reviewVersions: ['v1'], post: () => Promise.reject(new Error('the webhook did not answer within 30000ms')) });
-    expect((await failure(down.convert([obj('a')], 'example.com/v1'))).message).toBe(
-      'Internal error occurred: conversion webhook for example.com/v1alpha1, Kind=Widget failed: the webhook did not answer within 30000ms',
-    );
+    expect((await failure(down.convert([obj('a')], 'example.com/v1'))).message).toBe('conversion webhook for example.com/v1alpha1, Kind=Widget failed: the webhook did not answer within 30000ms');
     const bad = webhookConverter({ reviewVersions: ['v1'], post: () => Promise.resolve({ status: 503, body: Buffer.from('') }) });
     expect((await failure(bad.convert([obj('a')], 'example.com/v1'))).code).toBe(500);
   });
@@ -139,6 +139,25 @@ describe('remembering', () => {
     await failure(c.convert([o], 'example.com/v1'));
     await failure(c.convert([o], 'example.com/v1'));
     expect(calls).toBe(2);
+  });
+});
+
+describe('a failed POST in Go client words', () => {
+  const URL = 'https://conv.hooks.svc:443/convert?timeout=30s';
+  it.each<[string, Error, string]>([
+    ['a refused connection', new WebhookCallError('calling the webhook: connect ECONNREFUSED 10.1.2.3:8443', false), 'dial tcp 10.1.2.3:8443: connect: connection refused'],
+    ['a closed connection', new WebhookCallError('calling the webhook: socket hang up', true), 'EOF'],
+    [
+      'an unknown CA',
+      new WebhookCallError('calling the webhook: self-signed certificate in certificate chain', false),
+      'tls: failed to verify certificate: x509: certificate signed by unknown authority',
+    ],
+    ['a call past its limit', new WebhookCallError('the webhook did not answer within 30000ms', false, true), 'context deadline exceeded'],
+    ['a Service without endpoints', new Error('no endpoints available for service "conv"'), 'no endpoints available for service "conv"'],
+  ])('%s', async (_, err, text) => {
+    const c = webhookConverter({ reviewVersions: ['v1'], post: () => Promise.reject(err), url: URL });
+    const e = await failure(c.convert([obj('a')], 'example.com/v1'));
+    expect([e.code, e.message]).toEqual([500, `conversion webhook for example.com/v1alpha1, Kind=Widget failed: Post "${URL}": ${text}`]);
   });
 });
 

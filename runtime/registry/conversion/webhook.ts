@@ -1,14 +1,16 @@
 // `Webhook` conversion: the objects not yet in the desired version are sent
 // in one ConversionReview to the CRD's conversion webhook (the POST itself
 // is a function given in, see client.ts), and the answer is checked as
-// kube-apiserver checks it (review.ts). Every failure is a 500
-// InternalError whose message is upstream's "conversion webhook for
-// <group/version, Kind=kind> ..." text.
+// kube-apiserver checks it (review.ts). Every failure is a 500 without a
+// reason (upstream's converter returns a plain error) whose message is
+// upstream's "conversion webhook for <group/version, Kind=kind> ..." text; a
+// failed POST says why as Go's client does (transport-text.ts).
 
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../api/errors.ts';
 import type { Obj } from '../../storage/interface.ts';
 import type { VersionConverter } from './converter.ts';
+import { postFailureText } from './transport-text.ts';
 import { checkConverted, convertedObjectsOf, gvkText, restoreMetadata, reviewRequest, reviewVersionOf } from './review.ts';
 
 /** How long a conversion webhook may take to answer (upstream's webhook client default). */
@@ -24,6 +26,8 @@ export interface WebhookConverterConfig {
   reviewVersions: readonly string[];
   /** POSTs the review's JSON to the webhook; rejects with an Error saying why the call failed. */
   post: (body: string) => Promise<WebhookAnswer>;
+  /** The URL as upstream's client names it in errors (`Post "<url>": ...`); absent: the reason alone. */
+  url?: string;
   /** The request uid (a random UUID unless given, for tests). */
   uid?: () => string;
   close?: () => void;
@@ -41,7 +45,8 @@ export function webhookConverter(cfg: WebhookConverterConfig): VersionConverter 
       if (toConvert.length === 0) return objs;
       const list = objs.length > 1;
       const gvk = gvkText(toConvert[0].apiVersion, toConvert[0].kind);
-      const fail = (text: string) => errors.internal(new Error(`conversion webhook for ${gvk} ${text}`));
+      // a plain error upstream (the storage codec's): 500 without a reason, the text as it is
+      const fail = (text: string) => errors.storageFailure(`conversion webhook for ${gvk} ${text}`);
       let version;
       try {
         version = reviewVersionOf(cfg.reviewVersions);
@@ -50,8 +55,13 @@ export function webhookConverter(cfg: WebhookConverterConfig): VersionConverter 
       }
       const uid = uidOf();
       let answer: unknown;
+      let res: WebhookAnswer;
       try {
-        const res = await cfg.post(JSON.stringify(reviewRequest(version, uid, apiVersion, toConvert)));
+        res = await cfg.post(JSON.stringify(reviewRequest(version, uid, apiVersion, toConvert)));
+      } catch (err) {
+        throw fail(`failed: ${cfg.url !== undefined ? postFailureText(cfg.url, err) : (err as Error).message}`);
+      }
+      try {
         if (res.status < 200 || res.status > 299) throw new Error(`the server responded with the status code ${res.status} but did not return more information`);
         answer = JSON.parse(res.body.toString('utf8'));
       } catch (err) {

@@ -1,6 +1,7 @@
 // The rules of custom resources (objects of a CustomResourceDefinition)
 // beyond the default strategy and the schema check: no create while the CRD
-// is terminating (upstream's CR handler answers 405), and the CRD's
+// is terminating (upstream's CR handler answers 405), the embedded resources'
+// apiVersion, kind and metadata (registry/embedded-resources.ts), and the CRD's
 // x-kubernetes-validations rules, run on create and update through
 // CustomResourceRules (the compiled rules of the served version; see
 // registry/custom-schemas.ts, where the CEL evaluator is plugged in).
@@ -8,9 +9,11 @@
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import { errors } from '../../api/errors.ts';
 import type { FieldError } from '../../api/field-errors.ts';
+import type { EmbeddedResources } from '../../schema/embedded-resources.ts';
 import type { StructuralDefaults } from '../../schema/structural-defaults.ts';
 import type { StructuralPruning } from '../../schema/structural-pruning.ts';
 import type { Obj } from '../../storage/interface.ts';
+import { validateEmbeddedResources } from '../embedded-resources.ts';
 import type { Strategy, SubresourceStrategy } from '../strategy.ts';
 
 /** The x-kubernetes-validations rules of one served version: field errors of an object (and its old version on update). */
@@ -30,17 +33,23 @@ export interface CustomResourceState {
   defaults?(schema: string): StructuralDefaults | undefined;
   /** The structural pruning of the version a schema name belongs to (applied to reads from storage). */
   pruning?(schema: string): StructuralPruning | undefined;
+  /** The embedded resources of the version a schema name belongs to (undefined: none). */
+  embedded?(schema: string): EmbeddedResources | undefined;
 }
 
 export function customResourceStrategy(def: ResourceDef, base: Strategy, state: CustomResourceState): Strategy {
   const schemaOf = (obj: Obj) => (typeof obj.apiVersion === 'string' ? state.schemaOf?.(def.group, def.resource, obj.apiVersion) : undefined) ?? def.schema;
   const rules = (obj: Obj, old: Obj | null) => state.rules(schemaOf(obj))?.(obj, old) ?? [];
+  const embedded = (obj: Obj) => {
+    const e = state.embedded?.(schemaOf(obj));
+    return e ? validateEmbeddedResources(e, obj) : [];
+  };
   // the store validates an update with validate() and validateUpdate(): the rules run once, with the old object
   const updating = new WeakSet<Obj>();
   const status = base.subresources?.status;
   const withRules = (sub: SubresourceStrategy): SubresourceStrategy => ({
     ...sub,
-    validateUpdate: (obj, old) => [...sub.validateUpdate(obj, old), ...rules(obj, old)],
+    validateUpdate: (obj, old) => [...sub.validateUpdate(obj, old), ...embedded(obj), ...rules(obj, old)],
   });
   return {
     ...base,
@@ -55,10 +64,10 @@ export function customResourceStrategy(def: ResourceDef, base: Strategy, state: 
       base.prepareForUpdate(obj, old);
     },
     validate(obj) {
-      return updating.has(obj) ? base.validate(obj) : [...base.validate(obj), ...rules(obj, null)];
+      return updating.has(obj) ? base.validate(obj) : [...base.validate(obj), ...embedded(obj), ...rules(obj, null)];
     },
     validateUpdate(obj, old) {
-      return [...base.validateUpdate(obj, old), ...rules(obj, old)];
+      return [...base.validateUpdate(obj, old), ...embedded(obj), ...rules(obj, old)];
     },
     ...(status ? { subresources: { ...base.subresources, status: withRules(status) } } : {}),
   };
