@@ -212,12 +212,14 @@ export function loadSpecs(specsDir: string): Model {
     if (typeof st.preferred === 'boolean') gv.preferred = st.preferred;
     if (introduced) gv.introduced = introduced;
     for (const key of ['introduced', 'deprecatedIn', 'removedIn'] as const) {
-      if (st[key] !== undefined && (typeof st[key] !== 'string' || !RELEASE.test(st[key]))) throw new CodegenError(file, jp(settingsAt, key), `${key} must be a release "<major>.<minor>", e.g. "1.29"`);
+      if (st[key] !== undefined && (typeof st[key] !== 'string' || !RELEASE.test(st[key])))
+        throw new CodegenError(file, jp(settingsAt, key), `${key} must be a release "<major>.<minor>", e.g. "1.29"`);
     }
     if (typeof st.deprecatedIn === 'string') gv.deprecatedIn = st.deprecatedIn;
     if (typeof st.removedIn === 'string') gv.removedIn = st.removedIn;
     if (st.replacement !== undefined) {
-      if (typeof st.replacement !== 'string' || !GROUP_VERSION.test(st.replacement)) throw new CodegenError(file, jp(settingsAt, 'replacement'), 'replacement must be a group-version ("group/version", or "v1" for the core group)');
+      if (typeof st.replacement !== 'string' || !GROUP_VERSION.test(st.replacement))
+        throw new CodegenError(file, jp(settingsAt, 'replacement'), 'replacement must be a group-version ("group/version", or "v1" for the core group)');
       if (!gv.deprecatedIn) throw new CodegenError(file, jp(settingsAt, 'replacement'), 'replacement needs deprecatedIn');
       const slash = st.replacement.lastIndexOf('/');
       gv.replacement = { group: slash < 0 ? '' : st.replacement.slice(0, slash), version: st.replacement.slice(slash + 1) };

@@ -24,8 +24,16 @@ describe('deprecatedVersion', () => {
         removedRelease: '1.32',
       },
     },
-    { name: 'no replacement', d: def('g.io', 'v1beta1', 'A', { deprecatedIn: '1.20', removedIn: '1.40' }), want: { warning: 'g.io/v1beta1 A is deprecated in v1.20+, unavailable in v1.40+', removedRelease: '1.40' } },
-    { name: 'no removal', d: def('g.io', 'v1beta1', 'A', { deprecatedIn: '1.20', replacement: { group: 'g.io', version: 'v1', kind: 'B' } }), want: { warning: 'g.io/v1beta1 A is deprecated in v1.20+; use g.io/v1 B' } },
+    {
+      name: 'no replacement',
+      d: def('g.io', 'v1beta1', 'A', { deprecatedIn: '1.20', removedIn: '1.40' }),
+      want: { warning: 'g.io/v1beta1 A is deprecated in v1.20+, unavailable in v1.40+', removedRelease: '1.40' },
+    },
+    {
+      name: 'no removal',
+      d: def('g.io', 'v1beta1', 'A', { deprecatedIn: '1.20', replacement: { group: 'g.io', version: 'v1', kind: 'B' } }),
+      want: { warning: 'g.io/v1beta1 A is deprecated in v1.20+; use g.io/v1 B' },
+    },
     { name: 'core group-versions print bare', d: def('', 'v1', 'ComponentStatus', { deprecatedIn: '1.19' }), want: { warning: 'v1 ComponentStatus is deprecated in v1.19+' } },
     { name: 'deprecated in this release', d: def('g.io', 'v1', 'A', { deprecatedIn: '1.31' }), want: { warning: 'g.io/v1 A is deprecated in v1.31+' } },
     { name: 'deprecated only in a later release: not yet', d: def('g.io', 'v1', 'A', { deprecatedIn: '1.32', removedIn: '1.35' }), want: undefined },
@@ -44,8 +52,6 @@ describe('deprecatedVersion', () => {
 
   it("states flowcontrol v1beta3's facts in the generated registry as 1.31 has them", () => {
     const fs = resources.find((r) => r.group === 'flowcontrol.apiserver.k8s.io' && r.version === 'v1beta3' && r.kind === 'FlowSchema');
-    expect(fs && deprecatedVersion(fs)?.warning).toBe(
-      'flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is deprecated in v1.29+, unavailable in v1.32+; use flowcontrol.apiserver.k8s.io/v1 FlowSchema',
-    );
+    expect(fs && deprecatedVersion(fs)?.warning).toBe('flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is deprecated in v1.29+, unavailable in v1.32+; use flowcontrol.apiserver.k8s.io/v1 FlowSchema');
   });
 });
