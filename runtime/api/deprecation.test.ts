@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Deprecation, ResourceDef } from '../../generated/api-types.ts';
 import { resources } from '../../generated/registry.ts';
-import { deprecatedVersion } from './deprecation.ts';
+import { deprecatedVersion, recordDeprecatedUse } from './deprecation.ts';
+import { newRequestRecord } from './request-record.ts';
 
 function def(group: string, version: string, kind: string, deprecation?: Deprecation): ResourceDef {
   return { group, version, kind, deprecation } as ResourceDef;
@@ -53,5 +54,17 @@ describe('deprecatedVersion', () => {
   it("states flowcontrol v1beta3's facts in the generated registry as 1.31 has them", () => {
     const fs = resources.find((r) => r.group === 'flowcontrol.apiserver.k8s.io' && r.version === 'v1beta3' && r.kind === 'FlowSchema');
     expect(fs && deprecatedVersion(fs)?.warning).toBe('flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is deprecated in v1.29+, unavailable in v1.32+; use flowcontrol.apiserver.k8s.io/v1 FlowSchema');
+  });
+});
+
+describe('recordDeprecatedUse', () => {
+  it.each([
+    { dep: { warning: 'w', removedRelease: '1.32' }, deprecated: { removedRelease: '1.32' }, annotations: { 'k8s.io/deprecated': 'true', 'k8s.io/removed-release': '1.32' } },
+    { dep: { warning: 'w' }, deprecated: {}, annotations: { 'k8s.io/deprecated': 'true' } },
+  ])('marks the record and annotates it ($annotations)', ({ dep, deprecated, annotations }) => {
+    const r = newRequestRecord(undefined, 0);
+    recordDeprecatedUse(r, dep);
+    expect(r.deprecated).toEqual(deprecated);
+    expect(r.annotations).toEqual(annotations);
   });
 });

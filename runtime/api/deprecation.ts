@@ -9,6 +9,7 @@
 import type { ResourceDef } from '../../generated/api-types.ts';
 import { groupVersion } from './keys.ts';
 import { SERVER_VERSION } from './k8s-names.ts';
+import { addAuditAnnotation, type RequestRecord } from './request-record.ts';
 
 export interface DeprecatedVersion {
   /** The Warning header's text. */
@@ -42,4 +43,27 @@ export function deprecatedVersion(def: ResourceDef, current: string = CURRENT): 
   if (removed) warning += `, unavailable in v${removed[0]}.${removed[1]}+`;
   if (d.replacement) warning += `; use ${groupVersion(d.replacement.group, d.replacement.version)} ${d.replacement.kind}`;
   return removed ? { warning, removedRelease: `${removed[0]}.${removed[1]}` } : { warning };
+}
+
+const memo = new WeakMap<ResourceDef, DeprecatedVersion | null>();
+
+/** deprecatedVersion() of this server's release, worked out once per ResourceDef (served defs are never changed in place). */
+export function deprecatedVersionOf(def: ResourceDef): DeprecatedVersion | undefined {
+  let d = memo.get(def);
+  if (d === undefined) {
+    d = deprecatedVersion(def) ?? null;
+    memo.set(def, d);
+  }
+  return d ?? undefined;
+}
+
+/** The audit annotations of a request to a deprecated version (upstream's endpoints/metrics). */
+export const DEPRECATED_ANNOTATION = 'k8s.io/deprecated';
+export const REMOVED_RELEASE_ANNOTATION = 'k8s.io/removed-release';
+
+/** Marks the request's record: its deprecated use and the audit annotations `k8s.io/deprecated` and, when known, `k8s.io/removed-release`. */
+export function recordDeprecatedUse(record: RequestRecord, dep: DeprecatedVersion): void {
+  record.deprecated = dep.removedRelease ? { removedRelease: dep.removedRelease } : {};
+  addAuditAnnotation(record, DEPRECATED_ANNOTATION, 'true');
+  if (dep.removedRelease) addAuditAnnotation(record, REMOVED_RELEASE_ANNOTATION, dep.removedRelease);
 }

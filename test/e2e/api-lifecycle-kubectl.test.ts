@@ -1,0 +1,31 @@
+// End-to-end: the real kubectl against a server process sees the
+// deprecation warning of flowcontrol v1beta3 (printed on stderr as
+// `Warning: ...`), and none for v1.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Kubectl, type KubectlSession, kubectlSession, ok } from '../support/kubectl.ts';
+
+let session: KubectlSession;
+const k: Kubectl = (args, opts) => session.k(args, opts);
+
+beforeAll(async () => {
+  session = await kubectlSession();
+});
+afterAll(async () => {
+  await session?.stop();
+});
+
+const WARNING = 'Warning: flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is deprecated in v1.29+, unavailable in v1.32+; use flowcontrol.apiserver.k8s.io/v1 FlowSchema';
+
+describe('kubectl and a deprecated version', () => {
+  it('prints the warning for flowschemas.v1beta3, and still answers', async () => {
+    const r = await k(['get', 'flowschemas.v1beta3.flowcontrol.apiserver.k8s.io']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(WARNING);
+  });
+
+  it('prints nothing for v1', async () => {
+    const r = await k(['get', 'flowschemas.v1.flowcontrol.apiserver.k8s.io']);
+    ok(r);
+    expect(r.stderr).not.toContain('deprecated');
+  });
+});
