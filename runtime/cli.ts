@@ -18,6 +18,7 @@ import { TLSFlagError, tlsCiphers, tlsMinVersion } from './config/tls.ts';
 import { ControllersFlagError, enabledControllers } from './config/controllers.ts';
 import { AdmissionPluginsFlagError, enabledAdmissionPlugins } from './config/admission-plugins.ts';
 import { startServer } from './server/start.ts';
+import { RuntimeConfigError } from './api/runtime-config.ts';
 import { StorageOpenError } from './storage/sqlite/open-errors.ts';
 import { tuneServerHeap } from './server/heap.ts';
 
@@ -187,7 +188,14 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  if (err instanceof StorageOpenError || err instanceof ListenError || err instanceof PKIError || err instanceof AuthenticationSetupError || err instanceof AuthorizationModeError)
+  if (
+    err instanceof StorageOpenError ||
+    err instanceof ListenError ||
+    err instanceof PKIError ||
+    err instanceof AuthenticationSetupError ||
+    err instanceof AuthorizationModeError ||
+    err instanceof RuntimeConfigError
+  )
     console.error(`Error: ${err.message}`);
   else console.error(err);
   process.exit(1);

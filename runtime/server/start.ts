@@ -36,7 +36,7 @@ import { GarbageCollector } from '../gc/garbage-collector.ts';
 import { Defaulter } from '../registry/defaults.ts';
 import { openStorage, type OpenedStorage } from '../storage/factory.ts';
 import { formatters } from '../table/formatters.ts';
-import { parseRuntimeConfig } from '../api/served-index.ts';
+import { parseRuntimeConfig, validateRuntimeConfig } from '../api/runtime-config.ts';
 import { buildApiIndex } from '../registry/served.ts';
 import type { WriteServices } from '../registry/write-services.ts';
 import { sharedValidatorCache } from '../registry/object-checks.ts';
@@ -203,6 +203,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       });
   for (const note of pki?.notes ?? []) (options.log ?? console.warn)(note);
 
+  const runtimeConfig = parseRuntimeConfig(options.runtimeConfig);
   const [generated, storage] = await Promise.all([
     loadGeneratedApi(options.generatedDir),
     openStorage({
@@ -214,6 +215,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       testing: options.storageTesting,
     }),
   ]);
+  try {
+    // upstream's start-up checks of --runtime-config against the served group-versions
+    validateRuntimeConfig(runtimeConfig, generated.resources);
+  } catch (err) {
+    await storage.close();
+    throw err;
+  }
   // the write pipeline's services, shared by request handlers and in-process writers
   const admission = new AdmissionChain();
   const validatorCache = sharedValidatorCache(generated.dir);
@@ -237,7 +245,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     admission,
     customResources: customSchemas,
   };
-  const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig), writeServices);
+  const api = buildApiIndex(generated.resources, storage.storageFor, runtimeConfig, writeServices);
   let authz: ServerAuthorization;
   try {
     // CEL, for the matchConditions of an --authorization-config file (and its reloads): loaded only then

@@ -1,8 +1,10 @@
 // End-to-end: the real kubectl against a server process sees the
 // deprecation warning of flowcontrol v1beta3 (printed on stderr as
-// `Warning: ...`), and none for v1.
+// `Warning: ...`), and none for v1; the CLI refuses a --runtime-config that
+// names a removed group-version with upstream's message and exit code 1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Kubectl, type KubectlSession, kubectlSession, ok } from '../support/kubectl.ts';
+import { runCliToExit } from '../support/server-process.ts';
 
 let session: KubectlSession;
 const k: Kubectl = (args, opts) => session.k(args, opts);
@@ -27,5 +29,17 @@ describe('kubectl and a deprecated version', () => {
     const r = await k(['get', 'flowschemas.v1.flowcontrol.apiserver.k8s.io']);
     ok(r);
     expect(r.stderr).not.toContain('deprecated');
+  });
+});
+
+describe('the CLI and --runtime-config', () => {
+  it.each([
+    ['--runtime-config=extensions/v1beta1=true', 'Error: unknown api groups extensions'],
+    ['--runtime-config=policy/v1beta1=true', 'Error: group version policy/v1beta1 that has not been registered'],
+    ['--runtime-config=apps/v1=maybe', 'Error: invalid value of apps/v1: maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax'],
+  ])('%s: exits 1 with "%s"', async (flag, message) => {
+    const r = await runCliToExit(['--secure-port', '0', '--data-dir', ':memory:', flag]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(message);
   });
 });
