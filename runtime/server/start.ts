@@ -37,6 +37,7 @@ import { Defaulter } from '../registry/defaults.ts';
 import { openStorage, type OpenedStorage } from '../storage/factory.ts';
 import { formatters } from '../table/formatters.ts';
 import { parseRuntimeConfig, validateRuntimeConfig } from '../api/runtime-config.ts';
+import { serverFeatureGates } from './feature-gates.ts';
 import { buildApiIndex } from '../registry/served.ts';
 import type { WriteServices } from '../registry/write-services.ts';
 import { sharedValidatorCache } from '../registry/object-checks.ts';
@@ -112,6 +113,8 @@ export interface StartOptions extends AuthorizationOptions {
   authenticationTokenWebhook?: { configFile: string; version?: string; cacheTtlMs?: number };
   /** --authentication-config: an AuthenticationConfiguration file (anonymous access conditions). */
   authenticationConfig?: string;
+  /** --feature-gates: the flag's text (`WatchList=true,...`) or the settings by name; 1.31's defaults for the others. */
+  featureGates?: string | Record<string, boolean>;
   /** --api-audiences (default: the service-account issuers). */
   apiAudiences?: string[];
   /** --service-account-signing-key-file, --service-account-key-file, --service-account-issuer (default: a key pair under <dataDir>/pki, issuer https://kubernetes.default.svc.cluster.local). */
@@ -186,6 +189,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     if (bindWarning) console.warn(bindWarning);
   }
   validateAuthorizationOptions(options);
+  const features = serverFeatureGates(options);
+  for (const w of features.warnings) (options.log ?? console.warn)(w);
   const controllers = enabledControllers(options.controllers);
   const admissionPlugins = new Set(enabledAdmissionPlugins(options.enableAdmissionPlugins, options.disableAdmissionPlugins));
   const inMemory = !options.dataDir || options.dataDir === ':memory:';
@@ -343,6 +348,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
       protobuf,
       watches: new WatchGuard({ maxWatches: options.maxWatches, maxWatchesPerUser: options.maxWatchesPerUser, stallTimeoutMs: options.watchStallTimeoutMs }),
+      features,
     },
     authentication: authn.chain,
     tokenRequests: {
@@ -461,7 +467,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     eventTTLMs: options.eventTTLMs,
     admissionPlugins,
     openapiDir: generated.openapiDir,
-    crds: { storageFor: storage.storageFor, services: writeServices, schemas: customSchemas, compiler: options.crdValidatorCompiler },
+    crds: { storageFor: storage.storageFor, services: writeServices, schemas: customSchemas, compiler: options.crdValidatorCompiler, features },
   });
   for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);
   bootstrapped = true;
