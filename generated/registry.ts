@@ -2562,6 +2562,11 @@ export const resources: ResourceDef[] = [
     deprecation: {
       deprecatedIn: "1.29",
       removedIn: "1.32",
+      replacement: {
+        group: "flowcontrol.apiserver.k8s.io",
+        version: "v1",
+        kind: "FlowSchema",
+      },
     },
     schema: "io.k8s.api.flowcontrol.v1beta3.FlowSchema",
     custom: false,
@@ -2642,6 +2647,11 @@ export const resources: ResourceDef[] = [
     deprecation: {
       deprecatedIn: "1.29",
       removedIn: "1.32",
+      replacement: {
+        group: "flowcontrol.apiserver.k8s.io",
+        version: "v1",
+        kind: "PriorityLevelConfiguration",
+      },
     },
     schema: "io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfiguration",
     custom: false,

@@ -18,6 +18,8 @@ import { TLSFlagError, tlsCiphers, tlsMinVersion } from './config/tls.ts';
 import { ControllersFlagError, enabledControllers } from './config/controllers.ts';
 import { AdmissionPluginsFlagError, enabledAdmissionPlugins } from './config/admission-plugins.ts';
 import { startServer } from './server/start.ts';
+import { RuntimeConfigError } from './api/runtime-config.ts';
+import { FeatureGateError } from './features/feature-gates.ts';
 import { StorageOpenError } from './storage/sqlite/open-errors.ts';
 import { tuneServerHeap } from './server/heap.ts';
 
@@ -129,6 +131,7 @@ async function main(): Promise<void> {
     tlsCipherSuites: list(flags['tls-cipher-suites']),
     port: Number(flags['secure-port']),
     runtimeConfig: flags['runtime-config'] as string | undefined,
+    featureGates: flags['feature-gates'] as string | undefined,
     minRequestTimeoutSeconds: Number(flags['min-request-timeout']),
     livezGracePeriodMs: Number(flags['livez-grace-period']),
     shutdownDelayMs: Number(flags['shutdown-delay-duration']),
@@ -187,7 +190,15 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  if (err instanceof StorageOpenError || err instanceof ListenError || err instanceof PKIError || err instanceof AuthenticationSetupError || err instanceof AuthorizationModeError)
+  if (
+    err instanceof StorageOpenError ||
+    err instanceof ListenError ||
+    err instanceof PKIError ||
+    err instanceof AuthenticationSetupError ||
+    err instanceof AuthorizationModeError ||
+    err instanceof RuntimeConfigError ||
+    err instanceof FeatureGateError
+  )
     console.error(`Error: ${err.message}`);
   else console.error(err);
   process.exit(1);

@@ -44,7 +44,7 @@ export function withBuiltinFacts(group: string, d: DeclaredResource): DeclaredRe
 
 /** Keyed by `group/version`; the shape of x-specserver-group-version. */
 const BUILTIN_GROUP_VERSIONS: Record<string, Record<string, unknown>> = {
-  'flowcontrol.apiserver.k8s.io/v1beta3': { introduced: '1.26', enabledByDefault: true, deprecatedIn: '1.29', removedIn: '1.32' },
+  'flowcontrol.apiserver.k8s.io/v1beta3': { introduced: '1.26', enabledByDefault: true, deprecatedIn: '1.29', removedIn: '1.32', replacement: 'flowcontrol.apiserver.k8s.io/v1' },
   'networking.k8s.io/v1beta1': { introduced: '1.31', enabledByDefault: false },
 };
 

@@ -75,6 +75,22 @@ describe('registry facts from group-version settings', () => {
     expect(m.resources[0].deprecation).toEqual({ deprecatedIn: '1.29', removedIn: '1.32' });
   });
 
+  it('names the replacement kind in the replacing group-version', () => {
+    const m = load({ 'a.json': doc('g.io', 'v1beta3', ['A'], { deprecatedIn: '1.29', replacement: 'g.io/v1' }) });
+    expect(m.resources[0].deprecation).toEqual({ deprecatedIn: '1.29', replacement: { group: 'g.io', version: 'v1', kind: 'A' } });
+    const core = load({ 'a.json': doc('g.io', 'v1beta1', ['A'], { deprecatedIn: '1.20', replacement: 'v1' }) });
+    expect(core.resources[0].deprecation?.replacement).toEqual({ group: '', version: 'v1', kind: 'A' });
+  });
+
+  it.each([
+    { settings: { deprecatedIn: 'v1.29' }, error: /deprecatedIn must be a release/ },
+    { settings: { deprecatedIn: '1.29', removedIn: '1' }, error: /removedIn must be a release/ },
+    { settings: { deprecatedIn: '1.29', replacement: 'g.io/V1' }, error: /replacement must be a group-version/ },
+    { settings: { replacement: 'g.io/v1' }, error: /replacement needs deprecatedIn/ },
+  ])('refuses life-cycle settings $settings', ({ settings, error }) => {
+    expect(() => load({ 'a.json': doc('g.io', 'v1beta3', ['A'], settings) })).toThrow(error);
+  });
+
   it('defaults compact entries as docs/spec-format.md says', () => {
     const d = doc('g.io', 'v1', ['Review']);
     (d['x-specserver-resources'][0] as Record<string, unknown>).verbs = ['create'];

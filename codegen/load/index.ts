@@ -28,6 +28,10 @@ interface PendingDoc {
 }
 
 const GVK = 'x-kubernetes-group-version-kind';
+/** A Kubernetes release as the life-cycle settings name it: `1.29`. */
+const RELEASE = /^\d+\.\d+$/;
+/** `group/version`, or a bare version for the core group. */
+const GROUP_VERSION = /^(?:[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?v\d+(?:(?:alpha|beta)\d+)?$/;
 
 export function gvksOf(schema: OpenAPISchema): Gvk[] {
   const v = schema[GVK];
@@ -150,7 +154,12 @@ export function loadSpecs(specsDir: string): Model {
       file,
       jsonPath: d.jsonPath,
     };
-    const dep = { ...(gv.deprecatedIn ? { deprecatedIn: gv.deprecatedIn } : {}), ...(gv.removedIn ? { removedIn: gv.removedIn } : {}), ...(d.deprecation ?? {}) };
+    const dep = {
+      ...(gv.deprecatedIn ? { deprecatedIn: gv.deprecatedIn } : {}),
+      ...(gv.removedIn ? { removedIn: gv.removedIn } : {}),
+      ...(gv.replacement ? { replacement: { ...gv.replacement, kind: d.kind } } : {}),
+      ...(d.deprecation ?? {}),
+    };
     if (d.deprecation || gv.deprecatedIn || gv.removedIn) r.deprecation = dep;
     if (storageExplicit !== undefined) r.storageExplicit = storageExplicit;
     loaded.push(r);
@@ -204,8 +213,19 @@ export function loadSpecs(specsDir: string): Model {
     };
     if (typeof st.preferred === 'boolean') gv.preferred = st.preferred;
     if (introduced) gv.introduced = introduced;
+    for (const key of ['introduced', 'deprecatedIn', 'removedIn'] as const) {
+      if (st[key] !== undefined && (typeof st[key] !== 'string' || !RELEASE.test(st[key])))
+        throw new CodegenError(file, jp(settingsAt, key), `${key} must be a release "<major>.<minor>", e.g. "1.29"`);
+    }
     if (typeof st.deprecatedIn === 'string') gv.deprecatedIn = st.deprecatedIn;
     if (typeof st.removedIn === 'string') gv.removedIn = st.removedIn;
+    if (st.replacement !== undefined) {
+      if (typeof st.replacement !== 'string' || !GROUP_VERSION.test(st.replacement))
+        throw new CodegenError(file, jp(settingsAt, 'replacement'), 'replacement must be a group-version ("group/version", or "v1" for the core group)');
+      if (!gv.deprecatedIn) throw new CodegenError(file, jp(settingsAt, 'replacement'), 'replacement needs deprecatedIn');
+      const slash = st.replacement.lastIndexOf('/');
+      gv.replacement = { group: slash < 0 ? '' : st.replacement.slice(0, slash), version: st.replacement.slice(slash + 1) };
+    }
     addGv(gv, at);
     if (doc['x-specserver-conversions'] !== undefined) {
       conversions.push({ group, version, list: readConversions(file, doc['x-specserver-conversions'], jp(at, 'x-specserver-conversions')) });

@@ -30,6 +30,8 @@ export interface GroupVersion {
   introduced?: string;
   deprecatedIn?: string;
   removedIn?: string;
+  /** The group-version replacing this one, for its deprecation warning (the same kind there). */
+  replacement?: { group: string; version: string };
   custom: boolean;
 }
 

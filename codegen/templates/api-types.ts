@@ -47,10 +47,16 @@ export interface SubresourceDef {
   scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
 }
 
+/** A deprecated version's life-cycle facts (upstream's APILifecycleDeprecated/Removed/Replacement; a CRD's deprecated version). */
 export interface Deprecation {
+  /** Release it was deprecated in (`1.29`). */
   deprecatedIn?: string;
+  /** Release it is no longer served in (`1.32`). */
   removedIn?: string;
+  /** The kind that replaces it. */
   replacement?: { group: string; version: string; kind: string };
+  /** The whole warning text, when the spec states its own (a CRD version's deprecationWarning). */
+  warning?: string;
 }
 
 /** A field path: property names from the object's root (`['spec', 'limited', 'nominalConcurrencyShares']`). */

@@ -1,10 +1,10 @@
-// The served-resource index: --runtime-config parsing and enabling, one
+// The served-resource index (--runtime-config is runtime-config.test.ts): one
 // binding per group and resource (made with the storage version), look-up
 // by path and by kind (preferred version first).
 
 import { describe, expect, it } from 'vitest';
 import type { ResourceDef } from '../../generated/api-types.ts';
-import { ServedIndex, isEnabled, parseRuntimeConfig } from './served-index.ts';
+import { ServedIndex } from './served-index.ts';
 
 function def(group: string, version: string, over: Partial<ResourceDef> = {}): ResourceDef {
   return {
@@ -33,22 +33,6 @@ function def(group: string, version: string, over: Partial<ResourceDef> = {}): R
     ...over,
   };
 }
-
-describe('runtime config', () => {
-  it('parses and applies the most specific setting', () => {
-    const rc = parseRuntimeConfig('api/all=false, example.com/v1=true,example.com/v2/widgets');
-    expect([...rc]).toEqual([
-      ['api/all', false],
-      ['example.com/v1', true],
-      ['example.com/v2/widgets', true],
-    ]);
-    expect(isEnabled(def('example.com', 'v1'), rc)).toBe(true);
-    expect(isEnabled(def('example.com', 'v2'), rc)).toBe(true);
-    expect(isEnabled(def('other.com', 'v1'), rc)).toBe(false);
-    expect(isEnabled(def('', 'v1'), parseRuntimeConfig('api/v1=false'))).toBe(false);
-    expect(() => parseRuntimeConfig('api/all=maybe')).toThrow('invalid value in --runtime-config for api/all: maybe');
-  });
-});
 
 describe('ServedIndex', () => {
   it('binds each group and resource once, to its storage version', () => {

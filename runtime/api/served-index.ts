@@ -8,7 +8,7 @@
 // a store; see registry/served.ts), so this layer knows nothing of storage.
 
 import type { ResourceDef } from '../../generated/api-types.ts';
-import { groupVersion } from './keys.ts';
+import { isEnabled, type RuntimeConfig } from './runtime-config.ts';
 
 export interface Served<S> {
   def: ResourceDef;
@@ -16,32 +16,6 @@ export interface Served<S> {
   store: S;
   /** The version objects are stored in. */
   storageDef: ResourceDef;
-}
-
-/** Parses --runtime-config (`api/all=true,networking.k8s.io/v1beta1=true,batch/v1=false`). */
-export function parseRuntimeConfig(text: string | undefined): Map<string, boolean> {
-  const out = new Map<string, boolean>();
-  if (!text) return out;
-  for (const part of text.split(',')) {
-    const p = part.trim();
-    if (!p) continue;
-    const [k, v = 'true'] = p.split('=');
-    if (v !== 'true' && v !== 'false') throw new Error(`invalid value in --runtime-config for ${k}: ${v}`);
-    out.set(k.trim(), v === 'true');
-  }
-  return out;
-}
-
-export function isEnabled(def: ResourceDef, rc: Map<string, boolean>): boolean {
-  const gv = groupVersion(def.group, def.version);
-  const gvr = `${gv}/${def.resource}`;
-  if (rc.has(gvr)) return rc.get(gvr)!;
-  if (rc.has(gv)) return rc.get(gv)!;
-  if (!def.group && rc.has(`api/${def.version}`)) return rc.get(`api/${def.version}`)!;
-  const levelKey = def.stability === 'GA' ? 'api/ga' : def.stability === 'beta' ? 'api/beta' : 'api/alpha';
-  if (rc.has(levelKey)) return rc.get(levelKey)!;
-  if (rc.has('api/all')) return rc.get('api/all')!;
-  return def.enabledByDefault;
 }
 
 /** What changed in the index: the group and resource added or removed, with its defs. */
@@ -58,7 +32,7 @@ export class ServedIndex<S> {
   private readonly listeners = new Set<(change: ServedChange<S>) => void>();
 
   /** `bind` is called once per enabled group and resource, with the version it is stored in. */
-  constructor(defs: ResourceDef[], bind: (storageDef: ResourceDef) => S, runtimeConfig: Map<string, boolean>) {
+  constructor(defs: ResourceDef[], bind: (storageDef: ResourceDef) => S, runtimeConfig: RuntimeConfig) {
     const enabled = defs.filter((d) => isEnabled(d, runtimeConfig));
     const bound = new Map<string, { store: S; storageDef: ResourceDef }>();
     for (const def of enabled) {

@@ -43,6 +43,7 @@ import { andThen, isPromise, type Maybe } from '../api/maybe.ts';
 import { prettyPrint } from './pretty.ts';
 import { requestHeader, requestTarget } from './request-headers.ts';
 import { newRequestRecord, type RequestRecord } from '../api/request-record.ts';
+import { deprecatedVersionOf, recordDeprecatedUse } from '../api/deprecation.ts';
 
 /** Who a request is (auth/chain.ts): throws 401 for a bad credential, or for none where anonymous access is off. */
 export interface Authentication {
@@ -79,7 +80,7 @@ export interface AppOptions {
   bindAddress?: string;
 }
 
-type Env = { Variables: { info: RequestInfo; user: UserInfo; query: URLSearchParams; auth: AuthRequest; record: RequestRecord } };
+type Env = { Variables: { info: RequestInfo; user: UserInfo; query: URLSearchParams; auth: AuthRequest; record: RequestRecord; warnings?: string[] } };
 
 type VerbHandler = (rc: RequestContext) => Maybe<Response>;
 
@@ -115,12 +116,14 @@ export function createApp(opts: AppOptions): Hono<Env> {
     if (prefersProtobuf(requestHeader(c, 'accept')) && protobufResource(c.get('info'))) {
       try {
         const codec = await opts.services.protobuf.codec('v1', 'Status');
-        return sendBytes(codec.encode(apiErr.status()), MEDIA_PROTOBUF, { status: apiErr.code, headers: apiErr.headers });
+        return sendBytes(codec.encode(apiErr.status()), MEDIA_PROTOBUF, { status: apiErr.code, headers: apiErr.headers, warnings: c.get('warnings') });
       } catch {
         /* fall back to JSON */
       }
     }
-    return sendStatus(apiErr, { pretty: prettyPrint(c.get('query') ?? new URLSearchParams(requestTarget(c).query), requestHeader(c, 'user-agent')) });
+    // the warnings of an endpoint that was reached (a deprecated version's, admission's) go out with its error too, as upstream's
+    const warnings = c.get('warnings');
+    return sendStatus(apiErr, { pretty: prettyPrint(c.get('query') ?? new URLSearchParams(requestTarget(c).query), requestHeader(c, 'user-agent')), warnings });
   });
 
   // The stages every request passes, in upstream's order (one module each), run by the app's one route:
@@ -273,6 +276,13 @@ export function createApp(opts: AppOptions): Hono<Env> {
     // 404/405/400 unless this path shape of this resource serves the verb (path-verbs.ts)
     checkRoute(res.def, info);
     const rc: RequestContext = { c, info, query: c.get('query'), res, user, services: opts.services, warnings: [], record: c.get('record') };
+    c.set('warnings', rc.warnings);
+    // a deprecated version: upstream's Warning on every verb, the record's mark and its audit annotations
+    const deprecated = deprecatedVersionOf(res.def);
+    if (deprecated) {
+      rc.warnings.push(deprecated.warning);
+      recordDeprecatedUse(rc.record, deprecated);
+    }
     if (info.subresource === 'token' && info.verb === 'create' && res.def.group === '' && res.def.resource === 'serviceaccounts') {
       return handleTokenRequest(rc, opts.tokenRequests);
     }

@@ -7,6 +7,7 @@
 
 import type { ResourceDef, VersionDefault } from '../../generated/api-types.ts';
 import { ServedIndex, type Served } from '../api/served-index.ts';
+import type { RuntimeConfig } from '../api/runtime-config.ts';
 import { RegistryStore, attrsOf, keyRootOf } from './store.ts';
 import { defaultStrategy, scaleStrategy, statusStrategy, type SubresourceStrategy } from './strategy.ts';
 import { strategyFor } from './strategies/index.ts';
@@ -103,7 +104,7 @@ function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, service
 }
 
 /** The served index; `services` lets in-process writers run the whole write pipeline (see write-services.ts). */
-export function buildApiIndex(defs: ResourceDef[], storageFor: StorageProvider, runtimeConfig: Map<string, boolean>, services?: WriteServices): ApiIndex {
+export function buildApiIndex(defs: ResourceDef[], storageFor: StorageProvider, runtimeConfig: RuntimeConfig, services?: WriteServices): ApiIndex {
   const versionsOf = new Map<string, ResourceDef[]>();
   for (const d of defs) {
     if (d.custom) continue;

@@ -48,6 +48,25 @@ describe('readCrd and crdResourceDefs', () => {
       });
   });
 
+  it.each([
+    { name: 'its own text', versions: [version('v1beta1', { deprecated: true, deprecationWarning: 'use v1, please' }), version('v1', { storage: true })], want: 'use v1, please' },
+    {
+      name: 'the default names the best undeprecated served version above it',
+      versions: [version('v1alpha1', { deprecated: true }), version('v1beta1'), version('v1', { storage: true }), version('v2', { served: false })],
+      want: 'example.com/v1alpha1 Widget is deprecated; use example.com/v1 Widget',
+    },
+    { name: 'the default without a better version', versions: [version('v1', { deprecated: true, storage: true }), version('v1beta1')], want: 'example.com/v1 Widget is deprecated' },
+    {
+      name: 'deprecated versions are no replacement',
+      versions: [version('v1beta1', { deprecated: true, storage: true }), version('v1', { deprecated: true })],
+      want: 'example.com/v1beta1 Widget is deprecated',
+    },
+  ])('a deprecated version warns: $name', ({ versions, want }) => {
+    const defs = crdResourceDefs(readCrd(crd({ ...base, versions }), '$', fail));
+    expect(defs[0].deprecation).toEqual({ warning: want });
+    expect(defs.slice(1).map((d) => d.deprecation)).not.toContainEqual({ warning: want });
+  });
+
   it('reads subresources, printer columns, selectable fields and names', () => {
     const v = version('v1', {
       storage: true,

@@ -133,7 +133,10 @@ export function readCrd(crd: Record<string, unknown>, docAt: string, fail: Fail)
       nameRule: 'subdomain',
       virtual: false,
     };
-    if (ver.deprecated === true) resource.deprecation = {};
+    if (ver.deprecated === true) {
+      const warning = typeof ver.deprecationWarning === 'string' ? ver.deprecationWarning : defaultDeprecationWarning(group, kind, version, versions as unknown[]);
+      resource.deprecation = { warning };
+    }
     out.push({
       group,
       version,
@@ -147,6 +150,22 @@ export function readCrd(crd: Record<string, unknown>, docAt: string, fail: Fail)
     });
   });
   return out;
+}
+
+/**
+ * A deprecated CRD version's warning when the CRD states none, as
+ * apiextensions-apiserver words it: `<group>/<version> <Kind> is deprecated`,
+ * and `; use <group>/<version> <Kind>` naming the served, undeprecated
+ * version of highest priority among those above it, if any.
+ */
+export function defaultDeprecationWarning(group: string, kind: string, version: string, versions: unknown[]): string {
+  const msg = `${group}/${version} ${kind} is deprecated`;
+  const better = versions
+    .filter(isObject)
+    .filter((v) => v.served === true && v.deprecated !== true && typeof v.name === 'string' && compareVersionPriority(v.name, version) < 0)
+    .map((v) => v.name as string)
+    .sort(compareVersionPriority);
+  return better.length ? `${msg}; use ${group}/${better[0]} ${kind}` : msg;
 }
 
 /**

@@ -36,7 +36,8 @@ import { GarbageCollector } from '../gc/garbage-collector.ts';
 import { Defaulter } from '../registry/defaults.ts';
 import { openStorage, type OpenedStorage } from '../storage/factory.ts';
 import { formatters } from '../table/formatters.ts';
-import { parseRuntimeConfig } from '../api/served-index.ts';
+import { parseRuntimeConfig, validateRuntimeConfig } from '../api/runtime-config.ts';
+import { serverFeatureGates } from './feature-gates.ts';
 import { buildApiIndex } from '../registry/served.ts';
 import type { WriteServices } from '../registry/write-services.ts';
 import { sharedValidatorCache } from '../registry/object-checks.ts';
@@ -112,6 +113,8 @@ export interface StartOptions extends AuthorizationOptions {
   authenticationTokenWebhook?: { configFile: string; version?: string; cacheTtlMs?: number };
   /** --authentication-config: an AuthenticationConfiguration file (anonymous access conditions). */
   authenticationConfig?: string;
+  /** --feature-gates: the flag's text (`WatchList=true,...`) or the settings by name; 1.31's defaults for the others. */
+  featureGates?: string | Record<string, boolean>;
   /** --api-audiences (default: the service-account issuers). */
   apiAudiences?: string[];
   /** --service-account-signing-key-file, --service-account-key-file, --service-account-issuer (default: a key pair under <dataDir>/pki, issuer https://kubernetes.default.svc.cluster.local). */
@@ -186,6 +189,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     if (bindWarning) console.warn(bindWarning);
   }
   validateAuthorizationOptions(options);
+  const features = serverFeatureGates(options);
+  for (const w of features.warnings) (options.log ?? console.warn)(w);
   const controllers = enabledControllers(options.controllers);
   const admissionPlugins = new Set(enabledAdmissionPlugins(options.enableAdmissionPlugins, options.disableAdmissionPlugins));
   const inMemory = !options.dataDir || options.dataDir === ':memory:';
@@ -203,6 +208,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       });
   for (const note of pki?.notes ?? []) (options.log ?? console.warn)(note);
 
+  const runtimeConfig = parseRuntimeConfig(options.runtimeConfig);
   const [generated, storage] = await Promise.all([
     loadGeneratedApi(options.generatedDir),
     openStorage({
@@ -214,6 +220,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       testing: options.storageTesting,
     }),
   ]);
+  try {
+    // upstream's start-up checks of --runtime-config against the served group-versions
+    validateRuntimeConfig(runtimeConfig, generated.resources);
+  } catch (err) {
+    await storage.close();
+    throw err;
+  }
   // the write pipeline's services, shared by request handlers and in-process writers
   const admission = new AdmissionChain();
   const validatorCache = sharedValidatorCache(generated.dir);
@@ -238,7 +251,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     admission,
     customResources: customSchemas,
   };
-  const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig), writeServices);
+  const api = buildApiIndex(generated.resources, storage.storageFor, runtimeConfig, writeServices);
   let authz: ServerAuthorization;
   try {
     // CEL, for the matchConditions of an --authorization-config file (and its reloads): loaded only then
@@ -337,6 +350,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
       protobuf,
       watches: new WatchGuard({ maxWatches: options.maxWatches, maxWatchesPerUser: options.maxWatchesPerUser, stallTimeoutMs: options.watchStallTimeoutMs }),
+      features,
     },
     authentication: authn.chain,
     tokenRequests: {
@@ -455,7 +469,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     eventTTLMs: options.eventTTLMs,
     admissionPlugins,
     openapiDir: generated.openapiDir,
-    crds: { storageFor: storage.storageFor, services: writeServices, schemas: customSchemas, compiler: options.crdValidatorCompiler },
+    crds: { storageFor: storage.storageFor, services: writeServices, schemas: customSchemas, compiler: options.crdValidatorCompiler, features },
   });
   for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);
   bootstrapped = true;

@@ -16,7 +16,8 @@ import type { Cacher } from '../../runtime/storage/cacher/index.ts';
 
 let s: RunningServer;
 beforeAll(async () => {
-  s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true, watchStallTimeoutMs: 0 });
+  // sendInitialEvents needs WatchList, alpha (off) in 1.31
+  s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true, watchStallTimeoutMs: 0, featureGates: { WatchList: true } });
 });
 afterAll(async () => {
   await s?.stop();

@@ -6,7 +6,8 @@ import { startServer, type RunningServer } from '../../runtime/index.ts';
 
 let s: RunningServer;
 beforeAll(async () => {
-  s = await startServer({ authorizationMode: ['AlwaysAllow'], historyWindowMs: 60_000 });
+  // sendInitialEvents needs WatchList, alpha (off) in 1.31
+  s = await startServer({ authorizationMode: ['AlwaysAllow'], historyWindowMs: 60_000, featureGates: { WatchList: true } });
 });
 afterAll(async () => {
   await s?.stop();

@@ -11,7 +11,7 @@ import { projectRoot } from '../support/clients.ts';
 
 /** Bottom first. Folders in one layer do not import each other. */
 const LAYERS: string[][] = [
-  ['api', 'schema'],
+  ['api', 'schema', 'features'],
   ['codec', 'cel', 'auth', 'config'],
   ['storage', 'apply', 'patch'],
   ['authz', 'webhook-client'],

@@ -16,6 +16,7 @@ import type { ValidatorCompiler, WorkerCompiler } from '../../schema/validator-w
 import type { CustomSchemas } from '../../registry/custom-schemas.ts';
 import { serveResource, type ApiIndex, type StorageProvider } from '../../registry/served.ts';
 import type { WriteServices } from '../../registry/write-services.ts';
+import type { FeatureGates } from '../../features/feature-gates.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { converterForCrd } from '../../registry/conversion/for-crd.ts';
 import { serviceResolver } from '../../webhook-client/service-resolver.ts';
@@ -55,6 +56,8 @@ export interface CrdServingDeps {
   resolveService?: ServiceResolver;
   /** Compiles the validators (default: a worker thread started with the first CRD). */
   compiler?: ValidatorCompiler;
+  /** The server's feature gates (CustomResourceFieldSelectors off: selectableFields are not served); absent: 1.31's defaults. */
+  features?: FeatureGates;
 }
 
 interface ServedCrd {
@@ -98,6 +101,8 @@ export class CrdServing {
     // ajv is loaded with the first CRD served, not at start
     const { compileCrd } = await import('../../schema/compile.ts');
     const compiled = await compileCrd(asServed, `${crd.metadata.uid ?? name}.${++this.compiles}`, await this.compiler());
+    // with CustomResourceFieldSelectors off a version's selectableFields are ignored, as upstream
+    if (this.deps.features && !this.deps.features.enabled('CustomResourceFieldSelectors')) for (const c of compiled) c.def = { ...c.def, selectableFields: [] };
     if (compiled.length === 0) {
       this.stop(name);
       return compiled;

@@ -24,6 +24,7 @@ import { groupVersion as apiVersionOf } from '../../api/keys.ts';
 import { prettyPrint } from '../pretty.ts';
 import { GZIP_THRESHOLD_BYTES } from '../../api/k8s-names.ts';
 import { requestHeader } from '../request-headers.ts';
+import type { FeatureGates } from '../../features/feature-gates.ts';
 import type { RequestRecord } from '../../api/request-record.ts';
 
 export interface ServerServices {
@@ -44,6 +45,8 @@ export interface ServerServices {
   protobuf: ProtobufSupport;
   /** Limits on open watches and on clients that stop taking their data. */
   watches: WatchGuard;
+  /** The server's feature gates (--feature-gates). */
+  features: FeatureGates;
 }
 
 export interface RequestContext {

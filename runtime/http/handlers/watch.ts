@@ -10,12 +10,14 @@
 
 import type { Obj, WatchEvent, WatchStream } from '../../storage/interface.ts';
 import { transformObject } from '../respond.ts';
-import { ApiError } from '../../api/errors.ts';
+import { ApiError, errors } from '../../api/errors.ts';
+import { ListOptionsInvalidError } from '../../storage/errors.ts';
 import { warningHeaderValues } from '../warnings.ts';
 import { type RequestContext, groupVersion, negotiate } from './context.ts';
 import { boolParam, includeObject, intParam, predicate } from './params.ts';
 import { listQuery } from './list.ts';
 import { EventQueue } from '../../storage/stream/event-queue.ts';
+import { validateWatchOptions } from '../../storage/semantics/options.ts';
 import { chunkedSocketSink, chunkFrame, writeWatchToSocket, type ChunkedResponse } from './watch-socket.ts';
 
 /**
@@ -111,22 +113,22 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
     return bytes;
   };
 
+  const watchOptions = { resourceVersion: q.resourceVersion, resourceVersionMatch: q.resourceVersionMatch as 'NotOlderThan' | '', sendInitialEvents, allowWatchBookmarks, predicate: pred };
+  // a client's watch-list needs the WatchList gate (the store's own watches do not ask it)
+  if (sendInitialEvents !== undefined && !rc.services.features.enabled('WatchList')) {
+    try {
+      validateWatchOptions({ ...watchOptions, recursive: true }, false);
+    } catch (err) {
+      if (err instanceof ListOptionsInvalidError) throw errors.invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', err.errors);
+      throw err;
+    }
+  }
   // 429 before any work when the server's watch limits are reached
   const slot = rc.services.watches.enter(rc.user);
   let stream: WatchStream | undefined;
   let initialError: Obj | undefined;
   try {
-    stream = await rc.res.store.watch(
-      rc.info.namespace,
-      {
-        resourceVersion: q.resourceVersion,
-        resourceVersionMatch: q.resourceVersionMatch as 'NotOlderThan' | '',
-        sendInitialEvents,
-        allowWatchBookmarks,
-        predicate: pred,
-      },
-      gv,
-    );
+    stream = await rc.res.store.watch(rc.info.namespace, watchOptions, gv);
   } catch (err) {
     if (err instanceof ApiError && err.code === 410) initialError = err.status();
     else {

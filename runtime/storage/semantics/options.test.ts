@@ -112,4 +112,26 @@ describe('planWatch', () => {
       'resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"',
     ]);
   });
+  it.each([
+    [
+      { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan' as const },
+      ['sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled'],
+    ],
+    [
+      { sendInitialEvents: false },
+      [
+        'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+        'sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+      ],
+    ],
+    [{ allowWatchBookmarks: true }, []],
+  ])('with the WatchList gate off: %j', (o, want) => {
+    let got: string[] = [];
+    try {
+      validateWatchOptions({ recursive: true, ...o }, false);
+    } catch (e) {
+      got = (e as ListOptionsInvalidError).errors.map((x) => x.toString());
+    }
+    expect(got).toEqual(want);
+  });
 });

@@ -50,12 +50,17 @@ export function planList(opts: ListOptions): ReadPlan {
   return opts.limit && opts.limit > 0 ? { kind: 'exact', rev: n } : { kind: 'notOlderThan', rev: n };
 }
 
-/** Throws ListOptionsInvalidError for the combinations upstream refuses on a watch. */
-export function validateWatchOptions(opts: WatchOptions): void {
+/**
+ * Throws ListOptionsInvalidError for the combinations upstream refuses on a
+ * watch; a client's watch with the WatchList gate off (`watchList` false)
+ * may not ask for sendInitialEvents.
+ */
+export function validateWatchOptions(opts: WatchOptions, watchList = true): void {
   const causes: FieldError[] = [];
   const match = opts.resourceVersionMatch ?? '';
   if (opts.sendInitialEvents !== undefined) {
     if (match !== 'NotOlderThan') causes.push(fieldErrors.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    if (!watchList) causes.push(fieldErrors.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled'));
   }
   if (match) {
     if (opts.sendInitialEvents === undefined) causes.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
