@@ -43,6 +43,7 @@ import { andThen, isPromise, type Maybe } from '../api/maybe.ts';
 import { prettyPrint } from './pretty.ts';
 import { requestHeader, requestTarget } from './request-headers.ts';
 import { newRequestRecord, type RequestRecord } from '../api/request-record.ts';
+import { AUDIT_ID_HEADER, auditIDOnResponse, outgoingOf } from './audit-id.ts';
 
 /** Who a request is (auth/chain.ts): throws 401 for a bad credential, or for none where anonymous access is off. */
 export interface Authentication {
@@ -115,12 +116,12 @@ export function createApp(opts: AppOptions): Hono<Env> {
     if (prefersProtobuf(requestHeader(c, 'accept')) && protobufResource(c.get('info'))) {
       try {
         const codec = await opts.services.protobuf.codec('v1', 'Status');
-        return sendBytes(codec.encode(apiErr.status()), MEDIA_PROTOBUF, { status: apiErr.code, headers: apiErr.headers });
+        return auditIDOnResponse(c, sendBytes(codec.encode(apiErr.status()), MEDIA_PROTOBUF, { status: apiErr.code, headers: apiErr.headers }));
       } catch {
         /* fall back to JSON */
       }
     }
-    return sendStatus(apiErr, { pretty: prettyPrint(c.get('query') ?? new URLSearchParams(requestTarget(c).query), requestHeader(c, 'user-agent')) });
+    return auditIDOnResponse(c, sendStatus(apiErr, { pretty: prettyPrint(c.get('query') ?? new URLSearchParams(requestTarget(c).query), requestHeader(c, 'user-agent')) }));
   });
 
   // The stages every request passes, in upstream's order (one module each), run by the app's one route:
@@ -140,7 +141,11 @@ export function createApp(opts: AppOptions): Hono<Env> {
 
   const serve = (c: Context<Env>): Maybe<Response> => {
     const target = requestTarget(c);
-    c.set('record', newRequestRecord(requestHeader(c, 'audit-id')));
+    const record = newRequestRecord(requestHeader(c, 'audit-id'));
+    c.set('record', record);
+    // the Audit-Id response header of every answer, as upstream's WithAuditInit: on a socket it is set on the Node
+    // response once, which every way of answering (a Response, a watch written to the socket) sends with its own headers
+    outgoingOf(c)?.setHeader(AUDIT_ID_HEADER, record.auditID);
     const query = new URLSearchParams(target.query);
     c.set('query', query);
     const info = parseRequestInfo(c.req.method, target.path, query);
@@ -292,7 +297,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
   };
 
   // One route: Hono calls it directly (no middleware composition), and an answer produced at once goes out at once.
-  app.all('*', serve);
+  app.all('*', (c) => (outgoingOf(c) ? serve(c) : andThen(serve(c), (res) => auditIDOnResponse(c, res))));
 
   return app;
 }
