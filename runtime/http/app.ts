@@ -43,7 +43,9 @@ import { andThen, isPromise, type Maybe } from '../api/maybe.ts';
 import { prettyPrint } from './pretty.ts';
 import { requestHeader, requestTarget } from './request-headers.ts';
 import { newRequestRecord, type RequestRecord } from '../api/request-record.ts';
-import { AUDIT_ID_HEADER, auditIDOnResponse, outgoingOf } from './audit-id.ts';
+import { auditIDOnResponse, outgoingOf, setResponseAuditID } from './audit-id.ts';
+import type { Auditor } from '../audit/auditor.ts';
+import { auditStage } from './audit-stage.ts';
 
 /** Who a request is (auth/chain.ts): throws 401 for a bad credential, or for none where anonymous access is off. */
 export interface Authentication {
@@ -78,6 +80,8 @@ export interface AppOptions {
   requestTimeoutMs?: number;
   /** --bind-address: besides loopback, the Host an unauthenticated request may name (default 127.0.0.1). */
   bindAddress?: string;
+  /** The audit policy and backends (--audit-policy-file); undefined: nothing is audited. */
+  auditor?: Auditor;
 }
 
 type Env = { Variables: { info: RequestInfo; user: UserInfo; query: URLSearchParams; auth: AuthRequest; record: RequestRecord } };
@@ -109,8 +113,11 @@ export function createApp(opts: AppOptions): Hono<Env> {
     return opts.services.protobuf.supports(gv, res.def.kind);
   };
 
+  const audit = opts.auditor ? auditStage(opts.auditor) : undefined;
+
   app.onError(async (err, c) => {
     const apiErr = toApiError(err);
+    audit?.failed(c, err, apiErr);
     if (apiErr.code >= 500 && !(err instanceof ApiError)) console.error('internal error:', err);
     // a client that prefers protobuf gets its Status in protobuf, where the resource has a protobuf form
     if (prefersProtobuf(requestHeader(c, 'accept')) && protobufResource(c.get('info'))) {
@@ -143,9 +150,9 @@ export function createApp(opts: AppOptions): Hono<Env> {
     const target = requestTarget(c);
     const record = newRequestRecord(requestHeader(c, 'audit-id'));
     c.set('record', record);
-    // the Audit-Id response header of every answer, as upstream's WithAuditInit: on a socket it is set on the Node
-    // response once, which every way of answering (a Response, a watch written to the socket) sends with its own headers
-    outgoingOf(c)?.setHeader(AUDIT_ID_HEADER, record.auditID);
+    // the Audit-Id response header of every answer, as upstream's WithAuditInit (audit-id.ts)
+    const outgoing = outgoingOf(c);
+    if (outgoing) setResponseAuditID(outgoing, record.auditID);
     const query = new URLSearchParams(target.query);
     c.set('query', query);
     const info = parseRequestInfo(c.req.method, target.path, query);
@@ -156,10 +163,14 @@ export function createApp(opts: AppOptions): Hono<Env> {
       c.set('auth', auth);
       return andThen(opts.authentication.authenticate(auth), (requestor) => {
         c.set('user', requestor);
+        audit?.begin(c, info, requestor);
         guard(c);
         if (!requestsImpersonation(auth)) return admitted(c, info, requestor);
         return impersonate(auth, requestor, mayImpersonate).then((as) => {
-          if (as) c.set('user', as.user);
+          if (as) {
+            c.set('user', as.user);
+            audit?.impersonated(c, as.user);
+          }
           return admitted(c, info, as ? as.user : requestor);
         });
       });
@@ -171,7 +182,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
     const leave = limiter.enter(info, user);
     let out: Maybe<Response>;
     try {
-      out = andThen(authorizeRequest(opts.authorizer, user, info), () => endpoint(c, info, user));
+      out = andThen(authorizeRequest(opts.authorizer, user, info, c.get('record')), () => endpoint(c, info, user));
     } catch (err) {
       leave();
       throw err;
@@ -297,7 +308,11 @@ export function createApp(opts: AppOptions): Hono<Env> {
   };
 
   // One route: Hono calls it directly (no middleware composition), and an answer produced at once goes out at once.
-  app.all('*', (c) => (outgoingOf(c) ? serve(c) : andThen(serve(c), (res) => auditIDOnResponse(c, res))));
+  app.all('*', (c) => {
+    const out = serve(c);
+    if (audit) return andThen(out, (res) => audit.answered(c, auditIDOnResponse(c, res)));
+    return outgoingOf(c) ? out : andThen(out, (res) => auditIDOnResponse(c, res));
+  });
 
   return app;
 }

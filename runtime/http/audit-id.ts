@@ -1,14 +1,40 @@
 // The `Audit-Id` response header: every answer carries its request's audit
 // ID (the client's `Audit-ID` request header when it sent one, as is, else a
 // new UUID: runtime/api/request-record.ts), as upstream's WithAuditInit
-// filter echoes it. Over a socket the header is set once on the Node
-// response, which every way of answering sends with its own headers (Hono's
-// writeHead merges them, and a watch written straight to its socket calls
-// writeHead too); an in-process request (app.request()) has no Node
-// response, so its Response gets the header instead.
+// filter echoes it. Over a socket the ID is put on the Node response, whose
+// class (AuditIdResponse, the server's ServerResponse) adds it to the
+// headers of writeHead, the one call every way of answering makes (Hono's
+// adapter, a watch written straight to its socket): the header object gets
+// one more key, and Node keeps its fast path for a response with no headers
+// set beforehand (setHeader would send every header through it again). A
+// response of another class gets setHeader. An in-process request
+// (app.request()) has no Node response, so its Response gets the header.
 
-import type { ServerResponse } from 'node:http';
+import { ServerResponse, type IncomingMessage, type OutgoingHttpHeaders, type OutgoingHttpHeader } from 'node:http';
 import type { Context } from 'hono';
+
+/** A Node response that sends its request's Audit-Id with its headers. */
+export class AuditIdResponse<R extends IncomingMessage = IncomingMessage> extends ServerResponse<R> {
+  /** Set by the app once the request's audit ID is known. */
+  auditID: string | undefined = undefined;
+
+  override writeHead(statusCode: number, ...rest: unknown[]): this {
+    const id = this.auditID;
+    if (id !== undefined) {
+      const headers = rest[rest.length - 1];
+      if (Array.isArray(headers)) headers.push(AUDIT_ID_HEADER, id);
+      else if (headers && typeof headers === 'object') (headers as OutgoingHttpHeaders)[AUDIT_ID_HEADER] = id;
+      else if (!this.hasHeader(AUDIT_ID_HEADER)) this.setHeader(AUDIT_ID_HEADER, id);
+    }
+    return (super.writeHead as (code: number, ...args: unknown[]) => this)(statusCode, ...rest);
+  }
+}
+
+/** Gives a socket's response its audit ID. */
+export function setResponseAuditID(res: ServerResponse, id: string): void {
+  if (res instanceof AuditIdResponse) res.auditID = id;
+  else res.setHeader(AUDIT_ID_HEADER, id as OutgoingHttpHeader);
+}
 
 /** Go's canonical form of upstream's `Audit-ID`. */
 export const AUDIT_ID_HEADER = 'Audit-Id';
