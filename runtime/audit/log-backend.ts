@@ -45,11 +45,10 @@ export function logBackend(opts: LogBackendOptions): AuditBackend {
     while (queue.length) {
       const lines = queue.length <= batchMax ? queue : queue.slice(0, batchMax);
       queue = queue.length <= batchMax ? [] : queue.slice(batchMax);
-      const text = lines.join('');
       writing = writing.then(async () => {
         try {
-          if (file) await file.write(Buffer.from(text));
-          else out.write(text);
+          if (file) await file.writeLines(lines);
+          else out.write(lines.join(''));
         } catch (err) {
           warn(`Error in audit plugin 'log' affecting ${lines.length} audit events: ${(err as Error).message}`);
         }

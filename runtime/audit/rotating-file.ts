@@ -67,6 +67,25 @@ export class RotatingFile {
     this.size += bytes.byteLength;
   }
 
+  /** Appends lines (each whole in one file, as lumberjack gets one write per line), several per write where they fit. */
+  async writeLines(lines: readonly string[]): Promise<void> {
+    let batch: Buffer[] = [];
+    let batchSize = 0;
+    const out = async () => {
+      if (batch.length) await this.write(batch.length === 1 ? batch[0] : Buffer.concat(batch, batchSize));
+      batch = [];
+      batchSize = 0;
+    };
+    if (!this.handle) await this.open();
+    for (const line of lines) {
+      const b = Buffer.from(line);
+      if (this.size + batchSize + b.byteLength > this.max) await out();
+      batch.push(b);
+      batchSize += b.byteLength;
+    }
+    await out();
+  }
+
   async close(): Promise<void> {
     const h = this.handle;
     this.handle = undefined;

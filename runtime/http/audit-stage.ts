@@ -18,7 +18,7 @@ import type { UserInfo } from '../auth/user.ts';
 import { type Auditor, type AuditRequestInput, RequestAudit } from '../audit/auditor.ts';
 import { statusOf } from '../audit/event.ts';
 import { ApiError } from '../api/errors.ts';
-import type { RequestRecord } from '../api/request-record.ts';
+import { addAuditAnnotation, type RequestRecord } from '../api/request-record.ts';
 import { yaml } from '../api/yaml.ts';
 import { outgoingOf } from './audit-id.ts';
 import { isLongRunning } from './long-running.ts';
@@ -49,9 +49,17 @@ export function sourceIPs(forwardedFor: string | undefined, realIP: string | und
   return out;
 }
 
+/** The request's audit, with the deprecation annotations once the record says the version is deprecated. */
 const auditOf = (c: Context): RequestAudit | undefined => {
-  const a = (c.get('record') as RequestRecord | undefined)?.audit;
-  return a instanceof RequestAudit ? a : undefined;
+  const record = c.get('record') as RequestRecord | undefined;
+  const a = record?.audit;
+  if (!(a instanceof RequestAudit)) return undefined;
+  if (record!.deprecated) {
+    addAuditAnnotation(record!, 'k8s.io/deprecated', 'true');
+    const removed = record!.deprecated.removedRelease;
+    if (removed) addAuditAnnotation(record!, 'k8s.io/removed-release', removed);
+  }
+  return a;
 };
 
 function inputOf(c: Context, info: RequestInfo): AuditRequestInput {
@@ -102,7 +110,8 @@ export function auditStage(auditor: Auditor): AuditStage {
     },
 
     impersonated(c, user) {
-      auditOf(c)?.impersonated(user);
+      const a = (c.get('record') as RequestRecord).audit;
+      if (a instanceof RequestAudit) a.impersonated(user);
     },
 
     answered(c, res) {
