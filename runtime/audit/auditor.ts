@@ -78,7 +78,7 @@ export class Auditor {
 
   /** The audit of an authenticated request, or undefined when the policy says None. */
   begin(input: AuditRequestInput, user: AuditUserInfo): RequestAudit | undefined {
-    const config = evaluatePolicy(this.policy, { ...input.attrs, user });
+    const config = evaluatePolicy(this.policy, input.attrs, user);
     if (config.level === 'None') return undefined;
     const audit = new RequestAudit(config, newEvent(config, input, user), input.annotations, this.backend, this.now);
     audit.emit('RequestReceived');
@@ -87,7 +87,7 @@ export class Auditor {
 
   /** The one event of a failed authentication (401): no user, at ResponseStarted. */
   failedAuthentication(input: AuditRequestInput, status: ResponseStatus): void {
-    const config = evaluatePolicy(this.policy, { ...input.attrs, user: undefined });
+    const config = evaluatePolicy(this.policy, input.attrs, undefined);
     if (config.level === 'None') return;
     const audit = new RequestAudit(config, newEvent(config, input, undefined), input.annotations, this.backend, this.now);
     audit.event.responseStatus = status;

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { type AuditAttributes, evaluatePolicy, loadPolicyFile, parsePolicy } from './policy.ts';
 
 const alice = { name: 'alice', groups: ['devs', 'system:authenticated'] };
-const res = (verb: string, resource: string, more: Partial<AuditAttributes> = {}): AuditAttributes => ({
+type Attrs = AuditAttributes & { user?: typeof alice };
+const res = (verb: string, resource: string, more: Partial<Attrs> = {}): Attrs => ({
   user: alice,
   verb,
   isResourceRequest: true,
@@ -17,7 +18,7 @@ const res = (verb: string, resource: string, more: Partial<AuditAttributes> = {}
   name: '',
   ...more,
 });
-const nonRes = (path: string, more: Partial<AuditAttributes> = {}): AuditAttributes => ({
+const nonRes = (path: string, more: Partial<Attrs> = {}): Attrs => ({
   user: alice,
   verb: 'get',
   isResourceRequest: false,
@@ -32,7 +33,7 @@ const nonRes = (path: string, more: Partial<AuditAttributes> = {}): AuditAttribu
 const policy = (rules: unknown[], extra: Record<string, unknown> = {}) => parsePolicy(JSON.stringify({ apiVersion: 'audit.k8s.io/v1', kind: 'Policy', rules, ...extra }));
 
 describe('evaluatePolicy: the first matching rule decides', () => {
-  const rows: [string, unknown[], AuditAttributes, string][] = [
+  const rows: [string, unknown[], Attrs, string][] = [
     ['no rule matches: None', [{ level: 'Metadata', users: ['bob'] }], res('get', 'pods'), 'None'],
     ['a catch-all rule', [{ level: 'Request' }], res('get', 'pods'), 'Request'],
     ['order: first match wins', [{ level: 'None', verbs: ['get'] }, { level: 'Metadata' }], res('get', 'pods'), 'None'],
@@ -62,7 +63,7 @@ describe('evaluatePolicy: the first matching rule decides', () => {
     ['nonResourceURLs never match a resource request', [{ level: 'Metadata', nonResourceURLs: ['*'] }], res('get', 'pods'), 'None'],
   ];
   it.each(rows)('%s', (_name, rules, attrs, level) => {
-    expect(evaluatePolicy(policy(rules), attrs).level).toBe(level);
+    expect(evaluatePolicy(policy(rules), attrs, attrs.user).level).toBe(level);
   });
 
   it("joins a rule's omitStages with the policy's; a rule's omitManagedFields overrides the policy's", () => {
@@ -73,13 +74,13 @@ describe('evaluatePolicy: the first matching rule decides', () => {
       ],
       { omitStages: ['RequestReceived'], omitManagedFields: true },
     );
-    const get = evaluatePolicy(p, res('get', 'pods'));
+    const get = evaluatePolicy(p, res('get', 'pods'), alice);
     expect([...get.omitStages].sort()).toEqual(['RequestReceived', 'ResponseStarted']);
     expect(get.omitManagedFields).toBe(false);
-    const list = evaluatePolicy(p, res('list', 'pods'));
+    const list = evaluatePolicy(p, res('list', 'pods'), alice);
     expect(list.omitStages).toEqual(['RequestReceived']);
     expect(list.omitManagedFields).toBe(true);
-    const none = evaluatePolicy(policy([{ level: 'Metadata', users: ['x'] }], { omitStages: ['Panic'] }), res('get', 'pods'));
+    const none = evaluatePolicy(policy([{ level: 'Metadata', users: ['x'] }], { omitStages: ['Panic'] }), res('get', 'pods'), alice);
     expect(none).toEqual({ level: 'None', omitStages: ['Panic'], omitManagedFields: false });
   });
 });

@@ -51,9 +51,14 @@ export interface RequestAuditConfig {
   omitManagedFields: boolean;
 }
 
-/** What a rule is matched against (a parsed request's fields and its authenticated user; no user for a failed authentication). */
+/** Who a request is: its authenticated user (none for a failed authentication). */
+export interface AuditSubject {
+  name: string;
+  groups: readonly string[];
+}
+
+/** What a rule is matched against (a parsed request's fields; the user is passed beside them). */
 export interface AuditAttributes {
-  user?: { name: string; groups: readonly string[] };
   verb: string;
   isResourceRequest: boolean;
   path: string;
@@ -215,17 +220,16 @@ export function loadPolicyFile(path: string): Policy {
 }
 
 /** The level, omitted stages and managed-fields choice of a request (upstream's policy checker). */
-export function evaluatePolicy(policy: Policy, attrs: AuditAttributes): RequestAuditConfig {
+export function evaluatePolicy(policy: Policy, attrs: AuditAttributes, user: AuditSubject | undefined): RequestAuditConfig {
   for (const rule of policy.rules) {
-    if (ruleMatches(rule, attrs)) {
+    if (ruleMatches(rule, attrs, user)) {
       return { level: rule.level, omitStages: rule.omitStages, omitManagedFields: rule.omitManagedFields ?? policy.omitManagedFields };
     }
   }
   return { level: 'None', omitStages: policy.omitStages, omitManagedFields: policy.omitManagedFields };
 }
 
-function ruleMatches(r: PolicyRule, attrs: AuditAttributes): boolean {
-  const user = attrs.user;
+function ruleMatches(r: PolicyRule, attrs: AuditAttributes, user: AuditSubject | undefined): boolean {
   if (r.users.length > 0 && (!user || !r.users.includes(user.name))) return false;
   if (r.userGroups.length > 0 && (!user || !user.groups.some((g) => r.userGroups.includes(g)))) return false;
   if (r.verbs.length > 0 && !r.verbs.includes(attrs.verb)) return false;
