@@ -166,6 +166,15 @@ describe('the audit log of a policy', () => {
     expect(done.responseStatus?.message).toContain('User "nobody" cannot list resource "configmaps"');
   });
 
+  it('impersonation: the requestor is the user, the impersonated user beside it', async () => {
+    const res = await s.app.request('/api/v1/namespaces/default/pods', { headers: { authorization: 'Bearer admin', 'impersonate-user': 'nobody', 'audit-id': 'imp-1' } });
+    expect(res.status).toBe(403);
+    const done = (await eventsOf('imp-1', 'ResponseComplete')).find((e) => e.stage === 'ResponseComplete')!;
+    expect(done.user).toEqual({ username: 'admin', groups: ['system:masters', 'system:authenticated'] });
+    expect(done.impersonatedUser).toMatchObject({ username: 'nobody' });
+    expect(done.annotations?.['authorization.k8s.io/decision']).toBe('forbid');
+  });
+
   it('a failed authentication: one event at ResponseStarted, no user', async () => {
     expect((await call('GET', '/api/v1/namespaces/default/pods', 'unauth-1', 'wrong')).status).toBe(401);
     const evs = await eventsOf('unauth-1', 'ResponseStarted');
