@@ -55,12 +55,18 @@ export interface AuditEvent {
   annotations?: Record<string, string>;
 }
 
-/** MicroTime text of a time in microseconds since the epoch: `2024-05-01T12:00:00.123456Z`. */
+let lastMs = NaN;
+let lastPrefix = '';
+
+/** MicroTime text of a time in microseconds since the epoch: `2024-05-01T12:00:00.123456Z` (the millisecond's text is reused while the clock stays in it). */
 export function microTime(us: number): string {
   const ms = Math.floor(us / 1000);
-  const iso = new Date(ms).toISOString(); // ...T12:00:00.123Z
-  const micros = String(Math.floor(us - ms * 1000)).padStart(3, '0');
-  return `${iso.slice(0, 23)}${micros}Z`;
+  if (ms !== lastMs) {
+    lastPrefix = new Date(ms).toISOString().slice(0, 23); // ...T12:00:00.123
+    lastMs = ms;
+  }
+  const micros = Math.floor(us - ms * 1000);
+  return `${lastPrefix}${micros < 10 ? '00' : micros < 100 ? '0' : ''}${micros}Z`;
 }
 
 /** The current time in microseconds since the epoch. */

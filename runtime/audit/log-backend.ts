@@ -2,7 +2,7 @@
 // (--audit-log-format=json, the default) or upstream's one-line legacy text,
 // appended to a rotating file (rotating-file.ts) or written to standard
 // output for `-`. Lines are queued and written in order after the request's
-// turn, several at once; in batch mode at most --audit-log-batch-buffer-size
+// turn (setImmediate), all that waited in one write; in batch mode at most --audit-log-batch-buffer-size
 // lines wait (more are dropped, as upstream's buffered backend drops them)
 // and a batch holds at most --audit-log-batch-max-size lines. A write that
 // fails is reported once per failure and the lines are lost, as upstream
@@ -35,24 +35,25 @@ export function logBackend(opts: LogBackendOptions): AuditBackend {
   const out = opts.stdout ?? process.stdout;
   const warn = opts.warn ?? ((m: string) => console.error(m));
   let queue: string[] = [];
-  let writing: Promise<void> = Promise.resolve();
   let scheduled = false;
   let dropped = 0;
   const batchMax = opts.mode === 'batch' ? Math.max(1, opts.maxBatchSize) : Infinity;
+
+  const write = (lines: string[]) => {
+    try {
+      if (file) file.writeLines(lines);
+      else out.write(lines.join(''));
+    } catch (err) {
+      warn(`Error in audit plugin 'log' affecting ${lines.length} audit events: ${(err as Error).message}`);
+    }
+  };
 
   const drain = () => {
     scheduled = false;
     while (queue.length) {
       const lines = queue.length <= batchMax ? queue : queue.slice(0, batchMax);
       queue = queue.length <= batchMax ? [] : queue.slice(batchMax);
-      writing = writing.then(async () => {
-        try {
-          if (file) await file.writeLines(lines);
-          else out.write(lines.join(''));
-        } catch (err) {
-          warn(`Error in audit plugin 'log' affecting ${lines.length} audit events: ${(err as Error).message}`);
-        }
-      });
+      write(lines);
     }
   };
 
@@ -70,12 +71,10 @@ export function logBackend(opts: LogBackendOptions): AuditBackend {
     },
     async flush() {
       drain();
-      await writing;
     },
     async close() {
       drain();
-      await writing;
-      await file?.close();
+      file?.close();
     },
   };
 }

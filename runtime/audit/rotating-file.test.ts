@@ -13,25 +13,25 @@ describe('RotatingFile (lumberjack rotation)', () => {
     expect(backupName('/var/log/audit', T0)).toBe('/var/log/audit-2026-01-02T03-04-05.678');
   });
 
-  it('rotates before a write that would pass maxsize, keeps maxbackup backups', async () => {
+  it('rotates before a write that would pass maxsize, keeps maxbackup backups', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rotate-'));
     const path = join(dir, 'audit.log');
     let now = T0;
     // a "megabyte" of 10 bytes: maxsize 2 is 20 bytes
     const f = new RotatingFile(path, { maxSizeMB: 2, maxBackups: 2, maxAgeDays: 0, megabyte: 10, now: () => now });
-    const line = (c: string) => Buffer.from(`${c.repeat(9)}\n`); // 10 bytes
-    await f.write(line('a'));
-    await f.write(line('b'));
+    const line = (c: string) => `${c.repeat(9)}\n`; // 10 bytes
+    f.write(line('a'));
+    f.write(line('b'));
     expect(readdirSync(dir)).toEqual(['audit.log']);
-    await f.write(line('c')); // 30 > 20: rotate first
+    f.write(line('c')); // 30 > 20: rotate first
     expect(readdirSync(dir).sort()).toEqual(['audit-2026-01-02T03-04-05.678.log', 'audit.log']);
     expect(readFileSync(join(dir, 'audit-2026-01-02T03-04-05.678.log'), 'utf8')).toBe('aaaaaaaaa\nbbbbbbbbb\n');
     expect(readFileSync(path, 'utf8')).toBe('ccccccccc\n');
     for (const [i, c] of ['d', 'e', 'f', 'g', 'h'].entries()) {
       now = T0 + (i + 1) * 1000;
-      await f.write(line(c));
+      f.write(line(c));
     }
-    await f.close();
+    f.close();
     // rotations before e and g too; only the two newest backups are kept
     const backups = readdirSync(dir)
       .filter((n) => n !== 'audit.log')
@@ -40,7 +40,7 @@ describe('RotatingFile (lumberjack rotation)', () => {
     expect(readFileSync(path, 'utf8')).toBe('ggggggggg\nhhhhhhhhh\n');
   });
 
-  it('removes backups older than maxage days; leaves other files alone', async () => {
+  it('removes backups older than maxage days; leaves other files alone', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rotate-'));
     const path = join(dir, 'audit.log');
     writeFileSync(join(dir, 'audit-2025-12-01T00-00-00.000.log'), 'old');
@@ -48,20 +48,20 @@ describe('RotatingFile (lumberjack rotation)', () => {
     writeFileSync(join(dir, 'other.log'), 'x');
     writeFileSync(path, 'x'.repeat(15));
     const f = new RotatingFile(path, { maxSizeMB: 2, maxBackups: 0, maxAgeDays: 7, megabyte: 10, now: () => T0 + DAY });
-    await f.write(Buffer.from('0123456789')); // 25 > 20 with what the file holds: rotate
-    await f.close();
+    f.write('0123456789'); // 25 > 20 with what the file holds: rotate
+    f.close();
     expect(readdirSync(dir).sort()).toEqual(['audit-2026-01-01T00-00-00.000.log', 'audit-2026-01-03T03-04-05.678.log', 'audit.log', 'other.log']);
   });
 
-  it('refuses one write larger than maxsize, as lumberjack does; 0 means 100 megabytes', async () => {
+  it('refuses one write larger than maxsize, as lumberjack does; 0 means 100 megabytes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rotate-'));
     const f = new RotatingFile(join(dir, 'a.log'), { maxSizeMB: 1, maxBackups: 0, maxAgeDays: 0, megabyte: 10 });
-    await expect(f.write(Buffer.alloc(11))).rejects.toThrow('write length 11 exceeds maximum file size 10');
+    expect(() => f.write('x'.repeat(11))).toThrow('write length 11 exceeds maximum file size 10');
     const big = new RotatingFile(join(dir, 'b.log'), { maxSizeMB: 0, maxBackups: 0, maxAgeDays: 0, megabyte: 1 });
-    await big.write(Buffer.alloc(100));
-    await expect(big.write(Buffer.alloc(1))).resolves.toBeUndefined();
-    await f.close();
-    await big.close();
+    big.write('x'.repeat(100));
+    big.write('y');
+    f.close();
+    big.close();
     expect(readdirSync(dir).length).toBe(2); // b.log and its one backup (a.log was never opened)
   });
 });

@@ -4,10 +4,12 @@
 // `<name>-<UTC time as 2006-01-02T15-04-05.000><ext>` beside it and starts a
 // new file; after a rotation, backups beyond maxBackups (0: all kept) and
 // older than maxAge days (0: any age) are removed, oldest first. A single
-// write larger than maxSize is refused, as lumberjack refuses it. The clock
-// is passed in (tests rotate with a fake one).
+// write larger than maxSize is refused, as lumberjack refuses it. Writes are
+// synchronous (the log backend makes one per batch of events, after the
+// requests' turn: a write to the page cache costs less than handing it to
+// libuv's thread pool). The clock is passed in (tests rotate with a fake one).
 
-import { promises as fs } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 
 export interface RotationOptions {
@@ -45,7 +47,7 @@ function backupTime(file: string, name: string): number | undefined {
 }
 
 export class RotatingFile {
-  private handle: fs.FileHandle | undefined;
+  private fd: number | undefined;
   private size = 0;
   private readonly max: number;
   private readonly now: () => number;
@@ -58,66 +60,60 @@ export class RotatingFile {
     this.now = opts.now ?? Date.now;
   }
 
-  /** Appends the bytes, rotating first when they would not fit. */
-  async write(bytes: Uint8Array): Promise<void> {
-    if (bytes.byteLength > this.max) throw new Error(`write length ${bytes.byteLength} exceeds maximum file size ${this.max}`);
-    if (!this.handle) await this.open();
-    if (this.size + bytes.byteLength > this.max) await this.rotate();
-    await this.handle!.write(bytes);
-    this.size += bytes.byteLength;
+  /** Appends the text (UTF-8), rotating first when it would not fit. */
+  write(text: string, bytes: number = Buffer.byteLength(text)): void {
+    if (bytes > this.max) throw new Error(`write length ${bytes} exceeds maximum file size ${this.max}`);
+    if (this.fd === undefined) this.open();
+    if (this.size + bytes > this.max) this.rotate();
+    writeSync(this.fd!, text);
+    this.size += bytes;
   }
 
-  /** Appends lines (each whole in one file, as lumberjack gets one write per line), several per write where they fit. */
-  async writeLines(lines: readonly string[]): Promise<void> {
-    let batch: Buffer[] = [];
-    let batchSize = 0;
-    const out = async () => {
-      if (batch.length) await this.write(batch.length === 1 ? batch[0] : Buffer.concat(batch, batchSize));
-      batch = [];
-      batchSize = 0;
-    };
-    if (!this.handle) await this.open();
-    for (const line of lines) {
-      const b = Buffer.from(line);
-      if (this.size + batchSize + b.byteLength > this.max) await out();
-      batch.push(b);
-      batchSize += b.byteLength;
+  /** Appends lines (each whole in one file, as lumberjack gets one write per line): at once when they all fit, else line by line. */
+  writeLines(lines: readonly string[]): void {
+    const text = lines.length === 1 ? lines[0] : lines.join('');
+    const bytes = Buffer.byteLength(text);
+    if (this.fd === undefined) this.open();
+    if (this.size + bytes <= this.max) {
+      this.write(text, bytes);
+      return;
     }
-    await out();
+    for (const line of lines) this.write(line);
   }
 
-  async close(): Promise<void> {
-    const h = this.handle;
-    this.handle = undefined;
-    await h?.close();
+  close(): void {
+    const fd = this.fd;
+    this.fd = undefined;
+    if (fd !== undefined) closeSync(fd);
   }
 
-  private async open(): Promise<void> {
-    await fs.mkdir(dirname(this.path), { recursive: true });
-    this.handle = await fs.open(this.path, 'a', 0o600);
-    this.size = (await this.handle.stat()).size;
+  private open(): void {
+    mkdirSync(dirname(this.path), { recursive: true });
+    this.fd = openSync(this.path, 'a', 0o600);
+    this.size = fstatSync(this.fd).size;
   }
 
-  private async rotate(): Promise<void> {
-    await this.close();
-    await fs.rename(this.path, backupName(this.path, this.now()));
-    this.handle = await fs.open(this.path, 'a', 0o600);
+  private rotate(): void {
+    this.close();
+    renameSync(this.path, backupName(this.path, this.now()));
+    this.fd = openSync(this.path, 'a', 0o600);
     this.size = 0;
-    await this.removeOldBackups();
+    this.removeOldBackups();
   }
 
-  private async removeOldBackups(): Promise<void> {
+  private removeOldBackups(): void {
     const { maxBackups, maxAgeDays } = this.opts;
     if (maxBackups <= 0 && maxAgeDays <= 0) return;
     const dir = dirname(this.path);
     const backups: { name: string; t: number }[] = [];
-    for (const name of await fs.readdir(dir)) {
+    for (const name of readdirSync(dir)) {
       const t = backupTime(this.path, name);
       if (t !== undefined) backups.push({ name, t });
     }
     backups.sort((a, b) => b.t - a.t); // newest first
     const cutoff = this.now() - maxAgeDays * DAY_MS;
-    const remove = backups.filter((b, i) => (maxBackups > 0 && i >= maxBackups) || (maxAgeDays > 0 && b.t < cutoff));
-    await Promise.all(remove.map((b) => fs.rm(join(dir, b.name), { force: true })));
+    for (const [i, b] of backups.entries()) {
+      if ((maxBackups > 0 && i >= maxBackups) || (maxAgeDays > 0 && b.t < cutoff)) rmSync(join(dir, b.name), { force: true });
+    }
   }
 }
