@@ -113,7 +113,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
     return opts.services.protobuf.supports(gv, res.def.kind);
   };
 
-  const audit = opts.auditor ? auditStage(opts.auditor) : undefined;
+  const audit = opts.auditor ? auditStage(opts.auditor, (bytes) => opts.services.protobuf.decode(bytes)) : undefined;
 
   app.onError(async (err, c) => {
     const apiErr = toApiError(err);

@@ -8,7 +8,7 @@
 // out and ResponseComplete when its connection closes; any other request is
 // complete when its answer is produced, with the answered object at
 // RequestResponse (read from a copy of a JSON or YAML body, after the answer
-// is handed on). An error is complete with its Status, an unexpected one is
+// is handed on; protobuf decoded to JSON). An error is complete with its Status, an unexpected one is
 // Panic; a 401 before anyone was authenticated is upstream's failed
 // authentication event.
 
@@ -77,9 +77,13 @@ function inputOf(c: Context, info: RequestInfo): AuditRequestInput {
   };
 }
 
-/** The response body's object, for RequestResponse: JSON or YAML answers (a copy is read; the answer itself goes out untouched). */
-async function responseObject(res: Response): Promise<unknown> {
+/** Decodes an enveloped protobuf body to its JSON form. */
+export type ProtobufDecode = (bytes: Uint8Array) => Promise<unknown>;
+
+/** The response body's object, for RequestResponse: JSON, YAML or protobuf answers (decoded to JSON, as upstream converts them), read from a copy. */
+async function responseObject(res: Response, decodeProtobuf: ProtobufDecode | undefined): Promise<unknown> {
   const type = (res.headers.get('content-type') ?? '').split(';')[0].trim();
+  if (type === 'application/vnd.kubernetes.protobuf') return decodeProtobuf ? decodeProtobuf(new Uint8Array(await res.arrayBuffer())) : undefined;
   const json = type === 'application/json' || type.endsWith('+json');
   if (!json && type !== 'application/yaml') return undefined;
   const text = await res.text();
@@ -102,7 +106,7 @@ export interface AuditStage {
   failed(c: Context, err: unknown, apiErr: ApiError): void;
 }
 
-export function auditStage(auditor: Auditor): AuditStage {
+export function auditStage(auditor: Auditor, decodeProtobuf?: ProtobufDecode): AuditStage {
   return {
     begin(c, info, requestor) {
       const audit = auditor.begin(inputOf(c, info), requestor);
@@ -128,7 +132,7 @@ export function auditStage(auditor: Auditor): AuditStage {
       if (audit.wantsResponseObject && res.body) {
         // the object is read from a copy after the answer is handed on
         const copy = res.clone();
-        void responseObject(copy).then(
+        void responseObject(copy, decodeProtobuf).then(
           (obj) => audit.complete({ metadata: {}, code: res.status }, obj),
           () => audit.complete({ metadata: {}, code: res.status }),
         );

@@ -137,6 +137,13 @@ describe('the audit log of a policy', () => {
     expect(done.stageTimestamp >= done.requestReceivedTimestamp).toBe(true);
   });
 
+  it('a protobuf answer is recorded as its JSON form', async () => {
+    const res = await s.app.request('/api/v1/namespaces/default/configmaps/cm1', { headers: { authorization: 'Bearer admin', accept: 'application/vnd.kubernetes.protobuf', 'audit-id': 'pb-1' } });
+    expect(res.headers.get('content-type')).toBe('application/vnd.kubernetes.protobuf');
+    const done = (await eventsOf('pb-1', 'ResponseComplete')).find((e) => e.stage === 'ResponseComplete')!;
+    expect(done.responseObject).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm1' }, data: { a: 'b' } });
+  });
+
   it('omitManagedFields of the matching rule drops managedFields from both objects', async () => {
     const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm2', managedFields: [{ manager: 'x', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {} }] } };
     expect((await call('POST', '/api/v1/namespaces/lean/configmaps', 'lean-1', 'admin', cm)).status).toBe(201);
