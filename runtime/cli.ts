@@ -20,6 +20,7 @@ import { AdmissionPluginsFlagError, enabledAdmissionPlugins } from './config/adm
 import { startServer } from './server/start.ts';
 import { RuntimeConfigError } from './api/runtime-config.ts';
 import { FeatureGateError } from './features/feature-gates.ts';
+import { AuditSetupError, type AuditFlags } from './server/audit.ts';
 import { StorageOpenError } from './storage/sqlite/open-errors.ts';
 import { tuneServerHeap } from './server/heap.ts';
 
@@ -82,6 +83,26 @@ async function main(): Promise<void> {
     console.error(`Error: ${err.message}`);
     process.exit(1);
   }
+  const audit: AuditFlags = {
+    policyFile: (flags['audit-policy-file'] as string | undefined) || undefined,
+    logPath: (flags['audit-log-path'] as string | undefined) || undefined,
+    logFormat: String(flags['audit-log-format']),
+    logMaxAgeDays: Number(flags['audit-log-maxage']),
+    logMaxBackups: Number(flags['audit-log-maxbackup']),
+    logMaxSizeMB: Number(flags['audit-log-maxsize']),
+    logMode: String(flags['audit-log-mode']),
+    logBatchBufferSize: Number(flags['audit-log-batch-buffer-size']),
+    logBatchMaxSize: Number(flags['audit-log-batch-max-size']),
+    webhookConfigFile: (flags['audit-webhook-config-file'] as string | undefined) || undefined,
+    webhookInitialBackoffMs: Number(flags['audit-webhook-initial-backoff']),
+    webhookMode: String(flags['audit-webhook-mode']),
+    webhookBatchBufferSize: Number(flags['audit-webhook-batch-buffer-size']),
+    webhookBatchMaxSize: Number(flags['audit-webhook-batch-max-size']),
+    webhookBatchMaxWaitMs: Number(flags['audit-webhook-batch-max-wait']),
+    webhookBatchThrottleEnable: Boolean(flags['audit-webhook-batch-throttle-enable']),
+    webhookBatchThrottleQPS: Number(flags['audit-webhook-batch-throttle-qps']),
+    webhookBatchThrottleBurst: Number(flags['audit-webhook-batch-throttle-burst']),
+  };
   const dataDirFlag = String(flags['data-dir']);
   const server = await startServer({
     quarantineUnreadable: Boolean(flags['quarantine-unreadable']),
@@ -150,6 +171,7 @@ async function main(): Promise<void> {
     maxWatchesPerUser: Number(flags['max-watches-per-user']),
     watchStallTimeoutMs: Number(flags['watch-stall-timeout']),
     serviceNodePortRange: String(flags['service-node-port-range']),
+    audit,
   });
   const report = server.storageReport;
   if (report.previousOwner) {
@@ -197,7 +219,8 @@ main().catch((err) => {
     err instanceof AuthenticationSetupError ||
     err instanceof AuthorizationModeError ||
     err instanceof RuntimeConfigError ||
-    err instanceof FeatureGateError
+    err instanceof FeatureGateError ||
+    err instanceof AuditSetupError
   )
     console.error(`Error: ${err.message}`);
   else console.error(err);

@@ -13,6 +13,12 @@ export interface DeprecatedUse {
   removedRelease?: string;
 }
 
+/** What an audited request is told of its body once decoded (runtime/audit/auditor.ts RequestAudit). */
+export interface RequestObjectAudit {
+  /** objectRef's name, namespace, uid and resourceVersion from the object's metadata; the object itself at Request level and above. */
+  requestObject(facts: { name?: string; namespace?: string; uid?: string; resourceVersion?: string }, object?: unknown): void;
+}
+
 export interface RequestRecord {
   /** The request's audit ID: the client's `Audit-ID` header when it sent one, else a new UUID (the `Audit-Id` response header). */
   readonly auditID: string;
@@ -22,6 +28,8 @@ export interface RequestRecord {
   readonly annotations: Record<string, string>;
   /** Set when the request addressed a deprecated API version. */
   deprecated?: DeprecatedUse;
+  /** Set when the audit policy records the request: told of the request's decoded body. */
+  audit?: RequestObjectAudit;
 }
 
 export function newRequestRecord(clientAuditID: string | undefined, now: number = Date.now()): RequestRecord {

@@ -44,6 +44,9 @@ import { prettyPrint } from './pretty.ts';
 import { requestHeader, requestTarget } from './request-headers.ts';
 import { newRequestRecord, type RequestRecord } from '../api/request-record.ts';
 import { deprecatedVersionOf, recordDeprecatedUse } from '../api/deprecation.ts';
+import { auditIDOnResponse, outgoingOf, setResponseAuditID } from './audit-id.ts';
+import type { Auditor } from '../audit/auditor.ts';
+import { auditStage } from './audit-stage.ts';
 
 /** Who a request is (auth/chain.ts): throws 401 for a bad credential, or for none where anonymous access is off. */
 export interface Authentication {
@@ -78,6 +81,8 @@ export interface AppOptions {
   requestTimeoutMs?: number;
   /** --bind-address: besides loopback, the Host an unauthenticated request may name (default 127.0.0.1). */
   bindAddress?: string;
+  /** The audit policy and backends (--audit-policy-file); undefined: nothing is audited. */
+  auditor?: Auditor;
 }
 
 type Env = { Variables: { info: RequestInfo; user: UserInfo; query: URLSearchParams; auth: AuthRequest; record: RequestRecord; warnings?: string[] } };
@@ -109,21 +114,24 @@ export function createApp(opts: AppOptions): Hono<Env> {
     return opts.services.protobuf.supports(gv, res.def.kind);
   };
 
+  const audit = opts.auditor ? auditStage(opts.auditor, (bytes) => opts.services.protobuf.decode(bytes)) : undefined;
+
   app.onError(async (err, c) => {
     const apiErr = toApiError(err);
+    audit?.failed(c, err, apiErr);
     if (apiErr.code >= 500 && !(err instanceof ApiError)) console.error('internal error:', err);
     // a client that prefers protobuf gets its Status in protobuf, where the resource has a protobuf form
     if (prefersProtobuf(requestHeader(c, 'accept')) && protobufResource(c.get('info'))) {
       try {
         const codec = await opts.services.protobuf.codec('v1', 'Status');
-        return sendBytes(codec.encode(apiErr.status()), MEDIA_PROTOBUF, { status: apiErr.code, headers: apiErr.headers, warnings: c.get('warnings') });
+        return auditIDOnResponse(c, sendBytes(codec.encode(apiErr.status()), MEDIA_PROTOBUF, { status: apiErr.code, headers: apiErr.headers, warnings: c.get('warnings') }));
       } catch {
         /* fall back to JSON */
       }
     }
     // the warnings of an endpoint that was reached (a deprecated version's, admission's) go out with its error too, as upstream's
     const warnings = c.get('warnings');
-    return sendStatus(apiErr, { pretty: prettyPrint(c.get('query') ?? new URLSearchParams(requestTarget(c).query), requestHeader(c, 'user-agent')), warnings });
+    return auditIDOnResponse(c, sendStatus(apiErr, { pretty: prettyPrint(c.get('query') ?? new URLSearchParams(requestTarget(c).query), requestHeader(c, 'user-agent')), warnings }));
   });
 
   // The stages every request passes, in upstream's order (one module each), run by the app's one route:
@@ -143,7 +151,11 @@ export function createApp(opts: AppOptions): Hono<Env> {
 
   const serve = (c: Context<Env>): Maybe<Response> => {
     const target = requestTarget(c);
-    c.set('record', newRequestRecord(requestHeader(c, 'audit-id')));
+    const record = newRequestRecord(requestHeader(c, 'audit-id'));
+    c.set('record', record);
+    // the Audit-Id response header of every answer, as upstream's WithAuditInit (audit-id.ts)
+    const outgoing = outgoingOf(c);
+    if (outgoing) setResponseAuditID(outgoing, record.auditID);
     const query = new URLSearchParams(target.query);
     c.set('query', query);
     const info = parseRequestInfo(c.req.method, target.path, query);
@@ -154,10 +166,14 @@ export function createApp(opts: AppOptions): Hono<Env> {
       c.set('auth', auth);
       return andThen(opts.authentication.authenticate(auth), (requestor) => {
         c.set('user', requestor);
+        audit?.begin(c, info, requestor);
         guard(c);
         if (!requestsImpersonation(auth)) return admitted(c, info, requestor);
         return impersonate(auth, requestor, mayImpersonate).then((as) => {
-          if (as) c.set('user', as.user);
+          if (as) {
+            c.set('user', as.user);
+            audit?.impersonated(c, as.user);
+          }
           return admitted(c, info, as ? as.user : requestor);
         });
       });
@@ -169,7 +185,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
     const leave = limiter.enter(info, user);
     let out: Maybe<Response>;
     try {
-      out = andThen(authorizeRequest(opts.authorizer, user, info), () => endpoint(c, info, user));
+      out = andThen(authorizeRequest(opts.authorizer, user, info, c.get('record')), () => endpoint(c, info, user));
     } catch (err) {
       leave();
       throw err;
@@ -302,7 +318,11 @@ export function createApp(opts: AppOptions): Hono<Env> {
   };
 
   // One route: Hono calls it directly (no middleware composition), and an answer produced at once goes out at once.
-  app.all('*', serve);
+  app.all('*', (c) => {
+    const out = serve(c);
+    if (audit) return andThen(out, (res) => audit.answered(c, auditIDOnResponse(c, res)));
+    return outgoingOf(c) ? out : andThen(out, (res) => auditIDOnResponse(c, res));
+  });
 
   return app;
 }

@@ -11,6 +11,11 @@ import { type Attributes, resourceAttributes } from '../authz/attributes.ts';
 import type { AuthorizationResult, Authorizer } from '../authz/authorizer.ts';
 import { isPromise, type Maybe } from '../api/maybe.ts';
 import type { RequestInfo } from './request-info.ts';
+import { addAuditAnnotation, type RequestRecord } from '../api/request-record.ts';
+
+/** The audit annotations of authorization's decision (upstream's WithAuthorization). */
+const DECISION = 'authorization.k8s.io/decision';
+const REASON = 'authorization.k8s.io/reason';
 
 /** `User "alice" cannot list resource "configmaps" in API group "" in the namespace "default"`, or `... cannot get path "/x"`. */
 export function deniedAction(user: UserInfo, info: RequestInfo): string {
@@ -48,14 +53,27 @@ export function requestAttributes(user: UserInfo, info: RequestInfo): Attributes
  * allowed, as upstream). At once when the authorizer decides at once; else
  * a promise.
  */
-export function authorizeRequest(authorizer: Authorizer, user: UserInfo, info: RequestInfo): Maybe<void> {
+export function authorizeRequest(authorizer: Authorizer, user: UserInfo, info: RequestInfo, record?: RequestRecord): Maybe<void> {
   const r = authorizer.authorize(requestAttributes(user, info));
-  return isPromise(r) ? r.then((v) => verdict(v, user, info)) : verdict(r, user, info);
+  return isPromise(r) ? r.then((v) => verdict(v, user, info, record)) : verdict(r, user, info, record);
 }
 
-function verdict(r: AuthorizationResult, user: UserInfo, info: RequestInfo): void {
-  if (r.decision === 'allow') return;
-  if (r.error) throw errors.internal(new Error(r.error));
+function verdict(r: AuthorizationResult, user: UserInfo, info: RequestInfo, record: RequestRecord | undefined): void {
+  if (r.decision === 'allow') {
+    if (record?.audit) {
+      addAuditAnnotation(record, DECISION, 'allow');
+      addAuditAnnotation(record, REASON, r.reason ?? '');
+    }
+    return;
+  }
+  if (r.error) {
+    if (record?.audit) addAuditAnnotation(record, REASON, 'internal error');
+    throw errors.internal(new Error(r.error));
+  }
+  if (record?.audit) {
+    addAuditAnnotation(record, DECISION, 'forbid');
+    addAuditAnnotation(record, REASON, r.reason ?? '');
+  }
   throw forbidden(user, info, r.reason);
 }
 

@@ -10,6 +10,17 @@ import { MAX_REQUEST_BODY_BYTES, MEDIA_JSON, MEDIA_PROTOBUF, MEDIA_YAML } from '
 import { ProtobufError } from '../codec/protobuf/errors.ts';
 import { ApiError, errors } from '../api/errors.ts';
 import { requestHeader } from './request-headers.ts';
+import type { RequestRecord } from '../api/request-record.ts';
+
+/** Tells an audited request what its body decoded to (objectRef facts; the object at Request level and above). */
+export function auditRequestObject(c: Context, value: unknown, withFacts = true): void {
+  const audit = (c.get('record') as RequestRecord | undefined)?.audit;
+  if (!audit) return;
+  const meta = withFacts && typeof value === 'object' && value !== null ? (value as { metadata?: unknown }).metadata : undefined;
+  const m = typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : {};
+  const s = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+  audit.requestObject({ name: s(m.name), namespace: s(m.namespace), uid: s(m.uid), resourceVersion: s(m.resourceVersion) }, value);
+}
 
 /** The media type without parameters, lower-cased. */
 export function mediaType(contentType: string | undefined | null): string {
@@ -123,7 +134,9 @@ export async function readObjectBody(c: Context, what: string, protobuf?: { deco
   else if (type === MEDIA_PROTOBUF && protobuf) {
     if (bytes.byteLength === 0) throw errors.badRequest(`${what}: the request body is empty`);
     try {
-      return { value: await protobuf.decode(bytes), duplicates: [] };
+      const value = await protobuf.decode(bytes);
+      auditRequestObject(c, value);
+      return { value, duplicates: [] };
     } catch (err) {
       if (err instanceof ProtobufError) throw errors.badRequest(`${what}: ${err.message}`);
       throw err;
@@ -134,5 +147,6 @@ export async function readObjectBody(c: Context, what: string, protobuf?: { deco
   if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
     throw errors.badRequest(`${what}: the body must be an object`);
   }
+  auditRequestObject(c, parsed.value);
   return parsed;
 }

@@ -22,6 +22,7 @@ import type { Duplex } from 'node:stream';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { sendStatus } from '../http/respond.ts';
 import { ApiError, errors } from '../api/errors.ts';
+import { AuditIdResponse } from '../http/audit-id.ts';
 
 /** The server could not listen (the CLI prints the message alone). */
 export class ListenError extends Error {}
@@ -68,6 +69,7 @@ function tlsServer(listener: ReturnType<typeof getRequestListener>, t: TLSServin
       maxHeaderSize: MAX_HEADER_BYTES,
       minVersion: t.minVersion ?? 'TLSv1.2',
       ciphers: t.ciphers,
+      ServerResponse: AuditIdResponse,
     },
     listener,
   );
@@ -87,7 +89,7 @@ function tlsServer(listener: ReturnType<typeof getRequestListener>, t: TLSServin
  */
 export function listen(fetch: FetchHandler, host: string, port: number, prepare?: (server: Server) => void, tls?: TLSServing): Promise<Server> {
   const listener = getRequestListener(fetch as never, { hostname: host, errorHandler: adapterErrorResponse });
-  const server = tls ? tlsServer(listener, tls) : createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
+  const server = tls ? tlsServer(listener, tls) : createServer({ maxHeaderSize: MAX_HEADER_BYTES, ServerResponse: AuditIdResponse }, listener);
   // Go limits only the size of the header block; node also drops header lines past its count
   // limit (a Host or Content-Length sent late would be lost: an empty 400), so the size limit alone applies
   server.maxHeadersCount = 0;

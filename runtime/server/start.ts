@@ -46,6 +46,7 @@ import { compileCustomResourceRules, loadCustomResourceRules } from '../registry
 import { loadGeneratedApi } from './generated-api.ts';
 import type { Check } from '../http/health.ts';
 import { RequestDrain } from './drain.ts';
+import { type AuditFlags, buildAuditor } from './audit.ts';
 import { kubeconfigYAML } from './kubeconfig.ts';
 import { listen } from './listen.ts';
 import { boundURL, canonicalAddress, checkBindAddress, clientURL, insecureBindWarning, isWildcardAddress } from '../http/bind-address.ts';
@@ -71,6 +72,8 @@ export interface StartOptions extends AuthorizationOptions {
   /** --disable-admission-plugins: upstream plugin names taken from the default set. */
   disableAdmissionPlugins?: string[];
   shutdownDelayMs?: number;
+  /** The --audit-* flags (server/audit.ts): policy file, log and webhook backends. */
+  audit?: AuditFlags;
   /** --event-ttl (ms, default one hour): Events are deleted this long after their last write. */
   eventTTLMs?: number;
   /** --default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds (DefaultTolerationSeconds admission; default 300). */
@@ -191,6 +194,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   validateAuthorizationOptions(options);
   const features = serverFeatureGates(options);
   for (const w of features.warnings) (options.log ?? console.warn)(w);
+  const auditor = options.audit ? buildAuditor(options.audit) : undefined;
   const controllers = enabledControllers(options.controllers);
   const admissionPlugins = new Set(enabledAdmissionPlugins(options.enableAdmissionPlugins, options.disableAdmissionPlugins));
   const inMemory = !options.dataDir || options.dataDir === ':memory:';
@@ -337,6 +341,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     openapi.changed();
   });
   const app = createApp({
+    auditor,
     api,
     services: {
       validator: writeServices.validator,
@@ -532,6 +537,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         // closing the storage ends every watch stream: each response ends normally
         await storage.close();
         await drain!.allDone(5000);
+        // the audit events of every request, watches included, are written before the process goes
+        await auditor?.close();
         drain!.closeConnections(false);
         const force = setTimeout(() => drain!.closeConnections(true), 5000);
         await closed;

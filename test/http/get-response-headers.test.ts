@@ -3,7 +3,8 @@
 // YAML, Table and metadata-only answers, repeated reads (served from the
 // cache's bytes), conditional request headers (a resource GET has no ETag
 // and never answers 304), and the Status errors of a GET. Also: protobuf
-// GETs of two kinds read in turn each get their own kind's bytes.
+// GETs of two kinds read in turn each get their own kind's bytes. Every
+// answer carries its Audit-Id (a new UUID) after Content-Length.
 import { request, type OutgoingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
@@ -40,10 +41,10 @@ function send(method: string, path: string, headers: OutgoingHttpHeaders = {}, b
   });
 }
 
-/** The fields but Date (its value changes), which must be there once. */
+/** The fields but Date (its value changes), which must be there once; Audit-Id's value (a new UUID each time) as AUDIT_ID. */
 function fieldsBut(a: Answer): [string, string][] {
   expect(a.fields.filter(([k]) => k === 'Date')).toHaveLength(1);
-  return a.fields.filter(([k]) => k !== 'Date');
+  return a.fields.filter(([k]) => k !== 'Date').map(([k, v]): [string, string] => (k === 'Audit-Id' && /^[0-9a-f-]{36}$/.test(v) ? [k, 'AUDIT_ID'] : [k, v]));
 }
 
 /** What every answer of a kept-alive connection ends with (node's own fields). */
@@ -52,7 +53,13 @@ const CONNECTION: [string, string][] = [
   ['Keep-Alive', 'timeout=5'],
 ];
 
-const answerFields = (type: string, length: number): [string, string][] => [['Content-Type', type], ['Cache-Control', 'no-cache, private'], ['Content-Length', String(length)], ...CONNECTION];
+const answerFields = (type: string, length: number): [string, string][] => [
+  ['Content-Type', type],
+  ['Cache-Control', 'no-cache, private'],
+  ['Content-Length', String(length)],
+  ['Audit-Id', 'AUDIT_ID'],
+  ...CONNECTION,
+];
 
 beforeAll(async () => {
   s = await startServer({ authorizationMode: ['AlwaysAllow'], insecureServeHTTP: true });

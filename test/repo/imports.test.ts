@@ -15,7 +15,7 @@ const LAYERS: string[][] = [
   ['codec', 'cel', 'auth', 'config'],
   ['storage', 'apply', 'patch'],
   ['authz', 'webhook-client'],
-  ['table'],
+  ['table', 'audit'],
   ['registry'],
   ['admission'],
   ['http'],

@@ -9,7 +9,7 @@
 import { acceptedPatchTypes, contentTypeToPatchKind } from '../../patch/index.ts';
 import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { decodeText, mediaType, readBodyBytes } from '../body.ts';
+import { auditRequestObject, decodeText, mediaType, readBodyBytes } from '../body.ts';
 import { errors } from '../../api/errors.ts';
 import { type RequestContext, negotiate } from './context.ts';
 import { boolParam, dryRun, fieldValidation } from './params.ts';
@@ -35,6 +35,8 @@ export async function handlePatch(rc: RequestContext): Promise<Response> {
   const text = new TextDecoder().decode(bytes);
   const parsed = decodeText(text, kind === 'apply' ? 'yaml' : 'json', kind === 'apply' ? 'error decoding YAML' : 'error decoding patch');
   const body = parsed.value;
+  // the patch itself is the audit event's requestObject (upstream's LogRequestPatch), no objectRef facts
+  auditRequestObject(rc.c, body, false);
   if (kind !== 'json' && (body === null || typeof body !== 'object' || Array.isArray(body))) {
     throw errors.badRequest('error decoding patch: the patch must be a JSON object');
   }

@@ -1,0 +1,67 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { backupName, RotatingFile } from './rotating-file.ts';
+
+const T0 = Date.parse('2026-01-02T03:04:05.678Z');
+const DAY = 24 * 3600 * 1000;
+
+describe('RotatingFile (lumberjack rotation)', () => {
+  it('names a backup <name>-<UTC time><ext>', () => {
+    expect(backupName('/var/log/audit.log', T0)).toBe('/var/log/audit-2026-01-02T03-04-05.678.log');
+    expect(backupName('/var/log/audit', T0)).toBe('/var/log/audit-2026-01-02T03-04-05.678');
+  });
+
+  it('rotates before a write that would pass maxsize, keeps maxbackup backups', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rotate-'));
+    const path = join(dir, 'audit.log');
+    let now = T0;
+    // a "megabyte" of 10 bytes: maxsize 2 is 20 bytes
+    const f = new RotatingFile(path, { maxSizeMB: 2, maxBackups: 2, maxAgeDays: 0, megabyte: 10, now: () => now });
+    const line = (c: string) => `${c.repeat(9)}\n`; // 10 bytes
+    f.write(line('a'));
+    f.write(line('b'));
+    expect(readdirSync(dir)).toEqual(['audit.log']);
+    f.write(line('c')); // 30 > 20: rotate first
+    expect(readdirSync(dir).sort()).toEqual(['audit-2026-01-02T03-04-05.678.log', 'audit.log']);
+    expect(readFileSync(join(dir, 'audit-2026-01-02T03-04-05.678.log'), 'utf8')).toBe('aaaaaaaaa\nbbbbbbbbb\n');
+    expect(readFileSync(path, 'utf8')).toBe('ccccccccc\n');
+    for (const [i, c] of ['d', 'e', 'f', 'g', 'h'].entries()) {
+      now = T0 + (i + 1) * 1000;
+      f.write(line(c));
+    }
+    f.close();
+    // rotations before e and g too; only the two newest backups are kept
+    const backups = readdirSync(dir)
+      .filter((n) => n !== 'audit.log')
+      .sort();
+    expect(backups).toEqual(['audit-2026-01-02T03-04-07.678.log', 'audit-2026-01-02T03-04-09.678.log']);
+    expect(readFileSync(path, 'utf8')).toBe('ggggggggg\nhhhhhhhhh\n');
+  });
+
+  it('removes backups older than maxage days; leaves other files alone', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rotate-'));
+    const path = join(dir, 'audit.log');
+    writeFileSync(join(dir, 'audit-2025-12-01T00-00-00.000.log'), 'old');
+    writeFileSync(join(dir, 'audit-2026-01-01T00-00-00.000.log'), 'recent');
+    writeFileSync(join(dir, 'other.log'), 'x');
+    writeFileSync(path, 'x'.repeat(15));
+    const f = new RotatingFile(path, { maxSizeMB: 2, maxBackups: 0, maxAgeDays: 7, megabyte: 10, now: () => T0 + DAY });
+    f.write('0123456789'); // 25 > 20 with what the file holds: rotate
+    f.close();
+    expect(readdirSync(dir).sort()).toEqual(['audit-2026-01-01T00-00-00.000.log', 'audit-2026-01-03T03-04-05.678.log', 'audit.log', 'other.log']);
+  });
+
+  it('refuses one write larger than maxsize, as lumberjack does; 0 means 100 megabytes', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rotate-'));
+    const f = new RotatingFile(join(dir, 'a.log'), { maxSizeMB: 1, maxBackups: 0, maxAgeDays: 0, megabyte: 10 });
+    expect(() => f.write('x'.repeat(11))).toThrow('write length 11 exceeds maximum file size 10');
+    const big = new RotatingFile(join(dir, 'b.log'), { maxSizeMB: 0, maxBackups: 0, maxAgeDays: 0, megabyte: 1 });
+    big.write('x'.repeat(100));
+    big.write('y');
+    f.close();
+    big.close();
+    expect(readdirSync(dir).length).toBe(2); // b.log and its one backup (a.log was never opened)
+  });
+});

@@ -1,0 +1,119 @@
+// An append-only log file that rotates as the lumberjack package does for
+// kube-apiserver's --audit-log-path: a write that would take the file past
+// maxSize megabytes (100 when 0) first renames it to
+// `<name>-<UTC time as 2006-01-02T15-04-05.000><ext>` beside it and starts a
+// new file; after a rotation, backups beyond maxBackups (0: all kept) and
+// older than maxAge days (0: any age) are removed, oldest first. A single
+// write larger than maxSize is refused, as lumberjack refuses it. Writes are
+// synchronous (the log backend makes one per batch of events, after the
+// requests' turn: a write to the page cache costs less than handing it to
+// libuv's thread pool). The clock is passed in (tests rotate with a fake one).
+
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+
+export interface RotationOptions {
+  /** Megabytes before rotating; 0: lumberjack's default of 100. */
+  maxSizeMB: number;
+  /** Backups kept (0: all). */
+  maxBackups: number;
+  /** Days a backup is kept (0: forever). */
+  maxAgeDays: number;
+  /** Bytes per megabyte (tests shrink it). */
+  megabyte?: number;
+  now?: () => number;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** lumberjack's backup name of `file` at time `ms`: `audit-2024-05-01T12-00-00.000.log`. */
+export function backupName(file: string, ms: number): string {
+  const ext = extname(file);
+  const prefix = basename(file, ext);
+  const stamp = new Date(ms).toISOString().slice(0, 23).replace(/:/g, '-');
+  return join(dirname(file), `${prefix}-${stamp}${ext}`);
+}
+
+/** The time a backup name carries, or undefined when the name is not one of `file`'s backups. */
+function backupTime(file: string, name: string): number | undefined {
+  const ext = extname(file);
+  const prefix = `${basename(file, ext)}-`;
+  if (!name.startsWith(prefix) || !name.endsWith(ext)) return undefined;
+  const stamp = name.slice(prefix.length, name.length - ext.length);
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})\.(\d{3})$/.exec(stamp);
+  if (!m) return undefined;
+  const t = Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`);
+  return Number.isNaN(t) ? undefined : t;
+}
+
+export class RotatingFile {
+  private fd: number | undefined;
+  private size = 0;
+  private readonly max: number;
+  private readonly now: () => number;
+
+  constructor(
+    readonly path: string,
+    private readonly opts: RotationOptions,
+  ) {
+    this.max = (opts.maxSizeMB > 0 ? opts.maxSizeMB : 100) * (opts.megabyte ?? 1024 * 1024);
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Appends the text (UTF-8), rotating first when it would not fit. */
+  write(text: string, bytes: number = Buffer.byteLength(text)): void {
+    if (bytes > this.max) throw new Error(`write length ${bytes} exceeds maximum file size ${this.max}`);
+    if (this.fd === undefined) this.open();
+    if (this.size + bytes > this.max) this.rotate();
+    writeSync(this.fd!, text);
+    this.size += bytes;
+  }
+
+  /** Appends lines (each whole in one file, as lumberjack gets one write per line): at once when they all fit, else line by line. */
+  writeLines(lines: readonly string[]): void {
+    const text = lines.length === 1 ? lines[0] : lines.join('');
+    const bytes = Buffer.byteLength(text);
+    if (this.fd === undefined) this.open();
+    if (this.size + bytes <= this.max) {
+      this.write(text, bytes);
+      return;
+    }
+    for (const line of lines) this.write(line);
+  }
+
+  close(): void {
+    const fd = this.fd;
+    this.fd = undefined;
+    if (fd !== undefined) closeSync(fd);
+  }
+
+  private open(): void {
+    mkdirSync(dirname(this.path), { recursive: true });
+    this.fd = openSync(this.path, 'a', 0o600);
+    this.size = fstatSync(this.fd).size;
+  }
+
+  private rotate(): void {
+    this.close();
+    renameSync(this.path, backupName(this.path, this.now()));
+    this.fd = openSync(this.path, 'a', 0o600);
+    this.size = 0;
+    this.removeOldBackups();
+  }
+
+  private removeOldBackups(): void {
+    const { maxBackups, maxAgeDays } = this.opts;
+    if (maxBackups <= 0 && maxAgeDays <= 0) return;
+    const dir = dirname(this.path);
+    const backups: { name: string; t: number }[] = [];
+    for (const name of readdirSync(dir)) {
+      const t = backupTime(this.path, name);
+      if (t !== undefined) backups.push({ name, t });
+    }
+    backups.sort((a, b) => b.t - a.t); // newest first
+    const cutoff = this.now() - maxAgeDays * DAY_MS;
+    for (const [i, b] of backups.entries()) {
+      if ((maxBackups > 0 && i >= maxBackups) || (maxAgeDays > 0 && b.t < cutoff)) rmSync(join(dir, b.name), { force: true });
+    }
+  }
+}
