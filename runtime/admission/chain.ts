@@ -20,25 +20,68 @@ export interface AdmissionPlugin {
   validate?(attrs: AdmissionAttributes): void | Promise<void>;
 }
 
+/** Told how long each plugin and each half took (the admission latency metrics). */
+export interface AdmissionObserver {
+  plugin(name: string, step: 'admit' | 'validate', operation: string, rejected: boolean, seconds: number): void;
+  step(step: 'admit' | 'validate', operation: string, rejected: boolean, seconds: number): void;
+}
+
 export class AdmissionChain implements AdmissionStage {
+  private observer?: AdmissionObserver;
+
   constructor(private readonly plugins: AdmissionPlugin[] = []) {}
 
   add(plugin: AdmissionPlugin): void {
     this.plugins.push(plugin);
   }
 
+  /** Times every plugin run and every half from now on. */
+  observe(observer: AdmissionObserver): void {
+    this.observer = observer;
+  }
+
   /** The mutating half: every plugin's admit, in order; a second round when one asked for it. */
   async admit(attrs: AdmissionAttributes): Promise<void> {
     const ctx = (attrs.reinvocation ??= { isReinvoke: false, shouldReinvoke: false, values: new Map() });
-    for (const p of this.plugins) if (p.admit) await p.admit(attrs);
-    if (!ctx.shouldReinvoke || ctx.isReinvoke) return;
-    ctx.isReinvoke = true;
-    for (const p of this.plugins) if (p.admit) await p.admit(attrs);
+    await this.timedStep('admit', attrs, async () => {
+      for (const p of this.plugins) if (p.admit) await this.run(p, 'admit', attrs);
+      if (!ctx.shouldReinvoke || ctx.isReinvoke) return;
+      ctx.isReinvoke = true;
+      for (const p of this.plugins) if (p.admit) await this.run(p, 'admit', attrs);
+    });
   }
 
   /** The validating half: every plugin's validate, in order. */
   async validate(attrs: AdmissionAttributes): Promise<void> {
-    for (const p of this.plugins) if (p.validate) await p.validate(attrs);
+    await this.timedStep('validate', attrs, async () => {
+      for (const p of this.plugins) if (p.validate) await this.run(p, 'validate', attrs);
+    });
+  }
+
+  private async run(p: AdmissionPlugin, step: 'admit' | 'validate', attrs: AdmissionAttributes): Promise<void> {
+    const observer = this.observer;
+    if (!observer) return step === 'admit' ? p.admit!(attrs) : p.validate!(attrs);
+    const start = performance.now();
+    let rejected = true;
+    try {
+      await (step === 'admit' ? p.admit!(attrs) : p.validate!(attrs));
+      rejected = false;
+    } finally {
+      observer.plugin(p.name, step, attrs.operation, rejected, (performance.now() - start) / 1000);
+    }
+  }
+
+  private async timedStep(step: 'admit' | 'validate', attrs: AdmissionAttributes, body: () => Promise<void>): Promise<void> {
+    const observer = this.observer;
+    if (!observer) return body();
+    const start = performance.now();
+    let rejected = true;
+    try {
+      await body();
+      rejected = false;
+    } finally {
+      observer.step(step, attrs.operation, rejected, (performance.now() - start) / 1000);
+    }
   }
 
   get size(): number {

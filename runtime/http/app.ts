@@ -36,13 +36,14 @@ import { type OpenAPIServer } from './openapi.ts';
 import { originGuard } from './origin-guard.ts';
 import { checkRoute } from './path-verbs.ts';
 import { parseRequestInfo, routingPath, type RequestInfo } from './request-info.ts';
-import { sendBytes, sendJSON, sendStatus } from './respond.ts';
+import { responseBodySize, sendBytes, sendJSON, sendStatus } from './respond.ts';
 import { ApiError, errors, toApiError } from '../api/errors.ts';
 import { groupVersion } from '../api/keys.ts';
 import { andThen, isPromise, type Maybe } from '../api/maybe.ts';
 import { prettyPrint } from './pretty.ts';
 import { requestHeader, requestTarget } from './request-headers.ts';
 import { newRequestRecord, type RequestRecord } from '../api/request-record.ts';
+import type { ServerMetrics } from '../metrics/server-metrics.ts';
 
 /** Who a request is (auth/chain.ts): throws 401 for a bad credential, or for none where anonymous access is off. */
 export interface Authentication {
@@ -77,6 +78,8 @@ export interface AppOptions {
   requestTimeoutMs?: number;
   /** --bind-address: besides loopback, the Host an unauthenticated request may name (default 127.0.0.1). */
   bindAddress?: string;
+  /** The server's metrics: requests are counted and /metrics serves them (absent: neither). */
+  metrics?: ServerMetrics;
 }
 
 type Env = { Variables: { info: RequestInfo; user: UserInfo; query: URLSearchParams; auth: AuthRequest; record: RequestRecord } };
@@ -93,6 +96,9 @@ const HANDLERS: Record<string, VerbHandler> = {
   delete: handleDelete,
   deletecollection: handleDeleteCollection,
 };
+
+/** The non-resource paths upstream's request metrics count (its instrumented health handlers); other non-resource paths are not counted. */
+const METERED_PATHS = new Set(['/healthz', '/livez', '/readyz']);
 
 const TEXT_404 = () => new Response('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' } });
 
@@ -137,6 +143,8 @@ export function createApp(opts: AppOptions): Hono<Env> {
   const guard = originGuard({ bindAddress: opts.bindAddress ?? '127.0.0.1', applies: (c) => c.get('user').name === ANONYMOUS.name });
   const mayImpersonate = impersonationBy(opts.authorizer);
   const limiter = new InflightLimiter(opts.maxRequestsInflight ?? 400, opts.maxMutatingRequestsInflight ?? 200);
+  const metrics = opts.metrics;
+  metrics?.setSources({ inflight: () => limiter.counts });
 
   const serve = (c: Context<Env>): Maybe<Response> => {
     const target = requestTarget(c);
@@ -149,7 +157,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
     return withDeadline(info, query, timeoutMs, () => {
       const auth = authRequestOf(c, info.path);
       c.set('auth', auth);
-      return andThen(opts.authentication.authenticate(auth), (requestor) => {
+      return andThen(authenticate(auth), (requestor) => {
         c.set('user', requestor);
         guard(c);
         if (!requestsImpersonation(auth)) return admitted(c, info, requestor);
@@ -161,12 +169,82 @@ export function createApp(opts: AppOptions): Hono<Env> {
     });
   };
 
-  /** In-flight limits and authorization, then the endpoint; the request counts as in flight until its response is produced. */
-  const admitted = (c: Context<Env>, info: RequestInfo, user: UserInfo): Maybe<Response> => {
-    const leave = limiter.enter(info, user);
+  /** Authentication, counted in authentication_attempts when there are metrics. */
+  const authenticate = (auth: AuthRequest): Maybe<UserInfo> => {
+    if (!metrics) return opts.authentication.authenticate(auth);
+    const failed = (err: unknown) => {
+      metrics.authenticationAttempt(err instanceof ApiError && err.code === 401 ? 'failure' : 'error');
+      throw err;
+    };
+    let out: Maybe<UserInfo>;
+    try {
+      out = opts.authentication.authenticate(auth);
+    } catch (err) {
+      return failed(err);
+    }
+    if (!isPromise(out)) {
+      metrics.authenticationAttempt('success');
+      return out;
+    }
+    return out.then((user) => {
+      metrics.authenticationAttempt('success');
+      return user;
+    }, failed);
+  };
+
+  /**
+   * The request metrics of a request that reached its endpoint (or was refused by the in-flight limits), as
+   * upstream's instrumented handlers count them: resource requests and the health probes.
+   */
+  const requestDone = (c: Context<Env>, info: RequestInfo, res: Response | undefined, err?: unknown): void => {
+    if (!metrics || (!info.isResourceRequest && !METERED_PATHS.has(info.path))) return;
+    const record = c.get('record');
+    const code = res ? res.status : toApiError(err).code;
+    const contentType = info.verb === 'patch' ? requestHeader(c, 'content-type') : undefined;
+    const seconds = (Date.now() - record.receivedAt) / 1000;
+    metrics.requestDone(info, c.get('query'), contentType ?? undefined, code, seconds, res && responseBodySize(res), info.isResourceRequest ? 'apiserver' : '');
+    if (record.deprecated) metrics.deprecatedRequest(info, record.deprecated.removedRelease);
+  };
+
+  /** The endpoint, its outcome counted in the request metrics. */
+  const metered = (c: Context<Env>, info: RequestInfo, user: UserInfo): Maybe<Response> => {
+    if (!metrics) return endpoint(c, info, user);
     let out: Maybe<Response>;
     try {
-      out = andThen(authorizeRequest(opts.authorizer, user, info), () => endpoint(c, info, user));
+      out = endpoint(c, info, user);
+    } catch (err) {
+      requestDone(c, info, undefined, err);
+      throw err;
+    }
+    if (!isPromise(out)) {
+      requestDone(c, info, out);
+      return out;
+    }
+    return out.then(
+      (res) => {
+        requestDone(c, info, res);
+        return res;
+      },
+      (err: unknown) => {
+        requestDone(c, info, undefined, err);
+        throw err;
+      },
+    );
+  };
+
+  /** In-flight limits and authorization, then the endpoint; the request counts as in flight until its response is produced. */
+  const admitted = (c: Context<Env>, info: RequestInfo, user: UserInfo): Maybe<Response> => {
+    let leave: () => void;
+    try {
+      leave = limiter.enter(info, user);
+    } catch (err) {
+      // refused by the in-flight limits: counted with its 429, as upstream's dropped requests are
+      requestDone(c, info, undefined, err);
+      throw err;
+    }
+    let out: Maybe<Response>;
+    try {
+      out = andThen(authorizeRequest(opts.authorizer, user, info), () => metered(c, info, user));
     } catch (err) {
       leave();
       throw err;
@@ -209,6 +287,8 @@ export function createApp(opts: AppOptions): Hono<Env> {
   endpoints.set(OPENID_CONFIG_PATH, discoveryDoc('configJSON', OPENID_CONFIG_CONTENT_TYPE));
   endpoints.set(JWKS_PATH, discoveryDoc('keysetJSON', JWKS_CONTENT_TYPE));
   endpoints.set('/openapi/v2', (c) => opts.openapi.v2(c));
+  // Prometheus text format; authorized as any non-resource path (get on /metrics: system:monitoring's role)
+  if (metrics) endpoints.set('/metrics', () => metrics.exposition().then((text) => new Response(text, { headers: { 'Content-Type': metrics.contentType } })));
   endpoints.set('/openapi/v3', (c) => opts.openapi.v3Index(c));
   const OPENAPI_V3 = '/openapi/v3/';
 

@@ -50,6 +50,10 @@ import { listen } from './listen.ts';
 import { boundURL, canonicalAddress, checkBindAddress, clientURL, insecureBindWarning, isWildcardAddress } from '../http/bind-address.ts';
 import { apiServerEndpoint } from '../builtins/kubernetes-endpoints.ts';
 import { DEFAULT_SERVICE_CIDR } from '../registry/strategies/service/allocate.ts';
+import { ServerMetrics } from '../metrics/server-metrics.ts';
+import { showHiddenMetrics } from '../metrics/stability.ts';
+import { instrumentKV } from '../metrics/store-kv.ts';
+import { objectCounter, storageFileSize } from './metric-sources.ts';
 
 /** The flags of the server (kube-apiserver's names in camel case) and what tests and embedders may hand in; the authorization ones are AuthorizationOptions (server/authorization.ts). */
 export interface StartOptions extends AuthorizationOptions {
@@ -145,6 +149,8 @@ export interface StartOptions extends AuthorizationOptions {
   log?: (msg: string) => void;
   /** Test only: SQLite's max_page_count (a full database without a full disk) and the readiness probe interval. */
   storageTesting?: { maxPageCount?: number; probeIntervalMs?: number };
+  /** --show-hidden-metrics-for-version: the previous minor release (`1.30`) shows the metrics hidden in this one. */
+  showHiddenMetricsForVersion?: string;
 }
 
 export interface RunningServer {
@@ -186,6 +192,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     if (bindWarning) console.warn(bindWarning);
   }
   validateAuthorizationOptions(options);
+  const metrics = new ServerMetrics({ showHidden: showHiddenMetrics(options.showHiddenMetricsForVersion) });
   const controllers = enabledControllers(options.controllers);
   const admissionPlugins = new Set(enabledAdmissionPlugins(options.enableAdmissionPlugins, options.disableAdmissionPlugins));
   const inMemory = !options.dataDir || options.dataDir === ':memory:';
@@ -212,10 +219,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       quarantineUnreadable: options.quarantineUnreadable,
       log: options.log,
       testing: options.storageTesting,
+      instrumentKV: (kv) => instrumentKV(kv, (operation, type, seconds) => metrics.storeRequest(operation, type, seconds)),
     }),
   ]);
   // the write pipeline's services, shared by request handlers and in-process writers
   const admission = new AdmissionChain();
+  admission.observe({
+    plugin: (name, step, operation, rejected, seconds) => metrics.admissionPluginDone(name, step, operation, rejected, seconds),
+    step: (step, operation, rejected, seconds) => metrics.admissionStepDone(step, operation, rejected, seconds),
+  });
   const validatorCache = sharedValidatorCache(generated.dir);
   // the schemas of the CustomResourceDefinitions served while running
   const customSchemas = new CustomSchemas(generated.mergeSchema, compileCustomResourceRules, loadCustomResourceRules);
@@ -238,6 +250,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     customResources: customSchemas,
   };
   const api = buildApiIndex(generated.resources, storage.storageFor, parseRuntimeConfig(options.runtimeConfig), writeServices);
+  metrics.setSources({ objectCounts: objectCounter(api, storage.base), storageSize: storageFileSize(storage.report.file) });
   let authz: ServerAuthorization;
   try {
     // CEL, for the matchConditions of an --authorization-config file (and its reloads): loaded only then
@@ -335,6 +348,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
       protobuf,
       watches: new WatchGuard({ maxWatches: options.maxWatches, maxWatchesPerUser: options.maxWatchesPerUser, stallTimeoutMs: options.watchStallTimeoutMs }),
+      metrics,
     },
     authentication: authn.chain,
     tokenRequests: {
@@ -379,6 +393,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     maxRequestsInflight: options.maxRequestsInflight,
     maxMutatingRequestsInflight: options.maxMutatingRequestsInflight,
     requestTimeoutMs: options.requestTimeoutMs,
+    metrics,
   });
 
   // the Node mode answers from the first lists on: the graph is loaded before the server listens

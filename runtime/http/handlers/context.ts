@@ -24,6 +24,7 @@ import { prettyPrint } from '../pretty.ts';
 import { GZIP_THRESHOLD_BYTES } from '../../api/k8s-names.ts';
 import { requestHeader } from '../request-headers.ts';
 import type { RequestRecord } from '../../api/request-record.ts';
+import type { ServerMetrics } from '../../metrics/server-metrics.ts';
 
 export interface ServerServices {
   validator(schema: string): Promise<SchemaValidator | undefined>;
@@ -41,6 +42,8 @@ export interface ServerServices {
   protobuf: ProtobufSupport;
   /** Limits on open watches and on clients that stop taking their data. */
   watches: WatchGuard;
+  /** The server's metrics (watches count themselves in them); absent: none. */
+  metrics?: ServerMetrics;
 }
 
 export interface RequestContext {

@@ -17,6 +17,7 @@ import { boolParam, includeObject, intParam, predicate } from './params.ts';
 import { listQuery } from './list.ts';
 import { EventQueue } from '../../storage/stream/event-queue.ts';
 import { chunkedSocketSink, chunkFrame, writeWatchToSocket, type ChunkedResponse } from './watch-socket.ts';
+import type { WatchMetrics } from '../../metrics/server-metrics.ts';
 
 /**
  * The last batch of events encoded together, per encoding (and framing: as a
@@ -99,8 +100,11 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
   // plain JSON and protobuf events are encoded from the event alone (and cached on it)
   const shareable = !!codec || plain;
   const chunkedKey = `${gvKey}|chunk`;
+  // apiserver_registered_watchers and apiserver_watch_events_total of this watch, once it is registered
+  let watchMetrics: WatchMetrics | undefined;
   /** A batch's bytes; framed: as one HTTP chunk, for a socket written directly. */
   const encodeBatch = (events: WatchEvent[], framed = false): Uint8Array => {
+    watchMetrics?.sent(events.length);
     if (events.length === 1 && !framed) return encode(events[0]);
     const key = framed ? chunkedKey : gvKey;
     const memo = shareable ? lastBatch.get(key) : undefined;
@@ -113,6 +117,12 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
 
   // 429 before any work when the server's watch limits are reached
   const slot = rc.services.watches.enter(rc.user);
+  watchMetrics = rc.services.metrics?.watchOpened(d.group, d.version, d.kind);
+  const longRunningDone = rc.services.metrics?.longRunningStarted(rc.info, undefined);
+  const unregister = () => {
+    watchMetrics?.closed();
+    longRunningDone?.();
+  };
   let stream: WatchStream | undefined;
   let initialError: Obj | undefined;
   try {
@@ -131,6 +141,7 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
     if (err instanceof ApiError && err.code === 410) initialError = err.status();
     else {
       slot.release();
+      unregister();
       throw err;
     }
   }
@@ -149,6 +160,7 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
     finished = true;
     clearTimeout(timer);
     slot.release();
+    unregister();
   };
   // the Node response when served over a socket (absent for in-process requests)
   const outgoing = (rc.c.env as { outgoing?: NodeResponse } | undefined)?.outgoing;
