@@ -20,6 +20,7 @@ import { AdmissionPluginsFlagError, enabledAdmissionPlugins } from './config/adm
 import { startServer } from './server/start.ts';
 import { StorageOpenError } from './storage/sqlite/open-errors.ts';
 import { tuneServerHeap } from './server/heap.ts';
+import { ShowHiddenMetricsError, showHiddenMetrics } from './metrics/stability.ts';
 
 async function main(): Promise<void> {
   tuneServerHeap();
@@ -77,6 +78,14 @@ async function main(): Promise<void> {
   } catch (err) {
     if (!(err instanceof BindAddressError || err instanceof AuthorizationModeError || err instanceof TLSFlagError || err instanceof ControllersFlagError || err instanceof AdmissionPluginsFlagError))
       throw err;
+    console.error(`Error: ${err.message}`);
+    process.exit(1);
+  }
+  // the metrics and logging flags, checked as the others before anything is written
+  try {
+    showHiddenMetrics(flags['show-hidden-metrics-for-version'] as string | undefined);
+  } catch (err) {
+    if (!(err instanceof ShowHiddenMetricsError)) throw err;
     console.error(`Error: ${err.message}`);
     process.exit(1);
   }
@@ -147,6 +156,7 @@ async function main(): Promise<void> {
     maxWatchesPerUser: Number(flags['max-watches-per-user']),
     watchStallTimeoutMs: Number(flags['watch-stall-timeout']),
     serviceNodePortRange: String(flags['service-node-port-range']),
+    showHiddenMetricsForVersion: flags['show-hidden-metrics-for-version'] as string | undefined,
   });
   const report = server.storageReport;
   if (report.previousOwner) {
