@@ -44,6 +44,8 @@ import { prettyPrint } from './pretty.ts';
 import { requestHeader, requestTarget } from './request-headers.ts';
 import { newRequestRecord, type RequestRecord } from '../api/request-record.ts';
 import type { ServerMetrics } from '../metrics/server-metrics.ts';
+import { reportedVerb } from '../metrics/request-labels.ts';
+import { Duration, serverLogger, type Logger } from '../logging/logger.ts';
 
 /** Who a request is (auth/chain.ts): throws 401 for a bad credential, or for none where anonymous access is off. */
 export interface Authentication {
@@ -80,6 +82,8 @@ export interface AppOptions {
   bindAddress?: string;
   /** The server's metrics: requests are counted and /metrics serves them (absent: neither). */
   metrics?: ServerMetrics;
+  /** The server's log (default: the process's): internal errors, and a line per request at -v=3 and above. */
+  logger?: Logger;
 }
 
 type Env = { Variables: { info: RequestInfo; user: UserInfo; query: URLSearchParams; auth: AuthRequest; record: RequestRecord } };
@@ -102,9 +106,15 @@ const METERED_PATHS = new Set(['/healthz', '/livez', '/readyz']);
 
 const TEXT_404 = () => new Response('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' } });
 
+/** The request URI as sent (path and query). */
+function uriOf(target: { path: string; query: string }): string {
+  return target.query ? `${target.path}?${target.query}` : target.path;
+}
+
 export function createApp(opts: AppOptions): Hono<Env> {
   const app = new Hono<Env>();
   const discovery = opts.discovery;
+  const logger = opts.logger ?? serverLogger();
 
   const protobufResource = (info: RequestInfo | undefined): boolean => {
     if (!info?.isResourceRequest) return true; // Status of non-resource paths
@@ -116,7 +126,10 @@ export function createApp(opts: AppOptions): Hono<Env> {
 
   app.onError(async (err, c) => {
     const apiErr = toApiError(err);
-    if (apiErr.code >= 500 && !(err instanceof ApiError)) console.error('internal error:', err);
+    if (apiErr.code >= 500 && !(err instanceof ApiError)) {
+      const target = requestTarget(c);
+      logger.errorS(err, 'Internal error occurred', 'method', c.req.method, 'URI', uriOf(target), 'auditID', c.get('record')?.auditID, 'stack', err instanceof Error ? err.stack : undefined);
+    }
     // a client that prefers protobuf gets its Status in protobuf, where the resource has a protobuf form
     if (prefersProtobuf(requestHeader(c, 'accept')) && protobufResource(c.get('info'))) {
       try {
@@ -371,8 +384,61 @@ export function createApp(opts: AppOptions): Hono<Env> {
     return handler(rc);
   };
 
+  /** The request log line (upstream's httplog, at -v=3): what was asked, by whom, how long it took, the answer's code. */
+  const logRequest = (c: Context<Env>, started: number, res: Response | undefined, err?: unknown): void => {
+    const info = c.get('info');
+    const target = requestTarget(c);
+    const verb = info ? reportedVerb(info, info.verb === 'patch' ? requestHeader(c, 'content-type') : undefined) : c.req.method;
+    const socket = (c.env as { incoming?: { socket?: { remoteAddress?: string; remotePort?: number } } } | undefined)?.incoming?.socket;
+    const srcIP = socket?.remoteAddress ? `${socket.remoteAddress.includes(':') ? `[${socket.remoteAddress}]` : socket.remoteAddress}:${socket.remotePort}` : '';
+    logger.infoS(
+      3,
+      'HTTP',
+      'verb',
+      verb,
+      'URI',
+      uriOf(target),
+      'latency',
+      new Duration((performance.now() - started) * 1e6),
+      'userAgent',
+      requestHeader(c, 'user-agent') ?? '',
+      'audit-ID',
+      c.get('record')?.auditID ?? '',
+      'srcIP',
+      srcIP,
+      'resp',
+      res ? res.status : toApiError(err).code,
+    );
+  };
+
+  /** serve(), then its line in the request log. */
+  const logged = (c: Context<Env>): Maybe<Response> => {
+    const started = performance.now();
+    let out: Maybe<Response>;
+    try {
+      out = serve(c);
+    } catch (err) {
+      logRequest(c, started, undefined, err);
+      throw err;
+    }
+    if (!isPromise(out)) {
+      logRequest(c, started, out);
+      return out;
+    }
+    return out.then(
+      (res) => {
+        logRequest(c, started, res);
+        return res;
+      },
+      (err: unknown) => {
+        logRequest(c, started, undefined, err);
+        throw err;
+      },
+    );
+  };
+
   // One route: Hono calls it directly (no middleware composition), and an answer produced at once goes out at once.
-  app.all('*', serve);
+  app.all('*', logger.enabled(3) ? logged : serve);
 
   return app;
 }

@@ -54,6 +54,7 @@ import { ServerMetrics } from '../metrics/server-metrics.ts';
 import { showHiddenMetrics } from '../metrics/stability.ts';
 import { instrumentKV } from '../metrics/store-kv.ts';
 import { objectCounter, storageFileSize } from './metric-sources.ts';
+import { serverLogger, type Logger } from '../logging/logger.ts';
 
 /** The flags of the server (kube-apiserver's names in camel case) and what tests and embedders may hand in; the authorization ones are AuthorizationOptions (server/authorization.ts). */
 export interface StartOptions extends AuthorizationOptions {
@@ -151,6 +152,8 @@ export interface StartOptions extends AuthorizationOptions {
   storageTesting?: { maxPageCount?: number; probeIntervalMs?: number };
   /** --show-hidden-metrics-for-version: the previous minor release (`1.30`) shows the metrics hidden in this one. */
   showHiddenMetricsForVersion?: string;
+  /** The server's log (default: the process's, see logging/logger.ts); the request log is written at -v=3 and above. */
+  logger?: Logger;
 }
 
 export interface RunningServer {
@@ -183,13 +186,15 @@ export interface RunningServer {
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const startedAt = Date.now();
+  const logger = options.logger ?? serverLogger();
+  const warn = options.log ?? ((msg: string) => logger.warning(msg));
   const host = options.bindAddress ?? '127.0.0.1';
   const plain = options.insecureServeHTTP ?? false;
   if (plain) {
     // no TLS: a non-loopback address only when the caller accepted that
     checkBindAddress(host, options.allowInsecureRemote ?? false);
     const bindWarning = insecureBindWarning(host);
-    if (bindWarning) console.warn(bindWarning);
+    if (bindWarning) logger.warning(bindWarning);
   }
   validateAuthorizationOptions(options);
   const metrics = new ServerMetrics({ showHidden: showHiddenMetrics(options.showHiddenMetricsForVersion) });
@@ -208,7 +213,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         tlsPrivateKeyFile: options.tlsPrivateKeyFile,
         clientCAFile: options.clientCAFile,
       });
-  for (const note of pki?.notes ?? []) (options.log ?? console.warn)(note);
+  for (const note of pki?.notes ?? []) warn(note);
 
   const [generated, storage] = await Promise.all([
     loadGeneratedApi(options.generatedDir),
@@ -255,7 +260,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   try {
     // CEL, for the matchConditions of an --authorization-config file (and its reloads): loaded only then
     if (options.authorizationConfig) await loadMatchConditionCompiler();
-    authz = buildServerAuthorization(options, api, options.log ?? console.warn);
+    authz = buildServerAuthorization(options, api, warn);
   } catch (err) {
     await storage.close();
     throw err;
@@ -284,7 +289,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       },
       bootstrapTokens: options.enableBootstrapTokenAuth,
       reader,
-      log: options.log ?? console.warn,
+      log: warn,
     });
   } catch (err) {
     authorization.close();
@@ -394,6 +399,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     maxMutatingRequestsInflight: options.maxMutatingRequestsInflight,
     requestTimeoutMs: options.requestTimeoutMs,
     metrics,
+    logger,
   });
 
   // the Node mode answers from the first lists on: the graph is loaded before the server listens
@@ -439,7 +445,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   try {
     openid = await buildOpenIDMetadata({ issuer: authn.serviceAccounts.issuer, externalAddress: new URL(clientURL(host, port)).host, keys: authn.serviceAccounts.verificationKeys });
   } catch (err) {
-    (options.log ?? console.warn)(`service-account issuer discovery is off: ${(err as Error).message}`);
+    warn(`service-account issuer discovery is off: ${(err as Error).message}`);
   }
 
   // Built-ins after listening, so they know the port (the kubernetes Endpoints); /readyz
@@ -462,7 +468,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     controllers,
     serviceAccountTokens: { issuer: authn.issuer, rootCA: pki?.servingCAPEM ?? '' },
     rbacIndex,
-    log: options.log ?? console.warn,
+    log: warn,
     rootCA: pki?.servingCAPEM,
     csrSigning: pki ? { ca: pki.ca } : undefined,
     eventTTLMs: options.eventTTLMs,

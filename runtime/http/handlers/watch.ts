@@ -18,6 +18,7 @@ import { listQuery } from './list.ts';
 import { EventQueue } from '../../storage/stream/event-queue.ts';
 import { chunkedSocketSink, chunkFrame, writeWatchToSocket, type ChunkedResponse } from './watch-socket.ts';
 import type { WatchMetrics } from '../../metrics/server-metrics.ts';
+import { serverLogger } from '../../logging/logger.ts';
 
 /**
  * The last batch of events encoded together, per encoding (and framing: as a
@@ -199,7 +200,7 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
         )
       : writeWatchToSocket(outgoing, s, encodeBatch, errorEvent, finish);
     slot.onStall = () => {
-      console.warn(`watch ${rc.info.path} ended: its client took no data for ${rc.services.watches.stallTimeoutMs} ms`);
+      serverLogger().warning(`watch ${rc.info.path} ended: its client took no data for ${rc.services.watches.stallTimeoutMs} ms`);
       finish();
       writer.abort();
       // the socket cannot drain: close it
@@ -224,7 +225,7 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
         const s = stream;
         timer = setTimeout(() => s.stop(), Math.min(MAX_TIMER_MS, Math.max(0, maxSeconds) * 1000));
         slot.onStall = () => {
-          console.warn(`watch ${rc.info.path} ended: its client took no data for ${rc.services.watches.stallTimeoutMs} ms`);
+          serverLogger().warning(`watch ${rc.info.path} ended: its client took no data for ${rc.services.watches.stallTimeoutMs} ms`);
           finish();
           s.stop();
           // the socket cannot drain: close it (an in-process caller sees its stream fail instead);
