@@ -8,7 +8,24 @@ import { FIGURES, parseArgs } from './run.ts';
 describe('bench suite', () => {
   it('lists every figure once, each with a run()', () => {
     const names = FIGURES.map((f) => f.name);
-    expect(names).toEqual(['get', 'create', 'create-webhook', 'list', 'watch-creates', 'fanout', 'start', 'import', 'rss', 'crd-serve', 'crd-rules', 'crd-memory', 'crd-reads', 'crd-wide', 'vap']);
+    expect(names).toEqual([
+      'get',
+      'get-observed',
+      'create',
+      'create-webhook',
+      'list',
+      'watch-creates',
+      'fanout',
+      'start',
+      'import',
+      'rss',
+      'crd-serve',
+      'crd-rules',
+      'crd-memory',
+      'crd-reads',
+      'crd-wide',
+      'vap',
+    ]);
     for (const f of FIGURES) expect(typeof f.run).toBe('function');
   });
 

@@ -20,7 +20,7 @@ import { AdmissionPluginsFlagError, enabledAdmissionPlugins } from './config/adm
 import { startServer } from './server/start.ts';
 import { StorageOpenError } from './storage/sqlite/open-errors.ts';
 import { tuneServerHeap } from './server/heap.ts';
-import { ShowHiddenMetricsError, showHiddenMetrics } from './metrics/stability.ts';
+import { ShowHiddenMetricsError, disabledMetrics, showHiddenMetrics } from './metrics/stability.ts';
 import { Logger, LoggingFormatError, loggingFormat, serverLogger, setServerLogger } from './logging/logger.ts';
 
 async function main(): Promise<void> {
@@ -85,6 +85,7 @@ async function main(): Promise<void> {
   // the metrics and logging flags, checked as the others before anything is written
   try {
     showHiddenMetrics(flags['show-hidden-metrics-for-version'] as string | undefined);
+    disabledMetrics(flags['disabled-metrics'] as string | undefined);
     // the server's log: klog text lines or JSON on standard error, -v deep
     setServerLogger(new Logger({ format: loggingFormat(flags['logging-format'] as string | undefined), verbosity: Number(flags['v']) }));
   } catch (err) {
@@ -161,6 +162,7 @@ async function main(): Promise<void> {
     watchStallTimeoutMs: Number(flags['watch-stall-timeout']),
     serviceNodePortRange: String(flags['service-node-port-range']),
     showHiddenMetricsForVersion: flags['show-hidden-metrics-for-version'] as string | undefined,
+    disabledMetrics: disabledMetrics(flags['disabled-metrics'] as string | undefined),
   });
   const report = server.storageReport;
   if (report.previousOwner) {

@@ -117,6 +117,7 @@ export const FLAGS: Record<string, FlagSpec> = {
     kind: 'string',
     help: "the previous version for which you want to show hidden metrics; only the previous minor version is meaningful, other values will not be allowed (the format is <major>.<minor>, e.g. '1.30')",
   },
+  'disabled-metrics': { kind: 'string', help: 'comma-separated fully qualified metric names that are neither exported nor recorded (ahead of --show-hidden-metrics-for-version)' },
   'logging-format': { kind: 'string', default: 'text', help: 'log format: "text" (klog lines) or "json"' },
   v: { kind: 'int', default: '0', help: 'number for the log level verbosity (-v: a request log line per request from 3 on)' },
   help: { kind: 'bool', default: 'false', help: 'print the flags' },

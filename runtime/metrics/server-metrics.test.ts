@@ -165,4 +165,15 @@ describe('ServerMetrics', () => {
     expect(fams.has('process_cpu_seconds_total')).toBe(true);
     expect(fams.has('nodejs_heap_size_used_bytes')).toBe(true);
   });
+
+  it('neither exports nor records disabled metrics', async () => {
+    const m = new ServerMetrics({ defaultMetrics: false, disabled: ['apiserver_request_total', 'etcd_request_duration_seconds'] });
+    m.requestDone(get, new URLSearchParams(), undefined, 200, 0.001, 10);
+    m.storeRequest('get', 'pods', 0.001);
+    const fams = await scrape(m);
+    expect(fams.has('apiserver_request_total')).toBe(false);
+    expect(fams.has('etcd_request_duration_seconds')).toBe(false);
+    expect(sampleValue(fams, 'apiserver_request_duration_seconds_count', { verb: 'GET' })).toBe(1);
+    expect(sampleValue(fams, 'disabled_metrics_total')).toBe(2);
+  });
 });

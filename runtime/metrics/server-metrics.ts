@@ -10,6 +10,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { annotatedHelp, isHidden, type Lifecycle } from './stability.ts';
 import { dryRunLabel, reportedVerb, requestScope, type RequestFacts } from './request-labels.ts';
+import { SeriesCounter, SeriesHistogram } from './series.ts';
 
 /** apiserver_request_duration_seconds' and etcd_request_duration_seconds' buckets. */
 export const REQUEST_DURATION_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
@@ -25,6 +26,8 @@ export interface ServerMetricsOptions {
   showHidden?: boolean;
   /** Export Node's process_* and nodejs_* metrics (default true). */
   defaultMetrics?: boolean;
+  /** --disabled-metrics: metrics neither exported nor recorded (ahead of showing hidden ones, as upstream). */
+  disabled?: string[];
 }
 
 /** What the gauges read when scraped; set once the server's parts exist. */
@@ -45,9 +48,6 @@ export interface WatchMetrics {
 
 export type AdmissionStep = 'admit' | 'validate';
 
-type Labels<T extends string> = Partial<Record<T, string | number>>;
-
-const REQUEST_LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
 const WATCH_LABELS = ['group', 'version', 'kind'] as const;
 const LONG_RUNNING_LABELS = ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
 
@@ -57,7 +57,10 @@ export class ServerMetrics {
   private readonly defaultMetrics: boolean;
   private defaultsStarted = false;
   private hiddenCount = 0;
+  private readonly disabled: Set<string>;
   private sources: MetricSources = {};
+  // what is recorded per request, per store call and per admission run (a disabled metric costs nothing)
+  private readonly on: Record<string, boolean> = {};
 
   private readonly requestTotal;
   private readonly requestDuration;
@@ -74,25 +77,26 @@ export class ServerMetrics {
   constructor(opts: ServerMetricsOptions = {}) {
     this.showHidden = opts.showHidden ?? false;
     this.defaultMetrics = opts.defaultMetrics ?? true;
+    this.disabled = new Set(opts.disabled ?? []);
     const sources = () => this.sources;
 
-    this.requestTotal = this.counter(
+    // labels: verb, dry_run, group, version, resource, subresource, scope, component, code
+    this.requestTotal = this.seriesCounter(
       'apiserver_request_total',
       'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
-      [...REQUEST_LABELS, 'code'],
       { stability: 'STABLE' },
     );
-    this.requestDuration = this.histogram(
+    // labels: verb, dry_run, group, version, resource, subresource, scope, component
+    this.requestDuration = this.seriesHistogram(
       'apiserver_request_duration_seconds',
       'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
-      [...REQUEST_LABELS],
       REQUEST_DURATION_BUCKETS,
       { stability: 'STABLE' },
     );
-    this.responseSizes = this.histogram(
+    // labels: verb, group, version, resource, subresource, scope, component
+    this.responseSizes = this.seriesHistogram(
       'apiserver_response_sizes',
       'Response size distribution in bytes for each group, version, verb, resource, subresource, scope and component.',
-      [...LONG_RUNNING_LABELS],
       RESPONSE_SIZE_BUCKETS,
       { stability: 'STABLE' },
     );
@@ -144,27 +148,28 @@ export class ServerMetrics {
     );
     this.watchEvents = this.counter('apiserver_watch_events_total', 'Number of events sent in watch clients', [...WATCH_LABELS], { stability: 'ALPHA' });
     this.watchers = this.gauge('apiserver_registered_watchers', 'Number of currently registered watchers for a given resources', [...WATCH_LABELS], { stability: 'ALPHA' });
-    this.etcdDuration = this.histogram('etcd_request_duration_seconds', 'Etcd request latency in seconds for each operation and object type.', ['operation', 'type'], REQUEST_DURATION_BUCKETS, {
-      stability: 'ALPHA',
-    });
-    this.authnAttempts = this.counter('authentication_attempts', 'Counter of authenticated attempts.', ['result'], { stability: 'ALPHA' });
-    this.admissionStep = this.histogram(
+    // labels: operation, type
+    this.etcdDuration = this.seriesHistogram('etcd_request_duration_seconds', 'Etcd request latency in seconds for each operation and object type.', REQUEST_DURATION_BUCKETS, { stability: 'ALPHA' });
+    // labels: result
+    this.authnAttempts = this.seriesCounter('authentication_attempts', 'Counter of authenticated attempts.', { stability: 'ALPHA' });
+    // labels: type, operation, rejected
+    this.admissionStep = this.seriesHistogram(
       'apiserver_admission_step_admission_duration_seconds',
       'Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).',
-      ['type', 'operation', 'rejected'],
       ADMISSION_BUCKETS,
       { stability: 'STABLE' },
     );
-    this.admissionController = this.histogram(
+    // labels: name, type, operation, rejected
+    this.admissionController = this.seriesHistogram(
       'apiserver_admission_controller_admission_duration_seconds',
       'Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
-      ['name', 'type', 'operation', 'rejected'],
       ADMISSION_BUCKETS,
       { stability: 'STABLE' },
     );
     // component-base counts the metrics it hides
     const hidden = this.hiddenCount;
     this.counter('hidden_metrics_total', 'The count of hidden metrics.', [], { stability: 'BETA' }).inc(hidden);
+    this.counter('disabled_metrics_total', 'The count of disabled metrics.', [], { stability: 'BETA' }).inc(this.disabled.size);
   }
 
   /** Where the scraped gauges read from. */
@@ -187,22 +192,21 @@ export class ServerMetrics {
 
   /** One request answered: apiserver_request_total, its latency and (for reads) its response size. */
   requestDone(info: RequestFacts, query: URLSearchParams, contentType: string | undefined, code: number, seconds: number, responseBytes: number | undefined, component = APISERVER_COMPONENT): void {
+    const on = this.on;
+    if (!on.apiserver_request_total && !on.apiserver_request_duration_seconds && !on.apiserver_response_sizes) return;
     const verb = reportedVerb(info, contentType);
-    const labels: Labels<(typeof REQUEST_LABELS)[number]> = {
-      verb,
-      dry_run: dryRunLabel(query),
-      group: info.apiGroup,
-      version: info.apiVersion,
-      resource: info.resource,
-      subresource: info.isResourceRequest ? info.subresource : info.path,
-      scope: requestScope(info),
-      component,
-    };
-    // prom-client keeps the label object it is handed: each metric gets its own
-    this.requestDuration.observe(labels, seconds);
-    this.requestTotal.inc({ ...labels, code: String(code) });
-    if (responseBytes !== undefined && (verb === 'GET' || verb === 'LIST')) {
-      this.responseSizes.observe({ verb, group: labels.group, version: labels.version, resource: labels.resource, subresource: labels.subresource, scope: labels.scope, component }, responseBytes);
+    const dryRun = dryRunLabel(query);
+    const { apiGroup: group, apiVersion: version, resource } = info;
+    const subresource = info.isResourceRequest ? info.subresource : info.path;
+    const scope = requestScope(info);
+    // the series key: the label values in order (labels objects are made for new series only)
+    const rest = `${group}\0${version}\0${resource}\0${subresource}\0${scope}\0${component}`;
+    const key = `${verb}\0${dryRun}\0${rest}`;
+    const labels = () => ({ verb, dry_run: dryRun, group, version, resource, subresource, scope, component });
+    if (on.apiserver_request_duration_seconds) this.requestDuration.observe(key, labels, seconds);
+    if (on.apiserver_request_total) this.requestTotal.inc(`${key}\0${code}`, () => ({ ...labels(), code: String(code) }));
+    if (on.apiserver_response_sizes && responseBytes !== undefined && (verb === 'GET' || verb === 'LIST')) {
+      this.responseSizes.observe(`${verb}\0${rest}`, () => ({ verb, group, version, resource, subresource, scope, component }), responseBytes);
     }
   }
 
@@ -250,42 +254,55 @@ export class ServerMetrics {
 
   /** One call to the store (etcd_request_duration_seconds): the operation and the object type (`pods`, `deployments.apps`). */
   storeRequest(operation: string, type: string, seconds: number): void {
-    this.etcdDuration.observe({ operation, type }, seconds);
+    if (this.on.etcd_request_duration_seconds) this.etcdDuration.observe(`${operation}\0${type}`, () => ({ operation, type }), seconds);
   }
 
   /** One authentication: `success`, `failure` (no authenticator accepted the credentials) or `error`. */
   authenticationAttempt(result: 'success' | 'failure' | 'error'): void {
-    this.authnAttempts.inc({ result });
+    if (this.on.authentication_attempts) this.authnAttempts.inc(result, () => ({ result }));
   }
 
   /** One admission plugin's run of one half. */
   admissionPluginDone(name: string, step: AdmissionStep, operation: string, rejected: boolean, seconds: number): void {
-    this.admissionController.observe({ name, type: step, operation, rejected: String(rejected) }, seconds);
+    if (!this.on.apiserver_admission_controller_admission_duration_seconds) return;
+    this.admissionController.observe(`${name}\0${step}\0${operation}\0${rejected}`, () => ({ name, type: step, operation, rejected: String(rejected) }), seconds);
   }
 
   /** One half of admission as a whole. */
   admissionStepDone(step: AdmissionStep, operation: string, rejected: boolean, seconds: number): void {
-    this.admissionStep.observe({ type: step, operation, rejected: String(rejected) }, seconds);
+    if (!this.on.apiserver_admission_step_admission_duration_seconds) return;
+    this.admissionStep.observe(`${step}\0${operation}\0${rejected}`, () => ({ type: step, operation, rejected: String(rejected) }), seconds);
   }
 
-  /** Registers a metric unless it is hidden (then it records into nothing anyone reads). */
-  private registers(life: Lifecycle): Registry[] {
+  /** Registers a metric unless it is disabled or hidden (then it records into nothing anyone reads). */
+  private registers(name: string, life: Lifecycle): Registry[] {
+    this.on[name] = false;
+    if (this.disabled.has(name)) return [];
     if (isHidden(life) && !this.showHidden) {
       this.hiddenCount++;
       return [];
     }
+    this.on[name] = true;
     return [this.registry];
   }
 
   private counter<T extends string>(name: string, help: string, labelNames: T[], life: Lifecycle): Counter<T> {
-    return new Counter<T>({ name, help: annotatedHelp(help, life), labelNames, registers: this.registers(life) });
+    return new Counter<T>({ name, help: annotatedHelp(help, life), labelNames, registers: this.registers(name, life) });
   }
 
   private gauge<T extends string>(name: string, help: string, labelNames: T[], life: Lifecycle, collect?: (this: Gauge<T>) => void | Promise<void>): Gauge<T> {
-    return new Gauge<T>({ name, help: annotatedHelp(help, life), labelNames, registers: this.registers(life), ...(collect ? { collect } : {}) });
+    return new Gauge<T>({ name, help: annotatedHelp(help, life), labelNames, registers: this.registers(name, life), ...(collect ? { collect } : {}) });
+  }
+
+  private seriesCounter(name: string, help: string, life: Lifecycle): SeriesCounter {
+    return new SeriesCounter(name, annotatedHelp(help, life)).register(this.registers(name, life));
+  }
+
+  private seriesHistogram(name: string, help: string, buckets: number[], life: Lifecycle): SeriesHistogram {
+    return new SeriesHistogram(name, annotatedHelp(help, life), buckets).register(this.registers(name, life));
   }
 
   private histogram<T extends string>(name: string, help: string, labelNames: T[], buckets: number[], life: Lifecycle): Histogram<T> {
-    return new Histogram<T>({ name, help: annotatedHelp(help, life), labelNames, buckets, registers: this.registers(life) });
+    return new Histogram<T>({ name, help: annotatedHelp(help, life), labelNames, buckets, registers: this.registers(name, life) });
   }
 }

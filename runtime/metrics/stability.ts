@@ -15,7 +15,10 @@ export interface Lifecycle {
 /** The release whose metrics this server exports. */
 export const CURRENT_RELEASE = { major: 1, minor: 31 };
 
+/** A bad --show-hidden-metrics-for-version or --disabled-metrics. */
 export class ShowHiddenMetricsError extends Error {}
+
+const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 
 /** The HELP text as component-base writes it: the deprecation note first, then the stability level before both. */
 export function annotatedHelp(help: string, life: Lifecycle, current = CURRENT_RELEASE): string {
@@ -38,6 +41,19 @@ export function showHiddenMetrics(value: string | undefined, current = CURRENT_R
     throw new ShowHiddenMetricsError(`--show-hidden-metrics-for-version must be omitted or have the value '${valid}'. Only the previous minor version is allowed`);
   }
   return true;
+}
+
+/** Checks --disabled-metrics (comma-separated fully qualified metric names); returns the names. */
+export function disabledMetrics(value: string | undefined): string[] {
+  const names = (value ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  for (const name of names) {
+    if (!METRIC_NAME.test(name))
+      throw new ShowHiddenMetricsError(`--disabled-metrics must be fully qualified metric names matching ${JSON.stringify(METRIC_NAME.source)}, got ${JSON.stringify(name)}`);
+  }
+  return names;
 }
 
 interface Release {

@@ -152,6 +152,8 @@ export interface StartOptions extends AuthorizationOptions {
   storageTesting?: { maxPageCount?: number; probeIntervalMs?: number };
   /** --show-hidden-metrics-for-version: the previous minor release (`1.30`) shows the metrics hidden in this one. */
   showHiddenMetricsForVersion?: string;
+  /** --disabled-metrics: metric names neither exported nor recorded. */
+  disabledMetrics?: string[];
   /** The server's log (default: the process's, see logging/logger.ts); the request log is written at -v=3 and above. */
   logger?: Logger;
 }
@@ -197,7 +199,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     if (bindWarning) logger.warning(bindWarning);
   }
   validateAuthorizationOptions(options);
-  const metrics = new ServerMetrics({ showHidden: showHiddenMetrics(options.showHiddenMetricsForVersion) });
+  const metrics = new ServerMetrics({ showHidden: showHiddenMetrics(options.showHiddenMetricsForVersion), disabled: options.disabledMetrics });
   const controllers = enabledControllers(options.controllers);
   const admissionPlugins = new Set(enabledAdmissionPlugins(options.enableAdmissionPlugins, options.disableAdmissionPlugins));
   const inMemory = !options.dataDir || options.dataDir === ':memory:';
