@@ -11,6 +11,7 @@ describe('bench suite', () => {
     expect(names).toEqual([
       'get',
       'get-audit',
+      'get-observed',
       'create',
       'create-webhook',
       'list',

@@ -11,6 +11,7 @@ import { root } from './support/servers.ts';
 import { formatDetails, formatSummary, writeSummary } from './support/summary.ts';
 import { figure as get } from './http/get.ts';
 import { figure as getAudit } from './http/get-audit.ts';
+import { figure as getObserved } from './http/get-observed.ts';
 import { figure as create } from './http/create.ts';
 import { figure as createWebhook } from './http/create-webhook.ts';
 import { figure as list } from './http/list.ts';
@@ -27,7 +28,7 @@ import { figure as crdWide } from './crd/wide.ts';
 import { figure as vap } from './admission/policies.ts';
 
 /** Every figure, in the order of the summary table. */
-export const FIGURES: Figure[] = [get, getAudit, create, createWebhook, list, watchCreates, fanout, start, importFigure, rss, crdServe, crdRules, crdMemory, crdReads, crdWide, vap];
+export const FIGURES: Figure[] = [get, getAudit, getObserved, create, createWebhook, list, watchCreates, fanout, start, importFigure, rss, crdServe, crdRules, crdMemory, crdReads, crdWide, vap];
 
 export const SUMMARY_FILE = join(root, '.cache', 'bench', 'last.json');
 

@@ -23,6 +23,8 @@ import { FeatureGateError } from './features/feature-gates.ts';
 import { AuditSetupError, type AuditFlags } from './server/audit.ts';
 import { StorageOpenError } from './storage/sqlite/open-errors.ts';
 import { tuneServerHeap } from './server/heap.ts';
+import { ShowHiddenMetricsError, disabledMetrics, showHiddenMetrics } from './metrics/stability.ts';
+import { Logger, LoggingFormatError, loggingFormat, serverLogger, setServerLogger } from './logging/logger.ts';
 
 async function main(): Promise<void> {
   tuneServerHeap();
@@ -103,10 +105,22 @@ async function main(): Promise<void> {
     webhookBatchThrottleQPS: Number(flags['audit-webhook-batch-throttle-qps']),
     webhookBatchThrottleBurst: Number(flags['audit-webhook-batch-throttle-burst']),
   };
+  // the metrics and logging flags, checked as the others before anything is written
+  try {
+    showHiddenMetrics(flags['show-hidden-metrics-for-version'] as string | undefined);
+    disabledMetrics(flags['disabled-metrics'] as string | undefined);
+    // the server's log: klog text lines or JSON on standard error, -v deep
+    setServerLogger(new Logger({ format: loggingFormat(flags['logging-format'] as string | undefined), verbosity: Number(flags['v']) }));
+  } catch (err) {
+    if (!(err instanceof ShowHiddenMetricsError || err instanceof LoggingFormatError)) throw err;
+    console.error(`Error: ${err.message}`);
+    process.exit(1);
+  }
+  const logger = serverLogger();
   const dataDirFlag = String(flags['data-dir']);
   const server = await startServer({
     quarantineUnreadable: Boolean(flags['quarantine-unreadable']),
-    log: (msg) => console.log(msg),
+    log: (msg) => logger.info(msg),
     dataDir: dataDirFlag === ':memory:' ? undefined : resolve(dataDirFlag),
     bindAddress: String(flags['bind-address']),
     allowInsecureRemote,
@@ -172,16 +186,18 @@ async function main(): Promise<void> {
     watchStallTimeoutMs: Number(flags['watch-stall-timeout']),
     serviceNodePortRange: String(flags['service-node-port-range']),
     audit,
+    showHiddenMetricsForVersion: flags['show-hidden-metrics-for-version'] as string | undefined,
+    disabledMetrics: disabledMetrics(flags['disabled-metrics'] as string | undefined),
   });
   const report = server.storageReport;
   if (report.previousOwner) {
-    console.log(`took over ${report.file} from pid ${report.previousOwner.pid} (since ${report.previousOwner.since}), which did not shut down cleanly`);
+    logger.info(`took over ${report.file} from pid ${report.previousOwner.pid} (since ${report.previousOwner.since}), which did not shut down cleanly`);
   }
   for (const r of report.quarantined) {
-    console.warn(`quarantined unreadable value of ${r.key} (revision ${r.rev}${r.current ? '' : ', history'}: ${r.reason})`);
+    logger.warning(`quarantined unreadable value of ${r.key} (revision ${r.rev}${r.current ? '' : ', history'}: ${r.reason})`);
   }
   if (report.quarantined.length || report.quarantinedEarlier) {
-    console.warn(`the table "quarantine" of ${report.file} holds ${report.quarantined.length + report.quarantinedEarlier} row(s); see docs/recovery.md`);
+    logger.warning(`the table "quarantine" of ${report.file} holds ${report.quarantined.length + report.quarantinedEarlier} row(s); see docs/recovery.md`);
   }
   // signal handlers before the lines that tell a supervisor (or a test) the server is up
   let stopping = false;
@@ -190,12 +206,12 @@ async function main(): Promise<void> {
     stopping = true;
     server.beginShutdown();
     const delay = Number(flags!['shutdown-delay-duration']);
-    console.log(`${signal}: readyz now fails; serving for ${delay} ms more, then draining`);
+    logger.info(`${signal}: readyz now fails; serving for ${delay} ms more, then draining`);
     setTimeout(() => {
       server.stop().then(
         () => process.exit(0),
         (err) => {
-          console.error(err);
+          logger.errorS(err, 'Shutdown failed');
           process.exit(1);
         },
       );

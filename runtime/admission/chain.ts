@@ -27,40 +27,88 @@ export interface AdmissionPlugin {
   validate?(attrs: AdmissionAttributes): void | Promise<void>;
 }
 
+/** Told how long each plugin and each half took (the admission latency metrics). */
+export interface AdmissionObserver {
+  plugin(name: string, step: 'admit' | 'validate', operation: string, rejected: boolean, seconds: number): void;
+  step(step: 'admit' | 'validate', operation: string, rejected: boolean, seconds: number): void;
+}
+
 export class AdmissionChain implements AdmissionStage {
+  private observer?: AdmissionObserver;
+
   constructor(private readonly plugins: AdmissionPlugin[] = []) {}
 
   add(plugin: AdmissionPlugin): void {
     this.plugins.push(plugin);
   }
 
+  /** Times every plugin run and every half from now on. */
+  observe(observer: AdmissionObserver): void {
+    this.observer = observer;
+  }
+
   /** The mutating half: every plugin's admit, in order; a second round when one asked for it. */
   async admit(attrs: AdmissionAttributes): Promise<void> {
     const ctx = (attrs.reinvocation ??= { isReinvoke: false, shouldReinvoke: false, values: new Map() });
-    await this.admitRound(attrs);
-    if (!ctx.shouldReinvoke || ctx.isReinvoke) return;
-    ctx.isReinvoke = true;
-    await this.admitRound(attrs);
-  }
-
-  private async admitRound(attrs: AdmissionAttributes): Promise<void> {
-    for (const p of this.plugins) {
-      if (!p.admit || (p.handles && !p.handles(attrs))) continue;
-      const r = p.admit(attrs);
-      if (isPromise(r)) await r;
-    }
+    await this.timedStep('admit', attrs, async () => {
+      await this.round('admit', attrs);
+      if (!ctx.shouldReinvoke || ctx.isReinvoke) return;
+      ctx.isReinvoke = true;
+      await this.round('admit', attrs);
+    });
   }
 
   /** The validating half: every plugin's validate, in order. */
   async validate(attrs: AdmissionAttributes): Promise<void> {
-    for (const p of this.plugins) {
-      if (!p.validate || (p.handles && !p.handles(attrs))) continue;
-      const r = p.validate(attrs);
-      if (isPromise(r)) await r;
-    }
+    await this.timedStep('validate', attrs, () => this.round('validate', attrs));
   }
 
   get size(): number {
     return this.plugins.length;
+  }
+
+  /** One pass over the plugins that handle the request; a plugin that answers at once is not awaited. */
+  private async round(step: 'admit' | 'validate', attrs: AdmissionAttributes): Promise<void> {
+    for (const p of this.plugins) {
+      if (!p[step] || (p.handles && !p.handles(attrs))) continue;
+      const r = this.run(p, step, attrs);
+      if (isPromise(r)) await r;
+    }
+  }
+
+  /** One plugin's half, timed when observed (upstream times the plugins a request reaches). */
+  private run(p: AdmissionPlugin, step: 'admit' | 'validate', attrs: AdmissionAttributes): void | Promise<void> {
+    const observer = this.observer;
+    if (!observer) return p[step]!(attrs);
+    const start = performance.now();
+    const done = (rejected: boolean) => observer.plugin(p.name, step, attrs.operation, rejected, (performance.now() - start) / 1000);
+    let r: void | Promise<void>;
+    try {
+      r = p[step]!(attrs);
+    } catch (err) {
+      done(true);
+      throw err;
+    }
+    if (!isPromise(r)) return done(false);
+    return r.then(
+      () => done(false),
+      (err: unknown) => {
+        done(true);
+        throw err;
+      },
+    );
+  }
+
+  private async timedStep(step: 'admit' | 'validate', attrs: AdmissionAttributes, body: () => Promise<void>): Promise<void> {
+    const observer = this.observer;
+    if (!observer) return body();
+    const start = performance.now();
+    let rejected = true;
+    try {
+      await body();
+      rejected = false;
+    } finally {
+      observer.step(step, attrs.operation, rejected, (performance.now() - start) / 1000);
+    }
   }
 }

@@ -21,6 +21,7 @@ import { rbacMode } from './rbac/authorizer.ts';
 import { type AuthorizationMode, type Authorizer, type RuleResolver, alwaysAllowMode, alwaysDenyMode, cannotListRules, privilegedGroups, unionAuthorizer, unionRuleResolver } from './authorizer.ts';
 import { nodeMode } from './node/authorizer.ts';
 import { NodeGraph } from './node/graph.ts';
+import { serverLogger } from '../logging/logger.ts';
 
 export const MODE_ALWAYS_ALLOW = 'AlwaysAllow';
 export const MODE_ALWAYS_DENY = 'AlwaysDeny';
@@ -197,7 +198,7 @@ export function buildAuthorization(modes: string[], sources: AuthorizationSource
 
 function buildFromConfigFile(file: string, first: Authorizer, sources: AuthorizationSources): BuiltAuthorization {
   const built: ClosableMode[] = [];
-  const log = sources.log ?? console.warn;
+  const log = sources.log ?? ((msg: string) => serverLogger().warning(msg));
   let chain: ReloadableAuthorization;
   try {
     chain = new ReloadableAuthorization({

@@ -131,6 +131,13 @@ export const FLAGS: Record<string, FlagSpec> = {
   'audit-webhook-batch-throttle-enable': { kind: 'bool', default: 'true', help: 'batch mode: limit the rate of posts' },
   'audit-webhook-batch-throttle-qps': { kind: 'string', default: '10', help: 'batch mode: posts per second on average' },
   'audit-webhook-batch-throttle-burst': { kind: 'int', default: '15', help: 'batch mode: posts at once when the rate allowed it before' },
+  'show-hidden-metrics-for-version': {
+    kind: 'string',
+    help: "the previous version for which you want to show hidden metrics; only the previous minor version is meaningful, other values will not be allowed (the format is <major>.<minor>, e.g. '1.30')",
+  },
+  'disabled-metrics': { kind: 'string', help: 'comma-separated fully qualified metric names that are neither exported nor recorded (ahead of --show-hidden-metrics-for-version)' },
+  'logging-format': { kind: 'string', default: 'text', help: 'log format: "text" (klog lines) or "json"' },
+  v: { kind: 'int', default: '0', help: 'number for the log level verbosity (-v: a request log line per request from 3 on)' },
   help: { kind: 'bool', default: 'false', help: 'print the flags' },
 };
 
@@ -140,7 +147,7 @@ export function parseFlags(argv: string[]): FlagValues {
   const out: FlagValues = {};
   for (const [name, spec] of Object.entries(FLAGS)) if (spec.default !== undefined) out[name] = convert(name, spec, spec.default);
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
+    const arg = shorthand(argv[i]);
     if (!arg.startsWith('--')) throw new FlagError(`unexpected argument "${arg}"`);
     let name = arg.slice(2);
     let value: string | undefined;
@@ -161,6 +168,14 @@ export function parseFlags(argv: string[]): FlagValues {
     out[name] = convert(name, spec, value);
   }
   return out;
+}
+
+/** klog's shorthand -v (`-v=3`, `-v 3`, `-v3`) is --v. */
+function shorthand(arg: string): string {
+  const m = /^-v(=.*|\d+)?$/.exec(arg);
+  if (!m) return arg;
+  const rest = m[1] ?? '';
+  return `--v${rest && !rest.startsWith('=') ? `=${rest}` : rest}`;
 }
 
 function convert(name: string, spec: FlagSpec, value: string): string | number | boolean {

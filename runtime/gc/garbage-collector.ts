@@ -21,6 +21,7 @@ import type { ApiIndex } from '../registry/served.ts';
 import type { Obj, WatchStream } from '../storage/interface.ts';
 import { GARBAGE_COLLECTOR_WRITER } from '../registry/write-services.ts';
 import { UidSet } from './uid-set.ts';
+import { serverLogger } from '../logging/logger.ts';
 
 interface Node {
   uid: string;
@@ -221,7 +222,7 @@ export class GarbageCollector {
         await work();
       } catch (err) {
         // conflicts and vanished objects are normal: a later event re-queues what still matters
-        if (!(err instanceof ApiError && (err.code === 404 || err.code === 409))) console.error('garbage collector:', err);
+        if (!(err instanceof ApiError && (err.code === 404 || err.code === 409))) serverLogger().errorS(err, 'Garbage collector failed');
       }
     }
     this.running = false;

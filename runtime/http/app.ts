@@ -36,7 +36,7 @@ import { type OpenAPIServer } from './openapi.ts';
 import { originGuard } from './origin-guard.ts';
 import { checkRoute } from './path-verbs.ts';
 import { parseRequestInfo, routingPath, type RequestInfo } from './request-info.ts';
-import { sendBytes, sendJSON, sendStatus } from './respond.ts';
+import { responseBodySize, sendBytes, sendJSON, sendStatus } from './respond.ts';
 import { ApiError, errors, toApiError } from '../api/errors.ts';
 import { groupVersion } from '../api/keys.ts';
 import { andThen, isPromise, type Maybe } from '../api/maybe.ts';
@@ -47,6 +47,9 @@ import { deprecatedVersionOf, recordDeprecatedUse } from '../api/deprecation.ts'
 import { auditIDOnResponse, outgoingOf, setResponseAuditID } from './audit-id.ts';
 import type { Auditor } from '../audit/auditor.ts';
 import { auditStage } from './audit-stage.ts';
+import type { ServerMetrics } from '../metrics/server-metrics.ts';
+import { reportedVerb } from '../metrics/request-labels.ts';
+import { Duration, serverLogger, type Logger } from '../logging/logger.ts';
 
 /** Who a request is (auth/chain.ts): throws 401 for a bad credential, or for none where anonymous access is off. */
 export interface Authentication {
@@ -83,6 +86,10 @@ export interface AppOptions {
   bindAddress?: string;
   /** The audit policy and backends (--audit-policy-file); undefined: nothing is audited. */
   auditor?: Auditor;
+  /** The server's metrics: requests are counted and /metrics serves them (absent: neither). */
+  metrics?: ServerMetrics;
+  /** The server's log (default: the process's): internal errors, and a line per request at -v=3 and above. */
+  logger?: Logger;
 }
 
 type Env = { Variables: { info: RequestInfo; user: UserInfo; query: URLSearchParams; auth: AuthRequest; record: RequestRecord; warnings?: string[] } };
@@ -100,11 +107,20 @@ const HANDLERS: Record<string, VerbHandler> = {
   deletecollection: handleDeleteCollection,
 };
 
+/** The non-resource paths upstream's request metrics count (its instrumented health handlers); other non-resource paths are not counted. */
+const METERED_PATHS = new Set(['/healthz', '/livez', '/readyz']);
+
 const TEXT_404 = () => new Response('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' } });
+
+/** The request URI as sent (path and query). */
+function uriOf(target: { path: string; query: string }): string {
+  return target.query ? `${target.path}?${target.query}` : target.path;
+}
 
 export function createApp(opts: AppOptions): Hono<Env> {
   const app = new Hono<Env>();
   const discovery = opts.discovery;
+  const logger = opts.logger ?? serverLogger();
 
   const protobufResource = (info: RequestInfo | undefined): boolean => {
     if (!info?.isResourceRequest) return true; // Status of non-resource paths
@@ -119,7 +135,10 @@ export function createApp(opts: AppOptions): Hono<Env> {
   app.onError(async (err, c) => {
     const apiErr = toApiError(err);
     audit?.failed(c, err, apiErr);
-    if (apiErr.code >= 500 && !(err instanceof ApiError)) console.error('internal error:', err);
+    if (apiErr.code >= 500 && !(err instanceof ApiError)) {
+      const target = requestTarget(c);
+      logger.errorS(err, 'Internal error occurred', 'method', c.req.method, 'URI', uriOf(target), 'auditID', c.get('record')?.auditID, 'stack', err instanceof Error ? err.stack : undefined);
+    }
     // a client that prefers protobuf gets its Status in protobuf, where the resource has a protobuf form
     if (prefersProtobuf(requestHeader(c, 'accept')) && protobufResource(c.get('info'))) {
       try {
@@ -148,6 +167,8 @@ export function createApp(opts: AppOptions): Hono<Env> {
   const guard = originGuard({ bindAddress: opts.bindAddress ?? '127.0.0.1', applies: (c) => c.get('user').name === ANONYMOUS.name });
   const mayImpersonate = impersonationBy(opts.authorizer);
   const limiter = new InflightLimiter(opts.maxRequestsInflight ?? 400, opts.maxMutatingRequestsInflight ?? 200);
+  const metrics = opts.metrics;
+  metrics?.setSources({ inflight: () => limiter.counts });
 
   const serve = (c: Context<Env>): Maybe<Response> => {
     const target = requestTarget(c);
@@ -164,7 +185,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
     return withDeadline(info, query, timeoutMs, () => {
       const auth = authRequestOf(c, info.path);
       c.set('auth', auth);
-      return andThen(opts.authentication.authenticate(auth), (requestor) => {
+      return andThen(authenticate(auth), (requestor) => {
         c.set('user', requestor);
         audit?.begin(c, info, requestor);
         guard(c);
@@ -180,12 +201,82 @@ export function createApp(opts: AppOptions): Hono<Env> {
     });
   };
 
-  /** In-flight limits and authorization, then the endpoint; the request counts as in flight until its response is produced. */
-  const admitted = (c: Context<Env>, info: RequestInfo, user: UserInfo): Maybe<Response> => {
-    const leave = limiter.enter(info, user);
+  /** Authentication, counted in authentication_attempts when there are metrics. */
+  const authenticate = (auth: AuthRequest): Maybe<UserInfo> => {
+    if (!metrics) return opts.authentication.authenticate(auth);
+    const failed = (err: unknown) => {
+      metrics.authenticationAttempt(err instanceof ApiError && err.code === 401 ? 'failure' : 'error');
+      throw err;
+    };
+    let out: Maybe<UserInfo>;
+    try {
+      out = opts.authentication.authenticate(auth);
+    } catch (err) {
+      return failed(err);
+    }
+    if (!isPromise(out)) {
+      metrics.authenticationAttempt('success');
+      return out;
+    }
+    return out.then((user) => {
+      metrics.authenticationAttempt('success');
+      return user;
+    }, failed);
+  };
+
+  /**
+   * The request metrics of a request that reached its endpoint (or was refused by the in-flight limits), as
+   * upstream's instrumented handlers count them: resource requests and the health probes.
+   */
+  const requestDone = (c: Context<Env>, info: RequestInfo, res: Response | undefined, err?: unknown): void => {
+    if (!metrics || (!info.isResourceRequest && !METERED_PATHS.has(info.path))) return;
+    const record = c.get('record');
+    const code = res ? res.status : toApiError(err).code;
+    const contentType = info.verb === 'patch' ? requestHeader(c, 'content-type') : undefined;
+    const seconds = (Date.now() - record.receivedAt) / 1000;
+    metrics.requestDone(info, c.get('query'), contentType ?? undefined, code, seconds, res && responseBodySize(res), info.isResourceRequest ? 'apiserver' : '');
+    if (record.deprecated) metrics.deprecatedRequest(info, record.deprecated.removedRelease);
+  };
+
+  /** The endpoint, its outcome counted in the request metrics. */
+  const metered = (c: Context<Env>, info: RequestInfo, user: UserInfo): Maybe<Response> => {
+    if (!metrics) return endpoint(c, info, user);
     let out: Maybe<Response>;
     try {
-      out = andThen(authorizeRequest(opts.authorizer, user, info, c.get('record')), () => endpoint(c, info, user));
+      out = endpoint(c, info, user);
+    } catch (err) {
+      requestDone(c, info, undefined, err);
+      throw err;
+    }
+    if (!isPromise(out)) {
+      requestDone(c, info, out);
+      return out;
+    }
+    return out.then(
+      (res) => {
+        requestDone(c, info, res);
+        return res;
+      },
+      (err: unknown) => {
+        requestDone(c, info, undefined, err);
+        throw err;
+      },
+    );
+  };
+
+  /** In-flight limits and authorization, then the endpoint; the request counts as in flight until its response is produced. */
+  const admitted = (c: Context<Env>, info: RequestInfo, user: UserInfo): Maybe<Response> => {
+    let leave: () => void;
+    try {
+      leave = limiter.enter(info, user);
+    } catch (err) {
+      // refused by the in-flight limits: counted with its 429, as upstream's dropped requests are
+      requestDone(c, info, undefined, err);
+      throw err;
+    }
+    let out: Maybe<Response>;
+    try {
+      out = andThen(authorizeRequest(opts.authorizer, user, info, c.get('record')), () => metered(c, info, user));
     } catch (err) {
       leave();
       throw err;
@@ -228,6 +319,8 @@ export function createApp(opts: AppOptions): Hono<Env> {
   endpoints.set(OPENID_CONFIG_PATH, discoveryDoc('configJSON', OPENID_CONFIG_CONTENT_TYPE));
   endpoints.set(JWKS_PATH, discoveryDoc('keysetJSON', JWKS_CONTENT_TYPE));
   endpoints.set('/openapi/v2', (c) => opts.openapi.v2(c));
+  // Prometheus text format; authorized as any non-resource path (get on /metrics: system:monitoring's role)
+  if (metrics) endpoints.set('/metrics', () => metrics.exposition().then((text) => new Response(text, { headers: { 'Content-Type': metrics.contentType } })));
   endpoints.set('/openapi/v3', (c) => opts.openapi.v3Index(c));
   const OPENAPI_V3 = '/openapi/v3/';
 
@@ -317,9 +410,63 @@ export function createApp(opts: AppOptions): Hono<Env> {
     return handler(rc);
   };
 
+  /** The request log line (upstream's httplog, at -v=3): what was asked, by whom, how long it took, the answer's code. */
+  const logRequest = (c: Context<Env>, started: number, res: Response | undefined, err?: unknown): void => {
+    const info = c.get('info');
+    const target = requestTarget(c);
+    const verb = info ? reportedVerb(info, info.verb === 'patch' ? requestHeader(c, 'content-type') : undefined) : c.req.method;
+    const socket = (c.env as { incoming?: { socket?: { remoteAddress?: string; remotePort?: number } } } | undefined)?.incoming?.socket;
+    const srcIP = socket?.remoteAddress ? `${socket.remoteAddress.includes(':') ? `[${socket.remoteAddress}]` : socket.remoteAddress}:${socket.remotePort}` : '';
+    logger.infoS(
+      3,
+      'HTTP',
+      'verb',
+      verb,
+      'URI',
+      uriOf(target),
+      'latency',
+      new Duration((performance.now() - started) * 1e6),
+      'userAgent',
+      requestHeader(c, 'user-agent') ?? '',
+      'audit-ID',
+      c.get('record')?.auditID ?? '',
+      'srcIP',
+      srcIP,
+      'resp',
+      res ? res.status : toApiError(err).code,
+    );
+  };
+
+  /** serve(), then its line in the request log. */
+  const logged = (c: Context<Env>): Maybe<Response> => {
+    const started = performance.now();
+    let out: Maybe<Response>;
+    try {
+      out = serve(c);
+    } catch (err) {
+      logRequest(c, started, undefined, err);
+      throw err;
+    }
+    if (!isPromise(out)) {
+      logRequest(c, started, out);
+      return out;
+    }
+    return out.then(
+      (res) => {
+        logRequest(c, started, res);
+        return res;
+      },
+      (err: unknown) => {
+        logRequest(c, started, undefined, err);
+        throw err;
+      },
+    );
+  };
+
   // One route: Hono calls it directly (no middleware composition), and an answer produced at once goes out at once.
+  const entry = logger.enabled(3) ? logged : serve;
   app.all('*', (c) => {
-    const out = serve(c);
+    const out = entry(c);
     if (audit) return andThen(out, (res) => audit.answered(c, auditIDOnResponse(c, res)));
     return outgoingOf(c) ? out : andThen(out, (res) => auditIDOnResponse(c, res));
   });

@@ -61,6 +61,19 @@ export function encodeBody(value: unknown, encoding: 'json' | 'yaml', pretty: bo
   return pretty ? `${JSON.stringify(value, null, 2)}\n` : `${JSON.stringify(value)}\n`;
 }
 
+/** The body sizes of the responses made here (apiserver_response_sizes reads them). */
+const bodySizes = new WeakMap<Response, number>();
+
+/** The size in bytes of a response's body, when it was made here with its whole body. */
+export function responseBodySize(res: Response): number | undefined {
+  return bodySizes.get(res);
+}
+
+function sized(res: Response, bytes: number): Response {
+  bodySizes.set(res, bytes);
+  return res;
+}
+
 export function send(text: string, contentType: string, opts: ResponseOptions): Response {
   const status = opts.status ?? 200;
   // Node writes the headers of a string body in the body's encoding: raw UTF-8 in a
@@ -73,10 +86,11 @@ export function send(text: string, contentType: string, opts: ResponseOptions): 
     const bytes = Buffer.from(text, 'utf8');
     if (bytes.byteLength > GZIP_THRESHOLD_BYTES) {
       const headers = responseHeaders(contentType, opts, { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
-      return new Response(gzipSync(bytes, { level: 1 }) as unknown as BodyInit, { status, headers });
+      const gzipped = gzipSync(bytes, { level: 1 });
+      return sized(new Response(gzipped as unknown as BodyInit, { status, headers }), gzipped.byteLength);
     }
   }
-  return new Response(text, { status, headers: responseHeaders(contentType, opts) });
+  return sized(new Response(text, { status, headers: responseHeaders(contentType, opts) }), Buffer.byteLength(text));
 }
 
 /** Binary bodies (protobuf): gzipped above the threshold when the client accepts it. */
@@ -84,9 +98,10 @@ export function sendBytes(bytes: Uint8Array, contentType: string, opts: Response
   const status = opts.status ?? 200;
   if (bytes.byteLength > GZIP_THRESHOLD_BYTES && acceptsGzip(opts.acceptEncoding)) {
     const headers = responseHeaders(contentType, opts, { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
-    return new Response(gzipSync(bytes, { level: 1 }) as unknown as BodyInit, { status, headers });
+    const gzipped = gzipSync(bytes, { level: 1 });
+    return sized(new Response(gzipped as unknown as BodyInit, { status, headers }), gzipped.byteLength);
   }
-  return new Response(bytes as unknown as BodyInit, { status, headers: responseHeaders(contentType, opts) });
+  return sized(new Response(bytes as unknown as BodyInit, { status, headers: responseHeaders(contentType, opts) }), bytes.byteLength);
 }
 
 export function sendJSON(value: unknown, opts: ResponseOptions = {}): Response {

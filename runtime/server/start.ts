@@ -52,6 +52,11 @@ import { listen } from './listen.ts';
 import { boundURL, canonicalAddress, checkBindAddress, clientURL, insecureBindWarning, isWildcardAddress } from '../http/bind-address.ts';
 import { apiServerEndpoint } from '../builtins/kubernetes-endpoints.ts';
 import { DEFAULT_SERVICE_CIDR } from '../registry/strategies/service/allocate.ts';
+import { ServerMetrics } from '../metrics/server-metrics.ts';
+import { showHiddenMetrics } from '../metrics/stability.ts';
+import { instrumentKV } from '../metrics/store-kv.ts';
+import { objectCounter, storageFileSize } from './metric-sources.ts';
+import { serverLogger, type Logger } from '../logging/logger.ts';
 
 /** The flags of the server (kube-apiserver's names in camel case) and what tests and embedders may hand in; the authorization ones are AuthorizationOptions (server/authorization.ts). */
 export interface StartOptions extends AuthorizationOptions {
@@ -151,6 +156,12 @@ export interface StartOptions extends AuthorizationOptions {
   log?: (msg: string) => void;
   /** Test only: SQLite's max_page_count (a full database without a full disk) and the readiness probe interval. */
   storageTesting?: { maxPageCount?: number; probeIntervalMs?: number };
+  /** --show-hidden-metrics-for-version: the previous minor release (`1.30`) shows the metrics hidden in this one. */
+  showHiddenMetricsForVersion?: string;
+  /** --disabled-metrics: metric names neither exported nor recorded. */
+  disabledMetrics?: string[];
+  /** The server's log (default: the process's, see logging/logger.ts); the request log is written at -v=3 and above. */
+  logger?: Logger;
 }
 
 export interface RunningServer {
@@ -183,18 +194,21 @@ export interface RunningServer {
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const startedAt = Date.now();
+  const logger = options.logger ?? serverLogger();
+  const warn = options.log ?? ((msg: string) => logger.warning(msg));
   const host = options.bindAddress ?? '127.0.0.1';
   const plain = options.insecureServeHTTP ?? false;
   if (plain) {
     // no TLS: a non-loopback address only when the caller accepted that
     checkBindAddress(host, options.allowInsecureRemote ?? false);
     const bindWarning = insecureBindWarning(host);
-    if (bindWarning) console.warn(bindWarning);
+    if (bindWarning) logger.warning(bindWarning);
   }
   validateAuthorizationOptions(options);
   const features = serverFeatureGates(options);
   for (const w of features.warnings) (options.log ?? console.warn)(w);
   const auditor = options.audit ? buildAuditor(options.audit) : undefined;
+  const metrics = new ServerMetrics({ showHidden: showHiddenMetrics(options.showHiddenMetricsForVersion), disabled: options.disabledMetrics });
   const controllers = enabledControllers(options.controllers);
   const admissionPlugins = new Set(enabledAdmissionPlugins(options.enableAdmissionPlugins, options.disableAdmissionPlugins));
   const inMemory = !options.dataDir || options.dataDir === ':memory:';
@@ -210,7 +224,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         tlsPrivateKeyFile: options.tlsPrivateKeyFile,
         clientCAFile: options.clientCAFile,
       });
-  for (const note of pki?.notes ?? []) (options.log ?? console.warn)(note);
+  for (const note of pki?.notes ?? []) warn(note);
 
   const runtimeConfig = parseRuntimeConfig(options.runtimeConfig);
   const [generated, storage] = await Promise.all([
@@ -222,6 +236,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       quarantineUnreadable: options.quarantineUnreadable,
       log: options.log,
       testing: options.storageTesting,
+      instrumentKV: (kv) => instrumentKV(kv, (operation, type, seconds) => metrics.storeRequest(operation, type, seconds)),
     }),
   ]);
   try {
@@ -233,6 +248,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }
   // the write pipeline's services, shared by request handlers and in-process writers
   const admission = new AdmissionChain();
+  admission.observe({
+    plugin: (name, step, operation, rejected, seconds) => metrics.admissionPluginDone(name, step, operation, rejected, seconds),
+    step: (step, operation, rejected, seconds) => metrics.admissionStepDone(step, operation, rejected, seconds),
+  });
   const validatorCache = sharedValidatorCache(generated.dir);
   // the schemas of the CustomResourceDefinitions served while running
   const customSchemas = new CustomSchemas(generated.mergeSchema, compileCustomResourceRules, loadCustomResourceRules);
@@ -256,11 +275,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     customResources: customSchemas,
   };
   const api = buildApiIndex(generated.resources, storage.storageFor, runtimeConfig, writeServices);
+  metrics.setSources({ objectCounts: objectCounter(api, storage.base), storageSize: storageFileSize(storage.report.file) });
   let authz: ServerAuthorization;
   try {
     // CEL, for the matchConditions of an --authorization-config file (and its reloads): loaded only then
     if (options.authorizationConfig) await loadMatchConditionCompiler();
-    authz = buildServerAuthorization(options, api, options.log ?? console.warn);
+    authz = buildServerAuthorization(options, api, warn);
   } catch (err) {
     await storage.close();
     throw err;
@@ -289,7 +309,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       },
       bootstrapTokens: options.enableBootstrapTokenAuth,
       reader,
-      log: options.log ?? console.warn,
+      log: warn,
     });
   } catch (err) {
     authorization.close();
@@ -356,6 +376,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       protobuf,
       watches: new WatchGuard({ maxWatches: options.maxWatches, maxWatchesPerUser: options.maxWatchesPerUser, stallTimeoutMs: options.watchStallTimeoutMs }),
       features,
+      metrics,
     },
     authentication: authn.chain,
     tokenRequests: {
@@ -400,6 +421,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     maxRequestsInflight: options.maxRequestsInflight,
     maxMutatingRequestsInflight: options.maxMutatingRequestsInflight,
     requestTimeoutMs: options.requestTimeoutMs,
+    metrics,
+    logger,
   });
 
   // the Node mode answers from the first lists on: the graph is loaded before the server listens
@@ -445,7 +468,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   try {
     openid = await buildOpenIDMetadata({ issuer: authn.serviceAccounts.issuer, externalAddress: new URL(clientURL(host, port)).host, keys: authn.serviceAccounts.verificationKeys });
   } catch (err) {
-    (options.log ?? console.warn)(`service-account issuer discovery is off: ${(err as Error).message}`);
+    warn(`service-account issuer discovery is off: ${(err as Error).message}`);
   }
 
   // Built-ins after listening, so they know the port (the kubernetes Endpoints); /readyz
@@ -468,7 +491,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     controllers,
     serviceAccountTokens: { issuer: authn.issuer, rootCA: pki?.servingCAPEM ?? '' },
     rbacIndex,
-    log: options.log ?? console.warn,
+    log: warn,
     rootCA: pki?.servingCAPEM,
     csrSigning: pki ? { ca: pki.ca } : undefined,
     eventTTLMs: options.eventTTLMs,

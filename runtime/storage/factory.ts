@@ -29,6 +29,8 @@ export interface OpenStorageOptions {
   log?: (msg: string) => void;
   /** Test only: SQLite's max_page_count and the readiness probe interval. */
   testing?: { maxPageCount?: number; probeIntervalMs?: number };
+  /** Wraps the key-value layer the storages call (the server times the store's calls with it). */
+  instrumentKV?: (kv: KV) => KV;
 }
 
 export interface OpenedStorage {
@@ -64,10 +66,11 @@ export async function openStorage(opts: OpenStorageOptions = {}): Promise<Opened
     maxPageCount: opts.testing?.maxPageCount,
     probeIntervalMs: opts.testing?.probeIntervalMs,
   });
-  const base = new KVStorage(kv);
+  const called = opts.instrumentKV ? opts.instrumentKV(kv) : kv;
+  const base = new KVStorage(called);
   // The caches' own feed is unbounded: a cache drains it in the same turn,
   // and cutting it off would end every client watch of the type.
-  const cacheFeed = new KVStorage(kv, { watchBuffer: Number.POSITIVE_INFINITY });
+  const cacheFeed = new KVStorage(called, { watchBuffer: Number.POSITIVE_INFINITY });
   const caches = new Map<string, Cacher>();
   const useCache = opts.watchCache ?? true;
   return {

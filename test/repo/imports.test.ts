@@ -12,9 +12,9 @@ import { projectRoot } from '../support/clients.ts';
 /** Bottom first. Folders in one layer do not import each other. */
 const LAYERS: string[][] = [
   ['api', 'schema', 'features'],
-  ['codec', 'cel', 'auth', 'config'],
+  ['codec', 'cel', 'auth', 'config', 'logging'],
   ['storage', 'apply', 'patch'],
-  ['authz', 'webhook-client'],
+  ['authz', 'webhook-client', 'metrics'],
   ['table', 'audit'],
   ['registry'],
   ['admission'],

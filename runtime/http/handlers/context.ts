@@ -26,6 +26,7 @@ import { GZIP_THRESHOLD_BYTES } from '../../api/k8s-names.ts';
 import { requestHeader } from '../request-headers.ts';
 import type { FeatureGates } from '../../features/feature-gates.ts';
 import type { RequestRecord } from '../../api/request-record.ts';
+import type { ServerMetrics } from '../../metrics/server-metrics.ts';
 
 export interface ServerServices {
   validator(schema: string): Promise<SchemaValidator | undefined>;
@@ -47,6 +48,8 @@ export interface ServerServices {
   watches: WatchGuard;
   /** The server's feature gates (--feature-gates). */
   features: FeatureGates;
+  /** The server's metrics (watches count themselves in them); absent: none. */
+  metrics?: ServerMetrics;
 }
 
 export interface RequestContext {

@@ -19,6 +19,8 @@ import { listQuery } from './list.ts';
 import { EventQueue } from '../../storage/stream/event-queue.ts';
 import { validateWatchOptions } from '../../storage/semantics/options.ts';
 import { chunkedSocketSink, chunkFrame, writeWatchToSocket, type ChunkedResponse } from './watch-socket.ts';
+import type { WatchMetrics } from '../../metrics/server-metrics.ts';
+import { serverLogger } from '../../logging/logger.ts';
 
 /**
  * The last batch of events encoded together, per encoding (and framing: as a
@@ -101,8 +103,11 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
   // plain JSON and protobuf events are encoded from the event alone (and cached on it)
   const shareable = !!codec || plain;
   const chunkedKey = `${gvKey}|chunk`;
+  // apiserver_registered_watchers and apiserver_watch_events_total of this watch, once it is registered
+  let watchMetrics: WatchMetrics | undefined;
   /** A batch's bytes; framed: as one HTTP chunk, for a socket written directly. */
   const encodeBatch = (events: WatchEvent[], framed = false): Uint8Array => {
+    watchMetrics?.sent(events.length);
     if (events.length === 1 && !framed) return encode(events[0]);
     const key = framed ? chunkedKey : gvKey;
     const memo = shareable ? lastBatch.get(key) : undefined;
@@ -125,6 +130,12 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
   }
   // 429 before any work when the server's watch limits are reached
   const slot = rc.services.watches.enter(rc.user);
+  watchMetrics = rc.services.metrics?.watchOpened(d.group, d.version, d.kind);
+  const longRunningDone = rc.services.metrics?.longRunningStarted(rc.info, undefined);
+  const unregister = () => {
+    watchMetrics?.closed();
+    longRunningDone?.();
+  };
   let stream: WatchStream | undefined;
   let initialError: Obj | undefined;
   try {
@@ -133,6 +144,7 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
     if (err instanceof ApiError && err.code === 410) initialError = err.status();
     else {
       slot.release();
+      unregister();
       throw err;
     }
   }
@@ -151,6 +163,7 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
     finished = true;
     clearTimeout(timer);
     slot.release();
+    unregister();
   };
   // the Node response when served over a socket (absent for in-process requests)
   const outgoing = (rc.c.env as { outgoing?: NodeResponse } | undefined)?.outgoing;
@@ -189,7 +202,7 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
         )
       : writeWatchToSocket(outgoing, s, encodeBatch, errorEvent, finish);
     slot.onStall = () => {
-      console.warn(`watch ${rc.info.path} ended: its client took no data for ${rc.services.watches.stallTimeoutMs} ms`);
+      serverLogger().warning(`watch ${rc.info.path} ended: its client took no data for ${rc.services.watches.stallTimeoutMs} ms`);
       finish();
       writer.abort();
       // the socket cannot drain: close it
@@ -214,7 +227,7 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
         const s = stream;
         timer = setTimeout(() => s.stop(), Math.min(MAX_TIMER_MS, Math.max(0, maxSeconds) * 1000));
         slot.onStall = () => {
-          console.warn(`watch ${rc.info.path} ended: its client took no data for ${rc.services.watches.stallTimeoutMs} ms`);
+          serverLogger().warning(`watch ${rc.info.path} ended: its client took no data for ${rc.services.watches.stallTimeoutMs} ms`);
           finish();
           s.stop();
           // the socket cannot drain: close it (an in-process caller sees its stream fail instead);

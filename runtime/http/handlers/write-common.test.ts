@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RequestContext } from './context.ts';
 import { sendCommitted } from './write-common.ts';
 
-const rc = (warnings: string[]) => ({ c: { req: { method: 'PUT' } }, info: { path: '/api/v1/namespaces/d/configmaps/a' }, warnings }) as unknown as RequestContext;
+const rc = (warnings: string[]) =>
+  ({ c: { req: { method: 'PUT' } }, info: { path: '/api/v1/namespaces/d/configmaps/a' }, warnings, record: { auditID: 'audit-1', receivedAt: 0, annotations: {} } }) as unknown as RequestContext;
 const stored = { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'a' } };
 
 afterEach(() => {
@@ -18,7 +19,8 @@ describe('sendCommitted', () => {
   });
 
   it('drops the warnings and builds again when the first build fails', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    // the server's log: klog lines on standard error
+    const log = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const r = rc(['bad warning']);
     let calls = 0;
     const res = await sendCommitted(r, stored, 200, async () => {
@@ -30,10 +32,13 @@ describe('sendCommitted', () => {
     expect(await res.text()).toBe('rebuilt');
     expect(r.warnings).toEqual([]);
     expect(log).toHaveBeenCalledTimes(1);
+    expect(String(log.mock.calls[0][0])).toMatch(
+      /^E\d{4} .*\] "Response of a committed write failed" err="invalid header value" request="PUT \/api\/v1\/namespaces\/d\/configmaps\/a" auditID="audit-1"\n$/,
+    );
   });
 
   it.each([[201], [200]])('falls back to plain JSON of the result with status %i when building keeps failing', async (status) => {
-    vi.spyOn(console, 'error').mockImplementation(() => {});
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const res = await sendCommitted(rc(['w']), stored, status, async () => {
       throw new Error('conversion failed');
     });

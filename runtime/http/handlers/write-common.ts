@@ -12,6 +12,7 @@ import { type RequestContext, negotiate, sendNegotiated } from './context.ts';
 import { includeObject } from './params.ts';
 import { withVersion } from './get.ts';
 import { requestHeader } from '../request-headers.ts';
+import { serverLogger } from '../../logging/logger.ts';
 
 /**
  * The manager named by ?fieldManager, else the User-Agent's product (the
@@ -79,14 +80,14 @@ export async function sendCommitted(rc: RequestContext, result: unknown, status:
   try {
     return await build();
   } catch (err) {
-    console.error(`response of a committed write failed (${where}):`, err);
+    serverLogger().errorS(err, 'Response of a committed write failed', 'request', where, 'auditID', rc.record.auditID);
   }
   if (rc.warnings.length) {
     rc.warnings.length = 0;
     try {
       return await build();
     } catch (err) {
-      console.error(`response of a committed write failed again without warnings (${where}):`, err);
+      serverLogger().errorS(err, 'Response of a committed write failed again without warnings', 'request', where, 'auditID', rc.record.auditID);
     }
   }
   let text: string;

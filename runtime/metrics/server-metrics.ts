@@ -1,0 +1,308 @@
+// The metrics of one server: a prom-client registry of its own (servers in
+// one process never share counters) holding kube-apiserver 1.31's metrics
+// under their upstream names, HELP texts, label names, buckets and
+// stability levels, with the metric life cycle of stability.ts (hidden
+// metrics are made but not registered unless shown). Node's process_* and
+// nodejs_* metrics are prom-client's defaults, set up on the first scrape.
+// The recording methods are what the request path, the store, the watch
+// handler, authentication and admission call.
+
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { annotatedHelp, isHidden, type Lifecycle } from './stability.ts';
+import { dryRunLabel, reportedVerb, requestScope, type RequestFacts } from './request-labels.ts';
+import { SeriesCounter, SeriesHistogram } from './series.ts';
+
+/** apiserver_request_duration_seconds' and etcd_request_duration_seconds' buckets. */
+export const REQUEST_DURATION_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
+/** apiserver_response_sizes' buckets: 1000 times powers of ten, eight of them. */
+export const RESPONSE_SIZE_BUCKETS = [1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+/** The admission step and controller histograms' buckets. */
+export const ADMISSION_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
+
+export const APISERVER_COMPONENT = 'apiserver';
+
+export interface ServerMetricsOptions {
+  /** --show-hidden-metrics-for-version was given (and valid): hidden metrics are exported too. */
+  showHidden?: boolean;
+  /** Export Node's process_* and nodejs_* metrics (default true). */
+  defaultMetrics?: boolean;
+  /** --disabled-metrics: metrics neither exported nor recorded (ahead of showing hidden ones, as upstream). */
+  disabled?: string[];
+}
+
+/** What the gauges read when scraped; set once the server's parts exist. */
+export interface MetricSources {
+  /** Requests in flight counted against --max-requests-inflight and --max-mutating-requests-inflight. */
+  inflight?: () => { readOnly: number; mutating: number };
+  /** Stored objects per resource (`pods`, `deployments.apps`); a resource whose count failed is -1. */
+  objectCounts?: () => Promise<Map<string, number>>;
+  /** The database file and its size in bytes. */
+  storageSize?: () => { endpoint: string; bytes: number } | undefined;
+}
+
+/** One open watch: count the events sent, and say when it ends. */
+export interface WatchMetrics {
+  sent(events: number): void;
+  closed(): void;
+}
+
+export type AdmissionStep = 'admit' | 'validate';
+
+const WATCH_LABELS = ['group', 'version', 'kind'] as const;
+const LONG_RUNNING_LABELS = ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
+
+export class ServerMetrics {
+  readonly registry = new Registry();
+  private readonly showHidden: boolean;
+  private readonly defaultMetrics: boolean;
+  private defaultsStarted = false;
+  private hiddenCount = 0;
+  private readonly disabled: Set<string>;
+  private sources: MetricSources = {};
+  // what is recorded per request, per store call and per admission run (a disabled metric costs nothing)
+  private readonly on: Record<string, boolean> = {};
+
+  private readonly requestTotal;
+  private readonly requestDuration;
+  private readonly responseSizes;
+  private readonly longRunning;
+  private readonly deprecatedApis;
+  private readonly watchEvents;
+  private readonly watchers;
+  private readonly etcdDuration;
+  private readonly authnAttempts;
+  private readonly admissionStep;
+  private readonly admissionController;
+
+  constructor(opts: ServerMetricsOptions = {}) {
+    this.showHidden = opts.showHidden ?? false;
+    this.defaultMetrics = opts.defaultMetrics ?? true;
+    this.disabled = new Set(opts.disabled ?? []);
+    const sources = () => this.sources;
+
+    // labels: verb, dry_run, group, version, resource, subresource, scope, component, code
+    this.requestTotal = this.seriesCounter(
+      'apiserver_request_total',
+      'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+      { stability: 'STABLE' },
+    );
+    // labels: verb, dry_run, group, version, resource, subresource, scope, component
+    this.requestDuration = this.seriesHistogram(
+      'apiserver_request_duration_seconds',
+      'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
+      REQUEST_DURATION_BUCKETS,
+      { stability: 'STABLE' },
+    );
+    // labels: verb, group, version, resource, subresource, scope, component
+    this.responseSizes = this.seriesHistogram(
+      'apiserver_response_sizes',
+      'Response size distribution in bytes for each group, version, verb, resource, subresource, scope and component.',
+      RESPONSE_SIZE_BUCKETS,
+      { stability: 'STABLE' },
+    );
+    this.gauge(
+      'apiserver_current_inflight_requests',
+      'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.',
+      ['request_kind'],
+      { stability: 'STABLE' },
+      function (this: Gauge<'request_kind'>) {
+        const counts = sources().inflight?.();
+        if (!counts) return;
+        this.set({ request_kind: 'readOnly' }, counts.readOnly);
+        this.set({ request_kind: 'mutating' }, counts.mutating);
+      },
+    );
+    this.longRunning = this.gauge(
+      'apiserver_longrunning_requests',
+      'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.',
+      [...LONG_RUNNING_LABELS],
+      { stability: 'STABLE' },
+    );
+    this.deprecatedApis = this.gauge(
+      'apiserver_requested_deprecated_apis',
+      'Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
+      ['group', 'version', 'resource', 'subresource', 'removed_release'],
+      { stability: 'STABLE' },
+    );
+    this.gauge(
+      'apiserver_storage_objects',
+      'Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',
+      ['resource'],
+      { stability: 'STABLE' },
+      async function (this: Gauge<'resource'>) {
+        const counts = await sources().objectCounts?.();
+        if (!counts) return;
+        this.reset();
+        for (const [resource, n] of counts) this.set({ resource }, n);
+      },
+    );
+    this.gauge(
+      'apiserver_storage_db_total_size_in_bytes',
+      'Total size of the storage database file physically allocated in bytes.',
+      ['endpoint'],
+      { stability: 'ALPHA', deprecatedVersion: '1.28.0' },
+      function (this: Gauge<'endpoint'>) {
+        const size = sources().storageSize?.();
+        if (size) this.set({ endpoint: size.endpoint }, size.bytes);
+      },
+    );
+    this.watchEvents = this.counter('apiserver_watch_events_total', 'Number of events sent in watch clients', [...WATCH_LABELS], { stability: 'ALPHA' });
+    this.watchers = this.gauge('apiserver_registered_watchers', 'Number of currently registered watchers for a given resources', [...WATCH_LABELS], { stability: 'ALPHA' });
+    // labels: operation, type
+    this.etcdDuration = this.seriesHistogram('etcd_request_duration_seconds', 'Etcd request latency in seconds for each operation and object type.', REQUEST_DURATION_BUCKETS, { stability: 'ALPHA' });
+    // labels: result
+    this.authnAttempts = this.seriesCounter('authentication_attempts', 'Counter of authenticated attempts.', { stability: 'ALPHA' });
+    // labels: type, operation, rejected
+    this.admissionStep = this.seriesHistogram(
+      'apiserver_admission_step_admission_duration_seconds',
+      'Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).',
+      ADMISSION_BUCKETS,
+      { stability: 'STABLE' },
+    );
+    // labels: name, type, operation, rejected
+    this.admissionController = this.seriesHistogram(
+      'apiserver_admission_controller_admission_duration_seconds',
+      'Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
+      ADMISSION_BUCKETS,
+      { stability: 'STABLE' },
+    );
+    // component-base counts the metrics it hides
+    const hidden = this.hiddenCount;
+    this.counter('hidden_metrics_total', 'The count of hidden metrics.', [], { stability: 'BETA' }).inc(hidden);
+    this.counter('disabled_metrics_total', 'The count of disabled metrics.', [], { stability: 'BETA' }).inc(this.disabled.size);
+  }
+
+  /** Where the scraped gauges read from. */
+  setSources(sources: MetricSources): void {
+    this.sources = { ...this.sources, ...sources };
+  }
+
+  /** The Prometheus text exposition of everything registered. */
+  async exposition(): Promise<string> {
+    if (this.defaultMetrics && !this.defaultsStarted) {
+      this.defaultsStarted = true;
+      collectDefaultMetrics({ register: this.registry });
+    }
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** One request answered: apiserver_request_total, its latency and (for reads) its response size. */
+  requestDone(info: RequestFacts, query: URLSearchParams, contentType: string | undefined, code: number, seconds: number, responseBytes: number | undefined, component = APISERVER_COMPONENT): void {
+    const on = this.on;
+    if (!on.apiserver_request_total && !on.apiserver_request_duration_seconds && !on.apiserver_response_sizes) return;
+    const verb = reportedVerb(info, contentType);
+    const dryRun = dryRunLabel(query);
+    const { apiGroup: group, apiVersion: version, resource } = info;
+    const subresource = info.isResourceRequest ? info.subresource : info.path;
+    const scope = requestScope(info);
+    // the series key: the label values in order (labels objects are made for new series only)
+    const rest = `${group}\0${version}\0${resource}\0${subresource}\0${scope}\0${component}`;
+    const key = `${verb}\0${dryRun}\0${rest}`;
+    const labels = () => ({ verb, dry_run: dryRun, group, version, resource, subresource, scope, component });
+    if (on.apiserver_request_duration_seconds) this.requestDuration.observe(key, labels, seconds);
+    if (on.apiserver_request_total) this.requestTotal.inc(`${key}\0${code}`, () => ({ ...labels(), code: String(code) }));
+    if (on.apiserver_response_sizes && responseBytes !== undefined && (verb === 'GET' || verb === 'LIST')) {
+      this.responseSizes.observe(`${verb}\0${rest}`, () => ({ verb, group, version, resource, subresource, scope, component }), responseBytes);
+    }
+  }
+
+  /** A request to a deprecated API version (apiserver_requested_deprecated_apis is set to 1). */
+  deprecatedRequest(info: RequestFacts, removedRelease: string | undefined): void {
+    this.deprecatedApis.set({ group: info.apiGroup, version: info.apiVersion, resource: info.resource, subresource: info.subresource, removed_release: removedRelease ?? '' }, 1);
+  }
+
+  /** A long-running request began (apiserver_longrunning_requests); returns the function to call when it ends. */
+  longRunningStarted(info: RequestFacts, contentType: string | undefined): () => void {
+    const child = this.longRunning.labels({
+      verb: reportedVerb(info, contentType),
+      group: info.apiGroup,
+      version: info.apiVersion,
+      resource: info.resource,
+      subresource: info.subresource,
+      scope: requestScope(info),
+      component: APISERVER_COMPONENT,
+    });
+    child.inc();
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      child.dec();
+    };
+  }
+
+  /** A watch registered for a kind: apiserver_registered_watchers, and apiserver_watch_events_total as it sends. */
+  watchOpened(group: string, version: string, kind: string): WatchMetrics {
+    const labels = { group, version, kind };
+    const watchers = this.watchers.labels(labels);
+    const events = this.watchEvents.labels(labels);
+    watchers.inc();
+    let open = true;
+    return {
+      sent: (n) => events.inc(n),
+      closed: () => {
+        if (!open) return;
+        open = false;
+        watchers.dec();
+      },
+    };
+  }
+
+  /** One call to the store (etcd_request_duration_seconds): the operation and the object type (`pods`, `deployments.apps`). */
+  storeRequest(operation: string, type: string, seconds: number): void {
+    if (this.on.etcd_request_duration_seconds) this.etcdDuration.observe(`${operation}\0${type}`, () => ({ operation, type }), seconds);
+  }
+
+  /** One authentication: `success`, `failure` (no authenticator accepted the credentials) or `error`. */
+  authenticationAttempt(result: 'success' | 'failure' | 'error'): void {
+    if (this.on.authentication_attempts) this.authnAttempts.inc(result, () => ({ result }));
+  }
+
+  /** One admission plugin's run of one half. */
+  admissionPluginDone(name: string, step: AdmissionStep, operation: string, rejected: boolean, seconds: number): void {
+    if (!this.on.apiserver_admission_controller_admission_duration_seconds) return;
+    this.admissionController.observe(`${name}\0${step}\0${operation}\0${rejected}`, () => ({ name, type: step, operation, rejected: String(rejected) }), seconds);
+  }
+
+  /** One half of admission as a whole. */
+  admissionStepDone(step: AdmissionStep, operation: string, rejected: boolean, seconds: number): void {
+    if (!this.on.apiserver_admission_step_admission_duration_seconds) return;
+    this.admissionStep.observe(`${step}\0${operation}\0${rejected}`, () => ({ type: step, operation, rejected: String(rejected) }), seconds);
+  }
+
+  /** Registers a metric unless it is disabled or hidden (then it records into nothing anyone reads). */
+  private registers(name: string, life: Lifecycle): Registry[] {
+    this.on[name] = false;
+    if (this.disabled.has(name)) return [];
+    if (isHidden(life) && !this.showHidden) {
+      this.hiddenCount++;
+      return [];
+    }
+    this.on[name] = true;
+    return [this.registry];
+  }
+
+  private counter<T extends string>(name: string, help: string, labelNames: T[], life: Lifecycle): Counter<T> {
+    return new Counter<T>({ name, help: annotatedHelp(help, life), labelNames, registers: this.registers(name, life) });
+  }
+
+  private gauge<T extends string>(name: string, help: string, labelNames: T[], life: Lifecycle, collect?: (this: Gauge<T>) => void | Promise<void>): Gauge<T> {
+    return new Gauge<T>({ name, help: annotatedHelp(help, life), labelNames, registers: this.registers(name, life), ...(collect ? { collect } : {}) });
+  }
+
+  private seriesCounter(name: string, help: string, life: Lifecycle): SeriesCounter {
+    return new SeriesCounter(name, annotatedHelp(help, life)).register(this.registers(name, life));
+  }
+
+  private seriesHistogram(name: string, help: string, buckets: number[], life: Lifecycle): SeriesHistogram {
+    return new SeriesHistogram(name, annotatedHelp(help, life), buckets).register(this.registers(name, life));
+  }
+
+  private histogram<T extends string>(name: string, help: string, labelNames: T[], buckets: number[], life: Lifecycle): Histogram<T> {
+    return new Histogram<T>({ name, help: annotatedHelp(help, life), labelNames, buckets, registers: this.registers(name, life) });
+  }
+}
