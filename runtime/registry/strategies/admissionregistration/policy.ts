@@ -214,9 +214,21 @@ export function bindingErrors(obj: Obj): FieldError[] {
   return errs;
 }
 
+/** The schema's required fields policyErrors reports itself, with upstream's texts. */
+export const POLICY_REQUIRED: ReadonlySet<string> = new Set([
+  'spec.validations[*].expression',
+  'spec.variables[*].name',
+  'spec.variables[*].expression',
+  'spec.auditAnnotations[*].key',
+  'spec.auditAnnotations[*].valueExpression',
+  'spec.matchConditions[*].name',
+  'spec.matchConditions[*].expression',
+]);
+
 export function validatingAdmissionPolicyStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
+    reportsRequired: POLICY_REQUIRED,
     load: async () => {
       await base.load?.();
       await loadCompiler();
