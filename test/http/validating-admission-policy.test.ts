@@ -4,8 +4,9 @@
 // message; Warn answers with a Warning header, Audit does not refuse;
 // parameterNotFoundAction Allow and Deny; the binding's namespaceSelector,
 // objectSelector and the policy's matchConditions; failurePolicy Fail and
-// Ignore on an evaluation error; a validation's reason sets the code. Each
-// test works in its own labelled namespace, which its policy selects.
+// Ignore on an evaluation error; a validation's reason sets the code;
+// variables evaluated only when used. Each test works in its own labelled
+// namespace, which its policy selects.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { appCaller, eventually, type Json } from '../support/app-call.ts';
@@ -212,6 +213,32 @@ describe('evaluation', () => {
     expect((await call('PUT', `${AR}/validatingadmissionpolicies/fails`, p.json)).status).toBe(200);
     await inEffect('vap-fail', deployment('probe', 1, { a: 'b' }), 201);
     expect((await create('vap-fail', deployment('web', 1, { a: 'b' }))).status).toBe(201);
+  });
+});
+
+describe('variables', () => {
+  it('an unused variable that fails does not refuse; one a validation uses refuses with the composited-variable text', async () => {
+    await testNamespace('vap-vars');
+    await policy('vars', {
+      matchConstraints: constraints('vap-vars'),
+      variables: [
+        { name: 'broken', expression: "object.metadata.labels['missing'] == 'x'" },
+        { name: 'replicas', expression: 'object.spec.replicas' },
+      ],
+      validations: [{ expression: 'variables.replicas < 5' }],
+    });
+    await binding('vars', { policyName: 'vars', validationActions: ['Deny'] });
+    await inEffect('vap-vars', deployment('probe', 7, { a: 'b' }), 422);
+    // `broken` is never used: the request is decided by `replicas` alone
+    expect((await create('vap-vars', deployment('web', 1, { a: 'b' }))).status).toBe(201);
+    const p = await call('GET', `${AR}/validatingadmissionpolicies/vars`);
+    p.json.spec.validations = [{ expression: 'variables.replicas < 5' }, { expression: 'variables.broken == true' }];
+    expect((await call('PUT', `${AR}/validatingadmissionpolicies/vars`, p.json)).status).toBe(200);
+    await inEffect('vap-vars', deployment('probe', 1, { a: 'b' }), 422);
+    const r = await create('vap-vars', deployment('web2', 1, { a: 'b' }));
+    expect(r.json.message).toMatch(
+      /^deployments\.apps "web2" is forbidden: ValidatingAdmissionPolicy 'vars' with binding 'vars' denied request: expression 'variables\.broken == true' resulted in error: composited variable "broken" fails to evaluate: /,
+    );
   });
 });
 

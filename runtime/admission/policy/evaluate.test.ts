@@ -1,7 +1,8 @@
 // One policy evaluated for one request, table by table: the message of a
 // failed validation (messageExpression, message, `failed expression:`),
 // its reason, evaluation errors under Fail and Ignore, matchConditions,
-// variables, audit annotations and the shared cost budget.
+// variables (evaluated lazily, once per evaluation, a failing one failing
+// only what uses it), audit annotations and the shared cost budget.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Obj } from '../../storage/interface.ts';
 import { loadAdmissionCel } from '../matching/cel.ts';
@@ -61,6 +62,71 @@ describe('evaluatePolicy', () => {
       { data: { max: '4' } },
     );
     expect(denials(r.decisions)).toEqual([['over 4', 'Invalid']]);
+  });
+
+  describe('variables are evaluated lazily, once per evaluation', () => {
+    const bad = { name: 'bad', expression: "object.spec.x == 'a'" };
+    const counted = (spec: Obj) => {
+      const c = compilePolicy(policy(spec));
+      if (!c.ok) throw new Error(c.error);
+      const calls: Record<string, number> = {};
+      for (const v of c.policy.variables) {
+        const evaluate = v.program.evaluate.bind(v.program);
+        v.program = { ...v.program, evaluate: (a, o) => ((calls[v.name] = (calls[v.name] ?? 0) + 1), evaluate(a, o)) };
+      }
+      return { policy: c.policy, calls };
+    };
+
+    it.each<[string, Obj, string[][]]>([
+      ['an unused failing variable fails nothing', { variables: [bad], validations: [{ expression: 'object.spec.replicas < 10' }] }, []],
+      [
+        'a used failing variable is the validation error (Fail)',
+        { variables: [bad], validations: [{ expression: 'variables.bad == true' }] },
+        [[expect.stringMatching(/^expression 'variables\.bad == true' resulted in error: composited variable "bad" fails to evaluate: \S/) as unknown as string, '']],
+      ],
+      ['a used failing variable admits under Ignore', { failurePolicy: 'Ignore', variables: [bad], validations: [{ expression: 'variables.bad == true' }] }, []],
+      ['an error absorbed by a logical or', { variables: [bad], validations: [{ expression: 'variables.bad == true || true' }] }, []],
+      [
+        'a failing variable used by another variable',
+        { variables: [bad, { name: 'worse', expression: '!variables.bad' }], validations: [{ expression: 'variables.worse == true' }] },
+        [
+          [
+            expect.stringMatching(
+              /^expression 'variables\.worse == true' resulted in error: composited variable "worse" fails to evaluate: composited variable "bad" fails to evaluate: \S/,
+            ) as unknown as string,
+            '',
+          ],
+        ],
+      ],
+    ])('%s', (_n, spec, want) => {
+      const c = compilePolicy(policy(spec));
+      if (!c.ok) throw new Error(c.error);
+      const got = evaluatePolicy(c.policy, act({ spec: { replicas: 5 } })).decisions.filter((d) => d.action === 'deny');
+      expect(got.map((d) => [d.message, d.error ? '' : (d.reason ?? '')])).toEqual(want);
+    });
+
+    it('evaluates a variable used by several expressions once, and an unused one never', () => {
+      const { policy: p, calls } = counted({
+        variables: [
+          { name: 'max', expression: '10' },
+          { name: 'unused', expression: '1' },
+        ],
+        validations: [{ expression: 'object.spec.replicas < variables.max' }, { expression: 'variables.max > 0', messageExpression: 'string(variables.max)' }],
+        auditAnnotations: [{ key: 'max', valueExpression: 'string(variables.max)' }],
+      });
+      const r = evaluatePolicy(p, act({ spec: { replicas: 5 } }));
+      expect(denials(r.decisions)).toEqual([]);
+      expect(r.audits).toEqual([{ key: 'p/max', value: '10' }]);
+      expect(calls).toEqual({ max: 1 });
+      evaluatePolicy(p, act({ spec: { replicas: 5 } }));
+      expect(calls).toEqual({ max: 2 });
+    });
+
+    it('a variable counts against the shared budget of the expression that first uses it', () => {
+      const all = '[1, 2, 3, 4, 5, 6, 7, 8].all(x, x > 0)';
+      const r = run({ variables: [{ name: 'v', expression: all }], validations: [{ expression: 'variables.v == true' }] }, undefined, undefined, 5);
+      expect(r.decisions).toEqual([{ action: 'deny', error: true, message: 'validation failed due to running out of cost budget, no further validation rules will be run', index: 0 }]);
+    });
   });
 
   it('audit annotations: a string is kept under <policy>/<key>, null left out', () => {

@@ -1,17 +1,19 @@
 // One ValidatingAdmissionPolicy compiled (once per generation) and
 // evaluated for one request and one param, as upstream's validator:
 // matchConditions first (false: no decisions; an error: the failure
-// policy), then `variables` in order, then each validation (false: a
-// denial with its message, messageExpression's result, or `failed
-// expression: <expr>`, and its reason; an error: the failure policy), and
-// the audit annotations. Validations, message expressions and audit
-// annotations share the per-evaluation cost budget.
+// policy), then each validation (false: a denial with its message,
+// messageExpression's result, or `failed expression: <expr>`, and its
+// reason; an error: the failure policy), and the audit annotations. The
+// `variables` are evaluated on first use and kept for the evaluation (a
+// failing one fails only the expressions that use it). Validations,
+// message expressions, audit annotations and the variables they use share
+// the per-evaluation cost budget.
 
 import type { Program } from '../../cel/index.ts';
 import type { CompiledConditions } from '../../cel/admission/compile.ts';
 import { RUNTIME_BUDGET_EXCEEDED, RUNTIME_BUDGET_PER_OBJECT, PER_CALL_RUNTIME_LIMIT } from '../../cel/limits.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { admissionCompiler } from '../matching/cel.ts';
+import { admissionCel, admissionCompiler } from '../matching/cel.ts';
 import { evaluateMatchConditions, type FailurePolicy } from '../matching/conditions.ts';
 
 /** Upstream's MaxEvaluatedMessageExpressionSizeBytes. */
@@ -100,18 +102,20 @@ export function evaluatePolicy(p: CompiledPolicy, act: Record<string, unknown>, 
     return r;
   };
   const budgetError = (): EvaluationResult => ({ decisions: [{ action: actionForError(p.failurePolicy), error: true, message: RUNTIME_BUDGET_EXCEEDED, index: 0 }], audits: [] });
-  const variables: Record<string, unknown> = {};
-  act.variables = variables;
-  for (const v of p.variables) {
-    const r = run(v.program);
-    if (remaining < 0) return budgetError();
-    // a variable that fails is left out: an expression that uses it fails in turn
-    if (r.ok) variables[v.name] = r.json;
-  }
+  // variables are evaluated on first use and kept for this evaluation (upstream's lazy composition):
+  // one that fails is an error only for the expressions that use it
+  const cel = admissionCel();
+  const programs = new Map(p.variables.map((v) => [v.name, v.program]));
+  let blown = false;
+  act.variables = new cel.LazyMap([...programs.keys()], (name) => {
+    const r = run(programs.get(name)!);
+    if (remaining < 0 || (!r.ok && r.costExceeded)) blown = true;
+    return r.ok ? r.value : cel.celError(`composited variable "${name}" fails to evaluate: ${r.error}`);
+  });
   for (let i = 0; i < p.validations.length; i++) {
     const v = p.validations[i];
     const r = run(v.program);
-    if (remaining < 0 || (!r.ok && r.costExceeded && remaining <= 0)) return budgetError();
+    if (blown || remaining < 0 || (!r.ok && r.costExceeded && remaining <= 0)) return budgetError();
     if (!r.ok) {
       out.decisions.push({ action: actionForError(p.failurePolicy), error: true, message: `expression '${v.expression}' resulted in error: ${r.error}`, index: i });
       continue;
@@ -123,7 +127,7 @@ export function evaluatePolicy(p: CompiledPolicy, act: Record<string, unknown>, 
     let message = '';
     if (v.messageProgram) {
       const mr = run(v.messageProgram);
-      if (remaining < 0) return budgetError();
+      if (blown || remaining < 0) return budgetError();
       if (mr.ok && typeof mr.json === 'string') {
         const text = mr.json.trim();
         if (Buffer.byteLength(text) <= MAX_MESSAGE_BYTES && !text.includes('\n')) message = text;
@@ -135,7 +139,7 @@ export function evaluatePolicy(p: CompiledPolicy, act: Record<string, unknown>, 
   }
   for (const a of p.audits) {
     const r = run(a.program);
-    if (remaining < 0) return budgetError();
+    if (blown || remaining < 0) return budgetError();
     if (r.ok && typeof r.json === 'string') out.audits.push({ key: a.key, value: r.json });
   }
   return out;
