@@ -5,8 +5,10 @@
 // parameterNotFoundAction Allow and Deny; the binding's namespaceSelector,
 // objectSelector and the policy's matchConditions; failurePolicy Fail and
 // Ignore on an evaluation error; a validation's reason sets the code;
-// variables evaluated only when used. Each test works in its own labelled
-// namespace, which its policy selects.
+// variables evaluated only when used; status.typeChecking with `object`
+// typed by built-in and custom resource schemas, `params` by its
+// paramKind, `namespaceObject` as a Namespace. Each test works in its own
+// labelled namespace, which its policy selects.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { appCaller, eventually, type Json } from '../support/app-call.ts';
@@ -268,5 +270,73 @@ describe('status.typeChecking', () => {
       return r.json.status?.observedGeneration === 2 ? r.json.status : undefined;
     }, 'status of generation 2');
     expect(fixed.typeChecking).toEqual({});
+  });
+
+  const statusOf = (name: string) =>
+    eventually(async () => {
+      const r = await call('GET', `${AR}/validatingadmissionpolicies/${name}`);
+      return r.json.status?.observedGeneration === 1 ? r.json.status : undefined;
+    }, `status of ${name}`);
+
+  it('types params by its paramKind (a ConfigMap: data is map(string, string))', async () => {
+    await policy('typed-params', {
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      matchConstraints: { resourceRules: rules },
+      validations: [{ expression: "object.spec.replicas <= params.data['max']" }, { expression: "object.spec.replicas <= int(params.data['max'])" }],
+    });
+    const got = await statusOf('typed-params');
+    expect(got.typeChecking.expressionWarnings).toEqual([
+      { fieldRef: 'spec.validations[0].expression', warning: expect.stringMatching(/^apps\/v1, Kind=Deployment: ERROR: .*found no matching overload for '_<=_' applied to '\(int, string\)'/) },
+    ]);
+  });
+
+  it('namespaceObject is typed as a Namespace when the policy is written (its uid is spelled UID, as upstream)', async () => {
+    const r = await call('POST', `${AR}/validatingadmissionpolicies`, {
+      metadata: { name: 'ns-typed' },
+      spec: { matchConstraints: { resourceRules: rules }, validations: [{ expression: "namespaceObject.metadata.uid != ''" }] },
+    });
+    expect(r.status).toBe(422);
+    expect(r.json.details.causes).toEqual([
+      {
+        reason: 'FieldValueInvalid',
+        field: 'spec.validations[0].expression',
+        message: expect.stringMatching(/^Invalid value: "namespaceObject\.metadata\.uid != ''": compilation failed: ERROR: <input>:1:25: undefined field 'uid'/),
+      },
+    ]);
+  });
+
+  it("checks a custom resource's expressions against its CRD's schema", async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gadgets.vap.example.com' },
+      spec: {
+        group: 'vap.example.com',
+        scope: 'Namespaced',
+        names: { kind: 'Gadget', plural: 'gadgets' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' }, color: { type: 'string' } } } } } },
+          },
+        ],
+      },
+    };
+    expect((await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+    await eventually(async () => ((await call('GET', '/apis/vap.example.com/v1/namespaces/default/gadgets')).status === 200 ? true : undefined), 'gadgets served');
+    await policy('gadget-typo', {
+      matchConstraints: { resourceRules: [{ apiGroups: ['vap.example.com'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['gadgets'] }] },
+      validations: [{ expression: 'object.spec.size < 10' }, { expression: 'object.spec.sizee < 10' }, { expression: 'object.spec.color == 1', messageExpression: "'name ' + object.metadata.name" }],
+    });
+    const got = await statusOf('gadget-typo');
+    expect(got.typeChecking.expressionWarnings).toEqual([
+      { fieldRef: 'spec.validations[1].expression', warning: expect.stringMatching(/^vap\.example\.com\/v1, Kind=Gadget: ERROR: <input>:1:12: undefined field 'sizee'/) },
+      {
+        fieldRef: 'spec.validations[2].expression',
+        warning: expect.stringMatching(/^vap\.example\.com\/v1, Kind=Gadget: ERROR: .*found no matching overload for '_==_' applied to '\(string, int\)'/),
+      },
+    ]);
   });
 });

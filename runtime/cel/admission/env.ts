@@ -2,9 +2,10 @@
 // webhooks and policies, ValidatingAdmissionPolicy validations, messages,
 // audit annotations and variables): `object` and `oldObject` dynamic,
 // `request` typed as upstream's kubernetes.AdmissionRequest,
-// `namespaceObject`, `authorizer` and `authorizer.requestResource`, and
-// for policies `params` (with a paramKind) and `variables`. Data only; the
-// compile functions are in compile.ts, loaded when needed.
+// `namespaceObject` as its kubernetes.Namespace, `authorizer` and
+// `authorizer.requestResource`, and for policies `params` (with a
+// paramKind) and `variables`. Data only; the compile functions are in
+// compile.ts, loaded when needed.
 
 import type { VarDecl } from '../compile.ts';
 
@@ -44,6 +45,51 @@ export const REQUEST_VAR: VarDecl = {
   },
 };
 
+/**
+ * The CEL declaration of `namespaceObject`: upstream's hand-made
+ * kubernetes.Namespace type (BuildNamespaceType: some metadata fields, the
+ * spec's finalizers, the status' phase and conditions; its uid field is
+ * spelled `UID`, as upstream's).
+ */
+export const NAMESPACE_VAR: VarDecl = {
+  nativeType: {
+    type: 'object',
+    properties: {
+      metadata: {
+        type: 'object',
+        properties: {
+          name: str,
+          generateName: str,
+          namespace: str,
+          labels: { type: 'object', additionalProperties: str },
+          annotations: { type: 'object', additionalProperties: str },
+          UID: str,
+          creationTimestamp: { type: 'string', format: 'date-time' },
+          deletionGracePeriodSeconds: { type: 'integer' },
+          deletionTimestamp: { type: 'string', format: 'date-time' },
+          generation: { type: 'integer' },
+          resourceVersion: str,
+          finalizers: { type: 'array', items: str },
+        },
+      },
+      spec: { type: 'object', properties: { finalizers: { type: 'array', items: str } } },
+      status: {
+        type: 'object',
+        properties: {
+          conditions: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { status: str, type: str, lastTransitionTime: { type: 'string', format: 'date-time' }, message: str, reason: str },
+            },
+          },
+          phase: str,
+        },
+      },
+    },
+  },
+};
+
 /** Which optional variables an expression may use: `params` (a policy with paramKind), `variables` (a policy's). */
 export interface ExpressionEnv {
   params?: boolean;
@@ -55,7 +101,7 @@ const BASE: Record<string, VarDecl> = {
   object: DYN,
   oldObject: DYN,
   request: REQUEST_VAR,
-  namespaceObject: DYN,
+  namespaceObject: NAMESPACE_VAR,
   authorizer: { celType: 'kubernetes.authorization.Authorizer' },
   'authorizer.requestResource': { celType: 'kubernetes.authorization.ResourceCheck' },
 };
