@@ -95,25 +95,34 @@ describe('validation of policies and bindings', () => {
       'spec.policyName: Required value',
       'spec.paramRef.name: Forbidden: name and selector are mutually exclusive',
       'spec.paramRef.selector: Forbidden: name and selector are mutually exclusive',
+      'spec.paramRef.parameterNotFoundAction: Required value',
       'spec.validationActions: Invalid value: []admissionregistration.ValidationAction{"Deny", "Warn"}: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)',
     ]);
     expect(await bad('validatingadmissionpolicybindings', { metadata: { name: 'bad-binding' }, spec: { policyName: 'x', validationActions: [] } })).toEqual([
       'spec.validationActions: Required value: at least one validation action is required',
     ]);
   });
-  it('defaults failurePolicy, matchPolicy, the selectors, scope and parameterNotFoundAction', async () => {
+  it('defaults failurePolicy, matchPolicy, the selectors and scope; parameterNotFoundAction has no default in v1', async () => {
     const p = await call('POST', `${AR}/validatingadmissionpolicies?dryRun=All`, {
       metadata: { name: 'defaults' },
       spec: { matchConstraints: { resourceRules: rules }, validations: [{ expression: 'true' }] },
     });
     expect(p.status).toBe(201);
     expect(p.json.spec).toMatchObject({ failurePolicy: 'Fail', matchConstraints: { matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {}, resourceRules: [{ scope: '*' }] } });
+    expect(
+      await bad('validatingadmissionpolicybindings', { metadata: { name: 'defaults' }, spec: { policyName: 'defaults', validationActions: ['Deny'], paramRef: { name: 'x' } } }),
+    ).toEqual(['spec.paramRef.parameterNotFoundAction: Required value']);
+    expect(
+      await bad('validatingadmissionpolicybindings', {
+        metadata: { name: 'defaults' },
+        spec: { policyName: 'defaults', validationActions: ['Deny'], paramRef: { name: 'x', parameterNotFoundAction: 'Maybe' } },
+      }),
+    ).toEqual(['spec.paramRef.parameterNotFoundAction: Unsupported value: "Maybe": supported values: "Allow", "Deny"']);
     const b = await call('POST', `${AR}/validatingadmissionpolicybindings?dryRun=All`, {
       metadata: { name: 'defaults' },
-      spec: { policyName: 'defaults', validationActions: ['Deny'], paramRef: { name: 'x' } },
+      spec: { policyName: 'defaults', validationActions: ['Deny'], paramRef: { name: 'x', parameterNotFoundAction: 'Allow' } },
     });
     expect(b.status).toBe(201);
-    expect(b.json.spec.paramRef.parameterNotFoundAction).toBe('Deny');
   });
 });
 

@@ -1,6 +1,7 @@
 // ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding
 // (admissionregistration.k8s.io/v1): upstream's defaults (failurePolicy
-// Fail, the match resources', parameterNotFoundAction Deny) and
+// Fail, the match resources'; a paramRef's parameterNotFoundAction has
+// none in v1 and is required) and
 // ValidateValidatingAdmissionPolicy / ...Binding with their texts: required
 // fields, paramKind, matchConstraints with at least one resource rule,
 // matchConditions, variables, validations (expression, message,
@@ -48,7 +49,7 @@ function defaultBinding(obj: Obj): void {
   const spec = obj.spec;
   if (!spec || typeof spec !== 'object') return;
   defaultMatchResources(spec.matchResources);
-  if (spec.paramRef && typeof spec.paramRef === 'object') spec.paramRef.parameterNotFoundAction ??= 'Deny';
+  // v1 has no default for paramRef.parameterNotFoundAction (only v1alpha1 defaults it to Deny): it is required
 }
 
 function paramKindErrors(pk: Obj, field: string): FieldError[] {
