@@ -109,9 +109,9 @@ describe('validation of policies and bindings', () => {
     });
     expect(p.status).toBe(201);
     expect(p.json.spec).toMatchObject({ failurePolicy: 'Fail', matchConstraints: { matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {}, resourceRules: [{ scope: '*' }] } });
-    expect(
-      await bad('validatingadmissionpolicybindings', { metadata: { name: 'defaults' }, spec: { policyName: 'defaults', validationActions: ['Deny'], paramRef: { name: 'x' } } }),
-    ).toEqual(['spec.paramRef.parameterNotFoundAction: Required value']);
+    expect(await bad('validatingadmissionpolicybindings', { metadata: { name: 'defaults' }, spec: { policyName: 'defaults', validationActions: ['Deny'], paramRef: { name: 'x' } } })).toEqual([
+      'spec.paramRef.parameterNotFoundAction: Required value',
+    ]);
     expect(
       await bad('validatingadmissionpolicybindings', {
         metadata: { name: 'defaults' },
