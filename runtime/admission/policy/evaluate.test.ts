@@ -116,7 +116,7 @@ describe('evaluatePolicy', () => {
       });
       const r = evaluatePolicy(p, act({ spec: { replicas: 5 } }));
       expect(denials(r.decisions)).toEqual([]);
-      expect(r.audits).toEqual([{ key: 'p/max', value: '10' }]);
+      expect(r.audits).toEqual([{ key: 'max', value: '10' }]);
       expect(calls).toEqual({ max: 1 });
       evaluatePolicy(p, act({ spec: { replicas: 5 } }));
       expect(calls).toEqual({ max: 2 });
@@ -129,14 +129,30 @@ describe('evaluatePolicy', () => {
     });
   });
 
-  it('audit annotations: a string is kept under <policy>/<key>, null left out', () => {
+  it('audit annotations: a string is kept (trimmed) under its key, null and empty left out; a failing one is an error under Fail', () => {
     const r = run({
       auditAnnotations: [
         { key: 'replicas', valueExpression: "'r=' + string(object.spec.replicas)" },
         { key: 'none', valueExpression: 'null' },
+        { key: 'blank', valueExpression: "' '" },
+        { key: 'padded', valueExpression: "' x '" },
       ],
     });
-    expect(r.audits).toEqual([{ key: 'p/replicas', value: 'r=5' }]);
+    expect(r.audits).toEqual([
+      { key: 'replicas', value: 'r=5' },
+      { key: 'padded', value: 'x' },
+    ]);
+    expect(r.auditErrors).toEqual([]);
+    const failing = { auditAnnotations: [{ key: 'k', valueExpression: 'string(object.spec.nothing)' }] };
+    expect(run(failing).auditErrors).toEqual([expect.stringMatching(/^expression 'string\(object\.spec\.nothing\)' resulted in error: /)]);
+    expect(run({ ...failing, failurePolicy: 'Ignore' }).auditErrors).toEqual([]);
+  });
+
+  it('the audit annotations have a budget of their own', () => {
+    const all = '[1, 2, 3, 4, 5, 6, 7, 8].all(x, x > 0)';
+    const r = run({ validations: [{ expression: all }], auditAnnotations: [{ key: 'k', valueExpression: `${all} ? 'yes' : 'no'` }] }, undefined, undefined, 40);
+    expect(denials(r.decisions)).toEqual([]);
+    expect(r.audits).toEqual([{ key: 'k', value: 'yes' }]);
   });
 
   it('running out of the budget is one error decision', () => {

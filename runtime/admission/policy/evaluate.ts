@@ -6,8 +6,9 @@
 // reason; an error: the failure policy), and the audit annotations. The
 // `variables` are evaluated on first use and kept for the evaluation (a
 // failing one fails only the expressions that use it). Validations,
-// message expressions, audit annotations and the variables they use share
-// the per-evaluation cost budget.
+// message expressions and the variables they use share the per-evaluation
+// cost budget; the audit annotations have one of their own, and one that
+// fails to evaluate denies the request under failurePolicy Fail.
 
 import type { Program } from '../../cel/index.ts';
 import type { CompiledConditions } from '../../cel/admission/compile.ts';
@@ -34,7 +35,7 @@ export interface CompiledPolicy {
   conditions?: CompiledConditions;
   variables: { name: string; program: Program }[];
   validations: CompiledValidation[];
-  audits: { key: string; program: Program }[];
+  audits: { key: string; expression: string; program: Program }[];
 }
 
 /** A policy that does not compile (stored before a rule changed): every match is a configuration error. */
@@ -64,7 +65,11 @@ export function compilePolicy(p: Obj): PolicyCompilation {
     messageProgram: v.messageExpression ? compile(String(v.messageExpression), `spec.validations[${i}].messageExpression`, 'string') : undefined,
     reason: v.reason,
   }));
-  const audits = list(spec.auditAnnotations).map((a, i) => ({ key: `${name}/${a.key}`, program: compile(String(a.valueExpression ?? ''), `spec.auditAnnotations[${i}].valueExpression`, 'string?')! }));
+  const audits = list(spec.auditAnnotations).map((a, i) => ({
+    key: String(a.key ?? ''),
+    expression: String(a.valueExpression ?? ''),
+    program: compile(String(a.valueExpression ?? '').trim(), `spec.auditAnnotations[${i}].valueExpression`, 'string?')!,
+  }));
   if (errors.length) return { ok: false, error: errors.join('; ') };
   return { ok: true, policy: { name, failurePolicy: spec.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail', hasParams, conditions: mc.conditions, variables, validations, audits } };
 }
@@ -81,14 +86,17 @@ export interface Decision {
 
 export interface EvaluationResult {
   decisions: Decision[];
+  /** Audit annotation values by the policy's key (without the policy name), trimmed, empty ones left out. */
   audits: { key: string; value: string }[];
+  /** Audit annotations that failed to evaluate under failurePolicy Fail: each denies the request, whatever the binding's actions. */
+  auditErrors: string[];
 }
 
 const actionForError = (f: FailurePolicy): 'deny' | 'admit' => (f === 'Ignore' ? 'admit' : 'deny');
 
 /** Evaluates the policy with the request's variables (matching/cel.ts activation()); `act` gains `variables`. */
 export function evaluatePolicy(p: CompiledPolicy, act: Record<string, unknown>, budget = RUNTIME_BUDGET_PER_OBJECT): EvaluationResult {
-  const out: EvaluationResult = { decisions: [], audits: [] };
+  const out: EvaluationResult = { decisions: [], audits: [], auditErrors: [] };
   const m = evaluateMatchConditions(p.conditions, act, p.failurePolicy);
   if ('error' in m && m.error !== undefined) {
     out.decisions.push({ action: actionForError(p.failurePolicy), error: true, message: m.error, index: 0 });
@@ -101,7 +109,7 @@ export function evaluatePolicy(p: CompiledPolicy, act: Record<string, unknown>, 
     remaining -= r.cost;
     return r;
   };
-  const budgetError = (): EvaluationResult => ({ decisions: [{ action: actionForError(p.failurePolicy), error: true, message: RUNTIME_BUDGET_EXCEEDED, index: 0 }], audits: [] });
+  const budgetError = (): EvaluationResult => ({ decisions: [{ action: actionForError(p.failurePolicy), error: true, message: RUNTIME_BUDGET_EXCEEDED, index: 0 }], audits: [], auditErrors: [] });
   // variables are evaluated on first use and kept for this evaluation (upstream's lazy composition):
   // one that fails is an error only for the expressions that use it
   const cel = admissionCel();
@@ -137,10 +145,17 @@ export function evaluatePolicy(p: CompiledPolicy, act: Record<string, unknown>, 
     if (!message) message = `failed expression: ${v.expression.trim()}`;
     out.decisions.push({ action: 'deny', message, reason: v.reason ?? 'Invalid', index: i });
   }
+  // the audit annotations have a budget of their own (upstream evaluates them as a separate set)
+  remaining = budget;
   for (const a of p.audits) {
     const r = run(a.program);
     if (blown || remaining < 0) return budgetError();
-    if (r.ok && typeof r.json === 'string') out.audits.push({ key: a.key, value: r.json });
+    if (!r.ok) {
+      if (p.failurePolicy === 'Fail') out.auditErrors.push(`expression '${a.expression.trim()}' resulted in error: ${r.error}`);
+      continue;
+    }
+    // a string is published trimmed, an empty one and null are left out
+    if (typeof r.json === 'string' && r.json.trim()) out.audits.push({ key: a.key, value: r.json.trim() });
   }
   return out;
 }
