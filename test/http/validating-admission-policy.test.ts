@@ -251,6 +251,35 @@ describe('variables', () => {
       /^deployments\.apps "web2" is forbidden: ValidatingAdmissionPolicy 'vars' with binding 'vars' denied request: expression 'variables\.broken == true' resulted in error: composited variable "broken" fails to evaluate: /,
     );
   });
+  it("are typed as their expressions compiled, each seeing the earlier ones (upstream's composition)", async () => {
+    const spec = (variables: Json[], validations: Json[]) => ({ matchConstraints: { resourceRules: rules }, variables, validations });
+    const post = (name: string, body: Json) => call('POST', `${AR}/validatingadmissionpolicies?dryRun=All`, { metadata: { name }, spec: body });
+    // a bool variable is a validation by itself
+    expect((await post('typed-ok', spec([{ name: 'big', expression: 'object.spec.replicas > 3' }], [{ expression: '!variables.big' }, { expression: 'variables.big' }]))).status).toBe(201);
+    const causes = async (name: string, body: Json) => {
+      const r = await post(name, body);
+      expect(r.status).toBe(422);
+      return (r.json.details.causes as Json[]).map((c) => `${c.field}: ${c.message}`);
+    };
+    expect(await causes('typed-unknown', spec([{ name: 'big', expression: 'true' }], [{ expression: 'variables.small' }]))).toEqual([
+      expect.stringMatching(/^spec\.validations\[0\]\.expression: Invalid value: "variables\.small": compilation failed: ERROR: <input>:1:10: undefined field 'small'/),
+    ]);
+    expect(
+      await causes(
+        'typed-later',
+        spec(
+          [
+            { name: 'a', expression: 'variables.b' },
+            { name: 'b', expression: '1' },
+          ],
+          [{ expression: 'true' }],
+        ),
+      ),
+    ).toEqual([expect.stringMatching(/^spec\.variables\[0\]\.expression: Invalid value: "variables\.b": compilation failed: ERROR: <input>:1:10: undefined field 'b'/)]);
+    expect(await causes('typed-int', spec([{ name: 'n', expression: '1' }], [{ expression: "variables.n + 'x' == 'y'" }]))).toEqual([
+      expect.stringMatching(/^spec\.validations\[0\]\.expression: Invalid value: .*found no matching overload for '_\+_' applied to '\(int, string\)'/),
+    ]);
+  });
 });
 
 describe('status.typeChecking', () => {

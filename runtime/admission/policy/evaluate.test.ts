@@ -105,6 +105,12 @@ describe('evaluatePolicy', () => {
       expect(got.map((d) => [d.message, d.error ? '' : (d.reason ?? '')])).toEqual(want);
     });
 
+    it('a variable is typed as it compiled: a bool variable is a validation by itself', () => {
+      const spec = { variables: [{ name: 'small', expression: 'object.spec.replicas < 3' }], validations: [{ expression: 'variables.small' }] };
+      expect(denials(run(spec, { spec: { replicas: 5 } }).decisions)).toEqual([['failed expression: variables.small', 'Invalid']]);
+      expect(denials(run(spec, { spec: { replicas: 1 } }).decisions)).toEqual([]);
+    });
+
     it('evaluates a variable used by several expressions once, and an unused one never', () => {
       const { policy: p, calls } = counted({
         variables: [

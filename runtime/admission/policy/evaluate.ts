@@ -12,6 +12,7 @@
 
 import type { Program } from '../../cel/index.ts';
 import type { CompiledConditions } from '../../cel/admission/compile.ts';
+import type { ExpressionEnv, VariableType } from '../../cel/admission/env.ts';
 import { RUNTIME_BUDGET_EXCEEDED, RUNTIME_BUDGET_PER_OBJECT, PER_CALL_RUNTIME_LIMIT } from '../../cel/limits.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { admissionCel, admissionCompiler } from '../matching/cel.ts';
@@ -48,16 +49,22 @@ export function compilePolicy(p: Obj): PolicyCompilation {
   const spec: Obj = p.spec ?? {};
   const name = String(p.metadata?.name ?? '');
   const hasParams = spec.paramKind != null;
-  const env = { params: hasParams, variables: true };
+  const variableTypes: VariableType[] = [];
+  const env: ExpressionEnv = { params: hasParams, variables: true, variableTypes };
   const errors: string[] = [];
-  const compile = (expr: string, field: string, returns: 'bool' | 'string' | 'string?' | 'any'): Program | undefined => {
-    const r = c.compileExpression(expr, field, env, returns);
+  const compile = (expr: string, field: string, returns: 'bool' | 'string' | 'string?' | 'any', at: ExpressionEnv = env): Program | undefined => {
+    const r = c.compileExpression(expr, field, at, returns);
     if (r.error) errors.push(`${r.error.field}: ${r.error.detail}`);
     return r.program;
   };
   const mc = c.compileMatchConditions(spec.matchConditions, 'spec.matchConditions', { params: hasParams });
   for (const e of mc.errors) errors.push(`${e.field}: ${e.detail}`);
-  const variables = list(spec.variables).map((v, i) => ({ name: String(v.name), program: compile(String(v.expression ?? ''), `spec.variables[${i}].expression`, 'any')! }));
+  // each variable sees the ones before it, typed as they compiled (as the strategy checked them)
+  const variables = list(spec.variables).map((v, i) => {
+    const program = compile(String(v.expression ?? ''), `spec.variables[${i}].expression`, 'any', { ...env, variableTypes: [...variableTypes] })!;
+    variableTypes.push({ name: String(v.name), type: program?.resultType ?? 'dyn' });
+    return { name: String(v.name), program };
+  });
   const validations = list(spec.validations).map((v, i) => ({
     program: compile(String(v.expression ?? ''), `spec.validations[${i}].expression`, 'bool')!,
     expression: String(v.expression ?? ''),

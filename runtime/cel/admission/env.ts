@@ -4,7 +4,8 @@
 // `request` typed as upstream's kubernetes.AdmissionRequest,
 // `namespaceObject` as its kubernetes.Namespace, `authorizer` and
 // `authorizer.requestResource`, and for policies `params` (with a
-// paramKind) and `variables`. Data only; the compile functions are in
+// paramKind) and `variables` (an object with a field per variable, typed
+// as its expression compiled). Data only; the compile functions are in
 // compile.ts, loaded when needed.
 
 import type { VarDecl } from '../compile.ts';
@@ -90,10 +91,22 @@ export const NAMESPACE_VAR: VarDecl = {
   },
 };
 
-/** Which optional variables an expression may use: `params` (a policy with paramKind), `variables` (a policy's). */
+/** A policy variable and the type its expression compiled to (a CEL type name: `bool`, `list(string)`, `dyn`). */
+export interface VariableType {
+  name: string;
+  type: string;
+}
+
+/** Which optional variables an expression may use: `params` (a policy with paramKind), `variables` (a policy's, typed by variableTypes). */
 export interface ExpressionEnv {
   params?: boolean;
   variables?: boolean;
+  /**
+   * The policy's variables declared so far, with their types (upstream's
+   * composited `variables` object type: a field per variable, an unknown
+   * name refused). Absent: `variables` is a map of dynamic values.
+   */
+  variableTypes?: readonly VariableType[];
 }
 
 const DYN: VarDecl = { celType: 'dyn' };
@@ -108,16 +121,51 @@ const BASE: Record<string, VarDecl> = {
 const VARIABLES: VarDecl = { celType: 'map(string, dyn)' };
 // one object per combination, so the compile cache keys stay cheap
 const ENVS = new Map<string, Record<string, VarDecl>>();
+const MAX_ENVS = 1000;
+
+type JSONSchemaLike = Record<string, unknown>;
+
+/** The schema of values of a CEL type name; what a schema cannot say (opaque types, objects) is dynamic. */
+export function typeNameSchema(name: string): JSONSchemaLike {
+  const t = name.trim();
+  switch (t) {
+    case 'bool':
+      return { type: 'boolean' };
+    case 'int':
+      return { type: 'integer' };
+    case 'double':
+      return { type: 'number' };
+    case 'string':
+      return { type: 'string' };
+    case 'google.protobuf.Timestamp':
+      return { type: 'string', format: 'date-time' };
+    case 'google.protobuf.Duration':
+      return { type: 'string', format: 'duration' };
+  }
+  const list = /^list\((.*)\)$/.exec(t);
+  if (list) return { type: 'array', items: typeNameSchema(list[1]) };
+  const map = /^map\(string, (.*)\)$/.exec(t);
+  if (map) return { type: 'object', additionalProperties: typeNameSchema(map[1]) };
+  return { 'x-kubernetes-preserve-unknown-fields': true };
+}
 
 /** The declarations for an environment; `object` (and `oldObject`) may be given a type (the type checker's). */
 export function expressionVars(env: ExpressionEnv = {}): Record<string, VarDecl> {
-  const key = `${env.params ? 'p' : ''}${env.variables ? 'v' : ''}`;
+  const types = env.variables && env.variableTypes ? `|${env.variableTypes.map((v) => `${v.name}:${v.type}`).join(',')}` : '';
+  const key = `${env.params ? 'p' : ''}${env.variables ? 'v' : ''}${types}`;
   let vars = ENVS.get(key);
   if (!vars) {
     vars = { ...BASE };
     if (env.params) vars.params = DYN;
-    if (env.variables) vars.variables = VARIABLES;
+    if (env.variables) vars.variables = env.variableTypes ? variablesDecl(env.variableTypes) : VARIABLES;
+    if (ENVS.size >= MAX_ENVS) ENVS.delete(ENVS.keys().next().value!);
     ENVS.set(key, vars);
   }
   return vars;
+}
+
+function variablesDecl(types: readonly VariableType[]): VarDecl {
+  const properties: Record<string, JSONSchemaLike> = {};
+  for (const v of types) properties[v.name] = typeNameSchema(v.type);
+  return { nativeType: { type: 'object', properties } };
 }
