@@ -3,8 +3,9 @@
 // soon as its event arrives; the CEL module is loaded only once a policy
 // exists (start-up does not pay for it). The same policy watch runs the
 // status controller: a policy whose generation was not yet observed is
-// type-checked against the schemas of the kinds it matches
-// (admission/policy/typecheck.ts, the built-in kinds' OpenAPI schemas) and
+// type-checked against the schemas of the kinds it matches and of its
+// paramKind (admission/policy/typecheck.ts; the built-in kinds' OpenAPI
+// schemas, the custom resources' published CRD schemas) and
 // gets status.observedGeneration and status.typeChecking, written through
 // the registry as kube-controller-manager's
 // validatingadmissionpolicy-status-controller.
@@ -25,6 +26,7 @@ import { GROUP_AUTHENTICATED, GROUP_SERVICE_ACCOUNTS, NS_SYSTEM, SERVICE_ACCOUNT
 import type { Writer } from '../registry/write-services.ts';
 import type { RegistryStore } from '../registry/store.ts';
 import type { Obj } from '../storage/interface.ts';
+import type { CustomSchemas } from '../registry/custom-schemas.ts';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -40,8 +42,15 @@ const STATUS_WRITER: Writer = {
 };
 const REF_PREFIX = '#/components/schemas/';
 
-/** Kinds and schemas of the served built-in resources (the generated OpenAPI v3 documents in openapiDir). */
-export function typeCheckServices(api: ApiIndex, openapiDir: string | undefined): TypeCheckServices {
+/** The published schemas of the custom resources served while running (the CRD schemas' publishedOf). */
+export type PublishedCustomSchemas = Pick<CustomSchemas, 'publishedOf'>;
+
+/**
+ * Kinds and schemas of the served resources: built-in kinds from the
+ * generated OpenAPI v3 documents in openapiDir, custom resources from their
+ * CRD's published schema (its metadata resolved as ObjectMeta).
+ */
+export function typeCheckServices(api: ApiIndex, openapiDir: string | undefined, custom?: PublishedCustomSchemas): TypeCheckServices {
   const docs = new Map<string, Record<string, JSONSchema> | undefined>();
   const components = (group: string, version: string) => {
     const file = group ? `apis__${group}__${version}.json` : `api__${version}.json`;
@@ -63,7 +72,14 @@ export function typeCheckServices(api: ApiIndex, openapiDir: string | undefined)
     },
     schemaFor(gvk): KindSchema | undefined {
       const s = api.served.find((x) => x.def.group === gvk.group && x.def.version === gvk.version && x.def.kind === gvk.kind);
-      if (!s || s.def.custom) return undefined;
+      if (!s) return undefined;
+      if (s.def.custom) {
+        const schema = custom?.publishedOf([s.def])[0]?.schemas[0]?.schema as JSONSchema | undefined;
+        // ObjectMeta and what it refers to are in the core group's document
+        const meta = components('', 'v1');
+        if (!schema || !meta) return undefined;
+        return { schema, resolveRef: (ref) => (ref.startsWith(REF_PREFIX) ? meta[ref.slice(REF_PREFIX.length)] : undefined) };
+      }
       const all = components(gvk.group, gvk.version);
       const schema = all?.[s.def.schema];
       if (!all || !schema) return undefined;
@@ -90,13 +106,13 @@ async function writeTypeChecking(store: RegistryStore, services: TypeCheckServic
   );
 }
 
-export function startAdmissionPolicies(api: ApiIndex, authorizer: Authorizer, openapiDir?: string): AdmissionPolicies {
+export function startAdmissionPolicies(api: ApiIndex, authorizer: Authorizer, openapiDir?: string, custom?: PublishedCustomSchemas): AdmissionPolicies {
   const state = new PolicyState();
   const plugin = validatingAdmissionPolicyPlugin(state, { match: apiMatchServices(api), params: apiParamSource(api), authorizer });
   const loops: WatchLoop[] = [];
   const policies = api.lookup(GROUP, 'v1', 'validatingadmissionpolicies')?.store;
   const bindings = api.lookup(GROUP, 'v1', 'validatingadmissionpolicybindings')?.store;
-  const checks = typeCheckServices(api, openapiDir);
+  const checks = typeCheckServices(api, openapiDir, custom);
   const statusOf = async (p: Obj) => {
     try {
       await writeTypeChecking(policies!, checks, p);

@@ -119,7 +119,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   if (on.has('DefaultIngressClass')) ctx.admission.add(defaultIngressClassPlugin(clusterObjects(ctx.api, 'networking.k8s.io', 'v1', 'ingressclasses')));
   const webhooks = on.has('MutatingAdmissionWebhook') || on.has('ValidatingAdmissionWebhook') ? startAdmissionWebhooks(ctx.api, ctx.authorizer, ctx.log) : undefined;
   if (on.has('MutatingAdmissionWebhook')) ctx.admission.add(webhooks!.mutating);
-  const policies = on.has('ValidatingAdmissionPolicy') ? startAdmissionPolicies(ctx.api, ctx.authorizer, ctx.openapiDir) : undefined;
+  const policies = on.has('ValidatingAdmissionPolicy') ? startAdmissionPolicies(ctx.api, ctx.authorizer, ctx.openapiDir, ctx.crds?.schemas) : undefined;
   if (policies) ctx.admission.add(policies.plugin);
   if (on.has('ValidatingAdmissionWebhook')) ctx.admission.add(webhooks!.validating);
   const quotas = on.has('ResourceQuota') ? quotaAccess(ctx.api) : undefined;

@@ -19,6 +19,7 @@ import { PER_EXPRESSION_ESTIMATE_LIMIT, PER_CALL_RUNTIME_LIMIT, estimateTooHighM
 export type VarDecl = JSONSchema | { celType: string } | { nativeType: JSONSchema } | { optionalOf: JSONSchema };
 
 export interface CompileOptions {
+  /** The declarations (with the schemas in them, not changed after a compile saw them: the cache keys them by identity). */
   vars: Record<string, VarDecl>;
   resolveRef?: RefResolver;
   /** Per-expression estimate limit (default: kube-apiserver's 10,000,000). */
@@ -103,7 +104,16 @@ function declType(name: string, d: VarDecl, resolveRef?: RefResolver): CelT {
 }
 
 const schemaKeys = new WeakMap<object, string>();
+// the key of a declarations object reused by many compiles (an admission environment's)
+const varsKeys = new WeakMap<object, string>();
 function declKey(vars: Record<string, VarDecl>): string {
+  const known = varsKeys.get(vars);
+  if (known !== undefined) return known;
+  const key = declKeyOf(vars);
+  varsKeys.set(vars, key);
+  return key;
+}
+function declKeyOf(vars: Record<string, VarDecl>): string {
   let key = '';
   for (const name of Object.keys(vars).sort()) {
     const d = vars[name] as object;
@@ -122,12 +132,23 @@ const EXPRESSION_SIZE_LIMIT = 100_000;
 
 const cache = new Map<string, CompileResult>();
 const CACHE_MAX = 5000;
+let compiled = 0;
+
+/**
+ * How many compiles missed the process's cache so far: an expression is
+ * compiled once per declarations and options, whoever asks (a strategy's
+ * write-time check and the admission plugin share the result).
+ */
+export function compileCount(): number {
+  return compiled;
+}
 
 export function compileRule(expression: string, opts: CompileOptions): CompileResult {
   const key = `${expression}\u0000${declKey(opts.vars)}\u0000${opts.costLimit ?? ''}\u0000${opts.cardinality ?? ''}\u0000${opts.resultType ?? ''}\u0000${opts.fieldPath ?? ''}`;
   const hit = cache.get(key);
   if (hit) return hit;
   const r = compileUncached(expression, opts);
+  compiled++;
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
   cache.set(key, r);
   return r;

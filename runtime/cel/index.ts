@@ -7,6 +7,8 @@ export { compileRule, parseTypeName, type CompileOptions, type CompileResult, ty
 export { schemaToType, typeName, type JSONSchema, type CelT, type RefResolver } from './schema/types.ts';
 export { escapeName, unescapeName } from './schema/escape.ts';
 export { celToJSON } from './values/convert.ts';
+export { LazyMap } from './values/lazy-map.ts';
+export { celError } from '@bufbuild/cel';
 export { evaluateConditions, type ConditionsOutcome } from './conditions.ts';
 export { ruleValidator, type RuleValidator, type ValidateOptions } from './rules/index.ts';
 export { AuthorizerValue, type Authorizer, type AuthorizationAttributes, type AuthorizationDecision } from './libs/authorizer.ts';

@@ -1,8 +1,9 @@
 // The process-wide cache of loaded validators: one per generated directory,
 // the same for every server started from it, so a validator is loaded once
-// per process rather than once per server.
+// per process rather than once per server; and the list-index wildcard of
+// the required fields a strategy reports itself.
 import { describe, expect, it } from 'vitest';
-import { sharedValidatorCache } from './object-checks.ts';
+import { anyIndex, sharedValidatorCache } from './object-checks.ts';
 
 describe('sharedValidatorCache', () => {
   it.each([
@@ -16,5 +17,16 @@ describe('sharedValidatorCache', () => {
     const loaded = Promise.resolve(undefined as never);
     sharedValidatorCache('/gen/c').set('io.k8s.api.core.v1.ConfigMap', loaded);
     expect(sharedValidatorCache('/gen/c').get('io.k8s.api.core.v1.ConfigMap')).toBe(loaded);
+  });
+});
+
+describe('anyIndex', () => {
+  it.each([
+    ['webhooks[0].sideEffects', 'webhooks[*].sideEffects'],
+    ['webhooks[12].matchConditions[3].name', 'webhooks[*].matchConditions[*].name'],
+    ['metadata.labels[app]', 'metadata.labels[app]'],
+    ['spec.replicas', 'spec.replicas'],
+  ])('%s', (path, want) => {
+    expect(anyIndex(path)).toBe(want);
   });
 });

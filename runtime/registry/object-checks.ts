@@ -4,7 +4,9 @@
 // custom resource, decoded into unstructured as upstream), unknown and
 // duplicate fields follow fieldValidation (warned about, refused, or
 // ignored; then dropped), required/enum/bounds/format problems are 422
-// Invalid. Used for request bodies (checkRequestObject: also apiVersion and
+// Invalid, except that a built-in kind's required field its strategy
+// checks itself (Strategy.reportsRequired) is left to the strategy, whose
+// text is upstream's. Used for request bodies (checkRequestObject: also apiVersion and
 // kind against the endpoint), for patched objects and apply configurations
 // (the store's patch and apply), and for what in-process writers store (the
 // store's writer option). Also the field-path helpers these need.
@@ -57,6 +59,8 @@ export async function checkObject(
     duplicates?: string[];
     defaults?: boolean;
     warnings?: string[];
+    /** The strategy's Strategy.reportsRequired: absent fields it reports itself with its own text. */
+    reportsRequired?: ReadonlySet<string>;
   },
 ): Promise<void> {
   const schema = def.schema;
@@ -98,7 +102,14 @@ export async function checkObject(
   for (const i of issues) if (i.kind === 'unknown') deleteAt(obj, i.path);
   // Built-in kinds: a field required by the schema may be absent from status (Go decodes it as
   // its zero value); their status is checked by the resource's strategy instead.
-  const invalid = issues.filter((i) => (i.kind !== 'type' || def.custom) && i.kind !== 'unknown' && !(i.kind === 'required' && !def.custom && (i.path === 'status' || i.path.startsWith('status.'))));
+  // Built-in kinds: a required field the strategy checks itself is left to it (its text, as upstream's).
+  const own = def.custom ? undefined : opts.reportsRequired;
+  const invalid = issues.filter(
+    (i) =>
+      (i.kind !== 'type' || def.custom) &&
+      i.kind !== 'unknown' &&
+      !(i.kind === 'required' && !def.custom && (i.path === 'status' || i.path.startsWith('status.') || own?.has(anyIndex(i.path)))),
+  );
   if (invalid.length) {
     // a custom resource's list or map value prints as Go prints the unstructured value (%#v)
     const value = (path: string) => {
@@ -124,6 +135,11 @@ export async function checkObject(
   }
 }
 
+/** A field path with every list index written `[*]` (`webhooks[0].name` → `webhooks[*].name`), as Strategy.reportsRequired lists them. */
+export function anyIndex(path: string): string {
+  return path.replace(/\[\d+\]/g, '[*]');
+}
+
 /** How a request's object is checked: the request's fieldValidation and the duplicate fields of its body. */
 export interface RequestCheck {
   fieldValidation: FieldValidation;
@@ -131,6 +147,8 @@ export interface RequestCheck {
   /** False for an apply configuration, merged as sent (defaults would make the applier own them). */
   defaults?: boolean;
   warnings?: string[];
+  /** The strategy's Strategy.reportsRequired. */
+  reportsRequired?: ReadonlySet<string>;
 }
 
 /**

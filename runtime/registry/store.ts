@@ -399,7 +399,7 @@ export class RegistryStore {
    */
   private async checkWriterObject(obj: Obj, opts: PipelineOptions): Promise<void> {
     if (!opts.writer) return;
-    await checkObject(this.writeServices(), this.def, obj, { fieldValidation: 'Strict', warnings: opts.warnings });
+    await checkObject(this.writeServices(), this.def, obj, { fieldValidation: 'Strict', warnings: opts.warnings, reportsRequired: this.strategy.reportsRequired });
   }
 
   /**
@@ -643,7 +643,9 @@ export class RegistryStore {
       } else {
         this.keepManagedFields(wanted, () => this.strategy.prepareForUpdate(wanted, live));
         errs.push(...this.strategy.validate(wanted));
-        errs.push(...this.strategy.validateUpdate(wanted, live));
+        // a kind whose update rules repeat its create rules reports each error once (upstream runs only the update's)
+        const seen = new Set(errs.map(String));
+        for (const e of this.strategy.validateUpdate(wanted, live)) if (!seen.has(String(e))) errs.push(e);
       }
       if (errs.length) this.invalid(name, errs);
       // 6. allocation, canonical form, warnings
@@ -719,7 +721,7 @@ export class RegistryStore {
       } catch (err) {
         throw patchErrorToApi(err);
       }
-      await checkRequestObject(services, req.def, patched, { fieldValidation: req.fieldValidation, duplicates, warnings: opts.warnings });
+      await checkRequestObject(services, req.def, patched, { fieldValidation: req.fieldValidation, duplicates, warnings: opts.warnings, reportsRequired: this.strategy.reportsRequired });
       return patched;
     };
     const { obj } = await this.update(namespace, name, transform, pipeline);
@@ -756,6 +758,7 @@ export class RegistryStore {
         duplicates: req.duplicates,
         defaults: false,
         warnings: opts.warnings,
+        reportsRequired: this.strategy.reportsRequired,
       });
       let merged: Obj;
       try {

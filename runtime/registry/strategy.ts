@@ -32,6 +32,15 @@ export interface Strategy {
   prepareForUpdate(obj: Obj, old: Obj): void;
   validate(obj: Obj): FieldError[];
   validateUpdate(obj: Obj, old: Obj): FieldError[];
+  /**
+   * Fields the schema marks required that validate()/validateUpdate() check
+   * themselves, with their own text (kube-apiserver has no schema check for
+   * built-in kinds: its validation functions give the texts). Paths as the
+   * schema check reports them, with `[*]` for any list index
+   * (`webhooks[*].sideEffects`); the schema check leaves an absent one to
+   * the strategy.
+   */
+  reportsRequired?: ReadonlySet<string>;
   /** Normalise the object before it is stored. */
   canonicalize(obj: Obj): void;
   warningsOnCreate(obj: Obj): string[];

@@ -4,8 +4,11 @@
 // message; Warn answers with a Warning header, Audit does not refuse;
 // parameterNotFoundAction Allow and Deny; the binding's namespaceSelector,
 // objectSelector and the policy's matchConditions; failurePolicy Fail and
-// Ignore on an evaluation error; a validation's reason sets the code. Each
-// test works in its own labelled namespace, which its policy selects.
+// Ignore on an evaluation error; a validation's reason sets the code;
+// variables evaluated only when used; status.typeChecking with `object`
+// typed by built-in and custom resource schemas, `params` by its
+// paramKind, `namespaceObject` as a Namespace. Each test works in its own
+// labelled namespace, which its policy selects.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { appCaller, eventually, type Json } from '../support/app-call.ts';
@@ -92,25 +95,34 @@ describe('validation of policies and bindings', () => {
       'spec.policyName: Required value',
       'spec.paramRef.name: Forbidden: name and selector are mutually exclusive',
       'spec.paramRef.selector: Forbidden: name and selector are mutually exclusive',
+      'spec.paramRef.parameterNotFoundAction: Required value',
       'spec.validationActions: Invalid value: []admissionregistration.ValidationAction{"Deny", "Warn"}: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)',
     ]);
     expect(await bad('validatingadmissionpolicybindings', { metadata: { name: 'bad-binding' }, spec: { policyName: 'x', validationActions: [] } })).toEqual([
       'spec.validationActions: Required value: at least one validation action is required',
     ]);
   });
-  it('defaults failurePolicy, matchPolicy, the selectors, scope and parameterNotFoundAction', async () => {
+  it('defaults failurePolicy, matchPolicy, the selectors and scope; parameterNotFoundAction has no default in v1', async () => {
     const p = await call('POST', `${AR}/validatingadmissionpolicies?dryRun=All`, {
       metadata: { name: 'defaults' },
       spec: { matchConstraints: { resourceRules: rules }, validations: [{ expression: 'true' }] },
     });
     expect(p.status).toBe(201);
     expect(p.json.spec).toMatchObject({ failurePolicy: 'Fail', matchConstraints: { matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {}, resourceRules: [{ scope: '*' }] } });
+    expect(await bad('validatingadmissionpolicybindings', { metadata: { name: 'defaults' }, spec: { policyName: 'defaults', validationActions: ['Deny'], paramRef: { name: 'x' } } })).toEqual([
+      'spec.paramRef.parameterNotFoundAction: Required value',
+    ]);
+    expect(
+      await bad('validatingadmissionpolicybindings', {
+        metadata: { name: 'defaults' },
+        spec: { policyName: 'defaults', validationActions: ['Deny'], paramRef: { name: 'x', parameterNotFoundAction: 'Maybe' } },
+      }),
+    ).toEqual(['spec.paramRef.parameterNotFoundAction: Unsupported value: "Maybe": supported values: "Allow", "Deny"']);
     const b = await call('POST', `${AR}/validatingadmissionpolicybindings?dryRun=All`, {
       metadata: { name: 'defaults' },
-      spec: { policyName: 'defaults', validationActions: ['Deny'], paramRef: { name: 'x' } },
+      spec: { policyName: 'defaults', validationActions: ['Deny'], paramRef: { name: 'x', parameterNotFoundAction: 'Allow' } },
     });
     expect(b.status).toBe(201);
-    expect(b.json.spec.paramRef.parameterNotFoundAction).toBe('Deny');
   });
 });
 
@@ -215,6 +227,61 @@ describe('evaluation', () => {
   });
 });
 
+describe('variables', () => {
+  it('an unused variable that fails does not refuse; one a validation uses refuses with the composited-variable text', async () => {
+    await testNamespace('vap-vars');
+    await policy('vars', {
+      matchConstraints: constraints('vap-vars'),
+      variables: [
+        { name: 'broken', expression: "object.metadata.labels['missing'] == 'x'" },
+        { name: 'replicas', expression: 'object.spec.replicas' },
+      ],
+      validations: [{ expression: 'variables.replicas < 5' }],
+    });
+    await binding('vars', { policyName: 'vars', validationActions: ['Deny'] });
+    await inEffect('vap-vars', deployment('probe', 7, { a: 'b' }), 422);
+    // `broken` is never used: the request is decided by `replicas` alone
+    expect((await create('vap-vars', deployment('web', 1, { a: 'b' }))).status).toBe(201);
+    const p = await call('GET', `${AR}/validatingadmissionpolicies/vars`);
+    p.json.spec.validations = [{ expression: 'variables.replicas < 5' }, { expression: 'variables.broken == true' }];
+    expect((await call('PUT', `${AR}/validatingadmissionpolicies/vars`, p.json)).status).toBe(200);
+    await inEffect('vap-vars', deployment('probe', 1, { a: 'b' }), 422);
+    const r = await create('vap-vars', deployment('web2', 1, { a: 'b' }));
+    expect(r.json.message).toMatch(
+      /^deployments\.apps "web2" is forbidden: ValidatingAdmissionPolicy 'vars' with binding 'vars' denied request: expression 'variables\.broken == true' resulted in error: composited variable "broken" fails to evaluate: /,
+    );
+  });
+  it("are typed as their expressions compiled, each seeing the earlier ones (upstream's composition)", async () => {
+    const spec = (variables: Json[], validations: Json[]) => ({ matchConstraints: { resourceRules: rules }, variables, validations });
+    const post = (name: string, body: Json) => call('POST', `${AR}/validatingadmissionpolicies?dryRun=All`, { metadata: { name }, spec: body });
+    // a bool variable is a validation by itself
+    expect((await post('typed-ok', spec([{ name: 'big', expression: 'object.spec.replicas > 3' }], [{ expression: '!variables.big' }, { expression: 'variables.big' }]))).status).toBe(201);
+    const causes = async (name: string, body: Json) => {
+      const r = await post(name, body);
+      expect(r.status).toBe(422);
+      return (r.json.details.causes as Json[]).map((c) => `${c.field}: ${c.message}`);
+    };
+    expect(await causes('typed-unknown', spec([{ name: 'big', expression: 'true' }], [{ expression: 'variables.small' }]))).toEqual([
+      expect.stringMatching(/^spec\.validations\[0\]\.expression: Invalid value: "variables\.small": compilation failed: ERROR: <input>:1:10: undefined field 'small'/),
+    ]);
+    expect(
+      await causes(
+        'typed-later',
+        spec(
+          [
+            { name: 'a', expression: 'variables.b' },
+            { name: 'b', expression: '1' },
+          ],
+          [{ expression: 'true' }],
+        ),
+      ),
+    ).toEqual([expect.stringMatching(/^spec\.variables\[0\]\.expression: Invalid value: "variables\.b": compilation failed: ERROR: <input>:1:10: undefined field 'b'/)]);
+    expect(await causes('typed-int', spec([{ name: 'n', expression: '1' }], [{ expression: "variables.n + 'x' == 'y'" }]))).toEqual([
+      expect.stringMatching(/^spec\.validations\[0\]\.expression: Invalid value: .*found no matching overload for '_\+_' applied to '\(int, string\)'/),
+    ]);
+  });
+});
+
 describe('status.typeChecking', () => {
   it('reports a type error against the schema of the matched kind; a good policy gets an empty typeChecking', async () => {
     await policy('typo', {
@@ -241,5 +308,73 @@ describe('status.typeChecking', () => {
       return r.json.status?.observedGeneration === 2 ? r.json.status : undefined;
     }, 'status of generation 2');
     expect(fixed.typeChecking).toEqual({});
+  });
+
+  const statusOf = (name: string) =>
+    eventually(async () => {
+      const r = await call('GET', `${AR}/validatingadmissionpolicies/${name}`);
+      return r.json.status?.observedGeneration === 1 ? r.json.status : undefined;
+    }, `status of ${name}`);
+
+  it('types params by its paramKind (a ConfigMap: data is map(string, string))', async () => {
+    await policy('typed-params', {
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      matchConstraints: { resourceRules: rules },
+      validations: [{ expression: "object.spec.replicas <= params.data['max']" }, { expression: "object.spec.replicas <= int(params.data['max'])" }],
+    });
+    const got = await statusOf('typed-params');
+    expect(got.typeChecking.expressionWarnings).toEqual([
+      { fieldRef: 'spec.validations[0].expression', warning: expect.stringMatching(/^apps\/v1, Kind=Deployment: ERROR: .*found no matching overload for '_<=_' applied to '\(int, string\)'/) },
+    ]);
+  });
+
+  it('namespaceObject is typed as a Namespace when the policy is written (its uid is spelled UID, as upstream)', async () => {
+    const r = await call('POST', `${AR}/validatingadmissionpolicies`, {
+      metadata: { name: 'ns-typed' },
+      spec: { matchConstraints: { resourceRules: rules }, validations: [{ expression: "namespaceObject.metadata.uid != ''" }] },
+    });
+    expect(r.status).toBe(422);
+    expect(r.json.details.causes).toEqual([
+      {
+        reason: 'FieldValueInvalid',
+        field: 'spec.validations[0].expression',
+        message: expect.stringMatching(/^Invalid value: "namespaceObject\.metadata\.uid != ''": compilation failed: ERROR: <input>:1:25: undefined field 'uid'/),
+      },
+    ]);
+  });
+
+  it("checks a custom resource's expressions against its CRD's schema", async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gadgets.vap.example.com' },
+      spec: {
+        group: 'vap.example.com',
+        scope: 'Namespaced',
+        names: { kind: 'Gadget', plural: 'gadgets' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' }, color: { type: 'string' } } } } } },
+          },
+        ],
+      },
+    };
+    expect((await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+    await eventually(async () => ((await call('GET', '/apis/vap.example.com/v1/namespaces/default/gadgets')).status === 200 ? true : undefined), 'gadgets served');
+    await policy('gadget-typo', {
+      matchConstraints: { resourceRules: [{ apiGroups: ['vap.example.com'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['gadgets'] }] },
+      validations: [{ expression: 'object.spec.size < 10' }, { expression: 'object.spec.sizee < 10' }, { expression: 'object.spec.color == 1', messageExpression: "'name ' + object.metadata.name" }],
+    });
+    const got = await statusOf('gadget-typo');
+    expect(got.typeChecking.expressionWarnings).toEqual([
+      { fieldRef: 'spec.validations[1].expression', warning: expect.stringMatching(/^vap\.example\.com\/v1, Kind=Gadget: ERROR: <input>:1:12: undefined field 'sizee'/) },
+      {
+        fieldRef: 'spec.validations[2].expression',
+        warning: expect.stringMatching(/^vap\.example\.com\/v1, Kind=Gadget: ERROR: .*found no matching overload for '_==_' applied to '\(string, int\)'/),
+      },
+    ]);
   });
 });

@@ -1,7 +1,8 @@
 // One policy evaluated for one request, table by table: the message of a
 // failed validation (messageExpression, message, `failed expression:`),
 // its reason, evaluation errors under Fail and Ignore, matchConditions,
-// variables, audit annotations and the shared cost budget.
+// variables (evaluated lazily, once per evaluation, a failing one failing
+// only what uses it), audit annotations and the shared cost budget.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Obj } from '../../storage/interface.ts';
 import { loadAdmissionCel } from '../matching/cel.ts';
@@ -63,14 +64,101 @@ describe('evaluatePolicy', () => {
     expect(denials(r.decisions)).toEqual([['over 4', 'Invalid']]);
   });
 
-  it('audit annotations: a string is kept under <policy>/<key>, null left out', () => {
+  describe('variables are evaluated lazily, once per evaluation', () => {
+    const bad = { name: 'bad', expression: "object.spec.x == 'a'" };
+    const counted = (spec: Obj) => {
+      const c = compilePolicy(policy(spec));
+      if (!c.ok) throw new Error(c.error);
+      const calls: Record<string, number> = {};
+      for (const v of c.policy.variables) {
+        const evaluate = v.program.evaluate.bind(v.program);
+        v.program = { ...v.program, evaluate: (a, o) => ((calls[v.name] = (calls[v.name] ?? 0) + 1), evaluate(a, o)) };
+      }
+      return { policy: c.policy, calls };
+    };
+
+    it.each<[string, Obj, string[][]]>([
+      ['an unused failing variable fails nothing', { variables: [bad], validations: [{ expression: 'object.spec.replicas < 10' }] }, []],
+      [
+        'a used failing variable is the validation error (Fail)',
+        { variables: [bad], validations: [{ expression: 'variables.bad == true' }] },
+        [[expect.stringMatching(/^expression 'variables\.bad == true' resulted in error: composited variable "bad" fails to evaluate: \S/) as unknown as string, '']],
+      ],
+      ['a used failing variable admits under Ignore', { failurePolicy: 'Ignore', variables: [bad], validations: [{ expression: 'variables.bad == true' }] }, []],
+      ['an error absorbed by a logical or', { variables: [bad], validations: [{ expression: 'variables.bad == true || true' }] }, []],
+      [
+        'a failing variable used by another variable',
+        { variables: [bad, { name: 'worse', expression: '!variables.bad' }], validations: [{ expression: 'variables.worse == true' }] },
+        [
+          [
+            expect.stringMatching(
+              /^expression 'variables\.worse == true' resulted in error: composited variable "worse" fails to evaluate: composited variable "bad" fails to evaluate: \S/,
+            ) as unknown as string,
+            '',
+          ],
+        ],
+      ],
+    ])('%s', (_n, spec, want) => {
+      const c = compilePolicy(policy(spec));
+      if (!c.ok) throw new Error(c.error);
+      const got = evaluatePolicy(c.policy, act({ spec: { replicas: 5 } })).decisions.filter((d) => d.action === 'deny');
+      expect(got.map((d) => [d.message, d.error ? '' : (d.reason ?? '')])).toEqual(want);
+    });
+
+    it('a variable is typed as it compiled: a bool variable is a validation by itself', () => {
+      const spec = { variables: [{ name: 'small', expression: 'object.spec.replicas < 3' }], validations: [{ expression: 'variables.small' }] };
+      expect(denials(run(spec, { spec: { replicas: 5 } }).decisions)).toEqual([['failed expression: variables.small', 'Invalid']]);
+      expect(denials(run(spec, { spec: { replicas: 1 } }).decisions)).toEqual([]);
+    });
+
+    it('evaluates a variable used by several expressions once, and an unused one never', () => {
+      const { policy: p, calls } = counted({
+        variables: [
+          { name: 'max', expression: '10' },
+          { name: 'unused', expression: '1' },
+        ],
+        validations: [{ expression: 'object.spec.replicas < variables.max' }, { expression: 'variables.max > 0', messageExpression: 'string(variables.max)' }],
+        auditAnnotations: [{ key: 'max', valueExpression: 'string(variables.max)' }],
+      });
+      const r = evaluatePolicy(p, act({ spec: { replicas: 5 } }));
+      expect(denials(r.decisions)).toEqual([]);
+      expect(r.audits).toEqual([{ key: 'max', value: '10' }]);
+      expect(calls).toEqual({ max: 1 });
+      evaluatePolicy(p, act({ spec: { replicas: 5 } }));
+      expect(calls).toEqual({ max: 2 });
+    });
+
+    it('a variable counts against the shared budget of the expression that first uses it', () => {
+      const all = '[1, 2, 3, 4, 5, 6, 7, 8].all(x, x > 0)';
+      const r = run({ variables: [{ name: 'v', expression: all }], validations: [{ expression: 'variables.v == true' }] }, undefined, undefined, 5);
+      expect(r.decisions).toEqual([{ action: 'deny', error: true, message: 'validation failed due to running out of cost budget, no further validation rules will be run', index: 0 }]);
+    });
+  });
+
+  it('audit annotations: a string is kept (trimmed) under its key, null and empty left out; a failing one is an error under Fail', () => {
     const r = run({
       auditAnnotations: [
         { key: 'replicas', valueExpression: "'r=' + string(object.spec.replicas)" },
         { key: 'none', valueExpression: 'null' },
+        { key: 'blank', valueExpression: "' '" },
+        { key: 'padded', valueExpression: "' x '" },
       ],
     });
-    expect(r.audits).toEqual([{ key: 'p/replicas', value: 'r=5' }]);
+    expect(r.audits).toEqual([
+      { key: 'replicas', value: 'r=5' },
+      { key: 'padded', value: 'x' },
+    ]);
+    expect(r.auditErrors).toEqual([]);
+    const failing = { auditAnnotations: [{ key: 'k', valueExpression: 'string(object.spec.nothing)' }] };
+    expect(run(failing).auditErrors).toEqual([expect.stringMatching(/^expression 'string\(object\.spec\.nothing\)' resulted in error: /)]);
+    expect(run({ ...failing, failurePolicy: 'Ignore' }).auditErrors).toEqual([]);
+  });
+
+  it('the audit annotations have a budget of their own', () => {
+    const all = '[1, 2, 3, 4, 5, 6, 7, 8].all(x, x > 0)';
+    const r = run({ validations: [{ expression: all }], auditAnnotations: [{ key: 'k', valueExpression: `${all} ? 'yes' : 'no'` }] }, undefined, undefined, 40);
+    expect(denials(r.decisions)).toEqual([]);
+    expect(r.audits).toEqual([{ key: 'k', value: 'yes' }]);
   });
 
   it('running out of the budget is one error decision', () => {

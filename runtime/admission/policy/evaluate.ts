@@ -1,17 +1,21 @@
 // One ValidatingAdmissionPolicy compiled (once per generation) and
 // evaluated for one request and one param, as upstream's validator:
 // matchConditions first (false: no decisions; an error: the failure
-// policy), then `variables` in order, then each validation (false: a
-// denial with its message, messageExpression's result, or `failed
-// expression: <expr>`, and its reason; an error: the failure policy), and
-// the audit annotations. Validations, message expressions and audit
-// annotations share the per-evaluation cost budget.
+// policy), then each validation (false: a denial with its message,
+// messageExpression's result, or `failed expression: <expr>`, and its
+// reason; an error: the failure policy), and the audit annotations. The
+// `variables` are evaluated on first use and kept for the evaluation (a
+// failing one fails only the expressions that use it). Validations,
+// message expressions and the variables they use share the per-evaluation
+// cost budget; the audit annotations have one of their own, and one that
+// fails to evaluate denies the request under failurePolicy Fail.
 
 import type { Program } from '../../cel/index.ts';
 import type { CompiledConditions } from '../../cel/admission/compile.ts';
+import type { ExpressionEnv, VariableType } from '../../cel/admission/env.ts';
 import { RUNTIME_BUDGET_EXCEEDED, RUNTIME_BUDGET_PER_OBJECT, PER_CALL_RUNTIME_LIMIT } from '../../cel/limits.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { admissionCompiler } from '../matching/cel.ts';
+import { admissionCel, admissionCompiler } from '../matching/cel.ts';
 import { evaluateMatchConditions, type FailurePolicy } from '../matching/conditions.ts';
 
 /** Upstream's MaxEvaluatedMessageExpressionSizeBytes. */
@@ -32,7 +36,7 @@ export interface CompiledPolicy {
   conditions?: CompiledConditions;
   variables: { name: string; program: Program }[];
   validations: CompiledValidation[];
-  audits: { key: string; program: Program }[];
+  audits: { key: string; expression: string; program: Program }[];
 }
 
 /** A policy that does not compile (stored before a rule changed): every match is a configuration error. */
@@ -45,16 +49,22 @@ export function compilePolicy(p: Obj): PolicyCompilation {
   const spec: Obj = p.spec ?? {};
   const name = String(p.metadata?.name ?? '');
   const hasParams = spec.paramKind != null;
-  const env = { params: hasParams, variables: true };
+  const variableTypes: VariableType[] = [];
+  const env: ExpressionEnv = { params: hasParams, variables: true, variableTypes };
   const errors: string[] = [];
-  const compile = (expr: string, field: string, returns: 'bool' | 'string' | 'string?' | 'any'): Program | undefined => {
-    const r = c.compileExpression(expr, field, env, returns);
+  const compile = (expr: string, field: string, returns: 'bool' | 'string' | 'string?' | 'any', at: ExpressionEnv = env): Program | undefined => {
+    const r = c.compileExpression(expr, field, at, returns);
     if (r.error) errors.push(`${r.error.field}: ${r.error.detail}`);
     return r.program;
   };
   const mc = c.compileMatchConditions(spec.matchConditions, 'spec.matchConditions', { params: hasParams });
   for (const e of mc.errors) errors.push(`${e.field}: ${e.detail}`);
-  const variables = list(spec.variables).map((v, i) => ({ name: String(v.name), program: compile(String(v.expression ?? ''), `spec.variables[${i}].expression`, 'any')! }));
+  // each variable sees the ones before it, typed as they compiled (as the strategy checked them)
+  const variables = list(spec.variables).map((v, i) => {
+    const program = compile(String(v.expression ?? ''), `spec.variables[${i}].expression`, 'any', { ...env, variableTypes: [...variableTypes] })!;
+    variableTypes.push({ name: String(v.name), type: program?.resultType ?? 'dyn' });
+    return { name: String(v.name), program };
+  });
   const validations = list(spec.validations).map((v, i) => ({
     program: compile(String(v.expression ?? ''), `spec.validations[${i}].expression`, 'bool')!,
     expression: String(v.expression ?? ''),
@@ -62,7 +72,11 @@ export function compilePolicy(p: Obj): PolicyCompilation {
     messageProgram: v.messageExpression ? compile(String(v.messageExpression), `spec.validations[${i}].messageExpression`, 'string') : undefined,
     reason: v.reason,
   }));
-  const audits = list(spec.auditAnnotations).map((a, i) => ({ key: `${name}/${a.key}`, program: compile(String(a.valueExpression ?? ''), `spec.auditAnnotations[${i}].valueExpression`, 'string?')! }));
+  const audits = list(spec.auditAnnotations).map((a, i) => ({
+    key: String(a.key ?? ''),
+    expression: String(a.valueExpression ?? ''),
+    program: compile(String(a.valueExpression ?? '').trim(), `spec.auditAnnotations[${i}].valueExpression`, 'string?')!,
+  }));
   if (errors.length) return { ok: false, error: errors.join('; ') };
   return { ok: true, policy: { name, failurePolicy: spec.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail', hasParams, conditions: mc.conditions, variables, validations, audits } };
 }
@@ -79,14 +93,17 @@ export interface Decision {
 
 export interface EvaluationResult {
   decisions: Decision[];
+  /** Audit annotation values by the policy's key (without the policy name), trimmed, empty ones left out. */
   audits: { key: string; value: string }[];
+  /** Audit annotations that failed to evaluate under failurePolicy Fail: each denies the request, whatever the binding's actions. */
+  auditErrors: string[];
 }
 
 const actionForError = (f: FailurePolicy): 'deny' | 'admit' => (f === 'Ignore' ? 'admit' : 'deny');
 
 /** Evaluates the policy with the request's variables (matching/cel.ts activation()); `act` gains `variables`. */
 export function evaluatePolicy(p: CompiledPolicy, act: Record<string, unknown>, budget = RUNTIME_BUDGET_PER_OBJECT): EvaluationResult {
-  const out: EvaluationResult = { decisions: [], audits: [] };
+  const out: EvaluationResult = { decisions: [], audits: [], auditErrors: [] };
   const m = evaluateMatchConditions(p.conditions, act, p.failurePolicy);
   if ('error' in m && m.error !== undefined) {
     out.decisions.push({ action: actionForError(p.failurePolicy), error: true, message: m.error, index: 0 });
@@ -99,19 +116,21 @@ export function evaluatePolicy(p: CompiledPolicy, act: Record<string, unknown>, 
     remaining -= r.cost;
     return r;
   };
-  const budgetError = (): EvaluationResult => ({ decisions: [{ action: actionForError(p.failurePolicy), error: true, message: RUNTIME_BUDGET_EXCEEDED, index: 0 }], audits: [] });
-  const variables: Record<string, unknown> = {};
-  act.variables = variables;
-  for (const v of p.variables) {
-    const r = run(v.program);
-    if (remaining < 0) return budgetError();
-    // a variable that fails is left out: an expression that uses it fails in turn
-    if (r.ok) variables[v.name] = r.json;
-  }
+  const budgetError = (): EvaluationResult => ({ decisions: [{ action: actionForError(p.failurePolicy), error: true, message: RUNTIME_BUDGET_EXCEEDED, index: 0 }], audits: [], auditErrors: [] });
+  // variables are evaluated on first use and kept for this evaluation (upstream's lazy composition):
+  // one that fails is an error only for the expressions that use it
+  const cel = admissionCel();
+  const programs = new Map(p.variables.map((v) => [v.name, v.program]));
+  let blown = false;
+  act.variables = new cel.LazyMap([...programs.keys()], (name) => {
+    const r = run(programs.get(name)!);
+    if (remaining < 0 || (!r.ok && r.costExceeded)) blown = true;
+    return r.ok ? r.value : cel.celError(`composited variable "${name}" fails to evaluate: ${r.error}`);
+  });
   for (let i = 0; i < p.validations.length; i++) {
     const v = p.validations[i];
     const r = run(v.program);
-    if (remaining < 0 || (!r.ok && r.costExceeded && remaining <= 0)) return budgetError();
+    if (blown || remaining < 0 || (!r.ok && r.costExceeded && remaining <= 0)) return budgetError();
     if (!r.ok) {
       out.decisions.push({ action: actionForError(p.failurePolicy), error: true, message: `expression '${v.expression}' resulted in error: ${r.error}`, index: i });
       continue;
@@ -123,7 +142,7 @@ export function evaluatePolicy(p: CompiledPolicy, act: Record<string, unknown>, 
     let message = '';
     if (v.messageProgram) {
       const mr = run(v.messageProgram);
-      if (remaining < 0) return budgetError();
+      if (blown || remaining < 0) return budgetError();
       if (mr.ok && typeof mr.json === 'string') {
         const text = mr.json.trim();
         if (Buffer.byteLength(text) <= MAX_MESSAGE_BYTES && !text.includes('\n')) message = text;
@@ -133,10 +152,17 @@ export function evaluatePolicy(p: CompiledPolicy, act: Record<string, unknown>, 
     if (!message) message = `failed expression: ${v.expression.trim()}`;
     out.decisions.push({ action: 'deny', message, reason: v.reason ?? 'Invalid', index: i });
   }
+  // the audit annotations have a budget of their own (upstream evaluates them as a separate set)
+  remaining = budget;
   for (const a of p.audits) {
     const r = run(a.program);
-    if (remaining < 0) return budgetError();
-    if (r.ok && typeof r.json === 'string') out.audits.push({ key: a.key, value: r.json });
+    if (blown || remaining < 0) return budgetError();
+    if (!r.ok) {
+      if (p.failurePolicy === 'Fail') out.auditErrors.push(`expression '${a.expression.trim()}' resulted in error: ${r.error}`);
+      continue;
+    }
+    // a string is published trimmed, an empty one and null are left out
+    if (typeof r.json === 'string' && r.json.trim()) out.audits.push({ key: a.key, value: r.json.trim() });
   }
   return out;
 }

@@ -5,10 +5,14 @@
 // evaluated (evaluate.ts); a failed validation is handled by the binding's
 // validationActions: Deny refuses the request (the first denial, with its
 // reason's status code), Warn adds a Warning header, Audit records the
-// failure as an audit annotation. Configuration errors (a namespace or
-// param that cannot be read, a policy that does not compile) follow the
-// policy's failurePolicy. The admission configuration resources
-// themselves are exempt. Policies and bindings come from PolicyState,
+// failure as an audit annotation (validation.policy.admission.k8s.io/
+// validation_failure); the policy's audit annotations are published under
+// <policy>/<key>, the distinct values of its bindings and params joined
+// with ", " (an audit annotation that fails to evaluate denies under
+// failurePolicy Fail). Configuration errors (a namespace or param that
+// cannot be read, a policy that does not compile) follow the policy's
+// failurePolicy. The admission configuration resources themselves are
+// exempt. Policies and bindings come from PolicyState,
 // which watches keep current.
 
 import { ApiError, qualifiedResource } from '../../api/errors.ts';
@@ -141,6 +145,14 @@ function denialError(a: AdmissionAttributes, d: Denial): ApiError {
   return new ApiError(CODES[reason] ?? 422, reason, `${subject} is forbidden: ${text}`, details);
 }
 
+/** Upstream's maxAuditAnnotationValueLength: a longer value is cut. */
+const MAX_AUDIT_ANNOTATION_VALUE_BYTES = 10 * 1024;
+
+function truncateBytes(s: string, max: number): string {
+  const b = Buffer.from(s);
+  return b.length <= max ? s : b.subarray(0, max).toString();
+}
+
 function addAnnotation(a: AdmissionAttributes, key: string, value: string): void {
   a.auditAnnotations ??= {};
   // as upstream's AddAnnotation: a key already set keeps its first value
@@ -175,6 +187,8 @@ export function validatingAdmissionPolicyPlugin(state: PolicyState, services: Po
         }
         const compiled = hook.compiled.policy;
         const request = admissionRequest(a, m.versions);
+        // the policy's audit annotation values over its bindings and params, each distinct value once
+        const collected = new Map<string, string[]>();
         for (const binding of hook.bindings) {
           const bindingName = String(binding.metadata?.name ?? '');
           if (binding.spec?.matchResources) {
@@ -212,9 +226,16 @@ export function validatingAdmissionPolicyPlugin(state: PolicyState, services: Po
                 }
               }
             }
-            for (const an of result.audits) addAnnotation(a, an.key, an.value);
+            for (const an of result.audits) {
+              const value = truncateBytes(an.value, MAX_AUDIT_ANNOTATION_VALUE_BYTES);
+              const values = collected.get(an.key) ?? [];
+              if (!values.includes(value)) collected.set(an.key, [...values, value]);
+            }
+            for (const message of result.auditErrors) denials.push({ policy: policyName, binding: bindingName, message });
           }
         }
+        // published under <policy>/<key>; several distinct values are joined with ", "
+        for (const [key, values] of collected) addAnnotation(a, `${policyName}/${key}`, values.join(', '));
       }
       if (denials.length) throw denialError(a, denials[0]);
     },

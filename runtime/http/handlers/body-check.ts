@@ -16,5 +16,5 @@ import { fieldValidation } from './params.ts';
  * required/enum/bounds/format problems are 422 Invalid.
  */
 export async function checkBody(rc: RequestContext, obj: Obj, duplicates: string[]): Promise<void> {
-  await checkRequestObject(rc.services, rc.res.def, obj, { fieldValidation: fieldValidation(rc), duplicates, warnings: rc.warnings });
+  await checkRequestObject(rc.services, rc.res.def, obj, { fieldValidation: fieldValidation(rc), duplicates, warnings: rc.warnings, reportsRequired: rc.res.store.strategy.reportsRequired });
 }

@@ -1,6 +1,7 @@
 // ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding
 // (admissionregistration.k8s.io/v1): upstream's defaults (failurePolicy
-// Fail, the match resources', parameterNotFoundAction Deny) and
+// Fail, the match resources'; a paramRef's parameterNotFoundAction has
+// none in v1 and is required) and
 // ValidateValidatingAdmissionPolicy / ...Binding with their texts: required
 // fields, paramKind, matchConstraints with at least one resource rule,
 // matchConditions, variables, validations (expression, message,
@@ -12,7 +13,7 @@ import type { ResourceDef } from '../../../../generated/api-types.ts';
 import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
 import { labelSelectorErrors } from '../../../api/label-selector.ts';
 import { qualifiedNameErrors, validateDNS1035Label, validateDNS1123Subdomain, validatePathSegment } from '../../../api/validation.ts';
-import type { ExpressionEnv } from '../../../cel/admission/env.ts';
+import type { ExpressionEnv, VariableType } from '../../../cel/admission/env.ts';
 import { CEL_RESERVED } from '../../../cel/schema/escape.ts';
 import type { Obj } from '../../../storage/interface.ts';
 import type { Strategy } from '../../strategy.ts';
@@ -48,7 +49,7 @@ function defaultBinding(obj: Obj): void {
   const spec = obj.spec;
   if (!spec || typeof spec !== 'object') return;
   defaultMatchResources(spec.matchResources);
-  if (spec.paramRef && typeof spec.paramRef === 'object') spec.paramRef.parameterNotFoundAction ??= 'Deny';
+  // v1 has no default for paramRef.parameterNotFoundAction (only v1alpha1 defaults it to Deny): it is required
 }
 
 function paramKindErrors(pk: Obj, field: string): FieldError[] {
@@ -80,9 +81,10 @@ function paramKindErrors(pk: Obj, field: string): FieldError[] {
   return errs;
 }
 
-function compile(expr: string, field: string, env: ExpressionEnv, returns: 'bool' | 'string' | 'string?' | 'any'): FieldError[] {
+function compile(expr: string, field: string, env: ExpressionEnv, returns: 'bool' | 'string' | 'string?' | 'any', typeOut?: (t: string) => void): FieldError[] {
   if (!compiler) throw new Error('the admission CEL compiler is not loaded (the strategy load())');
   const r = compiler.compileExpression(expr, field, env, returns);
+  if (r.program) typeOut?.(r.program.resultType);
   return r.error ? [r.error] : [];
 }
 
@@ -101,14 +103,15 @@ function validationErrors(v: Obj, field: string, env: ExpressionEnv): FieldError
   return errs;
 }
 
-function variableErrors(v: Obj, field: string, env: ExpressionEnv): FieldError[] {
+/** A variable's errors; `typeOut` is told the type its expression compiled to. */
+function variableErrors(v: Obj, field: string, env: ExpressionEnv, typeOut: (t: string) => void): FieldError[] {
   const errs: FieldError[] = [];
   const name = str(v.name);
   if (!name.trim()) errs.push(fieldErrors.required(`${field}.name`, 'name is not specified'));
   else if (!isCelIdentifier(name)) errs.push(fieldErrors.invalid(`${field}.name`, name, 'name is not a valid CEL identifier'));
   const expression = str(v.expression);
   if (!expression.trim()) errs.push(fieldErrors.required(`${field}.expression`, 'expression is not specified'));
-  else errs.push(...compile(expression, `${field}.expression`, env, 'any'));
+  else errs.push(...compile(expression, `${field}.expression`, env, 'any', typeOut));
   return errs;
 }
 
@@ -139,8 +142,14 @@ export function policyErrors(obj: Obj): FieldError[] {
   }
   if (!compiler) throw new Error('the admission CEL compiler is not loaded (the strategy load())');
   errs.push(...compiler.compileMatchConditions(spec.matchConditions, 'spec.matchConditions', { params }).errors);
-  const env: ExpressionEnv = { params, variables: true };
-  list(spec.variables).forEach((v, i) => errs.push(...variableErrors(v, `spec.variables[${i}]`, env)));
+  // each variable sees the ones before it, typed as they compiled (one that did not: dyn), as upstream's composition
+  const variableTypes: VariableType[] = [];
+  list(spec.variables).forEach((v, i) => {
+    let type = 'dyn';
+    errs.push(...variableErrors(v, `spec.variables[${i}]`, { params, variables: true, variableTypes: [...variableTypes] }, (t) => (type = t)));
+    variableTypes.push({ name: str(v.name), type });
+  });
+  const env: ExpressionEnv = { params, variables: true, variableTypes };
   const validations = list(spec.validations);
   const audits = list(spec.auditAnnotations);
   if (validations.length === 0 && audits.length === 0) {
@@ -214,9 +223,21 @@ export function bindingErrors(obj: Obj): FieldError[] {
   return errs;
 }
 
+/** The schema's required fields policyErrors reports itself, with upstream's texts. */
+export const POLICY_REQUIRED: ReadonlySet<string> = new Set([
+  'spec.validations[*].expression',
+  'spec.variables[*].name',
+  'spec.variables[*].expression',
+  'spec.auditAnnotations[*].key',
+  'spec.auditAnnotations[*].valueExpression',
+  'spec.matchConditions[*].name',
+  'spec.matchConditions[*].expression',
+]);
+
 export function validatingAdmissionPolicyStrategy(_def: ResourceDef, base: Strategy): Strategy {
   return {
     ...base,
+    reportsRequired: POLICY_REQUIRED,
     load: async () => {
       await base.load?.();
       await loadCompiler();

@@ -132,10 +132,18 @@ export function updateOptions(obj: Obj, old: Obj): WebhookValidationOptions {
   };
 }
 
+/** The schema's required fields webhookConfigurationErrors reports itself, with upstream's texts. */
+export const WEBHOOK_CONFIGURATION_REQUIRED: ReadonlySet<string> = new Set(
+  ['name', 'clientConfig', 'sideEffects', 'admissionReviewVersions', 'clientConfig.service.namespace', 'clientConfig.service.name', 'matchConditions[*].name', 'matchConditions[*].expression'].map(
+    (f) => `webhooks[*].${f}`,
+  ),
+);
+
 export function webhookConfigurationStrategy(def: ResourceDef, base: Strategy): Strategy {
   const mutating = def.kind === 'MutatingWebhookConfiguration';
   return {
     ...base,
+    reportsRequired: WEBHOOK_CONFIGURATION_REQUIRED,
     load: async () => {
       await base.load?.();
       await loadMatchConditionsCompiler();
