@@ -18,6 +18,7 @@ import { TLSFlagError, tlsCiphers, tlsMinVersion } from './config/tls.ts';
 import { ControllersFlagError, enabledControllers } from './config/controllers.ts';
 import { AdmissionPluginsFlagError, enabledAdmissionPlugins } from './config/admission-plugins.ts';
 import { startServer } from './server/start.ts';
+import { AdmissionConfigError } from './config/admission-config.ts';
 import { StorageOpenError } from './storage/sqlite/open-errors.ts';
 import { tuneServerHeap } from './server/heap.ts';
 
@@ -104,6 +105,7 @@ async function main(): Promise<void> {
     controllers: list(flags['controllers']),
     enableAdmissionPlugins: list(flags['enable-admission-plugins']),
     disableAdmissionPlugins: list(flags['disable-admission-plugins']),
+    admissionControlConfigFile: (flags['admission-control-config-file'] as string | undefined) || undefined,
     authenticationTokenWebhook: flags['authentication-token-webhook-config-file']
       ? {
           configFile: String(flags['authentication-token-webhook-config-file']),
@@ -189,6 +191,7 @@ async function main(): Promise<void> {
 main().catch((err) => {
   if (err instanceof StorageOpenError || err instanceof ListenError || err instanceof PKIError || err instanceof AuthenticationSetupError || err instanceof AuthorizationModeError)
     console.error(`Error: ${err.message}`);
+  else if (err instanceof AdmissionConfigError) console.error(`Error: failed to initialize admission: ${err.message}`);
   else console.error(err);
   process.exit(1);
 });
