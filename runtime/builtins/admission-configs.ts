@@ -6,9 +6,11 @@
 
 import { type AdmissionConfigProvider, AdmissionConfigError, pluginInitError } from '../config/admission-config.ts';
 import { type PodSecurityConfig, parsePodSecurityConfig } from '../admission/plugins/pod-security/config.ts';
+import { type ResourceQuotaConfig, parseResourceQuotaConfig } from '../admission/plugins/resource-quota/config.ts';
 
 export interface AdmissionPluginConfigs {
   podSecurity: PodSecurityConfig;
+  resourceQuota: ResourceQuotaConfig;
 }
 
 function read<T>(provider: AdmissionConfigProvider, name: string, parse: (entry: ReturnType<AdmissionConfigProvider['configFor']>) => T): T {
@@ -24,5 +26,6 @@ function read<T>(provider: AdmissionConfigProvider, name: string, parse: (entry:
 export function readAdmissionPluginConfigs(provider: AdmissionConfigProvider, enabled: ReadonlySet<string>): AdmissionPluginConfigs {
   return {
     podSecurity: enabled.has('PodSecurity') ? read(provider, 'PodSecurity', parsePodSecurityConfig) : parsePodSecurityConfig(undefined),
+    resourceQuota: enabled.has('ResourceQuota') ? read(provider, 'ResourceQuota', parseResourceQuotaConfig) : parseResourceQuotaConfig(undefined),
   };
 }

@@ -128,7 +128,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   if (policies) ctx.admission.add(policies.plugin);
   if (on.has('ValidatingAdmissionWebhook')) ctx.admission.add(webhooks!.validating);
   const quotas = on.has('ResourceQuota') ? quotaAccess(ctx.api) : undefined;
-  if (quotas) ctx.admission.add(resourceQuotaPlugin(quotas));
+  if (quotas) ctx.admission.add(resourceQuotaPlugin(quotas, Date.now, configs.resourceQuota.limitedResources));
   await bootstrapNamespaces(ctx.api);
   await bootstrapPriorityClasses(ctx.api);
   for (const note of await reconcileBootstrapPolicy(ctx.api)) ctx.log?.(note);

@@ -8,10 +8,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
-import { appCaller } from '../support/app-call.ts';
+import { appCaller, eventually } from '../support/app-call.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'admission-config-http-'));
-writeFileSync(join(dir, 'admission.yaml'), ['apiVersion: apiserver.config.k8s.io/v1', 'kind: AdmissionConfiguration', 'plugins:', '- name: PodSecurity', '  path: pod-security.yaml', ''].join('\n'));
+writeFileSync(
+  join(dir, 'admission.yaml'),
+  [
+    'apiVersion: apiserver.config.k8s.io/v1',
+    'kind: AdmissionConfiguration',
+    'plugins:',
+    '- name: PodSecurity',
+    '  path: pod-security.yaml',
+    '- name: ResourceQuota',
+    '  configuration:',
+    '    apiVersion: apiserver.config.k8s.io/v1',
+    '    kind: ResourceQuotaConfiguration',
+    '    limitedResources:',
+    '    - resource: pods',
+    '      matchContains: [requests.cpu]',
+    '',
+  ].join('\n'),
+);
 writeFileSync(
   join(dir, 'pod-security.yaml'),
   [
@@ -73,6 +90,27 @@ describe('PodSecurity from the AdmissionConfiguration file', () => {
     const r = await call('PATCH', '/api/v1/namespaces/exempt-ns', { metadata: { labels: { [`${P}enforce`]: 'restricted' } } }, 'application/merge-patch+json');
     expect(r.status).toBe(200);
     expect(r.headers.get('warning')).toBe('299 - "namespace \\"exempt-ns\\" is exempt from Pod Security, and the policy (enforce=restricted:latest) will be ignored"');
+  });
+});
+
+describe('ResourceQuota limitedResources from the file', () => {
+  const cpuPod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '100m' } } }] } });
+
+  it('a pod requesting cpu is refused until a quota on requests.cpu exists', async () => {
+    expect((await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'quota-ns' } })).status).toBe(201);
+    const r = await call('POST', '/api/v1/namespaces/quota-ns/pods', cpuPod('p1'));
+    expect(r.status).toBe(403);
+    expect(r.json).toMatchObject({ reason: 'Forbidden', message: 'pods "p1" is forbidden: insufficient quota to consume: requests.cpu' });
+    // a pod consuming no cpu is not limited
+    expect((await call('POST', '/api/v1/namespaces/quota-ns/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p0' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } })).status).toBe(
+      201,
+    );
+    const q = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'cpu' }, spec: { hard: { 'requests.cpu': '1' } } };
+    expect((await call('POST', '/api/v1/namespaces/quota-ns/resourcequotas', q)).status).toBe(201);
+    // the quota controller fills in status.used
+    await eventually(async () => ((await call('GET', '/api/v1/namespaces/quota-ns/resourcequotas/cpu')).json.status?.used ? true : undefined), 'quota status');
+    expect((await call('POST', '/api/v1/namespaces/quota-ns/pods', cpuPod('p2'))).status).toBe(201);
+    expect((await call('GET', '/api/v1/namespaces/quota-ns/resourcequotas/cpu')).json.status.used).toEqual({ 'requests.cpu': '100m' });
   });
 });
 
