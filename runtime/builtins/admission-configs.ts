@@ -7,10 +7,13 @@
 import { type AdmissionConfigProvider, AdmissionConfigError, pluginInitError } from '../config/admission-config.ts';
 import { type PodSecurityConfig, parsePodSecurityConfig } from '../admission/plugins/pod-security/config.ts';
 import { type ResourceQuotaConfig, parseResourceQuotaConfig } from '../admission/plugins/resource-quota/config.ts';
+import { parseWebhookAdmissionConfig } from '../admission/webhook/plugin-config.ts';
+import type { WebhookCredentialSources } from './admission-webhooks.ts';
 
 export interface AdmissionPluginConfigs {
   podSecurity: PodSecurityConfig;
   resourceQuota: ResourceQuotaConfig;
+  webhooks: WebhookCredentialSources;
 }
 
 function read<T>(provider: AdmissionConfigProvider, name: string, parse: (entry: ReturnType<AdmissionConfigProvider['configFor']>) => T): T {
@@ -27,5 +30,9 @@ export function readAdmissionPluginConfigs(provider: AdmissionConfigProvider, en
   return {
     podSecurity: enabled.has('PodSecurity') ? read(provider, 'PodSecurity', parsePodSecurityConfig) : parsePodSecurityConfig(undefined),
     resourceQuota: enabled.has('ResourceQuota') ? read(provider, 'ResourceQuota', parseResourceQuotaConfig) : parseResourceQuotaConfig(undefined),
+    webhooks: {
+      mutating: enabled.has('MutatingAdmissionWebhook') ? read(provider, 'MutatingAdmissionWebhook', parseWebhookAdmissionConfig) : undefined,
+      validating: enabled.has('ValidatingAdmissionWebhook') ? read(provider, 'ValidatingAdmissionWebhook', parseWebhookAdmissionConfig) : undefined,
+    },
   };
 }

@@ -122,7 +122,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   if (on.has('CertificateSigning')) ctx.admission.add(certificateSigningPlugin(ctx.authorizer));
   ctx.admission.add(certificateRequestPlugin({ subjectRestriction: on.has('CertificateSubjectRestriction') }));
   if (on.has('DefaultIngressClass')) ctx.admission.add(defaultIngressClassPlugin(clusterObjects(ctx.api, 'networking.k8s.io', 'v1', 'ingressclasses')));
-  const webhooks = on.has('MutatingAdmissionWebhook') || on.has('ValidatingAdmissionWebhook') ? startAdmissionWebhooks(ctx.api, ctx.authorizer, ctx.log) : undefined;
+  const webhooks = on.has('MutatingAdmissionWebhook') || on.has('ValidatingAdmissionWebhook') ? startAdmissionWebhooks(ctx.api, ctx.authorizer, ctx.log, configs.webhooks) : undefined;
   if (on.has('MutatingAdmissionWebhook')) ctx.admission.add(webhooks!.mutating);
   const policies = on.has('ValidatingAdmissionPolicy') ? startAdmissionPolicies(ctx.api, ctx.authorizer, ctx.openapiDir) : undefined;
   if (policies) ctx.admission.add(policies.plugin);

@@ -68,6 +68,11 @@ function goFileError(path: string, err: unknown): string {
   return (err as Error).message;
 }
 
+/** Reads a configuration file (at most 4 MiB) as text; errors worded as Go's. */
+export function readConfigFile(path: string): string {
+  return readText(path);
+}
+
 function readText(path: string): string {
   let buf: Buffer;
   try {

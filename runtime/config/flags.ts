@@ -74,7 +74,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   'disable-admission-plugins': { kind: 'string', help: 'admission plugins to disable although they are in the default set' },
   'admission-control-config-file': {
     kind: 'string',
-    help: 'AdmissionConfiguration file (apiserver.config.k8s.io/v1) with the configuration of admission plugins (PodSecurity, ResourceQuota)',
+    help: 'AdmissionConfiguration file (apiserver.config.k8s.io/v1) with the configuration of admission plugins (PodSecurity, ResourceQuota, and the kubeConfigFile of the webhook plugins)',
   },
   'default-not-ready-toleration-seconds': {
     kind: 'int',

@@ -7,9 +7,13 @@
 // --enable-aggregator-routing; its default, the Service's ClusterIP, is not
 // routed on a single machine) and its TLS certificate is verified for
 // `<name>.<namespace>.svc`, as upstream's service client names it. caBundle
-// (base64 PEM) is the trusted CA; the system roots without it.
+// (base64 PEM) is the trusted CA; the system roots without it. The
+// credentials the server presents (a token, a client certificate, basic
+// auth) come from the plugin's kubeconfig by the webhook's host:port
+// (auth-info.ts), looked up when a client is made.
 
 import { WebhookClient, type WebhookAnswer } from '../auth/webhook/client.ts';
+import { type CredentialsFor, urlHostPort } from './auth-info.ts';
 
 export type { WebhookAnswer };
 
@@ -21,6 +25,8 @@ export interface ClientConfigOptions {
   resolveService?: ServiceResolver;
   /** A query string (without '?') added to every call's URL (admission's `timeout=10s`). */
   query?: string;
+  /** The credentials to present, by the webhook's host:port (absent: none). */
+  credentials?: CredentialsFor;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -45,14 +51,15 @@ export function webhookPost(clientConfig: unknown, opts: ClientConfigOptions): W
   const cc = isObj(clientConfig) ? clientConfig : {};
   const ca = typeof cc.caBundle === 'string' && cc.caBundle !== '' ? Buffer.from(cc.caBundle, 'base64') : undefined;
   const clients = new Map<string, WebhookClient>();
-  const clientFor = (server: URL, tlsServerName?: string): WebhookClient => {
+  const clientFor = (server: URL, hostPort: string, tlsServerName?: string): WebhookClient => {
     const key = `${server.href}|${tlsServerName ?? ''}`;
     let c = clients.get(key);
     if (!c) {
       // one address at a time is kept: a Service whose endpoints move gets a new client
       for (const old of clients.values()) old.close();
       clients.clear();
-      c = new WebhookClient({ server, ca, insecureSkipTLSVerify: false, tlsServerName }, opts.timeoutMs);
+      const creds = opts.credentials?.(hostPort);
+      c = new WebhookClient({ server, ca, insecureSkipTLSVerify: false, tlsServerName, ...creds }, opts.timeoutMs);
       clients.set(key, c);
     }
     return c;
@@ -63,7 +70,8 @@ export function webhookPost(clientConfig: unknown, opts: ClientConfigOptions): W
   };
   if (typeof cc.url === 'string') {
     const url = withQuery(new URL(cc.url), opts.query);
-    return { post: (body) => clientFor(url).post(body), close, url: url.href };
+    const hostPort = urlHostPort(cc.url);
+    return { post: async (body) => clientFor(url, hostPort).post(body), close, url: url.href };
   }
   const svc = isObj(cc.service) ? cc.service : {};
   const namespace = typeof svc.namespace === 'string' ? svc.namespace : '';
@@ -76,7 +84,7 @@ export function webhookPost(clientConfig: unknown, opts: ClientConfigOptions): W
     const at = await opts.resolveService(namespace, name, port);
     const host = at.host.includes(':') ? `[${at.host}]` : at.host;
     const url = withQuery(new URL(`https://${host}:${at.port}${path}`), opts.query);
-    return clientFor(url, `${name}.${namespace}.svc`).post(body);
+    return clientFor(url, `${name}.${namespace}.svc:${port}`, `${name}.${namespace}.svc`).post(body);
   };
   return { post, close, url: `https://${name}.${namespace}.svc:${port}${path}${opts.query ? `?${opts.query}` : ''}` };
 }

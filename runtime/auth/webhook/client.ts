@@ -60,6 +60,7 @@ export class WebhookClient {
         'Content-Length': String(Buffer.byteLength(body)),
       };
       if (this.cfg.token) headers.Authorization = `Bearer ${this.cfg.token}`;
+      else if (this.cfg.basicAuth) headers.Authorization = `Basic ${Buffer.from(`${this.cfg.basicAuth.username}:${this.cfg.basicAuth.password}`).toString('base64')}`;
       let settled = false;
       const finish = (err: WebhookCallError | undefined, answer?: WebhookAnswer) => {
         if (settled) return;
