@@ -6,9 +6,13 @@
 // registered at start-up; each half runs them in order, and a refusal is
 // the Status error the plugin chose. When a plugin asks for reinvocation
 // (a mutating webhook changed the object) the mutating half runs once more,
-// as upstream's reinvoker does; plugins are idempotent.
+// as upstream's reinvoker does; plugins are idempotent. A write whose
+// request deadline passed while its admission ran is refused (504) rather
+// than stored after its client was answered: upstream's storage call fails
+// on the request's expired context.
 
 import type { AdmissionAttributes, AdmissionStage } from '../registry/write-services.ts';
+import { errors } from '../api/errors.ts';
 
 export type { AdmissionAttributes };
 
@@ -18,6 +22,11 @@ export interface AdmissionPlugin {
   admit?(attrs: AdmissionAttributes): void | Promise<void>;
   /** Throws an ApiError to refuse. */
   validate?(attrs: AdmissionAttributes): void | Promise<void>;
+}
+
+/** Refuses a write whose request deadline has passed (its client was answered 504 already). */
+function checkDeadline(attrs: AdmissionAttributes, now: () => number = Date.now): void {
+  if (attrs.deadline !== undefined && now() >= attrs.deadline) throw errors.timeout('Timeout: request did not complete within the allotted timeout');
 }
 
 export class AdmissionChain implements AdmissionStage {
@@ -31,14 +40,17 @@ export class AdmissionChain implements AdmissionStage {
   async admit(attrs: AdmissionAttributes): Promise<void> {
     const ctx = (attrs.reinvocation ??= { isReinvoke: false, shouldReinvoke: false, values: new Map() });
     for (const p of this.plugins) if (p.admit) await p.admit(attrs);
-    if (!ctx.shouldReinvoke || ctx.isReinvoke) return;
-    ctx.isReinvoke = true;
-    for (const p of this.plugins) if (p.admit) await p.admit(attrs);
+    if (ctx.shouldReinvoke && !ctx.isReinvoke) {
+      ctx.isReinvoke = true;
+      for (const p of this.plugins) if (p.admit) await p.admit(attrs);
+    }
+    checkDeadline(attrs);
   }
 
   /** The validating half: every plugin's validate, in order. */
   async validate(attrs: AdmissionAttributes): Promise<void> {
     for (const p of this.plugins) if (p.validate) await p.validate(attrs);
+    checkDeadline(attrs);
   }
 
   get size(): number {

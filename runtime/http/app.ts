@@ -78,7 +78,7 @@ export interface AppOptions {
   bindAddress?: string;
 }
 
-type Env = { Variables: { info: RequestInfo; user: UserInfo; query: URLSearchParams; auth: AuthRequest } };
+type Env = { Variables: { info: RequestInfo; user: UserInfo; query: URLSearchParams; auth: AuthRequest; deadline: number | undefined } };
 
 type VerbHandler = (rc: RequestContext) => Maybe<Response>;
 
@@ -144,19 +144,27 @@ export function createApp(opts: AppOptions): Hono<Env> {
     const info = parseRequestInfo(c.req.method, target.path, query);
     c.set('info', info);
     if (info.pathError) throw info.pathError;
-    return withDeadline(info, query, timeoutMs, () => {
-      const auth = authRequestOf(c, info.path);
-      c.set('auth', auth);
-      return andThen(opts.authentication.authenticate(auth), (requestor) => {
-        c.set('user', requestor);
-        guard(c);
-        if (!requestsImpersonation(auth)) return admitted(c, info, requestor);
-        return impersonate(auth, requestor, mayImpersonate).then((as) => {
-          if (as) c.set('user', as.user);
-          return admitted(c, info, as ? as.user : requestor);
+    const setDeadline = (at: number) => c.set('deadline', at);
+    return withDeadline(
+      info,
+      query,
+      timeoutMs,
+      () => {
+        const auth = authRequestOf(c, info.path);
+        c.set('auth', auth);
+        return andThen(opts.authentication.authenticate(auth), (requestor) => {
+          c.set('user', requestor);
+          guard(c);
+          if (!requestsImpersonation(auth)) return admitted(c, info, requestor);
+          return impersonate(auth, requestor, mayImpersonate).then((as) => {
+            if (as) c.set('user', as.user);
+            return admitted(c, info, as ? as.user : requestor);
+          });
         });
-      });
-    });
+      },
+      Date.now,
+      setDeadline,
+    );
   };
 
   /** In-flight limits and authorization, then the endpoint; the request counts as in flight until its response is produced. */
@@ -270,7 +278,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
     if (!res) return groupNotFound(info.apiPrefix === 'apis' ? info.apiGroup : '');
     // 404/405/400 unless this path shape of this resource serves the verb (path-verbs.ts)
     checkRoute(res.def, info);
-    const rc: RequestContext = { c, info, query: c.get('query'), res, user, services: opts.services, warnings: [] };
+    const rc: RequestContext = { c, info, query: c.get('query'), res, user, services: opts.services, warnings: [], deadline: c.get('deadline') };
     if (info.subresource === 'token' && info.verb === 'create' && res.def.group === '' && res.def.resource === 'serviceaccounts') {
       return handleTokenRequest(rc, opts.tokenRequests);
     }

@@ -50,6 +50,8 @@ export interface RequestContext {
   user: UserInfo;
   services: ServerServices;
   warnings: string[];
+  /** When the request's deadline passes (ms since the epoch); undefined: none. */
+  deadline?: number;
 }
 
 export function pretty(rc: RequestContext): boolean {

@@ -37,6 +37,7 @@ export function writeHooks(rc: RequestContext, manager: string, dryRun: boolean,
     dryRun,
     subresource: opts.subresource,
     warnings: rc.warnings,
+    deadline: rc.deadline,
     options: opts.options ?? writeOptionFields(rc),
   });
 }
