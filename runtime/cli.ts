@@ -21,6 +21,7 @@ import { startServer } from './server/start.ts';
 import { RuntimeConfigError } from './api/runtime-config.ts';
 import { FeatureGateError } from './features/feature-gates.ts';
 import { AuditSetupError, type AuditFlags } from './server/audit.ts';
+import { AdmissionConfigError } from './config/admission-config.ts';
 import { StorageOpenError } from './storage/sqlite/open-errors.ts';
 import { tuneServerHeap } from './server/heap.ts';
 import { ShowHiddenMetricsError, disabledMetrics, showHiddenMetrics } from './metrics/stability.ts';
@@ -141,6 +142,7 @@ async function main(): Promise<void> {
     controllers: list(flags['controllers']),
     enableAdmissionPlugins: list(flags['enable-admission-plugins']),
     disableAdmissionPlugins: list(flags['disable-admission-plugins']),
+    admissionControlConfigFile: (flags['admission-control-config-file'] as string | undefined) || undefined,
     authenticationTokenWebhook: flags['authentication-token-webhook-config-file']
       ? {
           configFile: String(flags['authentication-token-webhook-config-file']),
@@ -239,6 +241,7 @@ main().catch((err) => {
     err instanceof AuditSetupError
   )
     console.error(`Error: ${err.message}`);
+  else if (err instanceof AdmissionConfigError) console.error(`Error: failed to initialize admission: ${err.message}`);
   else console.error(err);
   process.exit(1);
 });

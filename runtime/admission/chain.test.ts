@@ -2,6 +2,7 @@
 // sync and async plugins mixed, the second mutating round on request; and its
 // timing: each plugin's run and each half reported with the operation and whether they refused.
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../api/errors.ts';
 import { AdmissionChain, type AdmissionAttributes, type AdmissionPlugin } from './chain.ts';
 
 const attrs = (resource: string): AdmissionAttributes => ({
@@ -128,5 +129,19 @@ describe('AdmissionChain timing', () => {
     await chain.admit(podAttrs());
     await chain.validate(podAttrs());
     expect(ran).toEqual(['admit', 'validate']);
+  });
+});
+
+describe('AdmissionChain request deadline', () => {
+  const withDeadline = (deadline?: number): AdmissionAttributes => ({ ...attrs('configmaps'), deadline });
+
+  it.each(['admit', 'validate'] as const)('%s refuses with 504 once the request deadline has passed', async (half) => {
+    const chain = new AdmissionChain([{ name: 'p', admit: () => {}, validate: () => {} }]);
+    const err = await chain[half](withDeadline(Date.now() - 1)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect([(err as ApiError).code, (err as ApiError).reason, (err as ApiError).message]).toEqual([504, 'Timeout', 'Timeout: request did not complete within the allotted timeout']);
+    // a deadline still ahead, or none, lets the write on
+    await expect(chain[half](withDeadline(Date.now() + 60_000))).resolves.toBeUndefined();
+    await expect(chain[half](withDeadline())).resolves.toBeUndefined();
   });
 });

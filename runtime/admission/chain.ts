@@ -10,10 +10,14 @@
 // which requests it handles (upstream's Handles, here on the whole request):
 // the chain skips it for the others without calling it, and awaits only
 // plugins that answer with a promise, so that a write no plugin is about
-// costs no promise per plugin.
+// costs no promise per plugin. A write whose request deadline passed
+// while its admission ran is refused (504) rather than stored after its
+// client was answered: upstream's storage call fails on the request's
+// expired context.
 
 import type { AdmissionAttributes, AdmissionStage } from '../registry/write-services.ts';
 import { isPromise } from '../api/maybe.ts';
+import { errors } from '../api/errors.ts';
 
 export type { AdmissionAttributes };
 
@@ -31,6 +35,11 @@ export interface AdmissionPlugin {
 export interface AdmissionObserver {
   plugin(name: string, step: 'admit' | 'validate', operation: string, rejected: boolean, seconds: number): void;
   step(step: 'admit' | 'validate', operation: string, rejected: boolean, seconds: number): void;
+}
+
+/** Refuses a write whose request deadline has passed (its client was answered 504 already). */
+function checkDeadline(attrs: AdmissionAttributes, now: () => number = Date.now): void {
+  if (attrs.deadline !== undefined && now() >= attrs.deadline) throw errors.timeout('Timeout: request did not complete within the allotted timeout');
 }
 
 export class AdmissionChain implements AdmissionStage {
@@ -56,11 +65,13 @@ export class AdmissionChain implements AdmissionStage {
       ctx.isReinvoke = true;
       await this.round('admit', attrs);
     });
+    checkDeadline(attrs);
   }
 
   /** The validating half: every plugin's validate, in order. */
   async validate(attrs: AdmissionAttributes): Promise<void> {
     await this.timedStep('validate', attrs, () => this.round('validate', attrs));
+    checkDeadline(attrs);
   }
 
   get size(): number {

@@ -14,6 +14,7 @@ import type { Authorizer } from '../authz/authorizer.ts';
 import { servedServiceLookup } from '../registry/served-service-lookup.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import { serviceResolver } from '../webhook-client/service-resolver.ts';
+import type { CredentialsFor } from '../webhook-client/auth-info.ts';
 import { startWatchLoop, type WatchLoop } from './watch-loop.ts';
 
 export interface AdmissionWebhooks {
@@ -26,13 +27,19 @@ export interface AdmissionWebhooks {
 
 const GROUP = 'admissionregistration.k8s.io';
 
-export function startAdmissionWebhooks(api: ApiIndex, authorizer: Authorizer | undefined, log?: (msg: string) => void): AdmissionWebhooks {
+/** The credentials each webhook plugin presents (from its kubeConfigFile). */
+export interface WebhookCredentialSources {
+  mutating?: CredentialsFor;
+  validating?: CredentialsFor;
+}
+
+export function startAdmissionWebhooks(api: ApiIndex, authorizer: Authorizer | undefined, log?: (msg: string) => void, credentials: WebhookCredentialSources = {}): AdmissionWebhooks {
   const resolveService = serviceResolver(servedServiceLookup(api));
   const services = { match: apiMatchServices(api), authorizer, log };
   const loops: WatchLoop[] = [];
   const syncs: Promise<void>[] = [];
-  const source = (resource: string): WebhookConfigs => {
-    const configs = new WebhookConfigs({ resolveService });
+  const source = (resource: string, creds?: CredentialsFor): WebhookConfigs => {
+    const configs = new WebhookConfigs({ resolveService, credentials: creds });
     const res = api.lookup(GROUP, 'v1', resource);
     if (!res) return configs;
     let first: () => void = () => {};
@@ -48,8 +55,8 @@ export function startAdmissionWebhooks(api: ApiIndex, authorizer: Authorizer | u
     );
     return configs;
   };
-  const mutating = source('mutatingwebhookconfigurations');
-  const validating = source('validatingwebhookconfigurations');
+  const mutating = source('mutatingwebhookconfigurations', credentials.mutating);
+  const validating = source('validatingwebhookconfigurations', credentials.validating);
   return {
     mutating: mutatingWebhookPlugin(mutating, services),
     validating: validatingWebhookPlugin(validating, services),

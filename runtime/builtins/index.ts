@@ -57,6 +57,8 @@ import { startCrdController } from './crds.ts';
 import { startCrdAPIServices } from './crd-apiservices.ts';
 import type { CrdServingDeps } from '../controllers/crd/serving.ts';
 import { startAdmissionWebhooks } from './admission-webhooks.ts';
+import { type AdmissionPluginConfigs, readAdmissionPluginConfigs } from './admission-configs.ts';
+import { NO_ADMISSION_CONFIG } from '../config/admission-config.ts';
 
 export interface BuiltinContext {
   api: ApiIndex;
@@ -85,6 +87,8 @@ export interface BuiltinContext {
   eventTTLMs?: number;
   /** The upstream admission plugins to run (config/admission-plugins.ts; default: its default set). */
   admissionPlugins?: ReadonlySet<string>;
+  /** The plugins' configurations from --admission-control-config-file (admission-configs.ts; default: none). */
+  admissionConfigs?: AdmissionPluginConfigs;
   /** The generated OpenAPI documents (the admission policies' type checking reads the built-in kinds' schemas there). */
   openapiDir?: string;
   /** What serving CustomResourceDefinitions takes (absent: stored CRDs are not served). */
@@ -106,7 +110,8 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   if (on.has('ServiceAccount')) ctx.admission.add(serviceAccountPlugin(serviceAccountSource(ctx.api, controllers.has('serviceaccount'))));
   if (on.has('NodeRestriction')) ctx.admission.add(nodeRestrictionPlugin(nodeRestrictionSources(ctx.api)));
   if (on.has('TaintNodesByCondition')) ctx.admission.add(taintNodesByConditionPlugin());
-  if (on.has('PodSecurity')) ctx.admission.add(podSecurityPlugin(podSecuritySources(ctx.api)));
+  const configs = ctx.admissionConfigs ?? readAdmissionPluginConfigs(NO_ADMISSION_CONFIG, on);
+  if (on.has('PodSecurity')) ctx.admission.add(podSecurityPlugin(podSecuritySources(ctx.api), { defaults: configs.podSecurity.defaults, exemptions: configs.podSecurity.exemptions }));
   if (on.has('Priority')) ctx.admission.add(priorityPlugin(priorityClassSource(ctx.api)));
   if (on.has('DefaultTolerationSeconds')) ctx.admission.add(defaultTolerationSecondsPlugin(tolerationSeconds(ctx.flags)));
   if (on.has('DefaultStorageClass')) ctx.admission.add(defaultStorageClassPlugin(clusterObjects(ctx.api, 'storage.k8s.io', 'v1', 'storageclasses')));
@@ -117,13 +122,13 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   if (on.has('CertificateSigning')) ctx.admission.add(certificateSigningPlugin(ctx.authorizer));
   ctx.admission.add(certificateRequestPlugin({ subjectRestriction: on.has('CertificateSubjectRestriction') }));
   if (on.has('DefaultIngressClass')) ctx.admission.add(defaultIngressClassPlugin(clusterObjects(ctx.api, 'networking.k8s.io', 'v1', 'ingressclasses')));
-  const webhooks = on.has('MutatingAdmissionWebhook') || on.has('ValidatingAdmissionWebhook') ? startAdmissionWebhooks(ctx.api, ctx.authorizer, ctx.log) : undefined;
+  const webhooks = on.has('MutatingAdmissionWebhook') || on.has('ValidatingAdmissionWebhook') ? startAdmissionWebhooks(ctx.api, ctx.authorizer, ctx.log, configs.webhooks) : undefined;
   if (on.has('MutatingAdmissionWebhook')) ctx.admission.add(webhooks!.mutating);
   const policies = on.has('ValidatingAdmissionPolicy') ? startAdmissionPolicies(ctx.api, ctx.authorizer, ctx.openapiDir, ctx.crds?.schemas) : undefined;
   if (policies) ctx.admission.add(policies.plugin);
   if (on.has('ValidatingAdmissionWebhook')) ctx.admission.add(webhooks!.validating);
   const quotas = on.has('ResourceQuota') ? quotaAccess(ctx.api) : undefined;
-  if (quotas) ctx.admission.add(resourceQuotaPlugin(quotas));
+  if (quotas) ctx.admission.add(resourceQuotaPlugin(quotas, Date.now, configs.resourceQuota.limitedResources));
   await bootstrapNamespaces(ctx.api);
   await bootstrapPriorityClasses(ctx.api);
   for (const note of await reconcileBootstrapPolicy(ctx.api)) ctx.log?.(note);

@@ -72,6 +72,10 @@ export const FLAGS: Record<string, FlagSpec> = {
     help: 'admission plugins to enable beside the default ones (NamespaceLifecycle, ServiceAccount, NodeRestriction, Priority, CertificateApproval, CertificateSigning, CertificateSubjectRestriction); the server fixes their order',
   },
   'disable-admission-plugins': { kind: 'string', help: 'admission plugins to disable although they are in the default set' },
+  'admission-control-config-file': {
+    kind: 'string',
+    help: 'AdmissionConfiguration file (apiserver.config.k8s.io/v1) with the configuration of admission plugins (PodSecurity, ResourceQuota, and the kubeConfigFile of the webhook plugins)',
+  },
   'default-not-ready-toleration-seconds': {
     kind: 'int',
     default: '300',

@@ -92,7 +92,7 @@ export interface AppOptions {
   logger?: Logger;
 }
 
-type Env = { Variables: { info: RequestInfo; user: UserInfo; query: URLSearchParams; auth: AuthRequest; record: RequestRecord; warnings?: string[] } };
+type Env = { Variables: { info: RequestInfo; user: UserInfo; query: URLSearchParams; auth: AuthRequest; record: RequestRecord; warnings?: string[]; deadline: number | undefined } };
 
 type VerbHandler = (rc: RequestContext) => Maybe<Response>;
 
@@ -182,23 +182,31 @@ export function createApp(opts: AppOptions): Hono<Env> {
     const info = parseRequestInfo(c.req.method, target.path, query);
     c.set('info', info);
     if (info.pathError) throw info.pathError;
-    return withDeadline(info, query, timeoutMs, () => {
-      const auth = authRequestOf(c, info.path);
-      c.set('auth', auth);
-      return andThen(authenticate(auth), (requestor) => {
-        c.set('user', requestor);
-        audit?.begin(c, info, requestor);
-        guard(c);
-        if (!requestsImpersonation(auth)) return admitted(c, info, requestor);
-        return impersonate(auth, requestor, mayImpersonate).then((as) => {
-          if (as) {
-            c.set('user', as.user);
-            audit?.impersonated(c, as.user);
-          }
-          return admitted(c, info, as ? as.user : requestor);
+    const setDeadline = (at: number) => c.set('deadline', at);
+    return withDeadline(
+      info,
+      query,
+      timeoutMs,
+      () => {
+        const auth = authRequestOf(c, info.path);
+        c.set('auth', auth);
+        return andThen(authenticate(auth), (requestor) => {
+          c.set('user', requestor);
+          audit?.begin(c, info, requestor);
+          guard(c);
+          if (!requestsImpersonation(auth)) return admitted(c, info, requestor);
+          return impersonate(auth, requestor, mayImpersonate).then((as) => {
+            if (as) {
+              c.set('user', as.user);
+              audit?.impersonated(c, as.user);
+            }
+            return admitted(c, info, as ? as.user : requestor);
+          });
         });
-      });
-    });
+      },
+      Date.now,
+      setDeadline,
+    );
   };
 
   /** Authentication, counted in authentication_attempts when there are metrics. */
@@ -384,7 +392,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
     if (!res) return groupNotFound(info.apiPrefix === 'apis' ? info.apiGroup : '');
     // 404/405/400 unless this path shape of this resource serves the verb (path-verbs.ts)
     checkRoute(res.def, info);
-    const rc: RequestContext = { c, info, query: c.get('query'), res, user, services: opts.services, warnings: [], record: c.get('record') };
+    const rc: RequestContext = { c, info, query: c.get('query'), res, user, services: opts.services, warnings: [], record: c.get('record'), deadline: c.get('deadline') };
     c.set('warnings', rc.warnings);
     // a deprecated version: upstream's Warning on every verb, the record's mark and its audit annotations
     const deprecated = deprecatedVersionOf(res.def);

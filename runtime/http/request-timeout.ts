@@ -45,14 +45,17 @@ export function requestDeadlineMs(timeoutParam: string | null, maxMs: number): n
  * Runs the rest of a request under its deadline (`maxMs` is --request-timeout
  * in ms; 0: none unless the request asks for one): settles as `run` does, or
  * rejects with 504 at the deadline, after which `run`'s outcome is dropped.
+ * `setDeadline` is told the deadline (ms since the epoch) before `run` starts.
  * An answer `run` has at once is returned as it is: no timer could fire
  * before it, so none is set; a promise is timed from when `run` started.
  */
-export function withDeadline<T>(info: RequestInfo, query: URLSearchParams, maxMs: number, run: () => Maybe<T>, now: () => number = Date.now): Maybe<T> {
+export function withDeadline<T>(info: RequestInfo, query: URLSearchParams, maxMs: number, run: () => Maybe<T>, now: () => number = Date.now, setDeadline?: (atMs: number) => void): Maybe<T> {
   if (isLongRunning(info)) return run();
   const ms = requestDeadlineMs(query.get('timeout'), maxMs);
   if (ms <= 0) return run();
   const start = now();
+  // what runs under the deadline may bound its own waits by it (an admission webhook's call)
+  setDeadline?.(start + ms);
   const out = run();
   if (!isPromise(out)) return out;
   return new Promise<T>((resolve, reject) => {

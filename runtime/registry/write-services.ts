@@ -50,6 +50,8 @@ export interface AdmissionAttributes {
   auditAnnotations?: Record<string, string>;
   /** The operation's options as the client sent them (CreateOptions, UpdateOptions, DeleteOptions, a connect's options); absent: built from dryRun. */
   options?: Obj;
+  /** The request's deadline (ms since the epoch): admission webhooks' calls end by it, and admission refuses a write past it; absent: none. */
+  deadline?: number;
 }
 
 /** The admission chain as the pipeline calls it: its mutating half, then (later) its validating half. */
@@ -154,6 +156,8 @@ export interface WriteTarget {
   warnings?: string[];
   /** Where admission adds audit annotations (the request's record). */
   auditAnnotations?: Record<string, string>;
+  /** The request's deadline (ms since the epoch); absent: none. */
+  deadline?: number;
   /**
    * The request's options as the client sent them, without kind and
    * apiVersion (dryRun, fieldManager, fieldValidation; a delete's
@@ -194,6 +198,7 @@ function admissionAttrs(def: ManagedResource['def'], target: WriteTarget, obj: O
     user: target.user,
     warnings: target.warnings,
     auditAnnotations: target.auditAnnotations,
+    deadline: target.deadline,
     options: operationOptions(operation, target.options, target.dryRun),
   };
 }

@@ -22,6 +22,8 @@ import { buildServerAuthorization, validateAuthorizationOptions, type Authorizat
 import { tlsMinVersion, tlsCiphers } from '../config/tls.ts';
 import { enabledControllers } from '../config/controllers.ts';
 import { enabledAdmissionPlugins } from '../config/admission-plugins.ts';
+import { loadAdmissionConfig } from '../config/admission-config.ts';
+import { readAdmissionPluginConfigs } from '../builtins/admission-configs.ts';
 import { IPAllocator } from '../registry/allocators/range.ts';
 import { preparePKI, type ServerPKI } from './pki.ts';
 import { Discovery } from '../http/discovery.ts';
@@ -76,6 +78,8 @@ export interface StartOptions extends AuthorizationOptions {
   enableAdmissionPlugins?: string[];
   /** --disable-admission-plugins: upstream plugin names taken from the default set. */
   disableAdmissionPlugins?: string[];
+  /** --admission-control-config-file: an AdmissionConfiguration file (config/admission-config.ts). */
+  admissionControlConfigFile?: string;
   shutdownDelayMs?: number;
   /** The --audit-* flags (server/audit.ts): policy file, log and webhook backends. */
   audit?: AuditFlags;
@@ -211,6 +215,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const metrics = new ServerMetrics({ showHidden: showHiddenMetrics(options.showHiddenMetricsForVersion), disabled: options.disabledMetrics });
   const controllers = enabledControllers(options.controllers);
   const admissionPlugins = new Set(enabledAdmissionPlugins(options.enableAdmissionPlugins, options.disableAdmissionPlugins));
+  const admissionConfigs = readAdmissionPluginConfigs(loadAdmissionConfig(options.admissionControlConfigFile), admissionPlugins);
   const inMemory = !options.dataDir || options.dataDir === ':memory:';
   const dataDir = inMemory ? undefined : options.dataDir!;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
@@ -496,6 +501,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     csrSigning: pki ? { ca: pki.ca } : undefined,
     eventTTLMs: options.eventTTLMs,
     admissionPlugins,
+    admissionConfigs,
     openapiDir: generated.openapiDir,
     crds: { storageFor: storage.storageFor, services: writeServices, schemas: customSchemas, compiler: options.crdValidatorCompiler, features },
   });

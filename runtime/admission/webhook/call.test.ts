@@ -6,7 +6,7 @@
 // attributes; a denial is the webhook's Status.
 import { describe, expect, it } from 'vitest';
 import type { AdmissionAttributes } from '../chain.ts';
-import type { WebhookAnswer, WebhookPost } from '../../webhook-client/client-config.ts';
+import type { CallOptions, WebhookAnswer, WebhookPost } from '../../webhook-client/client-config.ts';
 import { WebhookCallError } from '../../auth/webhook/client.ts';
 import { callWebhook } from './call.ts';
 import type { WebhookEntry } from './configs.ts';
@@ -35,13 +35,15 @@ const attrs = (dryRun = false): AdmissionAttributes => ({
   warnings: [],
 });
 
-function entry(hook: Record<string, unknown>, post: (body: string) => Promise<WebhookAnswer>): { e: WebhookEntry; sent: unknown[] } {
+function entry(hook: Record<string, unknown>, post: (body: string) => Promise<WebhookAnswer>, calls: (CallOptions | undefined)[] = []): { e: WebhookEntry; sent: unknown[] } {
   const sent: unknown[] = [];
   const client: WebhookPost = {
     url: 'https://h/x?timeout=10s',
+    urlWith: (q) => (q ? `https://h/x?${q}` : 'https://h/x'),
     close: () => {},
-    post: (body) => {
+    post: (body, call) => {
       sent.push(JSON.parse(body));
+      calls.push(call);
       return post(body);
     },
   };
@@ -112,5 +114,63 @@ describe('callWebhook', () => {
     await expect(callWebhook(e, a, versions, false, () => UID)).rejects.toMatchObject({ code: 403, message: 'configmaps "c" is forbidden: admission webhook "h.example.com" denied the request: no' });
     expect(a.warnings).toEqual(['w']);
     expect(a.auditAnnotations).toEqual({ 'h.example.com/k': 'v' });
+  });
+});
+
+describe('the request deadline', () => {
+  const NOW = 1_000_000;
+  const allowed = () => ok({ allowed: true });
+  const withDeadline = (ms: number): AdmissionAttributes => ({ ...attrs(), deadline: NOW + ms });
+
+  it('caps the call at what is left of the request, with ?timeout= rounded up to whole seconds', async () => {
+    const calls: (CallOptions | undefined)[] = [];
+    const { e } = entry({}, allowed, calls);
+    await callWebhook(
+      e,
+      withDeadline(1500),
+      versions,
+      false,
+      () => UID,
+      () => NOW,
+    );
+    expect(calls).toEqual([{ timeoutMs: 1500, query: 'timeout=2s' }]);
+  });
+
+  it('leaves the webhook its own timeout when the request has more time, or no deadline', async () => {
+    const calls: (CallOptions | undefined)[] = [];
+    const { e } = entry({}, allowed, calls);
+    await callWebhook(
+      e,
+      withDeadline(60_000),
+      versions,
+      false,
+      () => UID,
+      () => NOW,
+    );
+    await callWebhook(
+      e,
+      attrs(),
+      versions,
+      false,
+      () => UID,
+      () => NOW,
+    );
+    expect(calls).toEqual([undefined, undefined]);
+  });
+
+  it('fails at once, as a timeout, when the deadline has passed', async () => {
+    const calls: (CallOptions | undefined)[] = [];
+    const { e, sent } = entry({}, allowed, calls);
+    const err = await callWebhook(
+      e,
+      withDeadline(0),
+      versions,
+      false,
+      () => UID,
+      () => NOW,
+    ).catch((x: unknown) => x);
+    expect(err).toBeInstanceOf(WebhookCallFailure);
+    expect((err as Error).message).toContain('failed to call webhook: Post "https://h/x": context deadline exceeded');
+    expect(sent).toEqual([]);
   });
 });

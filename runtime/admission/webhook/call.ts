@@ -4,7 +4,10 @@
 // webhook's version is POSTed within its timeoutSeconds; a transport
 // error, a timeout (`context deadline exceeded`), a non-2xx status, an
 // undecodable or unacceptable answer is a WebhookCallFailure (the caller
-// applies failurePolicy); the answer's warnings go to the request's
+// applies failurePolicy). The call ends by the request's deadline when that
+// comes first (upstream bounds it by the request's context): its time
+// limit and the `?timeout=` it sends (whole seconds, rounded up) are what
+// is left; none left fails it at once as a timeout. The answer's warnings go to the request's
 // Warning headers and its audit annotations onto the attributes (keyed
 // `<webhook>/<key>`); a denial is the webhook's Status (errors.ts).
 
@@ -43,7 +46,14 @@ function statusFailure(status: number, body: Buffer): string {
  * WebhookCallFailure for a failed call, or the ApiError of a denial or of
  * a dry run it cannot take.
  */
-export async function callWebhook(entry: WebhookEntry, attrs: AdmissionAttributes, versions: RequestVersions, mutating: boolean, uidOf: () => string = randomUUID): Promise<WebhookResult> {
+export async function callWebhook(
+  entry: WebhookEntry,
+  attrs: AdmissionAttributes,
+  versions: RequestVersions,
+  mutating: boolean,
+  uidOf: () => string = randomUUID,
+  now: () => number = Date.now,
+): Promise<WebhookResult> {
   const name = entry.name;
   if (attrs.dryRun && !NO_SIDE_EFFECTS.has(String(entry.hook.sideEffects))) throw dryRunUnsupported(name);
   const version = reviewVersionOf(Array.isArray(entry.hook.admissionReviewVersions) ? entry.hook.admissionReviewVersions : []);
@@ -51,9 +61,14 @@ export async function callWebhook(entry: WebhookEntry, attrs: AdmissionAttribute
   const uid = uidOf();
   const body = reviewBody(version, admissionRequest(attrs, versions, uid), attrs.object, attrs.oldObject);
   const client = entry.client();
+  // the webhook's own limit, or what is left of the request's when that is less
+  const own = entry.timeoutSeconds * 1000;
+  const left = attrs.deadline === undefined ? Infinity : attrs.deadline - now();
+  const call = left < own ? { timeoutMs: Math.max(0, left), query: left > 0 ? `timeout=${Math.ceil(left / 1000)}s` : '' } : undefined;
   let answer: unknown;
   try {
-    const res = await client.post(body);
+    if (call && call.timeoutMs <= 0) throw new WebhookCallError('the request deadline has passed', false, true);
+    const res = await client.post(body, call);
     if (res.status < 200 || res.status > 299) throw new Error(statusFailure(res.status, res.body));
     try {
       answer = JSON.parse(res.body.toString('utf8'));
@@ -61,7 +76,7 @@ export async function callWebhook(entry: WebhookEntry, attrs: AdmissionAttribute
       throw new Error(`couldn't get version/kind; json parse error: ${(err as Error).message}`, { cause: err });
     }
   } catch (err) {
-    const text = err instanceof WebhookCallError ? postFailure(client.url, err) : (err as Error).message;
+    const text = err instanceof WebhookCallError ? postFailure(call ? client.urlWith(call.query) : client.url, err) : (err as Error).message;
     throw new WebhookCallFailure(name, `failed to call webhook: ${text}`);
   }
   let result: WebhookResult;

@@ -9,6 +9,7 @@
 
 import type { Obj, WatchEvent } from '../../storage/interface.ts';
 import { webhookPost, type ServiceResolver, type WebhookPost } from '../../webhook-client/client-config.ts';
+import type { CredentialsFor } from '../../webhook-client/auth-info.ts';
 import { loadAdmissionCel } from '../matching/cel.ts';
 import { compileMatchConditions, type CompiledConditions, type MatchCondition } from '../matching/conditions.ts';
 
@@ -33,6 +34,8 @@ export interface WebhookEntry {
 
 export interface WebhookConfigsOptions {
   resolveService?: ServiceResolver;
+  /** The credentials presented to webhooks (the plugin's kubeConfigFile); absent: none. */
+  credentials?: CredentialsFor;
 }
 
 const arr = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
@@ -110,7 +113,7 @@ export class WebhookConfigs {
       client: () => {
         let c = this.clients.get(key);
         if (!c) {
-          c = webhookPost(hook.clientConfig, { timeoutMs: timeoutSeconds * 1000, resolveService: this.opts.resolveService, query: `timeout=${timeoutSeconds}s` });
+          c = webhookPost(hook.clientConfig, { timeoutMs: timeoutSeconds * 1000, resolveService: this.opts.resolveService, query: `timeout=${timeoutSeconds}s`, credentials: this.opts.credentials });
           this.clients.set(key, c);
         }
         return c;

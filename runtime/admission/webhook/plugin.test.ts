@@ -59,7 +59,7 @@ function hookEntry(name: string, behaviour: Behaviour, over: Record<string, unkn
     hook,
     failurePolicy: hook.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail',
     timeoutSeconds: 1,
-    client: () => ({ url: `https://h/${name}?timeout=1s`, close: () => {}, post: answer }),
+    client: () => ({ url: `https://h/${name}?timeout=1s`, urlWith: (q) => `https://h/${name}?${q}`, close: () => {}, post: answer }),
   };
 }
 

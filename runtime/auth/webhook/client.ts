@@ -52,7 +52,9 @@ export class WebhookClient {
       : new http.Agent({ keepAlive: true });
   }
 
-  post(body: string): Promise<WebhookAnswer> {
+  /** POSTs `body` (to `url` when given, else the configured server) within `timeoutMs` (default: the client's). */
+  post(body: string, call: { timeoutMs?: number; url?: URL } = {}): Promise<WebhookAnswer> {
+    const timeoutMs = call.timeoutMs ?? this.timeoutMs;
     return new Promise<WebhookAnswer>((resolve, reject) => {
       const headers: Record<string, string> = {
         'Content-Type': 'application/json',
@@ -60,6 +62,7 @@ export class WebhookClient {
         'Content-Length': String(Buffer.byteLength(body)),
       };
       if (this.cfg.token) headers.Authorization = `Bearer ${this.cfg.token}`;
+      else if (this.cfg.basicAuth) headers.Authorization = `Basic ${Buffer.from(`${this.cfg.basicAuth.username}:${this.cfg.basicAuth.password}`).toString('base64')}`;
       let settled = false;
       const finish = (err: WebhookCallError | undefined, answer?: WebhookAnswer) => {
         if (settled) return;
@@ -68,7 +71,7 @@ export class WebhookClient {
         if (err) reject(err);
         else resolve(answer!);
       };
-      const req = this.transport.request(this.cfg.server, { method: 'POST', agent: this.agent, headers }, (res) => {
+      const req = this.transport.request(call.url ?? this.cfg.server, { method: 'POST', agent: this.agent, headers }, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (c: Buffer) => {
@@ -87,9 +90,9 @@ export class WebhookClient {
         res.on('error', (err) => finish(new WebhookCallError(`reading the webhook's answer: ${err.message}`, true)));
       });
       const timer = setTimeout(() => {
-        finish(new WebhookCallError(`the webhook did not answer within ${this.timeoutMs}ms`, false, true));
+        finish(new WebhookCallError(`the webhook did not answer within ${timeoutMs}ms`, false, true));
         req.destroy();
-      }, this.timeoutMs);
+      }, timeoutMs);
       timer.unref?.();
       req.on('error', (err: NodeJS.ErrnoException) => {
         finish(new WebhookCallError(`calling the webhook: ${err.message}`, RETRIABLE_CODES.has(err.code ?? '')));

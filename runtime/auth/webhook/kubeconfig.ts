@@ -22,6 +22,8 @@ export interface WebhookClientConfig {
   key?: Buffer;
   /** A bearer token the server itself presents to the webhook. */
   token?: string;
+  /** Basic authentication (an admission webhook kubeconfig user's username and password). */
+  basicAuth?: { username: string; password: string };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -62,6 +62,8 @@ export interface RequestContext {
   warnings: string[];
   /** The request's record (audit ID, audit annotations), read when the request ends. */
   record: RequestRecord;
+  /** When the request's deadline passes (ms since the epoch); undefined: none. */
+  deadline?: number;
 }
 
 export function pretty(rc: RequestContext): boolean {

@@ -39,6 +39,7 @@ export function writeHooks(rc: RequestContext, manager: string, dryRun: boolean,
     subresource: opts.subresource,
     warnings: rc.warnings,
     auditAnnotations: rc.record.annotations,
+    deadline: rc.deadline,
     options: opts.options ?? writeOptionFields(rc),
   });
 }

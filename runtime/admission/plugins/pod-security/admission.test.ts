@@ -5,11 +5,12 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Obj } from '../../../storage/interface.ts';
-import { type Request, PodSecurityAdmission, significantPodUpdate } from './admission.ts';
+import { type Options, type Request, PodSecurityAdmission, significantPodUpdate } from './admission.ts';
+import { v1 } from './api.ts';
 
 const P = 'pod-security.kubernetes.io/';
 
-function setup(labels: Record<string, string>, pods: Obj[] = [], opts: { maxPodsToCheck?: number; podCheckTimeoutMs?: number; now?: () => number } = {}) {
+function setup(labels: Record<string, string>, pods: Obj[] = [], opts: Options = {}) {
   const ns: Obj = { metadata: { name: 'ns', labels } };
   return new PodSecurityAdmission({ namespace: async (n) => (n === 'ns' ? ns : undefined), pods: async () => pods }, opts);
 }
@@ -234,5 +235,65 @@ describe('significantPodUpdate', () => {
     ['an ephemeral container', { ...base, spec: { ...base.spec, ephemeralContainers: [{ name: 'e', image: 'x' }] } }, true],
   ])('%s: %s', (_n, next, want) => {
     expect(significantPodUpdate(next, base)).toBe(want);
+  });
+});
+
+describe('defaults and exemptions (AdmissionConfiguration)', () => {
+  const exemptions = { usernames: ['admin'], runtimeClasses: ['kata'], namespaces: ['ns'] };
+  const none = { usernames: [], runtimeClasses: [], namespaces: [] };
+  const restricted = { [`${P}enforce`]: 'restricted' };
+
+  it('the defaults apply to modes whose label is not set', async () => {
+    const defaults = {
+      enforce: { level: 'baseline' as const, version: { latest: true as const } },
+      audit: { level: 'privileged' as const, version: { latest: true as const } },
+      warn: { level: 'restricted' as const, version: v1(30) },
+    };
+    const psa = setup({}, [], { defaults });
+    const r = await psa.validate(req({ object: privileged('p') }));
+    expect(r.error?.message).toBe('pods "p" is forbidden: violates PodSecurity "baseline:latest": privileged (container "c" must not set securityContext.privileged=true)');
+    const ok = await psa.validate(req({ object: pod('p') }));
+    expect(ok.error).toBeUndefined();
+    expect(ok.warnings).toEqual([`would violate PodSecurity "restricted:v1.30": ${RESTRICTED_DETAIL}`]);
+    // a label still wins over the default
+    expect((await setup({ [`${P}enforce`]: 'privileged' }, [], { defaults }).validate(req({ object: privileged('p') }))).error).toBeUndefined();
+  });
+
+  it.each([
+    ['namespace', { namespaces: ['ns'] }, {}, 'namespace'],
+    ['user', { usernames: ['admin'] }, { username: 'admin' }, 'user'],
+    ['runtime class', { runtimeClasses: ['kata'] }, {}, 'runtimeClass'],
+  ])('an exempt %s admits a privileged pod unchecked, with the exempt audit annotation', async (_n, ex, over, why) => {
+    const psa = setup(restricted, [], { exemptions: { ...none, ...ex } });
+    const obj = pod('p', { runtimeClassName: 'kata', containers: [{ name: 'c', image: 'nginx', securityContext: { privileged: true } }] });
+    const r = await psa.validate(req({ object: obj, ...over }));
+    expect(r).toEqual({ warnings: [], auditAnnotations: { [`${P}exempt`]: why } });
+    // the same pod template is not warned about either
+    const dep = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { template: { metadata: {}, spec: obj.spec } } };
+    const w = await setup({ [`${P}warn`]: 'restricted' }, [], { exemptions: { ...none, ...ex } }).validate(req({ group: 'apps', resource: 'deployments', object: dep, ...over }));
+    expect(w.warnings).toEqual([]);
+    expect(w.auditAnnotations).toEqual({ [`${P}exempt`]: why });
+  });
+
+  it('another user, runtime class or namespace is checked', async () => {
+    const psa = setup(restricted, [], { exemptions });
+    const r = await psa.validate(req({ namespace: 'other', username: 'bob' }));
+    expect(r.error?.code).toBe(500); // no namespace "other" here: checked, not exempt
+    const ns2 = new PodSecurityAdmission({ namespace: async () => ({ metadata: { name: 'x', labels: restricted } }), pods: async () => [] }, { exemptions });
+    expect((await ns2.validate(req({ namespace: 'x', username: 'bob', object: privileged('p') }))).error?.code).toBe(403);
+  });
+
+  it('raising the enforce level of an exempt namespace checks no pods and warns that its labels are ignored', async () => {
+    const psa = setup({}, [privileged('p')], { exemptions });
+    const r = await psa.validate(nsReq({ [`${P}enforce`]: 'baseline', [`${P}warn`]: 'restricted', [`${P}audit-version`]: 'v1.20' }, {}));
+    expect(r.warnings).toEqual(['namespace "ns" is exempt from Pod Security, and the policy (enforce=baseline:latest, warn=restricted:latest) will be ignored']);
+    // a create through the API has no request namespace: no warning
+    expect((await psa.validate({ ...nsReq({ [`${P}enforce`]: 'baseline' }), namespace: '' })).warnings).toEqual([]);
+  });
+
+  it('the namespace dry run leaves out pods of exempt runtime classes', async () => {
+    const kata = pod('k', { runtimeClassName: 'kata', hostPID: true });
+    const r = await setup({}, [kata, privileged('p')], { exemptions: { ...none, runtimeClasses: ['kata'] } }).validate(nsReq({ [`${P}enforce`]: 'baseline' }, {}));
+    expect(r.warnings).toEqual(['existing pods in namespace "ns" violate the new PodSecurity enforce level "baseline:latest"', 'p: privileged']);
   });
 });

@@ -14,15 +14,21 @@
 //     changes nothing PodSecurity looks at (images, containers added,
 //     seccomp annotations) is admitted unchecked.
 //   - Pod-template resources: audit and warn only.
-// Exemptions (by user, namespace or runtime class) come from an
-// AdmissionConfiguration upstream; none is read here, so none applies.
+// Exemptions (config.ts: usernames, namespaces, runtime classes from the
+// AdmissionConfiguration file): a pod or pod-template write in an exempt
+// namespace or by an exempt user, or of a pod of an exempt runtime class, is
+// admitted unchecked with the audit annotation `exempt: <why>`; an exempt
+// namespace's enforce-level change dry-runs no pods (a warning says its
+// policy labels are ignored), and pods of exempt runtime classes are left
+// out of that dry run.
 
 import { ApiError, errors } from '../../../api/errors.ts';
 import type { FieldError } from '../../../api/field-errors.ts';
 import type { Obj } from '../../../storage/interface.ts';
 import { goQuote } from '../../../api/go-format.ts';
-import { type LevelVersion, type Policy, DEFAULT_POLICY, LATEST, compareLevels, fullyPrivileged, levelVersionString, policyToEvaluate, sameLevelVersion, versionString } from './api.ts';
+import { type LevelVersion, type Policy, DEFAULT_POLICY, LABEL_PREFIX, LATEST, compareLevels, fullyPrivileged, levelVersionString, policyToEvaluate, sameLevelVersion, versionString } from './api.ts';
 import type { Container } from './checks/types.ts';
+import { type Exemptions, equivalentPolicies } from './config.ts';
 import { type AggregateResult, type Evaluator, forbiddenDetail, forbiddenReason, newEvaluator } from './evaluator.ts';
 import { type PodLike, hasPodTemplate, podOf, podTemplateOf } from './pod-spec.ts';
 
@@ -38,6 +44,8 @@ export interface Request {
   name: string;
   object: Obj;
   oldObject: Obj | null;
+  /** The requesting user's name (exemptions.usernames). */
+  username?: string;
 }
 
 export interface Response {
@@ -57,6 +65,8 @@ export interface Options {
   evaluator?: Evaluator;
   /** The policy of labels not set (AdmissionConfiguration's defaults): privileged:latest. */
   defaults?: Policy;
+  /** Who and what is not checked (AdmissionConfiguration's exemptions; default none). */
+  exemptions?: Exemptions;
   /** Pods checked at most when a namespace's enforce level is raised (upstream: 3000). */
   maxPodsToCheck?: number;
   /** Time spent at most checking them (upstream: 1 s). */
@@ -71,6 +81,7 @@ const allowed = (auditAnnotations: Record<string, string> = {}, warnings: string
 export class PodSecurityAdmission {
   private readonly evaluator: Evaluator;
   private readonly defaults: Policy;
+  private readonly exemptions: Exemptions;
   private readonly maxPods: number;
   private readonly timeoutMs: number;
   private readonly now: () => number;
@@ -81,6 +92,7 @@ export class PodSecurityAdmission {
   ) {
     this.evaluator = opts.evaluator ?? newEvaluator();
     this.defaults = opts.defaults ?? DEFAULT_POLICY;
+    this.exemptions = opts.exemptions ?? { usernames: [], runtimeClasses: [], namespaces: [] };
     this.maxPods = opts.maxPodsToCheck ?? 3000;
     this.timeoutMs = opts.podCheckTimeoutMs ?? 1000;
     this.now = opts.now ?? Date.now;
@@ -106,7 +118,12 @@ export class PodSecurityAdmission {
     const ns = req.object;
     const { policy, errors: newErrs } = this.policyOf(ns.metadata?.labels);
     const invalid = () => ({ ...allowed(), error: errors.invalid({ group: '', kind: 'Namespace' }, req.name, newErrs) });
-    if (req.operation === 'CREATE') return newErrs.length ? invalid() : allowed();
+    if (req.operation === 'CREATE') {
+      if (newErrs.length) return invalid();
+      // the request's namespace: empty on a create through the API, as upstream's
+      const warning = this.exemptNamespace(req.namespace) ? this.exemptNamespaceWarning(ns.metadata?.name ?? req.name, policy, ns.metadata?.labels) : '';
+      return allowed({}, warning ? [warning] : []);
+    }
     const { policy: oldPolicy, errors: oldErrs } = this.policyOf(req.oldObject?.metadata?.labels);
     // invalid labels are refused unless they were already invalid in the very same way
     if (newErrs.length && (!oldErrs.length || errorsText(newErrs) !== errorsText(oldErrs))) return invalid();
@@ -115,11 +132,18 @@ export class PodSecurityAdmission {
     if (sameLevelVersion(next, prev) || next.level === 'privileged') return allowed();
     // the same version at a level no stricter: nothing more to check
     if (versionString(next.version) === versionString(prev.version) && compareLevels(next.level, prev.level) < 1) return allowed();
+    // an update's request namespace is the namespace itself
+    if (this.exemptNamespace(req.namespace || req.name)) {
+      const warning = this.exemptNamespaceWarning(ns.metadata?.name ?? req.name, policy, ns.metadata?.labels);
+      return allowed({}, warning ? [warning] : []);
+    }
     return allowed({}, await this.evaluatePodsInNamespace(ns.metadata?.name ?? req.name, next));
   }
 
   private async validatePod(req: Request): Promise<Response> {
     if (IGNORED_POD_SUBRESOURCES.has(req.subresource)) return allowed();
+    const exempt = this.exemptRequest(req);
+    if (exempt) return exempt;
     const ns = await this.sources.namespace(req.namespace);
     if (!ns) {
       // upstream's answer when its namespace informer has no such namespace
@@ -134,6 +158,8 @@ export class PodSecurityAdmission {
 
   private async validatePodController(req: Request): Promise<Response> {
     if (req.subresource !== '') return allowed();
+    const exempt = this.exemptRequest(req);
+    if (exempt) return exempt;
     const ns = await this.sources.namespace(req.namespace);
     if (!ns) return allowed({ [`${AUDIT_PREFIX}error`]: `failed to lookup namespace ${goQuote(req.namespace)}: ${notFoundText(req.namespace)}` });
     const { policy, errors: policyErrs } = this.policyOf(ns.metadata?.labels);
@@ -143,7 +169,36 @@ export class PodSecurityAdmission {
     return this.evaluatePod(req, policy, policyErrs, pod, false);
   }
 
+  private exemptNamespace(namespace: string): boolean {
+    return namespace !== '' && this.exemptions.namespaces.includes(namespace);
+  }
+
+  private exemptRuntimeClass(pod: PodLike): boolean {
+    const rc = pod.spec?.runtimeClassName;
+    return typeof rc === 'string' && rc !== '' && this.exemptions.runtimeClasses.includes(rc);
+  }
+
+  /** The answer to a pod or pod-template write from an exempt namespace or user; undefined when neither. */
+  private exemptRequest(req: Request): Response | undefined {
+    if (this.exemptNamespace(req.namespace)) return allowed({ [`${AUDIT_PREFIX}exempt`]: 'namespace' });
+    if (req.username && this.exemptions.usernames.includes(req.username)) return allowed({ [`${AUDIT_PREFIX}exempt`]: 'user' });
+    return undefined;
+  }
+
+  /** The warning for an exempt namespace whose labels set a policy other than the defaults (upstream's exemptNamespaceWarning). */
+  private exemptNamespaceWarning(name: string, policy: Policy, labels: Record<string, string> | undefined): string {
+    if (fullyPrivileged(policy) || equivalentPolicies(policy, this.defaults)) return '';
+    const set = labels ?? {};
+    const parts: string[] = [];
+    for (const mode of ['enforce', 'audit', 'warn'] as const) {
+      const label = `${LABEL_PREFIX}${mode}`;
+      if (policy[mode].level !== 'privileged' && (label in set || `${label}-version` in set)) parts.push(`${mode}=${levelVersionString(policy[mode])}`);
+    }
+    return `namespace ${goQuote(name)} is exempt from Pod Security, and the policy (${parts.join(', ')}) will be ignored`;
+  }
+
   private evaluatePod(req: Request, policy: Policy, policyErrs: FieldError[], pod: PodLike, enforce: boolean): Response {
+    if (this.exemptRuntimeClass(pod)) return allowed({ [`${AUDIT_PREFIX}exempt`]: 'runtimeClass' });
     const annotations: Record<string, string> = {};
     if (policyErrs.length) annotations[`${AUDIT_PREFIX}error`] = `Failed to parse policy: ${errorsText(policyErrs)}`;
     const cache = new Map<string, AggregateResult>();
@@ -178,7 +233,7 @@ export class PodSecurityAdmission {
     const deadline = this.now() + this.timeoutMs;
     let pods: Obj[];
     try {
-      pods = prioritize(await this.sources.pods(namespace));
+      pods = prioritize((await this.sources.pods(namespace)).filter((p) => !this.exemptRuntimeClass(podOf(p))));
     } catch {
       return ['failed to list pods while checking new PodSecurity enforce level'];
     }

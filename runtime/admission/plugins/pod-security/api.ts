@@ -80,8 +80,8 @@ export function compareLevels(a: Level, b: Level): number {
   return Math.sign(LEVELS.indexOf(a) - LEVELS.indexOf(b));
 }
 
-const LEVEL_DETAIL = `must be one of ${LEVELS.join(', ')}`;
-const VERSION_DETAIL = 'must be "latest" or "v1.x"';
+export const LEVEL_DETAIL = `must be one of ${LEVELS.join(', ')}`;
+export const VERSION_DETAIL = 'must be "latest" or "v1.x"';
 
 /**
  * The policy a namespace's labels ask for, the defaults for labels not

@@ -41,6 +41,7 @@ export function podSecurityPlugin(sources: Sources, opts: Options = {}): Admissi
         name: attrs.name,
         object: attrs.object,
         oldObject: attrs.oldObject,
+        username: attrs.user?.name,
       });
       if (Object.keys(res.auditAnnotations).length) Object.assign((attrs.auditAnnotations ??= {}), res.auditAnnotations);
       for (const w of res.warnings) attrs.warnings?.push(w);

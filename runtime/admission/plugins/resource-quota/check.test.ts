@@ -5,6 +5,7 @@ import { ApiError } from '../../../api/errors.ts';
 import type { Obj } from '../../../storage/interface.ts';
 import type { AdmissionAttributes } from '../../chain.ts';
 import { checkRequest } from './check.ts';
+import type { LimitedResource } from './config.ts';
 import { evaluatorFor } from './evaluators.ts';
 
 const quota = (name: string, hard: Record<string, string>, used: Record<string, string> | undefined, spec: Obj = {}): Obj => ({
@@ -98,5 +99,49 @@ describe('checkRequest', () => {
   it('what the evaluator does not handle is never charged', () => {
     const q = [quota('q', { configmaps: '0' }, { configmaps: '0' })];
     expect(run(q, attrs('configmaps', { metadata: { name: 'x', resourceVersion: '1' } }, { operation: 'UPDATE', oldObject: { metadata: { name: 'x', resourceVersion: '1' } } })).changed).toEqual([]);
+  });
+});
+
+describe('limitedResources (the plugin configuration)', () => {
+  const cpuPods: LimitedResource = { apiGroup: '', resource: 'pods', matchContains: ['requests.cpu'], matchScopes: [] };
+  const limitedRun = (quotas: Obj[], a: AdmissionAttributes, limited: LimitedResource[] = [cpuPods]) => checkRequest(quotas, a, evaluatorFor(a.group, a.resource), 0, limited);
+  const refused = (quotas: Obj[], a: AdmissionAttributes, limited: LimitedResource[] = [cpuPods]): ApiError => {
+    try {
+      limitedRun(quotas, a, limited);
+    } catch (err) {
+      return err as ApiError;
+    }
+    throw new Error('admitted');
+  };
+
+  it('refuses consuming a limited resource without a quota covering it, with upstream text', () => {
+    const e = refused([], attrs('pods', podWith('p', { cpu: '100m' })));
+    expect([e.code, e.message]).toEqual([403, 'pods "p" is forbidden: insufficient quota to consume: requests.cpu']);
+    // a quota on something else does not cover it
+    expect(refused([quota('q', { pods: '5' }, { pods: '0' })], attrs('pods', podWith('p', { cpu: '100m' }))).message).toBe('pods "p" is forbidden: insufficient quota to consume: requests.cpu');
+  });
+
+  it('admits when a matching quota restricts it, or when nothing limited is consumed', () => {
+    const r = limitedRun([quota('q', { 'requests.cpu': '1' }, { 'requests.cpu': '0' })], attrs('pods', podWith('p', { cpu: '100m' })));
+    expect(r.changed).toEqual([0]);
+    expect(limitedRun([], attrs('pods', podWith('p'))).changed).toEqual([]);
+    // another resource is not limited
+    expect(limitedRun([], attrs('configmaps', { metadata: { name: 'c' } })).changed).toEqual([]);
+  });
+
+  it('matchContains matches substrings of the usage names, several sorted and joined', () => {
+    const e = refused([], attrs('pods', podWith('p', { cpu: '100m', memory: '1Mi' })), [{ ...cpuPods, matchContains: ['cpu', 'memory'] }]);
+    expect(e.message).toBe('pods "p" is forbidden: insufficient quota to consume: cpu,memory,requests.cpu,requests.memory');
+  });
+
+  it('matchScopes: an object in a limited scope needs a quota selecting that scope (a 500 with upstream text)', () => {
+    const scoped = { apiGroup: '', resource: 'pods', matchContains: [], matchScopes: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high', 'top'] }] };
+    const high = { metadata: { name: 'p' }, spec: { priorityClassName: 'high', containers: [{ name: 'c' }] } };
+    const e = refused([], attrs('pods', high), [scoped]);
+    expect([e.code, e.reason, e.message]).toEqual([500, '', 'insufficient quota to match these scopes: [{PriorityClass In [high top]}]']);
+    const covering = quota('q', { pods: '9' }, { pods: '0' }, { scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }] } });
+    expect(limitedRun([covering], attrs('pods', high), [scoped]).changed).toEqual([0]);
+    // a pod outside the limited scope is not concerned
+    expect(limitedRun([], attrs('pods', podWith('p')), [scoped]).changed).toEqual([]);
   });
 });

@@ -5,13 +5,18 @@
 // the object; the pod's required requests and limits; a quota whose usage
 // is not known yet refuses; the object's usage (an update: only what grows)
 // added to each matching quota's status.used, refused with upstream's
-// `exceeded quota` text when over status.hard. Pure: the caller stores the
-// quotas it gets back.
+// `exceeded quota` text when over status.hard. Resources limited by the
+// plugin's configuration (limitedResources) are refused with `insufficient
+// quota to consume: ...` when the write consumes them and no matching quota
+// restricts them, and `insufficient quota to match these scopes: ...` (a
+// plain error upstream: 500) when the object is in a limited scope no quota
+// selects. Pure: the caller stores the quotas it gets back.
 
-import { type ApiError, errors } from '../../../api/errors.ts';
+import { ApiError, errors } from '../../../api/errors.ts';
 import type { Obj } from '../../../storage/interface.ts';
 import type { AdmissionAttributes } from '../../chain.ts';
-import { type Evaluator, quotaMatches } from './evaluators.ts';
+import type { LimitedResource } from './config.ts';
+import { type Evaluator, type ScopeRequirement, quotaMatches, scopeRequirements } from './evaluators.ts';
 import { add, exceeding, formatList, isZero, mask, negativeNames, parseList, prettyPrint, subtractNonNegative } from './resources.ts';
 
 /** The name a refusal names: the request's, else the object's name or generateName (upstream's `Unknown` without either). */
@@ -32,13 +37,30 @@ export interface CheckResult {
   changed: number[];
 }
 
-export function checkRequest(quotas: Obj[], attrs: AdmissionAttributes, ev: Evaluator, now: number): CheckResult {
+/** The limited resources that apply to writes of this group/resource. */
+export const limitedFor = (limited: LimitedResource[], group: string, resource: string): LimitedResource[] => limited.filter((l) => l.apiGroup === group && l.resource === resource);
+
+/** Go's %v of []ScopedResourceSelectorRequirement: `[{PriorityClass In [high]}]`. */
+const goScopes = (scopes: ScopeRequirement[]): string => `[${scopes.map((s) => `{${s.scopeName} ${s.operator} [${(s.values ?? []).join(' ')}]}`).join(' ')}]`;
+
+export function checkRequest(quotas: Obj[], attrs: AdmissionAttributes, ev: Evaluator, now: number, limitedResources: LimitedResource[] = []): CheckResult {
   const obj = attrs.object;
   const unchanged = { quotas, changed: [] };
   if (!obj || !ev.handles(attrs)) return unchanged;
+  const limited = limitedFor(limitedResources, attrs.group, attrs.resource);
+  // the scopes of the object that a quota must select, and the consumed resources a quota must restrict
+  const limitedScopes = limited.flatMap((l) => l.matchScopes.filter((s) => ev.matchesScope(s, obj)));
+  const limitedNames = new Set<string>();
+  if (limited.length) {
+    const usage = ev.usage(obj, now);
+    for (const l of limited) for (const [name, v] of usage) if (v.sign() > 0 && l.matchContains.some((c) => name.includes(c))) limitedNames.add(name);
+  }
+  const restrictedNames = new Set<string>();
+  const restrictedScopes: ScopeRequirement[] = [];
   const matching: number[] = [];
   for (let i = 0; i < quotas.length; i++) {
     const q = quotas[i];
+    restrictedScopes.push(...scopeRequirements(q).filter((s) => ev.matchesScope(s, obj)));
     if (!quotaMatches(ev, q, obj)) continue;
     const hard = Object.keys(q.status?.hard ?? {});
     const restricted = ev.matchingResources(hard);
@@ -48,13 +70,20 @@ export function checkRequest(quotas: Obj[], attrs: AdmissionAttributes, ev: Eval
     const used = q.status?.used ?? {};
     if (restricted.some((r) => !(r in used))) throw quotaForbidden(attrs, `status unknown for quota: ${name}, resources: ${[...restricted].sort().join(',')}`);
     matching.push(i);
+    for (const r of restricted) restrictedNames.add(r);
   }
-  if (!matching.length) return unchanged;
+  if (!matching.length && !limited.length) return unchanged;
   let delta = ev.usage(obj, now);
   const negative = negativeNames(delta);
   if (negative.length) throw quotaForbidden(attrs, `quota usage is negative for resource(s): ${negative.sort().join(',')}`);
   if (attrs.operation === 'UPDATE' && attrs.oldObject?.metadata?.resourceVersion) delta = subtractNonNegative(delta, ev.usage(attrs.oldObject, now));
   if (isZero(delta)) return unchanged;
+  const uncovered = [...limitedNames].filter((n) => !restrictedNames.has(n)).sort();
+  if (uncovered.length) throw quotaForbidden(attrs, `insufficient quota to consume: ${uncovered.join(',')}`);
+  const uncoveredScopes = limitedScopes.filter((s) => !restrictedScopes.some((r) => r.scopeName === s.scopeName));
+  // a plain error upstream, which the API server answers as 500 with no reason
+  if (uncoveredScopes.length) throw new ApiError(500, '', `insufficient quota to match these scopes: ${goScopes(uncoveredScopes)}`);
+  if (!matching.length) return unchanged;
   const out = [...quotas];
   const changed: number[] = [];
   for (const i of matching) {

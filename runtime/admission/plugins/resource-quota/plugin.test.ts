@@ -124,6 +124,16 @@ describe('resourceQuotaPlugin', () => {
     await expect(p.validate!(attrs('b', { namespace: 'other' }))).rejects.toThrow('exceeded quota: q');
   });
 
+  it('with a limited resource, a namespace without quotas is still checked and refuses its consumption', async () => {
+    const limited = [{ apiGroup: '', resource: 'pods', matchContains: ['pods'], matchScopes: [] }];
+    const p = resourceQuotaPlugin({ list: async () => [], updateStatus: async (q) => q, mayHaveQuotas: () => false }, Date.now, limited);
+    await expect(p.validate!(attrs('a'))).rejects.toThrow('pods "a" is forbidden: insufficient quota to consume: count/pods,pods');
+    // a quota restricting both admits and is charged once
+    const f = fakeStore({ pods: '2', 'count/pods': '2' }, { pods: '0', 'count/pods': '0' });
+    await resourceQuotaPlugin(f.access, Date.now, limited).validate!(attrs('b'));
+    expect(f.writes.map((w) => w.status.used)).toEqual([{ pods: '1', 'count/pods': '1' }]);
+  });
+
   it('prefers what it wrote over a read that lags behind it', async () => {
     const f = fakeStore({ pods: '5' }, { pods: '0' });
     const stale = structuredClone(f.stored);

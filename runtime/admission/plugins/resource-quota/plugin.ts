@@ -7,11 +7,14 @@
 // upstream retries. Writes in one namespace are checked one at a time, and
 // the quotas this plugin last wrote are preferred over an older read.
 // Subresources, cluster-scoped objects and namespace creation are not
-// checked.
+// checked. With limitedResources configured (config.ts) for a resource, its
+// writes are checked even in a namespace without quotas, where they are
+// refused if they consume a limited resource.
 
 import type { Obj } from '../../../storage/interface.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../chain.ts';
-import { checkRequest } from './check.ts';
+import { checkRequest, limitedFor } from './check.ts';
+import type { LimitedResource } from './config.ts';
 import { evaluatorFor } from './evaluators.ts';
 
 /** Where the plugin reads quotas and writes their status. */
@@ -38,7 +41,7 @@ function counted(attrs: AdmissionAttributes): boolean {
   return evaluatorFor(attrs.group, attrs.resource).handles(attrs);
 }
 
-export function resourceQuotaPlugin(access: QuotaAccess, now: () => number = Date.now): AdmissionPlugin {
+export function resourceQuotaPlugin(access: QuotaAccess, now: () => number = Date.now, limitedResources: LimitedResource[] = []): AdmissionPlugin {
   // the quotas last written here, by namespace/name: newer than a read that lags behind them
   const written = new Map<string, Obj>();
   const queues = new Map<string, Promise<void>>();
@@ -62,8 +65,11 @@ export function resourceQuotaPlugin(access: QuotaAccess, now: () => number = Dat
   const evaluate = async (attrs: AdmissionAttributes): Promise<void> => {
     const ev = evaluatorFor(attrs.group, attrs.resource);
     let quotas = await list(attrs.namespace);
-    for (let left = RETRIES; quotas.length; left--) {
-      const { quotas: next, changed } = checkRequest(quotas, attrs, ev, now());
+    // the limited resources are checked against all quotas, once; a retry re-checks the conflicted quotas' usage
+    let limited = limitedResources;
+    for (let left = RETRIES; quotas.length || limited.length; left--) {
+      const { quotas: next, changed } = checkRequest(quotas, attrs, ev, now(), limited);
+      limited = [];
       if (attrs.dryRun || !changed.length) return;
       const failed = new Set<string>();
       let lastErr: unknown;
@@ -85,10 +91,13 @@ export function resourceQuotaPlugin(access: QuotaAccess, now: () => number = Dat
   return {
     name: 'ResourceQuota',
     // a namespace without quotas waits for nothing
-    handles: (attrs) => counted(attrs) && (queues.has(attrs.namespace) || !access.mayHaveQuotas || access.mayHaveQuotas(attrs.namespace)),
+    handles: (attrs) =>
+      counted(attrs) &&
+      (queues.has(attrs.namespace) || limitedFor(limitedResources, attrs.group, attrs.resource).length > 0 || !access.mayHaveQuotas || access.mayHaveQuotas(attrs.namespace)),
     async validate(attrs) {
       if (!counted(attrs)) return;
-      if (!queues.has(attrs.namespace)) {
+      // a namespace without quotas waits for nothing, unless the resource is limited
+      if (!queues.has(attrs.namespace) && !limitedFor(limitedResources, attrs.group, attrs.resource).length) {
         if (access.mayHaveQuotas && !access.mayHaveQuotas(attrs.namespace)) return;
         if (!access.mayHaveQuotas && !(await access.list(attrs.namespace)).length) return;
       }
