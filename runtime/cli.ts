@@ -43,12 +43,6 @@ async function main(): Promise<void> {
     console.log(`specserver: a Kubernetes-compatible API server\n\nFlags:\n${usage()}`);
     return;
   }
-  for (const unsupported of ['etcd-servers'] as const) {
-    if (flags[unsupported]) {
-      console.error(`Error: --${unsupported} is not supported yet by this build`);
-      process.exit(1);
-    }
-  }
   const list = (v: unknown) =>
     typeof v === 'string' && v
       ? v
@@ -176,6 +170,17 @@ async function main(): Promise<void> {
     defaultNotReadyTolerationSeconds: Number(flags['default-not-ready-toleration-seconds']),
     defaultUnreachableTolerationSeconds: Number(flags['default-unreachable-toleration-seconds']),
     historyWindowMs: Number(flags['etcd-compaction-interval']),
+    etcd: list(flags['etcd-servers'])
+      ? {
+          servers: list(flags['etcd-servers'])!,
+          prefix: String(flags['etcd-prefix']),
+          caFile: (flags['etcd-cafile'] as string | undefined) || undefined,
+          certFile: (flags['etcd-certfile'] as string | undefined) || undefined,
+          keyFile: (flags['etcd-keyfile'] as string | undefined) || undefined,
+          healthcheckTimeoutMs: Number(flags['etcd-healthcheck-timeout']),
+          compactionIntervalMs: Number(flags['etcd-compaction-interval']),
+        }
+      : undefined,
     watchCache: Boolean(flags['watch-cache']),
     generatedDir: flags['generated-dir'] as string | undefined,
     serviceClusterIPRange: String(flags['service-cluster-ip-range']),

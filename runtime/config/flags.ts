@@ -66,7 +66,12 @@ export const FLAGS: Record<string, FlagSpec> = {
   'advertise-address': { kind: 'string', help: 'address published in the kubernetes Endpoints (default: --bind-address if routable, else a host interface address)' },
   'data-dir': { kind: 'string', default: './data', help: 'directory for the SQLite database and admin.kubeconfig; ":memory:" keeps nothing' },
   'etcd-servers': { kind: 'string', help: 'comma-separated etcd client URLs (the etcd storage backend)' },
-  'etcd-compaction-interval': { kind: 'duration', default: '5m', help: 'history window kept for watches and continue tokens' },
+  'etcd-compaction-interval': { kind: 'duration', default: '5m', help: 'history window kept for watches and continue tokens (on etcd: the interval of the compaction loop; 0 disables it)' },
+  'etcd-prefix': { kind: 'string', default: '/registry', help: 'the prefix put before every resource path in etcd' },
+  'etcd-cafile': { kind: 'string', help: 'SSL Certificate Authority file used to secure etcd communication' },
+  'etcd-certfile': { kind: 'string', help: 'SSL certification file used to secure etcd communication' },
+  'etcd-keyfile': { kind: 'string', help: 'SSL key file used to secure etcd communication' },
+  'etcd-healthcheck-timeout': { kind: 'duration', default: '2s', help: 'the timeout to use when checking etcd health' },
   'enable-admission-plugins': {
     kind: 'string',
     help: 'admission plugins to enable beside the default ones (NamespaceLifecycle, ServiceAccount, NodeRestriction, Priority, CertificateApproval, CertificateSigning, CertificateSubjectRestriction); the server fixes their order',

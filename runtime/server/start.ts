@@ -36,7 +36,7 @@ import { startNodeGraph } from '../builtins/node-graph.ts';
 import type { WatchLoop } from '../builtins/watch-loop.ts';
 import { GarbageCollector } from '../gc/garbage-collector.ts';
 import { Defaulter } from '../registry/defaults.ts';
-import { openStorage, type OpenedStorage } from '../storage/factory.ts';
+import { openStorage, type EtcdStorageOptions, type OpenedStorage } from '../storage/factory.ts';
 import { formatters } from '../table/formatters.ts';
 import { parseRuntimeConfig, validateRuntimeConfig } from '../api/runtime-config.ts';
 import { serverFeatureGates } from './feature-gates.ts';
@@ -90,6 +90,8 @@ export interface StartOptions extends AuthorizationOptions {
   defaultUnreachableTolerationSeconds?: number;
   /** History kept for watches and continue tokens (default 5 minutes). */
   historyWindowMs?: number;
+  /** --etcd-servers and the other --etcd-* flags: store in etcd instead of <dataDir>/specserver.db. */
+  etcd?: EtcdStorageOptions;
   watchCache?: boolean;
   maxRequestsInflight?: number;
   maxMutatingRequestsInflight?: number;
@@ -242,6 +244,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       log: options.log,
       testing: options.storageTesting,
       instrumentKV: (kv) => instrumentKV(kv, (operation, type, seconds) => metrics.storeRequest(operation, type, seconds)),
+      etcd: options.etcd,
     }),
   ]);
   try {
@@ -324,17 +327,24 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   let shuttingDown = false;
   let bootstrapped = false;
+  // on etcd: one request with --etcd-healthcheck-timeout, as upstream's etcd check
+  const pingStorage = async (): Promise<void> => {
+    if (!storage.ping) {
+      await storage.kv.currentRevision();
+      return;
+    }
+    const err = await storage.ping();
+    if (err) throw err;
+  };
   const storageCheck: Check = {
     name: 'etcd',
-    run: async () => {
-      await storage.kv.currentRevision();
-    },
+    run: pingStorage,
   };
   // readiness also needs writes to commit (a full disk fails it); liveness only reads, as upstream's
   const storageReady: Check = {
     name: 'etcd',
     run: async () => {
-      await storage.kv.currentRevision();
+      await pingStorage();
       const err = storage.commitHealth();
       if (err) throw err;
     },

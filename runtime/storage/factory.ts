@@ -1,5 +1,6 @@
 // Opens the storage stack the server runs on: the SQLite revision log
-// (<dataDir>/specserver.db, or in memory), one KVStorage over it, and one
+// (<dataDir>/specserver.db, or in memory) or etcd (--etcd-servers; no database
+// file then, with kube-apiserver's compaction loop), one KVStorage over it, and one
 // watch cache per resource prefix (unless disabled; each lists the store on
 // its first read or watch, at the revision it was made at). The only place that
 // wires the layers together. Opening a file takes its exclusive lock and
@@ -9,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { KV, ObjectAttrs, Obj, Storage } from './interface.ts';
 import { openSqliteKV } from './sqlite/index.ts';
+import { openEtcdKV, EtcdCompactor } from './etcd/index.ts';
 import type { UnreadableRow } from './sqlite/open-errors.ts';
 import type { OwnerRecord } from './sqlite/owner.ts';
 import { KVStorage } from './kvstore/index.ts';
@@ -31,6 +33,23 @@ export interface OpenStorageOptions {
   testing?: { maxPageCount?: number; probeIntervalMs?: number };
   /** Wraps the key-value layer the storages call (the server times the store's calls with it). */
   instrumentKV?: (kv: KV) => KV;
+  /** Store in etcd instead of SQLite. */
+  etcd?: EtcdStorageOptions;
+}
+
+export interface EtcdStorageOptions {
+  servers: string[];
+  /** Key prefix (default /registry). */
+  prefix?: string;
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
+  /** Deadline of the health check (default 2 s). */
+  healthcheckTimeoutMs?: number;
+  /** Compaction loop interval (0: none; default 5 minutes). */
+  compactionIntervalMs?: number;
+  /** Deadline of each request (default 10 s). */
+  requestTimeoutMs?: number;
 }
 
 export interface OpenedStorage {
@@ -39,6 +58,8 @@ export interface OpenedStorage {
   storageFor(prefix: string, attrs: (obj: Obj) => ObjectAttrs): Storage;
   /** null while writes can commit; otherwise why not (readiness reports it). */
   commitHealth(): Error | null;
+  /** Where the store is remote (etcd): a request with the health-check deadline; null when it answered. */
+  ping?(): Promise<Error | null>;
   /** What the open found: rows moved into quarantine now, rows quarantined before, a previous owner that was killed. */
   report: { file?: string; quarantined: UnreadableRow[]; quarantinedEarlier: number; previousOwner: OwnerRecord | null };
   /** Records the URL the owner serves at, for the message another process gets. */
@@ -51,7 +72,34 @@ export interface OpenedStorage {
 
 export const DB_FILE = 'specserver.db';
 
+/** The object layer and the watch caches over a KV (the same for every backend). */
+function layersOver(kv: KV, opts: OpenStorageOptions): { base: KVStorage; storageFor: OpenedStorage['storageFor']; closeCaches(): Promise<void> } {
+  const called = opts.instrumentKV ? opts.instrumentKV(kv) : kv;
+  const base = new KVStorage(called);
+  // The caches' own feed is unbounded: a cache drains it in the same turn,
+  // and cutting it off would end every client watch of the type.
+  const cacheFeed = new KVStorage(called, { watchBuffer: Number.POSITIVE_INFINITY });
+  const caches = new Map<string, Cacher>();
+  const useCache = opts.watchCache ?? true;
+  return {
+    base,
+    storageFor(prefix, attrs) {
+      if (!useCache) return base;
+      let c = caches.get(prefix);
+      if (!c) {
+        c = new Cacher(cacheFeed, { primeOnFirstUse: true, ...opts.cacher, prefix, attrs, historyWindowMs: opts.historyWindowMs });
+        caches.set(prefix, c);
+      }
+      return c;
+    },
+    async closeCaches() {
+      for (const c of caches.values()) await c.close();
+    },
+  };
+}
+
 export async function openStorage(opts: OpenStorageOptions = {}): Promise<OpenedStorage> {
+  if (opts.etcd) return openEtcdStorage(opts, opts.etcd);
   let file = ':memory:';
   if (opts.dataDir !== undefined) {
     fs.mkdirSync(opts.dataDir, { recursive: true });
@@ -66,25 +114,11 @@ export async function openStorage(opts: OpenStorageOptions = {}): Promise<Opened
     maxPageCount: opts.testing?.maxPageCount,
     probeIntervalMs: opts.testing?.probeIntervalMs,
   });
-  const called = opts.instrumentKV ? opts.instrumentKV(kv) : kv;
-  const base = new KVStorage(called);
-  // The caches' own feed is unbounded: a cache drains it in the same turn,
-  // and cutting it off would end every client watch of the type.
-  const cacheFeed = new KVStorage(called, { watchBuffer: Number.POSITIVE_INFINITY });
-  const caches = new Map<string, Cacher>();
-  const useCache = opts.watchCache ?? true;
+  const layers = layersOver(kv, opts);
   return {
     kv,
-    base,
-    storageFor(prefix, attrs) {
-      if (!useCache) return base;
-      let c = caches.get(prefix);
-      if (!c) {
-        c = new Cacher(cacheFeed, { primeOnFirstUse: true, ...opts.cacher, prefix, attrs, historyWindowMs: opts.historyWindowMs });
-        caches.set(prefix, c);
-      }
-      return c;
-    },
+    base: layers.base,
+    storageFor: layers.storageFor,
     commitHealth: () => kv.commitHealth(),
     report: {
       file: file === ':memory:' ? undefined : file,
@@ -96,7 +130,39 @@ export async function openStorage(opts: OpenStorageOptions = {}): Promise<Opened
     setMaxPageCount: (pages) => kv.setMaxPageCount(pages),
     pageCount: () => kv.pageCount(),
     async close() {
-      for (const c of caches.values()) await c.close();
+      await layers.closeCaches();
+      await kv.close();
+    },
+  };
+}
+
+/** The stack on etcd: the same KVStorage and caches over an EtcdKV. */
+async function openEtcdStorage(opts: OpenStorageOptions, e: EtcdStorageOptions): Promise<OpenedStorage> {
+  const read = (f?: string) => (f ? fs.readFileSync(f) : undefined);
+  const kv = await openEtcdKV({
+    endpoints: e.servers,
+    prefix: e.prefix,
+    tls: e.caFile || e.certFile ? { ca: read(e.caFile), cert: read(e.certFile), key: read(e.keyFile) } : undefined,
+    requestTimeoutMs: e.requestTimeoutMs,
+  });
+  const compactor = new EtcdCompactor(kv, opts.log);
+  compactor.start(e.compactionIntervalMs ?? 5 * 60_000);
+  const layers = layersOver(kv, opts);
+  const healthTimeout = e.healthcheckTimeoutMs ?? 2000;
+  return {
+    kv,
+    base: layers.base,
+    storageFor: layers.storageFor,
+    // a write etcd refuses fails that request (500); there is no standing commit failure to report
+    commitHealth: () => null,
+    ping: () => kv.health(healthTimeout),
+    report: { quarantined: [], quarantinedEarlier: 0, previousOwner: null },
+    describeOwner: () => {},
+    setMaxPageCount: () => 0,
+    pageCount: () => 0,
+    async close() {
+      await compactor.stop();
+      await layers.closeCaches();
       await kv.close();
     },
   };

@@ -249,6 +249,12 @@ export interface WatchStream extends AsyncIterable<WatchEvent> {
    */
   requestProgress?(): void;
   /**
+   * False when requestProgress cannot be answered (the backend's watch has no
+   * reliable progress notification): a reader waiting for freshness then
+   * gives up at once. Absent: it can.
+   */
+  progressSupported?: boolean;
+  /**
    * Takes the events already buffered, without waiting, so that a consumer
    * can write several out at once. Optional.
    */

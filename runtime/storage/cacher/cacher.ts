@@ -396,6 +396,8 @@ export class Cacher implements Storage {
   /** Waits until the cache has seen revision `rev`; false on timeout. */
   private waitFresh(rev: number): Promise<boolean> {
     if (this.rev >= rev) return Promise.resolve(true);
+    // a feed that cannot report progress may never show a revision of another resource
+    if (this.innerStream?.progressSupported === false) return Promise.resolve(false);
     this.innerStream?.requestProgress?.();
     return new Promise((resolve) => {
       const entry = {
@@ -598,7 +600,8 @@ export class Cacher implements Storage {
     const plan = planWatch(opts);
     if (!keyOrPrefix.startsWith(this.prefix)) return this.inner.watch(keyOrPrefix, opts);
     if (plan.start.kind === 'exact') await this.awaitReady();
-    else if (!(await this.freshen(plan.start)) && plan.start.kind === 'consistent') {
+    // a feed that cannot report progress: start at the cache's revision, as kube-apiserver's cache does without consistent reads
+    else if (!(await this.freshen(plan.start)) && plan.start.kind === 'consistent' && this.innerStream?.progressSupported !== false) {
       throw new TooLargeResourceVersionError(await this.inner.currentRevision(), this.rev, 1);
     }
     if (this.closed) throw new InvalidRequestError('storage closed');

@@ -254,11 +254,16 @@ export class KVStorage implements Storage {
       kvw = this.kv.watch(keyOrPrefix, {
         afterRevision: startRev,
         onEvents,
-        onError: () => q.end(),
+        onError: (err) => {
+          // a start revision the backend found compacted only once the watch ran
+          if (err instanceof CompactedError) q.push({ type: 'ERROR', object: statusObject(410, 'Expired', WATCH_TOO_OLD_MESSAGE) });
+          q.end();
+        },
         onProgress: (rev) => {
           if (opts.allowWatchBookmarks) q.push(bookmark(rev));
         },
       });
+      if (!kvw.requestProgress) q.progressSupported = false;
     } catch (err) {
       if (!(err instanceof CompactedError)) throw err;
       q.push({ type: 'ERROR', object: statusObject(410, 'Expired', WATCH_TOO_OLD_MESSAGE) });

@@ -18,6 +18,8 @@ export class EventQueue implements WatchStream {
   private stopped = false;
   /** True once the stream was cut off for being too slow. */
   overflowed = false;
+  /** False when the producer cannot answer progress requests. */
+  progressSupported?: boolean;
   private forced = 0;
   private consumed = 0;
   private map: ((ev: WatchEvent) => WatchEvent) | undefined;
