@@ -105,10 +105,7 @@ export async function checkObject(
   // Built-in kinds: a required field the strategy checks itself is left to it (its text, as upstream's).
   const own = def.custom ? undefined : opts.reportsRequired;
   const invalid = issues.filter(
-    (i) =>
-      (i.kind !== 'type' || def.custom) &&
-      i.kind !== 'unknown' &&
-      !(i.kind === 'required' && !def.custom && (i.path === 'status' || i.path.startsWith('status.') || own?.has(anyIndex(i.path)))),
+    (i) => (i.kind !== 'type' || def.custom) && i.kind !== 'unknown' && !(i.kind === 'required' && !def.custom && (i.path === 'status' || i.path.startsWith('status.') || own?.has(anyIndex(i.path)))),
   );
   if (invalid.length) {
     // a custom resource's list or map value prints as Go prints the unstructured value (%#v)

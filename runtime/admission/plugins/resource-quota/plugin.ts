@@ -92,8 +92,7 @@ export function resourceQuotaPlugin(access: QuotaAccess, now: () => number = Dat
     name: 'ResourceQuota',
     // a namespace without quotas waits for nothing
     handles: (attrs) =>
-      counted(attrs) &&
-      (queues.has(attrs.namespace) || limitedFor(limitedResources, attrs.group, attrs.resource).length > 0 || !access.mayHaveQuotas || access.mayHaveQuotas(attrs.namespace)),
+      counted(attrs) && (queues.has(attrs.namespace) || limitedFor(limitedResources, attrs.group, attrs.resource).length > 0 || !access.mayHaveQuotas || access.mayHaveQuotas(attrs.namespace)),
     async validate(attrs) {
       if (!counted(attrs)) return;
       // a namespace without quotas waits for nothing, unless the resource is limited
