@@ -2,6 +2,7 @@
 // group directories for custom resources, and ranges mapped with their ends.
 import { describe, expect, it } from 'vitest';
 import { KeyLayout, etcdResourcePath } from './key-layout.ts';
+import { resources } from '../../../generated/registry.ts';
 
 describe('etcd key layout', () => {
   const l = new KeyLayout('/registry');
@@ -25,6 +26,17 @@ describe('etcd key layout', () => {
     expect(l.fromEtcd(etcd, ours)).toBe(ours);
   });
 
+  it('gives every stored group and resource a directory of its own', () => {
+    const owner = new Map<string, string>();
+    for (const r of resources) {
+      const dir = etcdResourcePath(r.group, r.resource);
+      const gr = `${r.group}/${r.resource}`;
+      expect(owner.get(dir) ?? gr, `${dir} holds ${owner.get(dir)} and ${gr}`).toBe(gr);
+      owner.set(dir, gr);
+    }
+    expect(etcdResourcePath('events.k8s.io', 'events')).not.toBe(etcdResourcePath('', 'events'));
+  });
+
   it('maps range ends of a resource and of a namespace', () => {
     expect(l.endToEtcd('/registry/core/configmaps0')).toBe('/registry/configmaps0');
     expect(l.endToEtcd('/registry/core/services0')).toBe('/registry/services/specs0');
@@ -40,6 +52,5 @@ describe('etcd key layout', () => {
   it('takes another prefix, with or without a trailing slash', () => {
     expect(new KeyLayout('/other/').toEtcd('/registry/core/pods/a/b')).toBe('/other/pods/a/b');
     expect(etcdResourcePath('', 'events')).toBe('events');
-    expect(etcdResourcePath('events.k8s.io', 'events')).toBe('events');
   });
 });

@@ -45,6 +45,12 @@ const SPECIAL_PREFIXES: Record<string, string> = {
   'networking.k8s.io/ingresses': 'ingress',
   'extensions/podsecuritypolicies': 'podsecuritypolicy',
   'policy/podsecuritypolicies': 'podsecuritypolicy',
+  // Upstream keeps events.k8s.io Events in core's `events` directory: one store
+  // for both groups. Here they are two stores still (each its own watch cache
+  // and revision ranges), and one directory would show each the other's
+  // objects: events.k8s.io's stay in their group's directory until the two
+  // are one store.
+  'events.k8s.io/events': 'events.k8s.io/events',
 };
 
 /** The etcd directory (without the prefix) of a group's resource, as kube-apiserver names it. */
