@@ -16,7 +16,7 @@
 // expired context.
 
 import type { AdmissionAttributes, AdmissionStage } from '../registry/write-services.ts';
-import { isPromise } from '../api/maybe.ts';
+import { isPromise, settled } from '../api/maybe.ts';
 import { errors } from '../api/errors.ts';
 
 export type { AdmissionAttributes };
@@ -92,21 +92,9 @@ export class AdmissionChain implements AdmissionStage {
     const observer = this.observer;
     if (!observer) return p[step]!(attrs);
     const start = performance.now();
-    const done = (rejected: boolean) => observer.plugin(p.name, step, attrs.operation, rejected, (performance.now() - start) / 1000);
-    let r: void | Promise<void>;
-    try {
-      r = p[step]!(attrs);
-    } catch (err) {
-      done(true);
-      throw err;
-    }
-    if (!isPromise(r)) return done(false);
-    return r.then(
-      () => done(false),
-      (err: unknown) => {
-        done(true);
-        throw err;
-      },
+    return settled(
+      () => p[step]!(attrs),
+      (ok) => observer.plugin(p.name, step, attrs.operation, !ok, (performance.now() - start) / 1000),
     );
   }
 

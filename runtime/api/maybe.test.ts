@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { andThen, isPromise } from './maybe.ts';
+import { andThen, isPromise, settled } from './maybe.ts';
 
 describe('isPromise', () => {
   const rows: [string, unknown, boolean][] = [
@@ -34,5 +34,35 @@ describe('andThen', () => {
       }),
     ).rejects.toThrow('no');
     expect(called).toBe(false);
+  });
+});
+
+describe('settled', () => {
+  const boom = new Error('boom');
+  const rows: [string, () => unknown, boolean, string][] = [
+    ['a value now: told at once, no promise', () => 5, false, 'ok 5'],
+    [
+      'a throw now: told, thrown on',
+      () => {
+        throw boom;
+      },
+      false,
+      'failed boom',
+    ],
+    ['a promise that resolves', () => Promise.resolve(7), true, 'ok 7'],
+    ['a promise that rejects', () => Promise.reject(boom), true, 'failed boom'],
+  ];
+  it.each(rows)('%s', async (_n, run, async, want) => {
+    const told: string[] = [];
+    const done = (ok: boolean, value: unknown, err: unknown) => told.push(ok ? `ok ${String(value)}` : `failed ${(err as Error).message}`);
+    let out: unknown;
+    try {
+      out = settled(run, done);
+    } catch (err) {
+      expect(err).toBe(boom);
+    }
+    expect(isPromise(out)).toBe(async);
+    if (async) await (out as Promise<unknown>).catch((err: unknown) => expect(err).toBe(boom));
+    expect(told).toEqual([want]);
   });
 });

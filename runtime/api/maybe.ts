@@ -16,3 +16,32 @@ export function isPromise<T>(v: Maybe<T>): v is Promise<T> {
 export function andThen<T, U>(v: Maybe<T>, f: (value: T) => Maybe<U>): Maybe<U> {
   return isPromise(v) ? v.then(f) : f(v);
 }
+
+/**
+ * Runs `run` and tells `done` how it ended (`ok` with its value, or not
+ * with its error, which is then thrown on): at once when the answer is
+ * there, else once it is. The value itself is passed on unchanged.
+ */
+export function settled<T>(run: () => Maybe<T>, done: (ok: boolean, value: T | undefined, err: unknown) => void): Maybe<T> {
+  let out: Maybe<T>;
+  try {
+    out = run();
+  } catch (err) {
+    done(false, undefined, err);
+    throw err;
+  }
+  if (!isPromise(out)) {
+    done(true, out, undefined);
+    return out;
+  }
+  return out.then(
+    (value) => {
+      done(true, value, undefined);
+      return value;
+    },
+    (err: unknown) => {
+      done(false, undefined, err);
+      throw err;
+    },
+  );
+}

@@ -39,7 +39,7 @@ import { parseRequestInfo, routingPath, type RequestInfo } from './request-info.
 import { responseBodySize, sendBytes, sendJSON, sendStatus } from './respond.ts';
 import { ApiError, errors, toApiError } from '../api/errors.ts';
 import { groupVersion } from '../api/keys.ts';
-import { andThen, isPromise, type Maybe } from '../api/maybe.ts';
+import { andThen, isPromise, settled, type Maybe } from '../api/maybe.ts';
 import { prettyPrint } from './pretty.ts';
 import { requestHeader, requestTarget } from './request-headers.ts';
 import { newRequestRecord, type RequestRecord } from '../api/request-record.ts';
@@ -212,24 +212,10 @@ export function createApp(opts: AppOptions): Hono<Env> {
   /** Authentication, counted in authentication_attempts when there are metrics. */
   const authenticate = (auth: AuthRequest): Maybe<UserInfo> => {
     if (!metrics) return opts.authentication.authenticate(auth);
-    const failed = (err: unknown) => {
-      metrics.authenticationAttempt(err instanceof ApiError && err.code === 401 ? 'failure' : 'error');
-      throw err;
-    };
-    let out: Maybe<UserInfo>;
-    try {
-      out = opts.authentication.authenticate(auth);
-    } catch (err) {
-      return failed(err);
-    }
-    if (!isPromise(out)) {
-      metrics.authenticationAttempt('success');
-      return out;
-    }
-    return out.then((user) => {
-      metrics.authenticationAttempt('success');
-      return user;
-    }, failed);
+    return settled(
+      () => opts.authentication.authenticate(auth),
+      (ok, _user, err) => metrics.authenticationAttempt(ok ? 'success' : err instanceof ApiError && err.code === 401 ? 'failure' : 'error'),
+    );
   };
 
   /**
@@ -249,26 +235,9 @@ export function createApp(opts: AppOptions): Hono<Env> {
   /** The endpoint, its outcome counted in the request metrics. */
   const metered = (c: Context<Env>, info: RequestInfo, user: UserInfo): Maybe<Response> => {
     if (!metrics) return endpoint(c, info, user);
-    let out: Maybe<Response>;
-    try {
-      out = endpoint(c, info, user);
-    } catch (err) {
-      requestDone(c, info, undefined, err);
-      throw err;
-    }
-    if (!isPromise(out)) {
-      requestDone(c, info, out);
-      return out;
-    }
-    return out.then(
-      (res) => {
-        requestDone(c, info, res);
-        return res;
-      },
-      (err: unknown) => {
-        requestDone(c, info, undefined, err);
-        throw err;
-      },
+    return settled(
+      () => endpoint(c, info, user),
+      (_ok, res, err) => requestDone(c, info, res, err),
     );
   };
 
@@ -448,26 +417,9 @@ export function createApp(opts: AppOptions): Hono<Env> {
   /** serve(), then its line in the request log. */
   const logged = (c: Context<Env>): Maybe<Response> => {
     const started = performance.now();
-    let out: Maybe<Response>;
-    try {
-      out = serve(c);
-    } catch (err) {
-      logRequest(c, started, undefined, err);
-      throw err;
-    }
-    if (!isPromise(out)) {
-      logRequest(c, started, out);
-      return out;
-    }
-    return out.then(
-      (res) => {
-        logRequest(c, started, res);
-        return res;
-      },
-      (err: unknown) => {
-        logRequest(c, started, undefined, err);
-        throw err;
-      },
+    return settled(
+      () => serve(c),
+      (_ok, res, err) => logRequest(c, started, res, err),
     );
   };
 
