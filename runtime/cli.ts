@@ -26,6 +26,8 @@ import { StorageOpenError } from './storage/sqlite/open-errors.ts';
 import { tuneServerHeap } from './server/heap.ts';
 import { ShowHiddenMetricsError, disabledMetrics, showHiddenMetrics } from './metrics/stability.ts';
 import { Logger, LoggingFormatError, loggingFormat, serverLogger, setServerLogger } from './logging/logger.ts';
+import { EndpointReconcilerTypeError } from './builtins/kubernetes-endpoints.ts';
+import { LeaderElectionConfigError } from './controllers/leaderelection/elector.ts';
 
 async function main(): Promise<void> {
   tuneServerHeap();
@@ -185,6 +187,18 @@ async function main(): Promise<void> {
     generatedDir: flags['generated-dir'] as string | undefined,
     serviceClusterIPRange: String(flags['service-cluster-ip-range']),
     advertiseAddress: flags['advertise-address'] as string | undefined,
+    endpointReconcilerType: flags['endpoint-reconciler-type'] as string | undefined,
+    apiserverCount: Number(flags['apiserver-count']),
+    leaderElect: Boolean(flags['leader-elect']),
+    leaderElection: {
+      leaseDurationMs: Number(flags['leader-elect-lease-duration']),
+      renewDeadlineMs: Number(flags['leader-elect-renew-deadline']),
+      retryPeriodMs: Number(flags['leader-elect-retry-period']),
+      name: String(flags['leader-elect-resource-name']),
+      namespace: String(flags['leader-elect-resource-namespace']),
+    },
+    clusterSigningCertFile: (flags['cluster-signing-cert-file'] as string | undefined) || undefined,
+    clusterSigningKeyFile: (flags['cluster-signing-key-file'] as string | undefined) || undefined,
     maxRequestsInflight: Number(flags['max-requests-inflight']),
     maxMutatingRequestsInflight: Number(flags['max-mutating-requests-inflight']),
     requestTimeoutMs: Number(flags['request-timeout']),
@@ -243,10 +257,12 @@ main().catch((err) => {
     err instanceof AuthorizationModeError ||
     err instanceof RuntimeConfigError ||
     err instanceof FeatureGateError ||
-    err instanceof AuditSetupError
+    err instanceof AuditSetupError ||
+    err instanceof EndpointReconcilerTypeError
   )
     console.error(`Error: ${err.message}`);
   else if (err instanceof AdmissionConfigError) console.error(`Error: failed to initialize admission: ${err.message}`);
+  else if (err instanceof LeaderElectionConfigError) console.error(`Error: --leader-elect: ${err.message}`);
   else console.error(err);
   process.exit(1);
 });

@@ -34,7 +34,7 @@ import { startNamespaceController } from '../controllers/namespace.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import { installLocalAPIServices } from './apiservices.ts';
 import { bootstrapNamespaces } from './bootstrap.ts';
-import { installKubernetesEndpoints } from './kubernetes-endpoints.ts';
+import { installKubernetesEndpoints, type EndpointReconcilerOptions } from './kubernetes-endpoints.ts';
 import { installComponentStatus } from './component-status.ts';
 import { publishExtensionAuthentication } from './extension-authentication.ts';
 import { startServiceAccountController } from './default-serviceaccounts.ts';
@@ -93,11 +93,17 @@ export interface BuiltinContext {
   openapiDir?: string;
   /** What serving CustomResourceDefinitions takes (absent: stored CRDs are not served). */
   crds?: Omit<CrdServingDeps, 'api'>;
+  /** How the `kubernetes` Endpoints are kept (--endpoint-reconciler-type and the master leases). */
+  endpointReconciler: EndpointReconcilerOptions;
 }
 
 export interface InstalledBuiltins {
-  /** Starts the in-process controllers (namespace deletion, service accounts and their tokens, kube-root-ca.crt, CSR signing, bootstrap tokens, Event TTL); at most once. */
-  startControllers(): void;
+  /**
+   * Starts the in-process controllers (namespace deletion, service accounts and their tokens, kube-root-ca.crt, CSR signing, bootstrap tokens,
+   * Event TTL, quota usage): kube-controller-manager's, run while this server leads (leader-election.ts); the caller stops them, and may start them
+   * again later (undefined once stop() began).
+   */
+  startControllers(): StartedControllers | undefined;
   stop(): Promise<void>;
 }
 
@@ -135,7 +141,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   const rbacIndex = ctx.rbacIndex ? await startRbacIndex(ctx.api, ctx.rbacIndex) : undefined;
   const services = await installServiceAllocation(ctx.api, ctx.flags);
   const apiServices = await installLocalAPIServices(ctx.api, ctx.discovery);
-  const endpoints = await installKubernetesEndpoints(ctx.api, ctx.flags);
+  const endpoints = await installKubernetesEndpoints(ctx.api, ctx.flags, ctx.endpointReconciler);
   if (ctx.extensionAuthentication) await publishExtensionAuthentication(ctx.api, ctx.extensionAuthentication);
   // ClusterRole aggregation fills the rules of admin, edit and view, which authorization reads: it runs before readiness
   const aggregation = controllers.has('clusterrole-aggregation') ? startClusterRoleAggregation(ctx.api) : undefined;
@@ -147,18 +153,15 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   await webhooks?.synced();
   let running = true;
   installComponentStatus(ctx.api, () => running);
-  let started: StartedControllers | undefined;
   return {
     startControllers() {
-      if (!running || started) return;
-      started = startControllers(ctx, controllers);
+      return running ? startControllers(ctx, controllers) : undefined;
     },
     async stop() {
       running = false;
       await services?.stop();
       await apiServices?.stop();
       await endpoints.stop();
-      await started?.stop();
       await aggregation?.stop();
       await rbacIndex?.stop();
       crdAPIServices?.stop();
@@ -176,7 +179,7 @@ function tolerationSeconds(flags: BuiltinContext['flags']): { notReadySeconds?: 
   return { notReadySeconds: n(flags['default-not-ready-toleration-seconds']), unreachableSeconds: n(flags['default-unreachable-toleration-seconds']) };
 }
 
-interface StartedControllers {
+export interface StartedControllers {
   stop(): Promise<void>;
 }
 

@@ -1,12 +1,22 @@
-// The `kubernetes` Endpoints and EndpointSlice in `default`: the server's own
-// address behind the `kubernetes` Service, port `https` (TCP) on the secure
-// port. Written at start (created, or put back when they differ) and
-// created again whenever one is deleted, as upstream's endpoint reconciler
-// keeps them. The address is --advertise-address, else --bind-address
-// unless it is a wildcard or loopback, else the first non-internal address
-// of a host interface (upstream's choice of advertise address; endpoints
-// may not hold loopback addresses); with none, no objects are written. The
-// port is --secure-port (6443 by default), the Service's targetPort.
+// The `kubernetes` Endpoints and EndpointSlice in `default`: the addresses
+// of the API servers behind the `kubernetes` Service, port `https` (TCP) on
+// the secure port, kept as upstream's endpoint reconciler keeps them
+// (--endpoint-reconciler-type):
+//   - lease (the default): every server refreshes its master lease
+//     (master-leases.ts) every 10 seconds and writes the addresses of all live
+//     leases, sorted; a server that stops removes its lease and writes the
+//     others (the last one leaves the objects as they are, as upstream refuses
+//     to erase every address); a killed one drops out when its lease expires.
+//   - master-count: this server's address is added to those listed, and with
+//     more than --apiserver-count the ones after it (wrapping around) go.
+//   - none: the objects are not written.
+// Written at start (created, or put back when they differ), at every
+// interval, and again whenever one is deleted. The address is
+// --advertise-address, else --bind-address unless it is a wildcard or
+// loopback, else the first non-internal address of a host interface
+// (upstream's choice of advertise address; endpoints may not hold loopback
+// addresses); with none, no objects are written. The port is --secure-port
+// (6443 by default), the Service's targetPort.
 
 import { networkInterfaces } from 'node:os';
 import { ApiError } from '../api/errors.ts';
@@ -20,6 +30,7 @@ import { type WatchLoop, startWatchLoop } from './watch-loop.ts';
 import { groupVersion } from '../api/keys.ts';
 import { APISERVER_WRITER } from '../registry/write-services.ts';
 import { storedOrNone } from './read-first.ts';
+import { ENDPOINT_RECONCILE_INTERVAL_MS, type MasterLeases } from './master-leases.ts';
 
 export const NAME = 'kubernetes';
 export const LABEL_SKIP_MIRROR = 'endpointslice.kubernetes.io/skip-mirror';
@@ -55,23 +66,56 @@ export function apiServerEndpoint(flags: Record<string, unknown>, host = hostAdd
   return ip ? { ip, port } : undefined;
 }
 
-export function kubernetesEndpoints(ep: APIServerEndpoint): Obj {
+export type EndpointReconcilerType = 'lease' | 'master-count' | 'none';
+export const ENDPOINT_RECONCILER_TYPES: readonly EndpointReconcilerType[] = ['master-count', 'lease', 'none'];
+
+export class EndpointReconcilerTypeError extends Error {}
+
+/** --endpoint-reconciler-type (default lease). */
+export function endpointReconcilerType(v: string | undefined): EndpointReconcilerType {
+  const t = v === undefined || v === '' ? 'lease' : v;
+  if (!(ENDPOINT_RECONCILER_TYPES as readonly string[]).includes(t)) {
+    throw new EndpointReconcilerTypeError(`--endpoint-reconciler-type: invalid value "${t}" (one of ${ENDPOINT_RECONCILER_TYPES.join(', ')})`);
+  }
+  return t as EndpointReconcilerType;
+}
+
+/** The addresses the master-count reconciler writes: ours added, sorted; over count, those after ours (wrapping) removed. */
+export function masterCountAddresses(current: readonly string[], own: string, count: number): string[] {
+  const ips = [...new Set([...current, own])].sort();
+  const max = Math.max(1, count);
+  let i = ips.indexOf(own);
+  while (ips.length > max) {
+    const drop = (i + 1) % ips.length;
+    ips.splice(drop, 1);
+    if (drop < i) i--;
+  }
+  return ips;
+}
+
+/** The Endpoints listing every address (sorted) on the port. */
+export function kubernetesEndpoints(ips: readonly string[], port: number): Obj {
   return {
     apiVersion: 'v1',
     kind: 'Endpoints',
     metadata: { name: NAME, namespace: NS_DEFAULT, labels: { [LABEL_SKIP_MIRROR]: 'true' } },
-    subsets: [{ addresses: [{ ip: ep.ip }], ports: [{ name: 'https', port: ep.port, protocol: 'TCP' }] }],
+    subsets: [{ addresses: [...ips].sort().map((ip) => ({ ip })), ports: [{ name: 'https', port, protocol: 'TCP' }] }],
   };
 }
 
-export function kubernetesEndpointSlice(apiVersion: string, ep: APIServerEndpoint): Obj {
+/** The EndpointSlice of the addresses of one family (that of the first), one endpoint each. */
+export function kubernetesEndpointSlice(apiVersion: string, ips: readonly string[], port: number): Obj {
+  const v6 = ips[0]?.includes(':') ?? false;
   return {
     apiVersion,
     kind: 'EndpointSlice',
     metadata: { name: NAME, namespace: NS_DEFAULT, labels: { [LABEL_SERVICE_NAME]: NAME } },
-    addressType: ep.ip.includes(':') ? 'IPv6' : 'IPv4',
-    endpoints: [{ addresses: [ep.ip], conditions: { ready: true } }],
-    ports: [{ name: 'https', port: ep.port, protocol: 'TCP' }],
+    addressType: v6 ? 'IPv6' : 'IPv4',
+    endpoints: [...ips]
+      .filter((ip) => ip.includes(':') === v6)
+      .sort()
+      .map((ip) => ({ addresses: [ip], conditions: { ready: true } })),
+    ports: [{ name: 'https', port, protocol: 'TCP' }],
   };
 }
 
@@ -110,47 +154,92 @@ async function ensure(res: ServedResource, desired: Obj): Promise<void> {
 }
 
 export interface KubernetesEndpointsBuiltin {
+  /** Removes this server's lease and writes the others' addresses, then stops. */
   stop(): Promise<void>;
 }
 
-export async function installKubernetesEndpoints(api: ApiIndex, flags: Record<string, unknown>): Promise<KubernetesEndpointsBuiltin> {
-  const ep = apiServerEndpoint(flags);
-  const targets: { res: ServedResource; desired: Obj }[] = [];
-  if (!ep) return { async stop() {} };
-  const endpoints = api.byKind('', 'Endpoints');
-  if (endpoints) targets.push({ res: endpoints, desired: kubernetesEndpoints(ep) });
-  const slices = api.byKind('discovery.k8s.io', 'EndpointSlice');
-  if (slices) targets.push({ res: slices, desired: kubernetesEndpointSlice(groupVersion(slices.storageDef.group, slices.storageDef.version), ep) });
+export interface EndpointReconcilerOptions {
+  type?: EndpointReconcilerType;
+  /** The lease reconciler's record of live servers. */
+  leases: MasterLeases;
+  /** --apiserver-count (master-count; default 1). */
+  masterCount?: number;
+  /** How often the addresses are written again (default 10 s, upstream's). */
+  intervalMs?: number;
+  log?: (msg: string) => void;
+}
 
-  const loops: WatchLoop[] = [];
-  for (const t of targets) {
-    await ensure(t.res, t.desired).catch((err) => {
-      // `default` is missing only when namespaces are not served
-      if (!(err instanceof ApiError && err.code === 404)) throw err;
-    });
-    let pending: Promise<void> = Promise.resolve();
-    const again = () => {
-      pending = pending
-        .then(() => ensure(t.res, t.desired))
-        .catch(() => {
-          /* the namespace may be going away at shutdown */
-        });
-    };
-    loops.push(
-      startWatchLoop(t.res.store, NS_DEFAULT, {
-        resync(items) {
-          if (!items.some((o) => o.metadata?.name === NAME)) again();
-        },
-        event(ev) {
-          if (ev.type === 'DELETED' && ev.object.metadata?.name === NAME) again();
-        },
-      }),
-    );
-    loops.push({ stop: () => pending });
-  }
+/** The addresses listed in a stored Endpoints. */
+function listedAddresses(ep: Obj | undefined): string[] {
+  const subsets: Obj[] = Array.isArray(ep?.subsets) ? ep.subsets : [];
+  return subsets
+    .flatMap((s) => (Array.isArray(s.addresses) ? s.addresses : []))
+    .map((a: Obj) => String(a?.ip ?? ''))
+    .filter((ip: string) => ip !== '');
+}
+
+export async function installKubernetesEndpoints(api: ApiIndex, flags: Record<string, unknown>, opts: EndpointReconcilerOptions): Promise<KubernetesEndpointsBuiltin> {
+  const ep = apiServerEndpoint(flags);
+  const type = opts.type ?? 'lease';
+  if (!ep || type === 'none') return { async stop() {} };
+  const endpoints = api.byKind('', 'Endpoints');
+  const slices = api.byKind('discovery.k8s.io', 'EndpointSlice');
+  const sliceVersion = slices && groupVersion(slices.storageDef.group, slices.storageDef.version);
+  const targets = [endpoints, slices].filter((r): r is ServedResource => !!r);
+  const leases = opts.leases;
+  let stopping = false;
+
+  /** The addresses to write: none when there is nothing this server may write. */
+  const addresses = async (): Promise<string[]> => {
+    if (type === 'master-count') {
+      const stored = endpoints ? await storedOrNone(endpoints.store, NS_DEFAULT, NAME) : undefined;
+      return masterCountAddresses(listedAddresses(stored), ep.ip, opts.masterCount ?? 1);
+    }
+    if (!stopping) await leases.update(ep.ip);
+    const ips = new Set(await leases.list());
+    if (stopping) ips.delete(ep.ip);
+    else ips.add(ep.ip);
+    return [...ips].sort();
+  };
+  const reconcile = async (): Promise<void> => {
+    const ips = await addresses();
+    // upstream refuses to erase every address of the kubernetes Service
+    if (ips.length === 0) return;
+    for (const res of targets) {
+      const desired = res === endpoints ? kubernetesEndpoints(ips, ep.port) : kubernetesEndpointSlice(sliceVersion!, ips, ep.port);
+      await ensure(res, desired).catch((err) => {
+        // `default` is missing only when namespaces are not served
+        if (!(err instanceof ApiError && err.code === 404)) throw err;
+      });
+    }
+  };
+
+  await reconcile();
+  let pending: Promise<void> = Promise.resolve();
+  const again = () => {
+    pending = pending.then(reconcile).catch((err) => opts.log?.(`unable to reconcile the kubernetes endpoints: ${(err as Error).message}`));
+  };
+  const timer = setInterval(again, opts.intervalMs ?? ENDPOINT_RECONCILE_INTERVAL_MS);
+  timer.unref();
+  const loops: WatchLoop[] = targets.map((res) =>
+    startWatchLoop(res.store, NS_DEFAULT, {
+      resync(items) {
+        if (!items.some((o) => o.metadata?.name === NAME)) again();
+      },
+      event(ev) {
+        if (ev.type === 'DELETED' && ev.object.metadata?.name === NAME) again();
+      },
+    }),
+  );
   return {
     async stop() {
+      clearInterval(timer);
       for (const l of loops) await l.stop();
+      await pending;
+      if (type !== 'lease') return;
+      stopping = true;
+      await leases.remove(ep.ip);
+      await reconcile().catch((err) => opts.log?.(`unable to remove this server from the kubernetes endpoints: ${(err as Error).message}`));
     },
   };
 }

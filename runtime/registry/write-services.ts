@@ -110,6 +110,9 @@ export const NAMESPACE_CONTROLLER_WRITER: Writer = { user: serviceAccount('names
 /** The service-account controller (every namespace's `default` ServiceAccount; kube-controller-manager's). */
 export const SERVICE_ACCOUNT_CONTROLLER_WRITER: Writer = { user: serviceAccount('service-account-controller'), manager: 'kube-controller-manager' };
 
+/** kube-controller-manager itself: its leader election Lease (its own credentials, as upstream). */
+export const CONTROLLER_MANAGER_WRITER: Writer = { user: { name: 'system:kube-controller-manager', groups: [GROUP_AUTHENTICATED] }, manager: 'kube-controller-manager' };
+
 /** The service-account tokens controller (kube-controller-manager's own root credentials, as upstream). */
 export const TOKENS_CONTROLLER_WRITER: Writer = { user: { name: 'system:kube-controller-manager', groups: [GROUP_AUTHENTICATED] }, manager: 'kube-controller-manager' };
 

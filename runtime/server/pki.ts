@@ -7,6 +7,12 @@
 //     that expires within 30 days, is issued anew by the same CA.
 //   - --tls-cert-file/--tls-private-key-file replace the serving certificate;
 //     --client-ca-file replaces the CA trusted for client certificates.
+//   - --cluster-signing-cert-file/--cluster-signing-key-file name the CA
+//     instead of a generated one (kube-controller-manager's flags for the CA
+//     that signs CSRs): it signs this server's serving and admin certificates
+//     (kept as above, with no ca.crt/ca.key written) and the CSRs. Replicas
+//     given one CA each keep their own serving certificate, and a client
+//     certificate of one is valid on every other.
 //   - Without a data directory (tests, embedders) the CA and certificates
 //     live in memory and are made once per process.
 
@@ -28,6 +34,9 @@ export interface PKIOptions {
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
   clientCAFile?: string;
+  /** --cluster-signing-cert-file and --cluster-signing-key-file: the CA instead of a generated one. */
+  clusterSigningCertFile?: string;
+  clusterSigningKeyFile?: string;
   now?: number;
 }
 
@@ -78,10 +87,25 @@ function matchesKey(pair: KeyPairPEM): boolean {
 
 const createKey = (pem: string) => createPrivateKey(pem);
 
-// in-memory servers of one process share one CA and reuse certificates for the same hosts
+// in-memory servers of one process share one CA and reuse certificates for the same CA and hosts
 let memoryCA: Promise<KeyPairPEM> | undefined;
 const memoryServing = new Map<string, Promise<KeyPairPEM>>();
-let memoryAdmin: Promise<KeyPairPEM> | undefined;
+const memoryAdmin = new Map<string, Promise<KeyPairPEM>>();
+
+/** The CA of --cluster-signing-cert-file and --cluster-signing-key-file (a CA certificate and its key). */
+function givenCA(certFile: string, keyFile: string): KeyPairPEM {
+  const pair = { certPEM: readFile(certFile, '--cluster-signing-cert-file'), keyPEM: readFile(keyFile, '--cluster-signing-key-file') };
+  let cert: X509Certificate;
+  try {
+    cert = new X509Certificate(pair.certPEM);
+    createKey(pair.keyPEM);
+  } catch (err) {
+    throw new PKIError(`cannot load the cluster signing CA: ${(err as Error).message}`);
+  }
+  if (!cert.ca) throw new PKIError(`--cluster-signing-cert-file ${certFile} is not a CA certificate`);
+  if (!matchesKey(pair)) throw new PKIError(`--cluster-signing-key-file ${keyFile} is not the key of --cluster-signing-cert-file ${certFile}`);
+  return pair;
+}
 
 async function onDisk(dir: string, base: string, make: () => Promise<KeyPairPEM>, good: (p: KeyPairPEM) => boolean, notes: string[]): Promise<KeyPairPEM> {
   const crt = join(dir, `${base}.crt`);
@@ -103,6 +127,10 @@ export async function preparePKI(o: PKIOptions): Promise<ServerPKI> {
   if (Boolean(o.tlsCertFile) !== Boolean(o.tlsPrivateKeyFile)) {
     throw new PKIError('--tls-cert-file and --tls-private-key-file must be given together');
   }
+  if (Boolean(o.clusterSigningCertFile) !== Boolean(o.clusterSigningKeyFile)) {
+    throw new PKIError('--cluster-signing-cert-file and --cluster-signing-key-file must be given together');
+  }
+  const signing = o.clusterSigningCertFile ? givenCA(o.clusterSigningCertFile, o.clusterSigningKeyFile!) : undefined;
   const serving = (ca: KeyPairPEM) => issueCertificate(ca, { commonName: 'kube-apiserver', hosts: o.hosts, usage: 'server', validityDays: 365, now });
   const admin = (ca: KeyPairPEM) => issueCertificate(ca, { commonName: ADMIN_USER, organizations: [GROUP_MASTERS], usage: 'client', validityDays: 365, now });
 
@@ -112,20 +140,22 @@ export async function preparePKI(o: PKIOptions): Promise<ServerPKI> {
   if (o.certDir) {
     mkdirSync(o.certDir, { recursive: true, mode: 0o700 });
     const dir = o.certDir;
-    ca = await onDisk(
-      dir,
-      'ca',
-      () => createCA('specserver-ca', 3650, now),
-      (p) => {
-        try {
-          const c = new X509Certificate(p.certPEM);
-          return c.ca && Date.parse(c.validTo) - RENEW_BEFORE_MS > now;
-        } catch {
-          return false;
-        }
-      },
-      notes,
-    );
+    ca =
+      signing ??
+      (await onDisk(
+        dir,
+        'ca',
+        () => createCA('specserver-ca', 3650, now),
+        (p) => {
+          try {
+            const c = new X509Certificate(p.certPEM);
+            return c.ca && Date.parse(c.validTo) - RENEW_BEFORE_MS > now;
+          } catch {
+            return false;
+          }
+        },
+        notes,
+      ));
     const caCert = new X509Certificate(ca.certPEM);
     if (!o.tlsCertFile)
       servingPair = await onDisk(
@@ -144,9 +174,9 @@ export async function preparePKI(o: PKIOptions): Promise<ServerPKI> {
     );
   } else {
     memoryCA ??= createCA('specserver-ca', 3650, now);
-    ca = await memoryCA;
+    ca = signing ?? (await memoryCA);
     if (!o.tlsCertFile) {
-      const key = [...o.hosts].sort().join(',');
+      const key = `${ca.certPEM}|${[...o.hosts].sort().join(',')}`;
       let p = memoryServing.get(key);
       if (!p) {
         p = serving(ca);
@@ -154,8 +184,12 @@ export async function preparePKI(o: PKIOptions): Promise<ServerPKI> {
       }
       servingPair = await p;
     }
-    memoryAdmin ??= admin(ca);
-    adminPair = await memoryAdmin;
+    let a = memoryAdmin.get(ca.certPEM);
+    if (!a) {
+      a = admin(ca);
+      memoryAdmin.set(ca.certPEM, a);
+    }
+    adminPair = await a;
   }
 
   if (o.tlsCertFile) {

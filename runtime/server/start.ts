@@ -52,7 +52,10 @@ import { type AuditFlags, buildAuditor } from './audit.ts';
 import { kubeconfigYAML } from './kubeconfig.ts';
 import { listen } from './listen.ts';
 import { boundURL, canonicalAddress, checkBindAddress, clientURL, insecureBindWarning, isWildcardAddress } from '../http/bind-address.ts';
-import { apiServerEndpoint } from '../builtins/kubernetes-endpoints.ts';
+import { apiServerEndpoint, endpointReconcilerType } from '../builtins/kubernetes-endpoints.ts';
+import { masterLeases } from '../builtins/master-leases.ts';
+import { DEFAULT_LEADER_ELECTION, runElectedControllers, type ElectedControllers, type LeaderElectionFlags } from '../builtins/leader-election.ts';
+import { validateElectionTimings } from '../controllers/leaderelection/elector.ts';
 import { DEFAULT_SERVICE_CIDR } from '../registry/strategies/service/allocate.ts';
 import { ServerMetrics } from '../metrics/server-metrics.ts';
 import { showHiddenMetrics } from '../metrics/stability.ts';
@@ -143,6 +146,20 @@ export interface StartOptions extends AuthorizationOptions {
   controllers?: string[];
   /** --advertise-address: the address the `kubernetes` Endpoints publish. */
   advertiseAddress?: string;
+  /** --endpoint-reconciler-type: lease (default; every live replica's address), master-count or none. */
+  endpointReconcilerType?: string;
+  /** --apiserver-count: the addresses the master-count reconciler keeps (default 1). */
+  apiserverCount?: number;
+  /**
+   * --leader-elect (default true): the controllers that must run once (garbage collector, namespace, tokens ...) run only while this
+   * replica holds the kube-controller-manager Lease. Only on etcd: a SQLite store has one process.
+   */
+  leaderElect?: boolean;
+  /** --leader-elect-lease-duration, -renew-deadline, -retry-period (ms; 15 s, 10 s, 2 s) and -resource-namespace/-name. */
+  leaderElection?: Partial<LeaderElectionFlags>;
+  /** --cluster-signing-cert-file and --cluster-signing-key-file: the CA (PEM) that signs the serving, admin and CSR certificates instead of a generated one (replicas share it). */
+  clusterSigningCertFile?: string;
+  clusterSigningKeyFile?: string;
   /** --service-cluster-ip-range (CIDRs, comma-separated for dual-stack). */
   serviceClusterIPRange?: string;
   /** --service-node-port-range (`30000-32767`). */
@@ -211,6 +228,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     if (bindWarning) logger.warning(bindWarning);
   }
   validateAuthorizationOptions(options);
+  const reconcilerType = endpointReconcilerType(options.endpointReconcilerType);
+  const election = leaderElection(options);
   const features = serverFeatureGates(options);
   for (const w of features.warnings) (options.log ?? console.warn)(w);
   const auditor = options.audit ? buildAuditor(options.audit) : undefined;
@@ -230,6 +249,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         tlsCertFile: options.tlsCertFile,
         tlsPrivateKeyFile: options.tlsPrivateKeyFile,
         clientCAFile: options.clientCAFile,
+        clusterSigningCertFile: options.clusterSigningCertFile,
+        clusterSigningKeyFile: options.clusterSigningKeyFile,
       });
   for (const note of pki?.notes ?? []) warn(note);
 
@@ -514,16 +535,33 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     admissionConfigs,
     openapiDir: generated.openapiDir,
     crds: { storageFor: storage.storageFor, services: writeServices, schemas: customSchemas, compiler: options.crdValidatorCompiler, features },
+    endpointReconciler: { type: reconcilerType, leases: masterLeases(storage.kv), masterCount: options.apiserverCount, log: warn },
   });
   for (const plugin of options.admissionPlugins ?? []) admission.add(plugin);
   bootstrapped = true;
   // ready. The controllers, the garbage collector among them, are kube-controller-manager's
   // upstream, which readiness does not wait for: they start on a later turn of the event
-  // loop, and startServer() resolves once they have started
-  const gc = controllers.has('garbagecollector') ? new GarbageCollector(api) : undefined;
+  // loop, while this replica leads (on etcd), and startServer() resolves once they have
+  // started or another replica was found leading
+  let elected: ElectedControllers | undefined;
   await startAfterReady(async () => {
-    builtins.startControllers();
-    await gc?.start();
+    elected = await runElectedControllers(
+      api,
+      election,
+      async () => {
+        const started = builtins.startControllers();
+        if (!started) return undefined;
+        const gc = controllers.has('garbagecollector') ? new GarbageCollector(api) : undefined;
+        await gc?.start();
+        return {
+          async stop() {
+            await gc?.stop();
+            await started.stop();
+          },
+        };
+      },
+      warn,
+    );
   });
   const scheme = plain ? 'http' : 'https';
   const url = clientURL(host, port, scheme);
@@ -568,7 +606,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         if (!(await drain!.shortDone(drainTimeoutMs))) {
           log(`${drain!.counts().short} request(s) still in flight after ${drainTimeoutMs / 1000}s: ending them`);
         }
-        await gc?.stop();
+        await elected?.stop();
         await builtins.stop();
         await nodeGraphLoop?.stop();
         authn.close();
@@ -587,6 +625,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       return stopped;
     },
   };
+}
+
+/** The election settings when the controllers are elected: on etcd unless --leader-elect=false; the timings checked as client-go checks them. */
+function leaderElection(options: StartOptions): LeaderElectionFlags | undefined {
+  const given = Object.fromEntries(Object.entries(options.leaderElection ?? {}).filter(([, v]) => v !== undefined && v !== '')) as Partial<LeaderElectionFlags>;
+  const election = { ...DEFAULT_LEADER_ELECTION, ...given };
+  if (!options.etcd || options.leaderElect === false) return undefined;
+  validateElectionTimings(election.leaseDurationMs, election.renewDeadlineMs, election.retryPeriodMs);
+  return election;
 }
 
 /** Runs start on the event loop's next turn, after the callbacks already due on this one. */

@@ -97,6 +97,12 @@ export interface KV {
   watch(prefix: string, opts: KVWatchOptions): KVWatcher;
   /** Drop history at or below revision (current values stay readable). */
   compact(revision: number): Promise<void>;
+  /**
+   * Optional (etcd: a lease granted for the key): put a value that goes away
+   * ttlSeconds after this write unless written again. Absent on a store one
+   * process owns (SQLite), where nothing outlives its writer unseen.
+   */
+  putWithTTL?(key: string, value: string, ttlSeconds: number): Promise<void>;
   close(): Promise<void>;
 }
 

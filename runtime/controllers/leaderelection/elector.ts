@@ -65,6 +65,8 @@ export interface ElectionConfig {
   retryPeriodMs: number;
   onStartedLeading(): void | Promise<void>;
   onStoppedLeading(): void | Promise<void>;
+  /** Called once, with the answer of the loop's first attempt (before onStartedLeading when it won). */
+  onFirstAttempt?(acquired: boolean): void;
   clock?: Clock;
   /** [0, 1) (default Math.random): the jitter of the acquire retries. */
   random?: () => number;
@@ -99,6 +101,7 @@ export class LeaderElector {
   private leading = false;
   private readonly abort = new AbortController();
   private running: Promise<void> | undefined;
+  private firstAttempt = true;
 
   constructor(private readonly cfg: ElectionConfig) {
     validateElectionTimings(cfg.leaseDurationMs, cfg.renewDeadlineMs, cfg.retryPeriodMs);
@@ -198,7 +201,14 @@ export class LeaderElector {
     const random = this.cfg.random ?? Math.random;
     while (!this.stopped) {
       // acquire: an attempt every retry period, jittered
-      while (!this.stopped && !(await this.tryAcquireOrRenew())) {
+      for (;;) {
+        if (this.stopped) return;
+        const acquired = await this.tryAcquireOrRenew();
+        if (this.firstAttempt) {
+          this.firstAttempt = false;
+          this.cfg.onFirstAttempt?.(acquired);
+        }
+        if (acquired) break;
         await this.clock.sleep(retryPeriodMs + random() * JITTER_FACTOR * retryPeriodMs, this.abort.signal);
       }
       if (this.stopped) return;

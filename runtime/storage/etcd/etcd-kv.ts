@@ -190,6 +190,12 @@ export class EtcdKV implements KV {
     return watcher;
   }
 
+  /** A put attached to a lease granted for ttlSeconds (each write its own lease; the previous one expires with nothing on it). */
+  async putWithTTL(key: string, value: string, ttlSeconds: number): Promise<void> {
+    const lease = await this.call(() => this.client.leaseClient.leaseGrant({ TTL: ttlSeconds }));
+    await this.call(() => this.client.kv.put({ key: buf(this.layout.toEtcd(key)), value: buf(value), lease: lease.ID }));
+  }
+
   async compact(revision: number): Promise<void> {
     try {
       await this.call(() => this.client.kv.compact({ revision }));
