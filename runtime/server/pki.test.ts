@@ -100,3 +100,40 @@ describe('preparePKI in memory', () => {
     expect(c.servingCAPEM).toBe(a.servingCAPEM);
   });
 });
+
+describe('preparePKI with --cluster-signing-cert-file/-key-file', () => {
+  it('two replicas given one CA: each its own serving certificate, serving and admin certificates all issued by it; no ca.* written', async () => {
+    const ca = await createCA('shared-ca');
+    writeFileSync(join(dir, 'shared.crt'), ca.certPEM);
+    writeFileSync(join(dir, 'shared.key'), ca.keyPEM);
+    const given = { clusterSigningCertFile: join(dir, 'shared.crt'), clusterSigningKeyFile: join(dir, 'shared.key') };
+    const one = await preparePKI({ certDir: join(dir, 'one'), hosts: [...hosts, '127.0.0.2'], ...given });
+    const two = await preparePKI({ hosts: [...hosts, '127.0.0.3'], ...given });
+    const caCert = new X509Certificate(ca.certPEM);
+    expect(one.servingCAPEM).toBe(ca.certPEM);
+    expect(two.servingCAPEM).toBe(ca.certPEM);
+    expect(one.serving.certPEM).not.toBe(two.serving.certPEM);
+    for (const p of [one.serving, two.serving, one.admin, two.admin]) expect(new X509Certificate(p.certPEM).checkIssued(caCert)).toBe(true);
+    expect(one.clientCAPEM).toBe(ca.certPEM);
+    expect(() => statSync(join(dir, 'one', 'ca.crt'))).toThrow();
+    // the CSR signer signs with it too
+    expect(one.ca).toEqual(ca);
+  });
+
+  it.each([
+    ['only the certificate', (d: string) => ({ clusterSigningCertFile: join(d, 'shared.crt') }), '--cluster-signing-cert-file and --cluster-signing-key-file must be given together'],
+    ['a certificate that is no CA', (d: string) => ({ clusterSigningCertFile: join(d, 'leaf.crt'), clusterSigningKeyFile: join(d, 'leaf.key') }), 'is not a CA certificate'],
+    ['a key of another certificate', (d: string) => ({ clusterSigningCertFile: join(d, 'shared.crt'), clusterSigningKeyFile: join(d, 'leaf.key') }), 'is not the key of --cluster-signing-cert-file'],
+    ['a missing file', (d: string) => ({ clusterSigningCertFile: join(d, 'nope.crt'), clusterSigningKeyFile: join(d, 'shared.key') }), 'cannot read --cluster-signing-cert-file'],
+  ])('refuses %s', async (_n, flags, message) => {
+    const ca = await createCA('shared-ca');
+    const leaf = await issueCertificate(ca, { commonName: 'leaf', hosts: ['localhost'], usage: 'server', validityDays: 30 });
+    writeFileSync(join(dir, 'shared.crt'), ca.certPEM);
+    writeFileSync(join(dir, 'shared.key'), ca.keyPEM);
+    writeFileSync(join(dir, 'leaf.crt'), leaf.certPEM);
+    writeFileSync(join(dir, 'leaf.key'), leaf.keyPEM);
+    const err = await preparePKI({ hosts, ...flags(dir) }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PKIError);
+    expect((err as Error).message).toContain(message);
+  });
+});

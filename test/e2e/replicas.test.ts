@@ -37,6 +37,15 @@ async function eventually(cond: () => Promise<boolean>, what: string, ms = 90_00
 
 const LEASE_SECONDS = 4;
 
+/** The keys etcd holds under a prefix (its JSON gateway). */
+async function etcdKeys(etcd: TestEtcd, prefix: string): Promise<string[]> {
+  const b64 = (v: string) => Buffer.from(v).toString('base64');
+  const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  const res = await fetch(`${etcd.url}/v3/kv/range`, { method: 'POST', body: JSON.stringify({ key: b64(prefix), range_end: b64(end), keys_only: true }) });
+  const body = (await res.json()) as { kvs?: { key: string }[] };
+  return (body.kvs ?? []).map((kv) => Buffer.from(kv.key, 'base64').toString()).sort();
+}
+
 /** The certificate a TLS server presents (DER). */
 function servingCertificate(url: string): Promise<X509Certificate> {
   const u = new URL(url);
@@ -59,7 +68,9 @@ describe.skipIf(!etcdAvailable())('two replicas on one etcd (kubectl)', () => {
   const replicas: { name: string; bind: string; advertise: string; proc?: ServerProcess }[] = [
     { name: 'a', bind: '127.0.0.2', advertise: '192.0.2.1' },
     { name: 'b', bind: '127.0.0.3', advertise: '192.0.2.2' },
+    { name: 'c', bind: '127.0.0.4', advertise: '192.0.2.3' },
   ];
+  let args: (r: (typeof replicas)[number]) => string[];
 
   beforeAll(async () => {
     etcd = await startEtcd();
@@ -71,7 +82,7 @@ describe.skipIf(!etcdAvailable())('two replicas on one etcd (kubectl)', () => {
     writeFileSync(join(dir, 'sa.key'), sa.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
     writeFileSync(join(dir, 'sa.pub'), sa.publicKey.export({ type: 'spki', format: 'pem' }));
     port = await freePort();
-    const args = (r: (typeof replicas)[number]) => [
+    args = (r) => [
       '--etcd-servers',
       etcd.url,
       '--bind-address',
@@ -102,6 +113,7 @@ describe.skipIf(!etcdAvailable())('two replicas on one etcd (kubectl)', () => {
   afterAll(async () => {
     await a?.stop();
     await b?.stop();
+    await replicas[2].proc?.stop();
     await etcd?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -183,7 +195,7 @@ describe.skipIf(!etcdAvailable())('two replicas on one etcd (kubectl)', () => {
     const holder: string = (await lease()).spec.holderIdentity;
     expect(holder).toMatch(/^[^_]+_[0-9a-f-]{36}$/);
     expect((await lease()).spec.leaseDurationSeconds).toBe(LEASE_SECONDS);
-    const leading = replicas.filter((r) => r.proc!.output().includes(`leading as ${holder}`));
+    const leading = replicas.filter((r) => r.proc?.output().includes(`leading as ${holder}`));
     expect(leading.map((r) => r.name)).toEqual(['a']);
     expect(b.output()).not.toContain('leading as');
 
@@ -223,5 +235,19 @@ describe.skipIf(!etcdAvailable())('two replicas on one etcd (kubectl)', () => {
     await eventually(async () => (await kb()(['get', 'configmap', 'dependent2'])).code !== 0, 'the dependent is collected by b');
     // a's master lease expires; b's next reconcile writes its address alone
     await eventually(async () => (await addresses(kb())) === '192.0.2.2', 'the killed replica leaves the endpoints', 120_000);
+  });
+
+  it('a replica that stops gracefully removes its master lease and its address at once; the leader keeps leading', { timeout: 120_000 }, async () => {
+    const c = (replicas[2].proc = await startServerProcess(args(replicas[2])));
+    await eventually(async () => (await addresses(kb())) === '192.0.2.2 192.0.2.3', 'c joins the endpoints');
+    expect(await etcdKeys(etcd, '/registry/masterleases/')).toEqual(['/registry/masterleases/192.0.2.2', '/registry/masterleases/192.0.2.3']);
+    const holder = (await lease()).spec.holderIdentity;
+    expect(c.output()).not.toContain('leading as');
+    expect(await c.stop()).toBe(0);
+    replicas[2].proc = undefined;
+    // removed on the way out, not left to expire
+    expect(await etcdKeys(etcd, '/registry/masterleases/')).toEqual(['/registry/masterleases/192.0.2.2']);
+    expect(await addresses(kb())).toBe('192.0.2.2');
+    expect((await lease()).spec.holderIdentity).toBe(holder);
   });
 });
