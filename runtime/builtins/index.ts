@@ -5,8 +5,10 @@
 // that need them, and admission plugins (those that authorize approving and signing CSRs ask
 // the server's authorizer). startServer() calls installBuiltins() once after it
 // listens and before /readyz passes, and startControllers() once readiness
-// holds: the controllers are kube-controller-manager's upstream, which
-// kube-apiserver's readiness does not wait for. stop() ends them.
+// holds and whenever this replica wins the controller-manager Lease
+// (leader-election.ts): the controllers are kube-controller-manager's
+// upstream, which kube-apiserver's readiness does not wait for; the caller
+// stops them. stop() ends the rest.
 
 import type { AdmissionChain } from '../admission/chain.ts';
 import type { Discovery } from '../http/discovery.ts';
