@@ -54,6 +54,7 @@ import { listen } from './listen.ts';
 import { boundURL, canonicalAddress, checkBindAddress, clientURL, insecureBindWarning, isWildcardAddress } from '../http/bind-address.ts';
 import { apiServerEndpoint, endpointReconcilerType } from '../builtins/kubernetes-endpoints.ts';
 import { masterLeases } from '../builtins/master-leases.ts';
+import { startIdentityLease, type IdentityLease } from '../builtins/apiserver-identity.ts';
 import { DEFAULT_LEADER_ELECTION, runElectedControllers, type ElectedControllers, type LeaderElectionFlags } from '../builtins/leader-election.ts';
 import { validateElectionTimings } from '../controllers/leaderelection/elector.ts';
 import { DEFAULT_SERVICE_CIDR } from '../registry/strategies/service/allocate.ts';
@@ -544,7 +545,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // loop, while this replica leads (on etcd), and startServer() resolves once they have
   // started or another replica was found leading
   let elected: ElectedControllers | undefined;
+  let identityLease: IdentityLease | undefined;
   await startAfterReady(async () => {
+    // replicas on etcd publish their identity Leases (APIServerIdentity); a lone SQLite server keeps its store quiet
+    if (options.etcd && features.enabled('APIServerIdentity')) identityLease = await startIdentityLease(api, { log: warn });
     elected = await runElectedControllers(
       api,
       election,
@@ -607,6 +611,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           log(`${drain!.counts().short} request(s) still in flight after ${drainTimeoutMs / 1000}s: ending them`);
         }
         await elected?.stop();
+        await identityLease?.stop();
         await builtins.stop();
         await nodeGraphLoop?.stop();
         authn.close();

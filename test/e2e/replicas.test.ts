@@ -8,14 +8,17 @@
 // works through it); SIGKILL of the leader hands the lease to the other,
 // never before the lease duration has passed since the last renewal; the
 // `kubernetes` Endpoints list both advertised addresses, then drop the
-// killed one once its master lease expires. The replicas listen on two
-// loopback addresses with one port (the Endpoints carry one port for all),
+// killed one once its master lease expires, and a replica stopping
+// gracefully removes its own at once; the identity Lease of the host is
+// published, and an expired one is collected by a starting server. The
+// replicas listen on loopback addresses with one port (the Endpoints carry
+// one port for all),
 // and advertise two documentation addresses (endpoints refuse loopback).
 import { generateKeyPairSync, X509Certificate } from 'node:crypto';
 import { connect } from 'node:tls';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ETCD_SKIP_MESSAGE, etcdAvailable, freePort, startEtcd, type TestEtcd } from '../support/etcd.ts';
@@ -23,6 +26,7 @@ import { startServerProcess, type ServerProcess } from '../support/server-proces
 import { ensureClients } from '../support/clients.ts';
 import { kubectlFor, run } from '../support/kubectl.ts';
 import { createCA } from '../../runtime/auth/pki/certs.ts';
+import { identityLeaseName } from '../../runtime/builtins/apiserver-identity.ts';
 
 if (!etcdAvailable()) console.warn(ETCD_SKIP_MESSAGE);
 
@@ -207,6 +211,15 @@ describe.skipIf(!etcdAvailable())('two replicas on one etcd (kubectl)', () => {
     await eventually(async () => (await kb()(['get', 'configmap', 'dependent'])).code !== 0, 'the dependent is collected');
   });
 
+  it('publishes the identity Lease of the host (APIServerIdentity): one name per host name, held by one of the replicas', { timeout: 60_000 }, async () => {
+    const list = JSON.parse((await kb()(['get', 'leases', '-n', 'kube-system', '-l', 'apiserver.kubernetes.io/identity=kube-apiserver', '-o', 'json'])).stdout);
+    expect(list.items.map((l: { metadata: { name: string } }) => l.metadata.name)).toEqual([identityLeaseName(hostname())]);
+    const [l] = list.items;
+    expect(l.metadata.labels['kubernetes.io/hostname']).toBe(hostname());
+    expect(l.spec.leaseDurationSeconds).toBe(3600);
+    expect(l.spec.holderIdentity).toMatch(new RegExp(`^${identityLeaseName(hostname())}_[0-9a-f-]{36}$`));
+  });
+
   it('lists both addresses in the kubernetes endpoints', { timeout: 60_000 }, async () => {
     await eventually(async () => (await addresses(ka())) === '192.0.2.1 192.0.2.2', 'both addresses');
     const slice = JSON.parse((await kb()(['get', 'endpointslice', 'kubernetes', '-o', 'json'])).stdout);
@@ -238,7 +251,27 @@ describe.skipIf(!etcdAvailable())('two replicas on one etcd (kubectl)', () => {
   });
 
   it('a replica that stops gracefully removes its master lease and its address at once; the leader keeps leading', { timeout: 120_000 }, async () => {
+    // identity Leases: an expired one is collected when a server starts; a fresh one and one without the label are not
+    const identity = (name: string, renewed: number, labelled: boolean) =>
+      JSON.stringify({
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name, namespace: 'kube-system', labels: labelled ? { 'apiserver.kubernetes.io/identity': 'kube-apiserver' } : {} },
+        spec: { holderIdentity: name, leaseDurationSeconds: 3600, renewTime: new Date(renewed).toISOString().replace('Z', '000Z') },
+      });
+    const twoHoursAgo = Date.now() - 2 * 3_600_000;
+    for (const [n, renewed, labelled] of [
+      ['apiserver-expired', twoHoursAgo, true],
+      ['apiserver-fresh', Date.now(), true],
+      ['not-an-identity', twoHoursAgo, false],
+    ] as const) {
+      expect((await kb()(['create', '-f', '-'], { input: identity(n, renewed, labelled) })).code).toBe(0);
+    }
     const c = (replicas[2].proc = await startServerProcess(args(replicas[2])));
+    const left = (await kb()(['get', 'leases', '-n', 'kube-system', '-o', 'name'])).stdout;
+    expect(left).not.toContain('lease.coordination.k8s.io/apiserver-expired');
+    expect(left).toContain('lease.coordination.k8s.io/apiserver-fresh');
+    expect(left).toContain('lease.coordination.k8s.io/not-an-identity');
     await eventually(async () => (await addresses(kb())) === '192.0.2.2 192.0.2.3', 'c joins the endpoints');
     expect(await etcdKeys(etcd, '/registry/masterleases/')).toEqual(['/registry/masterleases/192.0.2.2', '/registry/masterleases/192.0.2.3']);
     const holder = (await lease()).spec.holderIdentity;
