@@ -82,8 +82,11 @@ export async function runElectedControllers(
     log,
     async onStartedLeading() {
       log(`leading as ${identity}: starting the controllers`);
-      running = await start();
-      firstDone();
+      try {
+        running = await start();
+      } finally {
+        firstDone();
+      }
     },
     async onStoppedLeading() {
       log(`no longer leading as ${identity}: stopping the controllers`);

@@ -211,6 +211,35 @@ describe('the election loop', () => {
     await a.e.stop();
   });
 
+  it('keeps renewing while onStartedLeading is still running; stops leading only after it finished', async () => {
+    const clock = new FakeClock();
+    const lock = new MemoryLock();
+    const events: string[] = [];
+    let finishStart: () => void = () => {};
+    const e = new LeaderElector({
+      ...timings,
+      identity: 'a',
+      lock,
+      clock,
+      random: () => 0,
+      onStartedLeading: () => new Promise<void>((r) => (finishStart = () => (events.push('started'), r()))),
+      onStoppedLeading: () => void events.push('stopped'),
+    });
+    e.run();
+    await clock.advance(0);
+    const acquired = lock.stored!.record.renewTime;
+    await clock.advance(20_000);
+    // the start is slow, the renewals went on
+    expect(lock.stored!.record.renewTime - acquired).toBe(20_000);
+    expect(events).toEqual([]);
+    const stopping = e.stop();
+    await settle();
+    expect(events).toEqual([]);
+    finishStart();
+    await stopping;
+    expect(events).toEqual(['started', 'stopped']);
+  });
+
   it('stop() releases the lease so that another candidate takes it on its next attempt', async () => {
     const clock = new FakeClock();
     const lock = new MemoryLock();

@@ -102,6 +102,7 @@ export class LeaderElector {
   private readonly abort = new AbortController();
   private running: Promise<void> | undefined;
   private firstAttempt = true;
+  private started: Promise<void> = Promise.resolve();
 
   constructor(private readonly cfg: ElectionConfig) {
     validateElectionTimings(cfg.leaseDurationMs, cfg.renewDeadlineMs, cfg.retryPeriodMs);
@@ -185,10 +186,7 @@ export class LeaderElector {
   async stop(): Promise<void> {
     this.abort.abort();
     await this.running;
-    if (this.leading) {
-      this.leading = false;
-      await this.cfg.onStoppedLeading();
-    }
+    if (this.leading) await this.stopLeading();
     if (this.isLeader()) await this.release();
   }
 
@@ -214,7 +212,10 @@ export class LeaderElector {
       if (this.stopped) return;
       this.cfg.log?.(`successfully acquired lease as ${this.cfg.identity}`);
       this.leading = true;
-      await this.cfg.onStartedLeading();
+      // the callback runs beside the renewals (as client-go runs it in its own goroutine): a slow start does not let the lease lapse
+      this.started = Promise.resolve()
+        .then(() => this.cfg.onStartedLeading())
+        .catch((err) => this.cfg.log?.(`starting to lead failed: ${(err as Error).message}`));
       // renew every retry period; no success within the renew deadline loses the lease
       let lastRenew = this.clock.now();
       for (;;) {
@@ -230,9 +231,15 @@ export class LeaderElector {
         if (this.clock.now() - lastRenew >= renewDeadlineMs) break;
       }
       this.cfg.log?.(`failed to renew lease: timed out waiting for the condition; ${this.cfg.identity} stopped leading`);
-      this.leading = false;
-      await this.cfg.onStoppedLeading();
+      await this.stopLeading();
     }
+  }
+
+  /** onStoppedLeading, once onStartedLeading has finished. */
+  private async stopLeading(): Promise<void> {
+    this.leading = false;
+    await this.started;
+    await this.cfg.onStoppedLeading();
   }
 
   /** The attempt's answer, or false once ms passed without one (the attempt is abandoned, as client-go cancels its context). */
