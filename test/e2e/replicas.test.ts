@@ -12,8 +12,8 @@
 // gracefully removes its own at once; the identity Lease of the host is
 // published, and an expired one is collected by a starting server. The
 // replicas listen on loopback addresses with one port (the Endpoints carry
-// one port for all),
-// and advertise two documentation addresses (endpoints refuse loopback).
+// one port for all) and advertise documentation addresses (endpoints
+// refuse loopback).
 import { generateKeyPairSync, X509Certificate } from 'node:crypto';
 import { connect } from 'node:tls';
 import { spawn } from 'node:child_process';

@@ -99,6 +99,27 @@ describe.skipIf(!etcdAvailable())('etcd backend: what the shared suites cannot s
     await own?.stop();
   });
 
+  it('putWithTTL: a key under the prefix that goes once its TTL passed without a rewrite (the master leases)', async () => {
+    const kv = await openEtcdKV({ endpoints: [own.url], prefix: '/registry' });
+    try {
+      await kv.putWithTTL('/masterleases/192.0.2.1', 'one', 1);
+      await kv.putWithTTL('/masterleases/192.0.2.2', 'two', 3600);
+      expect((await kv.list('/masterleases/')).kvs.map((e) => [e.key, e.value])).toEqual([
+        ['/masterleases/192.0.2.1', 'one'],
+        ['/masterleases/192.0.2.2', 'two'],
+      ]);
+      // a rewrite keeps it with a new lease
+      await kv.putWithTTL('/masterleases/192.0.2.2', 'two again', 3600);
+      expect((await kv.get('/masterleases/192.0.2.2'))?.value).toBe('two again');
+      const end = Date.now() + 30_000;
+      while ((await kv.get('/masterleases/192.0.2.1')) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+      expect(await kv.get('/masterleases/192.0.2.1')).toBeNull();
+      expect((await kv.list('/masterleases/')).kvs.map((e) => e.key)).toEqual(['/masterleases/192.0.2.2']);
+    } finally {
+      await kv.close();
+    }
+  });
+
   it('lays keys out as kube-apiserver does and reads the compaction another process made', async () => {
     const a = await openEtcdKV({ endpoints: [own.url], prefix: '/registry' });
     const b = await openEtcdKV({ endpoints: [own.url], prefix: '/registry' });
