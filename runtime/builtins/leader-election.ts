@@ -6,7 +6,10 @@
 // (--leader-elect-resource-namespace/-name), as upstream's
 // kube-controller-manager elects itself (controllers/leaderelection/); they
 // stop when the lease is lost and start again when it is won back. The
-// identity is `<hostname>_<uuid>`, new at every start. Without election
+// identity is `<hostname>_<uuid>`, new at every start. As client-go does,
+// a Normal Event `LeaderElection` on the Lease says `<identity> became
+// leader` (and `stopped leading` when a renewal deadline passed), from the
+// component kube-controller-manager. Without election
 // (--leader-elect=false, or a store one process owns: SQLite) they run from
 // start to stop.
 
@@ -16,6 +19,9 @@ import { LeaderElector, realClock, type Clock } from '../controllers/leaderelect
 import { LeaseLock } from '../controllers/leaderelection/lease-lock.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import { CONTROLLER_MANAGER_WRITER } from '../registry/write-services.ts';
+import type { RegistryStore } from '../registry/store.ts';
+import { formatRFC3339 } from '../api/rfc3339.ts';
+import { storedOrNone } from './read-first.ts';
 
 export interface LeaderElectionFlags {
   leaseDurationMs: number;
@@ -43,6 +49,35 @@ export interface ElectedControllers {
   identity?: string;
   /** Stops the controllers (and, when leading, releases the lease). */
   stop(): Promise<void>;
+}
+
+let eventSeq = 0n;
+
+/** client-go's legacy event recorder's Event about the Lease: named `<lease>.<nanoseconds in hex>`, source and reporting component kube-controller-manager. */
+async function recordLeaseEvent(api: ApiIndex, leases: RegistryStore, namespace: string, name: string, message: string): Promise<void> {
+  const events = api.byKind('', 'Event');
+  if (!events) return;
+  const lease = await storedOrNone(leases, namespace, name);
+  const now = Date.now();
+  const at = formatRFC3339(now);
+  await events.store.create(
+    namespace,
+    {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: `${name}.${(BigInt(now) * 1_000_000n + (eventSeq++ % 1_000_000n)).toString(16)}`, namespace },
+      involvedObject: { kind: 'Lease', namespace, name, uid: lease?.metadata?.uid, apiVersion: 'coordination.k8s.io/v1', resourceVersion: lease?.metadata?.resourceVersion },
+      reason: 'LeaderElection',
+      message,
+      source: { component: 'kube-controller-manager' },
+      firstTimestamp: at,
+      lastTimestamp: at,
+      count: 1,
+      type: 'Normal',
+      reportingComponent: 'kube-controller-manager',
+    },
+    { writer: CONTROLLER_MANAGER_WRITER },
+  );
 }
 
 /** kube-controller-manager's identity: the host name, `_`, a new UUID. */
@@ -80,6 +115,9 @@ export async function runElectedControllers(
     retryPeriodMs: election.retryPeriodMs,
     clock,
     log,
+    recordEvent(message) {
+      recordLeaseEvent(api, leases.store, election.namespace, election.name, `${identity} ${message}`).catch((err) => log(`unable to record the leader election event: ${(err as Error).message}`));
+    },
     async onStartedLeading() {
       log(`leading as ${identity}: starting the controllers`);
       try {

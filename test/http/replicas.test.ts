@@ -1,7 +1,8 @@
 // Replicas in one process: the election and endpoint reconciler options
 // refused at start as upstream refuses them; on SQLite (one process per
 // store) no Lease is written and the controllers run; on etcd two servers
-// elect one controller manager, and the leader stopping gracefully hands the
+// elect one controller manager (an Event on the Lease says who became
+// leader), and the leader stopping gracefully hands the
 // Lease back at once (holder emptied), so that the other takes it on its next
 // attempt instead of after the lease duration (five minutes here).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +78,17 @@ describe.skipIf(!etcdAvailable())('two servers on one etcd', () => {
     try {
       const holder = (await call(first, 'GET', LEASE)).body.spec.holderIdentity;
       expect(logs[0]).toContain(`leading as ${holder}: starting the controllers`);
+      // client-go's event on the Lease
+      const leaderEvents = async () =>
+        ((await call(first, 'GET', '/api/v1/namespaces/kube-system/events')).body.items as any[]).filter((e) => e.reason === 'LeaderElection' && e.message === `${holder} became leader`);
+      await until(async () => (await leaderEvents()).length === 1, 10_000);
+      const [ev] = await leaderEvents();
+      expect(ev).toMatchObject({
+        type: 'Normal',
+        source: { component: 'kube-controller-manager' },
+        involvedObject: { kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', namespace: 'kube-system', name: 'kube-controller-manager' },
+      });
+      expect(ev.metadata.name).toMatch(/^kube-controller-manager\.[0-9a-f]+$/);
       second = await start(1);
       expect(logs[1].some((l) => l.startsWith('leading as'))).toBe(false);
       await first.stop();

@@ -82,6 +82,7 @@ function candidate(id: string, lock: ResourceLock, clock: Clock) {
     random: () => 0,
     onStartedLeading: () => void events.push('started'),
     onStoppedLeading: () => void events.push('stopped'),
+    recordEvent: (m) => void events.push(`event: ${m}`),
   });
   return { e, events };
 }
@@ -177,14 +178,14 @@ describe('the election loop', () => {
     await clock.advance(0);
     b.e.run();
     await clock.advance(30_000);
-    expect(a.events).toEqual(['started']);
+    expect(a.events).toEqual(['event: became leader', 'started']);
     expect(b.events).toEqual([]);
     expect(lock.stored!.record.holderIdentity).toBe('a');
     // a dies without releasing: its renewals stop
     const died = clock.t;
     (a.e as unknown as { abort: AbortController }).abort.abort();
     await clock.advance(20_000);
-    expect(b.events).toEqual(['started']);
+    expect(b.events).toEqual(['event: became leader', 'started']);
     expect(lock.stored!.record.holderIdentity).toBe('b');
     // b took over no later than one lease duration plus one jittered retry after a's last renewal
     expect(lock.stored!.record.acquireTime - died).toBeLessThanOrEqual(15_000 + 2_000);
@@ -197,17 +198,17 @@ describe('the election loop', () => {
     const a = candidate('a', lock, clock);
     a.e.run();
     await clock.advance(0);
-    expect(a.events).toEqual(['started']);
+    expect(a.events).toEqual(['event: became leader', 'started']);
     lock.down = true;
     await clock.advance(9_000);
-    expect(a.events).toEqual(['started']);
+    expect(a.events).toEqual(['event: became leader', 'started']);
     await clock.advance(2_000);
-    expect(a.events).toEqual(['started', 'stopped']);
+    expect(a.events).toEqual(['event: became leader', 'started', 'event: stopped leading', 'stopped']);
     expect(a.e.isLeading).toBe(false);
     lock.down = false;
     await clock.advance(5_000);
     // its own record: it renews it as the holder
-    expect(a.events).toEqual(['started', 'stopped', 'started']);
+    expect(a.events).toEqual(['event: became leader', 'started', 'event: stopped leading', 'stopped', 'event: became leader', 'started']);
     await a.e.stop();
   });
 
@@ -250,10 +251,10 @@ describe('the election loop', () => {
     b.e.run();
     await clock.advance(4_000);
     await a.e.stop();
-    expect(a.events).toEqual(['started', 'stopped']);
+    expect(a.events).toEqual(['event: became leader', 'started', 'stopped']);
     expect(lock.stored!.record).toMatchObject({ holderIdentity: '', leaseDurationSeconds: 1 });
     await clock.advance(2_000);
-    expect(b.events).toEqual(['started']);
+    expect(b.events).toEqual(['event: became leader', 'started']);
     await b.e.stop();
   });
 });

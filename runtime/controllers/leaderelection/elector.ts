@@ -65,6 +65,8 @@ export interface ElectionConfig {
   retryPeriodMs: number;
   onStartedLeading(): void | Promise<void>;
   onStoppedLeading(): void | Promise<void>;
+  /** client-go's RecordEvent: `became leader` once the lock is taken, `stopped leading` when a renewal deadline passed. */
+  recordEvent?(message: string): void;
   /** Called once, with the answer of the loop's first attempt (before onStartedLeading when it won). */
   onFirstAttempt?(acquired: boolean): void;
   clock?: Clock;
@@ -211,6 +213,7 @@ export class LeaderElector {
       }
       if (this.stopped) return;
       this.cfg.log?.(`successfully acquired lease as ${this.cfg.identity}`);
+      this.cfg.recordEvent?.('became leader');
       this.leading = true;
       // the callback runs beside the renewals (as client-go runs it in its own goroutine): a slow start does not let the lease lapse
       this.started = Promise.resolve()
@@ -231,6 +234,7 @@ export class LeaderElector {
         if (this.clock.now() - lastRenew >= renewDeadlineMs) break;
       }
       this.cfg.log?.(`failed to renew lease: timed out waiting for the condition; ${this.cfg.identity} stopped leading`);
+      this.cfg.recordEvent?.('stopped leading');
       await this.stopLeading();
     }
   }
