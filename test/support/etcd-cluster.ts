@@ -177,7 +177,9 @@ export async function startEtcdCluster(opts: { size?: number; quotaBytes?: numbe
           const res = await fetch(`${m.url}/v3/maintenance/status`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(2000) });
           const st = (await res.json()) as { leader?: string; header?: { member_id?: string } };
           // the member list maps ids to names
-          const list = (await (await fetch(`${m.url}/v3/cluster/member/list`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(2000) })).json()) as { members?: { ID?: string; name?: string }[] };
+          const list = (await (await fetch(`${m.url}/v3/cluster/member/list`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(2000) })).json()) as {
+            members?: { ID?: string; name?: string }[];
+          };
           const leader = list.members?.find((x) => x.ID === st.leader);
           return leader?.name ? names.indexOf(leader.name) : -1;
         } catch {
