@@ -313,6 +313,8 @@ export async function openEtcdKV(opts: EtcdKVOptions): Promise<EtcdKV> {
     defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
     dialTimeout: opts.dialTimeoutMs ?? 20_000,
     faultHandling: { host: (h) => members.policy(h) as unknown as Policy, global: passThrough },
+    // an unpaged range (a big resource's list, a watch cache's first list) is one message: no 4 MiB cap, as kube-apiserver's client (MaxInt32)
+    grpcOptions: { 'grpc.max_receive_message_length': 2147483647 },
   });
   const kv = new EtcdKV(client, opts);
   const deadline = Date.now() + (opts.dialTimeoutMs ?? 20_000);
