@@ -10,6 +10,8 @@ describe('unsent and retryableRead', () => {
     ['14 UNAVAILABLE: etcdserver: request timed out', false, true],
     ['14 UNAVAILABLE: etcdserver: leader changed', false, true],
     ['14 UNAVAILABLE: Connection dropped', false, true],
+    ['14 UNAVAILABLE: read ECONNRESET', false, true],
+    ['14 UNAVAILABLE: failed to connect to all addresses', true, true],
     ['4 DEADLINE_EXCEEDED: Deadline exceeded after 10.001s', false, true],
     ['etcdserver: mvcc: required revision has been compacted', false, false],
     ['9 FAILED_PRECONDITION: etcdserver: request is too large', false, false],

@@ -19,7 +19,7 @@
 export const DOWN_MS = 1000;
 
 /** etcd3's text of a call that found no connection to the member (grpc-js: "No connection established"). */
-const UNSENT = /No connection established|ECONNREFUSED|ECONNRESET.*before|Connection refused|failed to connect/i;
+const UNSENT = /No connection established|ECONNREFUSED|Connection refused|failed to connect to all addresses/i;
 
 /** Whether a failed call provably never reached etcd, so that sending it again cannot apply it twice. */
 export function unsent(err: unknown): boolean {
