@@ -57,8 +57,8 @@ describe.skipIf(!etcdAvailable())('server on a three-member etcd cluster, killed
     await Promise.all(writers);
     expect(acked.length).toBeGreaterThanOrEqual(200);
 
-    // a new server process (its own data directory: nothing of the first is reused but etcd)
-    const s2 = await startServerProcess(args, { keepDataDir: true });
+    // the server started again on the same data directory (its certificates) and the same cluster
+    const s2 = await startServerProcess(args, { dataDir: s1.dataDir, keepDataDir: true });
     servers.push(s2);
     const res = await serverFetch(`${s2.url}/api/v1/namespaces/default/configmaps?labelSelector=crash%3D1`);
     expect(res.status).toBe(200);
