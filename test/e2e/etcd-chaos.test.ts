@@ -165,6 +165,8 @@ describe.skipIf(!etcdAvailable())('two servers on a three-member etcd cluster, a
     const failed: string[] = [];
     const unexpected: string[] = [];
     let stop = false;
+    /** When the writers were told to stop (an unanswered read gives up a minute after, so a broken run ends). */
+    let stoppedAt = 0;
     const ack = (name: string, seq: number) => {
       acked.set(name, Math.max(acked.get(name) ?? -1, seq));
       ackCount++;
@@ -175,7 +177,8 @@ describe.skipIf(!etcdAvailable())('two servers on a three-member etcd cluster, a
       /** Sends one request; a request the replica did not answer moves this writer to the survivor. */
       const send = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any } | undefined> => {
         try {
-          const res = await fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+          // bounded so that a hung replica ends a broken run (the server's own request timeout is 1 min)
+          const res = await fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined, signal: AbortSignal.timeout(120_000) });
           const out = { status: res.status, body: await res.json() };
           if (out.status >= 500) failed.push(`${method} ${path}: ${out.status} ${out.body?.message}`);
           return out;
@@ -193,6 +196,7 @@ describe.skipIf(!etcdAvailable())('two servers on a three-member etcd cluster, a
           if (r?.status === 200) return r.body as CM;
           if (r?.status === 404) return null;
           if (r && r.status < 500) throw new Error(`GET ${name}: ${r.status} ${JSON.stringify(r.body)}`);
+          if (stop && Date.now() - stoppedAt > 60_000) throw new Error(`GET ${name}: no answer since the writers were stopped`);
           // etcd electing a leader, the replica going away: ask again shortly
           await new Promise((res) => setTimeout(res, 20));
         }
@@ -266,6 +270,7 @@ describe.skipIf(!etcdAvailable())('two servers on a three-member etcd cluster, a
       await progress(afterReplica + 400, '400 more writes with one replica dead');
     } finally {
       stop = true;
+      stoppedAt = Date.now();
       await Promise.all(running);
     }
     expect(unexpected).toEqual([]);
