@@ -26,6 +26,7 @@ describe('bench suite', () => {
       'crd-reads',
       'crd-wide',
       'vap',
+      'etcd',
     ]);
     for (const f of FIGURES) expect(typeof f.run).toBe('function');
   });

@@ -1,4 +1,4 @@
-// The bench suite: runs every figure of bench/http/, bench/crd/ and bench/admission/ (or those named with
+// The bench suite: runs every figure of bench/http/, bench/crd/, bench/admission/ and bench/storage/backends.ts (or those named with
 // --only a,b), each against its baseline in the same run, prints a summary
 // table (ours, baseline, ratio, aim, met or not, the load average) and the
 // details below it, and writes the summary as JSON to .cache/bench/last.json.
@@ -26,9 +26,10 @@ import { figure as crdMemory } from './crd/memory.ts';
 import { figure as crdReads } from './crd/reads.ts';
 import { figure as crdWide } from './crd/wide.ts';
 import { figure as vap } from './admission/policies.ts';
+import { figure as etcd } from './storage/backends.ts';
 
 /** Every figure, in the order of the summary table. */
-export const FIGURES: Figure[] = [get, getAudit, getObserved, create, createWebhook, list, watchCreates, fanout, start, importFigure, rss, crdServe, crdRules, crdMemory, crdReads, crdWide, vap];
+export const FIGURES: Figure[] = [get, getAudit, getObserved, create, createWebhook, list, watchCreates, fanout, start, importFigure, rss, crdServe, crdRules, crdMemory, crdReads, crdWide, vap, etcd];
 
 export const SUMMARY_FILE = join(root, '.cache', 'bench', 'last.json');
 

@@ -167,6 +167,19 @@ describe.skipIf(!etcdAvailable())('etcd backend: what the shared suites cannot s
     }
   });
 
+  it("reads a range larger than gRPC's default 4 MiB message limit (an unpaged list of a big resource)", async () => {
+    const kv = await openEtcdKV({ endpoints: [own.url], prefix: '/big' });
+    try {
+      const value = 'x'.repeat(1024 * 1024);
+      for (let i = 0; i < 6; i++) await kv.create(`/b/${i}`, value);
+      const all = await kv.list('/b/');
+      expect(all.kvs.length).toBe(6);
+      expect(all.kvs.every((x) => x.value === value)).toBe(true);
+    } finally {
+      await kv.close();
+    }
+  });
+
   it('fails calls with a CommitFailedError while etcd is down, and a watch goes on after it is back', async () => {
     const kv = await openEtcdKV({ endpoints: [own.url], prefix: '/down', requestTimeoutMs: 3000 });
     try {

@@ -424,6 +424,8 @@ export class Cacher implements Storage {
   private async freshen(plan: ReadPlan): Promise<boolean> {
     await this.awaitReady();
     if (plan.kind === 'consistent') {
+      // a feed that cannot report progress cannot be waited on: storage answers, without asking it its revision first
+      if (this.innerStream?.progressSupported === false) return false;
       return this.waitFresh(await this.inner.currentRevision());
     }
     if (plan.kind === 'notOlderThan') {

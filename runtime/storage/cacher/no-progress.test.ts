@@ -14,10 +14,19 @@ const P = '/registry/core/configmaps/';
 const attrs = (o: Obj) => ({ labels: o.metadata?.labels ?? {}, fields: { 'metadata.name': o.metadata?.name ?? '' } });
 const cm = (name: string): Obj => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns' } });
 
+/** Calls of the KV's currentRevision() (a round trip on etcd). */
+let revisionCalls = 0;
+
 /** The KV with progress requests taken off its watchers. */
 function withoutProgress(kv: SqliteKV): KV {
   return new Proxy(kv, {
     get(target, prop, recv) {
+      if (prop === 'currentRevision') {
+        return () => {
+          revisionCalls++;
+          return target.currentRevision();
+        };
+      }
       if (prop === 'watch') {
         return (...args: Parameters<KV['watch']>): KVWatcher => {
           const w = target.watch(...args);
@@ -51,6 +60,15 @@ describe('Cacher over a watch without progress requests', () => {
     expect(list.items.map((o) => o.metadata.name)).toEqual(['a']);
     expect(list.resourceVersion).toBe(String(await kv.currentRevision()));
     expect((await cacher.get(`${P}ns/a`))!.metadata.name).toBe('a');
+  });
+
+  it('sends a consistent get to storage without asking storage its revision first (one read, not two)', async () => {
+    await cacher.create(`${P}ns/c`, cm('c'));
+    await kv.create('/registry/core/secrets/ns/s', '{}');
+    revisionCalls = 0;
+    expect((await cacher.get(`${P}ns/c`))!.metadata.name).toBe('c');
+    expect(await cacher.getEncoded(`${P}ns/c`)).toMatchObject({ apiVersion: 'v1' });
+    expect(revisionCalls).toBe(0);
   });
 
   it('starts a watch without resourceVersion at the cache revision', async () => {

@@ -13,9 +13,13 @@
 // compaction loop of kube-apiserver (and ours, compactor.ts) writes before it
 // compacts; compactedRevision() answers the larger of the two.
 //
-// Every unary call has a deadline; a call etcd does not answer in time, or
-// cannot be sent (no connection), fails with CommitFailedError carrying the
-// client's text (a 500 Status, as kube-apiserver passes etcd errors on).
+// Every unary call has a deadline. With several members (endpoints.ts) a
+// call that could not be sent to one (no connection) goes to another, a
+// write too; a read is sent again after any unavailability (a member lost,
+// a leader election), a write that may have reached etcd is not. A call that
+// still fails, or that etcd does not answer in time, fails with
+// CommitFailedError carrying the client's text (a 500 Status, as
+// kube-apiserver passes etcd errors on).
 import type { Etcd3, IRangeResponse, IKeyValue, ITxnResponse, IRequestOp } from 'etcd3';
 import {
   CompactedError,
@@ -34,6 +38,7 @@ import {
 import { CommitFailedError } from '../errors.ts';
 import { KeyLayout, prefixEnd } from './key-layout.ts';
 import { EtcdWatch, toKeyValue } from './etcd-watch.ts';
+import { MemberHealth, retryableRead, unsent } from './endpoints.ts';
 
 /** The key kube-apiserver's compactor keeps at the root of etcd (value: the revision compacted to). */
 export const COMPACT_REV_KEY = 'compact_rev_key';
@@ -65,29 +70,34 @@ export class EtcdKV implements KV {
   private progress = false;
   /** The etcd version the open found. */
   version = '';
+  /** How many times a call may be sent (members + 1: every member once, and one more after a pass-over expired). */
+  private attempts: number;
+  private timeoutMs: number;
 
   constructor(
     readonly client: Etcd3,
     opts: EtcdKVOptions,
   ) {
     this.layout = new KeyLayout(opts.prefix ?? '/registry');
+    this.attempts = Math.max(2, opts.endpoints.length + 1);
+    this.timeoutMs = opts.requestTimeoutMs ?? 10_000;
   }
 
   /** Reads compact_rev_key once, so that a store opened after a compaction knows it. */
   async init(): Promise<void> {
     await this.compactedRevision();
-    const st = await this.call(() => this.client.maintenance.status());
+    const st = await this.call(() => this.client.maintenance.status(), true);
     this.version = st.version;
     this.progress = progressReliable(st.version);
   }
 
   async currentRevision(): Promise<number> {
-    const res = await this.call(() => this.client.kv.range({ key: buf(COMPACT_REV_KEY), keys_only: true }));
+    const res = await this.call(() => this.client.kv.range({ key: buf(COMPACT_REV_KEY), keys_only: true }), true);
     return Number(res.header.revision);
   }
 
   async compactedRevision(): Promise<number> {
-    const res = await this.call(() => this.client.kv.range({ key: buf(COMPACT_REV_KEY) }));
+    const res = await this.call(() => this.client.kv.range({ key: buf(COMPACT_REV_KEY) }), true);
     const v = res.kvs[0] ? Number(res.kvs[0].value.toString('utf8')) : 0;
     if (Number.isSafeInteger(v) && v > this.compacted) this.compacted = v;
     return this.compacted;
@@ -206,13 +216,21 @@ export class EtcdKV implements KV {
     this.noteCompacted(revision);
   }
 
-  /** A short read with the health-check deadline: null when etcd answered, else why not. */
+  /**
+   * A short read with the health-check deadline: null when etcd answered, else
+   * why not. A member that cannot be reached is passed over (etcd is healthy
+   * while a quorum of its members answers).
+   */
   async health(timeoutMs: number): Promise<Error | null> {
-    try {
-      await this.client.kv.range({ key: buf(`${this.layout.prefix}/health`), keys_only: true }, { deadline: Date.now() + timeoutMs });
-      return null;
-    } catch (err) {
-      return err instanceof Error ? err : new Error(String(err));
+    const deadline = Date.now() + timeoutMs;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.client.kv.range({ key: buf(`${this.layout.prefix}/health`), keys_only: true }, { deadline });
+        return null;
+      } catch (err) {
+        if (unsent(err) && attempt < this.attempts && Date.now() < deadline) continue;
+        return err instanceof Error ? err : new Error(String(err));
+      }
     }
   }
 
@@ -239,7 +257,7 @@ export class EtcdKV implements KV {
   /** A range at a revision, with etcd's refusals turned into the contract's errors. */
   private async read(fn: () => Promise<IRangeResponse>, revision: number): Promise<IRangeResponse> {
     try {
-      return await this.call(fn);
+      return await this.call(fn, true);
     } catch (err) {
       if (err instanceof CompactedError) throw new CompactedError(revision, Math.max(this.compacted, revision + 1));
       if (err instanceof FutureRevisionError) throw new FutureRevisionError(revision, await this.currentRevision());
@@ -247,16 +265,26 @@ export class EtcdKV implements KV {
     }
   }
 
-  /** Runs one request; maps etcd's errors (compacted, future revision, unavailable). */
-  private async call<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs one request, sent again while that is safe (never sent; or a read,
+   * after any unavailability) and the deadline allows; maps etcd's errors
+   * (compacted, future revision, unavailable).
+   */
+  private async call<T>(fn: () => Promise<T>, read = false): Promise<T> {
     if (this.closed) throw new StorageError('storage closed');
-    try {
-      return await fn();
-    } catch (err) {
-      const text = err instanceof Error ? err.message : String(err);
-      if (text.includes(COMPACTED_TEXT)) throw new CompactedError(0, this.compacted);
-      if (text.includes(FUTURE_TEXT)) throw new FutureRevisionError(0, 0);
-      throw new CommitFailedError('etcd', text);
+    const end = Date.now() + this.timeoutMs;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn();
+      } catch (err) {
+        const text = err instanceof Error ? err.message : String(err);
+        if (text.includes(COMPACTED_TEXT)) throw new CompactedError(0, this.compacted);
+        if (text.includes(FUTURE_TEXT)) throw new FutureRevisionError(0, 0);
+        const again = unsent(err) || (read && retryableRead(err));
+        if (!again || attempt >= this.attempts || Date.now() >= end || this.closed) throw new CommitFailedError('etcd', text);
+        // a member that was not reached is passed over at once; a read after an election waits a little for the new leader
+        if (!unsent(err)) await new Promise((r) => setTimeout(r, 50 * attempt));
+      }
     }
   }
 }
@@ -281,14 +309,18 @@ export function progressReliable(version: string): boolean {
 export async function openEtcdKV(opts: EtcdKVOptions): Promise<EtcdKV> {
   const { Etcd3 } = await import('etcd3');
   const timeout = opts.requestTimeoutMs ?? 10_000;
-  // one attempt per endpoint and call: the deadline, not a retry loop, bounds a call
-  const passThrough = { execute: async <T>(fn: () => T): Promise<Awaited<T>> => await fn() } as unknown as NonNullable<NonNullable<ConstructorParameters<typeof Etcd3>[0]>['faultHandling']>['global'];
+  // the client's own retries are off: EtcdKV.call decides what is sent again; each member's policy is endpoints.ts's
+  type Policy = NonNullable<NonNullable<NonNullable<ConstructorParameters<typeof Etcd3>[0]>['faultHandling']>['global']>;
+  const passThrough = { execute: async <T>(fn: () => T): Promise<Awaited<T>> => await fn() } as unknown as Policy;
+  const members = new MemberHealth(opts.endpoints);
   const client = new Etcd3({
     hosts: opts.endpoints,
     credentials: opts.tls?.ca ? { rootCertificate: opts.tls.ca, privateKey: opts.tls.key, certChain: opts.tls.cert } : undefined,
     defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
     dialTimeout: opts.dialTimeoutMs ?? 20_000,
-    faultHandling: { host: () => passThrough!, global: passThrough },
+    faultHandling: { host: (h) => members.policy(h) as unknown as Policy, global: passThrough },
+    // an unpaged range (a big resource's list, a watch cache's first list) is one message: no 4 MiB cap, as kube-apiserver's client (MaxInt32)
+    grpcOptions: { 'grpc.max_receive_message_length': 2147483647 },
   });
   const kv = new EtcdKV(client, opts);
   const deadline = Date.now() + (opts.dialTimeoutMs ?? 20_000);
