@@ -168,7 +168,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
   const mayImpersonate = impersonationBy(opts.authorizer);
   const limiter = new InflightLimiter(opts.maxRequestsInflight ?? 400, opts.maxMutatingRequestsInflight ?? 200);
   const metrics = opts.metrics;
-  metrics?.setSources({ inflight: () => limiter.counts });
+  metrics?.setSources({ inflight: () => limiter.watermark() });
 
   const serve = (c: Context<Env>): Maybe<Response> => {
     const target = requestTarget(c);
@@ -245,7 +245,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
   const admitted = (c: Context<Env>, info: RequestInfo, user: UserInfo): Maybe<Response> => {
     let leave: () => void;
     try {
-      leave = limiter.enter(info, user);
+      leave = limiter.enter(info, user, c.get('record').receivedAt);
     } catch (err) {
       // refused by the in-flight limits: counted with its 429, as upstream's dropped requests are
       requestDone(c, info, undefined, err);
