@@ -30,6 +30,7 @@ import { JWKS_CONTENT_TYPE, JWKS_PATH, METADATA_MAX_AGE_SECONDS, OPENID_CONFIG_C
 import { handleReview } from './handlers/review.ts';
 import { handleWatch } from './handlers/watch.ts';
 import { InflightLimiter } from './inflight.ts';
+import { isLongRunning } from './long-running.ts';
 import { withDeadline } from './request-timeout.ts';
 import { prefersProtobuf, wantsAggregatedDiscovery } from './negotiate.ts';
 import { type OpenAPIServer } from './openapi.ts';
@@ -277,8 +278,9 @@ export function createApp(opts: AppOptions): Hono<Env> {
       const sub = url.pathname.slice(endpoint.length + 2);
       if (url.pathname !== `/${endpoint}` && sub === '') return TEXT_404();
       const checks = endpoint === 'readyz' ? opts.health.readyz : opts.health.livez;
-      return healthResponse(endpoint, checks, url, sub);
+      return healthResponse(endpoint, checks, url, sub, observeCheck);
     };
+  const observeCheck = metrics ? (name: string, type: 'healthz' | 'livez' | 'readyz', passed: boolean) => metrics.slis.observe(name, type, passed) : undefined;
   const healthChecks = new Map<string, Endpoint>();
   for (const ep of ['healthz', 'livez', 'readyz'] as const) {
     endpoints.set(`/${ep}`, health(ep));
@@ -298,6 +300,8 @@ export function createApp(opts: AppOptions): Hono<Env> {
   endpoints.set('/openapi/v2', (c) => opts.openapi.v2(c));
   // Prometheus text format; authorized as any non-resource path (get on /metrics: system:monitoring's role)
   if (metrics) endpoints.set('/metrics', () => metrics.exposition().then((text) => new Response(text, { headers: { 'Content-Type': metrics.contentType } })));
+  // component-base's SLI endpoint: the health checks' metrics (get on /metrics/slis, also system:monitoring's)
+  if (metrics) endpoints.set('/metrics/slis', () => metrics.slis.exposition().then((text) => new Response(text, { headers: { 'Content-Type': metrics.slis.contentType } })));
   endpoints.set('/openapi/v3', (c) => opts.openapi.v3Index(c));
   const OPENAPI_V3 = '/openapi/v3/';
 
@@ -388,12 +392,14 @@ export function createApp(opts: AppOptions): Hono<Env> {
   };
 
   /** The request log line (upstream's httplog, at -v=3): what was asked, by whom, how long it took, the answer's code. */
-  const logRequest = (c: Context<Env>, started: number, res: Response | undefined, err?: unknown): void => {
+  const srcIPOf = (c: Context<Env>): string => {
+    const socket = (c.env as { incoming?: { socket?: { remoteAddress?: string; remotePort?: number } } } | undefined)?.incoming?.socket;
+    return socket?.remoteAddress ? `${socket.remoteAddress.includes(':') ? `[${socket.remoteAddress}]` : socket.remoteAddress}:${socket.remotePort}` : '';
+  };
+  const logRequest = (c: Context<Env>, started: number, res: Response | undefined, err?: unknown, code?: number, srcIP = srcIPOf(c)): void => {
     const info = c.get('info');
     const target = requestTarget(c);
     const verb = info ? reportedVerb(info, info.verb === 'patch' ? requestHeader(c, 'content-type') : undefined) : c.req.method;
-    const socket = (c.env as { incoming?: { socket?: { remoteAddress?: string; remotePort?: number } } } | undefined)?.incoming?.socket;
-    const srcIP = socket?.remoteAddress ? `${socket.remoteAddress.includes(':') ? `[${socket.remoteAddress}]` : socket.remoteAddress}:${socket.remotePort}` : '';
     logger.infoS(
       3,
       'HTTP',
@@ -410,16 +416,30 @@ export function createApp(opts: AppOptions): Hono<Env> {
       'srcIP',
       srcIP,
       'resp',
-      res ? res.status : toApiError(err).code,
+      code ?? (res ? res.status : toApiError(err).code),
     );
   };
 
-  /** serve(), then its line in the request log. */
+  /**
+   * serve(), then its line in the request log; a long-running request's (a watch) when it ends, as upstream's
+   * httplog writes it when the handler returns, with the whole time it ran (in-process, without a socket to
+   * watch close: when its answer starts).
+   */
   const logged = (c: Context<Env>): Maybe<Response> => {
     const started = performance.now();
     return settled(
       () => serve(c),
-      (_ok, res, err) => logRequest(c, started, res, err),
+      (_ok, res, err) => {
+        const outgoing = res && outgoingOf(c);
+        const info = c.get('info');
+        if (outgoing && info && isLongRunning(info) && !outgoing.writableFinished) {
+          // the peer's address is read now: a closed socket no longer has it
+          const srcIP = srcIPOf(c);
+          outgoing.once('close', () => logRequest(c, started, res, undefined, outgoing.statusCode, srcIP));
+          return;
+        }
+        logRequest(c, started, res, err);
+      },
     );
   };
 

@@ -5,12 +5,14 @@
 // metrics are made but not registered unless shown). Node's process_* and
 // nodejs_* metrics are prom-client's defaults, set up on the first scrape.
 // The recording methods are what the request path, the store, the watch
-// handler, authentication and admission call.
+// handler, authentication and admission call. The health checks' SLI
+// metrics (/metrics/slis) are a registry of their own (slis.ts).
 
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { annotatedHelp, isHidden, type Lifecycle } from './stability.ts';
 import { dryRunLabel, reportedVerb, requestScope, type RequestFacts } from './request-labels.ts';
 import { SeriesCounter, SeriesHistogram } from './series.ts';
+import { SliMetrics } from './slis.ts';
 
 /** apiserver_request_duration_seconds' and etcd_request_duration_seconds' buckets. */
 export const REQUEST_DURATION_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
@@ -61,6 +63,8 @@ export class ServerMetrics {
   private hiddenCount = 0;
   private readonly disabled: Set<string>;
   private sources: MetricSources = {};
+  /** The health checks' SLI metrics, served on /metrics/slis. */
+  readonly slis: SliMetrics;
   // what is recorded per request, per store call and per admission run (a disabled metric costs nothing)
   private readonly on: Record<string, boolean> = {};
 
@@ -84,6 +88,7 @@ export class ServerMetrics {
     this.showHidden = opts.showHidden ?? false;
     this.defaultMetrics = opts.defaultMetrics ?? true;
     this.disabled = new Set(opts.disabled ?? []);
+    this.slis = new SliMetrics(this.disabled);
     const sources = () => this.sources;
 
     // labels: verb, dry_run, group, version, resource, subresource, scope, component, code
