@@ -135,7 +135,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
 
   app.onError(async (err, c) => {
     const apiErr = toApiError(err);
-    audit?.failed(c, err, apiErr);
+    await audit?.failed(c, err, apiErr);
     if (apiErr.code >= 500 && !(err instanceof ApiError)) {
       const target = requestTarget(c);
       logger.errorS(err, 'Internal error occurred', 'method', c.req.method, 'URI', uriOf(target), 'auditID', c.get('record')?.auditID, 'stack', err instanceof Error ? err.stack : undefined);
@@ -193,21 +193,36 @@ export function createApp(opts: AppOptions): Hono<Env> {
         c.set('auth', auth);
         return andThen(authenticate(auth), (requestor) => {
           c.set('user', requestor);
-          audit?.begin(c, info, requestor);
-          guard(c);
-          if (!requestsImpersonation(auth)) return admitted(c, info, requestor);
-          return impersonate(auth, requestor, mayImpersonate).then((as) => {
-            if (as) {
-              c.set('user', as.user);
-              audit?.impersonated(c, as.user);
-            }
-            return admitted(c, info, as ? as.user : requestor);
-          });
+          if (audit) {
+            const began = audit.begin(c, info, requestor);
+            // a blocking audit backend writing the first event, or one that could not (blocking-strict: 500)
+            if (began !== undefined) return andThen(began, (refused) => (refused ? auditRefused(refused) : authenticated(c, info, auth, requestor)));
+          }
+          return authenticated(c, info, auth, requestor);
         });
       },
       Date.now,
       setDeadline,
     );
+  };
+
+  /** After authentication and the audit's first event: the origin guard, impersonation, then the rest. */
+  const authenticated = (c: Context<Env>, info: RequestInfo, auth: AuthRequest, requestor: UserInfo): Maybe<Response> => {
+    guard(c);
+    if (!requestsImpersonation(auth)) return admitted(c, info, requestor);
+    return impersonate(auth, requestor, mayImpersonate).then((as) => {
+      if (as) {
+        c.set('user', as.user);
+        audit?.impersonated(c, as.user);
+      }
+      return admitted(c, info, as ? as.user : requestor);
+    });
+  };
+
+  /** A request refused because its audit event could not be stored (apiserver_audit_requests_rejected_total). */
+  const auditRefused = (res: Response): Response => {
+    metrics?.auditRequestRejected();
+    return res;
   };
 
   /** Authentication, counted in authentication_attempts when there are metrics. */

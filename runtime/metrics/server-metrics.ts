@@ -83,6 +83,7 @@ export class ServerMetrics {
   private readonly webhookRequests;
   private readonly webhookRejections;
   private readonly webhookFailOpen;
+  private readonly auditRejected;
 
   constructor(opts: ServerMetricsOptions = {}) {
     this.showHidden = opts.showHidden ?? false;
@@ -204,6 +205,7 @@ export class ServerMetrics {
         stability: 'ALPHA',
       },
     );
+    this.auditRejected = this.counter('apiserver_audit_requests_rejected_total', 'Counter of apiserver requests rejected due to an error in audit logging backend.', [], { stability: 'ALPHA' });
     // component-base counts the metrics it hides
     const hidden = this.hiddenCount;
     this.counter('hidden_metrics_total', 'The count of hidden metrics.', [], { stability: 'BETA' }).inc(hidden);
@@ -329,6 +331,11 @@ export class ServerMetrics {
   /** An admission webhook call that failed and was ignored (failurePolicy Ignore). */
   webhookFailedOpen(name: string, type: string): void {
     if (this.on.apiserver_admission_webhook_fail_open_count) this.webhookFailOpen.inc(`${name}\0${type}`, () => ({ name, type }));
+  }
+
+  /** A request failed because its audit event could not be stored (blocking-strict). */
+  auditRequestRejected(): void {
+    this.auditRejected.inc();
   }
 
   /** Registers a metric unless it is disabled or hidden (then it records into nothing anyone reads). */
