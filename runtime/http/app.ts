@@ -406,11 +406,12 @@ export function createApp(opts: AppOptions): Hono<Env> {
     return handler(rc);
   };
 
-  /** The request log line (upstream's httplog, at -v=3): what was asked, by whom, how long it took, the answer's code. */
+  /** The peer's address and port as the request log shows it (`[ipv6]:port`). */
   const srcIPOf = (c: Context<Env>): string => {
     const socket = (c.env as { incoming?: { socket?: { remoteAddress?: string; remotePort?: number } } } | undefined)?.incoming?.socket;
     return socket?.remoteAddress ? `${socket.remoteAddress.includes(':') ? `[${socket.remoteAddress}]` : socket.remoteAddress}:${socket.remotePort}` : '';
   };
+  /** The request log line (upstream's httplog, at -v=3): what was asked, by whom, how long it took, the answer's code. */
   const logRequest = (c: Context<Env>, started: number, res: Response | undefined, err?: unknown, code?: number, srcIP = srcIPOf(c)): void => {
     const info = c.get('info');
     const target = requestTarget(c);
