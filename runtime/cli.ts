@@ -92,6 +92,14 @@ async function main(): Promise<void> {
     logMode: String(flags['audit-log-mode']),
     logBatchBufferSize: Number(flags['audit-log-batch-buffer-size']),
     logBatchMaxSize: Number(flags['audit-log-batch-max-size']),
+    logBatchMaxWaitMs: Number(flags['audit-log-batch-max-wait']),
+    logBatchThrottleEnable: Boolean(flags['audit-log-batch-throttle-enable']),
+    logBatchThrottleQPS: Number(flags['audit-log-batch-throttle-qps']),
+    logBatchThrottleBurst: Number(flags['audit-log-batch-throttle-burst']),
+    logCompress: Boolean(flags['audit-log-compress']),
+    logTruncateEnabled: Boolean(flags['audit-log-truncate-enabled']),
+    logTruncateMaxBatchSize: Number(flags['audit-log-truncate-max-batch-size']),
+    logTruncateMaxEventSize: Number(flags['audit-log-truncate-max-event-size']),
     webhookConfigFile: (flags['audit-webhook-config-file'] as string | undefined) || undefined,
     webhookInitialBackoffMs: Number(flags['audit-webhook-initial-backoff']),
     webhookMode: String(flags['audit-webhook-mode']),
@@ -101,6 +109,9 @@ async function main(): Promise<void> {
     webhookBatchThrottleEnable: Boolean(flags['audit-webhook-batch-throttle-enable']),
     webhookBatchThrottleQPS: Number(flags['audit-webhook-batch-throttle-qps']),
     webhookBatchThrottleBurst: Number(flags['audit-webhook-batch-throttle-burst']),
+    webhookTruncateEnabled: Boolean(flags['audit-webhook-truncate-enabled']),
+    webhookTruncateMaxBatchSize: Number(flags['audit-webhook-truncate-max-batch-size']),
+    webhookTruncateMaxEventSize: Number(flags['audit-webhook-truncate-max-event-size']),
   };
   // the metrics and logging flags, checked as the others before anything is written
   try {

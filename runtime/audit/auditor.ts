@@ -8,9 +8,12 @@
 // ResponseComplete when the response is done, Panic for an unexpected
 // error. A failed authentication is one event at ResponseStarted, with no
 // user. Annotations are the request record's (authorization's decision,
-// admission, deprecation), copied at each stage.
+// admission, deprecation), copied at each stage. Each stage answers whether
+// its event was stored (sink.ts): the request path waits for a blocking
+// backend, and fails a request whose RequestReceived event a
+// blocking-strict backend could not store.
 
-import type { AuditBackend } from './sink.ts';
+import type { AuditBackend, Stored } from './sink.ts';
 import { type AuditEvent, auditUser, microTime, nowMicros, type ObjectReference, type ResponseStatus } from './event.ts';
 import { type AuditAttributes, evaluatePolicy, levelAtLeast, type Policy, type RequestAuditConfig, type Stage } from './policy.ts';
 
@@ -76,22 +79,27 @@ export class Auditor {
     private readonly now: () => number = nowMicros,
   ) {}
 
-  /** The audit of an authenticated request, or undefined when the policy says None. */
+  /** Whether a backend writes while the request waits (a blocking mode). */
+  get blocking(): boolean {
+    return this.backend.blocking === true;
+  }
+
+  /** The audit of an authenticated request, its RequestReceived event taken (`received` says whether it was stored), or undefined when the policy says None. */
   begin(input: AuditRequestInput, user: AuditUserInfo): RequestAudit | undefined {
     const config = evaluatePolicy(this.policy, input.attrs, user);
     if (config.level === 'None') return undefined;
     const audit = new RequestAudit(config, newEvent(config, input, user), input.annotations, this.backend, this.now);
-    audit.emit('RequestReceived');
+    audit.received = audit.emit('RequestReceived');
     return audit;
   }
 
   /** The one event of a failed authentication (401): no user, at ResponseStarted. */
-  failedAuthentication(input: AuditRequestInput, status: ResponseStatus): void {
+  failedAuthentication(input: AuditRequestInput, status: ResponseStatus): Stored {
     const config = evaluatePolicy(this.policy, input.attrs, undefined);
-    if (config.level === 'None') return;
+    if (config.level === 'None') return true;
     const audit = new RequestAudit(config, newEvent(config, input, undefined), input.annotations, this.backend, this.now);
     audit.event.responseStatus = status;
-    audit.emit('ResponseStarted');
+    return audit.emit('ResponseStarted');
   }
 
   flush(): Promise<void> {
@@ -138,6 +146,8 @@ function newEvent(config: RequestAuditConfig, input: AuditRequestInput, user: Au
 export class RequestAudit {
   private done = false;
   private started = false;
+  /** Whether the RequestReceived event was stored. */
+  received: Stored = true;
 
   constructor(
     readonly config: RequestAuditConfig,
@@ -174,33 +184,38 @@ export class RequestAudit {
   }
 
   /** A long-running request's headers went out. */
-  responseStarted(code: number): void {
-    if (this.started || this.done) return;
+  responseStarted(code: number): Stored {
+    if (this.started || this.done) return true;
     this.started = true;
     this.event.responseStatus ??= { metadata: {} };
     this.event.responseStatus.code = code;
-    this.emit('ResponseStarted');
+    return this.emit('ResponseStarted');
   }
 
   /** The response is done: its status (a Status's fields for an error), and the object answered at RequestResponse. */
-  complete(status: ResponseStatus, responseObject?: unknown): void {
-    if (this.done) return;
+  complete(status: ResponseStatus, responseObject?: unknown): Stored {
+    if (this.done) return true;
     this.done = true;
     this.event.responseStatus = status;
     if (responseObject !== undefined && this.wantsResponseObject) this.event.responseObject = this.config.omitManagedFields ? withoutManagedFields(responseObject) : responseObject;
-    this.emit('ResponseComplete');
+    return this.emit('ResponseComplete');
   }
 
   /** An unexpected error ended the request (upstream: the handler panicked). */
-  panic(err: unknown): void {
-    if (this.done) return;
+  panic(err: unknown): Stored {
+    if (this.done) return true;
     this.done = true;
     this.event.responseStatus = { metadata: {}, status: 'Failure', message: `APIServer panic'd: ${err instanceof Error ? err.message : String(err)}`, reason: 'InternalError', code: 500 };
-    this.emit('Panic');
+    return this.emit('Panic');
   }
 
-  emit(stage: Stage): void {
-    if (this.config.omitStages.includes(stage)) return;
+  /** Gives up the request's later stages (its RequestReceived event could not be stored). */
+  abandon(): void {
+    this.done = true;
+  }
+
+  emit(stage: Stage): Stored {
+    if (this.config.omitStages.includes(stage)) return true;
     const ev = this.event;
     ev.stage = stage;
     ev.stageTimestamp = stage === 'RequestReceived' ? ev.requestReceivedTimestamp : microTime(this.now());
@@ -210,6 +225,6 @@ export class RequestAudit {
       break;
     }
     ev.annotations = any ? { ...this.annotations } : undefined;
-    this.backend.process(ev, JSON.stringify(ev));
+    return this.backend.process(ev, JSON.stringify(ev));
   }
 }

@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -47,7 +48,7 @@ describe('logBackend', () => {
     const dir = mkdtempSync(join(tmpdir(), 'audit-log-'));
     const path = join(dir, 'sub', 'audit.log');
     const b = logBackend({ path, format: 'json', mode: 'blocking', bufferSize: 10, maxBatchSize: 1, maxSizeMB: 0, maxBackups: 0, maxAgeDays: 0 });
-    for (let i = 0; i < 5; i++) b.process(ev(`id-${i}`), JSON.stringify(ev(`id-${i}`)));
+    for (let i = 0; i < 5; i++) void b.process(ev(`id-${i}`), JSON.stringify(ev(`id-${i}`)));
     await b.flush();
     const lines = readFileSync(path, 'utf8').trim().split('\n');
     expect(lines.map((l) => (JSON.parse(l) as AuditEvent).auditID)).toEqual(['id-0', 'id-1', 'id-2', 'id-3', 'id-4']);
@@ -57,7 +58,7 @@ describe('logBackend', () => {
   it("legacy format; '-' writes to standard output", async () => {
     const out: string[] = [];
     const b = logBackend({ path: '-', format: 'legacy', mode: 'blocking', bufferSize: 10, maxBatchSize: 1, maxSizeMB: 0, maxBackups: 0, maxAgeDays: 0, stdout: { write: (t: string) => out.push(t) } });
-    b.process(ev('x'), JSON.stringify(ev('x')));
+    void b.process(ev('x'), JSON.stringify(ev('x')));
     await b.close();
     expect(out.join('')).toBe(`${legacyLine(ev('x'))}\n`);
   });
@@ -77,7 +78,7 @@ describe('logBackend', () => {
       stdout: { write: (t: string) => out.push(t) },
       warn: (m) => warnings.push(m),
     });
-    for (let i = 0; i < 4; i++) b.process(ev(`b${i}`), `{"n":${i}}`);
+    for (let i = 0; i < 4; i++) void b.process(ev(`b${i}`), `{"n":${i}}`);
     await b.flush();
     expect(out.join('')).toBe('{"n":0}\n{"n":1}\n');
     expect(warnings).toHaveLength(1);
@@ -89,8 +90,82 @@ describe('logBackend', () => {
     const line = JSON.stringify(ev('r'));
     // room for two lines a file
     const b = logBackend({ path, format: 'json', mode: 'blocking', bufferSize: 10, maxBatchSize: 1, maxSizeMB: 1, maxBackups: 0, maxAgeDays: 0, megabyte: (line.length + 1) * 2 + 1 });
-    for (let i = 0; i < 3; i++) b.process(ev('r'), line);
+    for (let i = 0; i < 3; i++) void b.process(ev('r'), line);
     await b.close();
     expect(readdirSync(dir).length).toBe(2);
+  });
+
+  it('--audit-log-compress: rotated files are gzipped JSON lines; close waits for the compression', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit-log-gz-'));
+    const path = join(dir, 'audit.log');
+    const line = JSON.stringify(ev('z'));
+    // backups a second apart (two in one millisecond would share a name)
+    let clock = Date.parse('2026-01-02T00:00:00Z');
+    const b = logBackend({
+      path,
+      format: 'json',
+      mode: 'blocking',
+      bufferSize: 10,
+      maxBatchSize: 1,
+      maxSizeMB: 1,
+      maxBackups: 0,
+      maxAgeDays: 0,
+      compress: true,
+      megabyte: (line.length + 1) * 2 + 1,
+      now: () => (clock += 1000),
+    });
+    for (let i = 0; i < 5; i++) {
+      const e = ev(`gz-${i}`);
+      void b.process(e, JSON.stringify(e));
+    }
+    await b.close();
+    const gz = readdirSync(dir).filter((n) => n.endsWith('.log.gz'));
+    expect(gz.length).toBeGreaterThanOrEqual(1);
+    expect(readdirSync(dir).filter((n) => n !== 'audit.log' && !n.endsWith('.gz'))).toEqual([]);
+    const ids = gz
+      .sort()
+      .flatMap((n) =>
+        gunzipSync(readFileSync(join(dir, n)))
+          .toString()
+          .trim()
+          .split('\n'),
+      )
+      .map((l) => (JSON.parse(l) as AuditEvent).auditID);
+    const rest = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as AuditEvent).auditID);
+    expect([...ids, ...rest].sort()).toEqual(['gz-0', 'gz-1', 'gz-2', 'gz-3', 'gz-4']);
+  });
+
+  it('blocking: written before process returns; a write that fails answers false only in blocking-strict', () => {
+    const out: string[] = [];
+    const b = logBackend({ path: '-', format: 'json', mode: 'blocking', bufferSize: 10, maxBatchSize: 1, maxSizeMB: 0, maxBackups: 0, maxAgeDays: 0, stdout: { write: (t: string) => out.push(t) } });
+    expect(b.process(ev('now'), '{"n":1}')).toBe(true);
+    expect(out).toEqual(['{"n":1}\n']);
+    for (const [mode, stored] of [
+      ['blocking', true],
+      ['blocking-strict', false],
+    ] as const) {
+      const warnings: string[] = [];
+      const failing = logBackend({
+        path: '-',
+        format: 'json',
+        mode,
+        bufferSize: 10,
+        maxBatchSize: 1,
+        maxSizeMB: 0,
+        maxBackups: 0,
+        maxAgeDays: 0,
+        warn: (m) => warnings.push(m),
+        stdout: {
+          write: () => {
+            throw new Error('ENOSPC: no space left on device');
+          },
+        },
+      });
+      expect(failing.process(ev('f'), '{}')).toBe(stored);
+      expect(warnings).toEqual(["Error in audit plugin 'log' affecting 1 audit events: ENOSPC: no space left on device"]);
+    }
   });
 });

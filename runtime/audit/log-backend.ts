@@ -1,19 +1,24 @@
 // The log backend of --audit-log-path: one line per event, the event's JSON
 // (--audit-log-format=json, the default) or upstream's one-line legacy text,
-// appended to a rotating file (rotating-file.ts) or written to standard
-// output for `-`. Lines are queued and written in order after the request's
-// turn (setImmediate), all that waited in one write; in batch mode at most --audit-log-batch-buffer-size
-// lines wait (more are dropped, as upstream's buffered backend drops them)
-// and a batch holds at most --audit-log-batch-max-size lines. A write that
-// fails is reported once per failure and the lines are lost, as upstream
-// logs and goes on.
+// appended to a rotating file (rotating-file.ts: --audit-log-maxsize,
+// -maxbackup, -maxage, --audit-log-compress) or written to standard output
+// for `-`. The writer writes synchronously; the mode (modes.ts,
+// --audit-log-mode, default blocking) says when: in the blocking modes as
+// the event is taken (the request waits for it), in batch mode later, in
+// batches (buffered.ts, --audit-log-batch-*). A write that fails is reported
+// (upstream's plugin error text) and answers false, which blocking-strict
+// makes the request's failure; the truncating backend (truncate.ts,
+// --audit-log-truncate-*) is around the mode when enabled.
 
 import type { AuditBackend } from './sink.ts';
-import { type AuditEvent, legacyLine } from './event.ts';
+import { legacyLine } from './event.ts';
 import { RotatingFile, type RotationOptions } from './rotating-file.ts';
+import type { AuditWriter, BatchConfig, BufferedDeps } from './buffered.ts';
+import { type BackendMode, modeBackend } from './modes.ts';
+import { truncateBackend, type TruncateConfig } from './truncate.ts';
 
 export type LogFormat = 'json' | 'legacy';
-export type BackendMode = 'blocking' | 'blocking-strict' | 'batch';
+export type { BackendMode };
 
 export interface LogBackendOptions extends RotationOptions {
   /** A file path, or '-' for standard output. */
@@ -24,57 +29,54 @@ export interface LogBackendOptions extends RotationOptions {
   bufferSize: number;
   /** Batch mode: lines per write (upstream's log default 1). */
   maxBatchSize: number;
+  /** Batch mode: longest a line waits for its batch (upstream's log default 0: at once). */
+  maxBatchWaitMs?: number;
+  /** Batch mode: the throttle of writes (upstream's log default: off). */
+  throttleEnable?: boolean;
+  throttleQPS?: number;
+  throttleBurst?: number;
+  /** --audit-log-truncate-*: absent, nothing is truncated. */
+  truncate?: TruncateConfig;
   /** Where failures are reported. */
   warn?: (msg: string) => void;
   /** Standard output (tests replace it). */
   stdout?: { write(text: string): unknown };
 }
 
-export function logBackend(opts: LogBackendOptions): AuditBackend {
-  const file = opts.path === '-' ? undefined : new RotatingFile(opts.path, opts);
+/** The writer of the log's lines: the rotating file or standard output. */
+export function logWriter(opts: LogBackendOptions, warn: (msg: string) => void): AuditWriter {
+  const file = opts.path === '-' ? undefined : new RotatingFile(opts.path, { ...opts, warn });
   const out = opts.stdout ?? process.stdout;
-  const warn = opts.warn ?? ((m: string) => console.error(m));
-  let queue: string[] = [];
-  let scheduled = false;
-  let dropped = 0;
-  const batchMax = opts.mode === 'batch' ? Math.max(1, opts.maxBatchSize) : Infinity;
-
-  const write = (lines: string[]) => {
-    try {
-      if (file) file.writeLines(lines);
-      else out.write(lines.join(''));
-    } catch (err) {
-      warn(`Error in audit plugin 'log' affecting ${lines.length} audit events: ${(err as Error).message}`);
-    }
-  };
-
-  const drain = () => {
-    scheduled = false;
-    while (queue.length) {
-      const lines = queue.length <= batchMax ? queue : queue.slice(0, batchMax);
-      queue = queue.length <= batchMax ? [] : queue.slice(batchMax);
-      write(lines);
-    }
-  };
-
   return {
-    process(ev: AuditEvent, json: string) {
-      if (opts.mode === 'batch' && queue.length >= opts.bufferSize) {
-        if (dropped++ === 0) warn("Error in audit plugin 'log': audit buffer queue blocked; events are dropped");
-        return;
+    write(lines) {
+      try {
+        if (file) file.writeLines(lines);
+        else out.write(lines.length === 1 ? lines[0] : lines.join(''));
+        return true;
+      } catch (err) {
+        warn(`Error in audit plugin 'log' affecting ${lines.length} audit events: ${(err as Error).message}`);
+        return false;
       }
-      queue.push(`${opts.format === 'legacy' ? legacyLine(ev) : json}\n`);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(drain);
-      }
-    },
-    async flush() {
-      drain();
     },
     async close() {
-      drain();
       file?.close();
+      await file?.idle();
     },
   };
+}
+
+export function logBackend(opts: LogBackendOptions, deps: Omit<BufferedDeps, 'warn'> = {}): AuditBackend {
+  const warn = opts.warn ?? ((m: string) => console.error(m));
+  const batch: BatchConfig = {
+    bufferSize: opts.bufferSize,
+    maxBatchSize: opts.maxBatchSize,
+    maxBatchWaitMs: opts.maxBatchWaitMs ?? 0,
+    throttleEnable: opts.throttleEnable ?? false,
+    throttleQPS: opts.throttleQPS ?? 0,
+    throttleBurst: opts.throttleBurst ?? 0,
+    asyncDelegate: false,
+  };
+  const format = opts.format === 'legacy' ? (ev: Parameters<typeof legacyLine>[0]) => `${legacyLine(ev)}\n` : (_ev: unknown, json: string) => `${json}\n`;
+  const backend = modeBackend({ plugin: 'log', mode: opts.mode, writer: logWriter(opts, warn), format, batch }, { ...deps, warn });
+  return opts.truncate ? truncateBackend(backend, opts.truncate, warn) : backend;
 }

@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -63,5 +64,25 @@ describe('RotatingFile (lumberjack rotation)', () => {
     f.close();
     big.close();
     expect(readdirSync(dir).length).toBe(2); // b.log and its one backup (a.log was never opened)
+  });
+
+  it('compress: each backup becomes <backup>.gz (the plain one removed), counted as a backup', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rotate-gz-'));
+    const path = join(dir, 'audit.log');
+    let now = T0;
+    const f = new RotatingFile(path, { maxSizeMB: 2, maxBackups: 2, maxAgeDays: 0, megabyte: 10, compress: true, now: () => now });
+    const line = (c: string) => `${c.repeat(9)}\n`;
+    for (const [i, c] of ['a', 'b', 'c', 'd', 'e', 'f', 'g'].entries()) {
+      now = T0 + i * 1000;
+      f.write(line(c));
+      await f.idle();
+    }
+    f.close();
+    await f.idle();
+    const names = readdirSync(dir).sort();
+    // two backups kept, both compressed
+    expect(names).toEqual(['audit-2026-01-02T03-04-09.678.log.gz', 'audit-2026-01-02T03-04-11.678.log.gz', 'audit.log']);
+    expect(gunzipSync(readFileSync(join(dir, names[0]))).toString()).toBe('ccccccccc\nddddddddd\n');
+    expect(gunzipSync(readFileSync(join(dir, names[1]))).toString()).toBe('eeeeeeeee\nfffffffff\n');
   });
 });

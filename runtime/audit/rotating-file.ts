@@ -4,13 +4,21 @@
 // `<name>-<UTC time as 2006-01-02T15-04-05.000><ext>` beside it and starts a
 // new file; after a rotation, backups beyond maxBackups (0: all kept) and
 // older than maxAge days (0: any age) are removed, oldest first. A single
-// write larger than maxSize is refused, as lumberjack refuses it. Writes are
-// synchronous (the log backend makes one per batch of events, after the
-// requests' turn: a write to the page cache costs less than handing it to
-// libuv's thread pool). The clock is passed in (tests rotate with a fake one).
+// write larger than maxSize is refused, as lumberjack refuses it. With
+// compress (--audit-log-compress) each backup is then gzipped to
+// `<backup>.gz` and the plain one removed, in the background as lumberjack's
+// mill does (idle() resolves when that is done); compressed backups count
+// as backups for maxBackups and maxAge. Writes are synchronous (the log
+// backend makes one per batch of events, after the requests' turn, or one
+// per event in the blocking modes: a write to the page cache costs less than
+// handing it to libuv's thread pool). The clock is passed in (tests rotate
+// with a fake one).
 
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, fstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 
 export interface RotationOptions {
   /** Megabytes before rotating; 0: lumberjack's default of 100. */
@@ -19,6 +27,10 @@ export interface RotationOptions {
   maxBackups: number;
   /** Days a backup is kept (0: forever). */
   maxAgeDays: number;
+  /** Gzip backups (lumberjack's Compress). */
+  compress?: boolean;
+  /** Where a failed compression is reported. */
+  warn?: (msg: string) => void;
   /** Bytes per megabyte (tests shrink it). */
   megabyte?: number;
   now?: () => number;
@@ -34,12 +46,15 @@ export function backupName(file: string, ms: number): string {
   return join(dirname(file), `${prefix}-${stamp}${ext}`);
 }
 
-/** The time a backup name carries, or undefined when the name is not one of `file`'s backups. */
+const GZ = '.gz';
+
+/** The time a backup name (plain or gzipped) carries, or undefined when the name is not one of `file`'s backups. */
 function backupTime(file: string, name: string): number | undefined {
   const ext = extname(file);
   const prefix = `${basename(file, ext)}-`;
-  if (!name.startsWith(prefix) || !name.endsWith(ext)) return undefined;
-  const stamp = name.slice(prefix.length, name.length - ext.length);
+  const plain = name.endsWith(GZ) ? name.slice(0, -GZ.length) : name;
+  if (!plain.startsWith(prefix) || !plain.endsWith(ext)) return undefined;
+  const stamp = plain.slice(prefix.length, plain.length - ext.length);
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})\.(\d{3})$/.exec(stamp);
   if (!m) return undefined;
   const t = Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`);
@@ -51,6 +66,8 @@ export class RotatingFile {
   private size = 0;
   private readonly max: number;
   private readonly now: () => number;
+  /** The background work on backups (compression), in order. */
+  private milling: Promise<void> = Promise.resolve();
 
   constructor(
     readonly path: string,
@@ -87,6 +104,11 @@ export class RotatingFile {
     if (fd !== undefined) closeSync(fd);
   }
 
+  /** Resolves once the backups are compressed. */
+  idle(): Promise<void> {
+    return this.milling;
+  }
+
   private open(): void {
     mkdirSync(dirname(this.path), { recursive: true });
     this.fd = openSync(this.path, 'a', 0o600);
@@ -99,21 +121,46 @@ export class RotatingFile {
     this.fd = openSync(this.path, 'a', 0o600);
     this.size = 0;
     this.removeOldBackups();
+    // the backups are listed when the compression runs (one run after another), as lumberjack's mill does
+    if (this.opts.compress) this.milling = this.milling.then(() => this.compress());
   }
 
+  private backups(): { name: string; t: number }[] {
+    const backups: { name: string; t: number }[] = [];
+    for (const name of readdirSync(dirname(this.path))) {
+      const t = backupTime(this.path, name);
+      if (t !== undefined) backups.push({ name, t });
+    }
+    return backups;
+  }
+
+  /** Removes backups past maxBackups or maxAge. */
   private removeOldBackups(): void {
     const { maxBackups, maxAgeDays } = this.opts;
     if (maxBackups <= 0 && maxAgeDays <= 0) return;
     const dir = dirname(this.path);
-    const backups: { name: string; t: number }[] = [];
-    for (const name of readdirSync(dir)) {
-      const t = backupTime(this.path, name);
-      if (t !== undefined) backups.push({ name, t });
-    }
-    backups.sort((a, b) => b.t - a.t); // newest first
+    const backups = this.backups().sort((a, b) => b.t - a.t); // newest first
     const cutoff = this.now() - maxAgeDays * DAY_MS;
-    for (const [i, b] of backups.entries()) {
-      if ((maxBackups > 0 && i >= maxBackups) || (maxAgeDays > 0 && b.t < cutoff)) rmSync(join(dir, b.name), { force: true });
+    // a backup and its gzipped form are one backup
+    const seen = new Set<number>();
+    for (const b of backups) {
+      seen.add(b.t);
+      if ((maxBackups > 0 && seen.size > maxBackups) || (maxAgeDays > 0 && b.t < cutoff)) rmSync(join(dir, b.name), { force: true });
+    }
+  }
+
+  /** Gzips the plain backups to `<name>.gz` and removes them. */
+  private async compress(): Promise<void> {
+    const dir = dirname(this.path);
+    for (const { name } of this.backups()) {
+      if (name.endsWith(GZ)) continue;
+      const src = join(dir, name);
+      try {
+        await pipeline(createReadStream(src), createGzip(), createWriteStream(`${src}${GZ}`, { mode: 0o600 }));
+        await rm(src, { force: true });
+      } catch (err) {
+        this.opts.warn?.(`failed to compress log file ${src}: ${(err as Error).message}`);
+      }
     }
   }
 }

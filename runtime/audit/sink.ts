@@ -1,24 +1,42 @@
 // Where audit events go: a backend takes each event (its JSON text made once
-// when the stage is reached) and writes it later, off the request's path;
-// flush() resolves once everything taken so far is written (or given up
-// on), close() flushes and stops. Several backends (the log file and the
-// webhook) form one sink.
+// when the stage is reached) and answers whether it was stored, as
+// upstream's ProcessEvents does: at once (`true` for an event a batch
+// backend queued, or one written synchronously; `false` when it could not
+// be), or a promise while a blocking backend's write is under way (the
+// request waits for it). flush() resolves once everything taken so far is
+// written (or given up on), close() flushes and stops. Several backends (the
+// log file and the webhook) form one sink, stored only when every one
+// stored the event.
 
 import type { AuditEvent } from './event.ts';
 
+/** Whether an event was stored: now, or once a blocking write ends. */
+export type Stored = boolean | Promise<boolean>;
+
 export interface AuditBackend {
-  /** Takes an event; never throws and never waits for I/O. */
-  process(event: AuditEvent, json: string): void;
+  /** Whether process() may wait for a write (a blocking mode). */
+  readonly blocking?: boolean;
+  /** Takes an event; never throws. */
+  process(event: AuditEvent, json: string): Stored;
   flush(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Both results: a promise only when either is one. */
+export function bothStored(a: Stored, b: Stored): Stored {
+  if (typeof a === 'boolean' && typeof b === 'boolean') return a && b;
+  return Promise.all([a, b]).then(([x, y]) => x && y);
 }
 
 /** Several backends as one. */
 export function unionBackend(backends: AuditBackend[]): AuditBackend {
   if (backends.length === 1) return backends[0];
   return {
+    blocking: backends.some((b) => b.blocking),
     process: (ev, json) => {
-      for (const b of backends) b.process(ev, json);
+      let stored: Stored = true;
+      for (const b of backends) stored = bothStored(stored, b.process(ev, json));
+      return stored;
     },
     flush: async () => {
       await Promise.all(backends.map((b) => b.flush()));

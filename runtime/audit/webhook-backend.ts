@@ -1,22 +1,28 @@
 // The webhook backend of --audit-webhook-config-file: events are posted as
 // an audit.k8s.io/v1 EventList to the server the kubeconfig names (its CA,
-// client certificate or token), in batches as upstream's buffered backend
-// makes them: a batch goes when it has --audit-webhook-batch-max-size events
-// (400) or --audit-webhook-batch-max-wait (30s) after its first one; at most
-// --audit-webhook-batch-buffer-size (10000) events wait, more are dropped.
-// With --audit-webhook-batch-throttle-enable (on by default) batches are
-// sent at most --audit-webhook-batch-throttle-qps a second (10) with a burst
-// of --audit-webhook-batch-throttle-burst (15). A failed post (a connection
-// error or a 5xx answer) is tried again after --audit-webhook-initial-backoff
-// (10s), the wait growing 1.5 times each try, up to 5 tries (upstream's
-// default retry backoff), then the batch is dropped with a message. In
-// blocking modes each event is posted alone at once (still off the
-// request's path). close() sends what waits.
+// client certificate or token). The mode (modes.ts, --audit-webhook-mode,
+// default batch) says when: batch mode (buffered.ts) posts batches of
+// --audit-webhook-batch-max-size events (400), at the latest
+// --audit-webhook-batch-max-wait (30s) after their first one, at most
+// --audit-webhook-batch-throttle-qps a second (10) with a burst of
+// --audit-webhook-batch-throttle-burst (15) while
+// --audit-webhook-batch-throttle-enable (true), at most
+// --audit-webhook-batch-buffer-size (10000) waiting; the blocking modes post
+// each event alone while the request waits. A post that fails with a reset
+// connection, 429 or a 5xx answer is tried again after
+// --audit-webhook-initial-backoff (10s), the wait growing 1.5 times each
+// try, up to 5 tries (upstream's default retry backoff); a refused
+// connection or another answer is not retried. A post given up on is
+// reported and answers false (blocking-strict fails the request for it).
+// The truncating backend (truncate.ts, --audit-webhook-truncate-*) is
+// around the mode when enabled. close() sends what waits.
 
-import { WebhookClient } from '../auth/webhook/client.ts';
+import { WebhookCallError, WebhookClient } from '../auth/webhook/client.ts';
 import type { WebhookClientConfig } from '../auth/webhook/kubeconfig.ts';
 import type { AuditBackend } from './sink.ts';
-import type { BackendMode } from './log-backend.ts';
+import type { AuditWriter } from './buffered.ts';
+import { type BackendMode, modeBackend } from './modes.ts';
+import { truncateBackend, type TruncateConfig } from './truncate.ts';
 
 export interface WebhookBackendOptions {
   config: WebhookClientConfig;
@@ -28,6 +34,8 @@ export interface WebhookBackendOptions {
   throttleQPS: number;
   throttleBurst: number;
   initialBackoffMs: number;
+  /** --audit-webhook-truncate-*: absent, nothing is truncated. */
+  truncate?: TruncateConfig;
   /** Tries per batch (upstream's default backoff has 5 steps). */
   tries?: number;
   warn?: (msg: string) => void;
@@ -38,94 +46,57 @@ export interface WebhookBackendOptions {
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
-export function webhookBackend(opts: WebhookBackendOptions): AuditBackend {
+/** Posts EventLists, retried as upstream's webhook backend retries them. */
+export function webhookWriter(opts: WebhookBackendOptions, warn: (msg: string) => void): AuditWriter {
   const client = new WebhookClient(opts.config);
-  const warn = opts.warn ?? ((m: string) => console.error(m));
   const sleep = opts.sleep ?? defaultSleep;
-  const now = opts.now ?? Date.now;
   const tries = opts.tries ?? 5;
-  const batchMax = opts.mode === 'batch' ? Math.max(1, opts.maxBatchSize) : 1;
-  let queue: string[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  let sending: Promise<void> = Promise.resolve();
-  let closed = false;
-  // token bucket of the throttle
-  let tokens = opts.throttleBurst;
-  let lastRefill = now();
-
-  const throttle = async () => {
-    if (opts.mode !== 'batch' || !opts.throttleEnable || opts.throttleQPS <= 0) return;
-    for (;;) {
-      const t = now();
-      tokens = Math.min(opts.throttleBurst, tokens + ((t - lastRefill) / 1000) * opts.throttleQPS);
-      lastRefill = t;
-      if (tokens >= 1) {
-        tokens -= 1;
-        return;
-      }
-      await sleep(((1 - tokens) / opts.throttleQPS) * 1000);
-    }
-  };
-
-  const post = async (items: string[]) => {
-    const body = `{"kind":"EventList","apiVersion":"audit.k8s.io/v1","metadata":{},"items":[${items.join(',')}]}`;
-    let wait = opts.initialBackoffMs;
-    let why = '';
-    for (let i = 0; i < tries; i++) {
-      if (i > 0) {
-        await sleep(wait);
-        wait *= 1.5;
-      }
-      try {
-        const res = await client.post(body);
-        if (res.status >= 200 && res.status < 300) return;
-        why = `the server answered ${res.status}`;
-        if (res.status < 500 && res.status !== 429) break;
-      } catch (err) {
-        why = (err as Error).message;
-      }
-    }
-    warn(`Error in audit plugin 'webhook' affecting ${items.length} audit events: ${why}`);
-  };
-
-  const send = () => {
-    clearTimeout(timer);
-    timer = undefined;
-    while (queue.length) {
-      const batch = queue.slice(0, batchMax);
-      queue = queue.slice(batch.length);
-      sending = sending.then(async () => {
-        await throttle();
-        await post(batch);
-      });
-    }
-  };
-
   return {
-    process(_ev, json) {
-      if (closed) return;
-      if (queue.length >= opts.bufferSize) {
-        warn("Error in audit plugin 'webhook' affecting 1 audit events: audit buffer queue blocked");
-        return;
+    async write(items) {
+      const body = `{"kind":"EventList","apiVersion":"audit.k8s.io/v1","metadata":{},"items":[${items.join(',')}]}`;
+      let wait = opts.initialBackoffMs;
+      let why = '';
+      for (let i = 0; i < tries; i++) {
+        if (i > 0) {
+          await sleep(wait);
+          wait *= 1.5;
+        }
+        try {
+          const res = await client.post(body);
+          if (res.status >= 200 && res.status < 300) return true;
+          why = `the server answered ${res.status}`;
+          if (res.status < 500 && res.status !== 429) break;
+        } catch (err) {
+          why = (err as Error).message;
+          if (!(err instanceof WebhookCallError && (err.retriable || err.timedOut))) break;
+        }
       }
-      queue.push(json);
-      if (opts.mode !== 'batch' || queue.length >= batchMax) {
-        // blocking modes post each event at once; a full batch goes now
-        if (opts.mode !== 'batch') setImmediate(send);
-        else send();
-        return;
-      }
-      timer ??= setTimeout(send, opts.maxBatchWaitMs).unref();
+      warn(`Error in audit plugin 'webhook' affecting ${items.length} audit events: ${why}`);
+      return false;
     },
-    async flush() {
-      send();
-      await sending;
-    },
-    async close() {
-      closed = true;
-      send();
-      await sending;
-      client.close();
-    },
+    close: () => client.close(),
   };
+}
+
+export function webhookBackend(opts: WebhookBackendOptions): AuditBackend {
+  const warn = opts.warn ?? ((m: string) => console.error(m));
+  const backend = modeBackend(
+    {
+      plugin: 'webhook',
+      mode: opts.mode,
+      writer: webhookWriter(opts, warn),
+      format: (_ev, json) => json,
+      batch: {
+        bufferSize: opts.bufferSize,
+        maxBatchSize: opts.maxBatchSize,
+        maxBatchWaitMs: opts.maxBatchWaitMs,
+        throttleEnable: opts.throttleEnable,
+        throttleQPS: opts.throttleQPS,
+        throttleBurst: opts.throttleBurst,
+        asyncDelegate: true,
+      },
+    },
+    { warn, sleep: opts.sleep, now: opts.now },
+  );
+  return opts.truncate ? truncateBackend(backend, opts.truncate, warn) : backend;
 }

@@ -10,6 +10,7 @@ import type { AdmissionPlugin } from '../admission/chain.ts';
 import { apiMatchServices } from '../admission/matching/index.ts';
 import { WebhookConfigs } from '../admission/webhook/configs.ts';
 import { mutatingWebhookPlugin, validatingWebhookPlugin } from '../admission/webhook/plugin.ts';
+import type { WebhookObserver } from '../admission/webhook/observe.ts';
 import type { Authorizer } from '../authz/authorizer.ts';
 import { servedServiceLookup } from '../registry/served-service-lookup.ts';
 import type { ApiIndex } from '../registry/served.ts';
@@ -33,9 +34,15 @@ export interface WebhookCredentialSources {
   validating?: CredentialsFor;
 }
 
-export function startAdmissionWebhooks(api: ApiIndex, authorizer: Authorizer | undefined, log?: (msg: string) => void, credentials: WebhookCredentialSources = {}): AdmissionWebhooks {
+export function startAdmissionWebhooks(
+  api: ApiIndex,
+  authorizer: Authorizer | undefined,
+  log?: (msg: string) => void,
+  credentials: WebhookCredentialSources = {},
+  observer?: WebhookObserver,
+): AdmissionWebhooks {
   const resolveService = serviceResolver(servedServiceLookup(api));
-  const services = { match: apiMatchServices(api), authorizer, log };
+  const services = { match: apiMatchServices(api), authorizer, log, observer };
   const loops: WatchLoop[] = [];
   const syncs: Promise<void>[] = [];
   const source = (resource: string, creds?: CredentialsFor): WebhookConfigs => {

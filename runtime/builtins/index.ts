@@ -59,6 +59,7 @@ import { startCrdController } from './crds.ts';
 import { startCrdAPIServices } from './crd-apiservices.ts';
 import type { CrdServingDeps } from '../controllers/crd/serving.ts';
 import { startAdmissionWebhooks } from './admission-webhooks.ts';
+import type { WebhookObserver } from '../admission/webhook/observe.ts';
 import { type AdmissionPluginConfigs, readAdmissionPluginConfigs } from './admission-configs.ts';
 import { NO_ADMISSION_CONFIG } from '../config/admission-config.ts';
 
@@ -89,6 +90,8 @@ export interface BuiltinContext {
   eventTTLMs?: number;
   /** The upstream admission plugins to run (config/admission-plugins.ts; default: its default set). */
   admissionPlugins?: ReadonlySet<string>;
+  /** Told of every admission webhook call (the webhook metrics). */
+  webhookObserver?: WebhookObserver;
   /** The plugins' configurations from --admission-control-config-file (admission-configs.ts; default: none). */
   admissionConfigs?: AdmissionPluginConfigs;
   /** The generated OpenAPI documents (the admission policies' type checking reads the built-in kinds' schemas there). */
@@ -130,7 +133,8 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   if (on.has('CertificateSigning')) ctx.admission.add(certificateSigningPlugin(ctx.authorizer));
   ctx.admission.add(certificateRequestPlugin({ subjectRestriction: on.has('CertificateSubjectRestriction') }));
   if (on.has('DefaultIngressClass')) ctx.admission.add(defaultIngressClassPlugin(clusterObjects(ctx.api, 'networking.k8s.io', 'v1', 'ingressclasses')));
-  const webhooks = on.has('MutatingAdmissionWebhook') || on.has('ValidatingAdmissionWebhook') ? startAdmissionWebhooks(ctx.api, ctx.authorizer, ctx.log, configs.webhooks) : undefined;
+  const webhooks =
+    on.has('MutatingAdmissionWebhook') || on.has('ValidatingAdmissionWebhook') ? startAdmissionWebhooks(ctx.api, ctx.authorizer, ctx.log, configs.webhooks, ctx.webhookObserver) : undefined;
   if (on.has('MutatingAdmissionWebhook')) ctx.admission.add(webhooks!.mutating);
   const policies = on.has('ValidatingAdmissionPolicy') ? startAdmissionPolicies(ctx.api, ctx.authorizer, ctx.openapiDir, ctx.crds?.schemas) : undefined;
   if (policies) ctx.admission.add(policies.plugin);

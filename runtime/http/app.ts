@@ -30,6 +30,7 @@ import { JWKS_CONTENT_TYPE, JWKS_PATH, METADATA_MAX_AGE_SECONDS, OPENID_CONFIG_C
 import { handleReview } from './handlers/review.ts';
 import { handleWatch } from './handlers/watch.ts';
 import { InflightLimiter } from './inflight.ts';
+import { isLongRunning } from './long-running.ts';
 import { withDeadline } from './request-timeout.ts';
 import { prefersProtobuf, wantsAggregatedDiscovery } from './negotiate.ts';
 import { type OpenAPIServer } from './openapi.ts';
@@ -134,7 +135,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
 
   app.onError(async (err, c) => {
     const apiErr = toApiError(err);
-    audit?.failed(c, err, apiErr);
+    await audit?.failed(c, err, apiErr);
     if (apiErr.code >= 500 && !(err instanceof ApiError)) {
       const target = requestTarget(c);
       logger.errorS(err, 'Internal error occurred', 'method', c.req.method, 'URI', uriOf(target), 'auditID', c.get('record')?.auditID, 'stack', err instanceof Error ? err.stack : undefined);
@@ -168,7 +169,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
   const mayImpersonate = impersonationBy(opts.authorizer);
   const limiter = new InflightLimiter(opts.maxRequestsInflight ?? 400, opts.maxMutatingRequestsInflight ?? 200);
   const metrics = opts.metrics;
-  metrics?.setSources({ inflight: () => limiter.counts });
+  metrics?.setSources({ inflight: () => limiter.watermark() });
 
   const serve = (c: Context<Env>): Maybe<Response> => {
     const target = requestTarget(c);
@@ -192,21 +193,36 @@ export function createApp(opts: AppOptions): Hono<Env> {
         c.set('auth', auth);
         return andThen(authenticate(auth), (requestor) => {
           c.set('user', requestor);
-          audit?.begin(c, info, requestor);
-          guard(c);
-          if (!requestsImpersonation(auth)) return admitted(c, info, requestor);
-          return impersonate(auth, requestor, mayImpersonate).then((as) => {
-            if (as) {
-              c.set('user', as.user);
-              audit?.impersonated(c, as.user);
-            }
-            return admitted(c, info, as ? as.user : requestor);
-          });
+          if (audit) {
+            const began = audit.begin(c, info, requestor);
+            // a blocking audit backend writing the first event, or one that could not (blocking-strict: 500)
+            if (began !== undefined) return andThen(began, (refused) => (refused ? auditRefused(refused) : authenticated(c, info, auth, requestor)));
+          }
+          return authenticated(c, info, auth, requestor);
         });
       },
       Date.now,
       setDeadline,
     );
+  };
+
+  /** After authentication and the audit's first event: the origin guard, impersonation, then the rest. */
+  const authenticated = (c: Context<Env>, info: RequestInfo, auth: AuthRequest, requestor: UserInfo): Maybe<Response> => {
+    guard(c);
+    if (!requestsImpersonation(auth)) return admitted(c, info, requestor);
+    return impersonate(auth, requestor, mayImpersonate).then((as) => {
+      if (as) {
+        c.set('user', as.user);
+        audit?.impersonated(c, as.user);
+      }
+      return admitted(c, info, as ? as.user : requestor);
+    });
+  };
+
+  /** A request refused because its audit event could not be stored (apiserver_audit_requests_rejected_total). */
+  const auditRefused = (res: Response): Response => {
+    metrics?.auditRequestRejected();
+    return res;
   };
 
   /** Authentication, counted in authentication_attempts when there are metrics. */
@@ -245,7 +261,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
   const admitted = (c: Context<Env>, info: RequestInfo, user: UserInfo): Maybe<Response> => {
     let leave: () => void;
     try {
-      leave = limiter.enter(info, user);
+      leave = limiter.enter(info, user, c.get('record').receivedAt);
     } catch (err) {
       // refused by the in-flight limits: counted with its 429, as upstream's dropped requests are
       requestDone(c, info, undefined, err);
@@ -277,8 +293,9 @@ export function createApp(opts: AppOptions): Hono<Env> {
       const sub = url.pathname.slice(endpoint.length + 2);
       if (url.pathname !== `/${endpoint}` && sub === '') return TEXT_404();
       const checks = endpoint === 'readyz' ? opts.health.readyz : opts.health.livez;
-      return healthResponse(endpoint, checks, url, sub);
+      return healthResponse(endpoint, checks, url, sub, observeCheck);
     };
+  const observeCheck = metrics ? (name: string, type: 'healthz' | 'livez' | 'readyz', passed: boolean) => metrics.slis.observe(name, type, passed) : undefined;
   const healthChecks = new Map<string, Endpoint>();
   for (const ep of ['healthz', 'livez', 'readyz'] as const) {
     endpoints.set(`/${ep}`, health(ep));
@@ -298,6 +315,8 @@ export function createApp(opts: AppOptions): Hono<Env> {
   endpoints.set('/openapi/v2', (c) => opts.openapi.v2(c));
   // Prometheus text format; authorized as any non-resource path (get on /metrics: system:monitoring's role)
   if (metrics) endpoints.set('/metrics', () => metrics.exposition().then((text) => new Response(text, { headers: { 'Content-Type': metrics.contentType } })));
+  // component-base's SLI endpoint: the health checks' metrics (get on /metrics/slis, also system:monitoring's)
+  if (metrics) endpoints.set('/metrics/slis', () => metrics.slis.exposition().then((text) => new Response(text, { headers: { 'Content-Type': metrics.slis.contentType } })));
   endpoints.set('/openapi/v3', (c) => opts.openapi.v3Index(c));
   const OPENAPI_V3 = '/openapi/v3/';
 
@@ -387,13 +406,16 @@ export function createApp(opts: AppOptions): Hono<Env> {
     return handler(rc);
   };
 
+  /** The peer's address and port as the request log shows it (`[ipv6]:port`). */
+  const srcIPOf = (c: Context<Env>): string => {
+    const socket = (c.env as { incoming?: { socket?: { remoteAddress?: string; remotePort?: number } } } | undefined)?.incoming?.socket;
+    return socket?.remoteAddress ? `${socket.remoteAddress.includes(':') ? `[${socket.remoteAddress}]` : socket.remoteAddress}:${socket.remotePort}` : '';
+  };
   /** The request log line (upstream's httplog, at -v=3): what was asked, by whom, how long it took, the answer's code. */
-  const logRequest = (c: Context<Env>, started: number, res: Response | undefined, err?: unknown): void => {
+  const logRequest = (c: Context<Env>, started: number, res: Response | undefined, err?: unknown, code?: number, srcIP = srcIPOf(c)): void => {
     const info = c.get('info');
     const target = requestTarget(c);
     const verb = info ? reportedVerb(info, info.verb === 'patch' ? requestHeader(c, 'content-type') : undefined) : c.req.method;
-    const socket = (c.env as { incoming?: { socket?: { remoteAddress?: string; remotePort?: number } } } | undefined)?.incoming?.socket;
-    const srcIP = socket?.remoteAddress ? `${socket.remoteAddress.includes(':') ? `[${socket.remoteAddress}]` : socket.remoteAddress}:${socket.remotePort}` : '';
     logger.infoS(
       3,
       'HTTP',
@@ -410,16 +432,30 @@ export function createApp(opts: AppOptions): Hono<Env> {
       'srcIP',
       srcIP,
       'resp',
-      res ? res.status : toApiError(err).code,
+      code ?? (res ? res.status : toApiError(err).code),
     );
   };
 
-  /** serve(), then its line in the request log. */
+  /**
+   * serve(), then its line in the request log; a long-running request's (a watch) when it ends, as upstream's
+   * httplog writes it when the handler returns, with the whole time it ran (in-process, without a socket to
+   * watch close: when its answer starts).
+   */
   const logged = (c: Context<Env>): Maybe<Response> => {
     const started = performance.now();
     return settled(
       () => serve(c),
-      (_ok, res, err) => logRequest(c, started, res, err),
+      (_ok, res, err) => {
+        const outgoing = res && outgoingOf(c);
+        const info = c.get('info');
+        if (outgoing && info && isLongRunning(info) && !outgoing.writableFinished) {
+          // the peer's address is read now: a closed socket no longer has it
+          const srcIP = srcIPOf(c);
+          outgoing.once('close', () => logRequest(c, started, res, undefined, outgoing.statusCode, srcIP));
+          return;
+        }
+        logRequest(c, started, res, err);
+      },
     );
   };
 

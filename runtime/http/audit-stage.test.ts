@@ -27,7 +27,10 @@ describe('the audit stage: deprecation annotations', () => {
   it('adds k8s.io/deprecated and k8s.io/removed-release when the record marks the request deprecated', async () => {
     const seen: AuditEvent[] = [];
     const auditor = new Auditor(parsePolicy('apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: Metadata}]'), {
-      process: (_ev, json) => seen.push(JSON.parse(json) as AuditEvent),
+      process: (_ev, json) => {
+        seen.push(JSON.parse(json) as AuditEvent);
+        return true;
+      },
       flush: async () => {},
       close: async () => {},
     });
@@ -38,7 +41,7 @@ describe('the audit stage: deprecation annotations', () => {
       c.set('record', record);
       const info = parseRequestInfo('GET', '/apis/flowcontrol.apiserver.k8s.io/v1beta3/flowschemas', new URLSearchParams());
       c.set('info', info);
-      stage.begin(c, info, { name: 'u', groups: [] });
+      void stage.begin(c, info, { name: 'u', groups: [] });
       record.deprecated = { removedRelease: '1.32' };
       return stage.answered(c, new Response('{}', { headers: { 'content-type': 'application/json' } }));
     });

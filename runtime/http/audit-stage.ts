@@ -10,12 +10,18 @@
 // RequestResponse (read from a copy of a JSON or YAML body, after the answer
 // is handed on; protobuf decoded to JSON). An error is complete with its Status, an unexpected one is
 // Panic; a 401 before anyone was authenticated is upstream's failed
-// authentication event.
+// authentication event. With a blocking backend (--audit-*-mode blocking or
+// blocking-strict) the request waits for each event's write before it goes
+// on or its answer goes out; a RequestReceived event that a blocking-strict
+// backend could not store ends the request with upstream's plain-text 500
+// ("failed to store audit event") and no further events.
 
 import { isIP } from 'node:net';
 import type { Context } from 'hono';
 import type { UserInfo } from '../auth/user.ts';
 import { type Auditor, type AuditRequestInput, RequestAudit } from '../audit/auditor.ts';
+import type { Stored } from '../audit/sink.ts';
+import type { Maybe } from '../api/maybe.ts';
 import { statusOf } from '../audit/event.ts';
 import { ApiError } from '../api/errors.ts';
 import { addAuditAnnotation, type RequestRecord } from '../api/request-record.ts';
@@ -96,21 +102,50 @@ async function responseObject(res: Response, decodeProtobuf: ProtobufDecode | un
 }
 
 export interface AuditStage {
-  /** After authentication: the request's audit begins, unless the policy says None. */
-  begin(c: Context, info: RequestInfo, requestor: UserInfo): void;
+  /**
+   * After authentication: the request's audit begins, unless the policy says None. Undefined to go on (a
+   * promise of it while a blocking backend writes), or the answer of a request whose first event could not be
+   * stored.
+   */
+  begin(c: Context, info: RequestInfo, requestor: UserInfo): Maybe<Response | undefined>;
   /** Impersonation succeeded. */
   impersonated(c: Context, user: UserInfo): void;
   /** The answer of a request: its audit ends (a long-running one when its connection closes). */
-  answered(c: Context, res: Response): Response;
-  /** The answer of an error. */
-  failed(c: Context, err: unknown, apiErr: ApiError): void;
+  answered(c: Context, res: Response): Maybe<Response>;
+  /** The answer of an error (a promise while a blocking backend writes its event). */
+  failed(c: Context, err: unknown, apiErr: ApiError): Maybe<void>;
 }
 
+/** Go's escaping of the text of responsewriters.InternalError. */
+const sanitize = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Upstream's answer when the RequestReceived event could not be stored (responsewriters.InternalError). */
+export function auditFailureResponse(requestURI: string): Response {
+  return new Response(`${sanitize(`Internal Server Error: ${JSON.stringify(requestURI)}: failed to store audit event`)}\n`, {
+    status: 500,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' },
+  });
+}
+
+/** `then` once the event is stored, at once when it was written already. */
+const whenStored = <T>(stored: Stored, then: T): Maybe<T> => (typeof stored === 'boolean' ? then : stored.then(() => then));
+
 export function auditStage(auditor: Auditor, decodeProtobuf?: ProtobufDecode): AuditStage {
+  const refuse = (c: Context, audit: RequestAudit, stored: boolean): Response | undefined => {
+    if (stored) {
+      (c.get('record') as RequestRecord).audit = audit;
+      return undefined;
+    }
+    audit.abandon();
+    return auditFailureResponse(audit.event.requestURI);
+  };
   return {
     begin(c, info, requestor) {
       const audit = auditor.begin(inputOf(c, info), requestor);
-      if (audit) (c.get('record') as RequestRecord).audit = audit;
+      if (!audit) return undefined;
+      const received = audit.received;
+      if (typeof received === 'boolean') return refuse(c, audit, received);
+      return received.then((stored) => refuse(c, audit, stored));
     },
 
     impersonated(c, user) {
@@ -123,35 +158,34 @@ export function auditStage(auditor: Auditor, decodeProtobuf?: ProtobufDecode): A
       if (!audit) return res;
       const info = c.get('info') as RequestInfo;
       if (isLongRunning(info)) {
-        audit.responseStarted(res.status);
+        const started = audit.responseStarted(res.status);
         const outgoing = outgoingOf(c);
-        if (outgoing && !outgoing.writableFinished) outgoing.once('close', () => audit.complete({ metadata: {}, code: outgoing.statusCode }));
-        else audit.complete({ metadata: {}, code: res.status });
-        return res;
+        if (outgoing && !outgoing.writableFinished) outgoing.once('close', () => void audit.complete({ metadata: {}, code: outgoing.statusCode }));
+        else void audit.complete({ metadata: {}, code: res.status });
+        return whenStored(started, res);
       }
       if (audit.wantsResponseObject && res.body) {
-        // the object is read from a copy after the answer is handed on
+        // the object is read from a copy after the answer is handed on (a blocking backend: before)
         const copy = res.clone();
-        void responseObject(copy, decodeProtobuf).then(
+        const completed = responseObject(copy, decodeProtobuf).then(
           (obj) => audit.complete({ metadata: {}, code: res.status }, obj),
           () => audit.complete({ metadata: {}, code: res.status }),
         );
-        return res;
+        return auditor.blocking ? completed.then(() => res) : res;
       }
-      audit.complete({ metadata: {}, code: res.status });
-      return res;
+      return whenStored(audit.complete({ metadata: {}, code: res.status }), res);
     },
 
     failed(c, err, apiErr) {
       const audit = auditOf(c);
       if (audit) {
-        if (!(err instanceof ApiError) && apiErr.code >= 500) audit.panic(err);
-        else audit.complete(statusOf(apiErr.status()), audit.wantsResponseObject ? apiErr.status() : undefined);
-        return;
+        if (!(err instanceof ApiError) && apiErr.code >= 500) return whenStored(audit.panic(err), undefined);
+        return whenStored(audit.complete(statusOf(apiErr.status()), audit.wantsResponseObject ? apiErr.status() : undefined), undefined);
       }
       const info = c.get('info') as RequestInfo | undefined;
       // a credential that failed (or none where anonymous access is off): nobody was authenticated
-      if (apiErr.code === 401 && info && !c.get('user') && c.get('record')) auditor.failedAuthentication(inputOf(c, info), statusOf(apiErr.status()));
+      if (apiErr.code === 401 && info && !c.get('user') && c.get('record')) return whenStored(auditor.failedAuthentication(inputOf(c, info), statusOf(apiErr.status())), undefined);
+      return undefined;
     },
   };
 }

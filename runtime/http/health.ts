@@ -1,10 +1,15 @@
 // Health endpoints: /healthz (deprecated), /livez and /readyz with named
 // checks, `?verbose` listing `[+]<check> ok`, `?exclude=<check>`, one check
-// at /<endpoint>/<check>, and readiness that turns 503 at shutdown.
+// at /<endpoint>/<check>, and readiness that turns 503 at shutdown. Each
+// check the endpoint itself runs (not a check's own path, not an excluded
+// one) is told to the observer, as upstream's SLI metrics record them.
 
 export type Check = { name: string; run: () => Promise<void> | void };
 
-export function healthResponse(endpoint: 'healthz' | 'livez' | 'readyz', checks: Check[], url: URL, sub: string): Promise<Response> {
+/** Told of each check run by an endpoint (the SLI metrics of /metrics/slis). */
+export type CheckObserver = (name: string, endpoint: 'healthz' | 'livez' | 'readyz', passed: boolean) => void;
+
+export function healthResponse(endpoint: 'healthz' | 'livez' | 'readyz', checks: Check[], url: URL, sub: string, observe?: CheckObserver): Promise<Response> {
   return (async () => {
     const exclude = new Set(url.searchParams.getAll('exclude'));
     const verbose = url.searchParams.has('verbose');
@@ -17,7 +22,9 @@ export function healthResponse(endpoint: 'healthz' | 'livez' | 'readyz', checks:
       try {
         await c.run();
         lines.push(`[+]${c.name} ok`);
+        if (!sub) observe?.(c.name, endpoint, true);
       } catch {
+        if (!sub) observe?.(c.name, endpoint, false);
         failed = true;
         if (c.name === 'shutdown') shutdown = true;
         lines.push(`[-]${c.name} failed: reason withheld`);

@@ -73,3 +73,46 @@ describe('InflightLimiter', () => {
     expect(l.counts.readOnly).toBe(1000);
   });
 });
+
+describe('InflightLimiter watermark (apiserver_current_inflight_requests)', () => {
+  const get = info('GET', '/api/v1/pods');
+  const post = info('POST', '/api/v1/namespaces/d/pods');
+  it.each([
+    // [arrivals as [ms, kind, leave-at-once], read at ms, expected]
+    ['nothing arrived', [], 5_000, { readOnly: 0, mutating: 0 }],
+    [
+      'the peak of the second before',
+      [
+        [1_000, 'r', false],
+        [1_100, 'r', false],
+        [1_200, 'm', true],
+      ],
+      2_500,
+      { readOnly: 2, mutating: 1 },
+    ],
+    ['not the second being measured', [[2_000, 'r', false]], 2_999, { readOnly: 0, mutating: 0 }],
+    ['0 for a quiet second, even with requests still in flight', [[1_000, 'r', false]], 3_000, { readOnly: 0, mutating: 0 }],
+  ] as const)('%s', (_name, arrivals, at, expected) => {
+    const l = new InflightLimiter(10, 10);
+    for (const [ms, kind, leaveNow] of arrivals) {
+      const leave = l.enter(kind === 'r' ? get : post, user, ms);
+      if (leaveNow) leave();
+    }
+    expect(l.watermark(at)).toEqual(expected);
+  });
+  it('starts each second from the counts that arrivals and departures record in it', () => {
+    const l = new InflightLimiter(10, 10);
+    const a = l.enter(get, user, 1_000);
+    const b = l.enter(get, user, 1_010);
+    const c = l.enter(get, user, 1_020);
+    a();
+    b();
+    // second 2: one arrival while one is still in flight
+    const d = l.enter(get, user, 2_000);
+    expect(l.watermark(2_500)).toEqual({ readOnly: 3, mutating: 0 });
+    expect(l.watermark(3_000)).toEqual({ readOnly: 2, mutating: 0 });
+    c();
+    d();
+    expect(l.counts).toEqual({ readOnly: 0, mutating: 0 });
+  });
+});

@@ -5,12 +5,14 @@
 // metrics are made but not registered unless shown). Node's process_* and
 // nodejs_* metrics are prom-client's defaults, set up on the first scrape.
 // The recording methods are what the request path, the store, the watch
-// handler, authentication and admission call.
+// handler, authentication and admission call. The health checks' SLI
+// metrics (/metrics/slis) are a registry of their own (slis.ts).
 
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { annotatedHelp, isHidden, type Lifecycle } from './stability.ts';
 import { dryRunLabel, reportedVerb, requestScope, type RequestFacts } from './request-labels.ts';
 import { SeriesCounter, SeriesHistogram } from './series.ts';
+import { SliMetrics } from './slis.ts';
 
 /** apiserver_request_duration_seconds' and etcd_request_duration_seconds' buckets. */
 export const REQUEST_DURATION_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
@@ -18,6 +20,8 @@ export const REQUEST_DURATION_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6,
 export const RESPONSE_SIZE_BUCKETS = [1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
 /** The admission step and controller histograms' buckets. */
 export const ADMISSION_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
+/** The admission webhook histogram's buckets (webhooks time out at 30 s by default). */
+export const WEBHOOK_ADMISSION_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5, 10, 25];
 
 export const APISERVER_COMPONENT = 'apiserver';
 
@@ -32,7 +36,7 @@ export interface ServerMetricsOptions {
 
 /** What the gauges read when scraped; set once the server's parts exist. */
 export interface MetricSources {
-  /** Requests in flight counted against --max-requests-inflight and --max-mutating-requests-inflight. */
+  /** The highest counts of the last second of the requests counted against --max-requests-inflight and --max-mutating-requests-inflight (the limiter's watermark). */
   inflight?: () => { readOnly: number; mutating: number };
   /** Stored objects per resource (`pods`, `deployments.apps`); a resource whose count failed is -1. */
   objectCounts?: () => Promise<Map<string, number>>;
@@ -59,6 +63,8 @@ export class ServerMetrics {
   private hiddenCount = 0;
   private readonly disabled: Set<string>;
   private sources: MetricSources = {};
+  /** The health checks' SLI metrics, served on /metrics/slis. */
+  readonly slis: SliMetrics;
   // what is recorded per request, per store call and per admission run (a disabled metric costs nothing)
   private readonly on: Record<string, boolean> = {};
 
@@ -73,11 +79,17 @@ export class ServerMetrics {
   private readonly authnAttempts;
   private readonly admissionStep;
   private readonly admissionController;
+  private readonly webhookDuration;
+  private readonly webhookRequests;
+  private readonly webhookRejections;
+  private readonly webhookFailOpen;
+  private readonly auditRejected;
 
   constructor(opts: ServerMetricsOptions = {}) {
     this.showHidden = opts.showHidden ?? false;
     this.defaultMetrics = opts.defaultMetrics ?? true;
     this.disabled = new Set(opts.disabled ?? []);
+    this.slis = new SliMetrics(this.disabled);
     const sources = () => this.sources;
 
     // labels: verb, dry_run, group, version, resource, subresource, scope, component, code
@@ -166,6 +178,34 @@ export class ServerMetrics {
       ADMISSION_BUCKETS,
       { stability: 'STABLE' },
     );
+    // labels: name, type, operation, rejected
+    this.webhookDuration = this.seriesHistogram(
+      'apiserver_admission_webhook_admission_duration_seconds',
+      'Admission webhook latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
+      WEBHOOK_ADMISSION_BUCKETS,
+      { stability: 'STABLE' },
+    );
+    // labels: name, type, operation, code, rejected
+    this.webhookRequests = this.seriesCounter(
+      'apiserver_admission_webhook_request_total',
+      'Admission webhook request total, identified by name and broken out for each admission type (validating or mutating) and operation. Additional labels specify whether the request was rejected or not and an HTTP status code. Codes greater than 600 are truncated to 600, to keep the metrics cardinality bounded.',
+      { stability: 'ALPHA' },
+    );
+    // labels: name, type, operation, error_type, rejection_code
+    this.webhookRejections = this.seriesCounter(
+      'apiserver_admission_webhook_rejection_count',
+      'Admission webhook rejection count, identified by name and broken out for each admission type (validating or admit) and operation. Additional labels specify an error type (calling_webhook_error or apiserver_internal_error if an error occurred; no_error otherwise) and optionally a non-zero rejection code if the webhook rejects the request with an HTTP status code (honored by the apiserver when the code is greater or equal to 400). Codes greater than 600 are truncated to 600, to keep the metrics cardinality bounded.',
+      { stability: 'ALPHA' },
+    );
+    // labels: name, type
+    this.webhookFailOpen = this.seriesCounter(
+      'apiserver_admission_webhook_fail_open_count',
+      'Admission webhook fail open count, identified by name and broken out for each admission type (validating or mutating).',
+      {
+        stability: 'ALPHA',
+      },
+    );
+    this.auditRejected = this.counter('apiserver_audit_requests_rejected_total', 'Counter of apiserver requests rejected due to an error in audit logging backend.', [], { stability: 'ALPHA' });
     // component-base counts the metrics it hides
     const hidden = this.hiddenCount;
     this.counter('hidden_metrics_total', 'The count of hidden metrics.', [], { stability: 'BETA' }).inc(hidden);
@@ -272,6 +312,30 @@ export class ServerMetrics {
   admissionStepDone(step: AdmissionStep, operation: string, rejected: boolean, seconds: number): void {
     if (!this.on.apiserver_admission_step_admission_duration_seconds) return;
     this.admissionStep.observe(`${step}\0${operation}\0${rejected}`, () => ({ type: step, operation, rejected: String(rejected) }), seconds);
+  }
+
+  /** One admission webhook call: its latency and outcome (`admit` for mutating webhooks, `validating`), as upstream's ObserveWebhook and ObserveWebhookRejection. */
+  webhookCall(name: string, type: string, operation: string, outcome: { rejected: boolean; code: number; errorType?: string }, seconds: number): void {
+    const rejected = String(outcome.rejected);
+    // codes over 600 are cut to 600, as upstream bounds the label
+    const code = String(Math.min(outcome.code, 600));
+    const key = `${name}\0${type}\0${operation}`;
+    if (this.on.apiserver_admission_webhook_request_total) this.webhookRequests.inc(`${key}\0${code}\0${rejected}`, () => ({ name, type, operation, code, rejected }));
+    if (this.on.apiserver_admission_webhook_admission_duration_seconds) this.webhookDuration.observe(`${key}\0${rejected}`, () => ({ name, type, operation, rejected }), seconds);
+    if (outcome.errorType && this.on.apiserver_admission_webhook_rejection_count) {
+      const errorType = outcome.errorType;
+      this.webhookRejections.inc(`${key}\0${errorType}\0${code}`, () => ({ name, type, operation, error_type: errorType, rejection_code: code }));
+    }
+  }
+
+  /** An admission webhook call that failed and was ignored (failurePolicy Ignore). */
+  webhookFailedOpen(name: string, type: string): void {
+    if (this.on.apiserver_admission_webhook_fail_open_count) this.webhookFailOpen.inc(`${name}\0${type}`, () => ({ name, type }));
+  }
+
+  /** A request failed because its audit event could not be stored (blocking-strict). */
+  auditRequestRejected(): void {
+    this.auditRejected.inc();
   }
 
   /** Registers a metric unless it is disabled or hidden (then it records into nothing anyone reads). */

@@ -21,6 +21,13 @@ describe('buildAuditor: the --audit-* flags as kube-apiserver checks them', () =
     ['a batch buffer of 0', { logPath: log, logMode: 'batch', logBatchBufferSize: 0 }, 'invalid audit batch log buffer size 0, must be a positive number'],
     ['an unknown webhook mode', { webhookConfigFile: '/x', webhookMode: 'later' }, 'invalid audit webhook mode later, allowed modes are "batch,blocking,blocking-strict"'],
     ['a throttle QPS of 0', { webhookConfigFile: '/x', webhookBatchThrottleQPS: 0 }, 'invalid audit batch webhook throttle QPS 0, must be a positive number'],
+    ['a log throttle without a burst', { logPath: log, logMode: 'batch', logBatchThrottleEnable: true, logBatchThrottleQPS: 5 }, 'invalid audit batch log throttle burst 0, must be a positive number'],
+    ['a truncate max event size of 0', { logPath: log, logTruncateMaxEventSize: 0 }, 'invalid audit truncate log max event size 0, must be a positive number'],
+    [
+      'a truncate max batch size under the event size',
+      { webhookConfigFile: '/x', webhookTruncateMaxBatchSize: 100, webhookTruncateMaxEventSize: 200 },
+      'invalid audit truncate webhook max batch size 100, must be greater than max event size (200)',
+    ],
     [
       'a bad policy',
       { policyFile: badPolicy, logPath: log },

@@ -1,11 +1,14 @@
 // The audit set-up of the --audit-* flags: the policy file, the log backend
-// (--audit-log-*) and the webhook backend (--audit-webhook-*), checked as
-// kube-apiserver checks them (its texts), with upstream's defaults. Without
-// a policy file, or without any backend, nothing is audited (upstream then
-// records no events). A problem stops start-up with an AuditSetupError.
+// (--audit-log-*) and the webhook backend (--audit-webhook-*), each in its
+// mode (log: blocking, webhook: batch by default) with its batch and
+// truncate options, checked as kube-apiserver checks them (its texts), with
+// upstream's defaults. Without a policy file, or without any backend,
+// nothing is audited (upstream then records no events). A problem stops
+// start-up with an AuditSetupError.
 
 import { Auditor } from '../audit/auditor.ts';
 import { type BackendMode, type LogFormat, logBackend } from '../audit/log-backend.ts';
+import type { TruncateConfig } from '../audit/truncate.ts';
 import { AuditPolicyError, loadPolicyFile } from '../audit/policy.ts';
 import { type AuditBackend, unionBackend } from '../audit/sink.ts';
 import { webhookBackend } from '../audit/webhook-backend.ts';
@@ -21,6 +24,14 @@ export interface AuditFlags {
   logMode?: string;
   logBatchBufferSize?: number;
   logBatchMaxSize?: number;
+  logBatchMaxWaitMs?: number;
+  logBatchThrottleEnable?: boolean;
+  logBatchThrottleQPS?: number;
+  logBatchThrottleBurst?: number;
+  logCompress?: boolean;
+  logTruncateEnabled?: boolean;
+  logTruncateMaxBatchSize?: number;
+  logTruncateMaxEventSize?: number;
   webhookConfigFile?: string;
   webhookInitialBackoffMs?: number;
   webhookMode?: string;
@@ -30,7 +41,14 @@ export interface AuditFlags {
   webhookBatchThrottleEnable?: boolean;
   webhookBatchThrottleQPS?: number;
   webhookBatchThrottleBurst?: number;
+  webhookTruncateEnabled?: boolean;
+  webhookTruncateMaxBatchSize?: number;
+  webhookTruncateMaxEventSize?: number;
 }
+
+/** Upstream's truncate defaults: 10 MiB batches, 100 KiB events. */
+export const TRUNCATE_MAX_BATCH_SIZE = 10 * 1024 * 1024;
+export const TRUNCATE_MAX_EVENT_SIZE = 100 * 1024;
 
 export class AuditSetupError extends Error {}
 
@@ -45,6 +63,13 @@ function mode(plugin: string, m: string): BackendMode {
 function positive(plugin: string, what: string, v: number, m: BackendMode): number {
   if (m === 'batch' && !(v > 0)) throw new AuditSetupError(`invalid audit batch ${plugin} ${what} ${v}, must be a positive number`);
   return v;
+}
+
+function truncateConfig(plugin: string, maxBatchSize: number | undefined, maxEventSize: number | undefined): TruncateConfig {
+  const cfg = { maxBatchSize: maxBatchSize ?? TRUNCATE_MAX_BATCH_SIZE, maxEventSize: maxEventSize ?? TRUNCATE_MAX_EVENT_SIZE };
+  if (!(cfg.maxEventSize > 0)) throw new AuditSetupError(`invalid audit truncate ${plugin} max event size ${cfg.maxEventSize}, must be a positive number`);
+  if (cfg.maxBatchSize < cfg.maxEventSize) throw new AuditSetupError(`invalid audit truncate ${plugin} max batch size ${cfg.maxBatchSize}, must be greater than max event size (${cfg.maxEventSize})`);
+  return cfg;
 }
 
 /** Checks the flags (kube-apiserver's option validation); throws AuditSetupError. */
@@ -62,6 +87,11 @@ export function validateAuditFlags(f: AuditFlags): void {
     const m = mode('log', f.logMode ?? 'blocking');
     positive('log', 'buffer size', f.logBatchBufferSize ?? 10000, m);
     positive('log', 'max batch size', f.logBatchMaxSize ?? 1, m);
+    if (f.logBatchThrottleEnable ?? false) {
+      positive('log', 'throttle QPS', f.logBatchThrottleQPS ?? 0, m);
+      positive('log', 'throttle burst', f.logBatchThrottleBurst ?? 0, m);
+    }
+    truncateConfig('log', f.logTruncateMaxBatchSize, f.logTruncateMaxEventSize);
   }
   if (f.webhookConfigFile) {
     const m = mode('webhook', f.webhookMode ?? 'batch');
@@ -71,6 +101,7 @@ export function validateAuditFlags(f: AuditFlags): void {
       positive('webhook', 'throttle QPS', f.webhookBatchThrottleQPS ?? 10, m);
       positive('webhook', 'throttle burst', f.webhookBatchThrottleBurst ?? 15, m);
     }
+    truncateConfig('webhook', f.webhookTruncateMaxBatchSize, f.webhookTruncateMaxEventSize);
   }
 }
 
@@ -97,9 +128,15 @@ export function buildAuditor(f: AuditFlags, warn: (msg: string) => void = (m) =>
         mode: m,
         bufferSize: f.logBatchBufferSize ?? 10000,
         maxBatchSize: f.logBatchMaxSize ?? 1,
+        maxBatchWaitMs: f.logBatchMaxWaitMs ?? 0,
+        throttleEnable: f.logBatchThrottleEnable ?? false,
+        throttleQPS: f.logBatchThrottleQPS ?? 0,
+        throttleBurst: f.logBatchThrottleBurst ?? 0,
         maxSizeMB: f.logMaxSizeMB ?? 0,
         maxBackups: f.logMaxBackups ?? 0,
         maxAgeDays: f.logMaxAgeDays ?? 0,
+        compress: f.logCompress ?? false,
+        truncate: f.logTruncateEnabled ? truncateConfig('log', f.logTruncateMaxBatchSize, f.logTruncateMaxEventSize) : undefined,
         warn,
       }),
     );
@@ -122,6 +159,7 @@ export function buildAuditor(f: AuditFlags, warn: (msg: string) => void = (m) =>
         throttleQPS: f.webhookBatchThrottleQPS ?? 10,
         throttleBurst: f.webhookBatchThrottleBurst ?? 15,
         initialBackoffMs: f.webhookInitialBackoffMs ?? 10_000,
+        truncate: f.webhookTruncateEnabled ? truncateConfig('webhook', f.webhookTruncateMaxBatchSize, f.webhookTruncateMaxEventSize) : undefined,
         warn,
       }),
     );

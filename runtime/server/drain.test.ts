@@ -45,6 +45,7 @@ describe('RequestDrain', () => {
     }
     expect(r!.status).toBe(503);
     expect(r!.headers.get('retry-after')).toBe('1');
+    expect(r!.headers.get('audit-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(await r!.json()).toEqual({
       kind: 'Status',
       apiVersion: 'v1',
@@ -54,6 +55,13 @@ describe('RequestDrain', () => {
       reason: 'ServiceUnavailable',
       code: 503,
     });
+  });
+
+  it("echoes the client's Audit-ID on the 503", async () => {
+    const { drain } = await serverWith(() => {});
+    void drain.begin();
+    const r = drain.refusal(new Request('http://127.0.0.1/api/v1/pods', { headers: { 'Audit-ID': 'from-the-client' } }));
+    expect(r!.headers.get('audit-id')).toBe('from-the-client');
   });
 
   it('counts short requests and watches in flight and waits for the short ones', async () => {

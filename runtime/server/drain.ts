@@ -4,12 +4,15 @@
 // already open is answered 503 ServiceUnavailable "apiserver is shutting
 // down" with Retry-After: 1 (watches still start), requests in flight run to
 // completion (bounded by a timeout) and their connections close after the
-// response. Watches (and the other long-running requests of
+// response. The 503 carries an Audit-Id (the client's, or a new one) as
+// every other answer. Watches (and the other long-running requests of
 // http/long-running.ts) are not waited for; the owner ends
 // them (closing the storage ends every watch stream cleanly), then waits for
 // their responses to finish. Tracks requests on the node server; no routing.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { errors } from '../api/errors.ts';
+import { newRequestRecord } from '../api/request-record.ts';
+import { AUDIT_ID_HEADER } from '../http/audit-id.ts';
 import { parseRequestInfo, splitTarget } from '../http/request-info.ts';
 import { isLongRunning } from '../http/long-running.ts';
 
@@ -61,9 +64,11 @@ export class RequestDrain {
   refusal(req: Request): Response | null {
     if (!this.draining || isLongRunningTarget(req.method, req.url)) return null;
     const err = errors.serviceUnavailable('apiserver is shutting down');
+    // upstream's audit-ID filter runs before this one: the refusal carries an Audit-Id as every answer does
+    const { auditID } = newRequestRecord(req.headers.get('audit-id') ?? undefined);
     return new Response(JSON.stringify(err.status()), {
       status: 503,
-      headers: { 'Content-Type': 'application/json', 'Retry-After': '1', 'X-Content-Type-Options': 'nosniff', Connection: 'close' },
+      headers: { 'Content-Type': 'application/json', 'Retry-After': '1', 'X-Content-Type-Options': 'nosniff', Connection: 'close', [AUDIT_ID_HEADER]: auditID },
     });
   }
 

@@ -534,6 +534,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     eventTTLMs: options.eventTTLMs,
     admissionPlugins,
     admissionConfigs,
+    webhookObserver: {
+      call: (name, type, operation, outcome, seconds) => metrics.webhookCall(name, type, operation, outcome, seconds),
+      failOpen: (name, type) => metrics.webhookFailedOpen(name, type),
+    },
     openapiDir: generated.openapiDir,
     crds: { storageFor: storage.storageFor, services: writeServices, schemas: customSchemas, compiler: options.crdValidatorCompiler, features },
     endpointReconciler: { type: reconcilerType, leases: masterLeases(storage.kv), masterCount: options.apiserverCount, log: warn },

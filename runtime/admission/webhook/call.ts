@@ -16,6 +16,7 @@ import { WebhookCallError } from '../../auth/webhook/client.ts';
 import type { AdmissionAttributes } from '../chain.ts';
 import { admissionRequest, type RequestVersions } from '../matching/request.ts';
 import { denialError, dryRunUnsupported, WebhookCallFailure } from './errors.ts';
+import { markDenial } from './observe.ts';
 import type { WebhookEntry } from './configs.ts';
 import { NO_REVIEW_VERSION, reviewBody, reviewVersionOf, verifyResponse, type WebhookResult } from './review.ts';
 
@@ -57,7 +58,7 @@ export async function callWebhook(
   const name = entry.name;
   if (attrs.dryRun && !NO_SIDE_EFFECTS.has(String(entry.hook.sideEffects))) throw dryRunUnsupported(name);
   const version = reviewVersionOf(Array.isArray(entry.hook.admissionReviewVersions) ? entry.hook.admissionReviewVersions : []);
-  if (!version) throw new WebhookCallFailure(name, `could not create admission objects: ${NO_REVIEW_VERSION}`);
+  if (!version) throw new WebhookCallFailure(name, `could not create admission objects: ${NO_REVIEW_VERSION}`, 400);
   const uid = uidOf();
   const body = reviewBody(version, admissionRequest(attrs, versions, uid), attrs.object, attrs.oldObject);
   const client = entry.client();
@@ -66,10 +67,14 @@ export async function callWebhook(
   const left = attrs.deadline === undefined ? Infinity : attrs.deadline - now();
   const call = left < own ? { timeoutMs: Math.max(0, left), query: left > 0 ? `timeout=${Math.ceil(left / 1000)}s` : '' } : undefined;
   let answer: unknown;
+  let failedWith = 503;
   try {
     if (call && call.timeoutMs <= 0) throw new WebhookCallError('the request deadline has passed', false, true);
     const res = await client.post(body, call);
-    if (res.status < 200 || res.status > 299) throw new Error(statusFailure(res.status, res.body));
+    if (res.status < 200 || res.status > 299) {
+      failedWith = res.status;
+      throw new Error(statusFailure(res.status, res.body));
+    }
     try {
       answer = JSON.parse(res.body.toString('utf8'));
     } catch (err) {
@@ -77,7 +82,7 @@ export async function callWebhook(
     }
   } catch (err) {
     const text = err instanceof WebhookCallError ? postFailure(call ? client.urlWith(call.query) : client.url, err) : (err as Error).message;
-    throw new WebhookCallFailure(name, `failed to call webhook: ${text}`);
+    throw new WebhookCallFailure(name, `failed to call webhook: ${text}`, failedWith);
   }
   let result: WebhookResult;
   try {
@@ -90,6 +95,6 @@ export async function callWebhook(
     attrs.auditAnnotations[`${name}/${k}`] = v;
   }
   attrs.warnings?.push(...result.warnings);
-  if (!result.allowed) throw denialError(name, { group: attrs.group, resource: attrs.resource }, attrs.name, result.status);
+  if (!result.allowed) throw markDenial(denialError(name, { group: attrs.group, resource: attrs.resource }, attrs.name, result.status));
   return result;
 }

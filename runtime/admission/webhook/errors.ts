@@ -14,6 +14,8 @@ export class WebhookCallFailure extends Error {
   constructor(
     readonly webhookName: string,
     readonly reason: string,
+    /** The code upstream's failure carries (the webhook metrics' label): the webhook's non-2xx status, 400 when no review could be made, else 503. */
+    readonly code = 503,
   ) {
     super(`failed calling webhook ${JSON.stringify(webhookName)}: ${reason}`);
   }

@@ -147,3 +147,44 @@ describe('dispatch', () => {
     },
   );
 });
+
+describe('observer (the webhook metrics)', () => {
+  type Seen = [string, string, string, boolean, number, string | undefined];
+  const observed = () => {
+    const seen: Seen[] = [];
+    const failOpen: string[] = [];
+    return {
+      seen,
+      failOpen,
+      observer: {
+        call: (name: string, type: string, op: string, o: { rejected: boolean; code: number; errorType?: string }, seconds: number) => {
+          expect(seconds).toBeGreaterThanOrEqual(0);
+          seen.push([name, type, op, o.rejected, o.code, o.errorType]);
+        },
+        failOpen: (name: string, type: string) => failOpen.push(`${name} ${type}`),
+      },
+    };
+  };
+  it.each<[Behaviour, 'Ignore' | 'Fail', boolean, number, string | undefined, boolean]>([
+    ['allow', 'Fail', false, 200, undefined, false],
+    ['deny', 'Fail', true, 403, 'no_error', false],
+    ['down', 'Fail', true, 503, 'calling_webhook_error', false],
+    ['down', 'Ignore', false, 503, undefined, true],
+  ])('%s under %s', async (behaviour, policy, rejected, code, errorType, failedOpen) => {
+    for (const half of ['mutating', 'validating'] as const) {
+      const o = observed();
+      const e = hookEntry('o.example.com', behaviour, { failurePolicy: policy });
+      const s = { match: services, observer: o.observer };
+      await outcome(half === 'mutating' ? new AdmissionChain([mutatingWebhookPlugin(configs(e), s)]).admit(attrs()) : (validatingWebhookPlugin(configs(e), s).validate!(attrs()) as Promise<void>));
+      const type = half === 'mutating' ? 'admit' : 'validating';
+      expect(o.seen).toEqual([['o.example.com', type, 'CREATE', rejected, code, errorType]]);
+      expect(o.failOpen).toEqual(failedOpen ? [`o.example.com ${type}`] : []);
+    }
+  });
+  it('a dry run the webhook cannot take is an internal rejection with code 0', async () => {
+    const o = observed();
+    const e = hookEntry('o.example.com', 'allow', { sideEffects: 'Some' });
+    await outcome(validatingWebhookPlugin(configs(e), { match: services, observer: o.observer }).validate!({ ...attrs(), dryRun: true }) as Promise<void>);
+    expect(o.seen).toEqual([['o.example.com', 'validating', 'CREATE', true, 0, 'apiserver_internal_error']]);
+  });
+});

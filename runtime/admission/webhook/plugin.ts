@@ -9,7 +9,9 @@
 // in the validating half. A failed call is skipped under failurePolicy
 // Ignore and is a 500 under Fail; a denial is the webhook's Status. Writes
 // of the admission configuration kinds themselves never call webhooks
-// (upstream's exemption), so a broken webhook cannot lock them out.
+// (upstream's exemption), so a broken webhook cannot lock them out. Each
+// call (with its patch, for a mutating webhook) is timed and reported to
+// the observer the services name (observe.ts).
 
 import { jsonEqual } from '../../api/json-equal.ts';
 import { errors } from '../../api/errors.ts';
@@ -24,6 +26,7 @@ import { callWebhook } from './call.ts';
 import type { WebhookConfigs, WebhookEntry } from './configs.ts';
 import { failedClosed, WebhookCallFailure } from './errors.ts';
 import { applyWebhookPatch, identityError, identityOf } from './patch.ts';
+import { callOutcome, type WebhookObserver } from './observe.ts';
 
 const EXEMPT = new Set([
   'mutatingwebhookconfigurations',
@@ -43,6 +46,8 @@ export interface WebhookPluginServices {
   authorizer?: Authorizer;
   /** Where failed-open calls are noted (kube-apiserver logs a warning). */
   log?: (msg: string) => void;
+  /** Told of every call (the webhook metrics). */
+  observer?: WebhookObserver;
 }
 
 /** Whether to call the webhook for this request, and as which resource and kind; throws the error upstream returns. */
@@ -103,6 +108,7 @@ export function mutatingWebhookPlugin(configs: WebhookConfigs, s: WebhookPluginS
           if (isReinvoke && !st.reinvoke.has(e.key)) continue;
           let changed = false;
           let failure: unknown;
+          const started = performance.now();
           try {
             const result = await callWebhook(e, attrs, versions, true);
             const before = identityOf(attrs.object);
@@ -112,6 +118,7 @@ export function mutatingWebhookPlugin(configs: WebhookConfigs, s: WebhookPluginS
           } catch (err) {
             failure = err;
           }
+          s.observer?.call(e.name, 'admit', attrs.operation, callOutcome(failure, e.failurePolicy), (performance.now() - started) / 1000);
           if (changed) {
             requireReinvokingPrevious(st);
             if (ctx) ctx.shouldReinvoke = true;
@@ -121,6 +128,7 @@ export function mutatingWebhookPlugin(configs: WebhookConfigs, s: WebhookPluginS
           if (failure instanceof WebhookCallFailure) {
             if (e.failurePolicy === 'Ignore') {
               s.log?.(`Failed calling webhook, failing open ${e.name}: ${failure.message}`);
+              s.observer?.failOpen(e.name, 'admit');
               continue;
             }
             throw failedClosed(failure);
@@ -148,13 +156,18 @@ export function validatingWebhookPlugin(configs: WebhookConfigs, s: WebhookPlugi
       if (calls.length === 0) return;
       const outcomes = await Promise.all(
         calls.map(async ({ e, versions }) => {
+          const started = performance.now();
+          const observe = (err: unknown) => s.observer?.call(e.name, 'validating', attrs.operation, callOutcome(err, e.failurePolicy), (performance.now() - started) / 1000);
           try {
             await callWebhook(e, attrs, versions, false);
+            observe(undefined);
             return undefined;
           } catch (err) {
+            observe(err);
             if (err instanceof WebhookCallFailure) {
               if (e.failurePolicy === 'Ignore') {
                 s.log?.(`Failed calling webhook, failing open ${e.name}: ${err.message}`);
+                s.observer?.failOpen(e.name, 'validating');
                 return undefined;
               }
               return failedClosed(err);
