@@ -503,6 +503,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       'default-unreachable-toleration-seconds': options.defaultUnreachableTolerationSeconds,
     },
     extensionAuthentication: plain ? undefined : authn.extensionData,
+    rangeStorage: storage.base,
     controllers,
     serviceAccountTokens: { issuer: authn.issuer, rootCA: pki?.servingCAPEM ?? '' },
     rbacIndex,
