@@ -1,6 +1,6 @@
 // Opens the storage stack the server runs on: the SQLite revision log
 // (<dataDir>/specserver.db, or in memory) or etcd (--etcd-servers; no database
-// file then, with kube-apiserver's compaction loop), one KVStorage over it, and one
+// file then, values as kube-apiserver stores them, with its compaction loop), one KVStorage over it, and one
 // watch cache per resource prefix (unless disabled; each lists the store on
 // its first read or watch, at the revision it was made at). The only place that
 // wires the layers together. Opening a file takes its exclusive lock and
@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { KV, ObjectAttrs, Obj, Storage } from './interface.ts';
 import { openSqliteKV } from './sqlite/index.ts';
-import { openEtcdKV, EtcdCompactor } from './etcd/index.ts';
+import { openEtcdKV, EtcdCompactor, protobufValues } from './etcd/index.ts';
+import { loadKubeProtobuf } from '../codec/protobuf/index.ts';
 import type { UnreadableRow } from './sqlite/open-errors.ts';
 import type { OwnerRecord } from './sqlite/owner.ts';
 import { KVStorage } from './kvstore/index.ts';
@@ -144,6 +145,8 @@ async function openEtcdStorage(opts: OpenStorageOptions, e: EtcdStorageOptions):
     prefix: e.prefix,
     tls: e.caFile || e.certFile ? { ca: read(e.caFile), cert: read(e.certFile), key: read(e.keyFile) } : undefined,
     requestTimeoutMs: e.requestTimeoutMs,
+    // values as kube-apiserver stores them: protobuf where the kind has a message
+    values: protobufValues(await loadKubeProtobuf()),
   });
   const compactor = new EtcdCompactor(kv, opts.log);
   compactor.start(e.compactionIntervalMs ?? 5 * 60_000);
