@@ -258,7 +258,9 @@ export class ServiceAllocators {
     } else if (portOutcome) errs.push(...portOutcome.value.errs);
 
     const undo = async () => {
-      if (!dryRun) await this.giveQuietly(takenIPs, takenPorts);
+      if (dryRun) return;
+      // a store that cannot take the release now leaves the values taken: the repair frees them later
+      await this.giveQuietly(takenIPs, takenPorts).catch(() => undefined);
     };
     if (failure !== undefined || errs.length) {
       await undo();
