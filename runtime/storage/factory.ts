@@ -12,7 +12,6 @@ import path from 'node:path';
 import type { KV, ObjectAttrs, Obj, Storage } from './interface.ts';
 import { openSqliteKV } from './sqlite/index.ts';
 import { openEtcdKV, EtcdCompactor, protobufValues } from './etcd/index.ts';
-import { loadKubeProtobuf } from '../codec/protobuf/index.ts';
 import type { UnreadableRow } from './sqlite/open-errors.ts';
 import type { OwnerRecord } from './sqlite/owner.ts';
 import { KVStorage } from './kvstore/index.ts';
@@ -148,7 +147,8 @@ export async function openStorage(opts: OpenStorageOptions = {}): Promise<Opened
 /** The stack on etcd: the same KVStorage and caches over an EtcdKV; each override's resource over an EtcdKV of its own. */
 async function openEtcdStorage(opts: OpenStorageOptions, e: EtcdStorageOptions): Promise<OpenedStorage> {
   const read = (f?: string) => (f ? fs.readFileSync(f) : undefined);
-  // values as kube-apiserver stores them: protobuf where the kind has a message
+  // values as kube-apiserver stores them: protobuf where the kind has a message (the codec loads only now)
+  const { loadKubeProtobuf } = await import('../codec/protobuf/index.ts');
   const values = protobufValues(await loadKubeProtobuf());
   const open = async (servers: string[]) => {
     const kv = await openEtcdKV({

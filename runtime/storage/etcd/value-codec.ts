@@ -8,8 +8,14 @@
 // directory written by either server reads. The one place values change
 // form: the KV (etcd-kv.ts) encodes on every write and decodes on every
 // read and watch event, and everything above it sees JSON objects.
+// Only types from the codec here: the server loads it (and its protobuf
+// runtime) when it opens etcd, not at start-up (storage/factory.ts).
 import type { KubeProtobuf } from '../../codec/protobuf/index.ts';
-import { hasMagic } from '../../codec/protobuf/envelope.ts';
+
+/** Whether bytes start with the envelope's magic `k8s\0`. */
+function enveloped(bytes: Buffer): boolean {
+  return bytes.length >= 4 && bytes[0] === 0x6b && bytes[1] === 0x38 && bytes[2] === 0x73 && bytes[3] === 0x00;
+}
 
 export interface ValueCodec {
   /** The bytes stored for an object's JSON text. */
@@ -33,7 +39,7 @@ export function protobufValues(codec: KubeProtobuf): ValueCodec {
       return Buffer.from(json, 'utf8');
     },
     decode(bytes) {
-      if (hasMagic(bytes)) return JSON.stringify(codec.decode(bytes));
+      if (enveloped(bytes)) return JSON.stringify(codec.decode(bytes));
       return bytes.toString('utf8');
     },
   };
