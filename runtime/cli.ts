@@ -15,6 +15,7 @@ import { PKIError } from './server/pki.ts';
 import { AuthenticationSetupError } from './server/authentication.ts';
 import { AuthorizationModeError, validateModeFiles, validateModes, type WebhookFlags } from './authz/modes.ts';
 import { TLSFlagError, tlsCiphers, tlsMinVersion } from './config/tls.ts';
+import { EtcdOverridesError, parseEtcdServersOverrides } from './config/etcd-overrides.ts';
 import { ControllersFlagError, enabledControllers } from './config/controllers.ts';
 import { AdmissionPluginsFlagError, enabledAdmissionPlugins } from './config/admission-plugins.ts';
 import { startServer } from './server/start.ts';
@@ -75,9 +76,17 @@ async function main(): Promise<void> {
     tlsCiphers(list(flags['tls-cipher-suites']));
     enabledControllers(list(flags['controllers']));
     enabledAdmissionPlugins(list(flags['enable-admission-plugins']), list(flags['disable-admission-plugins']));
+    parseEtcdServersOverrides(flags['etcd-servers-overrides'] as string | undefined, list(flags['etcd-servers']));
     if (insecureServeHTTP) checkBindAddress(String(flags['bind-address']), allowInsecureRemote);
   } catch (err) {
-    if (!(err instanceof BindAddressError || err instanceof AuthorizationModeError || err instanceof TLSFlagError || err instanceof ControllersFlagError || err instanceof AdmissionPluginsFlagError))
+    if (!(
+      err instanceof BindAddressError ||
+      err instanceof AuthorizationModeError ||
+      err instanceof TLSFlagError ||
+      err instanceof ControllersFlagError ||
+      err instanceof AdmissionPluginsFlagError ||
+      err instanceof EtcdOverridesError
+    ))
       throw err;
     console.error(`Error: ${err.message}`);
     process.exit(1);
@@ -192,8 +201,10 @@ async function main(): Promise<void> {
           keyFile: (flags['etcd-keyfile'] as string | undefined) || undefined,
           healthcheckTimeoutMs: Number(flags['etcd-healthcheck-timeout']),
           compactionIntervalMs: Number(flags['etcd-compaction-interval']),
+          overrides: parseEtcdServersOverrides(flags['etcd-servers-overrides'] as string | undefined, list(flags['etcd-servers'])),
         }
       : undefined,
+    etcdCountMetricPollPeriodMs: Number(flags['etcd-count-metric-poll-period']),
     watchCache: Boolean(flags['watch-cache']),
     generatedDir: flags['generated-dir'] as string | undefined,
     serviceClusterIPRange: String(flags['service-cluster-ip-range']),

@@ -1,14 +1,16 @@
 // Storage on etcd against etcd itself, with the same client in the same run:
-// creates/s through the object layer (KVStorage over the etcd KV: JSON
-// encoding, a create transaction) against raw etcd puts of the same bytes, and
+// creates/s through the object layer (KVStorage over the etcd KV: values as
+// the server stores them, protobuf for a ConfigMap, or JSON text with
+// --json-values; a create transaction) against raw etcd puts of the JSON bytes, and
 // gets/s through the watch cache (Cacher over it) against raw etcd ranges.
 // Rounds alternate (raw, ours, raw, ours, ...); medians of the rounds and
 // their ratio are printed with the load average. A throw-away etcd member is
 // started (etcd on PATH or $ETCD_BIN). Not through HTTP: the storage stack only.
-// Usage: npx tsx bench/storage/etcd.ts [--rounds 5] [--ops 2000] [--concurrency 16]
+// Usage: npx tsx bench/storage/etcd.ts [--rounds 5] [--ops 2000] [--concurrency 16] [--json-values]
 import os from 'node:os';
 import { startEtcd } from '../../test/support/etcd.ts';
-import { openEtcdKV } from '../../runtime/storage/etcd/index.ts';
+import { openEtcdKV, protobufValues } from '../../runtime/storage/etcd/index.ts';
+import { loadKubeProtobuf } from '../../runtime/codec/protobuf/index.ts';
 import { KVStorage } from '../../runtime/storage/kvstore/index.ts';
 import { Cacher } from '../../runtime/storage/cacher/index.ts';
 import type { Obj } from '../../runtime/storage/interface.ts';
@@ -40,7 +42,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 async function main(): Promise<void> {
   const etcd = await startEtcd({ quotaBytes: 2 * 1024 * 1024 * 1024 });
-  const kv = await openEtcdKV({ endpoints: [etcd.url] });
+  const values = process.argv.includes('--json-values') ? undefined : protobufValues(await loadKubeProtobuf());
+  const kv = await openEtcdKV({ endpoints: [etcd.url], values });
   try {
     const storage = new KVStorage(kv);
     const cache = new Cacher(new KVStorage(kv), { prefix: P, attrs: (o) => ({ labels: o.metadata?.labels ?? {}, fields: {} }) });
@@ -60,7 +63,7 @@ async function main(): Promise<void> {
       .join(', ');
     const line = (what: string, a: number[], b: number[]) =>
       `${what.padEnd(8)} raw etcd ${median(a).toFixed(0).padStart(7)}/s   specserver ${median(b).toFixed(0).padStart(7)}/s   ratio ${(median(b) / median(a)).toFixed(2)}`;
-    console.log(`etcd ${kv.version}, ${ROUNDS} interleaved rounds of ${OPS} ops, ${CONC} in flight; load average ${load}`);
+    console.log(`values ${values ? 'protobuf' : 'JSON'}; etcd ${kv.version}, ${ROUNDS} interleaved rounds of ${OPS} ops, ${CONC} in flight; load average ${load}`);
     console.log(line('creates', raw.creates, ours.creates));
     console.log(line('gets', raw.gets, ours.gets) + '  (specserver: watch cache, resourceVersion=0)');
     await cache.close();

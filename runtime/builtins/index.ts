@@ -34,6 +34,7 @@ import { bootstrapPriorityClasses } from './priority-classes.ts';
 import { serviceAccountSource } from './default-serviceaccounts.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
 import type { ApiIndex } from '../registry/served.ts';
+import type { Storage } from '../storage/interface.ts';
 import { installLocalAPIServices } from './apiservices.ts';
 import { bootstrapNamespaces } from './bootstrap.ts';
 import { installKubernetesEndpoints, type EndpointReconcilerOptions } from './kubernetes-endpoints.ts';
@@ -84,6 +85,8 @@ export interface BuiltinContext {
   log?: (msg: string) => void;
   /** The CA bundle clients verify the server with, published as every namespace's kube-root-ca.crt (undefined over plain HTTP). */
   rootCA?: string;
+  /** Where the Service allocation ranges are kept (the object layer, no watch cache); absent: in memory only. */
+  rangeStorage?: Storage;
   /** The CA the CSR signers sign with (undefined over plain HTTP: no client certificates). */
   csrSigning?: CSRSigningOptions;
   /** --event-ttl (ms): Events are deleted this long after their last write. */
@@ -145,7 +148,7 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   await bootstrapPriorityClasses(ctx.api);
   for (const note of await reconcileBootstrapPolicy(ctx.api)) ctx.log?.(note);
   const rbacIndex = ctx.rbacIndex ? await startRbacIndex(ctx.api, ctx.rbacIndex) : undefined;
-  const services = await installServiceAllocation(ctx.api, ctx.flags);
+  const services = await installServiceAllocation(ctx.api, ctx.flags, ctx.rangeStorage);
   const apiServices = await installLocalAPIServices(ctx.api, ctx.discovery);
   const endpoints = await installKubernetesEndpoints(ctx.api, ctx.flags, ctx.endpointReconciler);
   if (ctx.extensionAuthentication) await publishExtensionAuthentication(ctx.api, ctx.extensionAuthentication);

@@ -1,16 +1,20 @@
 // Service allocation at start-up: builds the allocators from
-// --service-cluster-ip-range and --service-node-port-range, restores what
-// stored Services hold (so a restart on the same data never hands out an
-// address twice), binds them to the Service strategy, mirrors addresses as
-// IPAddress objects when networking.k8s.io/v1beta1 is served, and makes sure
-// the `kubernetes` Service exists in `default` with the range's first address.
+// --service-cluster-ip-range and --service-node-port-range, keeps their
+// ranges in storage (RangeAllocation objects changed by compare-and-swap,
+// shared by every server on the store), repairs them from the stored
+// Services at start and then every 3 minutes as kube-apiserver does (a value
+// no Service holds is freed once 3 repairs in a row found it so; a range
+// stored for other flags is rebuilt), binds them to the Service strategy,
+// mirrors addresses as IPAddress objects when networking.k8s.io/v1beta1 is
+// served, and makes sure the `kubernetes` Service exists in `default` with
+// the range's first address.
 
 import { NS_DEFAULT } from '../api/k8s-names.ts';
 import type { IPFamily } from '../registry/allocators/ip.ts';
 import { type AddressObserver, DEFAULT_NODE_PORT_RANGE, DEFAULT_SERVICE_CIDR, ServiceAllocators } from '../registry/strategies/service/allocate.ts';
 import { bindServiceAllocators } from '../registry/strategies/service/strategy.ts';
 import type { ApiIndex } from '../registry/served.ts';
-import type { Obj } from '../storage/interface.ts';
+import type { Obj, Storage } from '../storage/interface.ts';
 import { groupVersion } from '../api/keys.ts';
 import { APISERVER_WRITER } from '../registry/write-services.ts';
 import { ignoreStatus } from './ignore-status.ts';
@@ -51,12 +55,37 @@ export interface ServiceBuiltins {
   stop(): Promise<void>;
 }
 
-export async function installServiceAllocation(api: ApiIndex, flags: Record<string, unknown>): Promise<ServiceBuiltins | undefined> {
+/** kube-apiserver's repair interval for the service ranges, and the repairs a leak must survive before it is freed. */
+export const REPAIR_INTERVAL_MS = 3 * 60_000;
+export const REPAIRS_BEFORE_LEAK_CLEANUP = 3;
+
+/** A repair's judge of leaks: a value no Service holds is freed at its `after`-th sighting in a row. */
+export function leakCounter(after: number): { leaked(range: string, value: string | number): boolean; nextRound(): void } {
+  let seen = new Map<string, number>();
+  let now = new Map<string, number>();
+  return {
+    leaked(range, value) {
+      const k = `${range} ${value}`;
+      const n = (seen.get(k) ?? 0) + 1;
+      if (n >= after) return true;
+      now.set(k, n);
+      return false;
+    },
+    nextRound() {
+      seen = now;
+      now = new Map();
+    },
+  };
+}
+
+export async function installServiceAllocation(api: ApiIndex, flags: Record<string, unknown>, rangeStorage?: Storage, repairIntervalMs = REPAIR_INTERVAL_MS): Promise<ServiceBuiltins | undefined> {
   const svc = api.byKind('', 'Service');
   if (!svc) return undefined;
   const allocators = new ServiceAllocators(String(flags['service-cluster-ip-range'] || DEFAULT_SERVICE_CIDR), String(flags['service-node-port-range'] || DEFAULT_NODE_PORT_RANGE));
+  if (rangeStorage) allocators.bindStorage(rangeStorage);
   const { items } = await svc.store.list('', {});
-  for (const s of items) allocators.restore(s);
+  // at start nothing is freed: another server may be between taking a value and storing its Service
+  await allocators.repair(items);
   const observer = ipAddressObserver(api);
   if (observer) {
     allocators.observer = observer;
@@ -75,8 +104,23 @@ export async function installServiceAllocation(api: ApiIndex, flags: Record<stri
   const targetPort = Number(flags['secure-port'] || 6443);
   await ensureKubernetesService(api, allocators, targetPort);
   await ensureDefaultServiceCIDR(api, allocators);
-  // the apiserver keeps its own Service: deleted, it is created again
   let stopped = false;
+  const leaks = leakCounter(REPAIRS_BEFORE_LEAK_CLEANUP);
+  let repairing: Promise<void> = Promise.resolve();
+  const repairTimer = setInterval(() => {
+    repairing = repairing
+      .then(async () => {
+        if (stopped) return;
+        const { items: now } = await svc.store.list('', {});
+        await allocators.repair(now, leaks.leaked);
+        leaks.nextRound();
+      })
+      .catch(() => {
+        /* storage unavailable: the next repair tries again */
+      });
+  }, repairIntervalMs);
+  repairTimer.unref();
+  // the apiserver keeps its own Service: deleted, it is created again
   let pending: Promise<void> = Promise.resolve();
   allocators.onServiceGone = (obj) => {
     if (stopped || obj.metadata?.namespace !== NS_DEFAULT || obj.metadata?.name !== 'kubernetes') return;
@@ -91,6 +135,8 @@ export async function installServiceAllocation(api: ApiIndex, flags: Record<stri
     allocators,
     async stop() {
       stopped = true;
+      clearInterval(repairTimer);
+      await repairing;
       await pending;
     },
   };

@@ -86,6 +86,8 @@ export const FLAGS: Record<string, FlagSpec> = {
   'etcd-certfile': { kind: 'string', help: 'SSL certification file used to secure etcd communication' },
   'etcd-keyfile': { kind: 'string', help: 'SSL key file used to secure etcd communication' },
   'etcd-healthcheck-timeout': { kind: 'duration', default: '2s', help: 'the timeout to use when checking etcd health' },
+  'etcd-servers-overrides': { kind: 'string', help: 'per-resource etcd servers, comma separated: group/resource#servers, servers semicolon separated (e.g. /events#http://127.0.0.1:4002)' },
+  'etcd-count-metric-poll-period': { kind: 'duration', default: '1m', help: 'how often the objects of each resource are counted for apiserver_storage_objects (0 disables it)' },
   'enable-admission-plugins': {
     kind: 'string',
     help: 'admission plugins to enable beside the default ones (NamespaceLifecycle, ServiceAccount, NodeRestriction, Priority, CertificateApproval, CertificateSigning, CertificateSubjectRestriction); the server fixes their order',

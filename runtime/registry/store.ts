@@ -480,7 +480,7 @@ export class RegistryStore {
       opts.warnings?.push(...this.strategy.warningsOnCreate(obj));
       await opts.hooks?.validate?.(obj, null);
     } catch (err) {
-      alloc?.rollback();
+      await alloc?.rollback();
       throw err;
     }
     return alloc;
@@ -521,12 +521,12 @@ export class RegistryStore {
       try {
         if (opts.dryRun) {
           if (await this.storage.get(key)) throw new KeyExistsError(key);
-          alloc?.rollback();
+          await alloc?.rollback();
           return obj;
         }
         stored = await this.storage.create(key, canonicalOrder(await this.toStorage(obj)));
       } catch (err) {
-        alloc?.rollback();
+        await alloc?.rollback();
         if (err instanceof KeyExistsError && generate && attempt < GENERATE_NAME_RETRIES) continue;
         this.mapStorageError(err, md.name);
       }
@@ -590,7 +590,7 @@ export class RegistryStore {
       const live = stored && this.converter && opts.version ? await this.inVersion(stored, opts.version) : stored;
       created = false;
       deleteAfter = false;
-      alloc?.rollback();
+      await alloc?.rollback();
       alloc = undefined;
       if (!live) {
         const allowed = opts.createIfMissing && !opts.subresource && (this.strategy.allowCreateOnUpdate || opts.forceAllowCreate);
@@ -665,7 +665,7 @@ export class RegistryStore {
         try {
           result = await tryUpdate(live ? structuredClone(live) : null);
         } finally {
-          alloc?.rollback();
+          await alloc?.rollback();
           alloc = undefined;
         }
         if (live && jsonEqual(result, live)) result = live;
@@ -676,7 +676,7 @@ export class RegistryStore {
         tryUpdate: (live) => tryUpdate(live),
       });
     } catch (err) {
-      alloc?.rollback();
+      await alloc?.rollback();
       this.mapStorageError(err, name);
     }
     await alloc?.commit(result!);

@@ -83,7 +83,7 @@ export interface Allocation {
   /** The write is stored: keep what was reserved and release what the old object held and the new one does not. */
   commit(stored: Obj): void | Promise<void>;
   /** The write did not happen: give back what was reserved. */
-  rollback(): void;
+  rollback(): void | Promise<void>;
 }
 
 /** The strategy for writes through a subresource such as status. */

@@ -1,7 +1,9 @@
 // What the scraped gauges of /metrics read from the running server: the
 // number of stored objects of each served resource (apiserver_storage_objects,
-// labelled `pods`, `deployments.apps`; -1 when counting failed, as upstream)
-// and the size of the database file.
+// labelled `pods`, `deployments.apps`; -1 when counting failed, as upstream),
+// counted every --etcd-count-metric-poll-period (the gauge shows the last
+// count, as kube-apiserver's; 0 disables the counting), and the size of the
+// database file.
 
 import { statSync } from 'node:fs';
 import { keyRoot } from '../api/keys.ts';
@@ -39,4 +41,38 @@ export function storageFileSize(file: string | undefined): () => { endpoint: str
       return undefined;
     }
   };
+}
+
+/** Counts the objects every period, the first time when started; a scrape reads the last counts. */
+export class ObjectCountPoller {
+  private last = new Map<string, number>();
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly count: () => Promise<Map<string, number>>,
+    private readonly periodMs: number,
+  ) {}
+
+  /** The counts of the last poll (none before the first). */
+  readonly latest = async (): Promise<Map<string, number>> => this.last;
+
+  /** Counts now and then every period (period 0: never); resolves after the first count. */
+  async start(): Promise<void> {
+    if (this.periodMs <= 0 || this.timer) return;
+    this.timer = setInterval(() => void this.poll(), this.periodMs);
+    this.timer.unref();
+    await this.poll();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private async poll(): Promise<void> {
+    try {
+      this.last = await this.count();
+    } catch {
+      /* objectCounter reports a failed resource as -1 itself */
+    }
+  }
 }

@@ -61,7 +61,7 @@ import { DEFAULT_SERVICE_CIDR } from '../registry/strategies/service/allocate.ts
 import { ServerMetrics } from '../metrics/server-metrics.ts';
 import { showHiddenMetrics } from '../metrics/stability.ts';
 import { instrumentKV } from '../metrics/store-kv.ts';
-import { objectCounter, storageFileSize } from './metric-sources.ts';
+import { ObjectCountPoller, objectCounter, storageFileSize } from './metric-sources.ts';
 import { serverLogger, type Logger } from '../logging/logger.ts';
 
 /** The flags of the server (kube-apiserver's names in camel case) and what tests and embedders may hand in; the authorization ones are AuthorizationOptions (server/authorization.ts). */
@@ -96,6 +96,8 @@ export interface StartOptions extends AuthorizationOptions {
   historyWindowMs?: number;
   /** --etcd-servers and the other --etcd-* flags: store in etcd instead of <dataDir>/specserver.db. */
   etcd?: EtcdStorageOptions;
+  /** --etcd-count-metric-poll-period: how often apiserver_storage_objects is counted (default 1 minute; 0: never). */
+  etcdCountMetricPollPeriodMs?: number;
   watchCache?: boolean;
   maxRequestsInflight?: number;
   maxMutatingRequestsInflight?: number;
@@ -305,7 +307,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     customResources: customSchemas,
   };
   const api = buildApiIndex(generated.resources, storage.storageFor, runtimeConfig, writeServices);
-  metrics.setSources({ objectCounts: objectCounter(api, storage.base), storageSize: storageFileSize(storage.report.file) });
+  const countPeriodMs = options.etcdCountMetricPollPeriodMs ?? 60_000;
+  const objectCounts = new ObjectCountPoller(objectCounter(api, { count: (prefix) => storage.baseFor(prefix).count(prefix) }), countPeriodMs);
+  metrics.setSources({ objectCounts: countPeriodMs > 0 ? objectCounts.latest : undefined, storageSize: storageFileSize(storage.report.file) });
   let authz: ServerAuthorization;
   try {
     // CEL, for the matchConditions of an --authorization-config file (and its reloads): loaded only then
@@ -525,6 +529,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       'default-unreachable-toleration-seconds': options.defaultUnreachableTolerationSeconds,
     },
     extensionAuthentication: plain ? undefined : authn.extensionData,
+    rangeStorage: storage.base,
     controllers,
     serviceAccountTokens: { issuer: authn.issuer, rootCA: pki?.servingCAPEM ?? '' },
     rbacIndex,
@@ -571,6 +576,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       warn,
     );
   });
+  // the first count once the built-in objects are stored
+  await objectCounts.start();
   const scheme = plain ? 'http' : 'https';
   const url = clientURL(host, port, scheme);
   storage.describeOwner(url);
@@ -614,6 +621,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         if (!(await drain!.shortDone(drainTimeoutMs))) {
           log(`${drain!.counts().short} request(s) still in flight after ${drainTimeoutMs / 1000}s: ending them`);
         }
+        objectCounts.stop();
         await elected?.stop();
         await identityLease?.stop();
         await builtins.stop();

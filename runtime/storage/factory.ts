@@ -1,6 +1,7 @@
 // Opens the storage stack the server runs on: the SQLite revision log
 // (<dataDir>/specserver.db, or in memory) or etcd (--etcd-servers; no database
-// file then, with kube-apiserver's compaction loop), one KVStorage over it, and one
+// file then, values as kube-apiserver stores them, with its compaction loop;
+// --etcd-servers-overrides puts a resource in etcd servers of its own), one KVStorage over it, and one
 // watch cache per resource prefix (unless disabled; each lists the store on
 // its first read or watch, at the revision it was made at). The only place that
 // wires the layers together. Opening a file takes its exclusive lock and
@@ -10,11 +11,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { KV, ObjectAttrs, Obj, Storage } from './interface.ts';
 import { openSqliteKV } from './sqlite/index.ts';
-import { openEtcdKV, EtcdCompactor } from './etcd/index.ts';
+import { openEtcdKV, EtcdCompactor, protobufValues } from './etcd/index.ts';
 import type { UnreadableRow } from './sqlite/open-errors.ts';
 import type { OwnerRecord } from './sqlite/owner.ts';
 import { KVStorage } from './kvstore/index.ts';
 import { Cacher, type CacherOptions } from './cacher/index.ts';
+import { keyRoot } from '../api/keys.ts';
 
 export interface OpenStorageOptions {
   /** Directory of the database; undefined: in memory. */
@@ -50,11 +52,16 @@ export interface EtcdStorageOptions {
   compactionIntervalMs?: number;
   /** Deadline of each request (default 10 s). */
   requestTimeoutMs?: number;
+  /** --etcd-servers-overrides: resources stored in etcd servers of their own (each its own client, KV, object layer and caches). */
+  overrides?: { group: string; resource: string; servers: string[] }[];
 }
 
 export interface OpenedStorage {
   kv: KV;
+  /** The object layer without caches (on etcd with overrides: the main servers'). */
   base: KVStorage;
+  /** The object layer without caches that holds the keys under a resource's prefix (its override's, or base). */
+  baseFor(prefix: string): KVStorage;
   storageFor(prefix: string, attrs: (obj: Obj) => ObjectAttrs): Storage;
   /** null while writes can commit; otherwise why not (readiness reports it). */
   commitHealth(): Error | null;
@@ -118,6 +125,7 @@ export async function openStorage(opts: OpenStorageOptions = {}): Promise<Opened
   return {
     kv,
     base: layers.base,
+    baseFor: () => layers.base,
     storageFor: layers.storageFor,
     commitHealth: () => kv.commitHealth(),
     report: {
@@ -136,34 +144,69 @@ export async function openStorage(opts: OpenStorageOptions = {}): Promise<Opened
   };
 }
 
-/** The stack on etcd: the same KVStorage and caches over an EtcdKV. */
+/** The stack on etcd: the same KVStorage and caches over an EtcdKV; each override's resource over an EtcdKV of its own. */
 async function openEtcdStorage(opts: OpenStorageOptions, e: EtcdStorageOptions): Promise<OpenedStorage> {
   const read = (f?: string) => (f ? fs.readFileSync(f) : undefined);
-  const kv = await openEtcdKV({
-    endpoints: e.servers,
-    prefix: e.prefix,
-    tls: e.caFile || e.certFile ? { ca: read(e.caFile), cert: read(e.certFile), key: read(e.keyFile) } : undefined,
-    requestTimeoutMs: e.requestTimeoutMs,
-  });
-  const compactor = new EtcdCompactor(kv, opts.log);
-  compactor.start(e.compactionIntervalMs ?? 5 * 60_000);
-  const layers = layersOver(kv, opts);
+  // values as kube-apiserver stores them: protobuf where the kind has a message (the codec loads only now)
+  const { loadKubeProtobuf } = await import('../codec/protobuf/index.ts');
+  const values = protobufValues(await loadKubeProtobuf());
+  const open = async (servers: string[]) => {
+    const kv = await openEtcdKV({
+      endpoints: servers,
+      prefix: e.prefix,
+      tls: e.caFile || e.certFile ? { ca: read(e.caFile), cert: read(e.certFile), key: read(e.keyFile) } : undefined,
+      requestTimeoutMs: e.requestTimeoutMs,
+      values,
+    });
+    // every etcd cluster has its own revisions: each is compacted on its own
+    const compactor = new EtcdCompactor(kv, opts.log);
+    compactor.start(e.compactionIntervalMs ?? 5 * 60_000);
+    return { kv, compactor, layers: layersOver(kv, opts) };
+  };
+  const stacks: Awaited<ReturnType<typeof open>>[] = [];
+  const closeAll = async () => {
+    for (const st of stacks) {
+      await st.compactor.stop();
+      await st.layers.closeCaches();
+      await st.kv.close();
+    }
+  };
+  const byRoot = new Map<string, Awaited<ReturnType<typeof open>>>();
+  try {
+    stacks.push(await open(e.servers));
+    for (const o of e.overrides ?? []) {
+      const st = await open(o.servers);
+      stacks.push(st);
+      byRoot.set(keyRoot(o.group, o.resource), st);
+    }
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+  const main = stacks[0];
+  const stackOf = (prefix: string) => {
+    for (const [root, st] of byRoot) if (prefix.startsWith(root)) return st;
+    return main;
+  };
   const healthTimeout = e.healthcheckTimeoutMs ?? 2000;
   return {
-    kv,
-    base: layers.base,
-    storageFor: layers.storageFor,
+    kv: main.kv,
+    base: main.layers.base,
+    baseFor: (prefix) => stackOf(prefix).layers.base,
+    storageFor: (prefix, attrs) => stackOf(prefix).layers.storageFor(prefix, attrs),
     // a write etcd refuses fails that request (500); there is no standing commit failure to report
     commitHealth: () => null,
-    ping: () => kv.health(healthTimeout),
+    ping: async () => {
+      for (const st of stacks) {
+        const err = await st.kv.health(healthTimeout);
+        if (err) return err;
+      }
+      return null;
+    },
     report: { quarantined: [], quarantinedEarlier: 0, previousOwner: null },
     describeOwner: () => {},
     setMaxPageCount: () => 0,
     pageCount: () => 0,
-    async close() {
-      await compactor.stop();
-      await layers.closeCaches();
-      await kv.close();
-    },
+    close: closeAll,
   };
 }

@@ -1,8 +1,9 @@
 // In-memory allocators for service cluster IPs (one per CIDR; the network
 // address and, for IPv4, the broadcast address are never handed out) and
 // node ports (a numeric range). Allocation is synchronous so concurrent
-// requests in one process cannot race; durability comes from rebuilding
-// the state from the stored Services at start-up (see runtime/builtins).
+// requests in one process cannot race. Each is a range of offsets that can
+// be read out and replaced (`offsets`, `resetTo`): the state kept in storage
+// is that set (stored-range.ts), and this object its cache.
 
 import { type CIDR, type IPFamily, type ParsedIP, cidrContains, formatIP, parseCIDR, parseIP } from './ip.ts';
 
@@ -38,16 +39,35 @@ function* dynamicFirst(count: number, band: number): Generator<number> {
   for (let i = 0; i < Math.min(band, count); i++) yield i;
 }
 
-export class IPAllocator {
+/** What a stored range (stored-range.ts) needs of an allocator: its range's text and its taken offsets. */
+export interface RangeState {
+  /** The range as a RangeAllocation names it (`10.0.0.0/24`, `30000-32767`). */
+  readonly rangeText: string;
+  /** Offsets of the taken values (0: the first usable value). */
+  offsets(): Iterable<number>;
+  /** Replaces what is taken by these offsets (those outside the range are dropped). */
+  resetTo(offsets: Iterable<number>): void;
+  /** A copy to try a write on without touching this one (dry runs). */
+  clone(): this;
+}
+
+/** kube-apiserver's limit on a service IP range without MultiCIDRServiceAllocator: 2^20 addresses. */
+const MAX_CIDR_BITS = 20;
+
+export class IPAllocator implements RangeState {
   readonly cidr: CIDR;
   readonly family: IPFamily;
   private readonly used = new Set<bigint>();
   private readonly first: bigint;
   private readonly count: bigint;
 
-  constructor(cidrText: string) {
+  constructor(cidrText: string, flag = '--service-cluster-ip-range') {
     this.cidr = parseCIDR(cidrText);
     this.family = this.cidr.family;
+    const width = this.family === 'IPv4' ? 32 : 128;
+    if (width - this.cidr.prefix > MAX_CIDR_BITS) {
+      throw new Error(`specified ${flag} is too large; for ${width}-bit addresses, the mask must be >= ${width - MAX_CIDR_BITS}`);
+    }
     // reserve the network address; IPv4 also reserves broadcast
     const reserved = this.family === 'IPv4' ? 2n : 1n;
     this.first = this.cidr.base + 1n;
@@ -99,6 +119,30 @@ export class IPAllocator {
     return !!ip && this.used.has(ip.value);
   }
 
+  get rangeText(): string {
+    return this.cidr.text;
+  }
+
+  /** The offset of an address in the range (contains() must hold). */
+  offsetOf(text: string): number {
+    return Number(parseIP(text)!.value - this.first);
+  }
+
+  *offsets(): Iterable<number> {
+    for (const v of this.used) yield Number(v - this.first);
+  }
+
+  resetTo(offsets: Iterable<number>): void {
+    this.used.clear();
+    for (const o of offsets) if (o >= 0 && BigInt(o) < this.count) this.used.add(this.first + BigInt(o));
+  }
+
+  clone(): this {
+    const c = Object.create(IPAllocator.prototype) as this;
+    Object.assign(c, this, { used: new Set(this.used) });
+    return c;
+  }
+
   /** The n-th usable address (the `kubernetes` Service takes the first). */
   nth(n: number): string {
     return formatIP({ family: this.family, value: this.first + BigInt(n) });
@@ -109,7 +153,7 @@ export class IPAllocator {
   }
 }
 
-export class PortAllocator {
+export class PortAllocator implements RangeState {
   readonly base: number;
   readonly size: number;
   private readonly used = new Set<number>();
@@ -126,6 +170,25 @@ export class PortAllocator {
 
   get text(): string {
     return `${this.base}-${this.base + this.size - 1}`;
+  }
+
+  get rangeText(): string {
+    return this.text;
+  }
+
+  *offsets(): Iterable<number> {
+    for (const p of this.used) yield p - this.base;
+  }
+
+  resetTo(offsets: Iterable<number>): void {
+    this.used.clear();
+    for (const o of offsets) if (o >= 0 && o < this.size) this.used.add(this.base + o);
+  }
+
+  clone(): this {
+    const c = Object.create(PortAllocator.prototype) as this;
+    Object.assign(c, this, { used: new Set(this.used) });
+    return c;
   }
 
   contains(port: number): boolean {

@@ -3,8 +3,10 @@
 // create/mod revision (compare-and-swap), reads go at a revision, lists are
 // ranges with a limit and a count, watches are gRPC watch streams from a
 // revision with prev_kv (etcd-watch.ts). Keys are laid out as kube-apiserver
-// lays them out (key-layout.ts); values are our JSON text (kube-apiserver
-// stores protobuf for the kinds that have it: not done yet).
+// lays them out (key-layout.ts), values as it stores them (value-codec.ts:
+// protobuf in the `k8s\0` envelope for the kinds that have a message, JSON
+// for the rest); the KV contract's values stay JSON text. What a write
+// returns is the value as a read will give it (decoded from what was stored).
 //
 // etcd has no call that reads the compacted revision. This store keeps the
 // highest one it learnt of (its own compactions, the compacted revision a
@@ -39,6 +41,7 @@ import { CommitFailedError } from '../errors.ts';
 import { KeyLayout, prefixEnd } from './key-layout.ts';
 import { EtcdWatch, toKeyValue } from './etcd-watch.ts';
 import { MemberHealth, retryableRead, unsent } from './endpoints.ts';
+import { JSON_VALUES, type ValueCodec } from './value-codec.ts';
 
 /** The key kube-apiserver's compactor keeps at the root of etcd (value: the revision compacted to). */
 export const COMPACT_REV_KEY = 'compact_rev_key';
@@ -52,6 +55,8 @@ export interface EtcdKVOptions {
   tls?: { ca?: Buffer; cert?: Buffer; key?: Buffer };
   /** Deadline of each request to etcd (default 10 s). */
   requestTimeoutMs?: number;
+  /** How values are stored (default: JSON text; the server passes protobufValues, kube-apiserver's layout). */
+  values?: ValueCodec;
   /** How long the first connection may take at open (default 20 s, as kube-apiserver's dial timeout). */
   dialTimeoutMs?: number;
 }
@@ -63,6 +68,7 @@ const buf = (s: string) => Buffer.from(s, 'utf8');
 
 export class EtcdKV implements KV {
   readonly layout: KeyLayout;
+  readonly values: ValueCodec;
   private compacted = 0;
   private closed = false;
   private watchers = new Set<EtcdWatch>();
@@ -81,6 +87,7 @@ export class EtcdKV implements KV {
     this.layout = new KeyLayout(opts.prefix ?? '/registry');
     this.attempts = Math.max(2, opts.endpoints.length + 1);
     this.timeoutMs = opts.requestTimeoutMs ?? 10_000;
+    this.values = opts.values ?? JSON_VALUES;
   }
 
   /** Reads compact_rev_key once, so that a store opened after a compaction knows it. */
@@ -115,7 +122,7 @@ export class EtcdKV implements KV {
 
   async get(key: string, revision?: number): Promise<KeyValue | null> {
     const res = await this.read(() => this.client.kv.range({ key: buf(this.layout.toEtcd(key)), revision: revision || 0 }), revision ?? 0);
-    return res.kvs.length ? toKeyValue(res.kvs[0], key) : null;
+    return res.kvs.length ? toKeyValue(res.kvs[0], key, this.values) : null;
   }
 
   async list(start: string, opts: KVListOptions = {}): Promise<KVListResult> {
@@ -132,7 +139,7 @@ export class EtcdKV implements KV {
         }),
       rev,
     );
-    const kvs = res.kvs.map((kv: IKeyValue) => toKeyValue(kv, this.layout.fromEtcd(kv.key.toString('utf8'), start)));
+    const kvs = res.kvs.map((kv: IKeyValue) => toKeyValue(kv, this.layout.fromEtcd(kv.key.toString('utf8'), start), this.values));
     const out: KVListResult = { kvs, revision: rev || Number(res.header.revision), more: !!res.more };
     if (opts.count) out.count = Number(res.count);
     return out;
@@ -140,23 +147,25 @@ export class EtcdKV implements KV {
 
   async create(key: string, value: string): Promise<KeyValue> {
     const k = buf(this.layout.toEtcd(key));
-    const res = await this.txn([{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }], [{ request_put: { key: k, value: buf(value) } }]);
+    const stored = this.values.encode(value);
+    const res = await this.txn([{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }], [{ request_put: { key: k, value: stored } }]);
     if (!res.succeeded) throw new KeyExistsError(key);
     const rev = Number(res.header.revision);
-    return { key, value, createRevision: rev, modRevision: rev };
+    return { key, value: this.asRead(value, stored), createRevision: rev, modRevision: rev };
   }
 
   async update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
     const k = buf(this.layout.toEtcd(key));
+    const stored = this.values.encode(value);
     const res = await this.txn(
       [{ key: k, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision }],
-      [{ request_put: { key: k, value: buf(value), prev_kv: true } }],
+      [{ request_put: { key: k, value: stored, prev_kv: true } }],
       [{ request_range: { key: k, keys_only: true } }],
     );
     if (!res.succeeded) throw this.casFailure(key, res);
     const prev = res.responses[0].response_put.prev_kv;
     const rev = Number(res.header.revision);
-    return { key, value, createRevision: prev ? Number(prev.create_revision) : rev, modRevision: rev };
+    return { key, value: this.asRead(value, stored), createRevision: prev ? Number(prev.create_revision) : rev, modRevision: rev };
   }
 
   async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
@@ -169,7 +178,12 @@ export class EtcdKV implements KV {
     if (!res.succeeded) throw this.casFailure(key, res);
     const prev = res.responses[0].response_delete_range.prev_kvs?.[0];
     if (!prev) throw new NotFoundError(key);
-    return { key, value: prev.value.toString('utf8'), createRevision: Number(prev.create_revision), modRevision: Number(res.header.revision) };
+    return { key, value: this.values.decode(prev.value), createRevision: Number(prev.create_revision), modRevision: Number(res.header.revision) };
+  }
+
+  /** The JSON a read of a value just written gives: the text itself when it was stored as text. */
+  private asRead(value: string, stored: Buffer): string {
+    return this.values === JSON_VALUES ? value : this.values.decode(stored);
   }
 
   watch(prefix: string, opts: KVWatchOptions): KVWatcher {
@@ -188,6 +202,7 @@ export class EtcdKV implements KV {
         },
       },
       noteCompacted: (rev) => this.noteCompacted(rev),
+      values: this.values,
     });
     this.watchers.add(w);
     const watcher: KVWatcher = {

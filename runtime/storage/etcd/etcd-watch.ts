@@ -7,6 +7,7 @@
 // RequestProgress) and its answer reported as onProgress.
 import type { IWatchResponse, IWatchRequest, IKeyValue } from 'etcd3';
 import { CompactedError, type KVEvent, type KVWatcher, type KVWatchOptions, type KeyValue } from '../interface.ts';
+import { JSON_VALUES, type ValueCodec } from './value-codec.ts';
 
 /** The part of the etcd3 client a watch needs: a duplex Watch stream. */
 export interface WatchStreamSource {
@@ -33,10 +34,13 @@ export interface EtcdWatchParams {
   noteCompacted(rev: number): void;
   /** Pause before the first reconnect (doubles up to 2 s). */
   retryMs?: number;
+  /** How stored values read (default: JSON text). */
+  values?: ValueCodec;
 }
 
-export function toKeyValue(kv: IKeyValue, key: string): KeyValue {
-  return { key, value: kv.value ? kv.value.toString('utf8') : '', createRevision: Number(kv.create_revision), modRevision: Number(kv.mod_revision) };
+/** A KV entry of an etcd one: our key, the value as JSON text. */
+export function toKeyValue(kv: IKeyValue, key: string, values: ValueCodec = JSON_VALUES): KeyValue {
+  return { key, value: kv.value?.length ? values.decode(kv.value) : '', createRevision: Number(kv.create_revision), modRevision: Number(kv.mod_revision) };
 }
 
 export class EtcdWatch implements KVWatcher {
@@ -137,20 +141,31 @@ export class EtcdWatch implements KVWatcher {
       return;
     }
     const out: KVEvent[] = [];
+    try {
+      this.collect(events, out);
+    } catch (err) {
+      // a stored value that does not decode ends the watch (its reader lists again)
+      this.fail(err instanceof Error ? err : new Error(String(err)));
+      return;
+    }
+    if (out.length === 0) return;
+    this.delivered = out[out.length - 1].kv.modRevision;
+    this.p.opts.onEvents(out);
+  }
+
+  private collect(events: NonNullable<IWatchResponse['events']>, out: KVEvent[]): void {
+    const values = this.p.values ?? JSON_VALUES;
     for (const ev of events) {
       const rev = Number(ev.kv.mod_revision);
       // after a reconnect etcd starts at the revision asked for: nothing repeats, but be sure
       if (rev <= this.delivered) continue;
       const key = this.p.keyOf(ev.kv.key.toString('utf8'));
-      const prevKv = ev.prev_kv ? toKeyValue(ev.prev_kv, key) : undefined;
+      const prevKv = ev.prev_kv ? toKeyValue(ev.prev_kv, key, values) : undefined;
       if (ev.type === 'Delete') {
         out.push({ type: 'DELETE', kv: { key, value: '', createRevision: prevKv?.createRevision ?? 0, modRevision: rev }, prevKv });
       } else {
-        out.push({ type: 'PUT', kv: toKeyValue(ev.kv, key), prevKv });
+        out.push({ type: 'PUT', kv: toKeyValue(ev.kv, key, values), prevKv });
       }
     }
-    if (out.length === 0) return;
-    this.delivered = out[out.length - 1].kv.modRevision;
-    this.p.opts.onEvents(out);
   }
 }

@@ -34,7 +34,7 @@ import { ANNOTATION_INITIAL_EVENTS_END } from '../../api/k8s-names.ts';
 import { matchesObject, predicateEmpty, statusObject, transition } from '../semantics/predicate.ts';
 import { EventQueue } from '../stream/event-queue.ts';
 import { decodeContinue, encodeContinue } from './continue.ts';
-import { decodeKV, decodeValue, encodeObject, setResourceVersion } from './codec.ts';
+import { decodeKV, decodeValue, encodeObject, sameObject, setResourceVersion } from './codec.ts';
 import { checkRequestSize, DEFAULT_MAX_REQUEST_BYTES } from './request-size.ts';
 import { servedJSON } from './encoded.ts';
 
@@ -304,7 +304,7 @@ export class KVStorage implements Storage {
       const next = await opts.tryUpdate(current ? structuredClone(current) : null);
       const value = encodeObject(next);
       try {
-        if (kv && value === kv.value) return current!;
+        if (kv && (value === kv.value || sameObject(next, current!))) return current!;
         checkRequestSize(key, value, this.maxRequestBytes);
         if (!kv) return decodeKV(await this.kv.create(key, value));
         return decodeKV(await this.kv.update(key, value, kv.modRevision));

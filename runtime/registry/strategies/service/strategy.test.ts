@@ -77,20 +77,20 @@ describe('ServiceAllocators', () => {
   it('reserve, commit releases what the old object held, rollback gives back', async () => {
     const a = new ServiceAllocators('10.0.0.0/29', '30000-30001');
     const first = svc({ type: 'NodePort', ipFamilies: ['IPv4'], ports: [{ port: 80 }] });
-    const r1 = a.reserve(first, null);
+    const r1 = await a.reserve(first, null);
     await r1.commit(first);
     expect(heldBy(first).ips.length).toBe(1);
     expect(a.nodePorts.allocated).toBe(1);
     const second = structuredClone(first);
     second.spec.type = 'ClusterIP';
     delete second.spec.ports[0].nodePort;
-    const r2 = a.reserve(second, first);
+    const r2 = await a.reserve(second, first);
     await r2.commit(second);
     expect(a.nodePorts.allocated).toBe(0);
     const third = svc({ type: 'NodePort', ipFamilies: ['IPv4'], ports: [{ port: 80 }, { port: 81 }] });
-    const r3 = a.reserve(third, null);
+    const r3 = await a.reserve(third, null);
     expect(a.nodePorts.allocated).toBe(2);
-    r3.rollback();
+    await r3.rollback();
     expect(a.nodePorts.allocated).toBe(0);
     expect(a.ip.get('IPv4')!.allocated).toBe(1);
   });

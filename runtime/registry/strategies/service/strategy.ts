@@ -142,8 +142,8 @@ export function serviceStrategy(_def: ResourceDef, base: Strategy): Strategy {
     subresources: {
       status: statusWithMetadata((obj) => serviceStatusErrors(obj)),
     },
-    allocate(obj, old) {
-      return holder.allocs?.reserve(obj, old);
+    allocate(obj, old, ctx) {
+      return holder.allocs?.reserve(obj, old, ctx.dryRun);
     },
     async afterDelete(obj) {
       await holder.allocs?.release(obj);
