@@ -529,7 +529,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       'default-unreachable-toleration-seconds': options.defaultUnreachableTolerationSeconds,
     },
     extensionAuthentication: plain ? undefined : authn.extensionData,
-    rangeStorage: storage.base,
+    // the Service ranges are kept in etcd, where replicas share them; a SQLite store has one process, which
+    // keeps them in memory, rebuilt from the stored Services at start (a stored range would cost every Service
+    // create a second durable commit)
+    rangeStorage: options.etcd ? storage.base : undefined,
     controllers,
     serviceAccountTokens: { issuer: authn.issuer, rootCA: pki?.servingCAPEM ?? '' },
     rbacIndex,
