@@ -270,6 +270,26 @@ describe('tables and errors', () => {
     expect(core.json.rows[0].cells).toContain('pulled the image');
   });
 
+  it('protobuf in both groups: each answer carries its own group-version and kind', async () => {
+    expect((await call('POST', EVENTS, newStyle('in-proto'))).status).toBe(201);
+    for (const [path, gv] of [
+      [`${CORE}/in-proto`, 'v1'],
+      [`${EVENTS}/in-proto`, 'events.k8s.io/v1'],
+    ]) {
+      const res = await s.app.request(path, { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/vnd.kubernetes.protobuf');
+      const bytes = Buffer.from(await res.arrayBuffer());
+      // magic, then the Unknown envelope's TypeMeta (field 1) whose apiVersion is its field 1
+      expect([...bytes.subarray(0, 4)]).toEqual([0x6b, 0x38, 0x73, 0x00]);
+      expect(bytes[4]).toBe(0x0a);
+      expect(bytes[6]).toBe(0x0a);
+      expect(bytes.subarray(8, 8 + bytes[7]).toString()).toBe(gv);
+      // the note (events.k8s.io) or message (core) inside the raw object
+      expect(bytes.includes(Buffer.from('synced it'))).toBe(true);
+    }
+  });
+
   it('a name taken through one group is taken in the other', async () => {
     expect((await call('POST', CORE, oldStyle('taken'))).status).toBe(201);
     const again = await call('POST', EVENTS, newStyle('taken'));
