@@ -9,6 +9,7 @@ import type { ConversionRule, JSONValue, VersionConversion, VersionDefault } fro
 import type { LoadedResource, NamedSchema, OpenAPISchema } from '../model/types.ts';
 import { resolveNode, type SchemaLookup } from '../../runtime/schema/util.ts';
 import { CodegenError, jp } from './errors.ts';
+import { checkCohabiting, checkFieldLabels } from './cross-group.ts';
 import { isObject, properties, schemaType } from './schema-util.ts';
 
 /** One kind's declaration, as read (paths still to be checked against the schemas). */
@@ -79,11 +80,12 @@ export function readConversions(file: string, value: unknown, at: string): Decla
   value.forEach((entry, i) => {
     const eAt = jp(at, i);
     if (!isObject(entry)) throw new CodegenError(file, eAt, 'an entry must be an object');
-    onlyKeys(file, entry, ['kind', 'hub', 'rules', 'defaults'], eAt);
+    onlyKeys(file, entry, ['kind', 'hub', 'hubGroup', 'rules', 'defaults'], eAt);
     const kind = text(file, entry, 'kind', eAt);
     if (kinds.has(kind)) throw new CodegenError(file, jp(eAt, 'kind'), `kind ${kind} is declared twice`);
     kinds.add(kind);
     const hub = text(file, entry, 'hub', eAt);
+    if (entry.hubGroup !== undefined && typeof entry.hubGroup !== 'string') throw new CodegenError(file, jp(eAt, 'hubGroup'), 'hubGroup must be a string ("" for the core group)');
     for (const key of ['rules', 'defaults']) {
       if (entry[key] !== undefined && !Array.isArray(entry[key])) throw new CodegenError(file, jp(eAt, key), `${key} must be a list`);
     }
@@ -91,7 +93,7 @@ export function readConversions(file: string, value: unknown, at: string): Decla
     const defaults = ((entry.defaults ?? []) as unknown[]).map((d, j) => readDefault(file, d, jp(jp(eAt, 'defaults'), j)));
     out.push({
       kind,
-      conversion: { hub, rules, defaults },
+      conversion: { hub, ...(typeof entry.hubGroup === 'string' ? { hubGroup: entry.hubGroup } : {}), rules, defaults },
       file,
       jsonPath: eAt,
       ruleAt: rules.map((_, j) => jp(jp(eAt, 'rules'), j)),
@@ -125,17 +127,26 @@ export function checkConversions(declared: { group: string; version: string; lis
   const lookup: SchemaLookup = (n) => schemas.get(n);
   const find = (group: string, version: string, kind: string) => resources.find((r) => r.group === group && r.version === version && r.kind === kind);
   const withConversion = new Set<string>();
-  for (const { group, version, list } of declared) for (const d of list) withConversion.add(`${group}/${version}/${d.kind}`);
+  const hubGroups = new Map<string, string>();
+  for (const { group, version, list } of declared) {
+    for (const d of list) {
+      withConversion.add(`${group}/${version}/${d.kind}`);
+      hubGroups.set(`${group}/${version}/${d.kind}`, d.conversion.hubGroup ?? group);
+    }
+  }
+  const hubGroupOf = (r: LoadedResource) => hubGroups.get(`${r.group}/${r.version}/${r.kind}`) ?? r.group;
   for (const { group, version, list } of declared) {
     for (const d of list) {
       const { file } = d;
       const own = find(group, version, d.kind);
       if (!own) throw new CodegenError(file, jp(d.jsonPath, 'kind'), `kind ${d.kind} is not a resource of ${group || 'core'}/${version}`);
       const { hub } = d.conversion;
-      if (hub === version) throw new CodegenError(file, jp(d.jsonPath, 'hub'), `hub ${hub} is this document's own version`);
-      const hubRes = find(group, hub, d.kind);
-      if (!hubRes) throw new CodegenError(file, jp(d.jsonPath, 'hub'), `hub ${hub}: ${group || 'core'}/${hub} serves no ${d.kind}`);
-      if (withConversion.has(`${group}/${hub}/${d.kind}`)) {
+      const hubGroup = d.conversion.hubGroup ?? group;
+      if (hub === version && hubGroup === group) throw new CodegenError(file, jp(d.jsonPath, 'hub'), `hub ${hub} is this document's own version`);
+      const hubRes = find(hubGroup, hub, d.kind);
+      if (!hubRes) throw new CodegenError(file, jp(d.jsonPath, 'hub'), `hub ${hub}: ${hubGroup || 'core'}/${hub} serves no ${d.kind}`);
+      if (hubGroup !== group) checkCohabiting(file, jp(d.jsonPath, 'hubGroup'), own, hubRes, resources, hubGroupOf);
+      if (withConversion.has(`${hubGroup}/${hub}/${d.kind}`)) {
         throw new CodegenError(file, jp(d.jsonPath, 'hub'), `hub ${hub} declares a conversion of its own: a hub converts to nothing`);
       }
       const ownSchema = schemas.get(own.schema)!.schema;
@@ -175,6 +186,7 @@ export function checkConversions(declared: { group: string; version: string; lis
         if (def.zeroIsUnset && t !== 'integer' && t !== 'number') throw new CodegenError(file, jp(at, 'zeroIsUnset'), `zeroIsUnset needs a number field; ${def.field.join('.')} is ${t ?? 'untyped'}`);
       });
       own.conversion = d.conversion;
+      checkFieldLabels(file, jp(d.jsonPath, 'kind'), own, hubRes);
     }
   }
 }

@@ -93,8 +93,20 @@ export interface VersionDefault {
 export interface VersionConversion {
   /** The version every conversion goes through (one with no conversion of its own). */
   hub: string;
+  /**
+   * The hub's group when it is not this version's own: the kind is then
+   * stored with the hub group's resource of the same name, one set of
+   * objects for both groups (events.k8s.io Events are core Events).
+   */
+  hubGroup?: string;
   rules: ConversionRule[];
   defaults: VersionDefault[];
+  /**
+   * Field-selector labels of this version that name another label at the
+   * hub (`regarding.kind` → `involvedObject.kind`), derived by codegen from
+   * the renames; a label not listed is the hub's own.
+   */
+  fieldLabels?: Record<string, string>;
 }
 
 export interface ResourceDef {

@@ -6,6 +6,10 @@
 // something derived from the index listen for changes (onChange). It is
 // generic over what each group and resource is bound to (the registry binds
 // a store; see registry/served.ts), so this layer knows nothing of storage.
+// A resource whose versions convert to a hub in another group (its
+// conversion's hubGroup: events.k8s.io Events to core Events) is bound with
+// that group's resource: one binding, stored in the hub group's storage
+// version, served under both groups.
 
 import type { ResourceDef } from '../../generated/api-types.ts';
 import { isEnabled, type RuntimeConfig } from './runtime-config.ts';
@@ -31,15 +35,17 @@ export class ServedIndex<S> {
   private readonly byGroupKind = new Map<string, Served<S>>();
   private readonly listeners = new Set<(change: ServedChange<S>) => void>();
 
-  /** `bind` is called once per enabled group and resource, with the version it is stored in. */
+  /** `bind` is called once per enabled stored group and resource, with the version it is stored in. */
   constructor(defs: ResourceDef[], bind: (storageDef: ResourceDef) => S, runtimeConfig: RuntimeConfig) {
     const enabled = defs.filter((d) => isEnabled(d, runtimeConfig));
     const bound = new Map<string, { store: S; storageDef: ResourceDef }>();
     for (const def of enabled) {
-      const grKey = `${def.group}/${def.resource}`;
+      const group = storageGroupOf(def);
+      const grKey = `${group}/${def.resource}`;
       let entry = bound.get(grKey);
       if (!entry) {
-        const storageDef = storageDefOf(enabled, def.group, def.resource);
+        // the hub group's storage version, even when --runtime-config leaves it unserved
+        const storageDef = storageDefOf(group === def.group ? enabled : defs, group, def.resource);
         entry = { store: bind(storageDef), storageDef };
         bound.set(grKey, entry);
       }
@@ -124,6 +130,11 @@ export class ServedIndex<S> {
   private emit(change: ServedChange<S>): void {
     for (const l of [...this.listeners]) l(change);
   }
+}
+
+/** The group a resource is stored with: its conversion's hub group, else its own. */
+export function storageGroupOf(def: ResourceDef): string {
+  return def.conversion?.hubGroup ?? def.group;
 }
 
 /** The version a group and resource is stored in: the one marked, else the first. */

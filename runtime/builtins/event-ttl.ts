@@ -1,8 +1,9 @@
 // Event expiry (--event-ttl, default 1h): kube-apiserver stores Events with
 // an etcd lease renewed by every write, so an Event is deleted once the TTL
 // has passed since it was last written. Here a sweep, run every minute (and
-// callable directly with an injected clock), deletes every Event of core/v1
-// and events.k8s.io/v1 whose last write (the latest of its creation and its
+// callable directly with an injected clock), deletes every Event (core/v1
+// and events.k8s.io/v1 are one store: each Event is swept once, whichever
+// group wrote it) whose last write (the latest of its creation and its
 // managedFields times) is older than the TTL. A delete carries the
 // resourceVersion it saw as a precondition, so an Event written meanwhile
 // stays; Watchers see DELETED as they would on expiry.

@@ -6,7 +6,7 @@
 // Nothing here is per kind.
 
 import type { ResourceDef, VersionDefault } from '../../generated/api-types.ts';
-import { ServedIndex, type Served } from '../api/served-index.ts';
+import { ServedIndex, storageGroupOf, type Served } from '../api/served-index.ts';
 import type { RuntimeConfig } from '../api/runtime-config.ts';
 import { RegistryStore, attrsOf, keyRootOf } from './store.ts';
 import { defaultStrategy, scaleStrategy, statusStrategy, type SubresourceStrategy } from './strategy.ts';
@@ -18,7 +18,8 @@ import type { StructuralPruning } from '../schema/structural-pruning.ts';
 import type { ObjectAttrs, Obj, Storage } from '../storage/interface.ts';
 import type { WriteServices } from './write-services.ts';
 import type { VersionConverter } from './conversion/converter.ts';
-import { applyVersionDefaults, declaredConverter, versionDefaultsOf } from './conversion/declared.ts';
+import { applyVersionDefaults, conversionsOf, convertDeclared, declaredConverter, versionDefaultsOf } from './conversion/declared.ts';
+import type { StrategyContext } from './strategies/context.ts';
 import { groupVersion } from '../api/keys.ts';
 import type { Strategy } from './strategy.ts';
 import { errors } from '../api/errors.ts';
@@ -78,6 +79,14 @@ function withVersionDefaults(strategy: Strategy, byApiVersion: Map<string, Versi
   };
 }
 
+/** What a kind's strategy learns of the versions of its store: their objects in the storage version's shape. */
+function strategyContext(storageDef: ResourceDef, versions: ResourceDef[]): StrategyContext {
+  const byApiVersion = conversionsOf(versions);
+  if (![...byApiVersion.values()].some((c) => c.rules.length > 0)) return {};
+  const storage = groupVersion(storageDef.group, storageDef.version);
+  return { toStorage: (obj) => convertDeclared(obj, storage, byApiVersion) };
+}
+
 /** The store of one group and resource, over the version it is stored in; `versions` are its built-in versions (several: converted). */
 function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, services?: WriteServices, conversion?: Conversion, versions?: ResourceDef[]): RegistryStore {
   const subs: Record<string, SubresourceStrategy> = {};
@@ -86,7 +95,7 @@ function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, service
     if (s.name === 'scale') subs.scale = scaleStrategy(storageDef);
   }
   const declaredDefaults = versions ? versionDefaultsOf(versions) : undefined;
-  const plain = strategyFor(storageDef, defaultStrategy(storageDef));
+  const plain = strategyFor(storageDef, defaultStrategy(storageDef), versions ? strategyContext(storageDef, versions) : undefined);
   const generic = declaredDefaults ? withVersionDefaults(plain, declaredDefaults) : plain;
   const strategy = storageDef.custom && services?.customResources ? customResourceStrategy(storageDef, generic, services.customResources) : generic;
   Object.assign(subs, strategy.subresources ?? {});
@@ -105,10 +114,11 @@ function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, service
 
 /** The served index; `services` lets in-process writers run the whole write pipeline (see write-services.ts). */
 export function buildApiIndex(defs: ResourceDef[], storageFor: StorageProvider, runtimeConfig: RuntimeConfig, services?: WriteServices): ApiIndex {
+  // the versions of each stored resource: its group's, and those of another group whose hub it is
   const versionsOf = new Map<string, ResourceDef[]>();
   for (const d of defs) {
     if (d.custom) continue;
-    const key = `${d.group}/${d.resource}`;
+    const key = `${storageGroupOf(d)}/${d.resource}`;
     versionsOf.set(key, [...(versionsOf.get(key) ?? []), d]);
   }
   return new ServedIndex(

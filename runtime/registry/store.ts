@@ -642,7 +642,7 @@ export class RegistryStore {
         errs.push(...sub.validateUpdate(wanted, live));
       } else {
         this.keepManagedFields(wanted, () => this.strategy.prepareForUpdate(wanted, live));
-        errs.push(...this.strategy.validate(wanted));
+        if (!this.strategy.updateRulesOnly) errs.push(...this.strategy.validate(wanted));
         // a kind whose update rules repeat its create rules reports each error once (upstream runs only the update's)
         const seen = new Set(errs.map(String));
         for (const e of this.strategy.validateUpdate(wanted, live)) if (!seen.has(String(e))) errs.push(e);

@@ -33,6 +33,12 @@ export interface Strategy {
   validate(obj: Obj): FieldError[];
   validateUpdate(obj: Obj, old: Obj): FieldError[];
   /**
+   * An update runs validateUpdate() alone (upstream's ValidateUpdate of a kind
+   * whose create rules do not hold on update: Event); without it an update
+   * runs validate() too, each error reported once.
+   */
+  updateRulesOnly?: boolean;
+  /**
    * Fields the schema marks required that validate()/validateUpdate() check
    * themselves, with their own text (kube-apiserver has no schema check for
    * built-in kinds: its validation functions give the texts). Paths as the

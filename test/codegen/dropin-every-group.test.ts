@@ -1,6 +1,7 @@
 // Every group-version document of api-specs/ replaced, in a temporary copy,
 // by upstream's (built from the reference swagger in the v3 shape
-// kube-apiserver publishes, upstream-v3.ts), each under a name that sorts
+// kube-apiserver publishes, upstream-v3.ts; our conversion declarations
+// carried over, checked against upstream's schemas), each under a name that sorts
 // before meta/: codegen reads upstream's markers and copies of shared types
 // across the whole API (core/v1 included), the registry serves what ours
 // does, protobuf numbers and kinds stay as committed and as upstream's, and
@@ -32,8 +33,11 @@ beforeAll(async () => {
   for (const f of readdirSync(specs).filter((x) => x.endsWith('.json'))) {
     const m = /^(.+)_(v\d+(?:(?:alpha|beta)\d+)?)\.json$/.exec(f);
     if (!m) throw new Error(`unexpected spec file name ${f}`);
+    // the conversion declarations are ours, not upstream's: they go with the dropped-in document
+    const conversions = (JSON.parse(readFileSync(join(specs, f), 'utf8')) as Record<string, unknown>)['x-specserver-conversions'];
     rmSync(join(specs, f));
-    writeFileSync(join(specs, `a_${f}`), JSON.stringify(upstreamV3Document(ref, m[1] === 'core' ? '' : m[1], m[2])));
+    const doc = upstreamV3Document(ref, m[1] === 'core' ? '' : m[1], m[2]);
+    writeFileSync(join(specs, `a_${f}`), JSON.stringify(conversions === undefined ? doc : { ...doc, 'x-specserver-conversions': conversions }));
     replaced.push(`a_${f}`);
   }
   replaced = replaced.sort();

@@ -1,6 +1,7 @@
 // The server on etcd, end to end: a real server process started with
 // --etcd-servers on a throw-away etcd member; kubectl creates, lists, watches
-// and deletes; the keys in etcd are kube-apiserver's; a restarted server
+// and deletes; the keys in etcd are kube-apiserver's (events.k8s.io Events
+// under core's events directory); a restarted server
 // keeps the objects; with etcd killed, /readyz fails its etcd check and a
 // write fails with a 500 Status instead of hanging; with etcd back, both
 // recover. Skipped (with a message) only where no etcd binary exists.
@@ -79,6 +80,31 @@ describe.skipIf(!etcdAvailable())('server on etcd (kubectl)', () => {
     expect(keys).toContain('/registry/configmaps/default/two');
     expect(await etcdKeys(etcd, '/registry/namespaces/')).toContain('/registry/namespaces/default');
     expect(await etcdKeys(etcd, '/registry/services/specs/default/')).toContain('/registry/services/specs/default/kubernetes');
+  });
+
+  it("keeps events.k8s.io Events as core Events in core's events directory, as kube-apiserver", async () => {
+    const k = kubectlFor(server.kubeconfig);
+    const event = `apiVersion: events.k8s.io/v1
+kind: Event
+metadata:
+  name: on-etcd
+eventTime: "2026-01-01T00:00:00.000001Z"
+type: Normal
+reportingController: example.com/e2e
+reportingInstance: e2e-1
+action: Sync
+reason: Synced
+regarding:
+  kind: Pod
+  name: p
+  namespace: default
+`;
+    const created = await k(['create', '-f', '-'], { input: event });
+    expect(created.code, created.stderr).toBe(0);
+    expect(await etcdKeys(etcd, '/registry/events/default/')).toContain('/registry/events/default/on-etcd');
+    expect(await etcdKeys(etcd, '/registry/events.k8s.io/')).toEqual([]);
+    const core = await k(['get', 'events', 'on-etcd', '-o', 'jsonpath={.apiVersion} {.involvedObject.name}']);
+    expect(core.stdout).toBe('v1 p');
   });
 
   it('keeps the objects across a restart of the server', async () => {

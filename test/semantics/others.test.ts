@@ -219,11 +219,19 @@ describe('Event (events.k8s.io/v1)', () => {
       ['reportingInstance length', { reportingInstance: 'x'.repeat(129) }, 'reportingInstance', 'Invalid value: "": can have at most 128 characters'],
       ['action required', { action: undefined }, 'action', 'Required value'],
       ['reason length', { reason: 'x'.repeat(129) }, 'reason', 'Invalid value: "": can have at most 128 characters'],
-      ['note length', { note: 'x'.repeat(1025) }, 'note', 'Invalid value: "": can have at most 1024 characters'],
-      ['deprecatedCount', { deprecatedCount: 3 }, 'deprecatedCount', 'Invalid value: "": needs to be unset'],
-      ['deprecatedSource', { deprecatedSource: { component: 'x' } }, 'deprecatedSource', 'Invalid value: "": needs to be unset'],
-      ['series count', { series: { count: 1, lastObservedTime: '2026-01-01T00:00:00.000000Z' } }, 'series.count', 'Invalid value: 1: should be at least 2'],
-      ['regarding namespace', { regarding: { kind: 'Pod', name: 'p', namespace: 'other' } }, 'regarding.namespace', 'Invalid value: "other": does not match event.namespace'],
+      // the rules read the stored (core) shape, so their paths are core's, as upstream's
+      ['note length', { note: 'x'.repeat(1025) }, 'message', 'Invalid value: "": can have at most 1024 characters'],
+      ['deprecatedCount', { deprecatedCount: 3 }, 'count', 'Invalid value: "": needs to be unset'],
+      ['deprecatedSource', { deprecatedSource: { component: 'x' } }, 'source', 'Invalid value: "": needs to be unset'],
+      ['deprecatedFirstTimestamp', { deprecatedFirstTimestamp: '2026-01-01T00:00:00Z' }, 'firstTimestamp', 'Invalid value: "": needs to be unset'],
+      ['series count', { series: { count: 1, lastObservedTime: '2026-01-01T00:00:00.000000Z' } }, 'series.count', 'Invalid value: "": should be at least 2'],
+      ['series lastObservedTime', { series: { count: 2 } }, 'series.lastObservedTime', 'Required value'],
+      [
+        'no eventTime: regarding namespace must match',
+        { eventTime: undefined, regarding: { kind: 'Pod', name: 'p', namespace: 'other' } },
+        'involvedObject.namespace',
+        'Invalid value: "other": does not match event.namespace',
+      ],
     ]);
   });
   it('valid, and only series may change', async () => {

@@ -1,16 +1,13 @@
 // Equivalent resources for matchPolicy Equivalent (upstream's
-// EquivalentResourceMapper): the served versions of a group and resource,
-// which are one set of stored objects, plus the resources of other groups
-// kube-apiserver stores under the same key (its storage prefix is the
-// resource name, so core `events` and `events.k8s.io` `events` are one
-// set). Also the kind served at a resource's subresource (Scale for scale),
-// which a request converted to an equivalent is sent as.
+// EquivalentResourceMapper): the served resources bound to one store, which
+// are one set of stored objects: the versions of a group and resource, and
+// a resource of another group stored with them (events.k8s.io `events` with
+// core `events`, as their conversion declares). Also the kind served at a
+// resource's subresource (Scale for scale), which a request converted to an
+// equivalent is sent as.
 
 import type { ApiIndex } from '../../registry/served.ts';
 import type { GroupVersionKind, GroupVersionResource } from './rules.ts';
-
-/** Resources of different groups that kube-apiserver 1.31 stores as one (group/resource pairs). */
-export const CROSS_GROUP_EQUIVALENTS: readonly (readonly string[])[] = [['/events', 'events.k8s.io/events']];
 
 export interface ResourceMapper {
   /** The served resources equivalent to gvr (gvr included) that serve the subresource, in the index's order. */
@@ -19,33 +16,27 @@ export interface ResourceMapper {
   kindFor(gvr: GroupVersionResource, subresource: string): GroupVersionKind | undefined;
 }
 
-function storageKey(group: string, resource: string): string {
-  const gr = `${group}/${resource}`;
-  for (const set of CROSS_GROUP_EQUIVALENTS) if (set.includes(gr)) return set[0];
-  return gr;
-}
-
 /** The mapper over what the server serves now (custom resources included; rebuilt when the index changes). */
 export function apiResourceMapper(api: ApiIndex): ResourceMapper {
-  let byKey: Map<string, ApiIndex['served']> | undefined;
+  let byStore: Map<unknown, ApiIndex['served']> | undefined;
   api.onChange(() => {
-    byKey = undefined;
+    byStore = undefined;
   });
   const index = () => {
-    if (byKey) return byKey;
-    byKey = new Map();
+    if (byStore) return byStore;
+    byStore = new Map();
     for (const s of api.served) {
-      const k = storageKey(s.def.group, s.def.resource);
-      let list = byKey.get(k);
-      if (!list) byKey.set(k, (list = []));
+      let list = byStore.get(s.store);
+      if (!list) byStore.set(s.store, (list = []));
       list.push(s);
     }
-    return byKey;
+    return byStore;
   };
   const serves = (s: ApiIndex['served'][number], sub: string) => sub === '' || s.def.subresources.some((x) => x.name === sub);
   return {
     equivalentsFor(gvr, subresource) {
-      const list = index().get(storageKey(gvr.group, gvr.resource)) ?? [];
+      const own = api.served.find((s) => s.def.group === gvr.group && s.def.resource === gvr.resource);
+      const list = own ? (index().get(own.store) ?? []) : [];
       return list.filter((s) => serves(s, subresource)).map((s) => ({ group: s.def.group, version: s.def.version, resource: s.def.resource }));
     },
     kindFor(gvr, subresource) {

@@ -1,11 +1,13 @@
 // Query parameters of resource requests: includeObject, selectors (as a
-// storage predicate), integers and booleans (converted as upstream's
+// storage predicate; field labels of the request's version mapped to the
+// stored version's), integers and booleans (converted as upstream's
 // query-parameter codec does), dryRun and fieldValidation (validated with
 // the write's options, write-options.ts), with the 400s kube-apiserver
 // answers for bad values.
 
 import type { Predicate } from '../../storage/interface.ts';
-import { parseFieldSelector, SelectorError } from '../../storage/selectors/fields.ts';
+import { makeFieldSelector, parseFieldSelector, SelectorError } from '../../storage/selectors/fields.ts';
+import { fieldLabelMapper } from '../../registry/conversion/field-labels.ts';
 import { parseLabelSelector } from '../../storage/selectors/labels.ts';
 import type { IncludeObject } from '../../table/convert.ts';
 import { errors } from '../../api/errors.ts';
@@ -37,12 +39,15 @@ export function predicate(rc: RequestContext): Predicate {
     const given = rc.query.get('fieldSelector');
     const fs = [byName, given].filter(Boolean).join(',');
     if (fs) {
-      p.field = parseFieldSelector(fs);
+      const parsed = parseFieldSelector(fs);
       const known = new Set(['metadata.name', ...(rc.res.def.namespaced ? ['metadata.namespace'] : []), ...rc.res.def.selectableFields]);
       for (const term of fs.split(',')) {
         const f = term.split(/!=|==|=/)[0].trim();
         if (f && !known.has(f)) throw errors.badRequest(`field label not supported: ${f}`);
       }
+      // the labels of the request's version as the stored objects' fields name them
+      const toStored = fieldLabelMapper(rc.res.def, rc.res.storageDef);
+      p.field = toStored ? makeFieldSelector(parsed.terms.map((t) => ({ ...t, field: toStored(t.field) }))) : parsed;
     }
   } catch (err) {
     if (err instanceof SelectorError) throw errors.badRequest(err.message);

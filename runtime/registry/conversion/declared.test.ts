@@ -16,7 +16,7 @@ const beta: VersionConversion = {
   ],
   defaults: [],
 };
-const byVersion = new Map([['v1beta1', beta]]);
+const byVersion = new Map([[`${G}/v1beta1`, beta]]);
 const obj = (version: string, spec: Obj, annotations?: Record<string, string>): Obj => ({
   apiVersion: `${G}/${version}`,
   kind: 'A',
@@ -39,14 +39,14 @@ describe('convertDeclared', () => {
     ['a version without rules only changes apiVersion', obj('v2', { size: 1 }), 'v1', obj('v1', { size: 1 })],
   ])('%s', (_name, input, version, want) => {
     const before = structuredClone(input);
-    expect(convertDeclared(input, G, version, byVersion)).toEqual(want);
+    expect(convertDeclared(input, `${G}/${version}`, byVersion)).toEqual(want);
     expect(input).toEqual(before); // the source is not changed
   });
 
   it('goes through the hub between two spokes', () => {
     const other: VersionConversion = { hub: 'v1', rules: [{ op: 'rename', from: ['spec', 'sz'], to: ['spec', 'size'] }], defaults: [] };
-    const both = new Map([...byVersion, ['v1alpha1', other]]);
-    expect(convertDeclared(obj('v1beta1', { old: { size: 7 } }), G, 'v1alpha1', both)).toEqual(obj('v1alpha1', { sz: 7 }));
+    const both = new Map([...byVersion, [`${G}/v1alpha1`, other]]);
+    expect(convertDeclared(obj('v1beta1', { old: { size: 7 } }), `${G}/v1alpha1`, both)).toEqual(obj('v1alpha1', { sz: 7 }));
   });
 });
 
@@ -91,5 +91,61 @@ describe('the generated flowcontrol declarations', () => {
     expect(back).toEqual(v1);
     expect(versionDefaultsOf(versions('prioritylevelconfigurations'))?.get('flowcontrol.apiserver.k8s.io/v1beta3')).toHaveLength(2);
     expect(versionDefaultsOf(versions('flowschemas'))).toBeUndefined();
+  });
+});
+
+describe('the generated Event declarations (events.k8s.io/v1 to its core v1 hub)', () => {
+  const versions = resources.filter((r) => r.resource === 'events' && (r.group === '' || r.group === 'events.k8s.io'));
+  const c = declaredConverter(versions);
+  const core: Obj = {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: 'e', namespace: 'ns' },
+    involvedObject: { kind: 'Pod', name: 'p', namespace: 'ns', fieldPath: 'spec.containers{a}' },
+    message: 'hello',
+    source: { component: 'kubelet', host: 'n1' },
+    firstTimestamp: '2026-01-01T00:00:00Z',
+    lastTimestamp: '2026-01-01T00:01:00Z',
+    count: 3,
+    reportingComponent: 'kubelet',
+    reportingInstance: 'n1',
+    eventTime: '2026-01-01T00:00:00.000001Z',
+    series: { count: 2, lastObservedTime: '2026-01-01T00:01:00.000000Z' },
+    action: 'Pulling',
+    reason: 'Pulled',
+    related: { kind: 'Node', name: 'n1' },
+    type: 'Normal',
+  };
+  const events: Obj = {
+    apiVersion: 'events.k8s.io/v1',
+    kind: 'Event',
+    metadata: { name: 'e', namespace: 'ns' },
+    regarding: core.involvedObject,
+    note: 'hello',
+    deprecatedSource: core.source,
+    deprecatedFirstTimestamp: core.firstTimestamp,
+    deprecatedLastTimestamp: core.lastTimestamp,
+    deprecatedCount: 3,
+    reportingController: 'kubelet',
+    reportingInstance: 'n1',
+    eventTime: core.eventTime,
+    series: core.series,
+    action: 'Pulling',
+    reason: 'Pulled',
+    related: core.related,
+    type: 'Normal',
+  };
+
+  it('renames every field upstream maps, both ways', async () => {
+    expect((await c.convert([core], 'events.k8s.io/v1'))[0]).toEqual(events);
+    expect((await c.convert([events], 'v1'))[0]).toEqual(core);
+  });
+
+  it('maps the events.k8s.io field labels to the core ones, derived from the renames', () => {
+    const ev = versions.find((v) => v.group === 'events.k8s.io')!;
+    expect(ev.conversion?.hubGroup).toBe('');
+    expect(ev.conversion?.fieldLabels).toMatchObject({ 'regarding.kind': 'involvedObject.kind', reportingController: 'reportingComponent' });
+    expect(ev.conversion?.fieldLabels?.source).toBeUndefined(); // `source` is the core label itself, as upstream
+    expect(ev.storageVersion).toBe(false);
   });
 });

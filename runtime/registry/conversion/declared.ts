@@ -3,8 +3,10 @@
 // version's ResourceDef.conversion): an object goes from its version to the
 // hub (the version's rules in order) and from the hub to the target version
 // (the target's rules in reverse). A version without a declaration has the
-// hub's shape, so only apiVersion changes for it. Also the declared
-// per-version defaults, applied to request objects of that version.
+// hub's shape, so only apiVersion changes for it; the hub may be a version
+// of another group (events.k8s.io/v1 Event to core v1), whose resource then
+// stores both. Also the declared per-version defaults, applied to request
+// objects of that version.
 
 import type { ConversionRule, FieldPath, ResourceDef, VersionConversion, VersionDefault } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
@@ -123,35 +125,42 @@ function ruleFromHub(obj: Obj, rule: ConversionRule): void {
   }
 }
 
-/** `obj` (not changed) converted from its version into `version` of the same group. */
-export function convertDeclared(obj: Obj, group: string, version: string, byVersion: Map<string, VersionConversion>): Obj {
-  const apiVersion = groupVersion(group, version);
-  const from = typeof obj.apiVersion === 'string' ? obj.apiVersion.slice(obj.apiVersion.lastIndexOf('/') + 1) : '';
+/**
+ * `obj` (not changed) converted from its apiVersion into `apiVersion`, both
+ * versions of one resource (the hub may be another group's, its conversion's
+ * hubGroup); `byApiVersion` holds the declared conversion of each version.
+ */
+export function convertDeclared(obj: Obj, apiVersion: string, byApiVersion: ReadonlyMap<string, VersionConversion>): Obj {
   if (obj.apiVersion === apiVersion) return obj;
   const out = structuredClone(obj);
-  const source = byVersion.get(from);
+  const source = typeof obj.apiVersion === 'string' ? byApiVersion.get(obj.apiVersion) : undefined;
   if (source) for (const rule of source.rules) ruleToHub(out, rule);
-  const target = byVersion.get(version);
+  const target = byApiVersion.get(apiVersion);
   if (target) for (let i = target.rules.length - 1; i >= 0; i--) ruleFromHub(out, target.rules[i]);
   out.apiVersion = apiVersion;
   return out;
 }
 
+/** The declared conversion of each version of a resource, by apiVersion. */
+export function conversionsOf(versions: ResourceDef[]): Map<string, VersionConversion> {
+  const out = new Map<string, VersionConversion>();
+  for (const d of versions) if (d.conversion) out.set(groupVersion(d.group, d.version), d.conversion);
+  return out;
+}
+
 /**
- * The converter of one group and resource from the ResourceDefs of its
- * versions: `None` when no version declares a rule (the versions share one
- * shape), otherwise the declared rules, remembered per source object.
+ * The converter of one stored resource from the ResourceDefs of its
+ * versions (of its group, and of another group whose hub it is): `None`
+ * when no version declares a rule (the versions share one shape),
+ * otherwise the declared rules, remembered per source object.
  */
 export function declaredConverter(versions: ResourceDef[]): VersionConverter {
-  const byVersion = new Map<string, VersionConversion>();
-  for (const d of versions) if (d.conversion) byVersion.set(d.version, d.conversion);
-  if (![...byVersion.values()].some((c) => c.rules.length > 0)) return noneConverter;
-  const group = versions[0].group;
+  const byApiVersion = conversionsOf(versions);
+  if (![...byApiVersion.values()].some((c) => c.rules.length > 0)) return noneConverter;
   return remembering({
     nop: false,
     convert(objs, apiVersion) {
-      const version = apiVersion.slice(apiVersion.lastIndexOf('/') + 1);
-      return Promise.resolve(objs.map((o) => convertDeclared(o, group, version, byVersion)));
+      return Promise.resolve(objs.map((o) => convertDeclared(o, apiVersion, byApiVersion)));
     },
   });
 }

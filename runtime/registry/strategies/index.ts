@@ -10,7 +10,8 @@ import { statusWithMetadata } from './common/status.ts';
 import { configMapStrategy } from './configmap.ts';
 import { daemonSetStrategy } from './daemonset.ts';
 import { endpointSliceStrategy, endpointsStrategy } from './endpoints.ts';
-import { eventCoreV1Strategy, eventV1Strategy } from './event.ts';
+import { eventStrategy } from './event.ts';
+import type { StrategyContext } from './context.ts';
 import { apiServiceStrategy, ipAddressStrategy, leaseStrategy, podDisruptionBudgetStrategy, runtimeClassStrategy, serviceCIDRStrategy } from './misc.ts';
 import { namespaceStrategy } from './namespace.ts';
 import { priorityLevelStrategy } from './flowcontrol.ts';
@@ -35,7 +36,7 @@ import { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStra
 import { webhookConfigurationStrategy } from './admissionregistration/webhook-configuration.ts';
 import { csiDriverStrategy, csiNodeStrategy, csiStorageCapacityStrategy, volumeAttachmentStrategy } from './storage.ts';
 
-export type StrategyFactory = (def: ResourceDef, base: Strategy) => Strategy;
+export type StrategyFactory = (def: ResourceDef, base: Strategy, ctx?: StrategyContext) => Strategy;
 
 const factories: Record<string, StrategyFactory> = {
   '/Namespace': namespaceStrategy,
@@ -56,8 +57,7 @@ const factories: Record<string, StrategyFactory> = {
   'storage.k8s.io/CSINode': csiNodeStrategy,
   'storage.k8s.io/CSIStorageCapacity': csiStorageCapacityStrategy,
   'storage.k8s.io/VolumeAttachment': volumeAttachmentStrategy,
-  'events.k8s.io/Event': eventV1Strategy,
-  '/Event': eventCoreV1Strategy,
+  '/Event': eventStrategy,
   'coordination.k8s.io/Lease': leaseStrategy,
   'node.k8s.io/RuntimeClass': runtimeClassStrategy,
   'networking.k8s.io/IPAddress': ipAddressStrategy,
@@ -82,10 +82,11 @@ const factories: Record<string, StrategyFactory> = {
   'admissionregistration.k8s.io/ValidatingWebhookConfiguration': webhookConfigurationStrategy,
 };
 
-export function strategyFor(def: ResourceDef, base: Strategy): Strategy {
+/** The strategy of a store bound over `def` (its storage version); `ctx` what the binding knows of its other versions. */
+export function strategyFor(def: ResourceDef, base: Strategy, ctx?: StrategyContext): Strategy {
   const f = factories[`${def.group}/${def.kind}`];
   const inner = withPodSpec(def, base);
-  const kind = f ? f(def, inner) : inner;
+  const kind = f ? f(def, inner, ctx) : inner;
   const strategy: Strategy = {
     ...kind,
     warningsOnCreate: (obj) => [...kind.warningsOnCreate(obj), ...finalizerWarnings(obj)],

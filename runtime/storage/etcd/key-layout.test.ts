@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { KeyLayout, etcdResourcePath } from './key-layout.ts';
 import { resources } from '../../../generated/registry.ts';
+import { storageGroupOf } from '../../api/served-index.ts';
 
 describe('etcd key layout', () => {
   const l = new KeyLayout('/registry');
@@ -26,15 +27,21 @@ describe('etcd key layout', () => {
     expect(l.fromEtcd(etcd, ours)).toBe(ours);
   });
 
-  it('gives every stored group and resource a directory of its own', () => {
+  it('gives every store a directory of its own; the resources served by one store share it', () => {
+    // a store is keyed by its storage group and resource (a resource whose hub is another group's is stored there)
+    const storeOf = (r: (typeof resources)[number]) => `${storageGroupOf(r)}/${r.resource}`;
     const owner = new Map<string, string>();
     for (const r of resources) {
-      const dir = etcdResourcePath(r.group, r.resource);
-      const gr = `${r.group}/${r.resource}`;
-      expect(owner.get(dir) ?? gr, `${dir} holds ${owner.get(dir)} and ${gr}`).toBe(gr);
-      owner.set(dir, gr);
+      const dir = etcdResourcePath(storageGroupOf(r), r.resource);
+      const store = storeOf(r);
+      expect(owner.get(dir) ?? store, `${dir} holds ${owner.get(dir)} and ${store}`).toBe(store);
+      owner.set(dir, store);
     }
-    expect(etcdResourcePath('events.k8s.io', 'events')).not.toBe(etcdResourcePath('', 'events'));
+    // core and events.k8s.io Events are one store under core's directory, as upstream's
+    const events = resources.filter((r) => r.resource === 'events').map(storeOf);
+    expect(new Set(events)).toEqual(new Set(['/events']));
+    expect(events.length).toBe(2);
+    expect(owner.get('events')).toBe('/events');
   });
 
   it('maps range ends of a resource and of a namespace', () => {

@@ -7,7 +7,10 @@
 // apiextensions.k8s.io, apiregistration.k8s.io and custom resources. Keys
 // outside that shape go under `<prefix>` as they are. A mapping of one
 // resource's subtree is a prefix replacement, so key order within it (what
-// ranges and continue tokens rely on) is kept.
+// ranges and continue tokens rely on) is kept. A resource served in another
+// group too (events.k8s.io Events) is one store keyed under its storage
+// group (core), so its objects are `<prefix>/events/...` whichever group
+// wrote them, as upstream's.
 
 /** The groups whose resources kube-apiserver stores under `<prefix>/<resource>/`. */
 const KUBE_GROUPS = new Set([
@@ -45,12 +48,6 @@ const SPECIAL_PREFIXES: Record<string, string> = {
   'networking.k8s.io/ingresses': 'ingress',
   'extensions/podsecuritypolicies': 'podsecuritypolicy',
   'policy/podsecuritypolicies': 'podsecuritypolicy',
-  // Upstream keeps events.k8s.io Events in core's `events` directory: one store
-  // for both groups. Here they are two stores still (each its own watch cache
-  // and revision ranges), and one directory would show each the other's
-  // objects: events.k8s.io's stay in their group's directory until the two
-  // are one store.
-  'events.k8s.io/events': 'events.k8s.io/events',
 };
 
 /** The etcd directory (without the prefix) of a group's resource, as kube-apiserver names it. */

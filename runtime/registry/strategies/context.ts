@@ -1,0 +1,12 @@
+// What the binding of a store tells a kind's strategy beyond its
+// ResourceDef: for a resource served in several versions of different
+// shapes, how an object of any of them looks in the stored version (a
+// strategy whose rules read the stored shape, as upstream's read the
+// internal object, uses it: Event).
+
+import type { Obj } from '../../storage/interface.ts';
+
+export interface StrategyContext {
+  /** The object (not changed) in the storage version's shape; absent when the versions share one shape. */
+  toStorage?: (obj: Obj) => Obj;
+}
