@@ -1909,7 +1909,7 @@ export const resources: ResourceDef[] = [
         name: "Targets",
         type: "string",
         priority: 0,
-        jsonPath: ".spec.targetCPUUtilizationPercentage",
+        jsonPath: ".spec.metrics",
         formatter: "hpaTargets",
       },
       {

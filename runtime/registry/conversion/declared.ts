@@ -93,13 +93,11 @@ export function declaredConverter(versions: ResourceDef[]): VersionConverter {
   for (const d of versions) if (d.conversion) byVersion.set(d.version, d.conversion);
   if (![...byVersion.values()].some((c) => c.rules.length > 0)) return noneConverter;
   const group = versions[0].group;
-  return remembering({
-    nop: false,
-    convert(objs, apiVersion) {
-      const version = apiVersion.slice(apiVersion.lastIndexOf('/') + 1);
-      return Promise.resolve(objs.map((o) => convertDeclared(o, group, version, byVersion)));
-    },
-  });
+  const now = (o: Obj, apiVersion: string) => convertDeclared(o, group, apiVersion.slice(apiVersion.lastIndexOf('/') + 1), byVersion);
+  return {
+    ...remembering({ nop: false, convert: (objs, apiVersion) => Promise.resolve(objs.map((o) => now(o, apiVersion))) }),
+    convertNow: now,
+  };
 }
 
 /** Applies a version's declared defaults to an object of that version (in place). */
