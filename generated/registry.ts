@@ -1881,6 +1881,362 @@ export const resources: ResourceDef[] = [
   },
   {
     group: "autoscaling",
+    version: "v1",
+    kind: "HorizontalPodAutoscaler",
+    listKind: "HorizontalPodAutoscalerList",
+    resource: "horizontalpodautoscalers",
+    singular: "horizontalpodautoscaler",
+    namespaced: true,
+    verbs: ["get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"],
+    shortNames: ["hpa"],
+    categories: ["all"],
+    subresources: [
+      {
+        name: "status",
+        kind: "HorizontalPodAutoscaler",
+        verbs: ["get", "update", "patch"],
+      },
+    ],
+    printerColumns: [
+      {
+        name: "Reference",
+        type: "string",
+        priority: 0,
+        jsonPath: ".spec.scaleTargetRef",
+        formatter: "hpaReference",
+      },
+      {
+        name: "Targets",
+        type: "string",
+        priority: 0,
+        jsonPath: ".spec.metrics",
+        formatter: "hpaTargets",
+      },
+      {
+        name: "MinPods",
+        type: "string",
+        priority: 0,
+        jsonPath: ".spec.minReplicas",
+        formatter: "orUnset",
+      },
+      {
+        name: "MaxPods",
+        type: "string",
+        priority: 0,
+        jsonPath: ".spec.maxReplicas",
+      },
+      {
+        name: "Replicas",
+        type: "string",
+        priority: 0,
+        jsonPath: ".status.currentReplicas",
+        formatter: "intOrZero",
+      },
+      {
+        name: "Age",
+        type: "date",
+        priority: 0,
+        jsonPath: ".metadata.creationTimestamp",
+      },
+    ],
+    selectableFields: [],
+    allowCreateOnUpdate: false,
+    storageVersion: false,
+    preferredVersion: false,
+    stability: "GA",
+    enabledByDefault: true,
+    schema: "io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler",
+    custom: false,
+    nameRule: "subdomain",
+    virtual: false,
+    conversion: {
+      hub: "v2",
+      rules: [
+        {
+          op: "annotation",
+          field: ["spec", "metrics"],
+          annotation: "autoscaling.alpha.kubernetes.io/metrics",
+          items: [
+            {
+              op: "rename",
+              from: ["resource", "targetAverageUtilization"],
+              to: ["resource", "target", "averageUtilization"],
+            },
+            {
+              op: "rename",
+              from: ["resource", "targetAverageValue"],
+              to: ["resource", "target", "averageValue"],
+            },
+            {
+              op: "derive",
+              field: ["resource", "target", "type"],
+              when: ["resource"],
+              cases: [
+                {
+                  ifPresent: ["resource", "target", "averageUtilization"],
+                  value: "Utilization",
+                },
+              ],
+              otherwise: "AverageValue",
+            },
+            {
+              op: "rename",
+              from: ["containerResource", "targetAverageUtilization"],
+              to: ["containerResource", "target", "averageUtilization"],
+            },
+            {
+              op: "rename",
+              from: ["containerResource", "targetAverageValue"],
+              to: ["containerResource", "target", "averageValue"],
+            },
+            {
+              op: "derive",
+              field: ["containerResource", "target", "type"],
+              when: ["containerResource"],
+              cases: [
+                {
+                  ifPresent: ["containerResource", "target", "averageUtilization"],
+                  value: "Utilization",
+                },
+              ],
+              otherwise: "AverageValue",
+            },
+            {
+              op: "rename",
+              from: ["pods", "metricName"],
+              to: ["pods", "metric", "name"],
+            },
+            {
+              op: "rename",
+              from: ["pods", "selector"],
+              to: ["pods", "metric", "selector"],
+            },
+            {
+              op: "rename",
+              from: ["pods", "targetAverageValue"],
+              to: ["pods", "target", "averageValue"],
+            },
+            {
+              op: "derive",
+              field: ["pods", "target", "type"],
+              when: ["pods"],
+              cases: [],
+              otherwise: "AverageValue",
+            },
+            {
+              op: "rename",
+              from: ["object", "target"],
+              to: ["object", "describedObject"],
+            },
+            {
+              op: "rename",
+              from: ["object", "metricName"],
+              to: ["object", "metric", "name"],
+            },
+            {
+              op: "rename",
+              from: ["object", "selector"],
+              to: ["object", "metric", "selector"],
+            },
+            {
+              op: "rename",
+              from: ["object", "targetValue"],
+              to: ["object", "target", "value"],
+            },
+            {
+              op: "rename",
+              from: ["object", "averageValue"],
+              to: ["object", "target", "averageValue"],
+            },
+            {
+              op: "derive",
+              field: ["object", "target", "type"],
+              when: ["object"],
+              cases: [
+                {
+                  ifPresent: ["object", "target", "averageValue"],
+                  value: "AverageValue",
+                },
+              ],
+              otherwise: "Value",
+            },
+            {
+              op: "rename",
+              from: ["external", "metricName"],
+              to: ["external", "metric", "name"],
+            },
+            {
+              op: "rename",
+              from: ["external", "metricSelector"],
+              to: ["external", "metric", "selector"],
+            },
+            {
+              op: "rename",
+              from: ["external", "targetValue"],
+              to: ["external", "target", "value"],
+            },
+            {
+              op: "rename",
+              from: ["external", "targetAverageValue"],
+              to: ["external", "target", "averageValue"],
+            },
+            {
+              op: "derive",
+              field: ["external", "target", "type"],
+              when: ["external"],
+              cases: [
+                {
+                  ifPresent: ["external", "target", "value"],
+                  value: "Value",
+                },
+              ],
+              otherwise: "AverageValue",
+            },
+          ],
+        },
+        {
+          op: "itemField",
+          field: ["spec", "targetCPUUtilizationPercentage"],
+          list: ["spec", "metrics"],
+          match: {
+            type: "Resource",
+            resource: {
+              name: "cpu",
+              target: {
+                type: "Utilization",
+              },
+            },
+          },
+          value: ["resource", "target", "averageUtilization"],
+        },
+        {
+          op: "annotation",
+          field: ["spec", "behavior"],
+          annotation: "autoscaling.alpha.kubernetes.io/behavior",
+          goFieldNames: true,
+        },
+        {
+          op: "annotation",
+          field: ["status", "currentMetrics"],
+          annotation: "autoscaling.alpha.kubernetes.io/current-metrics",
+          items: [
+            {
+              op: "rename",
+              from: ["resource", "currentAverageUtilization"],
+              to: ["resource", "current", "averageUtilization"],
+            },
+            {
+              op: "rename",
+              from: ["resource", "currentAverageValue"],
+              to: ["resource", "current", "averageValue"],
+            },
+            {
+              op: "rename",
+              from: ["containerResource", "currentAverageUtilization"],
+              to: ["containerResource", "current", "averageUtilization"],
+            },
+            {
+              op: "rename",
+              from: ["containerResource", "currentAverageValue"],
+              to: ["containerResource", "current", "averageValue"],
+            },
+            {
+              op: "rename",
+              from: ["pods", "metricName"],
+              to: ["pods", "metric", "name"],
+            },
+            {
+              op: "rename",
+              from: ["pods", "selector"],
+              to: ["pods", "metric", "selector"],
+            },
+            {
+              op: "rename",
+              from: ["pods", "currentAverageValue"],
+              to: ["pods", "current", "averageValue"],
+            },
+            {
+              op: "rename",
+              from: ["object", "target"],
+              to: ["object", "describedObject"],
+            },
+            {
+              op: "rename",
+              from: ["object", "metricName"],
+              to: ["object", "metric", "name"],
+            },
+            {
+              op: "rename",
+              from: ["object", "selector"],
+              to: ["object", "metric", "selector"],
+            },
+            {
+              op: "rename",
+              from: ["object", "currentValue"],
+              to: ["object", "current", "value"],
+            },
+            {
+              op: "rename",
+              from: ["object", "averageValue"],
+              to: ["object", "current", "averageValue"],
+            },
+            {
+              op: "rename",
+              from: ["external", "metricName"],
+              to: ["external", "metric", "name"],
+            },
+            {
+              op: "rename",
+              from: ["external", "metricSelector"],
+              to: ["external", "metric", "selector"],
+            },
+            {
+              op: "rename",
+              from: ["external", "currentValue"],
+              to: ["external", "current", "value"],
+            },
+            {
+              op: "rename",
+              from: ["external", "currentAverageValue"],
+              to: ["external", "current", "averageValue"],
+            },
+          ],
+        },
+        {
+          op: "itemField",
+          field: ["status", "currentCPUUtilizationPercentage"],
+          list: ["status", "currentMetrics"],
+          match: {
+            type: "Resource",
+            resource: {
+              name: "cpu",
+            },
+          },
+          value: ["resource", "current", "averageUtilization"],
+        },
+        {
+          op: "annotation",
+          field: ["status", "conditions"],
+          annotation: "autoscaling.alpha.kubernetes.io/conditions",
+        },
+      ],
+      defaults: [
+        {
+          field: ["spec", "minReplicas"],
+          value: 1,
+          zeroIsUnset: false,
+        },
+        {
+          field: ["spec", "targetCPUUtilizationPercentage"],
+          value: 80,
+          zeroIsUnset: false,
+          unlessAnnotation: "autoscaling.alpha.kubernetes.io/metrics",
+        },
+      ],
+    },
+  },
+  {
+    group: "autoscaling",
     version: "v2",
     kind: "HorizontalPodAutoscaler",
     listKind: "HorizontalPodAutoscalerList",

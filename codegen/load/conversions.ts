@@ -7,10 +7,12 @@
 // both versions. Errors name the file and the JSON path.
 import type { ConversionRule, JSONValue, VersionConversion, VersionDefault } from '../templates/api-types.ts';
 import type { LoadedResource, NamedSchema, OpenAPISchema } from '../model/types.ts';
-import { resolveNode, type SchemaLookup } from '../../runtime/schema/util.ts';
+import type { SchemaLookup } from '../../runtime/schema/util.ts';
 import { CodegenError, jp } from './errors.ts';
 import { checkCohabiting, checkFieldLabels } from './cross-group.ts';
 import { isObject, properties, schemaType } from './schema-util.ts';
+import { fieldSchema, onlyKeys, path, text } from './conversion-fields.ts';
+import { checkItemField, checkKeptForm, readItemField, readKeptForm } from './conversion-lists.ts';
 
 /** One kind's declaration, as read (paths still to be checked against the schemas). */
 export interface DeclaredConversion {
@@ -23,28 +25,6 @@ export interface DeclaredConversion {
   defaultAt: string[];
 }
 
-const PATH = /^[A-Za-z_$][A-Za-z0-9_$-]*(\.[A-Za-z_$][A-Za-z0-9_$-]*)*$/;
-
-function text(file: string, o: Record<string, unknown>, key: string, at: string): string {
-  const v = o[key];
-  if (typeof v !== 'string' || v === '') throw new CodegenError(file, jp(at, key), `${key} must be a non-empty string`);
-  return v;
-}
-
-function path(file: string, o: Record<string, unknown>, key: string, at: string): string[] {
-  const v = text(file, o, key, at);
-  if (!PATH.test(v)) throw new CodegenError(file, jp(at, key), `${key} must be a dotted field path such as spec.limited.nominalConcurrencyShares`);
-  const parts = v.split('.');
-  if (parts[0] === 'metadata' || parts[0] === 'apiVersion' || parts[0] === 'kind') {
-    throw new CodegenError(file, jp(at, key), `${key} may not name ${parts[0]}: conversions move fields of the object's content`);
-  }
-  return parts;
-}
-
-function onlyKeys(file: string, o: Record<string, unknown>, allowed: string[], at: string): void {
-  for (const k of Object.keys(o)) if (!allowed.includes(k)) throw new CodegenError(file, jp(at, k), `unknown key ${k} (allowed: ${allowed.join(', ')})`);
-}
-
 function readRule(file: string, v: unknown, at: string): ConversionRule {
   if (!isObject(v)) throw new CodegenError(file, at, 'a rule must be an object');
   if (v.rename !== undefined) {
@@ -52,14 +32,15 @@ function readRule(file: string, v: unknown, at: string): ConversionRule {
     return { op: 'rename', from: path(file, v, 'rename', at), to: path(file, v, 'to', at) };
   }
   if (v.keepInAnnotation !== undefined) {
-    onlyKeys(file, v, ['keepInAnnotation', 'annotation'], at);
-    return { op: 'annotation', field: path(file, v, 'keepInAnnotation', at), annotation: text(file, v, 'annotation', at) };
+    onlyKeys(file, v, ['keepInAnnotation', 'annotation', 'itemRules', 'goFieldNames'], at);
+    return { op: 'annotation', field: path(file, v, 'keepInAnnotation', at), annotation: text(file, v, 'annotation', at), ...readKeptForm(file, v, at) };
   }
+  if (v.itemField !== undefined) return readItemField(file, v, at);
   if (v.zeroAnnotation !== undefined) {
     onlyKeys(file, v, ['zeroAnnotation', 'field'], at);
     return { op: 'zeroAnnotation', annotation: text(file, v, 'zeroAnnotation', at), field: path(file, v, 'field', at) };
   }
-  throw new CodegenError(file, at, 'a rule is one of {rename, to}, {keepInAnnotation, annotation} or {zeroAnnotation, field}');
+  throw new CodegenError(file, at, 'a rule is one of {rename, to}, {keepInAnnotation, annotation}, {zeroAnnotation, field} or {itemField, list, match, value}');
 }
 
 function readDefault(file: string, v: unknown, at: string): VersionDefault {
@@ -101,17 +82,6 @@ export function readConversions(file: string, value: unknown, at: string): Decla
     });
   });
   return out;
-}
-
-/** The schema of the field at `field` below the kind's schema, or undefined when the schema has no such field. */
-export function fieldSchema(root: OpenAPISchema, field: string[], lookup: SchemaLookup): OpenAPISchema | undefined {
-  let cur: OpenAPISchema | undefined = resolveNode(root, lookup);
-  for (const name of field) {
-    const next: OpenAPISchema | undefined = cur ? properties(cur)[name] : undefined;
-    if (!next) return undefined;
-    cur = resolveNode(next, lookup);
-  }
-  return cur;
 }
 
 const jsonType = (v: JSONValue): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v);
@@ -166,6 +136,9 @@ export function checkConversions(declared: { group: string; version: string; lis
           if (fieldSchema(ownSchema, r.field, lookup)) {
             throw new CodegenError(file, jp(at, 'keepInAnnotation'), `${r.field.join('.')} is a field of ${version} too: only a field this version lacks is kept in an annotation`);
           }
+          checkKeptForm(file, at, r, hubSchema, hub, lookup);
+        } else if (r.op === 'itemField') {
+          checkItemField(file, at, r, { schema: ownSchema, version }, { schema: hubSchema, version: hub }, lookup);
         } else {
           for (const [root, where] of [
             [hubSchema, hub],

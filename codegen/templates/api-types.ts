@@ -67,15 +67,49 @@ export type FieldPath = string[];
  * in order on the way to the hub and in reverse order on the way back:
  * - rename: the field at `from` in this version is the hub's field at `to`;
  * - annotation: a hub field this version lacks, kept in the annotation as
- *   JSON while the object is in this version;
+ *   JSON while the object is in this version (a list's items converted by
+ *   `items`; with `goFieldNames` the keys spelled as Go's encoding/json
+ *   writes a struct without json tags: first letter upper case);
  * - zeroAnnotation: the hub field holds 0 (or its parent exists without it),
  *   which this version cannot tell from unset: the annotation (value '')
- *   marks it in this version and is dropped on the way to the hub.
+ *   marks it in this version and is dropped on the way to the hub;
+ * - itemField: see ItemFieldRule.
  */
 export type ConversionRule =
   | { op: 'rename'; from: FieldPath; to: FieldPath }
-  | { op: 'annotation'; field: FieldPath; annotation: string }
-  | { op: 'zeroAnnotation'; field: FieldPath; annotation: string };
+  | { op: 'annotation'; field: FieldPath; annotation: string; items?: ItemRule[]; goFieldNames?: boolean }
+  | { op: 'zeroAnnotation'; field: FieldPath; annotation: string }
+  | ItemFieldRule;
+
+/**
+ * A scalar of this version that mirrors one item of a hub list: the first
+ * item of `list` containing `match` with a value at `value` (a path inside
+ * the item) gives `field`; the item stays in the list unless it is exactly
+ * `match` plus that value (then the field says all of it). On the way to the
+ * hub the field becomes that item again, appended, unless the list already
+ * holds a matching item.
+ */
+export interface ItemFieldRule {
+  op: 'itemField';
+  field: FieldPath;
+  list: FieldPath;
+  match: { [key: string]: JSONValue };
+  value: FieldPath;
+}
+
+/**
+ * One step inside each item of a hub list kept in an annotation (paths from
+ * the item), in order on the way to the hub, in reverse on the way back:
+ * - rename: the item's field at `from` in the annotation is the hub's `to`
+ *   (a rename onto a field that is set moves nothing);
+ * - derive: a hub field the annotation leaves out because the item's other
+ *   fields say it: when `when` is present, the value of the first case whose
+ *   `ifPresent` field is present, else `otherwise`; a hub value that differs
+ *   from what would be derived is kept in the item as it is.
+ */
+export type ItemRule =
+  | { op: 'rename'; from: FieldPath; to: FieldPath }
+  | { op: 'derive'; field: FieldPath; when: FieldPath; cases: { ifPresent: FieldPath; value: JSONValue }[]; otherwise: JSONValue };
 
 /**
  * A default of this version's Go defaulter that the schema cannot say: set

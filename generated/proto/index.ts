@@ -85,6 +85,8 @@ export const kinds: Record<string, string> = {
  "authorization.k8s.io/v1beta1/DeleteOptions": "k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions",
  "authorization.k8s.io/v1beta1/WatchEvent": "k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent",
  "autoscaling/v1/DeleteOptions": "k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions",
+ "autoscaling/v1/HorizontalPodAutoscaler": "k8s.io.api.autoscaling.v1.HorizontalPodAutoscaler",
+ "autoscaling/v1/HorizontalPodAutoscalerList": "k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerList",
  "autoscaling/v1/Scale": "k8s.io.api.autoscaling.v1.Scale",
  "autoscaling/v1/ScaleList": "k8s.io.api.autoscaling.v1.ScaleList",
  "autoscaling/v1/WatchEvent": "k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent",

@@ -121,13 +121,21 @@ export interface TransformContext {
   def: ResourceDef;
   includeObject: IncludeObject;
   formatters: Record<string, CellFormatter>;
+  /** Where a Table's cells are read from (RegistryStore.tableSource). */
+  cellsFrom?: (obj: Obj) => Obj;
 }
 
 /** Applies the negotiated target (Table, PartialObjectMetadata...) to one object. */
 export function transformObject(obj: Obj, neg: Negotiated, tc: TransformContext): unknown {
   switch (neg.target.as) {
     case 'Table':
-      return toTable(tc.def, [obj], { includeObject: tc.includeObject, version: neg.target.version, formatters: tc.formatters, listMeta: { resourceVersion: obj.metadata?.resourceVersion } });
+      return toTable(tc.def, [obj], {
+        includeObject: tc.includeObject,
+        version: neg.target.version,
+        formatters: tc.formatters,
+        cellsFrom: tc.cellsFrom,
+        listMeta: { resourceVersion: obj.metadata?.resourceVersion },
+      });
     case 'PartialObjectMetadata':
       return partialObjectMetadata(obj, neg.target.version);
     default:
@@ -139,7 +147,7 @@ export function transformObject(obj: Obj, neg: Negotiated, tc: TransformContext)
 export function transformList(list: Obj, neg: Negotiated, tc: TransformContext): unknown {
   switch (neg.target.as) {
     case 'Table':
-      return toTable(tc.def, list.items, { includeObject: tc.includeObject, version: neg.target.version, formatters: tc.formatters, listMeta: list.metadata });
+      return toTable(tc.def, list.items, { includeObject: tc.includeObject, version: neg.target.version, formatters: tc.formatters, cellsFrom: tc.cellsFrom, listMeta: list.metadata });
     case 'PartialObjectMetadataList': {
       const version = neg.target.version;
       return {

@@ -226,6 +226,18 @@ export class RegistryStore {
     return out;
   }
 
+  /**
+   * What a Table's cells are read from: a built-in resource whose versions
+   * convert by declared rules prints every version from its storage-version
+   * form, as upstream prints the internal object (one set of columns for all
+   * versions); undefined: the object as answered.
+   */
+  tableSource(): ((obj: Obj) => Obj) | undefined {
+    const c = this.converter;
+    if (this.def.custom || !c?.convertNow || c.nop) return undefined;
+    return (obj) => c.convertNow!(obj, this.storageVersion);
+  }
+
   /** The object in `apiVersion`: at once unless the converter is a webhook's. */
   inVersion(obj: Obj, apiVersion: string): Maybe<Obj> {
     if (obj.apiVersion === apiVersion) return obj;

@@ -87,6 +87,8 @@ export interface TableOptions {
   listMeta?: Record<string, unknown>;
   formatters: Record<string, CellFormatter>;
   noHeaders?: boolean;
+  /** The object the cells are read from (a built-in resource's storage-version form); the row still carries the object as answered. */
+  cellsFrom?: (obj: Obj) => Obj;
 }
 
 export function toTable(def: ResourceDef, objs: Obj[], opts: TableOptions): Obj {
@@ -105,7 +107,8 @@ export function toTable(def: ResourceDef, objs: Obj[], opts: TableOptions): Obj 
   ];
   const cell = custom ? (obj: Obj, c: PrinterColumn) => customCell(obj, c, now) : (obj: Obj, c: PrinterColumn) => cellValue(obj, c, opts.formatters, now);
   const rows = objs.map((obj) => {
-    const row: Obj = { cells: [obj.metadata?.name ?? '', ...cols.map((c) => cell(obj, c))] };
+    const source = opts.cellsFrom ? opts.cellsFrom(obj) : obj;
+    const row: Obj = { cells: [obj.metadata?.name ?? '', ...cols.map((c) => cell(source, c))] };
     if (opts.includeObject === 'Object') row.object = obj;
     else if (opts.includeObject === 'Metadata') row.object = partialObjectMetadata(obj, opts.version);
     return row;

@@ -81,3 +81,22 @@ describe('toTable of custom resources (the apiextensions table convertor)', () =
     expect(table([{ name: 'C', type, priority: 0, jsonPath }]).rows[0].cells[1]).toEqual(want);
   });
 });
+
+describe('toTable with cellsFrom', () => {
+  const def = {
+    group: 'g.io',
+    version: 'v1',
+    kind: 'A',
+    custom: false,
+    printerColumns: [{ name: 'Size', type: 'string', priority: 0, jsonPath: '.spec.size' }],
+  } as unknown as ResourceDef;
+  const obj = { apiVersion: 'g.io/v1', kind: 'A', metadata: { name: 'a' }, spec: { oldSize: 3 } };
+  it.each([
+    ['cells from the object as answered', undefined, ['a', null]],
+    ['cells from the form cellsFrom gives (a storage version)', (o: Record<string, any>) => ({ ...o, spec: { size: o.spec.oldSize } }), ['a', 3]],
+  ])('%s; the row carries the object as answered', (_name, cellsFrom, cells) => {
+    const t = toTable(def, [obj], { includeObject: 'Object', version: 'v1', formatters: {}, cellsFrom });
+    expect(t.rows[0].cells).toEqual(cells);
+    expect(t.rows[0].object).toBe(obj);
+  });
+});

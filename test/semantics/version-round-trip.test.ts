@@ -10,7 +10,9 @@
 // declared ones, then the kind's strategy's), as if a client of that version wrote back what it read (the
 // start object gets them as its first write would): a value a version cannot
 // tell from unset must survive that. Annotations the conversions own are not
-// drawn (the converter writes them).
+// drawn (the converter writes them). A hub object sometimes gets, last in
+// the list, the item a version's itemField rule mirrors (random draws
+// would hardly ever make it), so the mirrored scalars are crossed too.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +23,7 @@ import { applyVersionDefaults, declaredConverter } from '../../runtime/registry/
 import { defaultStrategy } from '../../runtime/registry/strategy.ts';
 import { strategyFor } from '../../runtime/registry/strategies/index.ts';
 import type { Obj } from '../../runtime/storage/interface.ts';
+import { get } from '../../runtime/registry/conversion/paths.ts';
 import { Rng } from '../fuzz/rng.ts';
 import { storageGroupOf } from '../../runtime/api/served-index.ts';
 import { generatedDir } from '../codegen/helpers.ts';
@@ -94,7 +97,7 @@ function draw(rng: Rng, s: Schema, all: Record<string, Schema>, depth: number): 
 function reservedAnnotations(versions: ResourceDef[]): Set<string> {
   const out = new Set<string>();
   for (const v of versions) {
-    for (const r of v.conversion?.rules ?? []) if (r.op !== 'rename') out.add(r.annotation);
+    for (const r of v.conversion?.rules ?? []) if (r.op !== 'rename' && r.op !== 'itemField') out.add(r.annotation);
     for (const d of v.conversion?.defaults ?? []) if (d.unlessAnnotation) out.add(d.unlessAnnotation);
   }
   return out;
@@ -111,6 +114,22 @@ function randomObject(rng: Rng, def: ResourceDef, reserved: Set<string>, i: numb
   const metadata: Obj = { name: `o${i}`, resourceVersion: String(i + 1), labels: { n: String(i) } };
   if (Object.keys(annotations).length) metadata.annotations = annotations;
   return { apiVersion: def.group ? `${def.group}/${def.version}` : def.version, kind: def.kind, metadata, ...obj };
+}
+
+/** With an even chance per itemField rule of `b`, the hub object gets the item the rule mirrors (a random value) last in its list. */
+function withMirroredItems(rng: Rng, obj: Obj, b: ResourceDef): Obj {
+  for (const r of b.conversion?.rules ?? []) {
+    if (r.op !== 'itemField' || !rng.chance(0.5)) continue;
+    const item = structuredClone(r.match) as Obj;
+    let at: Obj = item;
+    for (const name of r.value.slice(0, -1)) at = (at[name] ??= {}) as Obj;
+    at[r.value[r.value.length - 1]] = rng.int(1, 100);
+    let parent: Obj = obj;
+    for (const name of r.list.slice(0, -1)) parent = (parent[name] ??= {}) as Obj;
+    const last = r.list[r.list.length - 1];
+    parent[last] = [...(Array.isArray(parent[last]) ? parent[last] : []), item];
+  }
+  return obj;
 }
 
 async function shapeIssues(def: ResourceDef, obj: Obj): Promise<string[]> {
@@ -137,12 +156,15 @@ describe.each([...multi.entries()].map(([key, versions]) => ({ key, versions }))
       return copy;
     };
     let marked = 0;
+    let mirrored = 0;
     for (let i = 0; i < ROUNDS; i++) {
-      const start = writtenBack(randomObject(rng, a, reserved, i), a);
+      const drawn = randomObject(rng, a, reserved, i);
+      const start = writtenBack(a === storage ? withMirroredItems(rng, drawn, b) : drawn, a);
       const snapshot = structuredClone(start);
       const [stored1] = await converter.convert([start], gv(storage));
       const [inB] = await converter.convert([stored1], gv(b));
       if (Object.keys(inB.metadata.annotations ?? {}).some((k) => reserved.has(k))) marked++;
+      if (b.conversion?.rules.some((r) => r.op === 'itemField' && get(inB, r.field) !== undefined)) mirrored++;
       const [stored2] = await converter.convert([writtenBack(inB, b)], gv(storage));
       const [back] = await converter.convert([stored2], gv(a));
       expect(start, 'the source is not changed').toEqual(snapshot);
@@ -156,6 +178,8 @@ describe.each([...multi.entries()].map(([key, versions]) => ({ key, versions }))
       }
     }
     // the draws reach what the conversions mark (a zero the version cannot tell from unset)
-    if (a === storage && b.conversion?.rules.some((r) => r.op === 'zeroAnnotation')) expect(marked).toBeGreaterThan(0);
+    if (a === storage && b.conversion?.rules.some((r) => r.op === 'zeroAnnotation' || r.op === 'annotation')) expect(marked).toBeGreaterThan(0);
+    // and the items a version's scalar mirrors
+    if (a === storage && b.conversion?.rules.some((r) => r.op === 'itemField')) expect(mirrored).toBeGreaterThan(0);
   });
 });

@@ -15,6 +15,8 @@ export interface VersionConverter {
   readonly nop: boolean;
   /** The objects in `apiVersion` (group/version), in the same order; throws an ApiError when they cannot be converted. */
   convert(objs: Obj[], apiVersion: string): Promise<Obj[]>;
+  /** The object in `apiVersion` at once: a converter that needs nothing outside the process (declared rules) has it. */
+  convertNow?(obj: Obj, apiVersion: string): Obj;
   /** Lets go of what the converter holds (a webhook's connections). */
   close?(): void;
 }

@@ -8,74 +8,12 @@
 // stores both. Also the declared per-version defaults, applied to request
 // objects of that version.
 
-import type { ConversionRule, FieldPath, ResourceDef, VersionConversion, VersionDefault } from '../../../generated/api-types.ts';
+import type { ConversionRule, ResourceDef, VersionConversion, VersionDefault } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { groupVersion } from '../../api/keys.ts';
 import { noneConverter, remembering, type VersionConverter } from './converter.ts';
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** The object holding the field's last segment, made on the way when `create`. */
-function parentOf(obj: Obj, field: FieldPath, create: boolean): Obj | undefined {
-  let cur: Obj = obj;
-  for (const name of field.slice(0, -1)) {
-    let next = cur[name];
-    if (!isObj(next)) {
-      if (!create || next !== undefined) return undefined;
-      next = cur[name] = {};
-    }
-    cur = next;
-  }
-  return cur;
-}
-
-/** Takes the field's value out of the object; parents below the top level (spec stays) left empty by it are removed too. */
-function take(obj: Obj, field: FieldPath): unknown {
-  const chain: Obj[] = [obj];
-  for (const name of field.slice(0, -1)) {
-    const next = chain[chain.length - 1][name];
-    if (!isObj(next)) return undefined;
-    chain.push(next);
-  }
-  const last = field[field.length - 1];
-  const holder = chain[chain.length - 1];
-  if (!(last in holder)) return undefined;
-  const value = holder[last];
-  delete holder[last];
-  for (let i = chain.length - 1; i > 1 && Object.keys(chain[i]).length === 0; i--) delete chain[i - 1][field[i - 1]];
-  return value;
-}
-
-function put(obj: Obj, field: FieldPath, value: unknown): void {
-  if (value === undefined) return;
-  const parent = parentOf(obj, field, true);
-  if (parent) parent[field[field.length - 1]] = value;
-}
-
-function annotationsOf(obj: Obj, create: boolean): Record<string, string> | undefined {
-  if (!isObj(obj.metadata)) {
-    if (!create) return undefined;
-    obj.metadata = {};
-  }
-  const meta = obj.metadata as Obj;
-  if (!isObj(meta.annotations)) {
-    if (!create) return undefined;
-    meta.annotations = {};
-  }
-  return meta.annotations as Record<string, string>;
-}
-
-/** Removes an annotation; an annotation map left empty by it goes too. */
-function dropAnnotation(obj: Obj, key: string): string | undefined {
-  const annotations = annotationsOf(obj, false);
-  if (!annotations || !(key in annotations)) return undefined;
-  const value = annotations[key];
-  delete annotations[key];
-  if (Object.keys(annotations).length === 0) delete (obj.metadata as Obj).annotations;
-  return value;
-}
+import { annotationsOf, dropAnnotation, parentOf, put, take } from './paths.ts';
+import { itemFieldFromHub, itemFieldToHub, keptForAnnotation, keptFromAnnotation } from './list-rules.ts';
 
 /** One rule, from the version to the hub. */
 function ruleToHub(obj: Obj, rule: ConversionRule): void {
@@ -93,11 +31,14 @@ function ruleToHub(obj: Obj, rule: ConversionRule): void {
         return; // not ours to read: the annotation stays as it is
       }
       dropAnnotation(obj, rule.annotation);
-      put(obj, rule.field, value);
+      put(obj, rule.field, keptFromAnnotation(value, rule));
       return;
     }
     case 'zeroAnnotation':
       dropAnnotation(obj, rule.annotation);
+      return;
+    case 'itemField':
+      itemFieldToHub(obj, rule);
       return;
   }
 }
@@ -109,8 +50,10 @@ function ruleFromHub(obj: Obj, rule: ConversionRule): void {
       put(obj, rule.from, take(obj, rule.to));
       return;
     case 'annotation': {
+      // the annotation is the conversion's: one the hub object carries is not passed on
+      dropAnnotation(obj, rule.annotation);
       const value = take(obj, rule.field);
-      if (value !== undefined) annotationsOf(obj, true)![rule.annotation] = JSON.stringify(value);
+      if (value !== undefined) annotationsOf(obj, true)![rule.annotation] = JSON.stringify(keptForAnnotation(value, rule));
       return;
     }
     case 'zeroAnnotation': {
@@ -122,6 +65,9 @@ function ruleFromHub(obj: Obj, rule: ConversionRule): void {
       if (!(rule.annotation in annotations)) annotations[rule.annotation] = '';
       return;
     }
+    case 'itemField':
+      itemFieldFromHub(obj, rule);
+      return;
   }
 }
 
@@ -157,12 +103,11 @@ export function conversionsOf(versions: ResourceDef[]): Map<string, VersionConve
 export function declaredConverter(versions: ResourceDef[]): VersionConverter {
   const byApiVersion = conversionsOf(versions);
   if (![...byApiVersion.values()].some((c) => c.rules.length > 0)) return noneConverter;
-  return remembering({
-    nop: false,
-    convert(objs, apiVersion) {
-      return Promise.resolve(objs.map((o) => convertDeclared(o, apiVersion, byApiVersion)));
-    },
-  });
+  const now = (o: Obj, apiVersion: string) => convertDeclared(o, apiVersion, byApiVersion);
+  return {
+    ...remembering({ nop: false, convert: (objs, apiVersion) => Promise.resolve(objs.map((o) => now(o, apiVersion))) }),
+    convertNow: now,
+  };
 }
 
 /** Applies a version's declared defaults to an object of that version (in place). */

@@ -6,6 +6,27 @@ import type { ProtoPackageMeta } from '../../../../meta-types.ts';
 export const meta: ProtoPackageMeta = {
  "package": "k8s.io.api.autoscaling.v1",
  "messages": {
+  "k8s.io.api.autoscaling.v1.CrossVersionObjectReference": {
+   "always": [
+    "kind",
+    "name",
+    "apiVersion"
+   ]
+  },
+  "k8s.io.api.autoscaling.v1.HorizontalPodAutoscaler": {
+   "always": [
+    "metadata",
+    "spec",
+    "status"
+   ]
+  },
+  "k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerList": {
+   "always": [
+    "metadata"
+   ]
+  },
+  "k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerSpec": {},
+  "k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerStatus": {},
   "k8s.io.api.autoscaling.v1.Scale": {
    "always": [
     "metadata",

@@ -6,7 +6,7 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type { ListMeta, ObjectMeta } from "../../../apimachinery/pkg/apis/meta/v1/generated_pb.ts";
+import type { ListMeta, ObjectMeta, Time } from "../../../apimachinery/pkg/apis/meta/v1/generated_pb.ts";
 import { file_k8s_io_apimachinery_pkg_apis_meta_v1_generated } from "../../../apimachinery/pkg/apis/meta/v1/generated_pb.ts";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -14,7 +14,162 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file k8s.io/api/autoscaling/v1/generated.proto.
  */
 export const file_k8s_io_api_autoscaling_v1_generated: GenFile = /*@__PURE__*/
-  fileDesc("CilrOHMuaW8vYXBpL2F1dG9zY2FsaW5nL3YxL2dlbmVyYXRlZC5wcm90bxIZazhzLmlvLmFwaS5hdXRvc2NhbGluZy52MSK3AQoFU2NhbGUSQgoIbWV0YWRhdGEYASABKAsyMC5rOHMuaW8uYXBpbWFjaGluZXJ5LnBrZy5hcGlzLm1ldGEudjEuT2JqZWN0TWV0YRIyCgRzcGVjGAIgASgLMiQuazhzLmlvLmFwaS5hdXRvc2NhbGluZy52MS5TY2FsZVNwZWMSNgoGc3RhdHVzGAMgASgLMiYuazhzLmlvLmFwaS5hdXRvc2NhbGluZy52MS5TY2FsZVN0YXR1cyJ+CglTY2FsZUxpc3QSQAoIbWV0YWRhdGEYASABKAsyLi5rOHMuaW8uYXBpbWFjaGluZXJ5LnBrZy5hcGlzLm1ldGEudjEuTGlzdE1ldGESLwoFaXRlbXMYAiADKAsyIC5rOHMuaW8uYXBpLmF1dG9zY2FsaW5nLnYxLlNjYWxlIh0KCVNjYWxlU3BlYxIQCghyZXBsaWNhcxgBIAEoBSIxCgtTY2FsZVN0YXR1cxIQCghyZXBsaWNhcxgBIAEoBRIQCghzZWxlY3RvchgCIAEoCQ", [file_k8s_io_apimachinery_pkg_apis_meta_v1_generated]);
+  fileDesc("CilrOHMuaW8vYXBpL2F1dG9zY2FsaW5nL3YxL2dlbmVyYXRlZC5wcm90bxIZazhzLmlvLmFwaS5hdXRvc2NhbGluZy52MSJNChtDcm9zc1ZlcnNpb25PYmplY3RSZWZlcmVuY2USDAoEa2luZBgBIAEoCRIMCgRuYW1lGAIgASgJEhIKCmFwaVZlcnNpb24YAyABKAki7QEKF0hvcml6b250YWxQb2RBdXRvc2NhbGVyEkIKCG1ldGFkYXRhGAEgASgLMjAuazhzLmlvLmFwaW1hY2hpbmVyeS5wa2cuYXBpcy5tZXRhLnYxLk9iamVjdE1ldGESRAoEc3BlYxgCIAEoCzI2Lms4cy5pby5hcGkuYXV0b3NjYWxpbmcudjEuSG9yaXpvbnRhbFBvZEF1dG9zY2FsZXJTcGVjEkgKBnN0YXR1cxgDIAEoCzI4Lms4cy5pby5hcGkuYXV0b3NjYWxpbmcudjEuSG9yaXpvbnRhbFBvZEF1dG9zY2FsZXJTdGF0dXMiogEKG0hvcml6b250YWxQb2RBdXRvc2NhbGVyTGlzdBJACghtZXRhZGF0YRgBIAEoCzIuLms4cy5pby5hcGltYWNoaW5lcnkucGtnLmFwaXMubWV0YS52MS5MaXN0TWV0YRJBCgVpdGVtcxgCIAMoCzIyLms4cy5pby5hcGkuYXV0b3NjYWxpbmcudjEuSG9yaXpvbnRhbFBvZEF1dG9zY2FsZXIivwEKG0hvcml6b250YWxQb2RBdXRvc2NhbGVyU3BlYxJOCg5zY2FsZVRhcmdldFJlZhgBIAEoCzI2Lms4cy5pby5hcGkuYXV0b3NjYWxpbmcudjEuQ3Jvc3NWZXJzaW9uT2JqZWN0UmVmZXJlbmNlEhMKC21pblJlcGxpY2FzGAIgASgFEhMKC21heFJlcGxpY2FzGAMgASgFEiYKHnRhcmdldENQVVV0aWxpemF0aW9uUGVyY2VudGFnZRgEIAEoBSLZAQodSG9yaXpvbnRhbFBvZEF1dG9zY2FsZXJTdGF0dXMSGgoSb2JzZXJ2ZWRHZW5lcmF0aW9uGAEgASgDEkEKDWxhc3RTY2FsZVRpbWUYAiABKAsyKi5rOHMuaW8uYXBpbWFjaGluZXJ5LnBrZy5hcGlzLm1ldGEudjEuVGltZRIXCg9jdXJyZW50UmVwbGljYXMYAyABKAUSFwoPZGVzaXJlZFJlcGxpY2FzGAQgASgFEicKH2N1cnJlbnRDUFVVdGlsaXphdGlvblBlcmNlbnRhZ2UYBSABKAUitwEKBVNjYWxlEkIKCG1ldGFkYXRhGAEgASgLMjAuazhzLmlvLmFwaW1hY2hpbmVyeS5wa2cuYXBpcy5tZXRhLnYxLk9iamVjdE1ldGESMgoEc3BlYxgCIAEoCzIkLms4cy5pby5hcGkuYXV0b3NjYWxpbmcudjEuU2NhbGVTcGVjEjYKBnN0YXR1cxgDIAEoCzImLms4cy5pby5hcGkuYXV0b3NjYWxpbmcudjEuU2NhbGVTdGF0dXMifgoJU2NhbGVMaXN0EkAKCG1ldGFkYXRhGAEgASgLMi4uazhzLmlvLmFwaW1hY2hpbmVyeS5wa2cuYXBpcy5tZXRhLnYxLkxpc3RNZXRhEi8KBWl0ZW1zGAIgAygLMiAuazhzLmlvLmFwaS5hdXRvc2NhbGluZy52MS5TY2FsZSIdCglTY2FsZVNwZWMSEAoIcmVwbGljYXMYASABKAUiMQoLU2NhbGVTdGF0dXMSEAoIcmVwbGljYXMYASABKAUSEAoIc2VsZWN0b3IYAiABKAk", [file_k8s_io_apimachinery_pkg_apis_meta_v1_generated]);
+
+/**
+ * io.k8s.api.autoscaling.v1.CrossVersionObjectReference
+ *
+ * @generated from message k8s.io.api.autoscaling.v1.CrossVersionObjectReference
+ */
+export type CrossVersionObjectReference = Message<"k8s.io.api.autoscaling.v1.CrossVersionObjectReference"> & {
+  /**
+   * @generated from field: optional string kind = 1;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: optional string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: optional string apiVersion = 3;
+   */
+  apiVersion: string;
+};
+
+/**
+ * Describes the message k8s.io.api.autoscaling.v1.CrossVersionObjectReference.
+ * Use `create(CrossVersionObjectReferenceSchema)` to create a new message.
+ */
+export const CrossVersionObjectReferenceSchema: GenMessage<CrossVersionObjectReference> = /*@__PURE__*/
+  messageDesc(file_k8s_io_api_autoscaling_v1_generated, 0);
+
+/**
+ * io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler
+ *
+ * @generated from message k8s.io.api.autoscaling.v1.HorizontalPodAutoscaler
+ */
+export type HorizontalPodAutoscaler = Message<"k8s.io.api.autoscaling.v1.HorizontalPodAutoscaler"> & {
+  /**
+   * @generated from field: optional k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1;
+   */
+  metadata?: ObjectMeta | undefined;
+
+  /**
+   * @generated from field: optional k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerSpec spec = 2;
+   */
+  spec?: HorizontalPodAutoscalerSpec | undefined;
+
+  /**
+   * @generated from field: optional k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerStatus status = 3;
+   */
+  status?: HorizontalPodAutoscalerStatus | undefined;
+};
+
+/**
+ * Describes the message k8s.io.api.autoscaling.v1.HorizontalPodAutoscaler.
+ * Use `create(HorizontalPodAutoscalerSchema)` to create a new message.
+ */
+export const HorizontalPodAutoscalerSchema: GenMessage<HorizontalPodAutoscaler> = /*@__PURE__*/
+  messageDesc(file_k8s_io_api_autoscaling_v1_generated, 1);
+
+/**
+ * io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerList
+ *
+ * @generated from message k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerList
+ */
+export type HorizontalPodAutoscalerList = Message<"k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerList"> & {
+  /**
+   * @generated from field: optional k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta metadata = 1;
+   */
+  metadata?: ListMeta | undefined;
+
+  /**
+   * @generated from field: repeated k8s.io.api.autoscaling.v1.HorizontalPodAutoscaler items = 2;
+   */
+  items: HorizontalPodAutoscaler[];
+};
+
+/**
+ * Describes the message k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerList.
+ * Use `create(HorizontalPodAutoscalerListSchema)` to create a new message.
+ */
+export const HorizontalPodAutoscalerListSchema: GenMessage<HorizontalPodAutoscalerList> = /*@__PURE__*/
+  messageDesc(file_k8s_io_api_autoscaling_v1_generated, 2);
+
+/**
+ * io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec
+ *
+ * @generated from message k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerSpec
+ */
+export type HorizontalPodAutoscalerSpec = Message<"k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerSpec"> & {
+  /**
+   * @generated from field: optional k8s.io.api.autoscaling.v1.CrossVersionObjectReference scaleTargetRef = 1;
+   */
+  scaleTargetRef?: CrossVersionObjectReference | undefined;
+
+  /**
+   * @generated from field: optional int32 minReplicas = 2;
+   */
+  minReplicas: number;
+
+  /**
+   * @generated from field: optional int32 maxReplicas = 3;
+   */
+  maxReplicas: number;
+
+  /**
+   * @generated from field: optional int32 targetCPUUtilizationPercentage = 4;
+   */
+  targetCPUUtilizationPercentage: number;
+};
+
+/**
+ * Describes the message k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerSpec.
+ * Use `create(HorizontalPodAutoscalerSpecSchema)` to create a new message.
+ */
+export const HorizontalPodAutoscalerSpecSchema: GenMessage<HorizontalPodAutoscalerSpec> = /*@__PURE__*/
+  messageDesc(file_k8s_io_api_autoscaling_v1_generated, 3);
+
+/**
+ * io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerStatus
+ *
+ * @generated from message k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerStatus
+ */
+export type HorizontalPodAutoscalerStatus = Message<"k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerStatus"> & {
+  /**
+   * @generated from field: optional int64 observedGeneration = 1;
+   */
+  observedGeneration: bigint;
+
+  /**
+   * @generated from field: optional k8s.io.apimachinery.pkg.apis.meta.v1.Time lastScaleTime = 2;
+   */
+  lastScaleTime?: Time | undefined;
+
+  /**
+   * @generated from field: optional int32 currentReplicas = 3;
+   */
+  currentReplicas: number;
+
+  /**
+   * @generated from field: optional int32 desiredReplicas = 4;
+   */
+  desiredReplicas: number;
+
+  /**
+   * @generated from field: optional int32 currentCPUUtilizationPercentage = 5;
+   */
+  currentCPUUtilizationPercentage: number;
+};
+
+/**
+ * Describes the message k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerStatus.
+ * Use `create(HorizontalPodAutoscalerStatusSchema)` to create a new message.
+ */
+export const HorizontalPodAutoscalerStatusSchema: GenMessage<HorizontalPodAutoscalerStatus> = /*@__PURE__*/
+  messageDesc(file_k8s_io_api_autoscaling_v1_generated, 4);
 
 /**
  * io.k8s.api.autoscaling.v1.Scale
@@ -43,7 +198,7 @@ export type Scale = Message<"k8s.io.api.autoscaling.v1.Scale"> & {
  * Use `create(ScaleSchema)` to create a new message.
  */
 export const ScaleSchema: GenMessage<Scale> = /*@__PURE__*/
-  messageDesc(file_k8s_io_api_autoscaling_v1_generated, 0);
+  messageDesc(file_k8s_io_api_autoscaling_v1_generated, 5);
 
 /**
  * io.k8s.api.autoscaling.v1.ScaleList
@@ -67,7 +222,7 @@ export type ScaleList = Message<"k8s.io.api.autoscaling.v1.ScaleList"> & {
  * Use `create(ScaleListSchema)` to create a new message.
  */
 export const ScaleListSchema: GenMessage<ScaleList> = /*@__PURE__*/
-  messageDesc(file_k8s_io_api_autoscaling_v1_generated, 1);
+  messageDesc(file_k8s_io_api_autoscaling_v1_generated, 6);
 
 /**
  * io.k8s.api.autoscaling.v1.ScaleSpec
@@ -86,7 +241,7 @@ export type ScaleSpec = Message<"k8s.io.api.autoscaling.v1.ScaleSpec"> & {
  * Use `create(ScaleSpecSchema)` to create a new message.
  */
 export const ScaleSpecSchema: GenMessage<ScaleSpec> = /*@__PURE__*/
-  messageDesc(file_k8s_io_api_autoscaling_v1_generated, 2);
+  messageDesc(file_k8s_io_api_autoscaling_v1_generated, 7);
 
 /**
  * io.k8s.api.autoscaling.v1.ScaleStatus
@@ -110,5 +265,5 @@ export type ScaleStatus = Message<"k8s.io.api.autoscaling.v1.ScaleStatus"> & {
  * Use `create(ScaleStatusSchema)` to create a new message.
  */
 export const ScaleStatusSchema: GenMessage<ScaleStatus> = /*@__PURE__*/
-  messageDesc(file_k8s_io_api_autoscaling_v1_generated, 3);
+  messageDesc(file_k8s_io_api_autoscaling_v1_generated, 8);
 
