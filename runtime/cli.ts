@@ -24,7 +24,7 @@ import { FeatureGateError } from './features/feature-gates.ts';
 import { AuditSetupError, type AuditFlags } from './server/audit.ts';
 import { AdmissionConfigError } from './config/admission-config.ts';
 import { StorageOpenError } from './storage/sqlite/open-errors.ts';
-import { tuneServerHeap } from './server/heap.ts';
+import { startupDone, tuneServerHeap } from './server/heap.ts';
 import { ShowHiddenMetricsError, disabledMetrics, showHiddenMetrics } from './metrics/stability.ts';
 import { Logger, LoggingFormatError, loggingFormat, serverLogger, setServerLogger } from './logging/logger.ts';
 import { EndpointReconcilerTypeError } from './builtins/kubernetes-endpoints.ts';
@@ -232,6 +232,7 @@ async function main(): Promise<void> {
     showHiddenMetricsForVersion: flags['show-hidden-metrics-for-version'] as string | undefined,
     disabledMetrics: disabledMetrics(flags['disabled-metrics'] as string | undefined),
   });
+  startupDone();
   const report = server.storageReport;
   if (report.previousOwner) {
     logger.info(`took over ${report.file} from pid ${report.previousOwner.pid} (since ${report.previousOwner.since}), which did not shut down cleanly`);

@@ -122,11 +122,16 @@ export async function dynamicImportsVia(code, fn) {
 export function produceCaches(root) {
   const scratch = mkdtempSync(join(tmpdir(), 'specserver-code-cache-'));
   // one process makes the data directory (a first start); a second restarts on it, and what that compiled is cached:
-  // no more than a restart runs (the data becomes heap at every start), and what a first start adds compiles on first use
+  // no more than a restart runs (the data becomes heap at every start), and what a first start adds compiles on first use;
+  // and the request that says the server is up, GET /readyz over HTTPS (anonymous), whose code would otherwise compile
+  // while the first probe waits
   const script = `
+    const { get } = await import('node:https');
     const { startServer } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'index.js')).href)});
     const { writeCodeCaches } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'code-cache.js')).href)});
     const s = await startServer({ dataDir: ${JSON.stringify(join(scratch, 'data'))}, log: () => {} });
+    const status = await new Promise((resolve, reject) => get(s.url + '/readyz', { ca: s.caPEM }, (r) => r.resume().on('end', () => resolve(r.statusCode))).on('error', reject));
+    if (status !== 200) throw new Error('/readyz answered ' + status);
     const written = process.argv[1] === 'write' ? writeCodeCaches() : [];
     await s.stop();
     console.log(JSON.stringify(written));

@@ -10,7 +10,7 @@ import type { LoadedResource, NamedSchema, OpenAPISchema } from '../model/types.
 import type { SchemaLookup } from '../../runtime/schema/util.ts';
 import { CodegenError, jp } from './errors.ts';
 import { checkCohabiting, checkFieldLabels } from './cross-group.ts';
-import { isObject, properties, schemaType } from './schema-util.ts';
+import { isObject, schemaType } from './schema-util.ts';
 import { fieldSchema, onlyKeys, path, text } from './conversion-fields.ts';
 import { checkItemField, checkKeptForm, readItemField, readKeptForm } from './conversion-lists.ts';
 

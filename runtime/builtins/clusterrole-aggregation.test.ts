@@ -25,6 +25,13 @@ describe('aggregatedRules', () => {
   it.each(rows)('%s', (_n, selectors, want) => {
     expect(aggregatedRules(agg(selectors), [...roles, agg(selectors, [get('leases')])])).toEqual(want);
   });
+  it('takes a rule once whatever the order of its keys, and keeps rules whose lists differ in order or content', () => {
+    const reordered = { resources: ['pods'], apiGroups: [''], verbs: ['get'] };
+    const listsSwapped = { verbs: ['list', 'get'], apiGroups: [''], resources: ['pods'] };
+    const listed = { verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] };
+    const all = [role('x', { a: '1' }, [get('pods'), reordered, listed, listsSwapped, { ...listed }])];
+    expect(aggregatedRules(agg([{ matchLabels: { a: '1' } }]), all)).toEqual([get('pods'), listed, listsSwapped]);
+  });
   it('is undefined for a role without an aggregationRule', () => {
     expect(aggregatedRules(role('x', {}, []), roles)).toBeUndefined();
   });

@@ -24,6 +24,19 @@ function normalRule(rule: Rule): Rule {
   return out;
 }
 
+/** One text per rule as normalRule compares them (jsonEqual: object keys in any order, arrays in order): keys sorted at every depth. */
+function ruleKey(rule: Rule): string {
+  const canonical = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(canonical);
+    if (v === null || typeof v !== 'object') return v;
+    const o = v as Record<string, unknown>;
+    return Object.keys(o)
+      .sort()
+      .map((k) => [k, canonical(o[k])]);
+  };
+  return JSON.stringify(canonical(normalRule(rule)));
+}
+
 const byName = (a: Obj, b: Obj): number => {
   const x: string = a.metadata?.name ?? '';
   const y: string = b.metadata?.name ?? '';
@@ -37,11 +50,17 @@ export function aggregatedRules(aggregate: Obj, roles: Obj[]): Rule[] | undefine
   const selectors: LabelSelectorObject[] = Array.isArray(rule.clusterRoleSelectors) ? rule.clusterRoleSelectors : [];
   const sorted = [...roles].sort(byName);
   const out: Rule[] = [];
+  // each rule once: a set of their texts (comparing each rule with every one kept was quadratic, some 5,000 comparisons for admin)
+  const seen = new Set<string>();
   for (const selector of selectors) {
     for (const role of sorted) {
       if (role.metadata?.name === aggregate.metadata?.name || !selectorMatches(selector, role.metadata?.labels ?? {})) continue;
       for (const r of Array.isArray(role.rules) ? (role.rules as Rule[]) : []) {
-        if (r && typeof r === 'object' && !out.some((seen) => jsonEqual(normalRule(seen), normalRule(r)))) out.push(r);
+        if (!r || typeof r !== 'object') continue;
+        const key = ruleKey(r);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push(r);
       }
     }
   }

@@ -105,9 +105,18 @@ export function openAPIServer(dir: string, api: OpenAPIServed): OpenAPIServer {
     whole.clear();
     for (const r of served) v3Keys.set(v3Key(r.group, r.version), { group: r.group, version: r.version });
     customKeys = customGroupVersions(custom);
+    // resources per group-version, served and known, counted in one pass each
+    const count = (list: readonly { group: string; version: string }[]) => {
+      const n = new Map<string, number>();
+      for (const r of list) {
+        const key = v3Key(r.group, r.version);
+        n.set(key, (n.get(key) ?? 0) + 1);
+      }
+      return n;
+    };
+    const [servedCounts, knownCounts] = [count(served), count(api.known)];
     for (const key of v3Keys.keys()) {
-      const [servedCount, knownCount] = [served, api.known].map((list) => list.filter((r) => v3Key(r.group, r.version) === key).length);
-      if (servedCount === knownCount && !customKeys.has(key)) whole.add(key);
+      if ((servedCounts.get(key) ?? 0) === (knownCounts.get(key) ?? 0) && !customKeys.has(key)) whole.add(key);
     }
   };
   keyV3();

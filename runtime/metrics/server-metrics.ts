@@ -6,9 +6,10 @@
 // nodejs_* metrics are prom-client's defaults, set up on the first scrape.
 // The recording methods are what the request path, the store, the watch
 // handler, authentication and admission call. The health checks' SLI
-// metrics (/metrics/slis) are a registry of their own (slis.ts).
+// metrics (/metrics/slis) are a registry of their own (slis.ts). prom-client
+// is loaded through prom.ts (its default metrics on the first scrape).
 
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from './prom.ts';
 import { annotatedHelp, isHidden, type Lifecycle } from './stability.ts';
 import { dryRunLabel, reportedVerb, requestScope, type RequestFacts } from './request-labels.ts';
 import { SeriesCounter, SeriesHistogram } from './series.ts';

@@ -6,7 +6,7 @@
 // (`livez`, `readyz`, `healthz`). Both are BETA in 1.31. A metric named in
 // --disabled-metrics is neither exported nor recorded.
 
-import { Counter, Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from './prom.ts';
 import { annotatedHelp } from './stability.ts';
 
 export type HealthcheckType = 'livez' | 'readyz' | 'healthz';

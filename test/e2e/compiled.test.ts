@@ -175,6 +175,25 @@ describe('YAML on first use', () => {
   });
 });
 
+describe("prom-client's default metrics on the first scrape", () => {
+  it('a started server has not loaded them (nor the package entry that loads them); the first /metrics does and lists them', () => {
+    const script = `
+      import { createRequire } from 'node:module';
+      const loaded = (file) => Object.keys(createRequire(import.meta.url).cache).some((k) => k.endsWith('/node_modules/prom-client/' + file));
+      const { startServer } = await import('specserver');
+      const s = await startServer({ authorizationMode: ['AlwaysAllow'] });
+      const atStart = { defaults: loaded('lib/defaultMetrics.js'), entry: loaded('index.js') };
+      const r = await s.app.request('/metrics');
+      const text = await r.text();
+      console.log(JSON.stringify({ atStart, status: r.status, listed: text.includes('process_cpu_seconds_total'), after: loaded('lib/defaultMetrics.js') }));
+      await s.stop();
+    `;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 });
+    const result = JSON.parse(out.trim().split('\n').pop()!);
+    expect(result).toEqual({ atStart: { defaults: false, entry: false }, status: 200, listed: true, after: true });
+  });
+});
+
 describe('the merge schema on first use', () => {
   it('a restart reads no merge-schema.json; the first server-side apply and strategic merge patch read it and are served', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'compiled-merge-'));

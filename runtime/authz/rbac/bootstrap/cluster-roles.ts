@@ -57,13 +57,17 @@ const aggregateToEdit: PolicyRule[] = [
 
 const aggregateToAdmin: PolicyRule[] = [rule('create', ['authorization.k8s.io'], 'localsubjectaccessreviews'), rule(READ_WRITE, ['rbac.authorization.k8s.io'], 'roles rolebindings')];
 
-const sameRule = (a: PolicyRule, b: PolicyRule) => JSON.stringify(a) === JSON.stringify(b);
-
-/** What the aggregation controller gives a role: the rules of the roles it selects, in name order, each rule once. */
+/** What the aggregation controller gives a role: the rules of the roles it selects, in name order, each rule once (by its JSON text). */
 export function aggregated(sources: Obj[]): PolicyRule[] {
   const out: PolicyRule[] = [];
+  const seen = new Set<string>();
   for (const src of [...sources].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0))) {
-    for (const r of src.rules as PolicyRule[]) if (!out.some((o) => sameRule(o, r))) out.push(r);
+    for (const r of src.rules as PolicyRule[]) {
+      const text = JSON.stringify(r);
+      if (seen.has(text)) continue;
+      seen.add(text);
+      out.push(r);
+    }
   }
   return out;
 }
