@@ -71,8 +71,10 @@ export async function build(root = projectRoot) {
     platform: 'node',
     target: 'node20',
     packages: 'external',
-    // class and function names stay as written (error names, logs)
-    keepNames: true,
+    // no keepNames: it wraps every named function expression in a call that
+    // defines its `name`, also the closures made per request (about 6 us of
+    // CPU per GET); nothing reads function names, and without minifying only
+    // the top-level names two modules share are renamed (`get2`)
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'warning',
