@@ -39,6 +39,16 @@ describe('bare-hono.mjs', () => {
         expect(r.contentType).toBe(type);
         expect(r.body.equals(body)).toBe(true);
       }
+      // our server's headers: Cache-Control, and an Audit-Id that is a new UUID per answer
+      const ids = new Set<string>();
+      for (let i = 0; i < 3; i++) {
+        const r = await rawGet(`${bare.url}/api/v1/namespaces/default/configmaps/x`, agent);
+        const h = Object.fromEntries(Array.from({ length: r.rawHeaders.length / 2 }, (_, j) => [r.rawHeaders[2 * j].toLowerCase(), r.rawHeaders[2 * j + 1]]));
+        expect(h['cache-control']).toBe('no-cache, private');
+        expect(h['audit-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+        ids.add(h['audit-id']);
+      }
+      expect(ids.size).toBe(3);
       expect((await rawGet(`${bare.url}/readyz`, agent)).status).toBe(200);
     } finally {
       agent.destroy();

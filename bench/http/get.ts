@@ -1,6 +1,7 @@
 // GET of one object over 50 kept-alive connections (autocannon), JSON and
 // protobuf, against a bare Hono process serving exactly the bytes our server
-// returned for the same GET (fetched from it first, managedFields included).
+// returned for the same GET (fetched from it first, managedFields included)
+// with the same headers (an Audit-Id made per answer on both sides).
 // Both processes are plain node (bench/support/servers.ts); the details add
 // each server's CPU time per request (/proc; steadier than the rate when
 // other work shares the machine) and how busy the load generator
@@ -13,7 +14,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAlone, runsAlone, type Figure, type FigureOptions } from '../support/figure.ts';
-import { cannon, getAs, oneConnection, postJSON, rawGet } from '../support/http.ts';
+import { cannon, getAs, headerShape, oneConnection, postJSON, rawGet } from '../support/http.ts';
 import { cpuMs, rssMB } from '../support/proc.ts';
 import type { BenchProcess } from '../support/process.ts';
 import { spawnBaseline, spawnOurs } from '../support/servers.ts';
@@ -47,6 +48,12 @@ async function run({ quick, scratch, log, before: beforeDir }: FigureOptions): P
     try {
       const same = [await rawGet(`${bare.url}${PATH}`, agent), await rawGet(`${bare.url}${PATH}`, agent, { accept: PROTOBUF })];
       if (!same[0].body.equals(json.body) || !same[1].body.equals(pb.body)) throw new Error('the bare server does not serve the same bytes');
+      // the same headers too (names and value lengths; Audit-Id is a new UUID per answer on both sides)
+      for (const [o, b] of [
+        [json, same[0]],
+        [pb, same[1]],
+      ])
+        if (headerShape(o) !== headerShape(b)) throw new Error(`the bare server does not send the same headers: ours ${headerShape(o)}; bare ${headerShape(b)}`);
       agent.destroy();
       log(`object: ${json.body.length} bytes JSON, ${pb.body.length} bytes protobuf`);
       // CPU per request of each server (from /proc) and the load generator's share of a core, per run

@@ -9,6 +9,8 @@ export interface RawResponse {
   status: number;
   contentType: string;
   body: Buffer;
+  /** The response's header lines as received (name, value, name, value, ...). */
+  rawHeaders: string[];
   /** From the request being sent to the response's last byte, ms. */
   ms: number;
 }
@@ -25,7 +27,7 @@ export function rawGet(url: string, agent: Agent, headers: Record<string, string
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const ms = performance.now() - t0;
-        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks), ms });
+        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks), rawHeaders: res.rawHeaders, ms });
       });
       res.on('error', reject);
     });
@@ -46,6 +48,21 @@ export async function getAs(url: string, agent: Agent, accept: string, tries = 1
     if (i >= tries) throw new Error(`GET ${url} (accept ${accept}) answered ${r.status} ${r.contentType}`);
     await new Promise((res) => setTimeout(res, 50));
   }
+}
+
+/**
+ * A response's header block reduced to what two servers sending the same
+ * bytes share: each header's name (lower-cased) and its value's length, in
+ * the order sent, without Date (the clock's) and the connection headers.
+ */
+export function headerShape(r: RawResponse): string {
+  const out: string[] = [];
+  for (let i = 0; i < r.rawHeaders.length; i += 2) {
+    const name = r.rawHeaders[i].toLowerCase();
+    if (name === 'date' || name === 'connection' || name === 'keep-alive') continue;
+    out.push(`${name}:${r.rawHeaders[i + 1].length}`);
+  }
+  return out.sort().join(' ');
 }
 
 /** POST a JSON body; throws unless the answer is 2xx. Returns the answer's body. */

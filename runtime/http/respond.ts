@@ -61,16 +61,22 @@ export function encodeBody(value: unknown, encoding: 'json' | 'yaml', pretty: bo
   return pretty ? `${JSON.stringify(value, null, 2)}\n` : `${JSON.stringify(value)}\n`;
 }
 
-/** The body sizes of the responses made here (apiserver_response_sizes reads them). */
-const bodySizes = new WeakMap<Response, number>();
+/**
+ * The body size a response made here carries (apiserver_response_sizes reads
+ * it): a property of the response object, set once (a WeakMap entry per
+ * response cost the garbage collector more).
+ */
+const BODY_SIZE = Symbol('bodySize');
+
+type Sized = Response & { [BODY_SIZE]?: number };
 
 /** The size in bytes of a response's body, when it was made here with its whole body. */
 export function responseBodySize(res: Response): number | undefined {
-  return bodySizes.get(res);
+  return (res as Sized)[BODY_SIZE];
 }
 
 function sized(res: Response, bytes: number): Response {
-  bodySizes.set(res, bytes);
+  (res as Sized)[BODY_SIZE] = bytes;
   return res;
 }
 
