@@ -14,7 +14,7 @@
 // blocking-strict backend could not store.
 
 import type { AuditBackend, Stored } from './sink.ts';
-import { type AuditEvent, auditUser, microTime, nowMicros, type ObjectReference, type ResponseStatus } from './event.ts';
+import { type AuditEvent, auditUser, eventJSON, eventMiddle, microTime, nowMicros, type ObjectReference, type ResponseStatus } from './event.ts';
 import { type AuditAttributes, evaluatePolicy, levelAtLeast, type Policy, type RequestAuditConfig, type Stage } from './policy.ts';
 
 export interface AuditUserInfo {
@@ -148,6 +148,8 @@ export class RequestAudit {
   private started = false;
   /** Whether the RequestReceived event was stored. */
   received: Stored = true;
+  /** The JSON of the fields that stay the same from stage to stage (event.ts eventMiddle); dropped when one of them changes. */
+  private middle: string | undefined = undefined;
 
   constructor(
     readonly config: RequestAuditConfig,
@@ -170,11 +172,13 @@ export class RequestAudit {
   /** The impersonated user, once impersonation succeeded. */
   impersonated(user: AuditUserInfo): void {
     this.event.impersonatedUser = auditUser(user);
+    this.middle = undefined;
   }
 
   /** What the decoded request body says (objectRef's empty fields are filled from it; the object itself at Request and above). */
   requestObject(facts: RequestObjectFacts, object?: unknown): void {
     const ref = (this.event.objectRef ??= {});
+    this.middle = undefined;
     if (!ref.namespace && facts.namespace) ref.namespace = facts.namespace;
     if (!ref.name && facts.name) ref.name = facts.name;
     if (!ref.uid && facts.uid) ref.uid = facts.uid;
@@ -225,6 +229,7 @@ export class RequestAudit {
       break;
     }
     ev.annotations = any ? { ...this.annotations } : undefined;
-    return this.backend.process(ev, JSON.stringify(ev));
+    this.middle ??= eventMiddle(ev);
+    return this.backend.process(ev, eventJSON(ev, this.middle));
   }
 }

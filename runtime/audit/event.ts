@@ -97,6 +97,39 @@ export function statusOf(s: { status?: string; message?: string; reason?: string
 
 const goQuote = (s: string) => JSON.stringify(s);
 
+/**
+ * An event's JSON in Go's field order (as upstream's log lines read,
+ * whatever order the fields were set in). `middle` is the JSON of the fields
+ * from requestURI to objectRef without its braces (`eventMiddle`): they stay
+ * the same through a request's stages, so a caller that keeps it serializes
+ * them once, not at every stage.
+ */
+export function eventJSON(ev: AuditEvent, middle: string = eventMiddle(ev)): string {
+  const tail = JSON.stringify({
+    responseStatus: ev.responseStatus,
+    requestObject: ev.requestObject,
+    responseObject: ev.responseObject,
+    requestReceivedTimestamp: ev.requestReceivedTimestamp,
+    stageTimestamp: ev.stageTimestamp,
+    annotations: ev.annotations,
+  });
+  return `{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":${goQuote(ev.level)},"auditID":${goQuote(ev.auditID)},"stage":${goQuote(ev.stage)},${middle},${tail.slice(1)}`;
+}
+
+/** The JSON of an event's requestURI, verb, user, impersonatedUser, sourceIPs, userAgent and objectRef, braces dropped (never empty: requestURI is always there). */
+export function eventMiddle(ev: AuditEvent): string {
+  const json = JSON.stringify({
+    requestURI: ev.requestURI,
+    verb: ev.verb,
+    user: ev.user,
+    impersonatedUser: ev.impersonatedUser,
+    sourceIPs: ev.sourceIPs,
+    userAgent: ev.userAgent,
+    objectRef: ev.objectRef,
+  });
+  return json.slice(1, -1);
+}
+
 /** The one-line text of --audit-log-format=legacy (upstream's EventString). */
 export function legacyLine(ev: AuditEvent): string {
   let username = '<none>';

@@ -13,7 +13,7 @@ import { authRequestOf } from './auth-request.ts';
 import type { Authorizer, RuleResolver } from '../authz/authorizer.ts';
 import { authorizeRequest, impersonationBy } from './authorization.ts';
 import { MEDIA_PROTOBUF, SERVER_VERSION } from '../api/k8s-names.ts';
-import type { ApiIndex } from '../registry/served.ts';
+import type { ApiIndex, ServedResource } from '../registry/served.ts';
 import { type Check, healthResponse } from './health.ts';
 import type { Discovery } from './discovery.ts';
 import type { ServerServices, RequestContext } from './handlers/context.ts';
@@ -93,7 +93,9 @@ export interface AppOptions {
   logger?: Logger;
 }
 
-type Env = { Variables: { info: RequestInfo; user: UserInfo; query: URLSearchParams; auth: AuthRequest; record: RequestRecord; warnings?: string[]; deadline: number | undefined } };
+type Env = {
+  Variables: { info: RequestInfo; user: UserInfo; query: URLSearchParams; auth: AuthRequest; record: RequestRecord; warnings?: string[]; deadline: number | undefined; served?: ServedResource };
+};
 
 type VerbHandler = (rc: RequestContext) => Maybe<Response>;
 
@@ -244,7 +246,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
     const code = res ? res.status : toApiError(err).code;
     const contentType = info.verb === 'patch' ? requestHeader(c, 'content-type') : undefined;
     const seconds = (Date.now() - record.receivedAt) / 1000;
-    metrics.requestDone(info, c.get('query'), contentType ?? undefined, code, seconds, res && responseBodySize(res), info.isResourceRequest ? 'apiserver' : '');
+    metrics.requestDone(info, c.get('query'), contentType ?? undefined, code, seconds, res && responseBodySize(res), info.isResourceRequest ? 'apiserver' : '', c.get('served'));
     if (record.deprecated) metrics.deprecatedRequest(info, record.deprecated.removedRelease);
   };
 
@@ -378,6 +380,8 @@ export function createApp(opts: AppOptions): Hono<Env> {
     }
     const res = opts.api.lookup(info.apiGroup, info.apiVersion, info.resource);
     if (!res) return groupNotFound(info.apiPrefix === 'apis' ? info.apiGroup : '');
+    // the request metrics find the resource's series through it
+    if (metrics) c.set('served', res);
     // 404/405/400 unless this path shape of this resource serves the verb (path-verbs.ts)
     checkRoute(res.def, info);
     const rc: RequestContext = { c, info, query: c.get('query'), res, user, services: opts.services, warnings: [], record: c.get('record'), deadline: c.get('deadline') };

@@ -2,7 +2,10 @@
 // series is found by a key the caller builds from its label values (one Map
 // look-up and an addition per call, its labels made once per series), and
 // the registry reads them as prom-client metrics when scraped (prom-client's
-// own metrics check and hash the labels object on every call).
+// own metrics check and hash the labels object on every call). A caller
+// that finds its series by other means keeps the series itself (`entry`)
+// and records into it directly; a reset drops the series, so it is told
+// (`onReset`) to forget what it kept.
 
 import type { Registry } from 'prom-client';
 
@@ -24,6 +27,7 @@ interface MetricValues {
 
 abstract class Series<S> {
   protected readonly series = new Map<string, S>();
+  private readonly resetListeners: (() => void)[] = [];
 
   constructor(
     readonly name: string,
@@ -38,20 +42,38 @@ abstract class Series<S> {
 
   reset(): void {
     this.series.clear();
+    for (const f of this.resetListeners) f();
   }
+
+  /** Calls `f` when the series are dropped (entries kept by callers are then no longer read). */
+  onReset(f: () => void): void {
+    this.resetListeners.push(f);
+  }
+
+  /** The series of `key` (made, with `labels()`, when new), for a caller that records into it directly. */
+  abstract entry(key: string, labels: () => Labels): S;
 
   abstract get(): MetricValues;
 }
 
 /** A counter whose series are looked up by a key of their label values. */
-export class SeriesCounter extends Series<{ labels: Labels; value: number }> {
+export interface CounterEntry {
+  labels: Labels;
+  value: number;
+}
+
+export class SeriesCounter extends Series<CounterEntry> {
   readonly type = 'counter';
+
+  entry(key: string, labels: () => Labels): CounterEntry {
+    let s = this.series.get(key);
+    if (!s) this.series.set(key, (s = { labels: labels(), value: 0 }));
+    return s;
+  }
 
   /** Adds `by` to the series of `key`; `labels` is called only for a new series. */
   inc(key: string, labels: () => Labels, by = 1): void {
-    let s = this.series.get(key);
-    if (!s) this.series.set(key, (s = { labels: labels(), value: 0 }));
-    s.value += by;
+    this.entry(key, labels).value += by;
   }
 
   get(): MetricValues {
@@ -59,7 +81,7 @@ export class SeriesCounter extends Series<{ labels: Labels; value: number }> {
   }
 }
 
-interface HistogramSeries {
+export interface HistogramSeries {
   labels: Labels;
   /** Observations per bucket (not cumulative); the last is +Inf. */
   counts: number[];
@@ -79,9 +101,18 @@ export class SeriesHistogram extends Series<HistogramSeries> {
     super(name, help);
   }
 
-  observe(key: string, labels: () => Labels, value: number): void {
+  entry(key: string, labels: () => Labels): HistogramSeries {
     let s = this.series.get(key);
     if (!s) this.series.set(key, (s = { labels: labels(), counts: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0 }));
+    return s;
+  }
+
+  observe(key: string, labels: () => Labels, value: number): void {
+    this.observeInto(this.entry(key, labels), value);
+  }
+
+  /** Records `value` in a series this histogram made (`entry`). */
+  observeInto(s: HistogramSeries, value: number): void {
     let i = 0;
     while (i < this.bounds.length && value > this.bounds[i]) i++;
     s.counts[i]++;

@@ -12,8 +12,20 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from './prom.ts';
 import { annotatedHelp, isHidden, type Lifecycle } from './stability.ts';
 import { dryRunLabel, reportedVerb, requestScope, type RequestFacts } from './request-labels.ts';
-import { SeriesCounter, SeriesHistogram } from './series.ts';
+import { type CounterEntry, type HistogramSeries, SeriesCounter, SeriesHistogram } from './series.ts';
 import { SliMetrics } from './slis.ts';
+
+/** The series one kind of request records into (ServerMetrics.requestDone), found without a key of every label. */
+interface RequestSeriesSet {
+  /** The series key of the label values, and of those after verb and dry_run. */
+  key: string;
+  rest: string;
+  labels: Record<string, string>;
+  duration: HistogramSeries;
+  /** apiserver_request_total by response code. */
+  totals: Map<number, CounterEntry>;
+  sizes: HistogramSeries | undefined;
+}
 
 /** apiserver_request_duration_seconds' and etcd_request_duration_seconds' buckets. */
 export const REQUEST_DURATION_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
@@ -72,6 +84,8 @@ export class ServerMetrics {
   private readonly requestTotal;
   private readonly requestDuration;
   private readonly responseSizes;
+  /** The request series found per resource and request shape (requestDone); forgotten when those metrics are reset. */
+  private readonly requestSets = new Map<unknown, Map<string, RequestSeriesSet>>();
   private readonly longRunning;
   private readonly deprecatedApis;
   private readonly watchEvents;
@@ -113,6 +127,7 @@ export class ServerMetrics {
       RESPONSE_SIZE_BUCKETS,
       { stability: 'STABLE' },
     );
+    for (const m of [this.requestTotal, this.requestDuration, this.responseSizes]) m.onReset(() => this.requestSets.clear());
     this.gauge(
       'apiserver_current_inflight_requests',
       'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.',
@@ -231,24 +246,69 @@ export class ServerMetrics {
     return this.registry.contentType;
   }
 
-  /** One request answered: apiserver_request_total, its latency and (for reads) its response size. */
-  requestDone(info: RequestFacts, query: URLSearchParams, contentType: string | undefined, code: number, seconds: number, responseBytes: number | undefined, component = APISERVER_COMPONENT): void {
+  /**
+   * One request answered: apiserver_request_total, its latency and (for
+   * reads) its response size. `served` identifies the resource the request
+   * reached (the same object for every request to it): its series are then
+   * found through it and a short key of the verb, dry-run, scope and
+   * subresource, not a key of every label built per request.
+   */
+  requestDone(
+    info: RequestFacts,
+    query: URLSearchParams,
+    contentType: string | undefined,
+    code: number,
+    seconds: number,
+    responseBytes: number | undefined,
+    component = APISERVER_COMPONENT,
+    served?: object,
+  ): void {
     const on = this.on;
     if (!on.apiserver_request_total && !on.apiserver_request_duration_seconds && !on.apiserver_response_sizes) return;
     const verb = reportedVerb(info, contentType);
     const dryRun = dryRunLabel(query);
-    const { apiGroup: group, apiVersion: version, resource } = info;
     const subresource = info.isResourceRequest ? info.subresource : info.path;
     const scope = requestScope(info);
-    // the series key: the label values in order (labels objects are made for new series only)
-    const rest = `${group}\0${version}\0${resource}\0${subresource}\0${scope}\0${component}`;
-    const key = `${verb}\0${dryRun}\0${rest}`;
-    const labels = () => ({ verb, dry_run: dryRun, group, version, resource, subresource, scope, component });
-    if (on.apiserver_request_duration_seconds) this.requestDuration.observe(key, labels, seconds);
-    if (on.apiserver_request_total) this.requestTotal.inc(`${key}\0${code}`, () => ({ ...labels(), code: String(code) }));
-    if (on.apiserver_response_sizes && responseBytes !== undefined && (verb === 'GET' || verb === 'LIST')) {
-      this.responseSizes.observe(`${verb}\0${rest}`, () => ({ verb, group, version, resource, subresource, scope, component }), responseBytes);
+    const set = this.requestSeries(
+      served ?? `${info.apiGroup}\0${info.apiVersion}\0${info.resource}\0${component}`,
+      `${verb}\0${dryRun}\0${scope}\0${subresource}`,
+      info,
+      verb,
+      dryRun,
+      subresource,
+      scope,
+      component,
+    );
+    if (on.apiserver_request_duration_seconds) this.requestDuration.observeInto(set.duration, seconds);
+    if (on.apiserver_request_total) {
+      let total = set.totals.get(code);
+      if (!total) set.totals.set(code, (total = this.requestTotal.entry(`${set.key}\0${code}`, () => ({ ...set.labels, code: String(code) }))));
+      total.value++;
     }
+    if (on.apiserver_response_sizes && responseBytes !== undefined && (verb === 'GET' || verb === 'LIST')) {
+      set.sizes ??= this.responseSizes.entry(`${verb}\0${set.rest}`, () => {
+        const { dry_run: _dryRun, ...labels } = set.labels;
+        return labels;
+      });
+      this.responseSizes.observeInto(set.sizes, responseBytes);
+    }
+  }
+
+  /** The request series of one resource (or fallback key) and one verb, dry-run, scope and subresource. */
+  private requestSeries(first: unknown, second: string, info: RequestFacts, verb: string, dryRun: string, subresource: string, scope: string, component: string): RequestSeriesSet {
+    let byShape = this.requestSets.get(first);
+    if (!byShape) this.requestSets.set(first, (byShape = new Map()));
+    let set = byShape.get(second);
+    if (!set) {
+      const { apiGroup: group, apiVersion: version, resource } = info;
+      // the key of every label value in order, as the series are keyed
+      const rest = `${group}\0${version}\0${resource}\0${subresource}\0${scope}\0${component}`;
+      const key = `${verb}\0${dryRun}\0${rest}`;
+      const labels = { verb, dry_run: dryRun, group, version, resource, subresource, scope, component };
+      set = { key, rest, labels, duration: this.requestDuration.entry(key, () => ({ ...labels })), totals: new Map(), sizes: undefined };
+      byShape.set(second, set);
+    }
+    return set;
   }
 
   /** A request to a deprecated API version (apiserver_requested_deprecated_apis is set to 1). */
