@@ -230,11 +230,15 @@ export class RegistryStore {
    * What a Table's cells are read from: a built-in resource whose versions
    * convert by declared rules prints every version from its storage-version
    * form, as upstream prints the internal object (one set of columns for all
-   * versions); undefined: the object as answered.
+   * versions); undefined: the object as answered. A resource stored in
+   * another group's form (events.k8s.io Events as core Events) prints from
+   * its own form: its columns are declared for its own fields.
    */
-  tableSource(): ((obj: Obj) => Obj) | undefined {
+  tableSource(printed: ResourceDef): ((obj: Obj) => Obj) | undefined {
     const c = this.converter;
     if (this.def.custom || !c?.convertNow || c.nop) return undefined;
+    const slash = this.storageVersion.lastIndexOf('/');
+    if ((slash < 0 ? '' : this.storageVersion.slice(0, slash)) !== printed.group) return undefined;
     return (obj) => c.convertNow!(obj, this.storageVersion);
   }
 

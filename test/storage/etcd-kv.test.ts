@@ -115,6 +115,8 @@ describe.skipIf(!etcdAvailable())('etcd backend: what the shared suites cannot s
       while ((await kv.get('/masterleases/192.0.2.1')) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
       expect(await kv.get('/masterleases/192.0.2.1')).toBeNull();
       expect((await kv.list('/masterleases/')).kvs.map((e) => e.key)).toEqual(['/masterleases/192.0.2.2']);
+      // the other tests of this etcd see only their own keys
+      await kv.delete('/masterleases/192.0.2.2');
     } finally {
       await kv.close();
     }

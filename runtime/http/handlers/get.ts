@@ -36,7 +36,7 @@ function sendProtobuf(rc: RequestContext, neg: Negotiated, enc: EncodedObject): 
 async function getParsed(rc: RequestContext, neg: Negotiated, rv: string | undefined): Promise<Response> {
   const obj = await rc.res.store.get(rc.info.namespace, rc.info.name, rv);
   const out = await withVersion(obj, rc);
-  const body = transformObject(out, neg, { def: rc.res.def, includeObject: includeObject(rc, neg), formatters: rc.services.formatters, cellsFrom: rc.res.store.tableSource() });
+  const body = transformObject(out, neg, { def: rc.res.def, includeObject: includeObject(rc, neg), formatters: rc.services.formatters, cellsFrom: rc.res.store.tableSource(rc.res.def) });
   return sendNegotiated(rc, neg, body);
 }
 

@@ -75,7 +75,7 @@ export async function handleList(rc: RequestContext): Promise<Response> {
     metadata,
     items,
   };
-  const body = transformList(list, neg, { def: d, includeObject: includeObject(rc, neg), formatters: rc.services.formatters, cellsFrom: rc.res.store.tableSource() });
+  const body = transformList(list, neg, { def: d, includeObject: includeObject(rc, neg), formatters: rc.services.formatters, cellsFrom: rc.res.store.tableSource(rc.res.def) });
   return sendNegotiated(rc, neg, body);
 }
 

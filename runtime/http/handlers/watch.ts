@@ -96,7 +96,7 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
     }
     let object: unknown = ev.object;
     if (ev.type !== 'ERROR' && ev.type !== 'BOOKMARK') {
-      object = transformObject(withVersion(ev.object), neg, { def: rc.res.def, includeObject: incl, formatters: rc.services.formatters, cellsFrom: rc.res.store.tableSource() });
+      object = transformObject(withVersion(ev.object), neg, { def: rc.res.def, includeObject: incl, formatters: rc.services.formatters, cellsFrom: rc.res.store.tableSource(rc.res.def) });
     }
     return Buffer.from(`${JSON.stringify({ type: ev.type, object })}\n`);
   };

@@ -65,7 +65,7 @@ export async function respondObject(rc: RequestContext, stored: Obj, status: num
   const obj = await withVersion(stored, rc);
   return sendCommitted(rc, obj, status, () => {
     const neg = negotiate(rc, false);
-    const body = transformObject(obj, neg, { def: rc.res.def, includeObject: includeObject(rc, neg), formatters: rc.services.formatters, cellsFrom: rc.res.store.tableSource() });
+    const body = transformObject(obj, neg, { def: rc.res.def, includeObject: includeObject(rc, neg), formatters: rc.services.formatters, cellsFrom: rc.res.store.tableSource(rc.res.def) });
     return sendNegotiated(rc, neg, body, status);
   });
 }
