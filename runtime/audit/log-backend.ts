@@ -3,7 +3,7 @@
 // appended to a rotating file (rotating-file.ts: --audit-log-maxsize,
 // -maxbackup, -maxage, --audit-log-compress) or written to standard output
 // for `-`. The writer writes synchronously; the mode (modes.ts,
-// --audit-log-mode, default blocking) says when: in the blocking modes as
+// --audit-log-mode, default batch) says when: in the blocking modes as
 // the event is taken (the request waits for it), in batch mode later, in
 // batches (buffered.ts, --audit-log-batch-*). A write that fails is reported
 // (upstream's plugin error text) and answers false, which blocking-strict

@@ -147,7 +147,8 @@ export const FLAGS: Record<string, FlagSpec> = {
   'audit-log-compress': { kind: 'bool', default: 'false', help: 'gzip rotated audit log files' },
   'audit-log-mode': {
     kind: 'string',
-    default: 'blocking',
+    // server/audit.ts DEFAULT_LOG_MODE (a test checks they agree)
+    default: 'batch',
     help: 'audit log backend mode: blocking (requests wait for the write), blocking-strict (and fail when an event cannot be written at its first stage) or batch (written later)',
   },
   'audit-log-batch-buffer-size': { kind: 'int', default: '10000', help: 'batch mode: audit events waiting before more are dropped' },

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type AuditFlags, buildAuditor } from './audit.ts';
+import { type AuditFlags, DEFAULT_LOG_MODE, buildAuditor } from './audit.ts';
+import { FLAGS } from '../config/flags.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'audit-flags-'));
 const policy = join(dir, 'policy.yaml');
@@ -37,6 +38,12 @@ describe('buildAuditor: the --audit-* flags as kube-apiserver checks them', () =
   ];
   it.each(rows)('%s', (_name, flags, message) => {
     expect(() => buildAuditor(flags)).toThrow(message);
+  });
+
+  it("the log is written off the request's path unless a blocking mode is asked for (the flag's default is the one applied)", () => {
+    expect(FLAGS['audit-log-mode'].default).toBe(DEFAULT_LOG_MODE);
+    expect(buildAuditor({ policyFile: policy, logPath: log })!.blocking).toBe(false);
+    expect(buildAuditor({ policyFile: policy, logPath: log, logMode: 'blocking' })!.blocking).toBe(true);
   });
 
   it('nothing is audited without a policy or without a backend', () => {

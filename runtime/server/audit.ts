@@ -84,7 +84,7 @@ export function validateAuditFlags(f: AuditFlags): void {
     }
     const format = f.logFormat ?? 'json';
     if (!FORMATS.includes(format)) throw new AuditSetupError(`invalid audit log format ${format}, allowed formats are "${FORMATS.join(',')}"`);
-    const m = mode('log', f.logMode ?? 'blocking');
+    const m = mode('log', f.logMode ?? DEFAULT_LOG_MODE);
     positive('log', 'buffer size', f.logBatchBufferSize ?? 10000, m);
     positive('log', 'max batch size', f.logBatchMaxSize ?? 1, m);
     if (f.logBatchThrottleEnable ?? false) {
@@ -105,6 +105,13 @@ export function validateAuditFlags(f: AuditFlags): void {
   }
 }
 
+/**
+ * --audit-log-mode when not given: batch, so that writing the log is off the
+ * request's path (kube-apiserver's default is blocking; `blocking` and
+ * `blocking-strict` behave as upstream's when asked for).
+ */
+export const DEFAULT_LOG_MODE: BackendMode = 'batch';
+
 /** The auditor of the flags, or undefined when nothing is audited. */
 export function buildAuditor(f: AuditFlags, warn: (msg: string) => void = (m) => console.warn(m)): Auditor | undefined {
   validateAuditFlags(f);
@@ -120,7 +127,7 @@ export function buildAuditor(f: AuditFlags, warn: (msg: string) => void = (m) =>
   if (!policy) return undefined;
   const backends: AuditBackend[] = [];
   if (f.logPath) {
-    const m = (f.logMode ?? 'blocking') as BackendMode;
+    const m = (f.logMode ?? DEFAULT_LOG_MODE) as BackendMode;
     backends.push(
       logBackend({
         path: f.logPath,

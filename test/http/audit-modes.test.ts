@@ -95,9 +95,9 @@ const logEvents = (path: string): AuditEvent[] =>
     .map((l) => JSON.parse(l) as AuditEvent);
 
 describe('--audit-log-mode', () => {
-  it('blocking (the default): the events are written before the answer', async () => {
+  it('blocking: the events are written before the answer', async () => {
     const logPath = join(dir, 'blocking.log');
-    const s = await serverWith({ logPath });
+    const s = await serverWith({ logPath, logMode: 'blocking' });
     expect((await createCM(s, 'b1')).status).toBe(201);
     expect(logEvents(logPath).map((e) => `${e.auditID} ${e.stage}`)).toEqual(['id-b1 RequestReceived', 'id-b1 ResponseComplete']);
   });
@@ -158,7 +158,8 @@ describe('--audit-webhook-mode', () => {
 describe('--audit-log-truncate-enabled', () => {
   it('an event over the max event size loses its objects and is marked truncated', async () => {
     const logPath = join(dir, 'truncate.log');
-    const s = await serverWith({ logPath, logTruncateEnabled: true, logTruncateMaxEventSize: 4000 });
+    // blocking: the events are in the file when the answers are back
+    const s = await serverWith({ logPath, logMode: 'blocking', logTruncateEnabled: true, logTruncateMaxEventSize: 4000 });
     expect((await createCM(s, 'small', { a: 'b' })).status).toBe(201);
     expect((await createCM(s, 'large', { a: 'x'.repeat(5000) })).status).toBe(201);
     const complete = (id: string) => logEvents(logPath).find((e) => e.auditID === id && e.stage === 'ResponseComplete')!;
