@@ -15,7 +15,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
-import { appCaller, eventually, type Json } from '../support/app-call.ts';
+import { appCaller, eventually, type Json, watchUntil } from '../support/app-call.ts';
 import { createCA, issueCertificate } from '../../runtime/auth/pki/certs.ts';
 
 let s: RunningServer;
@@ -40,23 +40,7 @@ const established = (name: string) =>
   }, `${name} established`);
 
 /** Reads events of a watch until `n` have come. */
-async function events(path: string, n: number, during: () => Promise<void>): Promise<Json[]> {
-  const res = await s.app.request(path);
-  expect(res.status).toBe(200);
-  const reader = res.body!.getReader();
-  await during();
-  let text = '';
-  while (text.split('\n').filter((l) => l).length < n) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += new TextDecoder().decode(value);
-  }
-  await reader.cancel();
-  return text
-    .split('\n')
-    .filter((l) => l)
-    .map((l) => JSON.parse(l) as Json);
-}
+const events = (path: string, n: number, during: () => Promise<void>): Promise<Json[]> => watchUntil(s, path, n, during);
 
 const schema = (props: Json) => ({ openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: props } } } });
 

@@ -7,7 +7,7 @@
 // version with core's field paths, and Tables come in both.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
-import { appCaller, type Json } from '../support/app-call.ts';
+import { appCaller, type Json, watchUntil } from '../support/app-call.ts';
 
 let s: RunningServer;
 const call = appCaller(() => s);
@@ -57,23 +57,7 @@ function oldStyle(name: string, extra: Json = {}): Json {
 }
 
 /** Reads events of a watch until `n` have come. */
-async function watchEvents(path: string, n: number, during: () => Promise<void>): Promise<Json[]> {
-  const res = await s.app.request(path);
-  expect(res.status).toBe(200);
-  const reader = res.body!.getReader();
-  await during();
-  let text = '';
-  while (text.split('\n').filter((l) => l).length < n) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += new TextDecoder().decode(value);
-  }
-  await reader.cancel();
-  return text
-    .split('\n')
-    .filter((l) => l)
-    .map((l) => JSON.parse(l) as Json);
-}
+const watchEvents = (path: string, n: number, during: () => Promise<void>): Promise<Json[]> => watchUntil(s, path, n, during);
 
 beforeAll(async () => {
   s = await startServer({ authorizationMode: ['AlwaysAllow'] });

@@ -7,7 +7,7 @@
 // a v1beta3 read of a stored 0 carries and storage never holds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
-import { appCaller, type Json } from '../support/app-call.ts';
+import { appCaller, type Json, watchUntil } from '../support/app-call.ts';
 
 let s: RunningServer;
 const call = appCaller(() => s);
@@ -33,23 +33,7 @@ function plc(v: string, name: string, shares?: number, annotations?: Record<stri
 }
 
 /** Reads events of a watch until `n` have come. */
-async function events(path: string, n: number, during: () => Promise<void>): Promise<Json[]> {
-  const res = await s.app.request(path);
-  expect(res.status).toBe(200);
-  const reader = res.body!.getReader();
-  await during();
-  let text = '';
-  while (text.split('\n').filter((l) => l).length < n) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += new TextDecoder().decode(value);
-  }
-  await reader.cancel();
-  return text
-    .split('\n')
-    .filter((l) => l)
-    .map((l) => JSON.parse(l) as Json);
-}
+const events = (path: string, n: number, during: () => Promise<void>): Promise<Json[]> => watchUntil(s, path, n, during);
 
 beforeAll(async () => {
   s = await startServer({ authorizationMode: ['AlwaysAllow'] });

@@ -8,7 +8,7 @@
 // strategic, apply) are shared across the versions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
-import { appCaller, type Json } from '../support/app-call.ts';
+import { appCaller, type Json, watchUntil } from '../support/app-call.ts';
 
 let s: RunningServer;
 const call = appCaller(() => s);
@@ -45,23 +45,7 @@ async function stored(name: string): Promise<Json> {
 const annotationJson = (o: Json, key: string): unknown => JSON.parse(o.metadata.annotations[key] as string);
 
 /** Reads events of a watch until `n` have come. */
-async function events(path: string, n: number, during: () => Promise<void>): Promise<Json[]> {
-  const res = await s.app.request(path);
-  expect(res.status).toBe(200);
-  const reader = res.body!.getReader();
-  await during();
-  let text = '';
-  while (text.split('\n').filter((l) => l).length < n) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += new TextDecoder().decode(value);
-  }
-  await reader.cancel();
-  return text
-    .split('\n')
-    .filter((l) => l)
-    .map((l) => JSON.parse(l) as Json);
-}
+const events = (path: string, n: number, during: () => Promise<void>): Promise<Json[]> => watchUntil(s, path, n, during);
 
 beforeAll(async () => {
   s = await startServer({ authorizationMode: ['AlwaysAllow'] });

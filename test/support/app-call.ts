@@ -41,3 +41,22 @@ export async function eventually<T>(check: () => Promise<T | undefined>, what: s
   }
   throw new Error(`never happened: ${what}`);
 }
+
+/** The first `n` events of a watch of `path` on the server's app (fewer if it ends first), `during` run once the watch is open. */
+export async function watchUntil(server: Pick<RunningServer, 'app'>, path: string, n: number, during: () => Promise<void>): Promise<Json[]> {
+  const res = await server.app.request(path);
+  if (res.status !== 200) throw new Error(`watch ${path}: ${res.status} ${await res.text()}`);
+  const reader = res.body!.getReader();
+  await during();
+  let text = '';
+  while (text.split('\n').filter((l) => l).length < n) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  await reader.cancel();
+  return text
+    .split('\n')
+    .filter((l) => l)
+    .map((l) => JSON.parse(l) as Json);
+}
