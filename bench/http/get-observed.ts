@@ -20,7 +20,7 @@ const PATH = '/api/v1/namespaces/default/configmaps/bench';
 const OBJECT = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bench', labels: { app: 'bench' } }, data: { key: 'value' } };
 
 /** What a request records when observed: off on the unobserved side. */
-const PER_REQUEST_METRICS = [
+export const PER_REQUEST_METRICS = [
   'apiserver_request_total',
   'apiserver_request_duration_seconds',
   'apiserver_response_sizes',
