@@ -31,6 +31,12 @@ export interface AuditWriter {
   /** Writes the events' texts; false (after reporting it) when they could not be written. */
   write(items: string[]): boolean | Promise<boolean>;
   close(): void | Promise<void>;
+  /**
+   * The texts of consecutive batches may be written together: true for a
+   * file, where a batch is only how many lines one write call takes (the
+   * lines are the same), not for the webhook, whose batches are posts.
+   */
+  joinsBatches?: boolean;
 }
 
 export interface BufferedDeps {
@@ -87,18 +93,28 @@ export function bufferedBackend(plugin: string, writer: AuditWriter, format: (ev
     void settled.then(() => running.delete(settled));
   };
 
-  /** Hands every waiting event on, a batch at a time. */
+  /**
+   * Hands every waiting event on, a batch at a time; to a writer that
+   * joins batches, with no throttle, all of them in one write (after the
+   * writes already under way).
+   */
   const send = () => {
     clearTimeout(timer);
     timer = undefined;
     if (immediate) clearImmediate(immediate);
     immediate = undefined;
-    while (queue.length) {
-      const batch = queue.length <= batchMax ? queue : queue.slice(0, batchMax);
-      queue = queue.length <= batchMax ? [] : queue.slice(batchMax);
+    const waiting = queue;
+    queue = [];
+    dropping = false;
+    if (waiting.length === 0) return;
+    if (writer.joinsBatches && !cfg.throttleEnable) {
+      chain = chain.then(() => writeBatch(waiting));
+      return;
+    }
+    for (let i = 0; i < waiting.length; i += batchMax) {
+      const batch = waiting.length <= batchMax ? waiting : waiting.slice(i, i + batchMax);
       chain = chain.then(() => writeBatch(batch));
     }
-    dropping = false;
   };
 
   return {

@@ -5,7 +5,8 @@
 // for `-`. The writer writes synchronously; the mode (modes.ts,
 // --audit-log-mode, default batch) says when: in the blocking modes as
 // the event is taken (the request waits for it), in batch mode later, in
-// batches (buffered.ts, --audit-log-batch-*). A write that fails is reported
+// batches (buffered.ts, --audit-log-batch-*), the batches waiting at one
+// turn in one write to the file. A write that fails is reported
 // (upstream's plugin error text) and answers false, which blocking-strict
 // makes the request's failure; the truncating backend (truncate.ts,
 // --audit-log-truncate-*) is around the mode when enabled.
@@ -48,6 +49,7 @@ export function logWriter(opts: LogBackendOptions, warn: (msg: string) => void):
   const file = opts.path === '-' ? undefined : new RotatingFile(opts.path, { ...opts, warn });
   const out = opts.stdout ?? process.stdout;
   return {
+    joinsBatches: true,
     write(lines) {
       try {
         if (file) file.writeLines(lines);

@@ -63,6 +63,21 @@ describe('modeBackend', () => {
     expect(written).toEqual([['a\n', 'b\n'], ['c\n']]);
   });
 
+  it('batch: a writer that joins batches (the file) gets the batches waiting at one turn in one write; a throttle keeps them apart', async () => {
+    for (const [throttleEnable, expected] of [
+      [false, [['a\n', 'b\n', 'c\n', 'd\n', 'e\n']]],
+      [true, [['a\n', 'b\n'], ['c\n', 'd\n'], ['e\n']]],
+    ] as const) {
+      const { w, written } = writer(() => true);
+      w.joinsBatches = true;
+      const cfg = { ...batch, throttleEnable, throttleQPS: 1000, throttleBurst: 100 };
+      const b = modeBackend({ plugin: 'log', mode: 'batch', writer: w, format: (_e, json) => `${json}\n`, batch: cfg }, { warn: () => {} });
+      for (const id of ['a', 'b', 'c', 'd', 'e']) void b.process(ev, id);
+      await b.flush();
+      expect(written).toEqual(expected);
+    }
+  });
+
   it('batch: a batch that is not full waits for the max wait; the throttle spaces batches', async () => {
     const sleeps: number[] = [];
     let t = 0;
