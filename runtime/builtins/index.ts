@@ -50,6 +50,7 @@ import { startTokenSecretsController } from './token-secrets-controller.ts';
 import { startRootCAPublisher } from './root-ca-publisher.ts';
 import { startCSRSigning, type CSRSigningOptions } from './csr-signing.ts';
 import { startEventTTL } from './event-ttl.ts';
+import { migrateOldEventKeys, OLD_EVENTS_ROOT } from './event-key-migration.ts';
 import { quotaAccess, startResourceQuota } from './resource-quota.ts';
 import { resourceQuotaPlugin } from '../admission/plugins/resource-quota/plugin.ts';
 import { limitRangerPlugin, limitRangeSource } from '../admission/plugins/limit-ranger/plugin.ts';
@@ -87,6 +88,8 @@ export interface BuiltinContext {
   rootCA?: string;
   /** Where the Service allocation ranges are kept (the object layer, no watch cache); absent: in memory only. */
   rangeStorage?: Storage;
+  /** The object layer without caches that holds a key prefix (the start-up migration of keys earlier versions wrote); absent: none runs. */
+  baseStorageFor?: (prefix: string) => Storage;
   /** The CA the CSR signers sign with (undefined over plain HTTP: no client certificates). */
   csrSigning?: CSRSigningOptions;
   /** --event-ttl (ms): Events are deleted this long after their last write. */
@@ -144,6 +147,8 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   if (on.has('ValidatingAdmissionWebhook')) ctx.admission.add(webhooks!.validating);
   const quotas = on.has('ResourceQuota') ? quotaAccess(ctx.api) : undefined;
   if (quotas) ctx.admission.add(resourceQuotaPlugin(quotas, Date.now, configs.resourceQuota.limitedResources));
+  // what earlier versions stored under keys no store reads now is moved before anything is served
+  if (ctx.baseStorageFor) await migrateOldEventKeys(ctx.api, ctx.baseStorageFor(OLD_EVENTS_ROOT), ctx.log);
   await bootstrapNamespaces(ctx.api);
   await bootstrapPriorityClasses(ctx.api);
   for (const note of await reconcileBootstrapPolicy(ctx.api)) ctx.log?.(note);

@@ -552,6 +552,28 @@ export class RegistryStore {
   }
 
   /**
+   * An object that earlier versions of the server stored under another key
+   * (see builtins/event-key-migration.ts) moved in: converted to the storage
+   * version and created with its identity (uid, creationTimestamp,
+   * managedFields) as it was stored. Not a client's write: it was decoded,
+   * admitted and validated when first written, so the pipeline's steps are
+   * not run again. Returns false when the key holds an object already
+   * (moved by another replica, or written since).
+   */
+  async createMoved(obj: Obj): Promise<boolean> {
+    const moved = structuredClone(await this.toStorage(obj));
+    const md = (moved.metadata ??= {});
+    delete md.resourceVersion;
+    try {
+      await this.storage.create(this.key(md.namespace ?? '', md.name), canonicalOrder(moved));
+      return true;
+    } catch (err) {
+      if (err instanceof KeyExistsError) return false;
+      this.mapStorageError(err, md.name ?? '');
+    }
+  }
+
+  /**
    * Update (PUT), patch, apply, or a subresource write: transform gives the
    * wanted object from the live one. Returns the stored object and whether
    * it was created (PUT or apply on a missing object, where allowed: then

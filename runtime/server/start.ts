@@ -533,6 +533,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     // keeps them in memory, rebuilt from the stored Services at start (a stored range would cost every Service
     // create a second durable commit)
     rangeStorage: options.etcd ? storage.base : undefined,
+    baseStorageFor: storage.baseFor,
     controllers,
     serviceAccountTokens: { issuer: authn.issuer, rootCA: pki?.servingCAPEM ?? '' },
     rbacIndex,

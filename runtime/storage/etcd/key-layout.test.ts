@@ -27,6 +27,12 @@ describe('etcd key layout', () => {
     expect(l.fromEtcd(etcd, ours)).toBe(ours);
   });
 
+  it('keeps the retired events.k8s.io Events keys in the directory earlier versions wrote them to', () => {
+    expect(l.toEtcd('/registry/events.k8s.io/events/ns/e')).toBe('/registry/events.k8s.io/events/ns/e');
+    expect(l.fromEtcd('/registry/events.k8s.io/events/ns/e', '/registry/events.k8s.io/events/')).toBe('/registry/events.k8s.io/events/ns/e');
+    expect(l.toEtcd('/registry/core/events/ns/e')).toBe('/registry/events/ns/e');
+  });
+
   it('gives every store a directory of its own; the resources served by one store share it', () => {
     // a store is keyed by its storage group and resource (a resource whose hub is another group's is stored there)
     const storeOf = (r: (typeof resources)[number]) => `${storageGroupOf(r)}/${r.resource}`;

@@ -10,7 +10,11 @@
 // ranges and continue tokens rely on) is kept. A resource served in another
 // group too (events.k8s.io Events) is one store keyed under its storage
 // group (core), so its objects are `<prefix>/events/...` whichever group
-// wrote them, as upstream's.
+// wrote them, as upstream's. Its own group's key (`/registry/events.k8s.io/
+// events/...`, which no store uses now) still maps to the directory earlier
+// versions stored events.k8s.io Events in, `<prefix>/events.k8s.io/events/`,
+// so that the start-up migration (builtins/event-key-migration.ts) reads and
+// deletes what they left there.
 
 /** The groups whose resources kube-apiserver stores under `<prefix>/<resource>/`. */
 const KUBE_GROUPS = new Set([
@@ -48,6 +52,8 @@ const SPECIAL_PREFIXES: Record<string, string> = {
   'networking.k8s.io/ingresses': 'ingress',
   'extensions/podsecuritypolicies': 'podsecuritypolicy',
   'policy/podsecuritypolicies': 'podsecuritypolicy',
+  // the retired directory of events.k8s.io Events (see the header)
+  'events.k8s.io/events': 'events.k8s.io/events',
 };
 
 /** The etcd directory (without the prefix) of a group's resource, as kube-apiserver names it. */
