@@ -4,9 +4,13 @@
 // a resource of another group stored with them (events.k8s.io `events` with
 // core `events`, as their conversion declares). Also the kind served at a
 // resource's subresource (Scale for scale), which a request converted to an
-// equivalent is sent as.
+// equivalent is sent as, and the conversion of the request's objects into
+// that equivalent's version by their store (its generated or declared
+// conversions; a custom resource's converter).
 
 import type { ApiIndex } from '../../registry/served.ts';
+import type { Maybe } from '../../api/maybe.ts';
+import type { Obj } from '../../storage/interface.ts';
 import type { GroupVersionKind, GroupVersionResource } from './rules.ts';
 
 export interface ResourceMapper {
@@ -14,6 +18,8 @@ export interface ResourceMapper {
   equivalentsFor(gvr: GroupVersionResource, subresource: string): GroupVersionResource[];
   /** The kind served at gvr's subresource (or gvr itself for ''); undefined when not served. */
   kindFor(gvr: GroupVersionResource, subresource: string): GroupVersionKind | undefined;
+  /** An object of gvr's store in `apiVersion` (one of its equivalents' versions); the object itself when it is in it already. */
+  convert(gvr: GroupVersionResource, obj: Obj, apiVersion: string): Maybe<Obj>;
 }
 
 /** The mapper over what the server serves now (custom resources included; rebuilt when the index changes). */
@@ -46,6 +52,12 @@ export function apiResourceMapper(api: ApiIndex): ResourceMapper {
       const sub = s.def.subresources.find((x) => x.name === subresource);
       if (!sub) return undefined;
       return { group: sub.group ?? s.def.group, version: sub.version ?? s.def.version, kind: sub.kind };
+    },
+    convert(gvr, obj, apiVersion) {
+      const s = api.lookup(gvr.group, gvr.version, gvr.resource);
+      if (!s || obj.apiVersion === apiVersion) return obj;
+      // a copy: the store keeps what it converted per source object, and admission changes this one in place
+      return s.store.inVersion(structuredClone(obj), apiVersion);
     },
   };
 }

@@ -16,7 +16,7 @@ beforeAll(loadAdmissionCel);
 
 const match: MatchServices = {
   namespaces: { labels: () => Promise.resolve({}), get: () => Promise.resolve(undefined) },
-  resources: { equivalentsFor: (r) => [r], kindFor: (r) => ({ group: r.group, version: r.version, kind: 'ConfigMap' }) },
+  resources: { equivalentsFor: (r) => [r], kindFor: (r) => ({ group: r.group, version: r.version, kind: 'ConfigMap' }), convert: (_r, o) => o },
 };
 const configMaps: Obj[] = [
   { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'one', namespace: 'default' }, data: { tier: 'gold' } },

@@ -9,11 +9,14 @@
 // limit and the `?timeout=` it sends (whole seconds, rounded up) are what
 // is left; none left fails it at once as a timeout. The answer's warnings go to the request's
 // Warning headers and its audit annotations onto the attributes (keyed
-// `<webhook>/<key>`); a denial is the webhook's Status (errors.ts).
+// `<webhook>/<key>`); a denial is the webhook's Status (errors.ts). The
+// review carries the objects in the version the call is made in (the
+// request's, or those versioned.ts converted for an equivalent's).
 
 import { randomUUID } from 'node:crypto';
 import { WebhookCallError } from '../../auth/webhook/client.ts';
 import type { AdmissionAttributes } from '../chain.ts';
+import type { Obj } from '../../storage/interface.ts';
 import { admissionRequest, type RequestVersions } from '../matching/request.ts';
 import { denialError, dryRunUnsupported, WebhookCallFailure } from './errors.ts';
 import { markDenial } from './observe.ts';
@@ -54,13 +57,14 @@ export async function callWebhook(
   mutating: boolean,
   uidOf: () => string = randomUUID,
   now: () => number = Date.now,
+  objects: { object: Obj | null; oldObject: Obj | null } = attrs,
 ): Promise<WebhookResult> {
   const name = entry.name;
   if (attrs.dryRun && !NO_SIDE_EFFECTS.has(String(entry.hook.sideEffects))) throw dryRunUnsupported(name);
   const version = reviewVersionOf(Array.isArray(entry.hook.admissionReviewVersions) ? entry.hook.admissionReviewVersions : []);
   if (!version) throw new WebhookCallFailure(name, `could not create admission objects: ${NO_REVIEW_VERSION}`, 400);
   const uid = uidOf();
-  const body = reviewBody(version, admissionRequest(attrs, versions, uid), attrs.object, attrs.oldObject);
+  const body = reviewBody(version, admissionRequest(attrs, versions, uid), objects.object, objects.oldObject);
   const client = entry.client();
   // the webhook's own limit, or what is left of the request's when that is less
   const own = entry.timeoutSeconds * 1000;

@@ -16,7 +16,7 @@ type Behaviour = 'allow' | 'deny' | 'down' | 'timeout' | 'garbage' | 'label' | '
 
 const services: MatchServices = {
   namespaces: { labels: () => Promise.resolve({}), get: () => Promise.resolve(undefined) },
-  resources: { equivalentsFor: (r) => [r], kindFor: (r) => ({ group: r.group, version: r.version, kind: 'ConfigMap' }) },
+  resources: { equivalentsFor: (r) => [r], kindFor: (r) => ({ group: r.group, version: r.version, kind: 'ConfigMap' }), convert: (_r, o) => o },
 };
 
 const calls: string[] = [];

@@ -11,7 +11,10 @@
 // of the admission configuration kinds themselves never call webhooks
 // (upstream's exemption), so a broken webhook cannot lock them out. Each
 // call (with its patch, for a mutating webhook) is timed and reported to
-// the observer the services name (observe.ts).
+// the observer the services name (observe.ts). A webhook matched through
+// matchPolicy Equivalent is sent the objects converted into the version it
+// matched, and a mutating one's patch is converted back (versioned.ts);
+// its matchConditions see them in that version too.
 
 import { jsonEqual } from '../../api/json-equal.ts';
 import { errors } from '../../api/errors.ts';
@@ -27,6 +30,7 @@ import type { WebhookConfigs, WebhookEntry } from './configs.ts';
 import { failedClosed, WebhookCallFailure } from './errors.ts';
 import { applyWebhookPatch, identityError, identityOf } from './patch.ts';
 import { callOutcome, type WebhookObserver } from './observe.ts';
+import { convertBack, versionedObjects } from './versioned.ts';
 
 const EXEMPT = new Set([
   'mutatingwebhookconfigurations',
@@ -63,7 +67,9 @@ async function shouldCall(s: WebhookPluginServices, e: WebhookEntry, attrs: Admi
     throw errors.forbidden(gr, attrs.name, e.conditionsError);
   }
   if (e.conditions) {
-    const act = activation({ attrs, request: admissionRequest(attrs, outcome.versions), authorizer: s.authorizer });
+    const v = await versionedObjects(s.match.resources, attrs, outcome.versions);
+    const versioned = v.converted ? { ...attrs, object: v.object, oldObject: v.oldObject } : attrs;
+    const act = activation({ attrs: versioned, request: admissionRequest(attrs, outcome.versions), authorizer: s.authorizer });
     const r = evaluateMatchConditions(e.conditions, act, e.failurePolicy);
     if ('error' in r && r.error !== undefined) throw errors.forbidden(gr, attrs.name, r.error);
     if (!r.matches) return undefined;
@@ -110,9 +116,11 @@ export function mutatingWebhookPlugin(configs: WebhookConfigs, s: WebhookPluginS
           let failure: unknown;
           const started = performance.now();
           try {
-            const result = await callWebhook(e, attrs, versions, true);
+            const v = await versionedObjects(s.match.resources, attrs, versions);
+            const result = await callWebhook(e, attrs, versions, true, undefined, undefined, v);
             const before = identityOf(attrs.object);
-            if (result.patch) changed = applyWebhookPatch(e.name, attrs.object, result.patch, result.patchType);
+            if (result.patch) changed = applyWebhookPatch(e.name, v.object, result.patch, result.patchType);
+            if (changed && v.converted) await convertBack(s.match.resources, attrs, v.object!);
             const refused = changed ? identityError(attrs, before) : undefined;
             if (refused) throw refused;
           } catch (err) {
@@ -159,7 +167,7 @@ export function validatingWebhookPlugin(configs: WebhookConfigs, s: WebhookPlugi
           const started = performance.now();
           const observe = (err: unknown) => s.observer?.call(e.name, 'validating', attrs.operation, callOutcome(err, e.failurePolicy), (performance.now() - started) / 1000);
           try {
-            await callWebhook(e, attrs, versions, false);
+            await callWebhook(e, attrs, versions, false, undefined, undefined, await versionedObjects(s.match.resources, attrs, versions));
             observe(undefined);
             return undefined;
           } catch (err) {
