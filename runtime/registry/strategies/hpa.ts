@@ -6,13 +6,17 @@
 // or scale-down rules (and their missing fields) filled with the
 // controller's defaults. An object in autoscaling/v1 gets its version's
 // defaults declared with its conversion (api-specs/autoscaling_v1.json) and
-// none of these.
+// none of these. The rules read the object in the storage version's shape,
+// as upstream validates the internal object: a v1 object's metrics include
+// those its autoscaling.alpha.kubernetes.io/metrics annotation carries, and
+// their errors have v2's field paths (spec.metrics[i]...).
 
 import type { ResourceDef } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { type FieldError, fieldErrors } from '../../api/field-errors.ts';
 import { QuantityValue } from '../../cel/libs/quantity-parse.ts';
 import type { Strategy } from '../strategy.ts';
+import type { StrategyContext } from './context.ts';
 
 const SOURCES: Record<string, string> = { Object: 'object', Pods: 'pods', Resource: 'resource', ContainerResource: 'containerResource', External: 'external' };
 
@@ -86,7 +90,8 @@ export function defaultHpaV2(obj: Obj): void {
 
 const versionOf = (obj: Obj, def: ResourceDef) => (typeof obj.apiVersion === 'string' && obj.apiVersion.includes('/') ? obj.apiVersion.slice(obj.apiVersion.lastIndexOf('/') + 1) : def.version);
 
-export function hpaStrategy(def: ResourceDef, base: Strategy): Strategy {
+export function hpaStrategy(def: ResourceDef, base: Strategy, ctx?: StrategyContext): Strategy {
+  const stored = (obj: Obj) => (ctx?.toStorage ? ctx.toStorage(obj) : obj);
   return {
     ...base,
     defaults(obj) {
@@ -94,7 +99,7 @@ export function hpaStrategy(def: ResourceDef, base: Strategy): Strategy {
       if (versionOf(obj, def) === 'v2') defaultHpaV2(obj);
     },
     validate(obj) {
-      return [...base.validate(obj), ...validateMetricTargets(obj)];
+      return [...base.validate(obj), ...validateMetricTargets(stored(obj))];
     },
   };
 }
