@@ -13,7 +13,9 @@
 // cannot be read, a policy that does not compile) follow the policy's
 // failurePolicy. The admission configuration resources themselves are
 // exempt. Policies and bindings come from PolicyState,
-// which watches keep current.
+// which watches keep current. A policy matched through matchPolicy
+// Equivalent sees `object` and `oldObject` in the version it matched
+// (../matching/versioned.ts), as upstream converts the versioned attributes.
 
 import { ApiError, qualifiedResource } from '../../api/errors.ts';
 import type { Authorizer } from '../../authz/authorizer.ts';
@@ -22,6 +24,7 @@ import type { AdmissionAttributes, AdmissionPlugin } from '../chain.ts';
 import { activation } from '../matching/cel.ts';
 import { matchResources, type MatchResources, type MatchServices } from '../matching/index.ts';
 import { admissionRequest } from '../matching/request.ts';
+import { versionedObjects, withObjects } from '../matching/versioned.ts';
 import { requestNamespace } from '../matching/selectors.ts';
 import { compilePolicy, evaluatePolicy, type PolicyCompilation } from './evaluate.ts';
 import { collectParams, type ParamSource } from './params.ts';
@@ -187,6 +190,8 @@ export function validatingAdmissionPolicyPlugin(state: PolicyState, services: Po
         }
         const compiled = hook.compiled.policy;
         const request = admissionRequest(a, m.versions);
+        // converted once per policy, when one of its bindings is evaluated
+        let versioned: AdmissionAttributes | undefined;
         // the policy's audit annotation values over its bindings and params, each distinct value once
         const collected = new Map<string, string[]>();
         for (const binding of hook.bindings) {
@@ -213,7 +218,8 @@ export function validatingAdmissionPolicyPlugin(state: PolicyState, services: Po
           }
           const actions: string[] = Array.isArray(binding.spec?.validationActions) ? binding.spec.validationActions : [];
           for (const param of params) {
-            const act = activation({ attrs: a, request, authorizer: services.authorizer, namespaceObject, ...(compiled.hasParams ? { params: param } : {}) });
+            versioned ??= withObjects(a, await versionedObjects(services.match.resources, a, m.versions));
+            const act = activation({ attrs: versioned, request, authorizer: services.authorizer, namespaceObject, ...(compiled.hasParams ? { params: param } : {}) });
             const result = evaluatePolicy(compiled, act);
             for (const d of result.decisions) {
               if (d.action !== 'deny') continue;

@@ -11,7 +11,7 @@
 // Warning headers and its audit annotations onto the attributes (keyed
 // `<webhook>/<key>`); a denial is the webhook's Status (errors.ts). The
 // review carries the objects in the version the call is made in (the
-// request's, or those versioned.ts converted for an equivalent's).
+// request's, or those ../matching/versioned.ts converted for an equivalent's).
 
 import { randomUUID } from 'node:crypto';
 import { WebhookCallError } from '../../auth/webhook/client.ts';

@@ -13,7 +13,7 @@
 // call (with its patch, for a mutating webhook) is timed and reported to
 // the observer the services name (observe.ts). A webhook matched through
 // matchPolicy Equivalent is sent the objects converted into the version it
-// matched, and a mutating one's patch is converted back (versioned.ts);
+// matched, and a mutating one's patch is converted back (../matching/versioned.ts);
 // its matchConditions see them in that version too.
 
 import { jsonEqual } from '../../api/json-equal.ts';
@@ -30,7 +30,7 @@ import type { WebhookConfigs, WebhookEntry } from './configs.ts';
 import { failedClosed, WebhookCallFailure } from './errors.ts';
 import { applyWebhookPatch, identityError, identityOf } from './patch.ts';
 import { callOutcome, type WebhookObserver } from './observe.ts';
-import { convertBack, versionedObjects } from './versioned.ts';
+import { convertBack, versionedObjects, withObjects } from '../matching/versioned.ts';
 
 const EXEMPT = new Set([
   'mutatingwebhookconfigurations',
@@ -67,8 +67,7 @@ async function shouldCall(s: WebhookPluginServices, e: WebhookEntry, attrs: Admi
     throw errors.forbidden(gr, attrs.name, e.conditionsError);
   }
   if (e.conditions) {
-    const v = await versionedObjects(s.match.resources, attrs, outcome.versions);
-    const versioned = v.converted ? { ...attrs, object: v.object, oldObject: v.oldObject } : attrs;
+    const versioned = withObjects(attrs, await versionedObjects(s.match.resources, attrs, outcome.versions));
     const act = activation({ attrs: versioned, request: admissionRequest(attrs, outcome.versions), authorizer: s.authorizer });
     const r = evaluateMatchConditions(e.conditions, act, e.failurePolicy);
     if ('error' in r && r.error !== undefined) throw errors.forbidden(gr, attrs.name, r.error);

@@ -1,20 +1,21 @@
-// The objects a webhook is sent, in the version it is called with: a
+// The objects of an admission call in the version the call is made in: a
 // request matched through matchPolicy Equivalent (a rule written for another
 // version of the resource, or for a resource of another group stored with
-// it) is sent as the matched group, version and kind, and its object and
-// oldObject are converted into that version by their store's conversions,
-// as upstream's dispatchers convert the versioned attributes. A mutating
-// webhook's patch applies to the converted object; the result is converted
-// back into the version being admitted and replaces the object in place.
-// Matched as itself: the objects are the request's, nothing is copied. A
-// conversion that fails is a 500 (upstream's internal error).
+// it) is sent to a webhook, or evaluated by a policy, as the matched group,
+// version and kind, with its object and oldObject converted into that
+// version by their store's conversions, as upstream's dispatchers convert
+// the versioned attributes. A mutating webhook's patch applies to the
+// converted object; the result is converted back into the version being
+// admitted and replaces the object in place. Matched as itself: the objects
+// are the request's, nothing is copied. A conversion that fails is a 500
+// (upstream's internal error).
 
 import { ApiError, errors } from '../../api/errors.ts';
 import { groupVersion } from '../../api/keys.ts';
 import type { Obj } from '../../storage/interface.ts';
 import type { AdmissionAttributes } from '../chain.ts';
-import type { ResourceMapper } from '../matching/equivalents.ts';
-import type { RequestVersions } from '../matching/request.ts';
+import type { ResourceMapper } from './equivalents.ts';
+import type { RequestVersions } from './request.ts';
 
 export interface VersionedObjects {
   object: Obj | null;
@@ -37,6 +38,11 @@ async function convert(mapper: ResourceMapper, a: AdmissionAttributes, obj: Obj,
     if (err instanceof ApiError) throw err;
     throw errors.internal(`failed to convert object from ${String(obj.apiVersion)} to ${apiVersion}: ${(err as Error).message}`);
   }
+}
+
+/** The attributes with the objects of `v` (themselves when not converted). */
+export function withObjects(a: AdmissionAttributes, v: VersionedObjects): AdmissionAttributes {
+  return v.converted ? { ...a, object: v.object, oldObject: v.oldObject } : a;
 }
 
 /** The object and oldObject of the call in the version `versions` names. */

@@ -8,7 +8,9 @@
 // autoscaling/v2 sees a v1 write with v2's metrics (from v1's field and
 // annotation), and its patch of a v2-only field comes back to the v1 client
 // in the annotation. A validating webhook gets oldObject converted too, and
-// a webhook registered for the request's own version gets it as sent.
+// a webhook registered for the request's own version gets it as sent. A
+// ValidatingAdmissionPolicy for events.k8s.io/v1 reads a core Event's
+// message as `object.note`.
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -172,5 +174,35 @@ describe('webhooks matched through matchPolicy Equivalent', () => {
     expect(req.object.apiVersion).toBe('autoscaling/v2');
     expect(req.object.spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }]);
     expect(req.object.spec.targetCPUUtilizationPercentage).toBeUndefined();
+  });
+});
+
+describe('policies matched through matchPolicy Equivalent', () => {
+  it('a ValidatingAdmissionPolicy for events.k8s.io/v1 reads a core/v1 Event in that version', async () => {
+    const ns = 'eq-vap';
+    expect((await call('POST', '/api/v1/namespaces', { metadata: { name: ns, labels: { 'eq-vap': 'yes' } } })).status).toBe(201);
+    const p = await call('POST', `${GROUP}/validatingadmissionpolicies`, {
+      metadata: { name: 'eq-note' },
+      spec: {
+        failurePolicy: 'Fail',
+        matchConstraints: {
+          matchPolicy: 'Equivalent',
+          namespaceSelector: { matchLabels: { 'eq-vap': 'yes' } },
+          resourceRules: [{ apiGroups: ['events.k8s.io'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['events'] }],
+        },
+        validations: [{ expression: "object.note != 'forbidden note' && object.regarding.name == 'p1'", message: 'note is forbidden' }],
+      },
+    });
+    expect(p.status, JSON.stringify(p.json)).toBe(201);
+    const b = await call('POST', `${GROUP}/validatingadmissionpolicybindings`, { metadata: { name: 'eq-note' }, spec: { policyName: 'eq-note', validationActions: ['Deny'] } });
+    expect(b.status, JSON.stringify(b.json)).toBe(201);
+    const ev = (name: string, message: string) => ({ ...coreEvent(name), metadata: { name, namespace: ns }, involvedObject: { kind: 'Pod', name: 'p1', namespace: ns }, message });
+    const denied = await eventually(async () => {
+      const r = await call('POST', `/api/v1/namespaces/${ns}/events?dryRun=All`, ev('vap-probe', 'forbidden note'));
+      return r.status === 201 ? undefined : r;
+    }, 'the policy in effect');
+    expect(denied.json.message).toBe(`events "vap-probe" is forbidden: ValidatingAdmissionPolicy 'eq-note' with binding 'eq-note' denied request: note is forbidden`);
+    const allowed = await call('POST', `/api/v1/namespaces/${ns}/events`, ev('vap-fine', 'a fine note'));
+    expect(allowed.status, JSON.stringify(allowed.json)).toBe(201);
   });
 });

@@ -1,12 +1,12 @@
-// The objects of a webhook call in its matched version, over a fake mapper
+// The objects of an admission call in its matched version, over a fake mapper
 // whose "conversion" renames message ⇄ note: the request's own objects when
 // matched as itself, converted copies when matched as an equivalent, a
 // patched copy converted back in place, and a failed conversion as a 500.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/errors.ts';
 import type { AdmissionAttributes } from '../chain.ts';
-import type { ResourceMapper } from '../matching/equivalents.ts';
-import type { RequestVersions } from '../matching/request.ts';
+import type { ResourceMapper } from './equivalents.ts';
+import type { RequestVersions } from './request.ts';
 import type { Obj } from '../../storage/interface.ts';
 import { convertBack, versionedObjects } from './versioned.ts';
 
