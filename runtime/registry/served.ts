@@ -87,6 +87,16 @@ function strategyContext(storageDef: ResourceDef, versions: ResourceDef[]): Stra
   return { toStorage: (obj) => convertDeclared(obj, storage, byApiVersion) };
 }
 
+/**
+ * Field-selector attributes read in the storage version's shape: an object
+ * stored in another version (by an earlier layout: events.k8s.io Events in
+ * core's etcd directory) is selected by its fields as converted, as upstream
+ * decodes every stored object before selecting.
+ */
+function attrsInStorageShape(attrs: (obj: Obj) => ObjectAttrs, storageVersion: string, toStorage: (obj: Obj) => Obj): (obj: Obj) => ObjectAttrs {
+  return (obj) => attrs(obj.apiVersion && obj.apiVersion !== storageVersion ? toStorage(obj) : obj);
+}
+
 /** The store of one group and resource, over the version it is stored in; `versions` are its built-in versions (several: converted). */
 function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, services?: WriteServices, conversion?: Conversion, versions?: ResourceDef[]): RegistryStore {
   const subs: Record<string, SubresourceStrategy> = {};
@@ -95,15 +105,20 @@ function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, service
     if (s.name === 'scale') subs.scale = scaleStrategy(storageDef);
   }
   const declaredDefaults = versions ? versionDefaultsOf(versions) : undefined;
-  const plain = strategyFor(storageDef, defaultStrategy(storageDef), versions ? strategyContext(storageDef, versions) : undefined);
+  const ctx = versions ? strategyContext(storageDef, versions) : undefined;
+  const plain = strategyFor(storageDef, defaultStrategy(storageDef), ctx);
   const generic = declaredDefaults ? withVersionDefaults(plain, declaredDefaults) : plain;
   const strategy = storageDef.custom && services?.customResources ? customResourceStrategy(storageDef, generic, services.customResources) : generic;
   Object.assign(subs, strategy.subresources ?? {});
-  const stored = storageFor(keyRootOf(storageDef), attrsFor(storageDef, storageFor));
+  const plainAttrs = attrsFor(storageDef, storageFor);
+  const attrs = ctx?.toStorage ? attrsInStorageShape(plainAttrs, groupVersion(storageDef.group, storageDef.version), ctx.toStorage) : plainAttrs;
+  const stored = storageFor(keyRootOf(storageDef), attrs);
   // a custom resource reads pruned and defaulted by the schema of the version it is stored in (as it is now)
   const readDefaults = storageDef.custom ? readsOf(storageDef, services?.customResources, conversion?.versions) : undefined;
   const storage = readDefaults ? withReadDefaults(stored, readDefaults) : stored;
   const store = new RegistryStore(storageDef, storage, strategy, subs, services);
+  // the predicates of its requests select with the same attributes as its watch cache
+  if (ctx?.toStorage) store.attrs = attrs;
   if (conversion) {
     store.converter = conversion.converter;
     store.storageVersion = conversion.storageVersion;

@@ -5,7 +5,9 @@
 // under core's key in core's shape with their uid and creation time, and
 // the old keys are gone; an Event of the same name already under core's key
 // is kept. A second start finds nothing to move; on etcd two replicas start
-// at once over the same keys.
+// at once over the same keys. An events.k8s.io Event that an even earlier
+// layout put in core's own directory (etcd's `/registry/events/`, shared by
+// both groups then) is selected by field selectors of both groups.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +57,7 @@ async function seed(opts: OpenStorageOptions): Promise<void> {
     await st.base.create(`${OLD}${NS}/moved`, oldEvent('moved', 'old-uid-1'));
     await st.base.create(`${OLD}${NS}/taken`, oldEvent('taken', 'old-uid-2'));
     await st.base.create(`/registry/core/events/${NS}/taken`, coreEvent);
+    await st.base.create(`/registry/core/events/${NS}/shared`, oldEvent('shared', 'old-uid-3'));
   } finally {
     await st.close();
   }
@@ -83,7 +86,12 @@ async function check(s: RunningServer): Promise<void> {
   expect(taken.json).toMatchObject({ message: 'the core one', metadata: { uid: 'core-uid' } });
   expect((await s.storage.base.list(OLD)).items).toEqual([]);
   const list = await call('GET', `/apis/events.k8s.io/v1/namespaces/${NS}/events`);
-  expect(list.json.items.map((i: Json) => i.metadata.name).sort()).toEqual(expect.arrayContaining(['moved', 'taken']));
+  expect(list.json.items.map((i: Json) => i.metadata.name).sort()).toEqual(['moved', 'shared', 'taken']);
+  // selected by their fields as stored in core's shape, whatever version they were stored in
+  const byCore = await call('GET', `/api/v1/namespaces/${NS}/events?fieldSelector=involvedObject.name=p1`);
+  expect(byCore.json.items.map((i: Json) => i.metadata.name).sort()).toEqual(['moved', 'shared']);
+  const byGroup = await call('GET', `/apis/events.k8s.io/v1/namespaces/${NS}/events?fieldSelector=regarding.name=p1`);
+  expect(byGroup.json.items.map((i: Json) => `${i.metadata.name}:${i.note}`).sort()).toEqual(['moved:note of moved', 'shared:note of shared']);
 }
 
 const dirs: string[] = [];
@@ -138,7 +146,7 @@ describe.skipIf(!etcdAvailable())('moving old events.k8s.io Event keys on etcd',
         return (body.kvs ?? []).map((kv) => Buffer.from(kv.key, 'base64').toString());
       };
       expect(await keys('/registry/events.k8s.io/')).toEqual([]);
-      expect(await keys(`/registry/events/${NS}/`)).toEqual([`/registry/events/${NS}/moved`, `/registry/events/${NS}/taken`]);
+      expect(await keys(`/registry/events/${NS}/`)).toEqual([`/registry/events/${NS}/moved`, `/registry/events/${NS}/shared`, `/registry/events/${NS}/taken`]);
     } finally {
       await Promise.all(replicas.map((s) => s.stop()));
     }
