@@ -2,8 +2,9 @@
 // handled-calls counters on /metrics): a ConfigMap or a Pod created through
 // the server is one Txn and no Range (admission reads the watch cache as
 // upstream's plugins read their listers; the create's revision comes from
-// the Txn's answer, nothing is read back), and creates sent together reach
-// etcd together. And NamespaceLifecycle, which reads its namespace from the
+// the Txn's answer, nothing is read back), a Service one more Txn for its
+// cluster IP (the range's write starts from what it stored last, no read),
+// and creates sent together reach etcd together. And NamespaceLifecycle, which reads its namespace from the
 // cache first, on etcd and on SQLite: a create into a namespace made a
 // moment ago (on etcd also through another server on the same etcd) is
 // admitted at once; into one deleted a moment ago, or one that does not
@@ -31,6 +32,7 @@ const send = (s: RunningServer, method: string, path: string, body?: unknown) =>
   s.app.request(path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
 const configMap = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { key: 'value' } });
 const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'x' }] } });
+const service = (name: string) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { ports: [{ port: 80 }] } });
 const namespace = (name: string, finalizers?: string[]) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, ...(finalizers ? { finalizers } : {}) } });
 
 async function created(s: RunningServer, path: string, body: unknown): Promise<void> {
@@ -51,6 +53,7 @@ describe.skipIf(!etcdAvailable())('the etcd calls of a create', () => {
     // the first of each kind primes the caches admission reads (and waits for the namespace's default ServiceAccount)
     await created(s, '/api/v1/namespaces/rpc/configmaps', configMap('warm'));
     await created(s, '/api/v1/namespaces/rpc/pods', pod('warm'));
+    await created(s, '/api/v1/namespaces/rpc/services', service('warm'));
   });
   afterAll(async () => {
     await s?.stop();
@@ -67,6 +70,17 @@ describe.skipIf(!etcdAvailable())('the etcd calls of a create', () => {
     expect(delta(before, after, 'Txn')).toBeGreaterThanOrEqual(n);
     expect(delta(before, after, 'Txn')).toBeLessThanOrEqual(n + SLACK);
     // a consistent read per create (a Range each) would be n
+    expect(delta(before, after, 'Range')).toBeLessThanOrEqual(SLACK / 2);
+  });
+
+  it('Services: the cluster IP allocation (a Txn on the range, no Range) and the create', async () => {
+    const n = 10;
+    const before = await kvCalls(etcd);
+    for (let i = 0; i < n; i++) await created(s, '/api/v1/namespaces/rpc/services', service(`seq-${i}`));
+    const after = await kvCalls(etcd);
+    expect(delta(before, after, 'Txn')).toBeGreaterThanOrEqual(2 * n);
+    expect(delta(before, after, 'Txn')).toBeLessThanOrEqual(2 * n + SLACK);
+    // the range's write starts from what it stored last; a read of the range per create would be n
     expect(delta(before, after, 'Range')).toBeLessThanOrEqual(SLACK / 2);
   });
 
