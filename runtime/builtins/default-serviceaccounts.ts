@@ -12,6 +12,7 @@ import type { ApiIndex } from '../registry/served.ts';
 import { SERVICE_ACCOUNT_CONTROLLER_WRITER } from '../registry/write-services.ts';
 import type { Obj } from '../storage/interface.ts';
 import { startWatchLoop, type WatchLoop } from './watch-loop.ts';
+import { cachedGet } from '../admission/lister.ts';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
 
@@ -61,9 +62,10 @@ export async function awaitAccount(store: Pick<RegistryStore, 'list' | 'watch'>,
 export function serviceAccountSource(api: ApiIndex, awaitDefault: boolean, waitMs = AWAIT_ACCOUNT_MS): ServiceAccountSource {
   const store = () => api.lookup('', 'v1', 'serviceaccounts')?.store;
   const source: ServiceAccountSource = {
+    // from the watch cache as it stands, live when it misses (as upstream's plugin reads its lister)
     async get(namespace, name) {
       const s = store();
-      return s ? getOrUndefined(s, namespace, name) : undefined;
+      return s ? cachedGet(s, namespace, name) : undefined;
     },
   };
   if (awaitDefault) {

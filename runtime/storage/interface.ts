@@ -273,6 +273,13 @@ export interface WatchStream extends AsyncIterable<WatchEvent> {
  */
 export type UpdateFunc = (current: Obj | null) => Obj | Promise<Obj>;
 
+export interface GuaranteedUpdateOptions {
+  preconditions?: Preconditions;
+  ignoreNotFound?: boolean;
+  tryUpdate: UpdateFunc;
+  cached?: Obj;
+}
+
 export interface Storage {
   /** Store a new object; sets metadata.resourceVersion on the returned copy. KeyExistsError if present. */
   create(key: string, obj: Obj): Promise<Obj>;
@@ -283,15 +290,12 @@ export interface Storage {
    * Read, apply tryUpdate, write conditionally; on a concurrent write re-read
    * and retry. With ignoreNotFound a missing object is passed as null (create).
    * An update that changes nothing is not written (returns the current object).
+   * With `cached` (the object as the caller last had it from storage, with its
+   * resourceVersion: upstream's cachedExistingObject) the first try starts
+   * from it instead of a read; when it proves stale (the write conflicts, a
+   * precondition fails, or nothing would change) the object is read and tried again.
    */
-  guaranteedUpdate(
-    key: string,
-    opts: {
-      preconditions?: Preconditions;
-      ignoreNotFound?: boolean;
-      tryUpdate: UpdateFunc;
-    },
-  ): Promise<Obj>;
+  guaranteedUpdate(key: string, opts: GuaranteedUpdateOptions): Promise<Obj>;
   /**
    * Delete; validateDeletion may throw to refuse (e.g. a finalizer check).
    * Returns the last state of the object.

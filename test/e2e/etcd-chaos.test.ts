@@ -25,10 +25,9 @@
 // ambiguous "request timed out" around the lost leader) reads the object and
 // writes again only if the write was not applied, as a careful client does,
 // so the sequence numbers of an object are exactly its applied writes.
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ETCD_SKIP_MESSAGE, etcdAvailable } from '../support/etcd.ts';
-import { startEtcdCluster, type TestEtcdCluster } from '../support/etcd-cluster.ts';
+import { startEtcdCluster, stopServersAndCluster, type TestEtcdCluster } from '../support/etcd-cluster.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 
 if (!etcdAvailable()) console.warn(ETCD_SKIP_MESSAGE);
@@ -134,13 +133,7 @@ describe.skipIf(!etcdAvailable())('two servers on a three-member etcd cluster, a
   beforeAll(async () => {
     cluster = await startEtcdCluster();
   }, 90_000);
-  afterAll(async () => {
-    for (const s of servers) {
-      if (s.proc.exitCode === null && s.proc.signalCode === null) await s.kill();
-      rmSync(s.dataDir, { recursive: true, force: true });
-    }
-    await cluster?.stop();
-  });
+  afterAll(() => stopServersAndCluster(servers, cluster));
 
   it('loses no acknowledged write and the survivor watchers see every write in order', { timeout: 600_000 }, async () => {
     const args = ['--etcd-servers', cluster.endpoints, '--insecure-serve-http', '--authorization-mode', 'AlwaysAllow'];

@@ -3,10 +3,9 @@
 // again on the same cluster lists every create that was acknowledged, each
 // with the data it was written with. (The SQLite counterpart kills the KV
 // writer, test/storage/crash.test.ts, and the server, test/e2e/lifecycle.test.ts.)
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ETCD_SKIP_MESSAGE, etcdAvailable } from '../support/etcd.ts';
-import { startEtcdCluster, type TestEtcdCluster } from '../support/etcd-cluster.ts';
+import { startEtcdCluster, stopServersAndCluster, type TestEtcdCluster } from '../support/etcd-cluster.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { serverFetch } from '../support/server-fetch.ts';
 
@@ -18,13 +17,7 @@ describe.skipIf(!etcdAvailable())('server on a three-member etcd cluster, killed
   beforeAll(async () => {
     cluster = await startEtcdCluster();
   }, 90_000);
-  afterAll(async () => {
-    for (const s of servers) {
-      if (s.proc.exitCode === null && s.proc.signalCode === null) await s.kill();
-      rmSync(s.dataDir, { recursive: true, force: true });
-    }
-    await cluster?.stop();
-  });
+  afterAll(() => stopServersAndCluster(servers, cluster));
 
   it('keeps every acknowledged create across kill -9 of the server', { timeout: 180_000 }, async () => {
     const args = ['--etcd-servers', cluster.endpoints];

@@ -5,12 +5,13 @@
 // back as the same object; a value stored as JSON (an older data directory)
 // still reads; a watch sees the same objects a read does; an update that
 // changes nothing is not written even though protobuf gives keys back in
-// another order. Skipped (with a message) where no etcd binary exists; the
+// another order; the watch events of writes made here take the text the
+// write answered with instead of decoding the protobuf again. Skipped (with a message) where no etcd binary exists; the
 // protoc checks also need protoc and the reference protos.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ETCD_SKIP_MESSAGE, etcdAvailable, startEtcd, type TestEtcd } from '../support/etcd.ts';
 import { openStorage, type OpenedStorage } from '../../runtime/storage/factory.ts';
 import type { EtcdKV } from '../../runtime/storage/etcd/etcd-kv.ts';
@@ -125,5 +126,25 @@ describe.skipIf(!etcdAvailable())('values in etcd', () => {
     const second = await it.next();
     expect(second.value.object).toEqual(changed);
     w.stop();
+  });
+
+  it('the watch events of writes made here are not decoded again', async () => {
+    const key = '/registry/core/configmaps/default/d';
+    const decode = vi.spyOn(kv.values, 'decode');
+    try {
+      const created = await s.base.create(key, { ...configMap, metadata: { ...configMap.metadata, name: 'd' } });
+      const changed = await s.base.guaranteedUpdate(key, { tryUpdate: (cur) => ({ ...cur!, data: { a: '4' } }) });
+      // the update's read of the live value, and the text each write answers with
+      const byWrites = decode.mock.calls.length;
+      const w = await s.base.watch(key, { recursive: false, resourceVersion: String(Number(created.metadata.resourceVersion) - 1) });
+      const it = w[Symbol.asyncIterator]();
+      expect((await it.next()).value.object).toEqual(created);
+      expect((await it.next()).value.object).toEqual(changed);
+      w.stop();
+      // the ADDED event, the MODIFIED one and its previous value: none decoded
+      expect(decode.mock.calls.length).toBe(byWrites);
+    } finally {
+      decode.mockRestore();
+    }
   });
 });

@@ -443,6 +443,34 @@ export function describeStorageSuite(name: string, open: () => Promise<StorageFi
       ).rejects.toThrow('refused');
     });
 
+    it("updates from the caller's cached copy, reading only when it proves stale", async () => {
+      const v1 = await s.create(key('ns', 'c'), cm('ns', 'c', {}, { n: '1' }));
+      const inc = (cur: Obj | null) => ({ ...cur!, data: { n: String(Number(cur!.data.n) + 1) } });
+      const seen: string[] = [];
+      const recordingInc = (cur: Obj | null) => {
+        seen.push(cur!.data.n);
+        return inc(cur);
+      };
+      // current: one try, from the copy
+      const v2 = await s.guaranteedUpdate(key('ns', 'c'), { cached: v1, tryUpdate: recordingInc });
+      expect([v2.data.n, seen]).toEqual(['2', ['1']]);
+      // stale (v1 again): the write conflicts, the object is read and the update tried on it
+      seen.length = 0;
+      const v3 = await s.guaranteedUpdate(key('ns', 'c'), { cached: v1, tryUpdate: recordingInc });
+      expect([v3.data.n, seen]).toEqual(['3', ['1', '2']]);
+      // a stale copy on which nothing would change: read, and the change made on the stored object
+      const v4 = await s.guaranteedUpdate(key('ns', 'c'), { cached: v3, tryUpdate: (cur) => ({ ...cur!, data: { n: '1' } }) });
+      const v5 = await s.guaranteedUpdate(key('ns', 'c'), { cached: { ...v3, data: { n: '1' } }, tryUpdate: (cur) => ({ ...cur!, data: { n: '3' } }) });
+      expect(Number(v5.metadata.resourceVersion)).toBeGreaterThan(Number(v4.metadata.resourceVersion));
+      expect((await s.get(key('ns', 'c')))!.data.n).toBe('3');
+      // a precondition the stale copy fails but the stored object meets
+      const v6 = await s.guaranteedUpdate(key('ns', 'c'), { cached: v1, preconditions: { resourceVersion: v5.metadata.resourceVersion }, tryUpdate: inc });
+      expect(v6.data.n).toBe('4');
+      // a copy of an object deleted since: NotFound, as without one
+      await s.delete(key('ns', 'c'));
+      await expect(s.guaranteedUpdate(key('ns', 'c'), { cached: v6, tryUpdate: inc })).rejects.toBeInstanceOf(NotFoundError);
+    });
+
     it('deletes with preconditions and validation, returning the last state', async () => {
       await s.create(key('ns', 'a'), cm('ns', 'a', {}, { v: '1' }));
       await expect(s.delete(key('ns', 'a'), { preconditions: { uid: 'x' } })).rejects.toBeInstanceOf(PreconditionError);

@@ -6,12 +6,14 @@
 // started again on its ports and data (it rejoins as the member it was).
 // stop() kills every member still running and removes the data; a test calls
 // it from afterAll or finally, and a process exit kills what is left, so a
-// failing test leaves no etcd behind.
+// failing test leaves no etcd behind. stopServersAndCluster() is the teardown
+// of server processes started on a cluster and of the cluster.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { etcdBinary, freePort } from './etcd.ts';
+import { etcdBinary, freePort, healthy, memberArgs } from './etcd.ts';
+import type { ServerProcess } from './server-process.ts';
 
 export interface ClusterMember {
   name: string;
@@ -54,16 +56,6 @@ function track(p: ChildProcess): void {
   }
 }
 
-async function healthy(url: string): Promise<boolean> {
-  try {
-    const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) });
-    const body = (await res.json()) as { health?: string };
-    return res.ok && body.health === 'true';
-  } catch {
-    return false;
-  }
-}
-
 function exited(p: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (p.exitCode !== null || p.signalCode !== null) return resolve();
@@ -89,39 +81,16 @@ export async function startEtcdCluster(opts: { size?: number; quotaBytes?: numbe
   const procs: (ChildProcess | undefined)[] = new Array(size).fill(undefined);
   const outs: string[] = new Array(size).fill('');
 
-  const args = (i: number): string[] => {
-    const url = `http://127.0.0.1:${ports[i].client}`;
-    const peer = `http://127.0.0.1:${ports[i].peer}`;
-    return [
-      '--name',
-      names[i],
-      '--data-dir',
-      join(dataDir, names[i]),
-      '--listen-client-urls',
-      url,
-      '--advertise-client-urls',
-      url,
-      '--listen-peer-urls',
-      peer,
-      '--initial-advertise-peer-urls',
-      peer,
-      '--initial-cluster',
+  const args = (i: number): string[] =>
+    memberArgs({
+      name: names[i],
+      dataDir: join(dataDir, names[i]),
+      url: `http://127.0.0.1:${ports[i].client}`,
+      peer: `http://127.0.0.1:${ports[i].peer}`,
       initialCluster,
-      '--initial-cluster-token',
-      token,
-      '--initial-cluster-state',
-      'new',
-      '--quota-backend-bytes',
-      String(opts.quotaBytes ?? 256 * 1024 * 1024),
-      // loopback: a short heartbeat and election so that a lost leader is replaced quickly
-      '--heartbeat-interval',
-      '50',
-      '--election-timeout',
-      '500',
-      '--logger=zap',
-      '--log-level=error',
-    ];
-  };
+      quotaBytes: opts.quotaBytes ?? 256 * 1024 * 1024,
+      cluster: { token },
+    });
   const launch = (i: number): void => {
     const p = spawn(etcdBinary(), args(i), { stdio: ['ignore', 'pipe', 'pipe'] });
     track(p);
@@ -209,4 +178,18 @@ export async function startEtcdCluster(opts: { size?: number; quotaBytes?: numbe
     throw err;
   }
   return cluster;
+}
+
+/**
+ * The teardown of server processes started on a cluster with their data
+ * directories kept (keepDataDir), and of the cluster: every server still
+ * running is killed (SIGKILL: a test of failures may leave one half-stopped),
+ * each data directory removed, then the cluster stopped.
+ */
+export async function stopServersAndCluster(servers: ServerProcess[], cluster: TestEtcdCluster | undefined): Promise<void> {
+  for (const s of servers) {
+    if (s.proc.exitCode === null && s.proc.signalCode === null) await s.kill();
+    rmSync(s.dataDir, { recursive: true, force: true });
+  }
+  await cluster?.stop();
 }

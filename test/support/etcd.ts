@@ -3,7 +3,8 @@
 // quota; waited for until /health answers; stopped with SIGTERM (then
 // SIGKILL) and its data directory removed. etcdAvailable() tells whether an
 // etcd binary exists, so that tests skip with a clear message where it does
-// not (CI installs one: etcdRequired() is true there).
+// not (CI installs one: etcdRequired() is true there). memberArgs() builds
+// the flags of a member, alone here or one of etcd-cluster.ts's members.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
@@ -60,7 +61,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function healthy(url: string): Promise<boolean> {
+/** Whether the member at a client URL answers /health with health true. */
+export async function healthy(url: string): Promise<boolean> {
   try {
     const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) });
     const body = (await res.json()) as { health?: string };
@@ -70,32 +72,38 @@ async function healthy(url: string): Promise<boolean> {
   }
 }
 
+export interface MemberFlags {
+  name: string;
+  /** The member's own data directory. */
+  dataDir: string;
+  /** Client and peer URLs (http://127.0.0.1:<port>). */
+  url: string;
+  peer: string;
+  /** Every member as name=peerURL, comma-separated. */
+  initialCluster: string;
+  quotaBytes: number;
+  /** A cluster of several members: its token, and a short heartbeat and election (loopback) so that a lost leader is replaced quickly. */
+  cluster?: { token: string };
+}
+
+/** The command-line flags of one test member, alone or in a cluster. */
+export function memberArgs(m: MemberFlags): string[] {
+  const args = ['--name', m.name, '--data-dir', m.dataDir, '--listen-client-urls', m.url, '--advertise-client-urls', m.url];
+  args.push('--listen-peer-urls', m.peer, '--initial-advertise-peer-urls', m.peer, '--initial-cluster', m.initialCluster);
+  if (m.cluster) args.push('--initial-cluster-token', m.cluster.token, '--initial-cluster-state', 'new');
+  args.push('--quota-backend-bytes', String(m.quotaBytes));
+  if (m.cluster) args.push('--heartbeat-interval', '50', '--election-timeout', '500');
+  args.push('--logger=zap', '--log-level=error');
+  return args;
+}
+
 export async function startEtcd(opts: { quotaBytes?: number } = {}): Promise<TestEtcd> {
   const dataDir = mkdtempSync(join(tmpdir(), 'specserver-etcd-'));
   const clientPort = await freePort();
   const peerPort = await freePort();
   const url = `http://127.0.0.1:${clientPort}`;
   const peer = `http://127.0.0.1:${peerPort}`;
-  const args = [
-    '--name',
-    'test',
-    '--data-dir',
-    join(dataDir, 'member'),
-    '--listen-client-urls',
-    url,
-    '--advertise-client-urls',
-    url,
-    '--listen-peer-urls',
-    peer,
-    '--initial-advertise-peer-urls',
-    peer,
-    '--initial-cluster',
-    `test=${peer}`,
-    '--quota-backend-bytes',
-    String(opts.quotaBytes ?? 64 * 1024 * 1024),
-    '--logger=zap',
-    '--log-level=error',
-  ];
+  const args = memberArgs({ name: 'test', dataDir: join(dataDir, 'member'), url, peer, initialCluster: `test=${peer}`, quotaBytes: opts.quotaBytes ?? 64 * 1024 * 1024 });
   let out = '';
   let proc!: ChildProcess;
   const launch = async (): Promise<void> => {

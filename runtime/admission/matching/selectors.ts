@@ -1,7 +1,9 @@
 // namespaceSelector and objectSelector of webhooks and admission policies,
 // as upstream's predicates/namespace and predicates/object matchers:
 // - namespaceSelector is compared with the labels of the request's
-//   namespace, read live; a Namespace being created or updated is compared
+//   namespace, read from the watch cache as it stands (live when the cache
+//   does not have it: ../lister.ts), as upstream reads its namespace
+//   lister; a Namespace being created or updated is compared
 //   by its own labels; a cluster-scoped object (other than a Namespace)
 //   always matches; an empty selector matches everything; a namespace that
 //   does not exist is its 404;
@@ -13,6 +15,7 @@ import { isEmptySelector, selectorMatches, type LabelSelectorObject } from '../.
 import type { ApiIndex } from '../../registry/served.ts';
 import type { Obj } from '../../storage/interface.ts';
 import type { AdmissionAttributes } from '../chain.ts';
+import { cachedGet } from '../lister.ts';
 
 /** Reads a namespace's labels; undefined when there is no such namespace. */
 export interface NamespaceSource {
@@ -25,12 +28,7 @@ export function apiNamespaceSource(api: ApiIndex): NamespaceSource {
   const get = async (name: string): Promise<Obj | undefined> => {
     const store = api.lookup('', 'v1', 'namespaces')?.store;
     if (!store) return undefined;
-    try {
-      return await store.get('', name);
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 404) return undefined;
-      throw err;
-    }
+    return cachedGet(store, '', name);
   };
   return {
     get,

@@ -1,13 +1,13 @@
 // The cluster-scoped objects an admission plugin consults (PriorityClasses,
 // StorageClasses, RuntimeClasses, IngressClasses), read through the
 // resource's registry store: with the watch cache on (the default), gets
-// and lists are answered from the cache that one watch keeps current, as
-// upstream's plugins read informer listers. A resource not served reads as
-// empty; a missing object as undefined.
+// and lists are answered from the cache as it stands, as upstream's plugins
+// read informer listers (a get that misses is read live: ../lister.ts). A
+// resource not served reads as empty; a missing object as undefined.
 
-import { ApiError } from '../../api/errors.ts';
 import type { Obj } from '../../storage/interface.ts';
 import type { ApiIndex } from '../../registry/served.ts';
+import { cachedGet, cachedList } from '../lister.ts';
 
 /** A set of cluster-scoped objects of one resource. */
 export interface ClusterObjects {
@@ -20,17 +20,11 @@ export function clusterObjects(api: ApiIndex, group: string, version: string, re
   return {
     async get(name) {
       const s = store();
-      if (!s) return undefined;
-      try {
-        return await s.get('', name);
-      } catch (err) {
-        if (err instanceof ApiError && err.code === 404) return undefined;
-        throw err;
-      }
+      return s ? cachedGet(s, '', name) : undefined;
     },
     async list() {
       const s = store();
-      return s ? (await s.list('', {})).items : [];
+      return s ? cachedList(s, '') : [];
     },
   };
 }

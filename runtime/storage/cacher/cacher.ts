@@ -24,13 +24,13 @@ import {
   type EncodedListResult,
   type EncodedObject,
   type GetOptions,
+  type GuaranteedUpdateOptions,
   type ListOptions,
   type ListResult,
   type Obj,
   type ObjectAttrs,
   type Preconditions,
   type Storage,
-  type UpdateFunc,
   type WatchEvent,
   type WatchOptions,
   type WatchStream,
@@ -441,7 +441,7 @@ export class Cacher implements Storage {
     return this.inner.create(key, obj);
   }
 
-  guaranteedUpdate(key: string, opts: { preconditions?: Preconditions; ignoreNotFound?: boolean; tryUpdate: UpdateFunc }): Promise<Obj> {
+  guaranteedUpdate(key: string, opts: GuaranteedUpdateOptions): Promise<Obj> {
     return this.inner.guaranteedUpdate(key, opts);
   }
 

@@ -6,7 +6,9 @@
 // lays them out (key-layout.ts), values as it stores them (value-codec.ts:
 // protobuf in the `k8s\0` envelope for the kinds that have a message, JSON
 // for the rest); the KV contract's values stay JSON text. What a write
-// returns is the value as a read will give it (decoded from what was stored).
+// returns is the value as a read will give it (decoded from what was stored),
+// and its watch event takes that text rather than decoding it again
+// (written-values.ts).
 //
 // etcd has no call that reads the compacted revision. This store keeps the
 // highest one it learnt of (its own compactions, the compacted revision a
@@ -42,6 +44,7 @@ import { KeyLayout, prefixEnd } from './key-layout.ts';
 import { EtcdWatch, toKeyValue } from './etcd-watch.ts';
 import { MemberHealth, retryableRead, unsent } from './endpoints.ts';
 import { JSON_VALUES, type ValueCodec } from './value-codec.ts';
+import { WrittenValues } from './written-values.ts';
 
 /** The key kube-apiserver's compactor keeps at the root of etcd (value: the revision compacted to). */
 export const COMPACT_REV_KEY = 'compact_rev_key';
@@ -79,6 +82,8 @@ export class EtcdKV implements KV {
   /** How many times a call may be sent (members + 1: every member once, and one more after a pass-over expired). */
   private attempts: number;
   private timeoutMs: number;
+  /** What this store wrote lately (protobuf values only: JSON text reads as it is). */
+  private written?: WrittenValues;
 
   constructor(
     readonly client: Etcd3,
@@ -88,6 +93,7 @@ export class EtcdKV implements KV {
     this.attempts = Math.max(2, opts.endpoints.length + 1);
     this.timeoutMs = opts.requestTimeoutMs ?? 10_000;
     this.values = opts.values ?? JSON_VALUES;
+    if (this.values !== JSON_VALUES) this.written = new WrittenValues();
   }
 
   /** Reads compact_rev_key once, so that a store opened after a compaction knows it. */
@@ -151,7 +157,7 @@ export class EtcdKV implements KV {
     const res = await this.txn([{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }], [{ request_put: { key: k, value: stored } }]);
     if (!res.succeeded) throw new KeyExistsError(key);
     const rev = Number(res.header.revision);
-    return { key, value: this.asRead(value, stored), createRevision: rev, modRevision: rev };
+    return { key, value: this.asRead(key, rev, value, stored), createRevision: rev, modRevision: rev };
   }
 
   async update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
@@ -165,7 +171,7 @@ export class EtcdKV implements KV {
     if (!res.succeeded) throw this.casFailure(key, res);
     const prev = res.responses[0].response_put.prev_kv;
     const rev = Number(res.header.revision);
-    return { key, value: this.asRead(value, stored), createRevision: prev ? Number(prev.create_revision) : rev, modRevision: rev };
+    return { key, value: this.asRead(key, rev, value, stored), createRevision: prev ? Number(prev.create_revision) : rev, modRevision: rev };
   }
 
   async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
@@ -181,9 +187,12 @@ export class EtcdKV implements KV {
     return { key, value: this.values.decode(prev.value), createRevision: Number(prev.create_revision), modRevision: Number(res.header.revision) };
   }
 
-  /** The JSON a read of a value just written gives: the text itself when it was stored as text. */
-  private asRead(value: string, stored: Buffer): string {
-    return this.values === JSON_VALUES ? value : this.values.decode(stored);
+  /** The JSON a read of a value just written at key and revision gives: the text itself when it was stored as text. */
+  private asRead(key: string, revision: number, value: string, stored: Buffer): string {
+    if (!this.written) return value;
+    const json = this.values.decode(stored);
+    this.written.remember(key, revision, json);
+    return json;
   }
 
   watch(prefix: string, opts: KVWatchOptions): KVWatcher {
@@ -203,6 +212,7 @@ export class EtcdKV implements KV {
       },
       noteCompacted: (rev) => this.noteCompacted(rev),
       values: this.values,
+      written: this.written,
     });
     this.watchers.add(w);
     const watcher: KVWatcher = {

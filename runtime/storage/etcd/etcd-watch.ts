@@ -8,6 +8,7 @@
 import type { IWatchResponse, IWatchRequest, IKeyValue } from 'etcd3';
 import { CompactedError, type KVEvent, type KVWatcher, type KVWatchOptions, type KeyValue } from '../interface.ts';
 import { JSON_VALUES, type ValueCodec } from './value-codec.ts';
+import type { WrittenValues } from './written-values.ts';
 
 /** The part of the etcd3 client a watch needs: a duplex Watch stream. */
 export interface WatchStreamSource {
@@ -36,11 +37,15 @@ export interface EtcdWatchParams {
   retryMs?: number;
   /** How stored values read (default: JSON text). */
   values?: ValueCodec;
+  /** Values this server wrote lately, read from there rather than decoded again. */
+  written?: WrittenValues;
 }
 
-/** A KV entry of an etcd one: our key, the value as JSON text. */
-export function toKeyValue(kv: IKeyValue, key: string, values: ValueCodec = JSON_VALUES): KeyValue {
-  return { key, value: kv.value?.length ? values.decode(kv.value) : '', createRevision: Number(kv.create_revision), modRevision: Number(kv.mod_revision) };
+/** A KV entry of an etcd one: our key, the value as JSON text (as written, when `written` remembers it). */
+export function toKeyValue(kv: IKeyValue, key: string, values: ValueCodec = JSON_VALUES, written?: WrittenValues): KeyValue {
+  const modRevision = Number(kv.mod_revision);
+  const value = kv.value?.length ? (written?.lookup(key, modRevision) ?? values.decode(kv.value)) : '';
+  return { key, value, createRevision: Number(kv.create_revision), modRevision };
 }
 
 export class EtcdWatch implements KVWatcher {
@@ -160,11 +165,11 @@ export class EtcdWatch implements KVWatcher {
       // after a reconnect etcd starts at the revision asked for: nothing repeats, but be sure
       if (rev <= this.delivered) continue;
       const key = this.p.keyOf(ev.kv.key.toString('utf8'));
-      const prevKv = ev.prev_kv ? toKeyValue(ev.prev_kv, key, values) : undefined;
+      const prevKv = ev.prev_kv ? toKeyValue(ev.prev_kv, key, values, this.p.written) : undefined;
       if (ev.type === 'Delete') {
         out.push({ type: 'DELETE', kv: { key, value: '', createRevision: prevKv?.createRevision ?? 0, modRevision: rev }, prevKv });
       } else {
-        out.push({ type: 'PUT', kv: toKeyValue(ev.kv, key, values), prevKv });
+        out.push({ type: 'PUT', kv: toKeyValue(ev.kv, key, values, this.p.written), prevKv });
       }
     }
   }

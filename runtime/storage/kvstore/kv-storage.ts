@@ -14,6 +14,7 @@ import {
   type EncodedListResult,
   type EncodedObject,
   type GetOptions,
+  type GuaranteedUpdateOptions,
   type KV,
   type KVEvent,
   type KVWatcher,
@@ -23,7 +24,6 @@ import {
   type Obj,
   type Preconditions,
   type Storage,
-  type UpdateFunc,
   type WatchEvent,
   type WatchOptions,
   type WatchStream,
@@ -288,26 +288,33 @@ export class KVStorage implements Storage {
     return { type: t.type, object, json };
   }
 
-  async guaranteedUpdate(
-    key: string,
-    opts: {
-      preconditions?: Preconditions;
-      ignoreNotFound?: boolean;
-      tryUpdate: UpdateFunc;
-    },
-  ): Promise<Obj> {
+  async guaranteedUpdate(key: string, opts: GuaranteedUpdateOptions): Promise<Obj> {
+    const cachedRev = Number(opts.cached?.metadata?.resourceVersion);
     for (let attempt = 0; ; attempt++) {
-      const kv = await this.kv.get(key);
-      if (!kv && !opts.ignoreNotFound) throw new NotFoundError(key);
-      const current = kv ? decodeKV(kv) : null;
-      if (current) checkPreconditions(key, opts.preconditions, current);
+      // the caller's copy first (no read), when it has a revision; storage's after that
+      const guess = attempt === 0 && Number.isSafeInteger(cachedRev) && cachedRev > 0 ? opts.cached! : undefined;
+      const kv = guess ? undefined : await this.kv.get(key);
+      if (!guess && !kv && !opts.ignoreNotFound) throw new NotFoundError(key);
+      const current = guess ?? (kv ? decodeKV(kv) : null);
+      if (current) {
+        try {
+          checkPreconditions(key, opts.preconditions, current);
+        } catch (err) {
+          if (guess) continue;
+          throw err;
+        }
+      }
       const next = await opts.tryUpdate(current ? structuredClone(current) : null);
       const value = encodeObject(next);
       try {
-        if (kv && (value === kv.value || sameObject(next, current!))) return current!;
+        if (current && (value === kv?.value || sameObject(next, current))) {
+          // nothing to write: true only of the stored object, not of a copy that may be stale
+          if (guess) continue;
+          return current;
+        }
         checkRequestSize(key, value, this.maxRequestBytes);
-        if (!kv) return decodeKV(await this.kv.create(key, value));
-        return decodeKV(await this.kv.update(key, value, kv.modRevision));
+        if (!current) return decodeKV(await this.kv.create(key, value));
+        return decodeKV(await this.kv.update(key, value, guess ? cachedRev : kv!.modRevision));
       } catch (err) {
         // Someone wrote in between: read again and re-apply.
         if ((err instanceof ConflictError || err instanceof KeyExistsError || err instanceof NotFoundError) && attempt < 1000) continue;

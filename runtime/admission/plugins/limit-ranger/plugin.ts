@@ -6,11 +6,17 @@
 // PersistentVolumeClaim created or updated, the min and max of its storage
 // request. A refusal is 403 with upstream's text. Subresources, pod updates
 // and objects being deleted are not looked at.
+// The LimitRanges are read as upstream reads its lister: from the watch
+// cache as it stands; when that has none for the namespace, a live list,
+// whose answer serves the namespace's lookups for 30 seconds (upstream's
+// live lookup cache), so that a namespace without LimitRanges costs the
+// store one read per 30 seconds, not one per Pod.
 
 import { type ApiError, errors } from '../../../api/errors.ts';
 import type { ApiIndex } from '../../../registry/served.ts';
 import type { Obj } from '../../../storage/interface.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../chain.ts';
+import { cachedList } from '../../lister.ts';
 import { aggregate, applyDefaults, claimViolations, podViolations } from './constraints.ts';
 
 /** Where the plugin reads a namespace's LimitRanges. */
@@ -18,11 +24,25 @@ export interface LimitRangeSource {
   list(namespace: string): Promise<Obj[]>;
 }
 
-export function limitRangeSource(api: ApiIndex): LimitRangeSource {
+/** How long a live list of a namespace's LimitRanges is used when the cache has none (upstream's liveTTL). */
+export const LIVE_LOOKUP_TTL_MS = 30_000;
+/** Namespaces whose live list is kept at most (upstream's LRU holds 10000). */
+const LIVE_LOOKUP_MAX = 10_000;
+
+export function limitRangeSource(api: ApiIndex, now: () => number = Date.now): LimitRangeSource {
+  const live = new Map<string, { expires: number; items: Obj[] }>();
   return {
     async list(namespace) {
       const s = api.lookup('', 'v1', 'limitranges')?.store;
-      return s ? (await s.list(namespace, {})).items : [];
+      if (!s) return [];
+      const cached = await cachedList(s, namespace);
+      if (cached.length) return cached;
+      const known = live.get(namespace);
+      if (known && known.expires > now()) return known.items;
+      const items = (await s.list(namespace, {})).items;
+      if (live.size >= LIVE_LOOKUP_MAX) live.clear();
+      live.set(namespace, { expires: now() + LIVE_LOOKUP_TTL_MS, items });
+      return items;
     },
   };
 }
