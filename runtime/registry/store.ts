@@ -37,6 +37,7 @@ import { type FieldError, fieldErrors } from '../api/field-errors.ts';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../api/k8s-names.ts';
 import { groupVersion, keyRoot, objectKey } from '../api/keys.ts';
 import type { VersionConverter } from './conversion/converter.ts';
+import type { DeclaredVersions } from './conversion/declared.ts';
 import { convertedWatch } from './conversion/watch.ts';
 import { validateName } from '../api/validation.ts';
 import { validateObjectMeta } from './metadata.ts';
@@ -162,6 +163,12 @@ export class RegistryStore {
    * only get the request's apiVersion.
    */
   converter?: VersionConverter;
+  /**
+   * A built-in resource served in versions of different shapes (declared
+   * conversions): its versions as the field manager compares ownership in
+   * them. Unset: every manager's fields are read in the request's version.
+   */
+  fieldVersions?: DeclaredVersions;
   /**
    * The apiVersion objects are stored in: the storage def's, unless set for
    * a CRD whose storage version is not served.
