@@ -44,7 +44,7 @@ import { validateObjectMeta } from './metadata.ts';
 import { matchesObject } from '../storage/semantics/predicate.ts';
 import { type Allocation, type Strategy, type SubresourceStrategy } from './strategy.ts';
 import { jsonEqual } from '../api/json-equal.ts';
-import { checkObject, checkRequestObject } from './object-checks.ts';
+import { checkObject, checkRequestObject, checkRequired } from './object-checks.ts';
 import { type WriteHooks, type WriteServices, type Writer, pipelineHooks } from './write-services.ts';
 import { applyPatch } from '../patch/index.ts';
 import { type ApplyRequest, type PatchRequest, type PatchServices, patchErrorToApi } from './patching.ts';
@@ -759,10 +759,12 @@ export class RegistryStore {
    *     resource only; apply may create whatever the strategy says)
    *  2. the configuration: metadata.managedFields must be absent, then it is
    *     checked as a request body of the client's version without defaults
-   *     (it is merged as sent: defaults would make the applier own them);
+   *     (it is merged as sent: defaults would make the applier own them)
+   *     nor required fields (it may say only the fields its manager owns);
    *     it is merged into the live object by the field manager, which
    *     records the applier's ownership (409 on conflicts with other
-   *     managers unless force); then spec defaults fill the merged object
+   *     managers unless force); then spec defaults fill the merged object,
+   *     which must hold what the schema requires
    *  3. the update pipeline (update() steps 2-7, without its own managed
    *     fields step: step 2 recorded them), or create()'s steps when the
    *     object is new (admission is told CREATE, as upstream)
@@ -780,6 +782,7 @@ export class RegistryStore {
         fieldValidation: req.fieldValidation,
         duplicates: req.duplicates,
         defaults: false,
+        required: false,
         warnings: opts.warnings,
         reportsRequired: this.strategy.reportsRequired,
       });
@@ -790,6 +793,7 @@ export class RegistryStore {
         throw patchErrorToApi(err);
       }
       services.defaulter.apply(req.def.schema, merged);
+      await checkRequired(services, req.def, merged, this.strategy.reportsRequired);
       return merged;
     };
     // the field manager recorded ownership in the transform: the pipeline's own step is left out

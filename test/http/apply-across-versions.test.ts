@@ -80,6 +80,8 @@ describe('Events: note (events.k8s.io/v1) and message (v1) are one field', () =>
     // and the other way round: the message owner is named by its core path
     expect((await apply(CORE, oldStyle('ev-conflict-2', 'from old'), 'old-style')).status).toBe(201);
     conflictOf(await apply(EVENTS, newStyle('ev-conflict-2', 'from new'), 'new-style'), 'old-style', '.message');
+    // a configuration of the message alone (the rest is the other manager's) conflicts the same way
+    conflictOf(await apply(CORE, { apiVersion: 'v1', kind: 'Event', metadata: { name: 'ev-conflict' }, message: 'from old' }, 'old-style'), 'new-style', '.note');
     // the object was left as it was
     expect((await call('GET', `${EVENTS}/ev-conflict`)).json.note).toBe('from new');
   });
