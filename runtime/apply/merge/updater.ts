@@ -93,23 +93,24 @@ export class Updater {
   private takeOwnership(live: Obj, next: Obj, managers: ManagedSets, workflow: string, force: boolean): Comparison {
     const own = this.forms.own;
     const cmp = this.comparison(live, next, own);
-    const byVersion = new Map<VersionForm, { changed: FieldSet; removed: FieldSet }>([[own, { changed: cmp.modified.union(cmp.added), removed: cmp.removed }]]);
-    const inForm = (form: VersionForm) => {
-      let c = byVersion.get(form);
+    const mine = { changed: cmp.modified.union(cmp.added), removed: cmp.removed };
+    // the comparisons in the other managers' versions, worked out when one of them is met
+    let others: Map<VersionForm, typeof mine> | undefined;
+    const inVersion = (apiVersion: string): typeof mine => {
+      const form = this.forms.of(apiVersion);
+      if (form === own) return mine;
+      let c = (others ??= new Map()).get(form);
       if (!c) {
         const other = this.comparison(live, next, form);
-        byVersion.set(form, (c = { changed: other.modified.union(other.added), removed: other.removed }));
+        others.set(form, (c = { changed: other.modified.union(other.added), removed: other.removed }));
       }
       return c;
     };
     const conflicts = new Map<string, FieldSet>();
-    const removed = new Map<string, FieldSet>();
     for (const [m, vs] of managers) {
       if (m === workflow) continue;
-      const c = inForm(this.forms.of(vs.apiVersion));
-      const conflict = vs.set.intersection(c.changed);
-      if (!conflict.empty()) conflicts.set(m, conflict);
-      removed.set(m, c.removed);
+      const c = vs.set.intersection(inVersion(vs.apiVersion).changed);
+      if (!c.empty()) conflicts.set(m, c);
     }
     if (!force && conflicts.size > 0) {
       const list: Conflict[] = [];
@@ -121,7 +122,7 @@ export class Updater {
       let s = vs.set;
       const c = conflicts.get(m);
       if (c) s = s.difference(c);
-      s = s.difference(removed.get(m)!);
+      s = s.difference(inVersion(vs.apiVersion).removed);
       if (s.empty()) managers.delete(m);
       else if (s !== vs.set) managers.set(m, { ...vs, set: s });
     }
