@@ -5,5 +5,6 @@
 // Boundary: no HTTP, storage or admission; callers pass plain JSON objects.
 export { FieldManager, FieldManagerError, type FieldManagerOptions } from './manager/field-manager.ts';
 export { ApplyConflictError } from './merge/conflicts.ts';
+export type { ObjectVersions } from './merge/versions.ts';
 export { managerFromUserAgent } from './manager/user-agent.ts';
 export type { Obj } from './value/json.ts';

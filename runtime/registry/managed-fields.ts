@@ -8,11 +8,16 @@ import { ApplyConflictError, FieldManager, FieldManagerError } from '../apply/in
 import { ApiError, errors, type StatusDetails } from '../api/errors.ts';
 import type { Obj } from '../storage/interface.ts';
 import { groupVersion } from '../api/keys.ts';
+import type { DeclaredVersions } from './conversion/declared.ts';
 
-/** The resource a write is for: its version's schema and apiVersion, and what its strategies reset. */
+/**
+ * The resource a write is for: its version's schema and apiVersion, what its
+ * strategies reset, and, for a resource served in versions of different
+ * shapes, those versions (ownership recorded through one is compared in it).
+ */
 export interface ManagedResource {
   def: ResourceDef;
-  store: { resetFields: Record<string, string[]> };
+  store: { resetFields: Record<string, string[]>; fieldVersions?: DeclaredVersions };
 }
 
 export interface ManagedFieldsHook {
@@ -66,7 +71,8 @@ export function createManagedFieldsHook(schema: MergeSchema): ManagedFieldsHook 
     let fm = managers.get(key);
     // a custom resource's version is served with a new schema name after its CRD changed
     if (!fm || fm.typeName !== d.schema) {
-      const processKey = `${key}/${d.schema}/${d.custom}:${JSON.stringify(res.store.resetFields)}`;
+      const versions = res.store.fieldVersions;
+      const processKey = `${key}/${d.schema}/${d.custom}:${JSON.stringify(res.store.resetFields)}:${versions?.key ?? ''}`;
       fm =
         inProcess.get(processKey) ??
         new FieldManager({
@@ -77,6 +83,7 @@ export function createManagedFieldsHook(schema: MergeSchema): ManagedFieldsHook 
           kind: d.kind,
           // what each endpoint's strategy resets is never owned through it
           resetFields: res.store.resetFields,
+          versions,
         });
       inProcess.set(processKey, fm);
       managers.set(key, fm);

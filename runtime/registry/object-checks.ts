@@ -6,7 +6,8 @@
 // ignored; then dropped), required/enum/bounds/format problems are 422
 // Invalid, except that a built-in kind's required field its strategy
 // checks itself (Strategy.reportsRequired) is left to the strategy, whose
-// text is upstream's. Used for request bodies (checkRequestObject: also apiVersion and
+// text is upstream's; an apply configuration is partial, so what is required
+// is asked of the object it merges into (checkRequired). Used for request bodies (checkRequestObject: also apiVersion and
 // kind against the endpoint), for patched objects and apply configurations
 // (the store's patch and apply), and for what in-process writers store (the
 // store's writer option). Also the field-path helpers these need.
@@ -58,6 +59,8 @@ export async function checkObject(
     fieldValidation: FieldValidation;
     duplicates?: string[];
     defaults?: boolean;
+    /** False: required fields are not asked (a partial object, see checkRequired). */
+    required?: boolean;
     warnings?: string[];
     /** The strategy's Strategy.reportsRequired: absent fields it reports itself with its own text. */
     reportsRequired?: ReadonlySet<string>;
@@ -103,10 +106,8 @@ export async function checkObject(
   // Built-in kinds: a field required by the schema may be absent from status (Go decodes it as
   // its zero value); their status is checked by the resource's strategy instead.
   // Built-in kinds: a required field the strategy checks itself is left to it (its text, as upstream's).
-  const own = def.custom ? undefined : opts.reportsRequired;
-  const invalid = issues.filter(
-    (i) => (i.kind !== 'type' || def.custom) && i.kind !== 'unknown' && !(i.kind === 'required' && !def.custom && (i.path === 'status' || i.path.startsWith('status.') || own?.has(anyIndex(i.path)))),
-  );
+  // An apply configuration is a partial object: what is required is asked of the merged object (checkRequired).
+  const invalid = issues.filter((i) => (i.kind !== 'type' || def.custom) && i.kind !== 'unknown' && (i.kind !== 'required' || (opts.required !== false && requiredHere(def, i, opts.reportsRequired))));
   if (invalid.length) {
     // a custom resource's list or map value prints as Go prints the unstructured value (%#v)
     const value = (path: string) => {
@@ -132,6 +133,30 @@ export async function checkObject(
   }
 }
 
+/** Whether a required-field issue is this check's: not a built-in kind's status, nor a field its strategy reports itself. */
+function requiredHere(def: ResourceDef, issue: SchemaIssue, reportsRequired: ReadonlySet<string> | undefined): boolean {
+  if (def.custom) return true;
+  return !(issue.path === 'status' || issue.path.startsWith('status.') || reportsRequired?.has(anyIndex(issue.path)));
+}
+
+/**
+ * The fields the schema of `def` requires, asked of a whole object whose
+ * parts were checked without them (an apply's merged object): 422 Invalid
+ * naming the absent ones.
+ */
+export async function checkRequired(services: ObjectCheckServices, def: ResourceDef, obj: Obj, reportsRequired?: ReadonlySet<string>): Promise<void> {
+  const validator = await services.validator(def.schema);
+  if (!validator) return;
+  const missing = validator(obj).filter((i) => i.kind === 'required' && requiredHere(def, i, reportsRequired));
+  if (missing.length) {
+    throw errors.invalid(
+      { group: def.group, kind: def.kind },
+      obj.metadata?.name ?? '',
+      missing.map((i) => fieldErrors.required(i.path, '')),
+    );
+  }
+}
+
 /** A field path with every list index written `[*]` (`webhooks[0].name` → `webhooks[*].name`), as Strategy.reportsRequired lists them. */
 export function anyIndex(path: string): string {
   return path.replace(/\[\d+\]/g, '[*]');
@@ -143,6 +168,8 @@ export interface RequestCheck {
   duplicates?: string[];
   /** False for an apply configuration, merged as sent (defaults would make the applier own them). */
   defaults?: boolean;
+  /** False for an apply configuration, a partial object: checkRequired asks the merged object. */
+  required?: boolean;
   warnings?: string[];
   /** The strategy's Strategy.reportsRequired. */
   reportsRequired?: ReadonlySet<string>;

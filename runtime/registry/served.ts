@@ -18,7 +18,7 @@ import type { StructuralPruning } from '../schema/structural-pruning.ts';
 import type { ObjectAttrs, Obj, Storage } from '../storage/interface.ts';
 import type { WriteServices } from './write-services.ts';
 import type { VersionConverter } from './conversion/converter.ts';
-import { applyVersionDefaults, conversionsOf, convertDeclared, declaredConverter, versionDefaultsOf } from './conversion/declared.ts';
+import { applyVersionDefaults, conversionsOf, convertDeclared, declaredConverter, declaredObjectVersions, versionDefaultsOf } from './conversion/declared.ts';
 import type { StrategyContext } from './strategies/context.ts';
 import { groupVersion } from '../api/keys.ts';
 import type { Strategy } from './strategy.ts';
@@ -124,6 +124,7 @@ function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, service
     store.storageVersion = conversion.storageVersion;
     if (storageDef.custom) store.coercion = coercionOf(storageDef, services?.customResources);
   }
+  if (versions) store.fieldVersions = declaredObjectVersions(versions);
   return store;
 }
 

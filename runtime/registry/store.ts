@@ -37,13 +37,14 @@ import { type FieldError, fieldErrors } from '../api/field-errors.ts';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../api/k8s-names.ts';
 import { groupVersion, keyRoot, objectKey } from '../api/keys.ts';
 import type { VersionConverter } from './conversion/converter.ts';
+import type { DeclaredVersions } from './conversion/declared.ts';
 import { convertedWatch } from './conversion/watch.ts';
 import { validateName } from '../api/validation.ts';
 import { validateObjectMeta } from './metadata.ts';
 import { matchesObject } from '../storage/semantics/predicate.ts';
 import { type Allocation, type Strategy, type SubresourceStrategy } from './strategy.ts';
 import { jsonEqual } from '../api/json-equal.ts';
-import { checkObject, checkRequestObject } from './object-checks.ts';
+import { checkObject, checkRequestObject, checkRequired } from './object-checks.ts';
 import { type WriteHooks, type WriteServices, type Writer, pipelineHooks } from './write-services.ts';
 import { applyPatch } from '../patch/index.ts';
 import { type ApplyRequest, type PatchRequest, type PatchServices, patchErrorToApi } from './patching.ts';
@@ -162,6 +163,12 @@ export class RegistryStore {
    * only get the request's apiVersion.
    */
   converter?: VersionConverter;
+  /**
+   * A built-in resource served in versions of different shapes (declared
+   * conversions): its versions as the field manager compares ownership in
+   * them. Unset: every manager's fields are read in the request's version.
+   */
+  fieldVersions?: DeclaredVersions;
   /**
    * The apiVersion objects are stored in: the storage def's, unless set for
    * a CRD whose storage version is not served.
@@ -774,10 +781,12 @@ export class RegistryStore {
    *     resource only; apply may create whatever the strategy says)
    *  2. the configuration: metadata.managedFields must be absent, then it is
    *     checked as a request body of the client's version without defaults
-   *     (it is merged as sent: defaults would make the applier own them);
+   *     (it is merged as sent: defaults would make the applier own them)
+   *     nor required fields (it may say only the fields its manager owns);
    *     it is merged into the live object by the field manager, which
    *     records the applier's ownership (409 on conflicts with other
-   *     managers unless force); then spec defaults fill the merged object
+   *     managers unless force); then spec defaults fill the merged object,
+   *     which must hold what the schema requires
    *  3. the update pipeline (update() steps 2-7, without its own managed
    *     fields step: step 2 recorded them), or create()'s steps when the
    *     object is new (admission is told CREATE, as upstream)
@@ -795,6 +804,7 @@ export class RegistryStore {
         fieldValidation: req.fieldValidation,
         duplicates: req.duplicates,
         defaults: false,
+        required: false,
         warnings: opts.warnings,
         reportsRequired: this.strategy.reportsRequired,
       });
@@ -805,6 +815,7 @@ export class RegistryStore {
         throw patchErrorToApi(err);
       }
       services.defaulter.apply(req.def.schema, merged);
+      await checkRequired(services, req.def, merged, this.strategy.reportsRequired);
       return merged;
     };
     // the field manager recorded ownership in the transform: the pipeline's own step is left out

@@ -3,8 +3,10 @@
 // `kubectl get events` (core) with its note as the message, by `kubectl get
 // events.events.k8s.io` with the same cells, read back in either group with
 // upstream's field names, found by `kubectl events --for` (which selects on
-// involvedObject), and a core Event is read through events.k8s.io with the
-// deprecated fields.
+// involvedObject), a core Event is read through events.k8s.io with the
+// deprecated fields, and server-side apply sees one field in `note` and
+// `message`: applying another message through core conflicts with the
+// manager that applied the note through events.k8s.io.
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectlSession, ok, type KubectlSession } from '../support/kubectl.ts';
@@ -87,5 +89,40 @@ describe('kubectl and the one set of Events', () => {
   it('a core Event read through events.k8s.io carries the deprecated fields', async () => {
     const ev = parse(ok(await session.k(['get', 'events.events.k8s.io', 'e2e-old', '-o', 'yaml'])));
     expect(ev).toMatchObject({ note: 'pulled the image', deprecatedSource: { component: 'kubelet', host: 'node-1' }, deprecatedCount: 3, regarding: { name: 'web-1' } });
+  });
+
+  it('kubectl apply --server-side: a core message conflicts with the events.k8s.io note owner; --force-conflicts takes it', async () => {
+    const applied = newStyle.replace('e2e-new', 'e2e-ssa');
+    ok(await session.k(['apply', '--server-side', '--field-manager=reporter', '-f', '-'], { input: applied }));
+    const core = `apiVersion: v1
+kind: Event
+metadata:
+  name: e2e-ssa
+  namespace: default
+involvedObject:
+  apiVersion: v1
+  kind: Pod
+  name: web-0
+  namespace: default
+eventTime: "2026-01-01T00:00:00.000001Z"
+type: Warning
+reportingComponent: example.com/e2e
+reportingInstance: e2e-1
+action: Probe
+reason: Unhealthy
+message: liveness probe failed
+`;
+    const conflict = await session.k(['apply', '--server-side', '--field-manager=rewriter', '-f', '-'], { input: core });
+    expect(conflict.code).not.toBe(0);
+    expect(conflict.stderr).toContain('Apply failed with 1 conflict: conflict with "reporter": .note');
+    ok(await session.k(['apply', '--server-side', '--field-manager=rewriter', '--force-conflicts', '-f', '-'], { input: core }));
+    const ev = parse(ok(await session.k(['get', 'events.v1.events.k8s.io', 'e2e-ssa', '-o', 'yaml', '--show-managed-fields'])));
+    expect(ev.note).toBe('liveness probe failed');
+    const reporter = ev.metadata.managedFields.find((e: { manager: string }) => e.manager === 'reporter');
+    expect(reporter.apiVersion).toBe('events.k8s.io/v1');
+    expect(reporter.fieldsV1).not.toHaveProperty('f:note');
+    const rewriter = ev.metadata.managedFields.find((e: { manager: string }) => e.manager === 'rewriter');
+    expect(rewriter.apiVersion).toBe('v1');
+    expect(rewriter.fieldsV1).toHaveProperty('f:message');
   });
 });

@@ -5,6 +5,8 @@
 //   supplied managedFields; never fails (invalid input drops managedFields).
 // - apply(): for application/apply-patch+yaml; merges the configuration,
 //   prunes, detects conflicts (ApplyConflictError), records an `Apply` entry.
+// - with `versions`, the managers of the object's other versions keep their
+//   sets in their apiVersion and are compared in it (merge/versions.ts).
 // Boundary: works on plain JSON objects; HTTP decoding, admission, defaulting
 // beyond schema defaults and storage are the caller's.
 import type { MergeSchema, TypeRef } from '../../../generated/api-types.ts';
@@ -12,6 +14,7 @@ import { fieldPath } from '../fieldpath/element.ts';
 import { FieldSet } from '../fieldpath/set.ts';
 import { ApplyConflictError, MergeConflicts } from '../merge/conflicts.ts';
 import { Updater } from '../merge/updater.ts';
+import type { ObjectVersions } from '../merge/versions.ts';
 import { DEDUCED_REF, ListItemError, viewOf, type SchemaView } from '../schema/resolve.ts';
 import { DuplicateItemError, toFieldSet } from '../typed/to-field-set.ts';
 import { zeroObject } from '../typed/defaults.ts';
@@ -48,6 +51,13 @@ export interface FieldManagerOptions {
   maxUpdateManagers?: number;
   /** The kind served; when given, an apply configuration of another apiVersion/kind is a 400. */
   kind?: string;
+  /**
+   * The object's forms in its other versions (a resource served in several
+   * versions of different shapes): a manager's set recorded in another
+   * version is compared with the objects converted there. Absent: every set
+   * is read in `apiVersion`'s terms.
+   */
+  versions?: ObjectVersions;
 }
 
 export interface WriteOptions {
@@ -83,6 +93,7 @@ export class FieldManager {
   private readonly resetFields: Record<string, string[]>;
   private readonly maxUpdateManagers: number | undefined;
   private readonly kind: string | undefined;
+  private readonly versions: ObjectVersions | undefined;
   private zero: Obj | undefined;
 
   constructor(o: FieldManagerOptions) {
@@ -96,6 +107,7 @@ export class FieldManager {
     this.resetFields = o.resetFields ?? {};
     this.maxUpdateManagers = o.maxUpdateManagers;
     this.kind = o.kind;
+    this.versions = o.versions;
   }
 
   /** A new empty object of the kind (what creates compare against). */
@@ -108,7 +120,7 @@ export class FieldManager {
     let u = this.updaters.get(subresource);
     if (!u) {
       const ignored = FieldSet.of(...(this.resetFields[subresource] ?? []).map(fieldPath));
-      u = new Updater({ view: this.view, typeRef: this.ref, ignored, deduced: this.deduced });
+      u = new Updater({ view: this.view, typeRef: this.ref, ignored, deduced: this.deduced, apiVersion: this.apiVersion, versions: this.versions });
       this.updaters.set(subresource, u);
     }
     return u;

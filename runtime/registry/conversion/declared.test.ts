@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ResourceDef, VersionConversion } from '../../../generated/api-types.ts';
 import { resources } from '../../../generated/registry.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { applyVersionDefaults, convertDeclared, declaredConverter, versionDefaultsOf } from './declared.ts';
+import { applyVersionDefaults, convertDeclared, declaredConverter, declaredObjectVersions, versionDefaultsOf } from './declared.ts';
 import { noneConverter } from './converter.ts';
 
 const ZERO = 'flowcontrol.k8s.io/v1beta3-preserve-zero-concurrency-shares';
@@ -147,5 +147,41 @@ describe('the generated Event declarations (events.k8s.io/v1 to its core v1 hub)
     expect(ev.conversion?.fieldLabels).toMatchObject({ 'regarding.kind': 'involvedObject.kind', reportingController: 'reportingComponent' });
     expect(ev.conversion?.fieldLabels?.source).toBeUndefined(); // `source` is the core label itself, as upstream
     expect(ev.storageVersion).toBe(false);
+  });
+});
+
+describe('declaredObjectVersions: the versions the field manager compares ownership in', () => {
+  const of = (pred: (r: ResourceDef) => boolean) => declaredObjectVersions(resources.filter(pred));
+  it.each([
+    ['flowschemas share one shape', (r: ResourceDef) => r.resource === 'flowschemas', undefined],
+    [
+      'prioritylevelconfigurations',
+      (r: ResourceDef) => r.resource === 'prioritylevelconfigurations',
+      { 'flowcontrol.apiserver.k8s.io/v1beta3': 'io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfiguration' },
+    ],
+    [
+      'events of both groups',
+      (r: ResourceDef) => r.resource === 'events' && (r.group === '' || r.group === 'events.k8s.io'),
+      { v1: 'io.k8s.api.core.v1.Event', 'events.k8s.io/v1': 'io.k8s.api.events.v1.Event' },
+    ],
+    [
+      'horizontalpodautoscalers',
+      (r: ResourceDef) => r.resource === 'horizontalpodautoscalers',
+      { 'autoscaling/v1': 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler', 'autoscaling/v2': 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler' },
+    ],
+  ])('%s', (_name, pred, types) => {
+    const v = of(pred);
+    if (!types) return expect(v).toBeUndefined();
+    for (const [apiVersion, type] of Object.entries(types)) expect(v!.typeName(apiVersion)).toBe(type);
+    expect(v!.typeName('unknown/v9')).toBeUndefined();
+  });
+
+  it('converts an object given in one version (whatever apiVersion it carries) into another, leaving it unchanged', () => {
+    const v = of((r) => r.resource === 'events' && (r.group === '' || r.group === 'events.k8s.io'))!;
+    const given: Obj = { metadata: { name: 'e' }, note: 'n', regarding: { name: 'p' } };
+    const copy = structuredClone(given);
+    expect(v.convert(given, 'events.k8s.io/v1', 'v1')).toEqual({ apiVersion: 'v1', metadata: { name: 'e' }, message: 'n', involvedObject: { name: 'p' } });
+    expect(given).toEqual(copy);
+    expect(v.convert({ apiVersion: 'v1', message: 'm' }, 'v1', 'events.k8s.io/v1')).toEqual({ apiVersion: 'events.k8s.io/v1', note: 'm' });
   });
 });

@@ -6,10 +6,12 @@
 // hub's shape, so only apiVersion changes for it; the hub may be a version
 // of another group (events.k8s.io/v1 Event to core v1), whose resource then
 // stores both. Also the declared per-version defaults, applied to request
-// objects of that version.
+// objects of that version, and the versions as the field manager compares
+// ownership in them (each manager's fields in the version it wrote through).
 
 import type { ConversionRule, ResourceDef, VersionConversion, VersionDefault } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
+import type { ObjectVersions } from '../../apply/index.ts';
 import { groupVersion } from '../../api/keys.ts';
 import { noneConverter, remembering, type VersionConverter } from './converter.ts';
 import { annotationsOf, dropAnnotation, parentOf, put, take } from './paths.ts';
@@ -107,6 +109,28 @@ export function declaredConverter(versions: ResourceDef[]): VersionConverter {
   return {
     ...remembering({ nop: false, convert: (objs, apiVersion) => Promise.resolve(objs.map((o) => now(o, apiVersion))) }),
     convertNow: now,
+  };
+}
+
+/** The versions of a resource for the field manager, with a key that names them (the managers built for them are shared by it). */
+export interface DeclaredVersions extends ObjectVersions {
+  readonly key: string;
+}
+
+/**
+ * The versions of one stored resource as server-side apply compares field
+ * ownership in them: each version's merge-schema type and the declared
+ * conversions between them; undefined when no version declares a rule
+ * (every version has the hub's shape, so one version's field paths are all's).
+ */
+export function declaredObjectVersions(versions: ResourceDef[]): DeclaredVersions | undefined {
+  const byApiVersion = conversionsOf(versions);
+  if (![...byApiVersion.values()].some((c) => c.rules.length > 0)) return undefined;
+  const types = new Map(versions.map((d) => [groupVersion(d.group, d.version), d.schema]));
+  return {
+    key: [...types].map(([v, t]) => `${v}=${t}`).join(','),
+    typeName: (apiVersion) => types.get(apiVersion),
+    convert: (obj, from, to) => convertDeclared(obj.apiVersion === from ? obj : { ...obj, apiVersion: from }, to, byApiVersion),
   };
 }
 
