@@ -5,7 +5,8 @@
 // handlers), all run by one route with our own dispatch. Errors anywhere
 // become Kubernetes Status responses.
 
-import { Hono, type Context } from 'hono';
+import { Context, Hono } from 'hono';
+import type { ExecutionContext } from 'hono';
 import type { AuthRequest, AuthResult } from '../auth/authenticator.ts';
 import { impersonate, requestsImpersonation } from '../auth/impersonation.ts';
 import { ANONYMOUS, type UserInfo } from '../auth/user.ts';
@@ -94,7 +95,7 @@ export interface AppOptions {
 }
 
 type Env = {
-  Variables: { info: RequestInfo; user: UserInfo; query: URLSearchParams; auth: AuthRequest; record: RequestRecord; warnings?: string[]; deadline: number | undefined; served?: ServedResource };
+  Variables: { info: RequestInfo; user: UserInfo; query: URLSearchParams; record: RequestRecord; warnings?: string[]; deadline: number | undefined; served?: ServedResource };
 };
 
 type VerbHandler = (rc: RequestContext) => Maybe<Response>;
@@ -135,7 +136,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
 
   const audit = opts.auditor ? auditStage(opts.auditor, (bytes) => opts.services.protobuf.decode(bytes)) : undefined;
 
-  app.onError(async (err, c) => {
+  const onError = async (err: Error, c: Context<Env>): Promise<Response> => {
     const apiErr = toApiError(err);
     await audit?.failed(c, err, apiErr);
     if (apiErr.code >= 500 && !(err instanceof ApiError)) {
@@ -154,7 +155,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
     // the warnings of an endpoint that was reached (a deprecated version's, admission's) go out with its error too, as upstream's
     const warnings = c.get('warnings');
     return auditIDOnResponse(c, sendStatus(apiErr, { pretty: prettyPrint(c.get('query') ?? new URLSearchParams(requestTarget(c).query), requestHeader(c, 'user-agent')), warnings }));
-  });
+  };
 
   // The stages every request passes, in upstream's order (one module each), run by the app's one route:
   //   1. request info: what the request is about, from the raw request target, not the normalised URL (request-info.ts);
@@ -192,7 +193,6 @@ export function createApp(opts: AppOptions): Hono<Env> {
       timeoutMs,
       () => {
         const auth = authRequestOf(c, info.path);
-        c.set('auth', auth);
         return andThen(authenticate(auth), (requestor) => {
           c.set('user', requestor);
           if (audit) {
@@ -463,13 +463,44 @@ export function createApp(opts: AppOptions): Hono<Env> {
     );
   };
 
-  // One route: Hono calls it directly (no middleware composition), and an answer produced at once goes out at once.
+  // One route, and an answer produced at once goes out at once.
   const entry = logger.enabled(3) ? logged : serve;
-  app.all('*', (c) => {
+  const route = (c: Context<Env>): Maybe<Response> => {
     const out = entry(c);
     if (audit) return andThen(out, (res) => audit.answered(c, auditIDOnResponse(c, res)));
     return outgoingOf(c) ? out : andThen(out, (res) => auditIDOnResponse(c, res));
-  });
+  };
+  app.fetch = directDispatch(route, onError);
 
   return app;
+}
+
+/**
+ * The app's fetch: every request to the one route, as Hono's own dispatch would send it there, without
+ * its router (a match of the path against '*' for every method) or the path it extracts for the router
+ * from the URL, which nothing here reads. As Hono's: a HEAD request is answered as the GET it is run as,
+ * without a body; an Error thrown or rejected goes to the error handler, anything else propagates.
+ */
+function directDispatch<E extends Env>(
+  route: (c: Context<E>) => Maybe<Response>,
+  onError: (err: Error, c: Context<E>) => Response | Promise<Response>,
+): (request: Request, env?: unknown, executionCtx?: ExecutionContext) => Response | Promise<Response> {
+  const failed = (err: unknown, c: Context<E>): Response | Promise<Response> => {
+    if (err instanceof Error) return onError(err, c);
+    throw err;
+  };
+  const dispatch = (request: Request, env: unknown, executionCtx: ExecutionContext | undefined): Response | Promise<Response> => {
+    const c = new Context<E>(request, { env: env as never, executionCtx });
+    let out: Maybe<Response>;
+    try {
+      out = route(c);
+    } catch (err) {
+      return failed(err, c);
+    }
+    return isPromise(out) ? out.catch((err: unknown) => failed(err, c)) : out;
+  };
+  return (request, env, executionCtx) => {
+    if (request.method === 'HEAD') return (async () => new Response(null, await dispatch(request, env, executionCtx)))();
+    return dispatch(request, env, executionCtx);
+  };
 }

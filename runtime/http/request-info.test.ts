@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRequestInfo, routingPath, splitTarget } from './request-info.ts';
+import { parseRequestInfo, pathSegments, routingPath, splitTarget } from './request-info.ts';
 
 const q = (s = '') => new URLSearchParams(s);
 
@@ -121,6 +121,20 @@ describe('parseRequestInfo', () => {
 
   it.each([['/api'], ['/api/v1'], ['/apis'], ['/apis/apps'], ['/apis/apps/v1'], ['/healthz'], ['/openapi/v2'], ['/']])('non-resource %s', (path) => {
     expect(parseRequestInfo('GET', path, q()).isResourceRequest).toBe(false);
+  });
+});
+
+describe('pathSegments', () => {
+  it.each([
+    ['/', ['']],
+    ['/api', ['api']],
+    ['/api/', ['api', '']],
+    ['/api/v1/namespaces/default/configmaps/bench', ['api', 'v1', 'namespaces', 'default', 'configmaps', 'bench']],
+    ['//a//b/', ['', 'a', '', 'b', '']],
+    ['/a%2Fb/c', ['a%2Fb', 'c']],
+  ])('%s', (path, segs) => {
+    expect(pathSegments(path)).toEqual(segs);
+    expect(pathSegments(path)).toEqual(path.slice(1).split('/'));
   });
 });
 

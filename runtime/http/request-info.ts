@@ -73,6 +73,22 @@ function forwardedPathStart(segs: string[]): number {
   return segs[i + 2] === FORWARDING_SUBRESOURCE && segs.length > i + 3 ? i + 3 : segs.length;
 }
 
+/**
+ * The segments of a path after its leading '/', as `path.slice(1).split('/')`
+ * gives them (empty ones included), found by scanning: split() of a string
+ * made per request is a call into the runtime that costs twice as much.
+ */
+export function pathSegments(path: string): string[] {
+  const segs: string[] = [];
+  let from = 1;
+  for (let slash = path.indexOf('/', from); slash >= 0; slash = path.indexOf('/', from)) {
+    segs.push(path.slice(from, slash));
+    from = slash + 1;
+  }
+  segs.push(path.slice(from));
+  return segs;
+}
+
 /** Splits a raw request target (`/path?query`, or an absolute URL) into its raw path and raw query. */
 export function splitTarget(target: string): { path: string; query: string } {
   let rest = target;
@@ -163,7 +179,7 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     info.pathError = errors.notFoundPath();
     return info;
   }
-  const rawSegs = path.slice(1).split('/');
+  const rawSegs = pathSegments(path);
   // one trailing slash is tolerated (as upstream's router does); anything emptier is not collapsed
   if (rawSegs.length > 1 && rawSegs[rawSegs.length - 1] === '') rawSegs.pop();
   if (rawSegs.length === 1 && rawSegs[0] === '') rawSegs.pop();
