@@ -2,7 +2,8 @@
 // (V8's flags are process-wide): while it holds the young generation, objects
 // that survive pile up without the young generation growing past its initial
 // size; once startupDone() is called it grows as V8's default does, up to
-// its cap.
+// its cap. The chunks of streamed answers are freed once the answer ended,
+// not left to a collection that an idle process never starts.
 
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -53,5 +54,42 @@ describe('server heap policy', () => {
     const r = youngSizes(false);
     expect(r.held).toBeGreaterThan(r.initial);
     expect(r.released).toBeGreaterThan(r.cap);
+  });
+});
+
+const streamedModule = join(dirname(fileURLToPath(import.meta.url)), '..', 'http', 'streamed-bytes.ts');
+
+/**
+ * The MB of buffers outside the heap after 12 MB of streamed chunks were
+ * read and dropped: `before`, just after; `after`, once they fell under 4 MB
+ * or 3 s passed (a collection frees them: the policy's, or none).
+ */
+function streamedLeftovers(policy: boolean): { before: number; after: number } {
+  const script = `
+    const { tuneServerHeap } = await import(${JSON.stringify(heapModule)});
+    const { reportingStreamed } = await import(${JSON.stringify(streamedModule)});
+    if (${policy}) tuneServerHeap();
+    const mb = () => process.memoryUsage().arrayBuffers / 2 ** 20;
+    function* chunks() { for (let i = 0; i < 48; i++) yield Buffer.allocUnsafe(256 * 1024).fill(i); }
+    let sum = 0;
+    for (const c of reportingStreamed(chunks())) sum += c[0];
+    const before = mb();
+    const deadline = Date.now() + 3000;
+    while (mb() >= 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    console.log(JSON.stringify({ before, after: mb(), sum }));
+  `;
+  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+  return JSON.parse(out.trim().split('\n').pop()!);
+}
+
+describe('streamed answers under the server heap policy', () => {
+  it("frees a streamed answer's chunks once it ended", () => {
+    const r = streamedLeftovers(true);
+    expect(r.before).toBeGreaterThanOrEqual(12);
+    expect(r.after).toBeLessThan(4);
+  });
+  it('without it, they stay until a collection V8 starts on its own (what the policy prevents)', () => {
+    const r = streamedLeftovers(false);
+    expect(r.after).toBeGreaterThanOrEqual(12);
   });
 });
