@@ -74,13 +74,15 @@ function collector(): CollectGarbage {
 
 /** After every COLLECT_AFTER_STREAMED_BYTES of streamed answers, a young-generation collection on the next turn. */
 function collectAfterStreamedAnswers(): void {
-  const collect = collector();
+  // the context is made on first use: a start that streams nothing does not pay for it
+  let collect: CollectGarbage | undefined;
   let streamed = 0;
   onStreamedBytes((bytes) => {
     streamed += bytes;
     if (streamed < COLLECT_AFTER_STREAMED_BYTES) return;
     streamed = 0;
-    setImmediate(() => collect({ type: 'minor' }));
+    collect ??= collector();
+    setImmediate(() => collect!({ type: 'minor' }));
   });
 }
 
