@@ -6,12 +6,15 @@
 // (its response writer never sets one: Go's server chunks any body that does
 // not fit its 2 KiB buffer). Gzip, when the client takes it, runs on the
 // stream at level 1 (upstream's level). The bytes are those listBody gives.
+// How many were sent is reported once the answer ended (streamed-bytes.ts:
+// the server process then frees the chunks left behind).
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { GZIP_THRESHOLD_BYTES } from '../api/k8s-names.ts';
 import type { EncodedObject } from '../storage/interface.ts';
 import { encodedLength, itemPiece, pieceBytes, writePiece, type Piece } from './encoded-list.ts';
 import { acceptsGzip, responseHeaders, type ResponseOptions } from './respond.ts';
+import { reportingStreamed } from './streamed-bytes.ts';
 
 /** Lists whose items' JSON passes this many characters are streamed; smaller ones go out as one buffer. */
 export const STREAM_LIST_BYTES = 256 * 1024;
@@ -53,8 +56,9 @@ export function* listChunks(kind: string, apiVersion: string, metadata: Record<s
   yield flush();
 }
 
-/** A response streaming `chunks` (gzipped when the client takes it), made as the socket drains. */
-export function streamedResponse(chunks: Generator<Buffer>, contentType: string, opts: ResponseOptions): Response {
+/** A response streaming `chunks` (gzipped when the client takes it), made as the socket drains; its bytes are reported once it ends (streamed-bytes.ts). */
+export function streamedResponse(source: Generator<Buffer>, contentType: string, opts: ResponseOptions): Response {
+  const chunks = reportingStreamed(source);
   const gzip = acceptsGzip(opts.acceptEncoding);
   const headers = gzip ? responseHeaders(contentType, opts, { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' }) : responseHeaders(contentType, opts);
   let body: ReadableStream<Uint8Array>;

@@ -7,30 +7,108 @@
 //   runtime (kube-apiserver's) does by default: about 40 MB less resident
 //   memory with 100,000 objects held (bench/http/rss.ts), for no measurable
 //   CPU per create (bench/http/create.ts).
-// - Young generation: V8 doubles it (up to 16 MB a semi-space) whenever
-//   what survived its collections since it last grew exceeds its size. A
-//   start survives almost everything it allocates (code, the API index,
-//   the stores), so the young generation grew to 8 or 16 MB during start-up
-//   and stayed that size, touched and resident, while the server was idle.
-//   Until the server is ready it keeps its initial size (the objects a start
-//   keeps move to the old generation, where they belong, a few more small
-//   collections on the way); from then on V8 grows it as it would.
+// - Young generation: V8 doubles it (up to 16 MB a semi-space, 32 MB in
+//   all) whenever what survived its collections since it last grew exceeds
+//   its size. A start survives almost everything it allocates (code, the API
+//   index, the stores), so the young generation grew to 8 or 16 MB during
+//   start-up and stayed that size, touched and resident, while the server
+//   was idle. Until the server is ready it keeps its initial size (the
+//   objects a start keeps move to the old generation, where they belong, a
+//   few more small collections on the way). From then on it grows as V8's
+//   does, up to YOUNG_GENERATION_CAP_MB (4 MB a semi-space) rather than 32:
+//   once writes came in, the young generation's 32 MB were a fixed part of
+//   the resident memory whatever the server held (about 20 MB less RSS with
+//   20,000 objects, bench/http/rss.ts, for CPU per create within the
+//   measurement's noise; a 1 MB semi-space cost about a third more CPU per
+//   create). V8 reads its maximum only when the heap is made, so the cap is
+//   the growth factor, set after each scavenge (a `gc` performance entry)
+//   from the size reached: doubling below the cap, none at it. V8 shrinks
+//   the young generation on its own when little is allocated; it grows back
+//   the same way.
+// - Streamed answers: the chunks of a big list are buffers outside the heap,
+//   garbage once sent, that only a collection frees; a server gone idle
+//   after the list runs none, and V8 starts one for such buffers only at
+//   64 MB of them (a LIST of 100,000 objects left about 30 MB resident).
+//   Once COLLECT_AFTER_STREAMED_BYTES were streamed (http/streamed-bytes.ts
+//   reports each answer at its end), the young generation is collected, on
+//   the next turn: the chunks' objects are young (nothing keeps them), so it
+//   frees them, and it costs what the few objects that survive it cost,
+//   about a millisecond; glibc then gives the pages back. V8 offers the
+//   call only with --expose-gc, which this sets for a context of its own
+//   and clears again: the program's global `gc` stays undefined.
 
-import { setFlagsFromString } from 'node:v8';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { onStreamedBytes } from '../http/streamed-bytes.ts';
 
 /** The old generation's growth past its live size after a full collection, in percent (Go's GOGC default). */
 export const HEAP_GROWING_PERCENT = 100;
 
-/** V8's factor for growing the young generation (its default), restored once the server is ready. */
+/** V8's factor for growing the young generation (its default), restored once the server is ready while it is under the cap. */
 export const SEMI_SPACE_GROWTH_FACTOR = 2;
 
-/** Applies the server process's heap policy, with the young generation held at its size until startupDone(); call first thing in the CLI. */
+/** The young generation's size (both semi-spaces) past which it does not grow once the server is ready, in MB. */
+export const YOUNG_GENERATION_CAP_MB = 8;
+
+/** The young generation's size now, in MB. */
+export function youngGenerationMB(): number {
+  for (const s of getHeapSpaceStatistics()) if (s.space_name === 'new_space') return s.space_size / 2 ** 20;
+  return 0;
+}
+
+/** Bytes of streamed answers after which the young generation is collected, their chunks freed. */
+export const COLLECT_AFTER_STREAMED_BYTES = 8 * 2 ** 20;
+
+type CollectGarbage = (options: { type: 'minor' | 'major' }) => void;
+
+/** V8's collection call, from a context of its own. */
+function collector(): CollectGarbage {
+  setFlagsFromString('--expose-gc');
+  try {
+    return runInNewContext('gc') as CollectGarbage;
+  } finally {
+    setFlagsFromString('--no-expose-gc');
+  }
+}
+
+/** After every COLLECT_AFTER_STREAMED_BYTES of streamed answers, a young-generation collection on the next turn. */
+function collectAfterStreamedAnswers(): void {
+  // the context is made on first use: a start that streams nothing does not pay for it
+  let collect: CollectGarbage | undefined;
+  let streamed = 0;
+  onStreamedBytes((bytes) => {
+    streamed += bytes;
+    if (streamed < COLLECT_AFTER_STREAMED_BYTES) return;
+    streamed = 0;
+    collect ??= collector();
+    setImmediate(() => collect!({ type: 'minor' }));
+  });
+}
+
+let capping: PerformanceObserver | undefined;
+let growthFactor = 0;
+
+/** Lets the young generation double at its next growth while it is under the cap, not past it. */
+function capYoungGeneration(): void {
+  const factor = youngGenerationMB() >= YOUNG_GENERATION_CAP_MB ? 1 : SEMI_SPACE_GROWTH_FACTOR;
+  if (factor === growthFactor) return;
+  growthFactor = factor;
+  setFlagsFromString(`--semi-space-growth-factor=${factor}`);
+}
+
+/** Applies the server process's heap policy (the young generation held at its size until startupDone(), streamed answers' chunks freed); call first thing in the CLI. */
 export function tuneServerHeap(): void {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   setFlagsFromString('--semi-space-growth-factor=1');
+  growthFactor = 1;
+  collectAfterStreamedAnswers();
 }
 
-/** The server is ready: the young generation grows again as V8 decides. */
+/** The server is ready: the young generation grows again as V8 decides, up to YOUNG_GENERATION_CAP_MB. */
 export function startupDone(): void {
-  setFlagsFromString(`--semi-space-growth-factor=${SEMI_SPACE_GROWTH_FACTOR}`);
+  capYoungGeneration();
+  if (capping) return;
+  capping = new PerformanceObserver(capYoungGeneration);
+  capping.observe({ entryTypes: ['gc'] });
 }
