@@ -14,7 +14,8 @@
 // blocking-strict backend could not store.
 
 import type { AuditBackend, Stored } from './sink.ts';
-import { type AuditEvent, auditUser, eventJSON, eventMiddle, microTime, nowMicros, type ObjectReference, type ResponseStatus } from './event.ts';
+import { type AuditEvent, auditUser, microTime, nowMicros, type ObjectReference, type ResponseStatus } from './event.ts';
+import { eventJSON, eventMiddle } from './event-json.ts';
 import { type AuditAttributes, evaluatePolicy, levelAtLeast, type Policy, type RequestAuditConfig, type Stage } from './policy.ts';
 
 export interface AuditUserInfo {
