@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Auditor } from './auditor.ts';
 import { type AuditEvent, auditUser, microTime, statusOf } from './event.ts';
-import { eventJSON, eventMiddle, jsonString, userJSON } from './event-json.ts';
+import { eventHead, eventJSON, eventMiddle, jsonString, userJSON } from './event-json.ts';
 import { parsePolicy } from './policy.ts';
 import type { AuditBackend } from './sink.ts';
 
@@ -99,7 +99,7 @@ describe('eventJSON (the log line) against JSON.stringify of the event in Go ord
     const ev = { ...base, ...change } as AuditEvent;
     const json = eventJSON(ev);
     expect(json).toBe(reference(ev));
-    expect(eventJSON(ev, eventMiddle(ev))).toBe(json);
+    expect(eventJSON(ev, eventHead(ev), eventMiddle(ev))).toBe(json);
     expect(Object.keys(JSON.parse(json) as object)).toEqual(EVENT.filter((k) => (ev as unknown as Record<string, unknown>)[k] !== undefined));
   });
 

@@ -5,7 +5,8 @@
 // through JSON.stringify, so the text is what JSON.stringify writes for the
 // same fields in Go's order (event-json.test.ts holds the two side by side).
 // The parts of an event that stay the same through a request's stages
-// (requestURI to objectRef: `eventMiddle`) are made once by the caller; a
+// (kind to auditID: `eventHead`, requestURI to objectRef: `eventMiddle`)
+// are made once by the caller; a
 // user's text is kept with the user (auditUser in event.ts gives one frozen
 // user per authenticated identity), so a request of a known identity does not
 // serialize its user at all. The request and response objects and a
@@ -97,13 +98,18 @@ export function annotationsJSON(annotations: Record<string, string>): string {
   return object(out);
 }
 
+/** The JSON of an event's kind, apiVersion, level and auditID, the opening brace kept, the closing comma too (the same through a request's stages). */
+export function eventHead(ev: AuditEvent): string {
+  return `{"kind":${jsonString(ev.kind)},"apiVersion":${jsonString(ev.apiVersion)},"level":${jsonString(ev.level)},"auditID":${jsonString(ev.auditID)},`;
+}
+
 /**
- * An event's JSON in Go's field order. `middle` is eventMiddle's text: the
- * same through a request's stages, a caller that keeps it serializes those
- * fields once, not at every stage.
+ * An event's JSON in Go's field order. `head` and `middle` are eventHead's
+ * and eventMiddle's texts: the same through a request's stages, a caller that
+ * keeps them serializes those fields once, not at every stage.
  */
-export function eventJSON(ev: AuditEvent, middle: string = eventMiddle(ev)): string {
-  let out = `{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":${jsonString(ev.level)},"auditID":${jsonString(ev.auditID)},"stage":${jsonString(ev.stage)},${middle}`;
+export function eventJSON(ev: AuditEvent, head: string = eventHead(ev), middle: string = eventMiddle(ev)): string {
+  let out = `${head}"stage":${jsonString(ev.stage)},${middle}`;
   if (ev.responseStatus !== undefined) out += `,"responseStatus":${statusJSON(ev.responseStatus)}`;
   out += anyField('requestObject', ev.requestObject) + anyField('responseObject', ev.responseObject);
   out += `,"requestReceivedTimestamp":${jsonString(ev.requestReceivedTimestamp)},"stageTimestamp":${jsonString(ev.stageTimestamp)}`;
