@@ -92,6 +92,9 @@ const ROWS: [string, Partial<AuditEvent>][] = [
   ['request and response objects', { level: 'RequestResponse', requestObject: { kind: 'ConfigMap', data: { k: 'v' } }, responseObject: { items: [1, null, 'x'] } }],
   ['an empty user (a failed authentication), no source IPs, empty objectRef', { user: {}, sourceIPs: undefined, objectRef: {} }],
   ['a status with a code that is not a number Go writes', { responseStatus: { metadata: {}, code: NaN } }],
+  ['a status with only a code (its text kept by code)', { responseStatus: { metadata: {}, code: 201 } }],
+  ['the same code again, with metadata that is not empty', { responseStatus: { metadata: { x: 1 } as never, code: 201 } }],
+  ['a status with no code', { responseStatus: { metadata: {}, reason: 'Timeout' } }],
 ];
 
 describe('eventJSON (the log line) against JSON.stringify of the event in Go order', () => {

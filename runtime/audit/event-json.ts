@@ -40,11 +40,17 @@ const strField = (key: string, value: string | undefined): string => (value === 
 /** A number field as JSON.stringify writes it (not finite: null). */
 const numField = (key: string, value: number | undefined): string => (value === undefined ? '' : `,"${key}":${Number.isFinite(value) ? `${value}` : 'null'}`);
 
+/** Whether JSON.stringify writes `{}` for the value without asking it anything (a plain object with no fields). */
+function isPlainEmpty(value: object | undefined): boolean {
+  if (value === undefined || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const _k in value) return false;
+  return true;
+}
+
 /** An object field, written without JSON.stringify when it is empty (a status's `metadata: {}`). */
 function emptyOrAnyField(key: string, value: object | undefined): string {
   if (value === undefined) return '';
-  for (const _k in value) return anyField(key, value);
-  return Object.getPrototypeOf(value) === Object.prototype ? `,"${key}":{}` : anyField(key, value);
+  return isPlainEmpty(value) ? `,"${key}":{}` : anyField(key, value);
 }
 
 /** An object's text from its fields' `,"key":value` parts. */
@@ -74,8 +80,19 @@ function objectRefJSON(r: ObjectReference): string {
   );
 }
 
+/** The texts of statuses that are only a code (`{"metadata":{},"code":200}`), by code. */
+const codeOnly = new Map<number, string>();
+
 /** A response status's JSON (metadata, status, message, reason, details, code). */
 export function statusJSON(s: ResponseStatus): string {
+  if (s.status === undefined && s.message === undefined && s.reason === undefined && s.details === undefined && typeof s.code === 'number' && isPlainEmpty(s.metadata)) {
+    let text = codeOnly.get(s.code);
+    if (text === undefined) {
+      text = `{"metadata":{}${numField('code', s.code)}}`;
+      if (codeOnly.size < 1000) codeOnly.set(s.code, text);
+    }
+    return text;
+  }
   return object(
     emptyOrAnyField('metadata', s.metadata) + strField('status', s.status) + strField('message', s.message) + strField('reason', s.reason) + anyField('details', s.details) + numField('code', s.code),
   );
