@@ -84,7 +84,7 @@ function objectRefJSON(r: ObjectReference): string {
 const codeOnly = new Map<number, string>();
 
 /** A response status's JSON (metadata, status, message, reason, details, code). */
-export function statusJSON(s: ResponseStatus): string {
+function statusJSON(s: ResponseStatus): string {
   if (s.status === undefined && s.message === undefined && s.reason === undefined && s.details === undefined && typeof s.code === 'number' && isPlainEmpty(s.metadata)) {
     let text = codeOnly.get(s.code);
     if (text === undefined) {
@@ -109,7 +109,7 @@ export function eventMiddle(ev: AuditEvent): string {
 }
 
 /** The text of an annotations map (`{"key":"value",...}`). */
-export function annotationsJSON(annotations: Record<string, string>): string {
+function annotationsJSON(annotations: Record<string, string>): string {
   let out = '';
   for (const k in annotations) out += `,${jsonString(k)}:${jsonString(annotations[k])}`;
   return object(out);
