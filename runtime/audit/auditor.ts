@@ -14,7 +14,8 @@
 // blocking-strict backend could not store.
 
 import type { AuditBackend, Stored } from './sink.ts';
-import { type AuditEvent, auditUser, eventJSON, eventMiddle, microTime, nowMicros, type ObjectReference, type ResponseStatus } from './event.ts';
+import { type AuditEvent, auditUser, microTime, nowMicros, type ObjectReference, type ResponseStatus } from './event.ts';
+import { eventHead, eventJSON, eventMiddle } from './event-json.ts';
 import { type AuditAttributes, evaluatePolicy, levelAtLeast, type Policy, type RequestAuditConfig, type Stage } from './policy.ts';
 
 export interface AuditUserInfo {
@@ -148,7 +149,8 @@ export class RequestAudit {
   private started = false;
   /** Whether the RequestReceived event was stored. */
   received: Stored = true;
-  /** The JSON of the fields that stay the same from stage to stage (event.ts eventMiddle); dropped when one of them changes. */
+  /** The JSON of the fields that stay the same from stage to stage (event-json.ts eventHead, eventMiddle); the middle dropped when one of its fields changes. */
+  private head: string | undefined = undefined;
   private middle: string | undefined = undefined;
 
   constructor(
@@ -229,7 +231,8 @@ export class RequestAudit {
       break;
     }
     ev.annotations = any ? { ...this.annotations } : undefined;
+    this.head ??= eventHead(ev);
     this.middle ??= eventMiddle(ev);
-    return this.backend.process(ev, eventJSON(ev, this.middle));
+    return this.backend.process(ev, eventJSON(ev, this.head, this.middle));
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Auditor } from './auditor.ts';
-import { type AuditEvent, eventJSON } from './event.ts';
+import type { AuditEvent } from './event.ts';
+import { eventJSON } from './event-json.ts';
 import { parsePolicy } from './policy.ts';
 import type { AuditBackend } from './sink.ts';
 

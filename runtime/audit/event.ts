@@ -3,15 +3,15 @@
 // (RFC 3339 in UTC with microseconds), the metadata-level response status
 // (a Status's status, message, reason, details and code, `metadata: {}`
 // always present as Go writes it), and the one-line `legacy` text of
-// --audit-log-format=legacy.
+// --audit-log-format=legacy. The JSON text of an event is event-json.ts's.
 
 import type { Level, Stage } from './policy.ts';
 
 export interface AuditUser {
-  username?: string;
-  uid?: string;
-  groups?: string[];
-  extra?: Record<string, string[]>;
+  readonly username?: string;
+  readonly uid?: string;
+  readonly groups?: readonly string[];
+  readonly extra?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface ObjectReference {
@@ -55,18 +55,21 @@ export interface AuditEvent {
   annotations?: Record<string, string>;
 }
 
-let lastMs = NaN;
-let lastPrefix = '';
+let lastSecond = NaN;
+let secondPrefix = '';
 
-/** MicroTime text of a time in microseconds since the epoch: `2024-05-01T12:00:00.123456Z` (the millisecond's text is reused while the clock stays in it). */
+/**
+ * MicroTime text of a time in microseconds since the epoch:
+ * `2024-05-01T12:00:00.123456Z` (the date and time to the second are made
+ * once per second, the fraction is the six digits of the microseconds).
+ */
 export function microTime(us: number): string {
-  const ms = Math.floor(us / 1000);
-  if (ms !== lastMs) {
-    lastPrefix = new Date(ms).toISOString().slice(0, 23); // ...T12:00:00.123
-    lastMs = ms;
+  const second = Math.floor(us / 1_000_000);
+  if (second !== lastSecond) {
+    secondPrefix = new Date(second * 1000).toISOString().slice(0, 20); // ...T12:00:00.
+    lastSecond = second;
   }
-  const micros = Math.floor(us - ms * 1000);
-  return `${lastPrefix}${micros < 10 ? '00' : micros < 100 ? '0' : ''}${micros}Z`;
+  return `${secondPrefix}${`${1_000_000 + Math.floor(us - second * 1_000_000)}`.slice(1)}Z`;
 }
 
 /** The current time in microseconds since the epoch. */
@@ -74,13 +77,35 @@ export function nowMicros(): number {
   return Math.floor((performance.timeOrigin + performance.now()) * 1000);
 }
 
-/** The audit user of a user (no empty uid, groups or extra, as Go omits them). */
-export function auditUser(u: { name: string; uid?: string; groups?: readonly string[]; extra?: Record<string, string[]> } | undefined): AuditUser {
-  if (!u) return {};
-  const out: AuditUser = { username: u.name };
-  if (u.uid) out.uid = u.uid;
-  if (u.groups?.length) out.groups = [...u.groups];
-  if (u.extra && Object.keys(u.extra).length) out.extra = u.extra;
+type UserInfoLike = { name: string; uid?: string; groups?: readonly string[]; extra?: Record<string, string[]> };
+
+/** The user of an event of a failed authentication (nobody). */
+const NO_USER: AuditUser = Object.freeze({});
+
+const auditUsers = new WeakMap<UserInfoLike, AuditUser>();
+
+/**
+ * The audit user of a user (no empty uid, groups or extra, as Go omits
+ * them), frozen, and the same one for the same user object: authentication
+ * hands the same object for the same identity (the anonymous user, a
+ * token's cache entry), so its audit user and that user's JSON
+ * (event-json.ts) are made once. A user is not changed once authenticated.
+ */
+export function auditUser(u: UserInfoLike | undefined): AuditUser {
+  if (!u) return NO_USER;
+  let out = auditUsers.get(u);
+  if (out === undefined) {
+    const user: { -readonly [K in keyof AuditUser]: AuditUser[K] } = { username: u.name };
+    if (u.uid) user.uid = u.uid;
+    if (u.groups?.length) user.groups = Object.freeze([...u.groups]);
+    if (u.extra && Object.keys(u.extra).length) {
+      const extra: Record<string, readonly string[]> = {};
+      for (const [k, v] of Object.entries(u.extra)) extra[k] = Object.freeze([...v]);
+      user.extra = Object.freeze(extra);
+    }
+    out = Object.freeze(user);
+    auditUsers.set(u, out);
+  }
   return out;
 }
 
@@ -96,40 +121,6 @@ export function statusOf(s: { status?: string; message?: string; reason?: string
 }
 
 const goQuote = (s: string) => JSON.stringify(s);
-
-/**
- * An event's JSON in Go's field order (as upstream's log lines read,
- * whatever order the fields were set in). `middle` is the JSON of the fields
- * from requestURI to objectRef without its braces (`eventMiddle`): they stay
- * the same through a request's stages, so a caller that keeps it serializes
- * them once, not at every stage.
- */
-export function eventJSON(ev: AuditEvent, middle: string = eventMiddle(ev)): string {
-  const tail = JSON.stringify({
-    responseStatus: ev.responseStatus,
-    requestObject: ev.requestObject,
-    responseObject: ev.responseObject,
-    requestReceivedTimestamp: ev.requestReceivedTimestamp,
-    stageTimestamp: ev.stageTimestamp,
-    annotations: ev.annotations,
-  });
-  return `{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":${goQuote(ev.level)},"auditID":${goQuote(ev.auditID)},"stage":${goQuote(ev.stage)},${middle},${tail.slice(1)}`;
-}
-
-/** The JSON of an event's requestURI, verb, user, impersonatedUser, sourceIPs, userAgent and objectRef, braces dropped (never empty: requestURI is always there). */
-export function eventMiddle(ev: AuditEvent): string {
-  const json = JSON.stringify({
-    requestURI: ev.requestURI,
-    verb: ev.verb,
-    user: ev.user,
-    impersonatedUser: ev.impersonatedUser,
-    sourceIPs: ev.sourceIPs,
-    userAgent: ev.userAgent,
-    objectRef: ev.objectRef,
-  });
-  return json.slice(1, -1);
-}
-
 /** The one-line text of --audit-log-format=legacy (upstream's EventString). */
 export function legacyLine(ev: AuditEvent): string {
   let username = '<none>';

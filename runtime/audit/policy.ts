@@ -220,13 +220,20 @@ export function loadPolicyFile(path: string): Policy {
 }
 
 /** The level, omitted stages and managed-fields choice of a request (upstream's policy checker). */
+/** The configs a policy's rules give (and its own, for no rule), made once each: a request's config is shared and never changed. */
+const configs = new WeakMap<PolicyRule | Policy, RequestAuditConfig>();
+
+function configOf(key: PolicyRule | Policy, level: Level, omitStages: readonly Stage[], omitManagedFields: boolean): RequestAuditConfig {
+  let c = configs.get(key);
+  if (c === undefined) configs.set(key, (c = Object.freeze({ level, omitStages, omitManagedFields })));
+  return c;
+}
+
 export function evaluatePolicy(policy: Policy, attrs: AuditAttributes, user: AuditSubject | undefined): RequestAuditConfig {
   for (const rule of policy.rules) {
-    if (ruleMatches(rule, attrs, user)) {
-      return { level: rule.level, omitStages: rule.omitStages, omitManagedFields: rule.omitManagedFields ?? policy.omitManagedFields };
-    }
+    if (ruleMatches(rule, attrs, user)) return configOf(rule, rule.level, rule.omitStages, rule.omitManagedFields ?? policy.omitManagedFields);
   }
-  return { level: 'None', omitStages: policy.omitStages, omitManagedFields: policy.omitManagedFields };
+  return configOf(policy, 'None', policy.omitStages, policy.omitManagedFields);
 }
 
 function ruleMatches(r: PolicyRule, attrs: AuditAttributes, user: AuditSubject | undefined): boolean {

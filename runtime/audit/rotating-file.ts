@@ -78,21 +78,21 @@ export class RotatingFile {
   }
 
   /** Appends the text (UTF-8), rotating first when it would not fit. */
-  write(text: string, bytes: number = Buffer.byteLength(text)): void {
-    if (bytes > this.max) throw new Error(`write length ${bytes} exceeds maximum file size ${this.max}`);
+  write(text: string | Buffer): void {
+    const bytes = typeof text === 'string' ? Buffer.from(text) : text;
+    if (bytes.length > this.max) throw new Error(`write length ${bytes.length} exceeds maximum file size ${this.max}`);
     if (this.fd === undefined) this.open();
-    if (this.size + bytes > this.max) this.rotate();
-    writeSync(this.fd!, text);
-    this.size += bytes;
+    if (this.size + bytes.length > this.max) this.rotate();
+    writeSync(this.fd!, bytes);
+    this.size += bytes.length;
   }
 
   /** Appends lines (each whole in one file, as lumberjack gets one write per line): at once when they all fit, else line by line. */
   writeLines(lines: readonly string[]): void {
-    const text = lines.length === 1 ? lines[0] : lines.join('');
-    const bytes = Buffer.byteLength(text);
+    const bytes = Buffer.from(lines.length === 1 ? lines[0] : lines.join(''));
     if (this.fd === undefined) this.open();
-    if (this.size + bytes <= this.max) {
-      this.write(text, bytes);
+    if (this.size + bytes.length <= this.max) {
+      this.write(bytes);
       return;
     }
     for (const line of lines) this.write(line);

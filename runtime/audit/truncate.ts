@@ -12,6 +12,7 @@
 import type { AuditBackend, Stored } from './sink.ts';
 import { bothStored } from './sink.ts';
 import type { AuditEvent } from './event.ts';
+import { eventJSON } from './event-json.ts';
 import { levelAtLeast } from './policy.ts';
 
 export interface TruncateConfig {
@@ -44,7 +45,7 @@ export function truncateItems(items: AuditItem[], cfg: TruncateConfig): { batche
     let size = sizeOf(item.json);
     if (size > cfg.maxEventSize && levelAtLeast(item.event.level, 'Request')) {
       const event = truncatedEvent(item.event);
-      item = { event, json: JSON.stringify(event) };
+      item = { event, json: eventJSON(event) };
       size = sizeOf(item.json);
     }
     if (size > cfg.maxEventSize) {

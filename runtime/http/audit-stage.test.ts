@@ -17,6 +17,9 @@ describe('sourceIPs (upstream SourceIPs)', () => {
     ['the peer not repeated when it is the last one', '1.2.3.4, 127.0.0.1', undefined, '127.0.0.1', ['1.2.3.4', '127.0.0.1']],
     ['IPv6', '2001:DB8::1', undefined, '::1', ['2001:db8::1', '::1']],
     ['no peer (in-process)', undefined, undefined, undefined, []],
+    ['an upper-case IPv4-mapped peer', undefined, undefined, '::FFFF:10.1.2.3', ['10.1.2.3']],
+    ['a peer that is no IP', undefined, undefined, 'nope', []],
+    ['the same peer again after another one', undefined, undefined, '127.0.0.1', ['127.0.0.1']],
   ];
   it.each(rows)('%s', (_name, xff, real, remote, want) => {
     expect(sourceIPs(xff, real, remote)).toEqual(want);

@@ -31,16 +31,37 @@ import { isLongRunning } from './long-running.ts';
 import { requestHeader, requestTarget } from './request-headers.ts';
 import type { RequestInfo } from './request-info.ts';
 
+const MAPPED_V4 = '::ffff:';
+
 /** An IP as Go prints it (an IPv4-mapped IPv6 address as IPv4), or undefined when it is none. */
 function ipText(s: string): string | undefined {
   const t = s.trim();
-  if (isIP(t) === 0) return undefined;
-  const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(t);
-  return m ? m[1] : t.toLowerCase();
+  const kind = isIP(t);
+  if (kind === 4) return t;
+  if (kind === 0) return undefined;
+  if (t.length > MAPPED_V4.length && t.slice(0, MAPPED_V4.length).toLowerCase() === MAPPED_V4) {
+    const v4 = t.slice(MAPPED_V4.length);
+    if (isIP(v4) === 4) return v4;
+  }
+  return t.toLowerCase();
+}
+
+/** The last peer address and its text (a connection's requests come from one peer). */
+let lastRemote: string | undefined;
+let lastPeer: string | undefined;
+
+function peerText(remote: string): string | undefined {
+  if (remote !== lastRemote) {
+    lastPeer = ipText(remote);
+    lastRemote = remote;
+  }
+  return lastPeer;
 }
 
 /** Upstream's SourceIPs: X-Forwarded-For's valid entries, X-Real-Ip unless among them, then the peer unless it is the last one. */
 export function sourceIPs(forwardedFor: string | undefined, realIP: string | undefined, remote: string | undefined): string[] {
+  const peer = remote ? peerText(remote) : undefined;
+  if (!forwardedFor && !realIP) return peer ? [peer] : [];
   const out: string[] = [];
   if (forwardedFor) {
     for (const part of forwardedFor.split(',')) {
@@ -50,7 +71,6 @@ export function sourceIPs(forwardedFor: string | undefined, realIP: string | und
   }
   const real = realIP ? ipText(realIP) : undefined;
   if (real && !out.includes(real)) out.push(real);
-  const peer = remote ? ipText(remote) : undefined;
   if (peer && (out.length === 0 || out[out.length - 1] !== peer)) out.push(peer);
   return out;
 }

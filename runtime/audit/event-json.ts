@@ -1,0 +1,135 @@
+// The JSON text of an audit Event, written field by field in Go's order of
+// audit.k8s.io/v1 (as upstream's log lines read, whatever order the fields
+// were set in) without building the objects JSON.stringify would need: a
+// string with nothing to escape is quoted as it is, anything else goes
+// through JSON.stringify, so the text is what JSON.stringify writes for the
+// same fields in Go's order (event-json.test.ts holds the two side by side).
+// The parts of an event that stay the same through a request's stages
+// (kind to auditID: `eventHead`, requestURI to objectRef: `eventMiddle`)
+// are made once by the caller; a
+// user's text is kept with the user (auditUser in event.ts gives one frozen
+// user per authenticated identity), so a request of a known identity does not
+// serialize its user at all. The request and response objects and a
+// Status's details are JSON.stringify's.
+
+import type { AuditEvent, AuditUser, ObjectReference, ResponseStatus } from './event.ts';
+
+/** What JSON.stringify escapes in a string: the quote, the backslash, control characters, and surrogates (a lone one is escaped). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** A string's JSON text, as JSON.stringify writes it. */
+export function jsonString(s: string): string {
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+}
+
+function stringsJSON(list: readonly string[]): string {
+  let out = '[';
+  for (let i = 0; i < list.length; i++) out += i === 0 ? jsonString(list[i]) : `,${jsonString(list[i])}`;
+  return `${out}]`;
+}
+
+/** `,"key":<value>` for a field JSON.stringify would write (undefined when it would leave the field out). */
+function anyField(key: string, value: unknown): string {
+  if (value === undefined) return '';
+  const text = JSON.stringify(value) as string | undefined;
+  return text === undefined ? '' : `,"${key}":${text}`;
+}
+
+const strField = (key: string, value: string | undefined): string => (value === undefined ? '' : `,"${key}":${jsonString(value)}`);
+
+/** A number field as JSON.stringify writes it (not finite: null). */
+const numField = (key: string, value: number | undefined): string => (value === undefined ? '' : `,"${key}":${Number.isFinite(value) ? `${value}` : 'null'}`);
+
+/** Whether JSON.stringify writes `{}` for the value without asking it anything (a plain object with no fields). */
+function isPlainEmpty(value: object | undefined): boolean {
+  if (value === undefined || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const _k in value) return false;
+  return true;
+}
+
+/** An object field, written without JSON.stringify when it is empty (a status's `metadata: {}`). */
+function emptyOrAnyField(key: string, value: object | undefined): string {
+  if (value === undefined) return '';
+  return isPlainEmpty(value) ? `,"${key}":{}` : anyField(key, value);
+}
+
+/** An object's text from its fields' `,"key":value` parts. */
+const object = (fields: string): string => (fields === '' ? '{}' : `{${fields.slice(1)}}`);
+
+const userTexts = new WeakMap<AuditUser, string>();
+
+/** A user's JSON (username, uid, groups, extra); kept for a frozen user, which cannot change after. */
+export function userJSON(u: AuditUser): string {
+  const kept = userTexts.get(u);
+  if (kept !== undefined) return kept;
+  const text = object(strField('username', u.username) + strField('uid', u.uid) + (u.groups === undefined ? '' : `,"groups":${stringsJSON(u.groups)}`) + anyField('extra', u.extra));
+  if (Object.isFrozen(u)) userTexts.set(u, text);
+  return text;
+}
+
+function objectRefJSON(r: ObjectReference): string {
+  return object(
+    strField('resource', r.resource) +
+      strField('namespace', r.namespace) +
+      strField('name', r.name) +
+      strField('uid', r.uid) +
+      strField('apiGroup', r.apiGroup) +
+      strField('apiVersion', r.apiVersion) +
+      strField('resourceVersion', r.resourceVersion) +
+      strField('subresource', r.subresource),
+  );
+}
+
+/** The texts of statuses that are only a code (`{"metadata":{},"code":200}`), by code. */
+const codeOnly = new Map<number, string>();
+
+/** A response status's JSON (metadata, status, message, reason, details, code). */
+function statusJSON(s: ResponseStatus): string {
+  if (s.status === undefined && s.message === undefined && s.reason === undefined && s.details === undefined && typeof s.code === 'number' && isPlainEmpty(s.metadata)) {
+    let text = codeOnly.get(s.code);
+    if (text === undefined) {
+      text = `{"metadata":{}${numField('code', s.code)}}`;
+      if (codeOnly.size < 1000) codeOnly.set(s.code, text);
+    }
+    return text;
+  }
+  return object(
+    emptyOrAnyField('metadata', s.metadata) + strField('status', s.status) + strField('message', s.message) + strField('reason', s.reason) + anyField('details', s.details) + numField('code', s.code),
+  );
+}
+
+/** The JSON of an event's requestURI, verb, user, impersonatedUser, sourceIPs, userAgent and objectRef, braces dropped (never empty: requestURI is always there). */
+export function eventMiddle(ev: AuditEvent): string {
+  let out = `"requestURI":${jsonString(ev.requestURI)}${strField('verb', ev.verb)},"user":${userJSON(ev.user)}`;
+  if (ev.impersonatedUser !== undefined) out += `,"impersonatedUser":${userJSON(ev.impersonatedUser)}`;
+  if (ev.sourceIPs !== undefined) out += `,"sourceIPs":${stringsJSON(ev.sourceIPs)}`;
+  out += strField('userAgent', ev.userAgent);
+  if (ev.objectRef !== undefined) out += `,"objectRef":${objectRefJSON(ev.objectRef)}`;
+  return out;
+}
+
+/** The text of an annotations map (`{"key":"value",...}`). */
+function annotationsJSON(annotations: Record<string, string>): string {
+  let out = '';
+  for (const k in annotations) out += `,${jsonString(k)}:${jsonString(annotations[k])}`;
+  return object(out);
+}
+
+/** The JSON of an event's kind, apiVersion, level and auditID, the opening brace kept, the closing comma too (the same through a request's stages). */
+export function eventHead(ev: AuditEvent): string {
+  return `{"kind":${jsonString(ev.kind)},"apiVersion":${jsonString(ev.apiVersion)},"level":${jsonString(ev.level)},"auditID":${jsonString(ev.auditID)},`;
+}
+
+/**
+ * An event's JSON in Go's field order. `head` and `middle` are eventHead's
+ * and eventMiddle's texts: the same through a request's stages, a caller that
+ * keeps them serializes those fields once, not at every stage.
+ */
+export function eventJSON(ev: AuditEvent, head: string = eventHead(ev), middle: string = eventMiddle(ev)): string {
+  let out = `${head}"stage":${jsonString(ev.stage)},${middle}`;
+  if (ev.responseStatus !== undefined) out += `,"responseStatus":${statusJSON(ev.responseStatus)}`;
+  out += anyField('requestObject', ev.requestObject) + anyField('responseObject', ev.responseObject);
+  out += `,"requestReceivedTimestamp":${jsonString(ev.requestReceivedTimestamp)},"stageTimestamp":${jsonString(ev.stageTimestamp)}`;
+  if (ev.annotations !== undefined) out += `,"annotations":${annotationsJSON(ev.annotations)}`;
+  return `${out}}`;
+}
