@@ -16,7 +16,7 @@
 // expired context.
 
 import type { AdmissionAttributes, AdmissionStage } from '../registry/write-services.ts';
-import { isPromise, settled } from '../api/maybe.ts';
+import { isPromise } from '../api/maybe.ts';
 import { errors } from '../api/errors.ts';
 
 export type { AdmissionAttributes };
@@ -59,18 +59,36 @@ export class AdmissionChain implements AdmissionStage {
   /** The mutating half: every plugin's admit, in order; a second round when one asked for it. */
   async admit(attrs: AdmissionAttributes): Promise<void> {
     const ctx = (attrs.reinvocation ??= { isReinvoke: false, shouldReinvoke: false, values: new Map() });
-    await this.timedStep('admit', attrs, async () => {
-      await this.round('admit', attrs);
-      if (!ctx.shouldReinvoke || ctx.isReinvoke) return;
-      ctx.isReinvoke = true;
-      await this.round('admit', attrs);
-    });
+    const observer = this.observer;
+    const start = observer ? performance.now() : 0;
+    let rejected = true;
+    try {
+      const first = this.round('admit', attrs, 0);
+      if (first) await first;
+      if (ctx.shouldReinvoke && !ctx.isReinvoke) {
+        ctx.isReinvoke = true;
+        const second = this.round('admit', attrs, 0);
+        if (second) await second;
+      }
+      rejected = false;
+    } finally {
+      observer?.step('admit', attrs.operation, rejected, (performance.now() - start) / 1000);
+    }
     checkDeadline(attrs);
   }
 
   /** The validating half: every plugin's validate, in order. */
   async validate(attrs: AdmissionAttributes): Promise<void> {
-    await this.timedStep('validate', attrs, () => this.round('validate', attrs));
+    const observer = this.observer;
+    const start = observer ? performance.now() : 0;
+    let rejected = true;
+    try {
+      const round = this.round('validate', attrs, 0);
+      if (round) await round;
+      rejected = false;
+    } finally {
+      observer?.step('validate', attrs.operation, rejected, (performance.now() - start) / 1000);
+    }
     checkDeadline(attrs);
   }
 
@@ -78,13 +96,20 @@ export class AdmissionChain implements AdmissionStage {
     return this.plugins.length;
   }
 
-  /** One pass over the plugins that handle the request; a plugin that answers at once is not awaited. */
-  private async round(step: 'admit' | 'validate', attrs: AdmissionAttributes): Promise<void> {
-    for (const p of this.plugins) {
+  /**
+   * One pass over the plugins from index `from` that handle the request:
+   * synchronous while they answer at once; from the first that answers with
+   * a promise on, the rest run after it settles (the returned promise).
+   */
+  private round(step: 'admit' | 'validate', attrs: AdmissionAttributes, from: number): Promise<void> | undefined {
+    const plugins = this.plugins;
+    for (let i = from; i < plugins.length; i++) {
+      const p = plugins[i];
       if (!p[step] || (p.handles && !p.handles(attrs))) continue;
       const r = this.run(p, step, attrs);
-      if (isPromise(r)) await r;
+      if (isPromise(r)) return r.then(() => this.round(step, attrs, i + 1));
     }
+    return undefined;
   }
 
   /** One plugin's half, timed when observed (upstream times the plugins a request reaches). */
@@ -92,22 +117,24 @@ export class AdmissionChain implements AdmissionStage {
     const observer = this.observer;
     if (!observer) return p[step]!(attrs);
     const start = performance.now();
-    return settled(
-      () => p[step]!(attrs),
-      (ok) => observer.plugin(p.name, step, attrs.operation, !ok, (performance.now() - start) / 1000),
-    );
-  }
-
-  private async timedStep(step: 'admit' | 'validate', attrs: AdmissionAttributes, body: () => Promise<void>): Promise<void> {
-    const observer = this.observer;
-    if (!observer) return body();
-    const start = performance.now();
-    let rejected = true;
+    const done = (rejected: boolean) => observer.plugin(p.name, step, attrs.operation, rejected, (performance.now() - start) / 1000);
+    let r: void | Promise<void>;
     try {
-      await body();
-      rejected = false;
-    } finally {
-      observer.step(step, attrs.operation, rejected, (performance.now() - start) / 1000);
+      r = p[step]!(attrs);
+    } catch (err) {
+      done(true);
+      throw err;
     }
+    if (!isPromise(r)) {
+      done(false);
+      return;
+    }
+    return r.then(
+      () => done(false),
+      (err: unknown) => {
+        done(true);
+        throw err;
+      },
+    );
   }
 }

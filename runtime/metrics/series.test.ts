@@ -3,7 +3,7 @@
 // registry writes.
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { SeriesCounter, SeriesHistogram } from './series.ts';
+import { SeriesCounter, SeriesHistogram, SeriesPath } from './series.ts';
 
 describe('SeriesCounter and SeriesHistogram', () => {
   it('keeps one series per key and makes its labels once', () => {
@@ -57,5 +57,62 @@ describe('SeriesCounter and SeriesHistogram', () => {
         '',
       ].join('\n'),
     );
+  });
+});
+
+describe('SeriesPath', () => {
+  it.each([
+    ['the same values and flag', ['a', 'b', 'c', false], ['a', 'b', 'c', false], true],
+    ['another flag', ['a', 'b', 'c', false], ['a', 'b', 'c', true], false],
+    ['another first value', ['a', 'b', 'c', false], ['x', 'b', 'c', false], false],
+    ['another second value', ['a', 'b', 'c', false], ['a', 'x', 'c', false], false],
+    ['another third value', ['a', 'b', 'c', false], ['a', 'b', 'x', false], false],
+  ] as const)('finds one series for %s: %j then %j (same: %s)', (_what, first, second, same) => {
+    const h = new SeriesHistogram('h', 'help', [1]);
+    const path = new SeriesPath(h);
+    const find = ([a, b, c, f]: readonly [string, string, string, boolean]) =>
+      path.find(
+        a,
+        b,
+        c,
+        f,
+        () => `${a}\0${b}\0${c}\0${f}`,
+        () => ({ a, b, c, f: String(f) }),
+      );
+    const s1 = find(first);
+    const s2 = find(second);
+    expect(s1 === s2).toBe(same);
+    h.observeInto(s1, 0.5);
+    h.observeInto(s2, 0.5);
+    expect(
+      h
+        .get()
+        .values.filter((v) => v.metricName === 'h_count')
+        .map((v) => v.value),
+    ).toEqual(same ? [2] : [1, 1]);
+  });
+
+  it('makes a series through the metric (shared with keyed look-ups) and forgets it when the metric is reset', () => {
+    const h = new SeriesHistogram('h', 'help', [1]);
+    const path = new SeriesPath(h);
+    let keys = 0;
+    const find = () =>
+      path.find(
+        'a',
+        'b',
+        '',
+        true,
+        () => (keys++, 'a\0b\0true'),
+        () => ({ a: 'a', b: 'b' }),
+      );
+    const s = find();
+    expect(find()).toBe(s);
+    expect(keys).toBe(1);
+    expect(h.entry('a\0b\0true', () => ({}))).toBe(s);
+    h.reset();
+    const after = find();
+    expect(after).not.toBe(s);
+    expect(keys).toBe(2);
+    expect(h.entry('a\0b\0true', () => ({}))).toBe(after);
   });
 });

@@ -5,7 +5,11 @@
 // own metrics check and hash the labels object on every call). A caller
 // that finds its series by other means keeps the series itself (`entry`)
 // and records into it directly; a reset drops the series, so it is told
-// (`onReset`) to forget what it kept.
+// (`onReset`) to forget what it kept. SeriesPath is such a caller for label
+// values that are strings the caller holds (plugin names, steps,
+// operations): it finds their series through nested maps, so a call builds
+// no key string (a new string is hashed on every look-up; a held one keeps
+// its hash).
 
 import type { Registry } from 'prom-client';
 
@@ -132,5 +136,31 @@ export class SeriesHistogram extends Series<HistogramSeries> {
       values.push({ metricName: `${this.name}_count`, labels: s.labels, value: s.count });
     }
     return { name: this.name, help: this.help, type: 'histogram', aggregator: 'sum', values };
+  }
+}
+
+/**
+ * The series of one metric found by up to three label values and a flag,
+ * through nested maps keyed by the caller's own strings, without a key
+ * string per call; the key and labels are made once per series, when it is
+ * new. Forgotten when the metric's series are reset.
+ */
+export class SeriesPath<S> {
+  private root = new Map<string, Map<string, Map<string, [S | undefined, S | undefined]>>>();
+
+  constructor(private readonly metric: Series<S>) {
+    metric.onReset(() => this.root.clear());
+  }
+
+  /** The series of (a, b, c, flag); `key` and `labels` are called only for a series not found before. */
+  find(a: string, b: string, c: string, flag: boolean, key: () => string, labels: () => Labels): S {
+    let byB = this.root.get(a);
+    if (!byB) this.root.set(a, (byB = new Map()));
+    let byC = byB.get(b);
+    if (!byC) byB.set(b, (byC = new Map()));
+    let pair = byC.get(c);
+    if (!pair) byC.set(c, (pair = [undefined, undefined]));
+    const i = flag ? 1 : 0;
+    return (pair[i] ??= this.metric.entry(key(), labels));
   }
 }

@@ -12,7 +12,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from './prom.ts';
 import { annotatedHelp, isHidden, type Lifecycle } from './stability.ts';
 import { dryRunLabel, reportedVerb, requestScope, type RequestFacts } from './request-labels.ts';
-import { type CounterEntry, type HistogramSeries, SeriesCounter, SeriesHistogram } from './series.ts';
+import { type CounterEntry, type HistogramSeries, SeriesCounter, SeriesHistogram, SeriesPath } from './series.ts';
 import { SliMetrics } from './slis.ts';
 
 /** The series one kind of request records into (ServerMetrics.requestDone), found without a key of every label. */
@@ -94,6 +94,10 @@ export class ServerMetrics {
   private readonly authnAttempts;
   private readonly admissionStep;
   private readonly admissionController;
+  /** The admission and store histograms' series by their label values (no key string per call). */
+  private readonly admissionStepSeries: SeriesPath<HistogramSeries>;
+  private readonly admissionControllerSeries: SeriesPath<HistogramSeries>;
+  private readonly etcdSeries: SeriesPath<HistogramSeries>;
   private readonly webhookDuration;
   private readonly webhookRequests;
   private readonly webhookRejections;
@@ -194,6 +198,9 @@ export class ServerMetrics {
       ADMISSION_BUCKETS,
       { stability: 'STABLE' },
     );
+    this.admissionStepSeries = new SeriesPath(this.admissionStep);
+    this.admissionControllerSeries = new SeriesPath(this.admissionController);
+    this.etcdSeries = new SeriesPath(this.etcdDuration);
     // labels: name, type, operation, rejected
     this.webhookDuration = this.seriesHistogram(
       'apiserver_admission_webhook_admission_duration_seconds',
@@ -355,7 +362,16 @@ export class ServerMetrics {
 
   /** One call to the store (etcd_request_duration_seconds): the operation and the object type (`pods`, `deployments.apps`). */
   storeRequest(operation: string, type: string, seconds: number): void {
-    if (this.on.etcd_request_duration_seconds) this.etcdDuration.observe(`${operation}\0${type}`, () => ({ operation, type }), seconds);
+    if (!this.on.etcd_request_duration_seconds) return;
+    const series = this.etcdSeries.find(
+      operation,
+      type,
+      '',
+      false,
+      () => `${operation}\0${type}`,
+      () => ({ operation, type }),
+    );
+    this.etcdDuration.observeInto(series, seconds);
   }
 
   /** One authentication: `success`, `failure` (no authenticator accepted the credentials) or `error`. */
@@ -366,13 +382,29 @@ export class ServerMetrics {
   /** One admission plugin's run of one half. */
   admissionPluginDone(name: string, step: AdmissionStep, operation: string, rejected: boolean, seconds: number): void {
     if (!this.on.apiserver_admission_controller_admission_duration_seconds) return;
-    this.admissionController.observe(`${name}\0${step}\0${operation}\0${rejected}`, () => ({ name, type: step, operation, rejected: String(rejected) }), seconds);
+    const series = this.admissionControllerSeries.find(
+      name,
+      step,
+      operation,
+      rejected,
+      () => `${name}\0${step}\0${operation}\0${rejected}`,
+      () => ({ name, type: step, operation, rejected: String(rejected) }),
+    );
+    this.admissionController.observeInto(series, seconds);
   }
 
   /** One half of admission as a whole. */
   admissionStepDone(step: AdmissionStep, operation: string, rejected: boolean, seconds: number): void {
     if (!this.on.apiserver_admission_step_admission_duration_seconds) return;
-    this.admissionStep.observe(`${step}\0${operation}\0${rejected}`, () => ({ type: step, operation, rejected: String(rejected) }), seconds);
+    const series = this.admissionStepSeries.find(
+      step,
+      operation,
+      '',
+      rejected,
+      () => `${step}\0${operation}\0${rejected}`,
+      () => ({ type: step, operation, rejected: String(rejected) }),
+    );
+    this.admissionStep.observeInto(series, seconds);
   }
 
   /** One admission webhook call: its latency and outcome (`admit` for mutating webhooks, `validating`), as upstream's ObserveWebhook and ObserveWebhookRejection. */

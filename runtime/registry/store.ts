@@ -263,10 +263,10 @@ export class RegistryStore {
   }
 
   /** The object as it is written: in the storage version when the store converts. */
-  private async toStorage(obj: Obj): Promise<Obj> {
+  private toStorage(obj: Obj): Maybe<Obj> {
     if (!this.converter || !obj.apiVersion || obj.apiVersion === this.storageVersion) return obj;
     if (this.converter.nop) return this.coerce(obj, { ...obj, apiVersion: this.storageVersion }, this.storageVersion);
-    return this.coerce(obj, (await this.converter.convert([obj], this.storageVersion))[0], this.storageVersion);
+    return this.converter.convert([obj], this.storageVersion).then((out) => this.coerce(obj, out[0], this.storageVersion));
   }
 
   private mapStorageError(err: unknown, name: string): never {
@@ -420,9 +420,9 @@ export class RegistryStore {
    * defaults and the schema check (an unknown field is a bug of the writer:
    * refused, as fieldValidation=Strict).
    */
-  private async checkWriterObject(obj: Obj, opts: PipelineOptions): Promise<void> {
-    if (!opts.writer) return;
-    await checkObject(this.writeServices(), this.def, obj, { fieldValidation: 'Strict', warnings: opts.warnings, reportsRequired: this.strategy.reportsRequired });
+  private checkWriterObject(obj: Obj, opts: PipelineOptions): Promise<void> | undefined {
+    if (!opts.writer) return undefined;
+    return checkObject(this.writeServices(), this.def, obj, { fieldValidation: 'Strict', warnings: opts.warnings, reportsRequired: this.strategy.reportsRequired });
   }
 
   /**
@@ -430,10 +430,18 @@ export class RegistryStore {
    * body was decoded, defaulted from the spec and schema-checked by its
    * handler; an in-process writer's object is checked here): then the
    * strategy's defaults, what upstream's Go defaulters set when decoding.
+   * At once when there is nothing to wait for (a request's object, a
+   * strategy with nothing to load).
    */
-  private async decode(obj: Obj, opts: PipelineOptions): Promise<void> {
-    await this.checkWriterObject(obj, opts);
-    await this.strategy.load?.();
+  private decode(obj: Obj, opts: PipelineOptions): Maybe<void> {
+    const checked = this.checkWriterObject(obj, opts);
+    return checked ? checked.then(() => this.strategyDefaults(obj)) : this.strategyDefaults(obj);
+  }
+
+  /** The strategy's defaults, once what it needs is loaded. */
+  private strategyDefaults(obj: Obj): Maybe<void> {
+    const loaded = this.strategy.load?.();
+    if (loaded) return loaded.then(() => this.strategy.defaults?.(obj));
     this.strategy.defaults?.(obj);
   }
 
@@ -476,8 +484,10 @@ export class RegistryStore {
   private async admitAndPrepareCreate(namespace: string, obj: Obj, opts: CreateOptions): Promise<boolean> {
     this.checkCreateRequest(namespace, obj);
     opts.hooks?.manageFields?.(obj, null);
-    await opts.hooks?.admit?.(obj, null);
-    await opts.hooks?.checkPolicy?.(obj, null);
+    const admitted = opts.hooks?.admit?.(obj, null);
+    if (admitted) await admitted;
+    const allowed = opts.hooks?.checkPolicy?.(obj, null);
+    if (allowed) await allowed;
     const md = (obj.metadata ??= {});
     this.fillSystemFields(obj);
     const generate = !md.name && typeof md.generateName === 'string' && md.generateName !== '';
@@ -497,13 +507,15 @@ export class RegistryStore {
    */
   private async validateAndAdmitCreate(obj: Obj, opts: CreateOptions): Promise<Allocation | undefined> {
     this.validateCreate(obj);
-    const alloc = await this.strategy.allocate?.(obj, null, { dryRun: !!opts.dryRun });
+    const allocating = this.strategy.allocate?.(obj, null, { dryRun: !!opts.dryRun });
+    const alloc = isPromise(allocating) ? await allocating : allocating;
     try {
       this.strategy.canonicalize(obj);
       opts.warnings?.push(...this.strategy.warningsOnCreate(obj));
-      await opts.hooks?.validate?.(obj, null);
+      const validated = opts.hooks?.validate?.(obj, null);
+      if (validated) await validated;
     } catch (err) {
-      await alloc?.rollback();
+      if (alloc) await alloc.rollback();
       throw err;
     }
     return alloc;
@@ -532,7 +544,8 @@ export class RegistryStore {
    */
   async create(namespace: string, input: Obj, given: CreateOptions = {}): Promise<Obj> {
     const obj = input;
-    await this.decode(obj, given);
+    const decoded = this.decode(obj, given);
+    if (decoded) await decoded;
     const opts = { ...given, hooks: this.hooksOf(given, namespace, obj.metadata?.name ?? '') };
     const generate = await this.admitAndPrepareCreate(namespace, obj, opts);
     const md = obj.metadata;
@@ -544,16 +557,17 @@ export class RegistryStore {
       try {
         if (opts.dryRun) {
           if (await this.storage.get(key)) throw new KeyExistsError(key);
-          await alloc?.rollback();
+          if (alloc) await alloc.rollback();
           return obj;
         }
-        stored = await this.storage.create(key, canonicalOrder(await this.toStorage(obj)));
+        const converted = this.toStorage(obj);
+        stored = await this.storage.create(key, canonicalOrder(isPromise(converted) ? await converted : converted));
       } catch (err) {
-        await alloc?.rollback();
+        if (alloc) await alloc.rollback();
         if (err instanceof KeyExistsError && generate && attempt < GENERATE_NAME_RETRIES) continue;
         this.mapStorageError(err, md.name);
       }
-      await alloc?.commit(stored);
+      if (alloc) await alloc.commit(stored);
       return stored;
     }
   }
@@ -635,7 +649,7 @@ export class RegistryStore {
       const live = stored && this.converter && opts.version ? await this.inVersion(stored, opts.version) : stored;
       created = false;
       deleteAfter = false;
-      await alloc?.rollback();
+      if (alloc) await alloc.rollback();
       alloc = undefined;
       if (!live) {
         const allowed = opts.createIfMissing && !opts.subresource && (this.strategy.allowCreateOnUpdate || opts.forceAllowCreate);
@@ -660,7 +674,8 @@ export class RegistryStore {
       }
       // 2. field ownership, 3. mutating admission and the write policy
       opts.hooks?.manageFields?.(wanted, live);
-      await opts.hooks?.admit?.(wanted, live);
+      const admitted = opts.hooks?.admit?.(wanted, live);
+      if (admitted) await admitted;
       await opts.hooks?.checkPolicy?.(wanted, live);
       // 4. prepare
       const rv = wanted.metadata.resourceVersion;
@@ -699,7 +714,8 @@ export class RegistryStore {
       opts.warnings?.push(...this.strategy.warningsOnUpdate(wanted, live));
       wanted.metadata.resourceVersion = live.metadata.resourceVersion;
       // 7. validating admission
-      await opts.hooks?.validate?.(wanted, live);
+      const validated = opts.hooks?.validate?.(wanted, live);
+      if (validated) await validated;
       if (wanted.metadata.deletionTimestamp && !wanted.metadata.finalizers?.length && !this.strategy.hasPendingFinalizers?.(wanted)) deleteAfter = true;
       return canonicalOrder(await this.toStorage(wanted));
     };
@@ -710,7 +726,7 @@ export class RegistryStore {
         try {
           result = await tryUpdate(live ? structuredClone(live) : null);
         } finally {
-          await alloc?.rollback();
+          if (alloc) await alloc.rollback();
           alloc = undefined;
         }
         if (live && jsonEqual(result, live)) result = live;
@@ -721,10 +737,10 @@ export class RegistryStore {
         tryUpdate: (live) => tryUpdate(live),
       });
     } catch (err) {
-      await alloc?.rollback();
+      if (alloc) await alloc.rollback();
       this.mapStorageError(err, name);
     }
-    await alloc?.commit(result!);
+    if (alloc) await alloc.commit(result!);
     if (deleteAfter && result) {
       // the last finalizer is gone from an object being deleted: it goes now
       try {

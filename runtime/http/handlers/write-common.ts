@@ -13,6 +13,7 @@ import { includeObject } from './params.ts';
 import { withVersion } from './get.ts';
 import { requestHeader } from '../request-headers.ts';
 import { serverLogger } from '../../logging/logger.ts';
+import { isPromise } from '../../api/maybe.ts';
 
 /**
  * The manager named by ?fieldManager, else the User-Agent's product (the
@@ -62,7 +63,8 @@ function writeOptionFields(rc: RequestContext): Obj {
 
 /** The answer to a write: the object in the request's version (a failed conversion is the answer's error, as upstream). */
 export async function respondObject(rc: RequestContext, stored: Obj, status: number): Promise<Response> {
-  const obj = await withVersion(stored, rc);
+  const inVersion = withVersion(stored, rc);
+  const obj = isPromise(inVersion) ? await inVersion : inVersion;
   return sendCommitted(rc, obj, status, () => {
     const neg = negotiate(rc, false);
     const body = transformObject(obj, neg, { def: rc.res.def, includeObject: includeObject(rc, neg), formatters: rc.services.formatters, cellsFrom: rc.res.store.tableSource(rc.res.def) });

@@ -92,7 +92,12 @@ export class KVStorage implements Storage {
     const value = encodeObject(obj);
     checkRequestSize(key, value, this.maxRequestBytes);
     const kv = await this.kv.create(key, value);
-    return decodeKV(kv);
+    // the KV holds the text written (SQLite): that text parses back to the object given (JSON data, as every
+    // object the pipeline writes is), which is answered without parsing it again; a KV that gives back another
+    // text (etcd decoding its protobuf value) is read as it answered
+    if (kv.value !== value) return decodeKV(kv);
+    setResourceVersion(obj, kv.modRevision);
+    return obj;
   }
 
   async get(key: string, opts: GetOptions = {}): Promise<Obj | null> {
