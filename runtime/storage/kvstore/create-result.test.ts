@@ -1,7 +1,9 @@
 // What KVStorage.create answers: the object as stored, with its
 // resourceVersion. When the KV holds the text written, that is the object
-// given (not parsed again); when it gives back another text (etcd's decoded
-// protobuf), the answer is that text's object.
+// given (not parsed again: its parts are shared, the top level and metadata
+// copied, the given object left without a resourceVersion); when it gives
+// back another text (etcd's decoded protobuf), the answer is that text's
+// object.
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteKV } from '../sqlite/index.ts';
 import { KVStorage } from './kv-storage.ts';
@@ -31,8 +33,10 @@ describe('KVStorage.create answers the stored object', () => {
     const s = new KVStorage(rewriting(sqlite, answer));
     const obj = cm();
     const created = await s.create(KEY, obj);
-    // the object given is the answer only when it is what the KV holds
-    expect(created === obj).toBe(given);
+    // the object given is the answer only when it is what the KV holds; the caller's object is not changed
+    expect(created.data === obj.data).toBe(given);
+    expect(created).not.toBe(obj);
+    expect(obj).toEqual(cm());
     const rv = String(await sqlite.currentRevision());
     expect(created).toEqual({ ...cm(), metadata: { ...cm().metadata, resourceVersion: rv }, data });
     // the same as a read of what was stored, apart from what the rewriting KV changed

@@ -93,11 +93,11 @@ export class KVStorage implements Storage {
     checkRequestSize(key, value, this.maxRequestBytes);
     const kv = await this.kv.create(key, value);
     // the KV holds the text written (SQLite): that text parses back to the object given (JSON data, as every
-    // object the pipeline writes is), which is answered without parsing it again; a KV that gives back another
-    // text (etcd decoding its protobuf value) is read as it answered
+    // object the pipeline writes is), which is answered without parsing it again, as a copy of its top level
+    // and metadata (the caller's object stays as given); a KV that gives back another text (etcd decoding its
+    // protobuf value) is read as it answered
     if (kv.value !== value) return decodeKV(kv);
-    setResourceVersion(obj, kv.modRevision);
-    return obj;
+    return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(kv.modRevision) } };
   }
 
   async get(key: string, opts: GetOptions = {}): Promise<Obj | null> {
