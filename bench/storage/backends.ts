@@ -3,7 +3,8 @@
 // a throw-away etcd member (etcd on PATH or $ETCD_BIN) and through one on
 // SQLite, each against etcd's own rates measured in the same rounds from this
 // process with the etcd3 client the server uses, opened as the server opens
-// it (openEtcdKV; the calls go to its client directly): raw puts of the bytes the
+// it (openEtcdKV, so its unary calls go the same way, without caller stacks;
+// the calls go to its client directly): raw puts of the bytes the
 // server stored for a created object, raw ranges of one such key, a raw range
 // of the 10,000 keys the server's list reads. Rounds interleave the three
 // sides (etcd-backed server, SQLite-backed server, raw etcd), medians.

@@ -23,8 +23,9 @@
 // a leader election), a write that may have reached etcd is not. A call that
 // still fails, or that etcd does not answer in time, fails with
 // CommitFailedError carrying the client's text (a 500 Status, as
-// kube-apiserver passes etcd errors on).
-import type { Etcd3, IRangeResponse, IKeyValue, ITxnResponse, IRequestOp } from 'etcd3';
+// kube-apiserver passes etcd errors on). The client's unary calls record no
+// caller stacks (caller-stacks.ts): a tenth of a call's CPU, never shown.
+import type { Etcd3, ICallable, IRangeResponse, IKeyValue, ITxnResponse, IRequestOp } from 'etcd3';
 import {
   CompactedError,
   ConflictError,
@@ -45,6 +46,7 @@ import { EtcdWatch, toKeyValue } from './etcd-watch.ts';
 import { MemberHealth, retryableRead, unsent } from './endpoints.ts';
 import { JSON_VALUES, type ValueCodec } from './value-codec.ts';
 import { WrittenValues } from './written-values.ts';
+import { dropPoolCallerStacks } from './caller-stacks.ts';
 
 /** The key kube-apiserver's compactor keeps at the root of etcd (value: the revision compacted to). */
 export const COMPACT_REV_KEY = 'compact_rev_key';
@@ -352,6 +354,8 @@ export async function openEtcdKV(opts: EtcdKVOptions): Promise<EtcdKV> {
   for (;;) {
     try {
       await kv.init();
+      // the client's pool is not part of its typed surface; its withConnection is (ICallable)
+      await dropPoolCallerStacks((client as unknown as { pool: ICallable<unknown> }).pool);
       return kv;
     } catch (err) {
       if (Date.now() >= deadline) {
