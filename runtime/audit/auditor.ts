@@ -237,7 +237,8 @@ export class RequestAudit {
       any = true;
       break;
     }
-    ev.annotations = any ? { ...this.annotations } : undefined;
+    // the record's own map, not a copy: the event's text is made now, and backends use the event only while they take it
+    ev.annotations = any ? this.annotations : undefined;
     this.head ??= eventHead(ev);
     this.middle ??= eventMiddle(ev);
     this.observer?.event();

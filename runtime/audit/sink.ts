@@ -30,7 +30,7 @@ export type Stored = boolean | Promise<boolean>;
 export interface AuditBackend {
   /** Whether process() may wait for a write (a blocking mode). */
   readonly blocking?: boolean;
-  /** Takes an event; never throws. */
+  /** Takes an event; never throws. The event (its annotations too) is the request's, changed at its later stages: a backend reads it while taking it, and keeps its text. */
   process(event: AuditEvent, json: string): Stored;
   flush(): Promise<void>;
   close(): Promise<void>;
