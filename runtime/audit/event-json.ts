@@ -25,11 +25,15 @@ export function jsonString(s: string): string {
   return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
 }
 
-/** The JSON texts of the audit's own words, which have nothing to escape. */
-const KNOWN = new Map<string, string>(['Event', AUDIT_API_VERSION, ...LEVELS, ...STAGES].map((w) => [w, `"${w}"`]));
+/** The audit's own words, which have nothing to escape (compared by identity first: they are the same strings each time). */
+const KNOWN: readonly string[] = ['Event', AUDIT_API_VERSION, ...LEVELS, ...STAGES];
+const KNOWN_TEXT: readonly string[] = KNOWN.map((w) => `"${w}"`);
 
 /** jsonString of a word that is most likely one of the audit's own. */
-const knownString = (s: string): string => KNOWN.get(s) ?? jsonString(s);
+function knownString(s: string): string {
+  for (let i = 0; i < KNOWN.length; i++) if (KNOWN[i] === s) return KNOWN_TEXT[i];
+  return jsonString(s);
+}
 
 function stringsJSON(list: readonly string[]): string {
   let out = '[';
