@@ -11,9 +11,12 @@
 // admission, deprecation), copied at each stage. Each stage answers whether
 // its event was stored (sink.ts): the request path waits for a blocking
 // backend, and fails a request whose RequestReceived event a
-// blocking-strict backend could not store.
+// blocking-strict backend could not store. An observer (the server's
+// metrics) counts each request's level, None included, once the policy
+// gives it, and each event handed to the backend, as upstream's
+// ObservePolicyLevel and ObserveEvent.
 
-import type { AuditBackend, Stored } from './sink.ts';
+import type { AuditBackend, AuditObserver, Stored } from './sink.ts';
 import { type AuditEvent, auditUser, microTime, nowMicros, type ObjectReference, type ResponseStatus } from './event.ts';
 import { eventHead, eventJSON, eventMiddle } from './event-json.ts';
 import { type AuditAttributes, evaluatePolicy, levelAtLeast, type Policy, type RequestAuditConfig, type Stage } from './policy.ts';
@@ -78,6 +81,7 @@ export class Auditor {
     readonly policy: Policy,
     private readonly backend: AuditBackend,
     private readonly now: () => number = nowMicros,
+    private readonly observer?: AuditObserver,
   ) {}
 
   /** Whether a backend writes while the request waits (a blocking mode). */
@@ -88,8 +92,9 @@ export class Auditor {
   /** The audit of an authenticated request, its RequestReceived event taken (`received` says whether it was stored), or undefined when the policy says None. */
   begin(input: AuditRequestInput, user: AuditUserInfo): RequestAudit | undefined {
     const config = evaluatePolicy(this.policy, input.attrs, user);
+    this.observer?.level(config.level);
     if (config.level === 'None') return undefined;
-    const audit = new RequestAudit(config, newEvent(config, input, user), input.annotations, this.backend, this.now);
+    const audit = new RequestAudit(config, newEvent(config, input, user), input.annotations, this.backend, this.now, this.observer);
     audit.received = audit.emit('RequestReceived');
     return audit;
   }
@@ -97,8 +102,9 @@ export class Auditor {
   /** The one event of a failed authentication (401): no user, at ResponseStarted. */
   failedAuthentication(input: AuditRequestInput, status: ResponseStatus): Stored {
     const config = evaluatePolicy(this.policy, input.attrs, undefined);
+    this.observer?.level(config.level);
     if (config.level === 'None') return true;
-    const audit = new RequestAudit(config, newEvent(config, input, undefined), input.annotations, this.backend, this.now);
+    const audit = new RequestAudit(config, newEvent(config, input, undefined), input.annotations, this.backend, this.now, this.observer);
     audit.event.responseStatus = status;
     return audit.emit('ResponseStarted');
   }
@@ -159,6 +165,7 @@ export class RequestAudit {
     private readonly annotations: Record<string, string>,
     private readonly backend: AuditBackend,
     private readonly now: () => number,
+    private readonly observer?: AuditObserver,
   ) {}
 
   /** Whether the request body is kept (Request and RequestResponse). */
@@ -230,9 +237,11 @@ export class RequestAudit {
       any = true;
       break;
     }
-    ev.annotations = any ? { ...this.annotations } : undefined;
+    // the record's own map, not a copy: the event's text is made now, and backends use the event only while they take it
+    ev.annotations = any ? this.annotations : undefined;
     this.head ??= eventHead(ev);
     this.middle ??= eventMiddle(ev);
+    this.observer?.event();
     return this.backend.process(ev, eventJSON(ev, this.head, this.middle));
   }
 }

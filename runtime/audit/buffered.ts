@@ -12,7 +12,7 @@
 // the webhook's posts run side by side (upstream's AsyncDelegate). An event
 // taken is reported stored (upstream's buffered backend answers true).
 
-import type { AuditBackend } from './sink.ts';
+import type { AuditBackend, PluginFailed } from './sink.ts';
 import type { AuditEvent } from './event.ts';
 
 export interface BatchConfig {
@@ -41,6 +41,8 @@ export interface AuditWriter {
 
 export interface BufferedDeps {
   warn: (msg: string) => void;
+  /** Counts the events given up on (each dropped one too, though its message is once per run of drops). */
+  failed?: PluginFailed;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
 }
@@ -86,7 +88,10 @@ export function bufferedBackend(plugin: string, writer: AuditWriter, format: (ev
     }
     const settled = done.then(
       () => {},
-      (err: unknown) => deps.warn(`Error in audit plugin '${plugin}' affecting ${batch.length} audit events: ${(err as Error).message}`),
+      (err: unknown) => {
+        deps.warn(`Error in audit plugin '${plugin}' affecting ${batch.length} audit events: ${(err as Error).message}`);
+        deps.failed?.(plugin, batch.length);
+      },
     );
     if (!cfg.asyncDelegate) return settled;
     running.add(settled);
@@ -123,6 +128,7 @@ export function bufferedBackend(plugin: string, writer: AuditWriter, format: (ev
       if (queue.length >= cfg.bufferSize) {
         if (!dropping) deps.warn(`Error in audit plugin '${plugin}' affecting 1 audit events: audit buffer queue blocked`);
         dropping = true;
+        deps.failed?.(plugin, 1);
         return true;
       }
       queue.push(format(ev, json));

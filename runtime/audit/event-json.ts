@@ -9,10 +9,13 @@
 // are made once by the caller; a
 // user's text is kept with the user (auditUser in event.ts gives one frozen
 // user per authenticated identity), so a request of a known identity does not
-// serialize its user at all. The request and response objects and a
-// Status's details are JSON.stringify's.
+// serialize its user at all. The strings of the audit's own vocabulary
+// (kind, apiVersion, levels, stages) are quoted from a table, not checked
+// for escapes each time. The request and response objects and a Status's
+// details are JSON.stringify's.
 
 import type { AuditEvent, AuditUser, ObjectReference, ResponseStatus } from './event.ts';
+import { AUDIT_API_VERSION, LEVELS, STAGES } from './policy.ts';
 
 /** What JSON.stringify escapes in a string: the quote, the backslash, control characters, and surrogates (a lone one is escaped). */
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
@@ -20,6 +23,16 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 /** A string's JSON text, as JSON.stringify writes it. */
 export function jsonString(s: string): string {
   return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+}
+
+/** The audit's own words, which have nothing to escape (compared by identity first: they are the same strings each time). */
+const KNOWN: readonly string[] = ['Event', AUDIT_API_VERSION, ...LEVELS, ...STAGES];
+const KNOWN_TEXT: readonly string[] = KNOWN.map((w) => `"${w}"`);
+
+/** jsonString of a word that is most likely one of the audit's own. */
+function knownString(s: string): string {
+  for (let i = 0; i < KNOWN.length; i++) if (KNOWN[i] === s) return KNOWN_TEXT[i];
+  return jsonString(s);
 }
 
 function stringsJSON(list: readonly string[]): string {
@@ -117,7 +130,7 @@ function annotationsJSON(annotations: Record<string, string>): string {
 
 /** The JSON of an event's kind, apiVersion, level and auditID, the opening brace kept, the closing comma too (the same through a request's stages). */
 export function eventHead(ev: AuditEvent): string {
-  return `{"kind":${jsonString(ev.kind)},"apiVersion":${jsonString(ev.apiVersion)},"level":${jsonString(ev.level)},"auditID":${jsonString(ev.auditID)},`;
+  return `{"kind":${knownString(ev.kind)},"apiVersion":${knownString(ev.apiVersion)},"level":${knownString(ev.level)},"auditID":${jsonString(ev.auditID)},`;
 }
 
 /**
@@ -126,7 +139,7 @@ export function eventHead(ev: AuditEvent): string {
  * keeps them serializes those fields once, not at every stage.
  */
 export function eventJSON(ev: AuditEvent, head: string = eventHead(ev), middle: string = eventMiddle(ev)): string {
-  let out = `${head}"stage":${jsonString(ev.stage)},${middle}`;
+  let out = `${head}"stage":${knownString(ev.stage)},${middle}`;
   if (ev.responseStatus !== undefined) out += `,"responseStatus":${statusJSON(ev.responseStatus)}`;
   out += anyField('requestObject', ev.requestObject) + anyField('responseObject', ev.responseObject);
   out += `,"requestReceivedTimestamp":${jsonString(ev.requestReceivedTimestamp)},"stageTimestamp":${jsonString(ev.stageTimestamp)}`;

@@ -148,6 +148,7 @@ describe('logBackend', () => {
       ['blocking-strict', false],
     ] as const) {
       const warnings: string[] = [];
+      const failed: string[] = [];
       const failing = logBackend({
         path: '-',
         format: 'json',
@@ -158,6 +159,7 @@ describe('logBackend', () => {
         maxBackups: 0,
         maxAgeDays: 0,
         warn: (m) => warnings.push(m),
+        failed: (plugin, n) => failed.push(`${plugin} ${n}`),
         stdout: {
           write: () => {
             throw new Error('ENOSPC: no space left on device');
@@ -166,6 +168,7 @@ describe('logBackend', () => {
       });
       expect(failing.process(ev('f'), '{}')).toBe(stored);
       expect(warnings).toEqual(["Error in audit plugin 'log' affecting 1 audit events: ENOSPC: no space left on device"]);
+      expect(failed).toEqual(['log 1']);
     }
   });
 });

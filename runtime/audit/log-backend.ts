@@ -11,7 +11,7 @@
 // makes the request's failure; the truncating backend (truncate.ts,
 // --audit-log-truncate-*) is around the mode when enabled.
 
-import type { AuditBackend } from './sink.ts';
+import type { AuditBackend, PluginFailed } from './sink.ts';
 import { legacyLine } from './event.ts';
 import { RotatingFile, type RotationOptions } from './rotating-file.ts';
 import type { AuditWriter, BatchConfig, BufferedDeps } from './buffered.ts';
@@ -40,6 +40,8 @@ export interface LogBackendOptions extends RotationOptions {
   truncate?: TruncateConfig;
   /** Where failures are reported. */
   warn?: (msg: string) => void;
+  /** Where failures are counted (apiserver_audit_error_total). */
+  failed?: PluginFailed;
   /** Standard output (tests replace it). */
   stdout?: { write(text: string): unknown };
 }
@@ -57,6 +59,7 @@ export function logWriter(opts: LogBackendOptions, warn: (msg: string) => void):
         return true;
       } catch (err) {
         warn(`Error in audit plugin 'log' affecting ${lines.length} audit events: ${(err as Error).message}`);
+        opts.failed?.('log', lines.length);
         return false;
       }
     },
@@ -79,6 +82,6 @@ export function logBackend(opts: LogBackendOptions, deps: Omit<BufferedDeps, 'wa
     asyncDelegate: false,
   };
   const format = opts.format === 'legacy' ? (ev: Parameters<typeof legacyLine>[0]) => `${legacyLine(ev)}\n` : (_ev: unknown, json: string) => `${json}\n`;
-  const backend = modeBackend({ plugin: 'log', mode: opts.mode, writer: logWriter(opts, warn), format, batch }, { ...deps, warn });
-  return opts.truncate ? truncateBackend(backend, opts.truncate, warn) : backend;
+  const backend = modeBackend({ plugin: 'log', mode: opts.mode, writer: logWriter(opts, warn), format, batch }, { ...deps, warn, failed: opts.failed });
+  return opts.truncate ? truncateBackend(backend, opts.truncate, warn, opts.failed) : backend;
 }

@@ -53,6 +53,34 @@ describe('modeBackend', () => {
     expect(await out).toBe(stored);
   });
 
+  it('batch: a full buffer drops events, one message per run of drops, each dropped event counted; a writer that throws counts its batch', async () => {
+    const warnings: string[] = [];
+    const failed: string[] = [];
+    const deps = { warn: (m: string) => warnings.push(m), failed: (plugin: string, n: number) => failed.push(`${plugin} ${n}`) };
+    const full = modeBackend({ plugin: 'log', mode: 'batch', writer: writer(() => true).w, format: (_e, json) => json, batch: { ...batch, bufferSize: 1, maxBatchWaitMs: 60_000 } }, deps);
+    for (const id of ['a', 'b', 'c']) expect(full.process(ev, id)).toBe(true);
+    await full.flush();
+    expect(warnings).toEqual(["Error in audit plugin 'log' affecting 1 audit events: audit buffer queue blocked"]);
+    expect(failed).toEqual(['log 1', 'log 1']);
+    warnings.length = failed.length = 0;
+    const throwing = modeBackend(
+      {
+        plugin: 'webhook',
+        mode: 'batch',
+        writer: writer(() => {
+          throw new Error('boom');
+        }).w,
+        format: (_e, json) => json,
+        batch,
+      },
+      deps,
+    );
+    for (const id of ['a', 'b']) expect(throwing.process(ev, id)).toBe(true);
+    await throwing.flush();
+    expect(warnings).toEqual(["Error in audit plugin 'webhook' affecting 2 audit events: boom"]);
+    expect(failed).toEqual(['webhook 2']);
+  });
+
   it('batch: takes events at once, writes them later in batches of the max size', async () => {
     const { w, written } = writer(() => true);
     const b = modeBackend({ plugin: 'log', mode: 'batch', writer: w, format: (_e, json) => `${json}\n`, batch }, { warn: () => {} });

@@ -36,6 +36,7 @@ export function modeBackend(o: ModeOptions, deps: BufferedDeps): AuditBackend {
         out = o.writer.write([o.format(ev, json)]);
       } catch (err) {
         deps.warn(`Error in audit plugin '${o.plugin}' affecting 1 audit events: ${(err as Error).message}`);
+        deps.failed?.(o.plugin, 1);
         return written(false);
       }
       if (typeof out === 'boolean') return written(out);

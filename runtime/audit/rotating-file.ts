@@ -11,8 +11,9 @@
 // as backups for maxBackups and maxAge. Writes are synchronous (the log
 // backend makes one per batch of events, after the requests' turn, or one
 // per event in the blocking modes: a write to the page cache costs less than
-// handing it to libuv's thread pool). The clock is passed in (tests rotate
-// with a fake one).
+// handing it to libuv's thread pool); a batch's lines are encoded into one
+// buffer kept for the file's next writes, not joined into a string first.
+// The clock is passed in (tests rotate with a fake one).
 
 import { closeSync, createReadStream, createWriteStream, fstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -37,6 +38,8 @@ export interface RotationOptions {
 }
 
 const DAY_MS = 24 * 3600 * 1000;
+/** The largest buffer kept for encoding lines; a longer line is encoded alone. */
+const MAX_SCRATCH = 4 * 1024 * 1024;
 
 /** lumberjack's backup name of `file` at time `ms`: `audit-2024-05-01T12-00-00.000.log`. */
 export function backupName(file: string, ms: number): string {
@@ -66,6 +69,8 @@ export class RotatingFile {
   private size = 0;
   private readonly max: number;
   private readonly now: () => number;
+  /** Where lines are encoded for a write (grown for a long line, up to MAX_SCRATCH). */
+  private scratch = Buffer.allocUnsafe(64 * 1024);
   /** The background work on backups (compression), in order. */
   private milling: Promise<void> = Promise.resolve();
 
@@ -87,15 +92,45 @@ export class RotatingFile {
     this.size += bytes.length;
   }
 
-  /** Appends lines (each whole in one file, as lumberjack gets one write per line): at once when they all fit, else line by line. */
+  /**
+   * Appends lines (each whole in one file, as lumberjack gets one write per
+   * line): encoded into the kept buffer and written a bufferful at a time
+   * when that fits in the file, else line by line.
+   */
   writeLines(lines: readonly string[]): void {
-    const bytes = Buffer.from(lines.length === 1 ? lines[0] : lines.join(''));
     if (this.fd === undefined) this.open();
-    if (this.size + bytes.length <= this.max) {
-      this.write(bytes);
+    let buf = this.scratch;
+    let from = 0;
+    let n = 0;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      // at most 3 bytes per UTF-16 unit
+      if (n + line.length * 3 > buf.length) {
+        if (n > 0) this.writeEncoded(lines, from, i, n);
+        n = 0;
+        from = i;
+        if (line.length * 3 > buf.length) {
+          if (line.length * 3 > MAX_SCRATCH) {
+            this.write(line);
+            from = i + 1;
+            continue;
+          }
+          buf = this.scratch = Buffer.allocUnsafe(line.length * 3);
+        }
+      }
+      n += buf.write(line, n);
+    }
+    if (n > 0) this.writeEncoded(lines, from, lines.length, n);
+  }
+
+  /** Writes the first `n` bytes of the kept buffer, lines[from..to) encoded: at once when they fit in the file, else line by line. */
+  private writeEncoded(lines: readonly string[], from: number, to: number, n: number): void {
+    if (this.size + n <= this.max) {
+      writeSync(this.fd!, this.scratch, 0, n);
+      this.size += n;
       return;
     }
-    for (const line of lines) this.write(line);
+    for (let i = from; i < to; i++) this.write(lines[i]);
   }
 
   close(): void {

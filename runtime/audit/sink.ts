@@ -6,9 +6,23 @@
 // request waits for it). flush() resolves once everything taken so far is
 // written (or given up on), close() flushes and stops. Several backends (the
 // log file and the webhook) form one sink, stored only when every one
-// stored the event.
+// stored the event. A backend that fails to audit events says so twice:
+// a message (warn) and a count per plugin (`failed`: `log`, `webhook`,
+// `truncate`; upstream's HandlePluginError, apiserver_audit_error_total).
 
 import type { AuditEvent } from './event.ts';
+
+/** Counts events a plugin failed to audit (apiserver_audit_error_total). */
+export type PluginFailed = (plugin: string, events: number) => void;
+
+/** What the audit counts (the metrics of runtime/metrics): events sent, each request's level, plugin failures. */
+export interface AuditObserver {
+  /** An event was handed to the backend (apiserver_audit_event_total). */
+  event(): void;
+  /** The policy gave a request its level, None included (apiserver_audit_level_total). */
+  level(level: string): void;
+  failed: PluginFailed;
+}
 
 /** Whether an event was stored: now, or once a blocking write ends. */
 export type Stored = boolean | Promise<boolean>;
@@ -16,7 +30,7 @@ export type Stored = boolean | Promise<boolean>;
 export interface AuditBackend {
   /** Whether process() may wait for a write (a blocking mode). */
   readonly blocking?: boolean;
-  /** Takes an event; never throws. */
+  /** Takes an event; never throws. The event (its annotations too) is the request's, changed at its later stages: a backend reads it while taking it, and keeps its text. */
   process(event: AuditEvent, json: string): Stored;
   flush(): Promise<void>;
   close(): Promise<void>;

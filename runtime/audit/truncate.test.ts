@@ -58,7 +58,13 @@ describe('truncateItems (upstream truncate backend)', () => {
   it('truncateBackend passes the truncated event on and reports a dropped one', () => {
     const seen: string[] = [];
     const warnings: string[] = [];
-    const b = truncateBackend({ process: (_e, json) => (seen.push(json), true), flush: async () => {}, close: async () => {} }, { maxEventSize: 2000, maxBatchSize: 10_000 }, (m) => warnings.push(m));
+    const failed: string[] = [];
+    const b = truncateBackend(
+      { process: (_e, json) => (seen.push(json), true), flush: async () => {}, close: async () => {} },
+      { maxEventSize: 2000, maxBatchSize: 10_000 },
+      (m) => warnings.push(m),
+      (plugin, n) => failed.push(`${plugin} ${n}`),
+    );
     const big = event('l', 'RequestResponse', 3000);
     expect(b.process(big, JSON.stringify(big))).toBe(true);
     expect((JSON.parse(seen[0]) as AuditEvent).annotations?.[TRUNCATED_ANNOTATION]).toBe('true');
@@ -66,5 +72,6 @@ describe('truncateItems (upstream truncate backend)', () => {
     expect(b.process(huge, JSON.stringify(huge))).toBe(true);
     expect(seen).toHaveLength(1);
     expect(warnings).toEqual(["Error in audit plugin 'truncate' affecting 1 audit events: event is too large even after truncating"]);
+    expect(failed).toEqual(['truncate 1']);
   });
 });

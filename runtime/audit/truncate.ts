@@ -9,7 +9,7 @@
 // request path gives one event at a time. Sizes count the encoded event
 // and its line break, as upstream's encoder writes it.
 
-import type { AuditBackend, Stored } from './sink.ts';
+import type { AuditBackend, PluginFailed, Stored } from './sink.ts';
 import { bothStored } from './sink.ts';
 import type { AuditEvent } from './event.ts';
 import { eventJSON } from './event-json.ts';
@@ -64,12 +64,15 @@ export function truncateItems(items: AuditItem[], cfg: TruncateConfig): { batche
   return { batches, dropped };
 }
 
-export function truncateBackend(inner: AuditBackend, cfg: TruncateConfig, warn: (msg: string) => void): AuditBackend {
+export function truncateBackend(inner: AuditBackend, cfg: TruncateConfig, warn: (msg: string) => void, failed?: PluginFailed): AuditBackend {
   return {
     blocking: inner.blocking,
     process(ev, json): Stored {
       const { batches, dropped } = truncateItems([{ event: ev, json }], cfg);
-      if (dropped) warn(`Error in audit plugin 'truncate' affecting ${dropped} audit events: event is too large even after truncating`);
+      if (dropped) {
+        warn(`Error in audit plugin 'truncate' affecting ${dropped} audit events: event is too large even after truncating`);
+        failed?.('truncate', dropped);
+      }
       let stored: Stored = true;
       for (const batch of batches) for (const item of batch) stored = bothStored(stored, inner.process(item.event, item.json));
       return stored;

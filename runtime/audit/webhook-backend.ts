@@ -19,7 +19,7 @@
 
 import { WebhookCallError, WebhookClient } from '../auth/webhook/client.ts';
 import type { WebhookClientConfig } from '../auth/webhook/kubeconfig.ts';
-import type { AuditBackend } from './sink.ts';
+import type { AuditBackend, PluginFailed } from './sink.ts';
 import type { AuditWriter } from './buffered.ts';
 import { type BackendMode, modeBackend } from './modes.ts';
 import { truncateBackend, type TruncateConfig } from './truncate.ts';
@@ -39,6 +39,8 @@ export interface WebhookBackendOptions {
   /** Tries per batch (upstream's default backoff has 5 steps). */
   tries?: number;
   warn?: (msg: string) => void;
+  /** Where failures are counted (apiserver_audit_error_total). */
+  failed?: PluginFailed;
   /** Waits (tests pass a quicker one). */
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
@@ -72,6 +74,7 @@ export function webhookWriter(opts: WebhookBackendOptions, warn: (msg: string) =
         }
       }
       warn(`Error in audit plugin 'webhook' affecting ${items.length} audit events: ${why}`);
+      opts.failed?.('webhook', items.length);
       return false;
     },
     close: () => client.close(),
@@ -96,7 +99,7 @@ export function webhookBackend(opts: WebhookBackendOptions): AuditBackend {
         asyncDelegate: true,
       },
     },
-    { warn, sleep: opts.sleep, now: opts.now },
+    { warn, failed: opts.failed, sleep: opts.sleep, now: opts.now },
   );
-  return opts.truncate ? truncateBackend(backend, opts.truncate, warn) : backend;
+  return opts.truncate ? truncateBackend(backend, opts.truncate, warn, opts.failed) : backend;
 }

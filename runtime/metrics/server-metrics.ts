@@ -103,6 +103,8 @@ export class ServerMetrics {
   private readonly webhookRejections;
   private readonly webhookFailOpen;
   private readonly auditRejected;
+  /** The audit's counts (apiserver_audit_event_total, _level_total, _error_total), for the auditor. */
+  readonly auditObserver: { event(): void; level(level: string): void; failed(plugin: string, events: number): void };
 
   constructor(opts: ServerMetricsOptions = {}) {
     this.showHidden = opts.showHidden ?? false;
@@ -229,6 +231,7 @@ export class ServerMetrics {
       },
     );
     this.auditRejected = this.counter('apiserver_audit_requests_rejected_total', 'Counter of apiserver requests rejected due to an error in audit logging backend.', [], { stability: 'ALPHA' });
+    this.auditObserver = this.auditCounters();
     // component-base counts the metrics it hides
     const hidden = this.hiddenCount;
     this.counter('hidden_metrics_total', 'The count of hidden metrics.', [], { stability: 'BETA' }).inc(hidden);
@@ -429,6 +432,31 @@ export class ServerMetrics {
   /** A request failed because its audit event could not be stored (blocking-strict). */
   auditRequestRejected(): void {
     this.auditRejected.inc();
+  }
+
+  /** The audit's counters; per event and per request an addition to a series kept or found by its one label value. */
+  private auditCounters(): ServerMetrics['auditObserver'] {
+    const on = this.on;
+    const events = this.seriesCounter('apiserver_audit_event_total', 'Counter of audit events generated and sent to the audit backend.', { stability: 'ALPHA' });
+    // labels: level
+    const levels = this.seriesCounter('apiserver_audit_level_total', 'Counter of policy levels for audit events (1 per request).', { stability: 'ALPHA' });
+    // labels: plugin
+    const errors = this.seriesCounter('apiserver_audit_error_total', 'Counter of audit events that failed to be audited properly. Plugin identifies the plugin affected by the error.', {
+      stability: 'ALPHA',
+    });
+    let total: CounterEntry | undefined;
+    events.onReset(() => (total = undefined));
+    return {
+      event() {
+        if (on.apiserver_audit_event_total) (total ??= events.entry('', () => ({}))).value++;
+      },
+      level(level) {
+        if (on.apiserver_audit_level_total) levels.inc(level, () => ({ level }));
+      },
+      failed(plugin, n) {
+        if (on.apiserver_audit_error_total) errors.inc(plugin, () => ({ plugin }), n);
+      },
+    };
   }
 
   /** Registers a metric unless it is disabled or hidden (then it records into nothing anyone reads). */

@@ -10,7 +10,7 @@ import { Auditor } from '../audit/auditor.ts';
 import { type BackendMode, type LogFormat, logBackend } from '../audit/log-backend.ts';
 import type { TruncateConfig } from '../audit/truncate.ts';
 import { AuditPolicyError, loadPolicyFile } from '../audit/policy.ts';
-import { type AuditBackend, unionBackend } from '../audit/sink.ts';
+import { type AuditBackend, type AuditObserver, unionBackend } from '../audit/sink.ts';
 import { webhookBackend } from '../audit/webhook-backend.ts';
 import { loadWebhookKubeconfig } from '../auth/webhook/kubeconfig.ts';
 
@@ -112,8 +112,8 @@ export function validateAuditFlags(f: AuditFlags): void {
  */
 export const DEFAULT_LOG_MODE: BackendMode = 'batch';
 
-/** The auditor of the flags, or undefined when nothing is audited. */
-export function buildAuditor(f: AuditFlags, warn: (msg: string) => void = (m) => console.warn(m)): Auditor | undefined {
+/** The auditor of the flags, or undefined when nothing is audited; `observer` counts its events, levels and failures (the server's metrics). */
+export function buildAuditor(f: AuditFlags, warn: (msg: string) => void = (m) => console.warn(m), observer?: AuditObserver): Auditor | undefined {
   validateAuditFlags(f);
   let policy;
   if (f.policyFile) {
@@ -145,6 +145,7 @@ export function buildAuditor(f: AuditFlags, warn: (msg: string) => void = (m) =>
         compress: f.logCompress ?? false,
         truncate: f.logTruncateEnabled ? truncateConfig('log', f.logTruncateMaxBatchSize, f.logTruncateMaxEventSize) : undefined,
         warn,
+        failed: observer?.failed,
       }),
     );
   }
@@ -168,9 +169,10 @@ export function buildAuditor(f: AuditFlags, warn: (msg: string) => void = (m) =>
         initialBackoffMs: f.webhookInitialBackoffMs ?? 10_000,
         truncate: f.webhookTruncateEnabled ? truncateConfig('webhook', f.webhookTruncateMaxBatchSize, f.webhookTruncateMaxEventSize) : undefined,
         warn,
+        failed: observer?.failed,
       }),
     );
   }
   if (backends.length === 0) return undefined;
-  return new Auditor(policy, unionBackend(backends));
+  return new Auditor(policy, unionBackend(backends), undefined, observer);
 }

@@ -235,8 +235,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const election = leaderElection(options);
   const features = serverFeatureGates(options);
   for (const w of features.warnings) (options.log ?? console.warn)(w);
-  const auditor = options.audit ? buildAuditor(options.audit) : undefined;
   const metrics = new ServerMetrics({ showHidden: showHiddenMetrics(options.showHiddenMetricsForVersion), disabled: options.disabledMetrics });
+  const auditor = options.audit ? buildAuditor(options.audit, undefined, metrics.auditObserver) : undefined;
   const controllers = enabledControllers(options.controllers);
   const admissionPlugins = new Set(enabledAdmissionPlugins(options.enableAdmissionPlugins, options.disableAdmissionPlugins));
   const admissionConfigs = readAdmissionPluginConfigs(loadAdmissionConfig(options.admissionControlConfigFile), admissionPlugins);
