@@ -4,30 +4,11 @@ import { type AuditEvent, auditUser, microTime, statusOf } from './event.ts';
 import { eventHead, eventJSON, eventMiddle, jsonString, userJSON } from './event-json.ts';
 import { parsePolicy } from './policy.ts';
 import type { AuditBackend } from './sink.ts';
+import { EVENT_FIELDS, OBJECT_REF_FIELDS, USER_FIELDS } from '../../test/support/audit-order.ts';
 
-/** Go's field order of audit.k8s.io/v1 Event and of the types inside it. */
-const EVENT = [
-  'kind',
-  'apiVersion',
-  'level',
-  'auditID',
-  'stage',
-  'requestURI',
-  'verb',
-  'user',
-  'impersonatedUser',
-  'sourceIPs',
-  'userAgent',
-  'objectRef',
-  'responseStatus',
-  'requestObject',
-  'responseObject',
-  'requestReceivedTimestamp',
-  'stageTimestamp',
-  'annotations',
-];
-const USER = ['username', 'uid', 'groups', 'extra'];
-const OBJECT_REF = ['resource', 'namespace', 'name', 'uid', 'apiGroup', 'apiVersion', 'resourceVersion', 'subresource'];
+const EVENT = EVENT_FIELDS;
+const USER = USER_FIELDS;
+const OBJECT_REF = OBJECT_REF_FIELDS;
 const STATUS = ['metadata', 'status', 'message', 'reason', 'details', 'code'];
 
 /** A copy of `o` with its fields in `order` (undefined ones left out, as JSON.stringify leaves them). */

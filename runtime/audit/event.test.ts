@@ -4,28 +4,9 @@ import type { AuditEvent } from './event.ts';
 import { eventJSON } from './event-json.ts';
 import { parsePolicy } from './policy.ts';
 import type { AuditBackend } from './sink.ts';
+import { EVENT_FIELDS } from '../../test/support/audit-order.ts';
 
-/** Go's field order of audit.k8s.io/v1 Event. */
-const GO_ORDER = [
-  'kind',
-  'apiVersion',
-  'level',
-  'auditID',
-  'stage',
-  'requestURI',
-  'verb',
-  'user',
-  'impersonatedUser',
-  'sourceIPs',
-  'userAgent',
-  'objectRef',
-  'responseStatus',
-  'requestObject',
-  'responseObject',
-  'requestReceivedTimestamp',
-  'stageTimestamp',
-  'annotations',
-];
+const GO_ORDER = EVENT_FIELDS;
 
 const base: AuditEvent = {
   kind: 'Event',

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { appCaller, type Json } from '../support/app-call.ts';
+import { newStyleEvent } from '../support/events.ts';
 
 let s: RunningServer;
 const call = appCaller(() => s);
@@ -40,21 +41,7 @@ async function owners(path: string): Promise<Record<string, Json>> {
   return out;
 }
 
-function newStyle(name: string, note: string): Json {
-  return {
-    apiVersion: 'events.k8s.io/v1',
-    kind: 'Event',
-    metadata: { name },
-    eventTime: '2026-01-01T00:00:00.000001Z',
-    type: 'Normal',
-    reportingController: 'example.com/ctl',
-    reportingInstance: 'ctl-1',
-    action: 'Sync',
-    reason: 'Synced',
-    note,
-    regarding: { kind: 'Pod', name: 'p1', namespace: NS, apiVersion: 'v1' },
-  };
-}
+const newStyle = (name: string, note: string): Json => newStyleEvent(name, { note });
 /** The same Event in core v1's shape (a whole object: core's schema requires involvedObject) with its own message. */
 function oldStyle(name: string, message: string): Json {
   const { apiVersion: _v, note: _n, regarding, reportingController, ...rest } = newStyle(name, '');

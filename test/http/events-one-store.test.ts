@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { appCaller, type Json, watchUntil } from '../support/app-call.ts';
+import { newStyleEvent } from '../support/events.ts';
 
 let s: RunningServer;
 const call = appCaller(() => s);
@@ -22,22 +23,7 @@ async function stored(name: string): Promise<Json> {
   return obj;
 }
 
-function newStyle(name: string, extra: Json = {}): Json {
-  return {
-    apiVersion: 'events.k8s.io/v1',
-    kind: 'Event',
-    metadata: { name },
-    eventTime: '2026-01-01T00:00:00.000001Z',
-    type: 'Normal',
-    reportingController: 'example.com/ctl',
-    reportingInstance: 'ctl-1',
-    action: 'Sync',
-    reason: 'Synced',
-    note: 'synced it',
-    regarding: { kind: 'Pod', name: 'p1', namespace: NS, apiVersion: 'v1' },
-    ...extra,
-  };
-}
+const newStyle = newStyleEvent;
 
 function oldStyle(name: string, extra: Json = {}): Json {
   return {
