@@ -108,7 +108,8 @@ export const errors = {
     return errors.conflict(gr, name, 'the object has been modified; please apply your changes to the latest version and try again');
   },
   invalid(kind: { group: string; kind: string }, name: string, fieldErrors: FieldError[]): ApiError {
-    const parts = fieldErrors.map((e) => e.toString());
+    // the message names each distinct error once (upstream's ErrorList.ToAggregate); the causes keep them all
+    const parts = [...new Set(fieldErrors.map((e) => e.toString()))];
     const summary = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;
     // an empty name is left out, as Go's omitempty leaves it
     const details: StatusDetails = name ? { name } : {};

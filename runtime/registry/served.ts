@@ -105,20 +105,20 @@ function bindStore(storageDef: ResourceDef, storageFor: StorageProvider, service
     if (s.name === 'scale') subs.scale = scaleStrategy(storageDef);
   }
   const declaredDefaults = versions ? versionDefaultsOf(versions) : undefined;
-  const ctx = versions ? strategyContext(storageDef, versions) : undefined;
+  const ctx: StrategyContext = { ...(versions ? strategyContext(storageDef, versions) : {}), features: services?.features };
   const plain = strategyFor(storageDef, defaultStrategy(storageDef), ctx);
   const generic = declaredDefaults ? withVersionDefaults(plain, declaredDefaults) : plain;
   const strategy = storageDef.custom && services?.customResources ? customResourceStrategy(storageDef, generic, services.customResources) : generic;
   Object.assign(subs, strategy.subresources ?? {});
   const plainAttrs = attrsFor(storageDef, storageFor);
-  const attrs = ctx?.toStorage ? attrsInStorageShape(plainAttrs, groupVersion(storageDef.group, storageDef.version), ctx.toStorage) : plainAttrs;
+  const attrs = ctx.toStorage ? attrsInStorageShape(plainAttrs, groupVersion(storageDef.group, storageDef.version), ctx.toStorage) : plainAttrs;
   const stored = storageFor(keyRootOf(storageDef), attrs);
   // a custom resource reads pruned and defaulted by the schema of the version it is stored in (as it is now)
   const readDefaults = storageDef.custom ? readsOf(storageDef, services?.customResources, conversion?.versions) : undefined;
   const storage = readDefaults ? withReadDefaults(stored, readDefaults) : stored;
   const store = new RegistryStore(storageDef, storage, strategy, subs, services);
   // the predicates of its requests select with the same attributes as its watch cache
-  if (ctx?.toStorage) store.attrs = attrs;
+  if (ctx.toStorage) store.attrs = attrs;
   if (conversion) {
     store.converter = conversion.converter;
     store.storageVersion = conversion.storageVersion;

@@ -9,6 +9,7 @@
 
 import { GROUP_AUTHENTICATED, GROUP_MASTERS, GROUP_SERVICE_ACCOUNTS, NS_SYSTEM, SERVICE_ACCOUNT_GROUP_PREFIX, SERVICE_ACCOUNT_USER_PREFIX } from '../api/k8s-names.ts';
 import type { UserInfo } from '../auth/user.ts';
+import type { FeatureGates } from '../features/feature-gates.ts';
 import type { Obj } from '../storage/interface.ts';
 import type { ManagedFieldsHook, ManagedResource } from './managed-fields.ts';
 import type { ObjectCheckServices } from './object-checks.ts';
@@ -145,6 +146,8 @@ export interface WriteServices extends ObjectCheckServices {
   writePolicy?: WritePolicyServices;
   /** The state of the CustomResourceDefinitions served while running (terminating, compiled rules). */
   customResources?: CustomResourceState;
+  /** The server's feature gates, for the strategies' rules a gate changes; absent: the defaults. */
+  features?: FeatureGates;
 }
 
 /** Who writes and where: what the hooks of one write need besides the object. */

@@ -305,6 +305,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     managedFields: createManagedFieldsHook(generated.mergeSchema),
     admission,
     customResources: customSchemas,
+    features,
   };
   const api = buildApiIndex(generated.resources, storage.storageFor, runtimeConfig, writeServices);
   const countPeriodMs = options.etcdCountMetricPollPeriodMs ?? 60_000;

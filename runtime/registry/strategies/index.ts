@@ -16,7 +16,7 @@ import { apiServiceStrategy, ipAddressStrategy, leaseStrategy, podDisruptionBudg
 import { namespaceStrategy } from './namespace.ts';
 import { priorityLevelStrategy } from './flowcontrol.ts';
 import { ingressStrategy } from './ingress.ts';
-import { hpaStrategy } from './hpa.ts';
+import { hpaStrategy } from './hpa/strategy.ts';
 import { certificateSigningRequestStrategy } from './certificates/strategy.ts';
 import { persistentVolumeStrategy } from './persistentvolume.ts';
 import { limitRangeStrategy } from './limitrange.ts';
