@@ -476,6 +476,17 @@ export function createApp(opts: AppOptions): Hono<Env> {
 }
 
 /**
+ * The answer to a HEAD request: the GET's status and headers, without its
+ * body. Its headers are read first and given as they are now (reading
+ * anything else of @hono/node-server's Response may build them anew from
+ * those it was built with).
+ */
+function withoutBody(res: Response): Response {
+  const headers = res.headers;
+  return new Response(null, { status: res.status, headers });
+}
+
+/**
  * The app's fetch: every request to the one route, as Hono's own dispatch would send it there, without
  * its router (a match of the path against '*' for every method) or the path it extracts for the router
  * from the URL, which nothing here reads. As Hono's: a HEAD request is answered as the GET it is run as,
@@ -500,7 +511,7 @@ function directDispatch<E extends Env>(
     return isPromise(out) ? out.catch((err: unknown) => failed(err, c)) : out;
   };
   return (request, env, executionCtx) => {
-    if (request.method === 'HEAD') return (async () => new Response(null, await dispatch(request, env, executionCtx)))();
+    if (request.method === 'HEAD') return (async () => withoutBody(await dispatch(request, env, executionCtx)))();
     return dispatch(request, env, executionCtx);
   };
 }

@@ -44,18 +44,21 @@ export function outgoingOf(c: Context): ServerResponse | undefined {
   return (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
 }
 
-/** The response with the request's Audit-Id when served in-process (a socket's answer has it from the Node response already). */
+/**
+ * The response with the request's Audit-Id when served in-process (a socket's
+ * answer has it from the Node response already): a new Response built with
+ * the headers it has now plus the ID. Setting the header on the answer
+ * itself would not last: @hono/node-server's Response keeps the headers it
+ * was built with and builds its body, status text and any Response made
+ * from it (a HEAD's answer) from those, without the headers set since.
+ */
 export function auditIDOnResponse(c: Context, res: Response): Response {
   if (outgoingOf(c)) return res;
   const id = (c.get('record') as { auditID?: string } | undefined)?.auditID;
   if (!id || res.headers.has(AUDIT_ID_HEADER)) return res;
-  try {
-    res.headers.set(AUDIT_ID_HEADER, id);
-    return res;
-  } catch {
-    // immutable headers (a fetched response): a copy carries the header
-    const copy = new Response(res.body, res);
-    copy.headers.set(AUDIT_ID_HEADER, id);
-    return copy;
-  }
+  // the headers first: reading the body may build them anew
+  const headers = new Headers(res.headers);
+  headers.set(AUDIT_ID_HEADER, id);
+  const status = res.status;
+  return new Response(res.body, { status, statusText: res.statusText, headers });
 }

@@ -1,7 +1,8 @@
 // The Audit-Id response header on every answer, as upstream's WithAuditInit
 // echoes it: a new UUID per request, or the client's Audit-ID as sent; on
-// successes, errors (404, 401, 403, a bad path), non-resource paths and a
-// watch written straight to its socket, over a real socket and in-process.
+// successes, errors (404, 401, 403, a bad path), non-resource paths, HEAD
+// requests and a watch written straight to its socket, over a real socket
+// and in-process.
 import { request, type OutgoingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestAuthenticator } from '../../runtime/auth/authenticator.ts';
@@ -47,6 +48,9 @@ const cases: [string, string, string, OutgoingHttpHeaders, number][] = [
   ['a denied request (403)', 'GET', CM, { authorization: 'Bearer nobody' }, 403],
   ['a non-resource path', 'GET', '/version', admin, 200],
   ['an unknown path (plain 404)', 'GET', '/nothing/here', admin, 404],
+  ['a HEAD of a read', 'HEAD', CM, admin, 200],
+  ['a HEAD of a missing object (404)', 'HEAD', `${CM}/none`, admin, 404],
+  ['a HEAD of a non-resource path', 'HEAD', '/version', admin, 200],
   ['a watch written to its socket', 'GET', `${CM}?watch=1`, admin, 200],
 ];
 
@@ -73,6 +77,8 @@ describe('Audit-Id in-process', () => {
   it.each(cases.filter(([name]) => !name.startsWith('a watch')))('%s', async (_name, method, path, headers, status) => {
     const res = await s.app.request(path, { method, headers: headers as Record<string, string> });
     expect(res.status).toBe(status);
+    // the header stays once the body is read (nothing for a HEAD)
+    expect(await res.text()).toSatisfy((body: string) => (method === 'HEAD' ? body === '' : true));
     expect(res.headers.get('audit-id')).toMatch(UUID);
     const own = await s.app.request(path, { method, headers: { ...(headers as Record<string, string>), 'audit-id': 'abc' } });
     expect(own.headers.get('audit-id')).toBe('abc');
