@@ -5,16 +5,14 @@
 // kubectl. A configuration takes effect once the server's watch sees it:
 // the test polls with dry-run creates (`eventually`, a bound for a hung
 // test, not a timing assumption).
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCA, issueCertificate } from '../../runtime/auth/pki/certs.ts';
 import { eventually } from '../support/app-call.ts';
 import { kubectlSession, ok, type KubectlSession } from '../support/kubectl.ts';
+import { startTlsWebhook, type TlsWebhook } from '../support/tls-webhook.ts';
 
 type Json = Record<string, any>;
 
-let hook: Server;
+let hook: TlsWebhook | undefined;
 
 function answer(path: string, req: Json): Json {
   const response: Json = { uid: req.uid, allowed: true };
@@ -67,20 +65,20 @@ const cm = (name: string, labels: Record<string, string>) =>
 describe('admission webhooks through kubectl', () => {
   let session: KubectlSession;
   beforeAll(async () => {
-    const ca = await createCA('admission-webhook-ca');
-    const serving = await issueCertificate(ca, { commonName: 'webhook', hosts: ['127.0.0.1'], usage: 'server', validityDays: 1 });
-    hook = createServer({ cert: serving.certPEM, key: serving.keyPEM }, (req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify(answer((req.url ?? '').split('?')[0], (JSON.parse(body) as Json).request)));
-      });
-    });
-    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+    const started = await startTlsWebhook(
+      (req, res) => {
+        let body = '';
+        req.on('data', (c: Buffer) => (body += c.toString()));
+        req.on('end', () => {
+          res.setHeader('content-type', 'application/json');
+          res.end(JSON.stringify(answer((req.url ?? '').split('?')[0], (JSON.parse(body) as Json).request)));
+        });
+      },
+      { caName: 'admission-webhook-ca' },
+    );
+    hook = started;
     session = await kubectlSession();
-    const url = `https://127.0.0.1:${(hook.address() as AddressInfo).port}`;
-    ok(await session.k(['apply', '-f', '-'], { input: configs(url, Buffer.from(ca.certPEM).toString('base64')) }));
+    ok(await session.k(['apply', '-f', '-'], { input: configs(started.url(), started.caBundle) }));
     await eventually(async () => {
       const r = await session.k(['create', '--dry-run=server', '-o', 'jsonpath={.metadata.labels.mutated-by}', '-f', '-'], { input: cm('probe', { e2e: 'hooked' }) });
       return r.code === 0 && r.stdout === 'webhook' ? true : undefined;
@@ -88,8 +86,7 @@ describe('admission webhooks through kubectl', () => {
   }, 120_000);
   afterAll(async () => {
     await session?.stop();
-    hook?.closeAllConnections();
-    await new Promise((r) => hook?.close(r));
+    await hook?.close();
   });
 
   it('a mutating webhook adds a label that kubectl get --show-labels shows', async () => {

@@ -7,16 +7,14 @@
 // --authentication-token-webhook-version=v1, and a refused token is 401.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { createCA, issueCertificate } from '../../runtime/auth/pki/certs.ts';
 import { kubeconfigFor, kubeconfigServerURL, SELF_SUBJECT_REVIEW, SELF_SUBJECT_REVIEW_PATH, serverCA, tlsRequest } from '../support/auth-clients.ts';
 import { kubectlFor, ok } from '../support/kubectl.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import { startTlsWebhook, type TlsWebhook } from '../support/tls-webhook.ts';
 
 const approved = `hooked-${randomBytes(12).toString('hex')}`;
 const refused = `refused-${randomBytes(12).toString('hex')}`;
@@ -29,15 +27,13 @@ interface Review {
 
 /** The TokenReviews the webhook received, in order. */
 const reviews: Review[] = [];
-let webhook: Server;
+let webhook: TlsWebhook | undefined;
 let webhookConfig: string;
 let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'auth-webhook-'));
-  const ca = await createCA('webhook-ca');
-  const serving = await issueCertificate(ca, { commonName: 'webhook', hosts: ['127.0.0.1'], usage: 'server', validityDays: 1 });
-  webhook = createServer({ cert: serving.certPEM, key: serving.keyPEM }, (req, res) => {
+  const hook = await startTlsWebhook((req, res) => {
     let body = '';
     req.on('data', (c) => {
       body += c;
@@ -51,15 +47,14 @@ beforeAll(async () => {
       res.end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'TokenReview', status }));
     });
   });
-  await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve));
-  const port = (webhook.address() as AddressInfo).port;
+  webhook = hook;
   webhookConfig = join(dir, 'webhook.kubeconfig');
   writeFileSync(
     webhookConfig,
     stringify({
       apiVersion: 'v1',
       kind: 'Config',
-      clusters: [{ name: 'webhook', cluster: { server: `https://127.0.0.1:${port}/authenticate`, 'certificate-authority-data': Buffer.from(ca.certPEM).toString('base64') } }],
+      clusters: [{ name: 'webhook', cluster: { server: hook.url('/authenticate'), 'certificate-authority-data': hook.caBundle } }],
       users: [{ name: 'apiserver', user: {} }],
       contexts: [{ name: 'webhook', context: { cluster: 'webhook', user: 'apiserver' } }],
       'current-context': 'webhook',
@@ -67,7 +62,7 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await new Promise((r) => webhook?.close(r));
+  await webhook?.close();
 });
 
 const reviewsOf = (token: string) => reviews.filter((r) => r.spec.token === token);

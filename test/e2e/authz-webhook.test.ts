@@ -7,16 +7,14 @@
 // and exit 1.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { createCA, issueCertificate } from '../../runtime/auth/pki/certs.ts';
 import { kubeconfigFor, kubeconfigServerURL, serverCA, tlsRequest } from '../support/auth-clients.ts';
 import { kubectlFor } from '../support/kubectl.ts';
 import { runCliToExit, startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import { startTlsWebhook, type TlsWebhook } from '../support/tls-webhook.ts';
 
 const tokens = { wendy: `w-${randomBytes(12).toString('hex')}`, nina: `n-${randomBytes(12).toString('hex')}` };
 interface Review {
@@ -24,38 +22,37 @@ interface Review {
   spec: { user?: string; resourceAttributes?: Record<string, string>; nonResourceAttributes?: Record<string, string> };
 }
 const reviews: Review[] = [];
-let webhook: Server;
+let webhook: TlsWebhook | undefined;
 let webhookConfig: string;
 let tokenFile: string;
 let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'authz-webhook-e2e-'));
-  const ca = await createCA('authz-webhook-ca');
-  const serving = await issueCertificate(ca, { commonName: 'authz-webhook', hosts: ['127.0.0.1'], usage: 'server', validityDays: 1 });
   // wendy may read configmaps, everybody may read discovery and other paths; anything else gets no opinion
-  webhook = createServer({ cert: serving.certPEM, key: serving.keyPEM }, (req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      const review = JSON.parse(body) as Review;
-      reviews.push(review);
-      const ra = review.spec.resourceAttributes;
-      const allowed = (review.spec.user === 'wendy' && ra?.resource === 'configmaps' && ['get', 'list', 'watch'].includes(ra.verb)) || review.spec.nonResourceAttributes?.verb === 'get';
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'SubjectAccessReview', status: allowed ? { allowed: true } : { allowed: false, reason: 'wendy reads configmaps only' } }));
-    });
-  });
-  await new Promise<void>((r) => webhook.listen(0, '127.0.0.1', r));
+  const hook = await startTlsWebhook(
+    (req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const review = JSON.parse(body) as Review;
+        reviews.push(review);
+        const ra = review.spec.resourceAttributes;
+        const allowed = (review.spec.user === 'wendy' && ra?.resource === 'configmaps' && ['get', 'list', 'watch'].includes(ra.verb)) || review.spec.nonResourceAttributes?.verb === 'get';
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'SubjectAccessReview', status: allowed ? { allowed: true } : { allowed: false, reason: 'wendy reads configmaps only' } }));
+      });
+    },
+    { caName: 'authz-webhook-ca', commonName: 'authz-webhook' },
+  );
+  webhook = hook;
   webhookConfig = join(dir, 'webhook.kubeconfig');
   writeFileSync(
     webhookConfig,
     stringify({
       apiVersion: 'v1',
       kind: 'Config',
-      clusters: [
-        { name: 'w', cluster: { server: `https://127.0.0.1:${(webhook.address() as AddressInfo).port}/authorize`, 'certificate-authority-data': Buffer.from(ca.certPEM).toString('base64') } },
-      ],
+      clusters: [{ name: 'w', cluster: { server: hook.url('/authorize'), 'certificate-authority-data': hook.caBundle } }],
       contexts: [{ name: 'w', context: { cluster: 'w' } }],
       'current-context': 'w',
     }),
@@ -64,7 +61,7 @@ beforeAll(async () => {
   writeFileSync(tokenFile, `${tokens.wendy},wendy,uid-w\n${tokens.nina},nina,uid-n\n`);
 });
 afterAll(async () => {
-  await new Promise((r) => webhook?.close(r));
+  await webhook?.close();
 });
 
 function requester(server: () => ServerProcess) {

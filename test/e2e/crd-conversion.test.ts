@@ -9,16 +9,15 @@
 // upstream's text (a plain error: `Error from server: conversion webhook
 // for ... failed: ...`, a failed POST in Go's words) and the server stays
 // ready.
-import { createServer, type Server } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCA, issueCertificate } from '../../runtime/auth/pki/certs.ts';
 import { kubectlSession, ok, type KubectlSession } from '../support/kubectl.ts';
+import { startTlsWebhook, type TlsWebhook } from '../support/tls-webhook.ts';
 
 type Json = Record<string, any>;
 
-let webhook: Server;
+let webhook: TlsWebhook;
 let failWith: string | undefined;
 
 function convert(o: Json, want: string): Json {
@@ -71,32 +70,30 @@ describe('a CRD with a conversion webhook, through kubectl', () => {
   let session: KubectlSession;
   let caBundle = '';
   beforeAll(async () => {
-    const ca = await createCA('conversion-webhook-ca');
-    caBundle = Buffer.from(ca.certPEM).toString('base64');
-    const serving = await issueCertificate(ca, { commonName: 'webhook', hosts: ['127.0.0.1', 'convsvc.convert.svc'], usage: 'server', validityDays: 1 });
-    webhook = createServer({ cert: serving.certPEM, key: serving.keyPEM }, (req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        const { uid, desiredAPIVersion, objects } = (JSON.parse(body) as Json).request;
-        const response = failWith
-          ? { uid, result: { status: 'Failure', message: failWith } }
-          : { uid, result: { status: 'Success' }, convertedObjects: (objects as Json[]).map((o) => convert(o, desiredAPIVersion)) };
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', response }));
-      });
-    });
     // on every address: the service case reaches it at the host's own address
-    await new Promise<void>((r) => webhook.listen(0, '0.0.0.0', r));
+    webhook = await startTlsWebhook(
+      (req, res) => {
+        let body = '';
+        req.on('data', (c: Buffer) => (body += c.toString()));
+        req.on('end', () => {
+          const { uid, desiredAPIVersion, objects } = (JSON.parse(body) as Json).request;
+          const response = failWith
+            ? { uid, result: { status: 'Failure', message: failWith } }
+            : { uid, result: { status: 'Success' }, convertedObjects: (objects as Json[]).map((o) => convert(o, desiredAPIVersion)) };
+          res.setHeader('content-type', 'application/json');
+          res.end(JSON.stringify({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', response }));
+        });
+      },
+      { caName: 'conversion-webhook-ca', hosts: ['127.0.0.1', 'convsvc.convert.svc'], listenHost: '0.0.0.0' },
+    );
+    caBundle = webhook.caBundle;
     session = await kubectlSession();
-    const url = `https://127.0.0.1:${(webhook.address() as AddressInfo).port}/convert`;
-    ok(await session.k(['apply', '-f', '-'], { input: crd(`url: ${url}`, caBundle) }));
+    ok(await session.k(['apply', '-f', '-'], { input: crd(`url: ${webhook.url('/convert')}`, caBundle) }));
     ok(await session.k(['wait', '--for', 'condition=established', '--timeout=30s', 'crd/gadgets.example.com']));
   }, 120_000);
   afterAll(async () => {
     await session?.stop();
-    webhook?.closeAllConnections();
-    await new Promise((r) => webhook?.close(r));
+    await webhook?.close();
   });
 
   it('creates in v1alpha1 and reads in both versions', async () => {
@@ -144,7 +141,7 @@ ports:
           input: 'apiVersion: v1\nkind: Service\nmetadata:\n  name: convsvc\n  namespace: convert\nspec:\n  ports:\n    - {name: https, port: 8443, targetPort: 9443}\n',
         }),
       );
-      ok(await k(['apply', '-f', '-'], { input: slice((webhook.address() as AddressInfo).port) }));
+      ok(await k(['apply', '-f', '-'], { input: slice(webhook.port) }));
       const ref = 'service: {namespace: convert, name: convsvc, path: /convert, port: 8443}';
       ok(await k(['apply', '-f', '-'], { input: crd(ref, caBundle, 'Widget', 'widgets') }));
       ok(await k(['wait', '--for', 'condition=established', '--timeout=30s', 'crd/widgets.example.com']));
@@ -174,7 +171,7 @@ ports:
       expect(none.stderr).toContain(`${prefix}no endpoints available for service "convsvc"`);
       expect(ok(await k(['get', '--raw', '/readyz']))).toBe('ok');
       // back again
-      ok(await k(['apply', '-f', '-'], { input: slice((webhook.address() as AddressInfo).port) }));
+      ok(await k(['apply', '-f', '-'], { input: slice(webhook.port) }));
       expect(ok(await k(['get', 'widgets.v1alpha1.example.com', 'w1', '-o', 'jsonpath={.spec.colour}']))).toBe('blue');
     });
   });

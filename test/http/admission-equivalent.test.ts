@@ -11,17 +11,15 @@
 // a webhook registered for the request's own version gets it as sent. A
 // ValidatingAdmissionPolicy for events.k8s.io/v1 reads a core Event's
 // message as `object.note`.
-import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCA, issueCertificate } from '../../runtime/auth/pki/certs.ts';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { appCaller, eventually, type Json } from '../support/app-call.ts';
+import { startTlsWebhook, type TlsWebhook } from '../support/tls-webhook.ts';
 
 let s: RunningServer;
 const call = appCaller(() => s);
-let hook: Server;
+let hook: TlsWebhook | undefined;
 let port = 0;
 let caBundle = '';
 /** Requests received, by path. */
@@ -60,18 +58,14 @@ function serve(req: IncomingMessage, res: ServerResponse) {
 }
 
 beforeAll(async () => {
-  const ca = await createCA('equivalent-webhook-ca');
-  const serving = await issueCertificate(ca, { commonName: 'webhook', hosts: ['127.0.0.1'], usage: 'server', validityDays: 1 });
-  caBundle = Buffer.from(ca.certPEM).toString('base64');
-  hook = createServer({ cert: serving.certPEM, key: serving.keyPEM }, serve);
-  await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-  port = (hook.address() as AddressInfo).port;
+  hook = await startTlsWebhook(serve, { caName: 'equivalent-webhook-ca' });
+  caBundle = hook.caBundle;
+  port = hook.port;
   s = await startServer({ authorizationMode: ['AlwaysAllow'] });
 });
 afterAll(async () => {
   await s?.stop();
-  hook?.closeAllConnections();
-  await new Promise((r) => hook?.close(r));
+  await hook?.close();
 });
 
 const GROUP = '/apis/admissionregistration.k8s.io/v1';

@@ -6,9 +6,7 @@
 // a client certificate signed by its own CA. A webhook at a host no user
 // matches gets no credentials and fails its call (failurePolicy Fail).
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,11 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCA, issueCertificate } from '../../runtime/auth/pki/certs.ts';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { appCaller, eventually, type Json } from '../support/app-call.ts';
+import { startTlsWebhook, type TlsWebhook } from '../support/tls-webhook.ts';
 
 let s: RunningServer;
 const call = appCaller(() => s);
-let tokenHook: Server;
-let certHook: Server;
+let tokenHook: TlsWebhook | undefined;
+let certHook: TlsWebhook | undefined;
 let caBundle = '';
 /** What each webhook saw: the Authorization header, the client certificate's CN. */
 const seen: { auth?: string; cn?: string }[] = [];
@@ -36,35 +35,36 @@ const allow = (res: ServerResponse, review: Json) => {
   res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request.uid, allowed: true } }));
 };
 
-const listen = async (server: Server): Promise<number> => {
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return (server.address() as AddressInfo).port;
-};
-
 beforeAll(async () => {
   const ca = await createCA('webhook-serving-ca');
   const clientCA = await createCA('webhook-client-ca');
-  const serving = await issueCertificate(ca, { commonName: 'webhook', hosts: ['127.0.0.1', 'localhost'], usage: 'server', validityDays: 1 });
   const client = await issueCertificate(clientCA, { commonName: 'kube-apiserver-admission', usage: 'client', validityDays: 1 });
   caBundle = Buffer.from(ca.certPEM).toString('base64');
-  tokenHook = createServer({ cert: serving.certPEM, key: serving.keyPEM }, async (req, res) => {
-    const review = await readReview(req);
-    seen.push({ auth: req.headers.authorization });
-    if (req.headers.authorization !== 'Bearer s3cret-token') {
-      res.statusCode = 401;
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 }));
-      return;
-    }
-    allow(res, review);
-  });
+  const hosts = ['127.0.0.1', 'localhost'];
+  tokenHook = await startTlsWebhook(
+    async (req, res) => {
+      const review = await readReview(req);
+      seen.push({ auth: req.headers.authorization });
+      if (req.headers.authorization !== 'Bearer s3cret-token') {
+        res.statusCode = 401;
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 }));
+        return;
+      }
+      allow(res, review);
+    },
+    { ca, hosts },
+  );
   // the TLS handshake itself refuses a client without a certificate of clientCA
-  certHook = createServer({ cert: serving.certPEM, key: serving.keyPEM, ca: clientCA.certPEM, requestCert: true, rejectUnauthorized: true }, async (req, res) => {
-    const review = await readReview(req);
-    seen.push({ cn: (req.socket as TLSSocket).getPeerCertificate().subject?.CN as string | undefined });
-    allow(res, review);
-  });
-  const [tokenPort, certPort] = await Promise.all([listen(tokenHook), listen(certHook)]);
+  certHook = await startTlsWebhook(
+    async (req, res) => {
+      const review = await readReview(req);
+      seen.push({ cn: (req.socket as TLSSocket).getPeerCertificate().subject?.CN as string | undefined });
+      allow(res, review);
+    },
+    { ca, hosts, tls: { ca: clientCA.certPEM, requestCert: true, rejectUnauthorized: true } },
+  );
+  const [tokenPort, certPort] = [tokenHook.port, certHook.port];
 
   const dir = mkdtempSync(join(tmpdir(), 'webhook-credentials-'));
   writeFileSync(join(dir, 'client.crt'), client.certPEM);
@@ -105,10 +105,7 @@ beforeAll(async () => {
 let urls: Record<'token' | 'cert' | 'unmatched', string>;
 afterAll(async () => {
   await s?.stop();
-  for (const h of [tokenHook, certHook]) {
-    h?.closeAllConnections();
-    await new Promise((r) => h?.close(r));
-  }
+  for (const h of [tokenHook, certHook]) await h?.close();
 });
 
 const configure = async (kind: 'validating' | 'mutating', c: string, url: string) => {

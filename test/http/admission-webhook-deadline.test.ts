@@ -5,16 +5,14 @@
 // was made with ?timeout=2s (what was left, not the webhook's 30 s) and is
 // ended by then (the webhook sees its connection close); the write is not
 // stored after its client was answered.
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCA, issueCertificate } from '../../runtime/auth/pki/certs.ts';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { appCaller, eventually } from '../support/app-call.ts';
+import { startTlsWebhook, type TlsWebhook } from '../support/tls-webhook.ts';
 
 let s: RunningServer;
 const call = appCaller(() => s);
-let hook: Server;
+let hook: TlsWebhook | undefined;
 let url = '';
 let caBundle = '';
 /** The calls that reached the hung path: their URL, and whether their connection has closed. */
@@ -23,35 +21,34 @@ const hung: { url: string; closed: boolean }[] = [];
 let probes = 0;
 
 beforeAll(async () => {
-  const ca = await createCA('deadline-webhook-ca');
-  const serving = await issueCertificate(ca, { commonName: 'webhook', hosts: ['127.0.0.1'], usage: 'server', validityDays: 1 });
-  caBundle = Buffer.from(ca.certPEM).toString('base64');
-  hook = createServer({ cert: serving.certPEM, key: serving.keyPEM }, (req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      const review = JSON.parse(body) as { request: { uid: string; dryRun: boolean } };
-      if (review.request.dryRun) {
-        // the probe that waits for the configuration: answered
-        probes++;
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request.uid, allowed: true } }));
-        return;
-      }
-      const entry = { url: req.url ?? '', closed: false };
-      hung.push(entry);
-      res.on('close', () => (entry.closed = true));
-      // never answers
-    });
-  });
-  await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-  url = `https://127.0.0.1:${(hook.address() as AddressInfo).port}/hang`;
+  hook = await startTlsWebhook(
+    (req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const review = JSON.parse(body) as { request: { uid: string; dryRun: boolean } };
+        if (review.request.dryRun) {
+          // the probe that waits for the configuration: answered
+          probes++;
+          res.setHeader('content-type', 'application/json');
+          res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request.uid, allowed: true } }));
+          return;
+        }
+        const entry = { url: req.url ?? '', closed: false };
+        hung.push(entry);
+        res.on('close', () => (entry.closed = true));
+        // never answers
+      });
+    },
+    { caName: 'deadline-webhook-ca' },
+  );
+  caBundle = hook.caBundle;
+  url = hook.url('/hang');
   s = await startServer({ authorizationMode: ['AlwaysAllow'] });
 });
 afterAll(async () => {
   await s?.stop();
-  hook?.closeAllConnections();
-  await new Promise((r) => hook?.close(r));
+  await hook?.close();
 });
 
 describe('a webhook call ends at the request deadline', () => {

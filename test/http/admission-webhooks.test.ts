@@ -9,18 +9,16 @@
 // resolved through the Service's EndpointSlice. Every configuration
 // selects objects by the label `case` so the cases stay apart; each waits
 // for its configuration to take effect (watch-driven) by polling a write.
-import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCA, issueCertificate } from '../../runtime/auth/pki/certs.ts';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { appCaller, eventually, type Json } from '../support/app-call.ts';
+import { startTlsWebhook, type TlsWebhook } from '../support/tls-webhook.ts';
 
 let s: RunningServer;
 const call = appCaller(() => s);
-let hook: Server;
+let hook: TlsWebhook | undefined;
 let port = 0;
 let caBundle = '';
 /** Reviews received, by the object's `case` label. */
@@ -79,19 +77,15 @@ function serve(req: IncomingMessage, res: ServerResponse) {
 }
 
 beforeAll(async () => {
-  const ca = await createCA('admission-webhook-ca');
-  const serving = await issueCertificate(ca, { commonName: 'webhook', hosts: ['127.0.0.1', 'websvc.hooks.svc'], usage: 'server', validityDays: 1 });
-  caBundle = Buffer.from(ca.certPEM).toString('base64');
-  hook = createServer({ cert: serving.certPEM, key: serving.keyPEM }, serve);
   // on every address: an EndpointSlice may not name a loopback address, so the service case uses the host's own
-  await new Promise<void>((r) => hook.listen(0, '0.0.0.0', r));
-  port = (hook.address() as AddressInfo).port;
+  hook = await startTlsWebhook(serve, { caName: 'admission-webhook-ca', hosts: ['127.0.0.1', 'websvc.hooks.svc'], listenHost: '0.0.0.0' });
+  caBundle = hook.caBundle;
+  port = hook.port;
   s = await startServer({ authorizationMode: ['AlwaysAllow'] });
 });
 afterAll(async () => {
   await s?.stop();
-  hook?.closeAllConnections();
-  await new Promise((r) => hook?.close(r));
+  await hook?.close();
 });
 
 const GROUP = '/apis/admissionregistration.k8s.io/v1';

@@ -11,12 +11,10 @@
 // listed but unserved version reads with that version's schema; one stored
 // in a version the CRD no longer lists is refused (500 with upstream's
 // converter text; an ERROR event in a watch).
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { appCaller, eventually, type Json, watchUntil } from '../support/app-call.ts';
-import { createCA, issueCertificate } from '../../runtime/auth/pki/certs.ts';
+import { startTlsWebhook, type TlsWebhook } from '../support/tls-webhook.ts';
 
 let s: RunningServer;
 
@@ -65,7 +63,7 @@ const GA = '/apis/example.com/v1alpha1/namespaces/default/gizmos';
 const G1 = '/apis/example.com/v1/namespaces/default/gizmos';
 
 // the conversion webhook: renames spec.colour (v1alpha1) to spec.color (v1) and back
-let webhook: Server;
+let webhook: TlsWebhook | undefined;
 let webhookURL = '';
 let caBundle = '';
 let failWith: string | undefined;
@@ -81,32 +79,32 @@ function convert(o: Json, want: string): Json {
 }
 
 beforeAll(async () => {
-  const ca = await createCA('conversion-webhook-ca');
-  const serving = await issueCertificate(ca, { commonName: 'webhook', hosts: ['127.0.0.1'], usage: 'server', validityDays: 1 });
-  caBundle = Buffer.from(ca.certPEM).toString('base64');
-  webhook = createServer({ cert: serving.certPEM, key: serving.keyPEM }, (req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      const review = JSON.parse(body) as Json;
-      reviews.push(review);
-      const { uid, desiredAPIVersion, objects } = review.request;
-      const response = failWith
-        ? { uid, result: { status: 'Failure', message: failWith } }
-        : { uid, result: { status: 'Success' }, convertedObjects: (objects as Json[]).map((o) => convert(o, desiredAPIVersion)) };
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', response }));
-    });
-  });
-  await new Promise<void>((r) => webhook.listen(0, '127.0.0.1', r));
-  webhookURL = `https://127.0.0.1:${(webhook.address() as AddressInfo).port}/convert`;
+  webhook = await startTlsWebhook(
+    (req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const review = JSON.parse(body) as Json;
+        reviews.push(review);
+        const { uid, desiredAPIVersion, objects } = review.request;
+        const response = failWith
+          ? { uid, result: { status: 'Failure', message: failWith } }
+          : { uid, result: { status: 'Success' }, convertedObjects: (objects as Json[]).map((o) => convert(o, desiredAPIVersion)) };
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', response }));
+      });
+    },
+    { caName: 'conversion-webhook-ca' },
+  );
+  caBundle = webhook.caBundle;
+  webhookURL = webhook.url('/convert');
   s = await startServer({ authorizationMode: ['AlwaysAllow'] });
   expect((await call('POST', CRDS, gizmoCrd('v1alpha1'))).status).toBe(201);
   await established('gizmos.example.com');
 });
 afterAll(async () => {
   await s?.stop();
-  await new Promise((r) => webhook?.close(r));
+  await webhook?.close();
 });
 
 describe('None conversion', () => {

@@ -45,25 +45,61 @@ describe('autoscaling/v2 HorizontalPodAutoscaler validation', () => {
   it.each<[string, Json, string[]]>([
     ['scaleTargetRef absent', { scaleTargetRef: undefined }, ['spec.scaleTargetRef.kind: Required value', 'spec.scaleTargetRef.name: Required value']],
     ['scaleTargetRef name with a slash', { scaleTargetRef: { ...ref, name: 'a/b' } }, [`spec.scaleTargetRef.name: Invalid value: "a/b": may not contain '/'`]],
-    ['maxReplicas absent', { maxReplicas: undefined }, ['spec.maxReplicas: Invalid value: 0: must be greater than 0', 'spec.maxReplicas: Invalid value: 0: must be greater than or equal to `minReplicas`']],
-    ['maxReplicas below minReplicas', { minReplicas: 4, maxReplicas: 3 }, ['spec.maxReplicas: Invalid value: 3: must be greater than or equal to `minReplicas`']],
     [
-      'minReplicas 0 without the gate',
-      { minReplicas: 0, metrics: [external] },
-      ['spec.minReplicas: Invalid value: 0: must be greater than or equal to 1'],
+      'maxReplicas absent',
+      { maxReplicas: undefined },
+      ['spec.maxReplicas: Invalid value: 0: must be greater than 0', 'spec.maxReplicas: Invalid value: 0: must be greater than or equal to `minReplicas`'],
     ],
-    ['a metric type upstream does not know', { metrics: [{ type: 'Custom', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '1' } } }] }, [`spec.metrics[0].type: Unsupported value: "Custom": ${SUPPORTED}`]],
+    ['maxReplicas below minReplicas', { minReplicas: 4, maxReplicas: 3 }, ['spec.maxReplicas: Invalid value: 3: must be greater than or equal to `minReplicas`']],
+    ['minReplicas 0 without the gate', { minReplicas: 0, metrics: [external] }, ['spec.minReplicas: Invalid value: 0: must be greater than or equal to 1']],
+    [
+      'a metric type upstream does not know',
+      { metrics: [{ type: 'Custom', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '1' } } }] },
+      [`spec.metrics[0].type: Unsupported value: "Custom": ${SUPPORTED}`],
+    ],
     ['a metric without its source', { metrics: [{ type: 'External' }] }, ['spec.metrics[0].external: Required value: must populate information for the given metric source']],
-    ['a metric with two sources', { metrics: [{ ...external, pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '1' } } }] }, ['spec.metrics[0].pods: Forbidden: must populate the given metric source only']],
-    ['a metric without a name', { metrics: [{ type: 'External', external: { metric: {}, target: { type: 'Value', value: '1' } } }] }, ['spec.metrics[0].external.metric.name: Required value: must specify a metric name']],
-    ['a ContainerResource metric without a container', { metrics: [{ type: 'ContainerResource', containerResource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }] }, ['spec.metrics[0].containerResource.container: Required value: must specify a container']],
-    ['a stabilization window above an hour', { behavior: { scaleUp: { stabilizationWindowSeconds: 3601 } } }, ['spec.behavior.scaleUp.stabilizationWindowSeconds: Invalid value: 3601: must be less than or equal to 3600']],
-    ['a selectPolicy upstream does not know', { behavior: { scaleDown: { selectPolicy: 'Average' } } }, ['spec.behavior.scaleDown.selectPolicy: Unsupported value: "Average": supported values: "Disabled", "Max", "Min"']],
+    [
+      'a metric with two sources',
+      { metrics: [{ ...external, pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '1' } } }] },
+      ['spec.metrics[0].pods: Forbidden: must populate the given metric source only'],
+    ],
+    [
+      'a metric without a name',
+      { metrics: [{ type: 'External', external: { metric: {}, target: { type: 'Value', value: '1' } } }] },
+      ['spec.metrics[0].external.metric.name: Required value: must specify a metric name'],
+    ],
+    [
+      'a ContainerResource metric without a container',
+      { metrics: [{ type: 'ContainerResource', containerResource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }] },
+      ['spec.metrics[0].containerResource.container: Required value: must specify a container'],
+    ],
+    [
+      'a stabilization window above an hour',
+      { behavior: { scaleUp: { stabilizationWindowSeconds: 3601 } } },
+      ['spec.behavior.scaleUp.stabilizationWindowSeconds: Invalid value: 3601: must be less than or equal to 3600'],
+    ],
+    [
+      'a selectPolicy upstream does not know',
+      { behavior: { scaleDown: { selectPolicy: 'Average' } } },
+      ['spec.behavior.scaleDown.selectPolicy: Unsupported value: "Average": supported values: "Disabled", "Max", "Min"'],
+    ],
     ['no policies', { behavior: { scaleDown: { policies: [] } } }, ['spec.behavior.scaleDown.policies: Required value: must specify at least one Policy']],
     [
       'a policy without value, and one with a long period',
-      { behavior: { scaleUp: { policies: [{ type: 'Pods', periodSeconds: 15 }, { type: 'Percent', value: 10, periodSeconds: 1801 }] } } },
-      ['spec.behavior.scaleUp.policies[0].value: Invalid value: 0: must be greater than zero', 'spec.behavior.scaleUp.policies[1].periodSeconds: Invalid value: 1801: must be less than or equal to 1800'],
+      {
+        behavior: {
+          scaleUp: {
+            policies: [
+              { type: 'Pods', periodSeconds: 15 },
+              { type: 'Percent', value: 10, periodSeconds: 1801 },
+            ],
+          },
+        },
+      },
+      [
+        'spec.behavior.scaleUp.policies[0].value: Invalid value: 0: must be greater than zero',
+        'spec.behavior.scaleUp.policies[1].periodSeconds: Invalid value: 1801: must be less than or equal to 1800',
+      ],
     ],
   ])('%s: 422', async (name, spec, errs) => {
     const hpa = `v2-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`.slice(0, 60).replace(/-$/, '');

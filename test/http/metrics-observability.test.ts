@@ -5,20 +5,18 @@
 // metrics of a validating webhook served over HTTPS by this test (allowed,
 // denied, down under failurePolicy Fail), and apiserver_current_inflight_requests
 // as the last second's watermark (polled until a second has passed, never timed).
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCA, issueCertificate } from '../../runtime/auth/pki/certs.ts';
 import { startServer, type RunningServer } from '../../runtime/index.ts';
 import { eventually, type Json } from '../support/app-call.ts';
 import { parseMetrics, sampleValue, type PromFamily } from '../support/metrics-text.ts';
+import { startTlsWebhook, type TlsWebhook } from '../support/tls-webhook.ts';
 
 let dir: string;
 let s: RunningServer;
-let hook: Server;
+let hook: TlsWebhook | undefined;
 let port = 0;
 let caBundle = '';
 
@@ -26,27 +24,28 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'metrics-obs-'));
   const tokens = join(dir, 'tokens.csv');
   writeFileSync(tokens, ['tok-admin,admin,uid-admin,"system:masters"', 'tok-prom,prometheus,uid-prom,"system:monitoring"', 'tok-alice,alice,uid-alice,""'].join('\n') + '\n');
-  const ca = await createCA('metrics-webhook-ca');
-  const serving = await issueCertificate(ca, { commonName: 'webhook', hosts: ['127.0.0.1'], usage: 'server', validityDays: 1 });
-  caBundle = Buffer.from(ca.certPEM).toString('base64');
-  hook = createServer({ cert: serving.certPEM, key: serving.keyPEM }, (req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      const r = (JSON.parse(body) as Json).request as Json;
-      const denied = (req.url ?? '').startsWith('/deny');
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: r.uid, allowed: !denied, ...(denied ? { status: { code: 403, message: 'no' } } : {}) } }));
-    });
-  });
-  await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-  port = (hook.address() as AddressInfo).port;
+  hook = await startTlsWebhook(
+    (req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const r = (JSON.parse(body) as Json).request as Json;
+        const denied = (req.url ?? '').startsWith('/deny');
+        res.setHeader('content-type', 'application/json');
+        res.end(
+          JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: r.uid, allowed: !denied, ...(denied ? { status: { code: 403, message: 'no' } } : {}) } }),
+        );
+      });
+    },
+    { caName: 'metrics-webhook-ca' },
+  );
+  caBundle = hook.caBundle;
+  port = hook.port;
   s = await startServer({ tokenAuthFile: tokens, log: () => {} });
 });
 afterAll(async () => {
   await s?.stop();
-  hook?.closeAllConnections();
-  await new Promise((r) => hook?.close(r));
+  await hook?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

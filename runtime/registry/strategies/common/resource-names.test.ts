@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { containerResourceNameErrors, resourceNameErrors } from './resource-names.ts';
 
-const QN = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+const QN =
+  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
 describe('resourceNameErrors', () => {
   it.each<[string, string[]]>([

@@ -21,7 +21,11 @@ describe('behaviorErrors', () => {
     [
       'policy fields absent (zero values)',
       { policies: [{}] },
-      [`${P}.policies[0].type: Unsupported value: "": supported values: "Percent", "Pods"`, `${P}.policies[0].value: Invalid value: 0: must be greater than zero`, `${P}.policies[0].periodSeconds: Invalid value: 0: must be greater than zero`],
+      [
+        `${P}.policies[0].type: Unsupported value: "": supported values: "Percent", "Pods"`,
+        `${P}.policies[0].value: Invalid value: 0: must be greater than zero`,
+        `${P}.policies[0].periodSeconds: Invalid value: 0: must be greater than zero`,
+      ],
     ],
   ])('%s', (_name, rules, want) => {
     expect(up(rules)).toEqual(want);

@@ -45,7 +45,11 @@ describe('minReplicasLowerBound', () => {
 describe('hpaStatusErrors', () => {
   it.each<[string, object, string[]]>([
     ['counts', { currentReplicas: 0, desiredReplicas: 2 }, []],
-    ['negative counts', { currentReplicas: -1, desiredReplicas: -2 }, ['status.currentReplicas: Invalid value: -1: must be greater than or equal to 0', 'status.desiredReplicas: Invalid value: -2: must be greater than or equal to 0']],
+    [
+      'negative counts',
+      { currentReplicas: -1, desiredReplicas: -2 },
+      ['status.currentReplicas: Invalid value: -1: must be greater than or equal to 0', 'status.desiredReplicas: Invalid value: -2: must be greater than or equal to 0'],
+    ],
   ])('%s', (_name, status, want) => {
     expect(hpaStatusErrors({ status }).map(String)).toEqual(want);
   });
