@@ -8,7 +8,8 @@
 // one more key, and Node keeps its fast path for a response with no headers
 // set beforehand (setHeader would send every header through it again). A
 // response of another class gets setHeader. An in-process request
-// (app.request()) has no Node response, so its Response gets the header.
+// (app.request()) has no Node response: its answer is a Response made anew
+// with the header (auditIDOnResponse).
 
 import { ServerResponse, type IncomingMessage, type OutgoingHttpHeaders, type OutgoingHttpHeader } from 'node:http';
 import type { Context } from 'hono';
