@@ -57,6 +57,13 @@ describe('autoscaling/v2 HorizontalPodAutoscaler validation', () => {
       { metrics: [{ type: 'Custom', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '1' } } }] },
       [`spec.metrics[0].type: Unsupported value: "Custom": ${SUPPORTED}`],
     ],
+    [
+      'an External target value of 0 (printed as Go prints the Quantity)',
+      { metrics: [{ type: 'External', external: { metric: { name: 'queue' }, target: { type: 'Value', value: '0' } } }] },
+      [
+        'spec.metrics[0].external.target.value: Invalid value: resource.Quantity{i:resource.int64Amount{value:0, scale:0}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:"0", Format:"DecimalSI"}: must be positive',
+      ],
+    ],
     ['a metric without its source', { metrics: [{ type: 'External' }] }, ['spec.metrics[0].external: Required value: must populate information for the given metric source']],
     [
       'a metric with two sources',

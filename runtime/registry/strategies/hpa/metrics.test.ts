@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { metricSpecErrors, metricsErrors, metricTargetErrors, objectReferenceErrors } from './metrics.ts';
 
 const texts = (errs: { toString(): string }[]) => errs.map(String);
+/** Go's %#v of a parsed Quantity, as upstream prints one. */
+const quantity = (value: string, scale: number, s: string) =>
+  `resource.Quantity{i:resource.int64Amount{value:${value}, scale:${scale}}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:"${s}", Format:"DecimalSI"}`;
 const SUPPORTED = 'supported values: "ContainerResource", "External", "Object", "Pods", "Resource"';
 
 describe('metricTargetErrors', () => {
@@ -11,8 +14,9 @@ describe('metricTargetErrors', () => {
     ['Value', { type: 'Value', value: '1' }, []],
     ['type missing', {}, ['t.type: Required value: must specify a metric target type', 't.type: Invalid value: "": must be either Utilization, Value, or AverageValue']],
     ['type unknown', { type: 'Percent' }, ['t.type: Invalid value: "Percent": must be either Utilization, Value, or AverageValue']],
-    ['value zero', { type: 'Value', value: '0' }, ['t.value: Invalid value: "0": must be positive']],
-    ['averageValue negative', { type: 'AverageValue', averageValue: '-1' }, ['t.averageValue: Invalid value: "-1": must be positive']],
+    ['value zero', { type: 'Value', value: '0' }, [`t.value: Invalid value: ${quantity('0', 0, '0')}: must be positive`]],
+    ['averageValue negative', { type: 'AverageValue', averageValue: '-1' }, [`t.averageValue: Invalid value: ${quantity('-1', 0, '-1')}: must be positive`]],
+    ['averageValue -500m', { type: 'AverageValue', averageValue: '-500m' }, [`t.averageValue: Invalid value: ${quantity('-500', -3, '-500m')}: must be positive`]],
     ['averageUtilization 0', { type: 'Utilization', averageUtilization: 0 }, ['t.averageUtilization: Invalid value: 0: must be greater than 0']],
   ])('%s', (_name, t, want) => {
     expect(texts(metricTargetErrors('t', t))).toEqual(want);

@@ -11,6 +11,7 @@
 // them. Label selectors of metrics are not checked (upstream does not).
 
 import { type FieldError, fieldErrors } from '../../../api/field-errors.ts';
+import { quantityGoValue } from '../../../api/go-quantity.ts';
 import { validateDNS1123Label, validatePathSegment } from '../../../api/validation.ts';
 import { QuantityValue } from '../../../cel/libs/quantity-parse.ts';
 import type { Obj } from '../../../storage/interface.ts';
@@ -57,8 +58,9 @@ export function metricTargetErrors(path: string, t: Obj | undefined): FieldError
   const type = str(t?.type);
   if (!type) errs.push(fieldErrors.required(`${path}.type`, 'must specify a metric target type'));
   if (type !== 'Utilization' && type !== 'Value' && type !== 'AverageValue') errs.push(fieldErrors.invalid(`${path}.type`, type, 'must be either Utilization, Value, or AverageValue'));
-  if (set(t?.value) && !positive(t!.value)) errs.push(fieldErrors.invalid(`${path}.value`, t!.value, 'must be positive'));
-  if (set(t?.averageValue) && !positive(t!.averageValue)) errs.push(fieldErrors.invalid(`${path}.averageValue`, t!.averageValue, 'must be positive'));
+  // a quantity prints as Go prints the Quantity struct (go-quantity.ts)
+  if (set(t?.value) && !positive(t!.value)) errs.push(fieldErrors.invalid(`${path}.value`, quantityGoValue(String(t!.value)), 'must be positive'));
+  if (set(t?.averageValue) && !positive(t!.averageValue)) errs.push(fieldErrors.invalid(`${path}.averageValue`, quantityGoValue(String(t!.averageValue)), 'must be positive'));
   if (typeof t?.averageUtilization === 'number' && t.averageUtilization < 1) errs.push(fieldErrors.invalid(`${path}.averageUtilization`, t.averageUtilization, 'must be greater than 0'));
   return errs;
 }
