@@ -191,6 +191,7 @@ describe('Fanout', () => {
       sliceMs: row.slice,
       busySliceMs: row.busySlice ?? row.slice,
       sliceMin: 1,
+      clockStride: 1,
       busyShare: row.share,
       schedule: (run) => queue.push(run),
       scheduleAfter: (run, ms) => {
@@ -321,5 +322,35 @@ describe('Fanout', () => {
     }
     expect(counts.slice(0, -1).every((n) => n === perTurn)).toBe(true);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(100);
+  });
+
+  it.each([
+    { name: 'one item: the clock is read every 8 watchers', items: 1, stride: 8, reads: [16, 24, 32] },
+    { name: 'two items: every 4 watchers', items: 2, stride: 8, reads: [8, 12, 16] },
+    { name: 'a batch as long as the stride: after each watcher', items: 8, stride: 8, reads: [2, 3, 4] },
+    { name: 'a stride of 1: after each watcher', items: 1, stride: 1, reads: [16, 17, 18] },
+  ])('$name once the least is served, and a turn stops at the first reading past its budget', ({ items, stride, reads }) => {
+    const queue: (() => void)[] = [];
+    let served = 0;
+    const readAt: number[] = [];
+    const f = new Fanout<number, number>({
+      sliceMs: 0.25,
+      busySliceMs: 0.25,
+      clockStride: stride,
+      schedule: (run) => queue.push(run),
+      // the budget is spent at the third reading after the turn's start
+      now: () => {
+        readAt.push(served);
+        return readAt.length >= 4 ? 1 : 0;
+      },
+      deliver: () => served++,
+    });
+    for (let i = 0; i < 100; i++) f.add(i);
+    for (let i = 0; i < items; i++) f.publish(i);
+    readAt.length = 0;
+    queue.shift()!();
+    // readings: the start of the turn, then after `least` deliveries and every stride's worth of items
+    expect(readAt.slice(1, 4)).toEqual(reads);
+    expect(served).toBe(reads[2]);
   });
 });
