@@ -31,6 +31,8 @@ interface Row {
   settled?: string[];
   /** busyShare, when not the default. */
   share?: number;
+  /** maxRestMs, when not the default. */
+  maxRest?: number;
   /** Rests asked for before a sweep (ms), in order. */
   rests?: number[];
   /** The budget of a turn while writes keep coming, when not the same as slice. */
@@ -106,12 +108,12 @@ const rows: Row[] = [
     settled: ['1', '2'],
   },
   {
-    name: 'after a sweep during which items arrived, the next one rests four times as long as the sweep took (a fifth of the time)',
+    name: 'after a sweep during which items arrived, the next one rests nine times as long as the sweep took (a tenth of the time)',
     slice: 1,
     steps: [['add', 'a'], ['add', 'b'], ['pub', '1'], ['turn'], ['pub', '2'], ['turn'], ['turn'], ['turn']],
     want: ['a:1', 'b:1', 'a:2', 'b:2'],
     scheduled: 0,
-    rests: [8],
+    rests: [18],
     settled: ['1', '2'],
   },
   {
@@ -123,12 +125,20 @@ const rows: Row[] = [
     rests: [2],
   },
   {
+    name: 'the rest is cut to maxRestMs however long the sweep took',
+    slice: 1,
+    maxRest: 5,
+    steps: [['add', 'a'], ['add', 'b'], ['pub', '1'], ['turn'], ['pub', '2'], ['turn'], ['turn'], ['turn']],
+    want: ['a:1', 'b:1', 'a:2', 'b:2'],
+    rests: [5],
+  },
+  {
     name: 'items published while it rests join the waiting batch',
     slice: 1,
     steps: [['add', 'a'], ['add', 'b'], ['pub', '1'], ['turn'], ['pub', '2'], ['turn'], ['pub', '3'], ['turn'], ['turn']],
     want: ['a:1', 'b:1', 'a:2,3', 'b:2,3'],
     scheduled: 0,
-    rests: [8],
+    rests: [18],
   },
   {
     name: 'an item published after a sweep that nothing interrupted goes out on the next turn',
@@ -143,7 +153,7 @@ const rows: Row[] = [
     slice: 1,
     steps: [['add', 'a'], ['add', 'b'], ['pub', '1'], ['turn'], ['pub', '2'], ['turn'], ['flush']],
     want: ['a:1', 'b:1', 'a:2', 'b:2'],
-    rests: [8],
+    rests: [18],
     settled: ['1', '2'],
   },
   {
@@ -193,6 +203,7 @@ describe('Fanout', () => {
       sliceMin: 1,
       clockStride: 1,
       busyShare: row.share,
+      maxRestMs: row.maxRest,
       schedule: (run) => queue.push(run),
       scheduleAfter: (run, ms) => {
         rests.push(ms);

@@ -12,9 +12,11 @@
 // gets nothing more.
 // While writes keep coming (items arrived during the sweep that just ended),
 // the next sweep waits so that sweeps take at most a share of the time (by
-// default a fifth): every watcher costs a socket write a sweep whatever the
+// default a tenth): every watcher costs a socket write a sweep whatever the
 // batch holds, so under a stream of writes the batches grow instead of the
 // writes to watchers multiplying, and the writers keep the rest of the time.
+// The wait is at most 200 ms however long the sweep took (a machine so busy
+// that a sweep takes long must not leave the watchers seconds behind).
 // Such a backlog sweep (a batch of several items, or items arriving while it
 // runs) takes shorter turns: a writer's next step (its commit, its answer,
 // its next request) waits for the turn in progress, and a long batch makes
@@ -37,8 +39,10 @@ export interface FanoutOptions<I, W> {
   schedule?: (run: () => void) => void;
   /** Runs a sweep after a rest of ms milliseconds (default setTimeout). */
   scheduleAfter?: (run: () => void, ms: number) => void;
-  /** The largest share of the time back-to-back sweeps take while items keep arriving (default 0.2). */
+  /** The largest share of the time back-to-back sweeps take while items keep arriving (default 0.1). */
   busyShare?: number;
+  /** The longest wait before a sweep while items keep arriving, in ms (default 200): above it sweeps take a bigger share. */
+  maxRestMs?: number;
   /** Item deliveries between readings of the clock within a turn (default 8; a watcher's delivery of a batch counts its items): a turn may run over its budget by this many small deliveries. */
   clockStride?: number;
   /** Clock in ms (default performance.now). */
@@ -65,6 +69,7 @@ export class Fanout<I, W> {
   private readonly schedule: (run: () => void) => void;
   private readonly scheduleAfter: (run: () => void, ms: number) => void;
   private readonly restFactor: number;
+  private readonly maxRestMs: number;
   private readonly clockStride: number;
   /** Time the running sweep's slices took so far, in ms. */
   private cost = 0;
@@ -80,8 +85,9 @@ export class Fanout<I, W> {
     this.sliceMin = Math.max(1, opts.sliceMin ?? 16);
     this.schedule = opts.schedule ?? ((run) => setImmediate(run));
     this.scheduleAfter = opts.scheduleAfter ?? ((run, ms) => setTimeout(run, ms));
-    const share = Math.min(1, Math.max(0.05, opts.busyShare ?? 0.2));
+    const share = Math.min(1, Math.max(0.05, opts.busyShare ?? 0.1));
     this.restFactor = (1 - share) / share;
+    this.maxRestMs = opts.maxRestMs ?? 200;
     this.clockStride = Math.max(1, opts.clockStride ?? 8);
     this.now = opts.now ?? (() => performance.now());
     this.settled = opts.settled ?? (() => undefined);
@@ -184,7 +190,7 @@ export class Fanout<I, W> {
     if (s.next >= s.targets.length) {
       this.sweep = null;
       // items that came in while it ran: writes keep coming, so the next sweep waits its turn
-      if (this.pending.length && budgetMs !== Infinity) this.restUntil = this.now() + this.cost * this.restFactor;
+      if (this.pending.length && budgetMs !== Infinity) this.restUntil = this.now() + Math.min(this.maxRestMs, this.cost * this.restFactor);
       this.settled(s.items);
     }
   }
