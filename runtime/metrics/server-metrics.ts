@@ -180,7 +180,8 @@ export class ServerMetrics {
         if (size) this.set({ endpoint: size.endpoint }, size.bytes);
       },
     );
-    this.watchEvents = this.counter('apiserver_watch_events_total', 'Number of events sent in watch clients', [...WATCH_LABELS], { stability: 'ALPHA' });
+    // added to by every watch on every write to its client: a series found by a key the watch holds
+    this.watchEvents = this.seriesCounter('apiserver_watch_events_total', 'Number of events sent in watch clients', { stability: 'ALPHA' });
     this.watchers = this.gauge('apiserver_registered_watchers', 'Number of currently registered watchers for a given resources', [...WATCH_LABELS], { stability: 'ALPHA' });
     // labels: operation, type
     this.etcdDuration = this.seriesHistogram('etcd_request_duration_seconds', 'Etcd request latency in seconds for each operation and object type.', REQUEST_DURATION_BUCKETS, { stability: 'ALPHA' });
@@ -350,11 +351,13 @@ export class ServerMetrics {
   watchOpened(group: string, version: string, kind: string): WatchMetrics {
     const labels = { group, version, kind };
     const watchers = this.watchers.labels(labels);
-    const events = this.watchEvents.labels(labels);
+    const events = this.watchEvents;
+    const key = `${group}/${version}/${kind}`;
+    const labelsOf = () => labels;
     watchers.inc();
     let open = true;
     return {
-      sent: (n) => events.inc(n),
+      sent: (n) => events.inc(key, labelsOf, n),
       closed: () => {
         if (!open) return;
         open = false;

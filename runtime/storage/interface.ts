@@ -262,9 +262,10 @@ export interface WatchStream extends AsyncIterable<WatchEvent> {
   progressSupported?: boolean;
   /**
    * Takes the events already buffered, without waiting, so that a consumer
-   * can write several out at once. Optional.
+   * can write several out at once (an array not to be changed: it may be
+   * shared with other streams). Optional.
    */
-  takeBuffered?(max?: number): WatchEvent[];
+  takeBuffered?(max?: number): readonly WatchEvent[];
 }
 
 /**

@@ -41,7 +41,7 @@ class FakeResponse implements WatchResponse {
 }
 
 const ev = (name: string): WatchEvent => ({ type: 'ADDED', object: { metadata: { name } } });
-const encode = (events: WatchEvent[]) => new TextEncoder().encode(events.map((e) => (e.type === 'ERROR' ? 'ERR' : e.object.metadata.name)).join(''));
+const encode = (events: readonly WatchEvent[]) => new TextEncoder().encode(events.map((e) => (e.type === 'ERROR' ? 'ERR' : e.object.metadata.name)).join(''));
 
 type Step = ['push', string] | ['pushAll', string[]] | ['full', boolean] | ['drain'] | ['close'] | ['end'] | ['stop'] | ['poison'];
 interface Row {

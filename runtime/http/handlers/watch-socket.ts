@@ -98,7 +98,13 @@ export interface SocketWatch {
  * encode turns a batch into bytes; errorBytes renders a failure as a last
  * event; onEnd runs once either way.
  */
-export function writeWatchToSocket(out: WatchResponse, stream: EventQueue, encode: (events: WatchEvent[]) => Uint8Array, errorBytes: (err: unknown) => Uint8Array, onEnd: () => void): SocketWatch {
+export function writeWatchToSocket(
+  out: WatchResponse,
+  stream: EventQueue,
+  encode: (events: readonly WatchEvent[]) => Uint8Array,
+  errorBytes: (err: unknown) => Uint8Array,
+  onEnd: () => void,
+): SocketWatch {
   let done = false;
   let waitingForDrain = false;
   const stop = (endResponse: boolean) => {

@@ -29,11 +29,13 @@ import { serverLogger } from '../../logging/logger.ts';
  * Only encodings that depend on nothing but the event and the key are kept
  * here.
  */
-const lastBatch = new Map<string, { events: WatchEvent[]; bytes: Uint8Array }>();
+const lastBatch = new Map<string, { events: readonly WatchEvent[]; bytes: Uint8Array }>();
 /** Batches bigger than this are not kept for the next watcher. */
 const MAX_SHARED_BATCH = 1 << 20;
 
-function sameEvents(a: WatchEvent[], b: WatchEvent[]): boolean {
+function sameEvents(a: readonly WatchEvent[], b: readonly WatchEvent[]): boolean {
+  // the watchers of a sweep are mostly handed the very same array
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
@@ -106,7 +108,7 @@ export async function handleWatch(rc: RequestContext): Promise<Response> {
   // apiserver_registered_watchers and apiserver_watch_events_total of this watch, once it is registered
   let watchMetrics: WatchMetrics | undefined;
   /** A batch's bytes; framed: as one HTTP chunk, for a socket written directly. */
-  const encodeBatch = (events: WatchEvent[], framed = false): Uint8Array => {
+  const encodeBatch = (events: readonly WatchEvent[], framed = false): Uint8Array => {
     watchMetrics?.sent(events.length);
     if (events.length === 1 && !framed) return encode(events[0]);
     const key = framed ? chunkedKey : gvKey;

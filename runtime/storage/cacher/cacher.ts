@@ -68,7 +68,7 @@ export interface CacherOptions {
   freshnessTimeoutMs?: number;
   /** Time a turn of the event loop may spend handing events to watchers, in ms (default 1). */
   fanoutSliceMs?: number;
-  /** The largest share of the time the fan-out takes while writes keep coming (fanout.ts; default 0.2). */
+  /** The largest share of the time the fan-out takes while writes keep coming (fanout.ts; default 0.1). */
   fanoutBusyShare?: number;
   /** apiVersion/kind put on BOOKMARK objects (default: those of the objects seen). */
   apiVersion?: string;

@@ -31,6 +31,8 @@ interface Row {
   settled?: string[];
   /** busyShare, when not the default. */
   share?: number;
+  /** maxRestMs, when not the default. */
+  maxRest?: number;
   /** Rests asked for before a sweep (ms), in order. */
   rests?: number[];
   /** The budget of a turn while writes keep coming, when not the same as slice. */
@@ -106,12 +108,12 @@ const rows: Row[] = [
     settled: ['1', '2'],
   },
   {
-    name: 'after a sweep during which items arrived, the next one rests four times as long as the sweep took (a fifth of the time)',
+    name: 'after a sweep during which items arrived, the next one rests nine times as long as the sweep took (a tenth of the time)',
     slice: 1,
     steps: [['add', 'a'], ['add', 'b'], ['pub', '1'], ['turn'], ['pub', '2'], ['turn'], ['turn'], ['turn']],
     want: ['a:1', 'b:1', 'a:2', 'b:2'],
     scheduled: 0,
-    rests: [8],
+    rests: [18],
     settled: ['1', '2'],
   },
   {
@@ -123,12 +125,20 @@ const rows: Row[] = [
     rests: [2],
   },
   {
+    name: 'the rest is cut to maxRestMs however long the sweep took',
+    slice: 1,
+    maxRest: 5,
+    steps: [['add', 'a'], ['add', 'b'], ['pub', '1'], ['turn'], ['pub', '2'], ['turn'], ['turn'], ['turn']],
+    want: ['a:1', 'b:1', 'a:2', 'b:2'],
+    rests: [5],
+  },
+  {
     name: 'items published while it rests join the waiting batch',
     slice: 1,
     steps: [['add', 'a'], ['add', 'b'], ['pub', '1'], ['turn'], ['pub', '2'], ['turn'], ['pub', '3'], ['turn'], ['turn']],
     want: ['a:1', 'b:1', 'a:2,3', 'b:2,3'],
     scheduled: 0,
-    rests: [8],
+    rests: [18],
   },
   {
     name: 'an item published after a sweep that nothing interrupted goes out on the next turn',
@@ -143,7 +153,7 @@ const rows: Row[] = [
     slice: 1,
     steps: [['add', 'a'], ['add', 'b'], ['pub', '1'], ['turn'], ['pub', '2'], ['turn'], ['flush']],
     want: ['a:1', 'b:1', 'a:2', 'b:2'],
-    rests: [8],
+    rests: [18],
     settled: ['1', '2'],
   },
   {
@@ -191,7 +201,9 @@ describe('Fanout', () => {
       sliceMs: row.slice,
       busySliceMs: row.busySlice ?? row.slice,
       sliceMin: 1,
+      clockStride: 1,
       busyShare: row.share,
+      maxRestMs: row.maxRest,
       schedule: (run) => queue.push(run),
       scheduleAfter: (run, ms) => {
         rests.push(ms);
@@ -321,5 +333,35 @@ describe('Fanout', () => {
     }
     expect(counts.slice(0, -1).every((n) => n === perTurn)).toBe(true);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(100);
+  });
+
+  it.each([
+    { name: 'one item: the clock is read every 8 watchers', items: 1, stride: 8, reads: [16, 24, 32] },
+    { name: 'two items: every 4 watchers', items: 2, stride: 8, reads: [8, 12, 16] },
+    { name: 'a batch as long as the stride: after each watcher', items: 8, stride: 8, reads: [2, 3, 4] },
+    { name: 'a stride of 1: after each watcher', items: 1, stride: 1, reads: [16, 17, 18] },
+  ])('$name once the least is served, and a turn stops at the first reading past its budget', ({ items, stride, reads }) => {
+    const queue: (() => void)[] = [];
+    let served = 0;
+    const readAt: number[] = [];
+    const f = new Fanout<number, number>({
+      sliceMs: 0.25,
+      busySliceMs: 0.25,
+      clockStride: stride,
+      schedule: (run) => queue.push(run),
+      // the budget is spent at the third reading after the turn's start
+      now: () => {
+        readAt.push(served);
+        return readAt.length >= 4 ? 1 : 0;
+      },
+      deliver: () => served++,
+    });
+    for (let i = 0; i < 100; i++) f.add(i);
+    for (let i = 0; i < items; i++) f.publish(i);
+    readAt.length = 0;
+    queue.shift()!();
+    // readings: the start of the turn, then after `least` deliveries and every stride's worth of items
+    expect(readAt.slice(1, 4)).toEqual(reads);
+    expect(served).toBe(reads[2]);
   });
 });

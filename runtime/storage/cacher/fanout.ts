@@ -12,15 +12,19 @@
 // gets nothing more.
 // While writes keep coming (items arrived during the sweep that just ended),
 // the next sweep waits so that sweeps take at most a share of the time (by
-// default a fifth): every watcher costs a socket write a sweep whatever the
+// default a tenth): every watcher costs a socket write a sweep whatever the
 // batch holds, so under a stream of writes the batches grow instead of the
 // writes to watchers multiplying, and the writers keep the rest of the time.
+// The wait is at most 200 ms however long the sweep took (a machine so busy
+// that a sweep takes long must not leave the watchers seconds behind).
 // Such a backlog sweep (a batch of several items, or items arriving while it
 // runs) takes shorter turns: a writer's next step (its commit, its answer,
 // its next request) waits for the turn in progress, and a long batch makes
 // each watcher's delivery long, so the least a turn does is counted in item
 // deliveries, not watchers.
 // An item published when no sweep ran just before goes out on the next turn.
+// The clock is read every few item deliveries, not after each watcher: a
+// delivery of one small item costs about as much as reading the clock.
 
 export interface FanoutOptions<I, W> {
   /** Hands a batch of items, in publication order, to one watcher. */
@@ -35,8 +39,12 @@ export interface FanoutOptions<I, W> {
   schedule?: (run: () => void) => void;
   /** Runs a sweep after a rest of ms milliseconds (default setTimeout). */
   scheduleAfter?: (run: () => void, ms: number) => void;
-  /** The largest share of the time back-to-back sweeps take while items keep arriving (default 0.2). */
+  /** The largest share of the time back-to-back sweeps take while items keep arriving (default 0.1). */
   busyShare?: number;
+  /** The longest wait before a sweep while items keep arriving, in ms (default 200): above it sweeps take a bigger share. */
+  maxRestMs?: number;
+  /** Item deliveries between readings of the clock within a turn (default 8; a watcher's delivery of a batch counts its items): a turn may run over its budget by this many small deliveries. */
+  clockStride?: number;
   /** Clock in ms (default performance.now). */
   now?: () => number;
   /** Told of items no watcher will be handed any more (delivered to all, or nobody to deliver to), in publication order. */
@@ -61,6 +69,8 @@ export class Fanout<I, W> {
   private readonly schedule: (run: () => void) => void;
   private readonly scheduleAfter: (run: () => void, ms: number) => void;
   private readonly restFactor: number;
+  private readonly maxRestMs: number;
+  private readonly clockStride: number;
   /** Time the running sweep's slices took so far, in ms. */
   private cost = 0;
   /** No sweep starts before this time (set after a sweep during which items arrived). */
@@ -75,8 +85,10 @@ export class Fanout<I, W> {
     this.sliceMin = Math.max(1, opts.sliceMin ?? 16);
     this.schedule = opts.schedule ?? ((run) => setImmediate(run));
     this.scheduleAfter = opts.scheduleAfter ?? ((run, ms) => setTimeout(run, ms));
-    const share = Math.min(1, Math.max(0.05, opts.busyShare ?? 0.2));
+    const share = Math.min(1, Math.max(0.05, opts.busyShare ?? 0.1));
     this.restFactor = (1 - share) / share;
+    this.maxRestMs = opts.maxRestMs ?? 200;
+    this.clockStride = Math.max(1, opts.clockStride ?? 8);
     this.now = opts.now ?? (() => performance.now());
     this.settled = opts.settled ?? (() => undefined);
   }
@@ -156,10 +168,14 @@ export class Fanout<I, W> {
     const s = this.sweep!;
     const start = budgetMs === Infinity ? 0 : this.now();
     // the minimum counts item deliveries: a long batch fills a turn with fewer watchers
-    const least = Math.ceil(this.sliceMin / Math.max(1, s.items.length));
+    const batch = Math.max(1, s.items.length);
+    const least = Math.ceil(this.sliceMin / batch);
+    // watchers served between readings of the clock, once the least is served
+    const stride = Math.ceil(this.clockStride / batch);
     let served = 0;
     while (s.next < s.targets.length) {
-      if (served++ >= least && budgetMs !== Infinity && this.now() - start >= budgetMs) break;
+      if (served >= least && budgetMs !== Infinity && (served - least) % stride === 0 && this.now() - start >= budgetMs) break;
+      served++;
       const w = s.targets[s.next++];
       // a slice must not stop because one watcher's delivery failed
       if (this.members.has(w)) {
@@ -174,7 +190,7 @@ export class Fanout<I, W> {
     if (s.next >= s.targets.length) {
       this.sweep = null;
       // items that came in while it ran: writes keep coming, so the next sweep waits its turn
-      if (this.pending.length && budgetMs !== Infinity) this.restUntil = this.now() + this.cost * this.restFactor;
+      if (this.pending.length && budgetMs !== Infinity) this.restUntil = this.now() + Math.min(this.maxRestMs, this.cost * this.restFactor);
       this.settled(s.items);
     }
   }

@@ -7,7 +7,7 @@ import { EventQueue } from './event-queue.ts';
 import type { WatchEvent } from '../interface.ts';
 
 const ev = (n: number): WatchEvent => ({ type: 'ADDED', object: { metadata: { name: `o${n}` } } });
-const names = (evs: WatchEvent[]) => evs.map((e) => e.object.metadata.name);
+const names = (evs: readonly WatchEvent[]) => evs.map((e) => e.object.metadata.name);
 
 interface Row {
   name: string;
@@ -123,5 +123,37 @@ describe('EventQueue.mapEvents', () => {
     q.mapEvents((e) => ({ ...e, object: { metadata: { name: `${e.type}` } } }));
     q.push(ev(1));
     expect(names(q.takeBuffered())).toEqual(['MODIFIED']);
+  });
+});
+
+describe('EventQueue.pushAll with nothing buffered keeps the batch as it came', () => {
+  /** What each queue does after two queues were handed the same batch; the batch must come out unchanged. */
+  const after: { name: string; step: (q: EventQueue) => Promise<unknown> | unknown; taken: string[] }[] = [
+    { name: 'a push', step: (q) => q.push(ev(3)), taken: ['o1', 'o2', 'o3'] },
+    { name: 'an initial event', step: (q) => q.pushInitial(ev(3)), taken: ['o1', 'o2', 'o3'] },
+    { name: 'a second batch', step: (q) => q.pushAll([ev(3)]), taken: ['o1', 'o2', 'o3'] },
+    { name: 'a mapping', step: (q) => q.mapEvents((e) => ({ ...e, object: { metadata: { name: `${e.object.metadata.name}!` } } })), taken: ['o1!', 'o2!'] },
+    { name: 'a next()', step: (q) => q.next(), taken: ['o2'] },
+    { name: 'taking part of it', step: (q) => q.takeBuffered(1), taken: ['o2'] },
+  ];
+  it.each(after)('$name copies it first', async ({ step, taken }) => {
+    const batch = [ev(1), ev(2)];
+    const [a, b] = [new EventQueue(10), new EventQueue(10)];
+    a.pushAll(batch);
+    b.pushAll(batch);
+    await step(a);
+    expect(names(a.takeBuffered())).toEqual(taken);
+    expect(names(batch)).toEqual(['o1', 'o2']);
+    // the other queue still hands out the very array
+    expect(b.takeBuffered()).toBe(batch);
+  });
+
+  it('a batch that finds events buffered is added to them', () => {
+    const q = new EventQueue(10);
+    q.push(ev(0));
+    const batch = [ev(1)];
+    q.pushAll(batch);
+    expect(names(q.takeBuffered())).toEqual(['o0', 'o1']);
+    expect(names(batch)).toEqual(['o1']);
   });
 });

@@ -7,10 +7,16 @@
 // instead be told at once when events arrive, and take them in batches.
 // A reader above storage may have each event mapped as it comes in
 // (mapEvents), so the consumer still takes them from the queue.
+// A batch that arrives while nothing is buffered is kept as it came, not
+// copied: the fan-out hands the same array to every watcher of a sweep, so
+// a socket writer takes that very array (and its encoding, shared by
+// array); the queue copies it only before changing it.
 import type { WatchEvent, WatchStream } from '../interface.ts';
 
 export class EventQueue implements WatchStream {
   private buf: WatchEvent[] = [];
+  /** buf is a batch as pushAll was handed it (shared with its producer and other queues): copied before it is changed. */
+  private borrowed = false;
   private head = 0;
   private waiter: (() => void) | null = null;
   private listener: (() => void) | undefined;
@@ -45,6 +51,7 @@ export class EventQueue implements WatchStream {
   mapEvents(fn: (ev: WatchEvent) => WatchEvent): void {
     const prev = this.map;
     this.map = prev ? (ev) => fn(prev(ev)) : fn;
+    this.own();
     for (let i = this.head; i < this.buf.length; i++) this.buf[i] = fn(this.buf[i]);
   }
 
@@ -52,6 +59,7 @@ export class EventQueue implements WatchStream {
   pushInitial(ev: WatchEvent): void {
     if (this.ended || this.stopped) return;
     this.forced++;
+    this.own();
     this.buf.push(this.map ? this.map(ev) : ev);
     this.wake();
   }
@@ -64,6 +72,7 @@ export class EventQueue implements WatchStream {
       this.end();
       return false;
     }
+    this.own();
     this.buf.push(this.map ? this.map(ev) : ev);
     this.wake();
     return true;
@@ -88,8 +97,16 @@ export class EventQueue implements WatchStream {
       return false;
     }
     const map = this.map;
-    if (map) for (const ev of events) this.buf.push(map(ev));
-    else for (const ev of events) this.buf.push(ev);
+    if (!map && this.head === this.buf.length) {
+      // nothing buffered: the batch itself is the buffer
+      this.buf = events as WatchEvent[];
+      this.head = 0;
+      this.borrowed = true;
+    } else {
+      this.own();
+      if (map) for (const ev of events) this.buf.push(map(ev));
+      else for (const ev of events) this.buf.push(ev);
+    }
     this.wake();
     return true;
   }
@@ -106,6 +123,7 @@ export class EventQueue implements WatchStream {
     if (this.stopped) return;
     this.stopped = true;
     this.buf = [];
+    this.borrowed = false;
     this.head = 0;
     if (!this.ended) {
       this.ended = true;
@@ -130,22 +148,38 @@ export class EventQueue implements WatchStream {
     this.listener?.();
   }
 
-  /** Takes the events already buffered (at most max), without waiting: for a consumer that writes them out together. */
-  takeBuffered(max = Infinity): WatchEvent[] {
+  /** The buffer as the queue's own array (a borrowed batch is copied first). */
+  private own(): void {
+    if (!this.borrowed) return;
+    this.buf = this.buf.slice(this.head);
+    this.head = 0;
+    this.borrowed = false;
+  }
+
+  /**
+   * Takes the events already buffered (at most max), without waiting: for a
+   * consumer that writes them out together. The array may be a batch shared
+   * with other queues (the same array for every watcher of a sweep): it is
+   * not to be changed.
+   */
+  takeBuffered(max = Infinity): readonly WatchEvent[] {
     const n = Math.min(this.buf.length - this.head, max);
     if (n <= 0) return [];
-    let out: WatchEvent[];
+    let out: readonly WatchEvent[];
     if (this.head === 0 && n === this.buf.length) {
       out = this.buf;
       this.buf = [];
+      this.borrowed = false;
     } else {
       out = this.buf.slice(this.head, this.head + n);
       this.head += n;
       if (this.head === this.buf.length) {
         this.buf = [];
+        this.borrowed = false;
         this.head = 0;
       } else if (this.head > 1024 && this.head * 2 > this.buf.length) {
         this.buf = this.buf.slice(this.head);
+        this.borrowed = false;
         this.head = 0;
       }
     }
@@ -156,6 +190,7 @@ export class EventQueue implements WatchStream {
   async next(): Promise<IteratorResult<WatchEvent>> {
     for (;;) {
       if (this.head < this.buf.length) {
+        this.own();
         const value = this.buf[this.head];
         this.consumed++;
         this.buf[this.head++] = undefined as unknown as WatchEvent;
