@@ -580,8 +580,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       warn,
     );
   });
-  // the first count once the built-in objects are stored
-  await objectCounts.start();
+  // counted every period, and on the first scrape before that
+  objectCounts.start();
   const scheme = plain ? 'http' : 'https';
   const url = clientURL(host, port, scheme);
   storage.describeOwner(url);
