@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 /** Where a package install puts the addon. */
-export const ADDON_IN_PACKAGE = 'better-sqlite3/build/Release/better_sqlite3.node';
+const ADDON_IN_PACKAGE = 'better-sqlite3/build/Release/better_sqlite3.node';
 
 let found: string | null | undefined;
 
