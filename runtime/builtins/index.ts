@@ -11,6 +11,7 @@
 // stops them. stop() ends the rest.
 
 import type { AdmissionChain } from '../admission/chain.ts';
+import { nextTurn } from '../api/next-turn.ts';
 import type { Discovery } from '../http/discovery.ts';
 import { namespaceLifecyclePlugin } from '../admission/plugins/namespace-lifecycle.ts';
 import { serviceAccountPlugin } from '../admission/plugins/service-account.ts';
@@ -114,7 +115,7 @@ export interface InstalledBuiltins {
    * Event TTL, quota usage): kube-controller-manager's, run while this server leads (leader-election.ts); the caller stops them, and may start them
    * again later (undefined once stop() began).
    */
-  startControllers(): StartedControllers | undefined;
+  startControllers(): Promise<StartedControllers | undefined>;
   stop(): Promise<void>;
 }
 
@@ -168,8 +169,8 @@ export async function installBuiltins(ctx: BuiltinContext): Promise<InstalledBui
   let running = true;
   installComponentStatus(ctx.api, () => running);
   return {
-    startControllers() {
-      return running ? startControllers(ctx, controllers) : undefined;
+    async startControllers() {
+      return running ? await startControllers(ctx, controllers) : undefined;
     },
     async stop() {
       running = false;
@@ -197,16 +198,27 @@ export interface StartedControllers {
   stop(): Promise<void>;
 }
 
-/** The controllers that readiness does not wait for (kube-controller-manager's upstream), as --controllers names them. */
-function startControllers(ctx: BuiltinContext, controllers: Set<string>): StartedControllers {
+/**
+ * The controllers that readiness does not wait for (kube-controller-manager's upstream), as --controllers names them;
+ * each starts on a turn of the event loop of its own (its first lists read storage), so requests arriving meanwhile,
+ * the first readiness probes among them, are not held behind them all.
+ */
+async function startControllers(ctx: BuiltinContext, controllers: Set<string>): Promise<StartedControllers> {
   const nsController = controllers.has('namespace') ? startNamespaceController(ctx.api) : undefined;
+  await nextTurn();
   const saController = controllers.has('serviceaccount') ? startServiceAccountController(ctx.api) : undefined;
+  await nextTurn();
   const tokenSecrets =
     controllers.has('serviceaccount-token') && ctx.serviceAccountTokens ? startTokenSecretsController(ctx.api, ctx.serviceAccountTokens.issuer, ctx.serviceAccountTokens.rootCA) : undefined;
+  await nextTurn();
   const rootCAPublisher = controllers.has('root-ca-cert-publisher') && ctx.rootCA ? startRootCAPublisher(ctx.api, ctx.rootCA) : undefined;
+  await nextTurn();
   const csrSigning = controllers.has('csrsigning') && ctx.csrSigning ? startCSRSigning(ctx.api, ctx.csrSigning) : undefined;
+  await nextTurn();
   const tokenControllers = startBootstrapTokenControllers(ctx.api, { cleaner: controllers.has('tokencleaner'), signer: controllers.has('bootstrapsigner') });
+  await nextTurn();
   const eventTTL = startEventTTL(ctx.api, { ttlMs: ctx.eventTTLMs });
+  await nextTurn();
   const resourceQuota = controllers.has('resourcequota') ? startResourceQuota(ctx.api) : undefined;
   return {
     async stop() {

@@ -16,6 +16,7 @@
 
 import { ANNOTATION_INITIAL_EVENTS_END, FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../api/k8s-names.ts';
 import { ApiError } from '../api/errors.ts';
+import { nextTurn } from '../api/next-turn.ts';
 import type { RegistryStore } from '../registry/store.ts';
 import type { ApiIndex } from '../registry/served.ts';
 import type { Obj, WatchStream } from '../storage/interface.ts';
@@ -63,7 +64,11 @@ export class GarbageCollector {
     const stores = new Set<RegistryStore>();
     for (const s of this.api.served) if (!s.def.virtual && s.def.verbs.includes('watch')) stores.add(s.store);
     this.unsynced = stores.size;
-    for (const store of stores) await this.watchStore(store, true);
+    // a turn of the event loop after each (its initial state is read from storage): requests arriving meanwhile are not held behind them all
+    for (const store of stores) {
+      await this.watchStore(store, true);
+      await nextTurn();
+    }
     if (stores.size === 0) this.markSynced();
     // resources of CustomResourceDefinitions come and go while serving
     this.stopWatchingIndex = this.api.onChange(() => {

@@ -2,7 +2,8 @@
 // number of stored objects of each served resource (apiserver_storage_objects,
 // labelled `pods`, `deployments.apps`; -1 when counting failed, as upstream),
 // counted every --etcd-count-metric-poll-period (the gauge shows the last
-// count, as kube-apiserver's; 0 disables the counting), and the size of the
+// count, as kube-apiserver's; 0 disables the counting) and by the first
+// scrape that comes before the first period ended, and the size of the
 // database file.
 
 import { statSync } from 'node:fs';
@@ -43,32 +44,49 @@ export function storageFileSize(file: string | undefined): () => { endpoint: str
   };
 }
 
-/** Counts the objects every period, the first time when started; a scrape reads the last counts. */
+/**
+ * Counts the objects every period; a scrape reads the last counts, and the
+ * first scrape before any count counts then (and waits for it). A gauge is
+ * only seen through a scrape, so nothing is counted at start: a count reads
+ * every served resource's range, work a restart's first /readyz would
+ * otherwise wait behind.
+ */
 export class ObjectCountPoller {
   private last = new Map<string, number>();
   private timer?: NodeJS.Timeout;
+  /** The first count, once begun. */
+  private first?: Promise<void>;
+  private stopped = false;
 
   constructor(
     private readonly count: () => Promise<Map<string, number>>,
     private readonly periodMs: number,
   ) {}
 
-  /** The counts of the last poll (none before the first). */
-  readonly latest = async (): Promise<Map<string, number>> => this.last;
+  /** The counts of the last poll; the first call before any poll counts now. */
+  readonly latest = async (): Promise<Map<string, number>> => {
+    this.first ??= this.poll();
+    await this.first;
+    return this.last;
+  };
 
-  /** Counts now and then every period (period 0: never); resolves after the first count. */
-  async start(): Promise<void> {
+  /** Counts every period from now on (period 0: never). */
+  start(): void {
     if (this.periodMs <= 0 || this.timer) return;
-    this.timer = setInterval(() => void this.poll(), this.periodMs);
+    this.timer = setInterval(() => {
+      const polled = this.poll();
+      this.first ??= polled;
+    }, this.periodMs);
     this.timer.unref();
-    await this.poll();
   }
 
   stop(): void {
+    this.stopped = true;
     clearInterval(this.timer);
   }
 
   private async poll(): Promise<void> {
+    if (this.stopped) return;
     try {
       this.last = await this.count();
     } catch {

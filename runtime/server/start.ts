@@ -63,6 +63,7 @@ import { showHiddenMetrics } from '../metrics/stability.ts';
 import { instrumentKV } from '../metrics/store-kv.ts';
 import { ObjectCountPoller, objectCounter, storageFileSize } from './metric-sources.ts';
 import { serverLogger, type Logger } from '../logging/logger.ts';
+import { nextTurn } from '../api/next-turn.ts';
 
 /** The flags of the server (kube-apiserver's names in camel case) and what tests and embedders may hand in; the authorization ones are AuthorizationOptions (server/authorization.ts). */
 export interface StartOptions extends AuthorizationOptions {
@@ -567,7 +568,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       api,
       election,
       async () => {
-        const started = builtins.startControllers();
+        const started = await builtins.startControllers();
         if (!started) return undefined;
         const gc = controllers.has('garbagecollector') ? new GarbageCollector(api) : undefined;
         await gc?.start();
@@ -581,8 +582,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       warn,
     );
   });
-  // the first count once the built-in objects are stored
-  await objectCounts.start();
+  // counted every period, and on the first scrape before that
+  objectCounts.start();
   const scheme = plain ? 'http' : 'https';
   const url = clientURL(host, port, scheme);
   storage.describeOwner(url);
@@ -658,9 +659,9 @@ function leaderElection(options: StartOptions): LeaderElectionFlags | undefined 
   return election;
 }
 
-/** Runs start on the event loop's next turn, after the callbacks already due on this one. */
+/** Runs start on the event loop's next turn, after the callbacks already due on this one and the I/O waiting. */
 export function startAfterReady(start: () => Promise<void>): Promise<void> {
-  return new Promise<void>((resolve) => setImmediate(resolve)).then(start);
+  return nextTurn().then(start);
 }
 
 /** The names and addresses the serving certificate covers (kube-apiserver's list). */

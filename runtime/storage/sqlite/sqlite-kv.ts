@@ -36,6 +36,7 @@ import { findUnreadable, quarantineCount, quarantineRows } from './quarantine.ts
 import { WatchHub, type LogRow } from './watch-hub.ts';
 import { compactChunk, prepareCompact, RevisionClock, type CompactStatements } from './compactor.ts';
 import { WalSync, type SyncFn } from './wal-sync.ts';
+import { sqliteAddon } from './addon.ts';
 
 export interface SqliteKVOptions {
   /** Database file path, or ':memory:'. */
@@ -599,7 +600,7 @@ function openChecked(file: string, sync: SyncMode, inMemory: boolean): Database.
   let db: Database.Database | undefined;
   try {
     // no busy wait: a file held by another process is refused at once
-    db = new Database(file, { timeout: 0 });
+    db = new Database(file, { timeout: 0, nativeBinding: sqliteAddon() });
     applyPragmas(db, sync, inMemory);
     if (!inMemory) db.exec('BEGIN EXCLUSIVE; COMMIT'); // take the lock now, even before the first write
     db.exec(DDL);
