@@ -44,9 +44,12 @@
 //   collection, a full collection runs on the next turn instead: it frees
 //   every chunk left, young or promoted, and the old generation's garbage
 //   with them (the RSS after such a LIST fell below what the server held
-//   before it, bench/http/rss.ts). Its cost is that of marking the live
-//   heap (a few tens of ms with 100,000 objects held), once per 32 MB of
-//   answers at most: about what streaming 3 MB of a list costs.
+//   before it, bench/http/rss.ts: 244 MB against 281 MB). Its cost is a
+//   full collection's (with 100,000 objects held, those V8 ran on its own
+//   took 5 to 100 ms of wall time each on a 2-core machine at load 16 to
+//   20), once per 32 MB of answers at most; that LIST ran one full
+//   collection either way (V8 starts one itself once 64 MB of buffers were
+//   allocated), now after its end rather than in its middle.
 //   V8 offers the call only with --expose-gc, which this sets for a context
 //   of its own and clears again: the program's global `gc` stays undefined.
 
