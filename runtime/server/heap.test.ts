@@ -3,12 +3,14 @@
 // that survive pile up without the young generation growing past its initial
 // size; once startupDone() is called it grows as V8's default does, up to
 // its cap. The chunks of streamed answers are freed once the answer ended,
-// not left to a collection that an idle process never starts.
+// not left to a collection that an idle process never starts, those promoted
+// to the old generation as well once a big answer ended.
 
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { FULL_COLLECT_AFTER_STREAMED_BYTES } from './heap.ts';
 
 const heapModule = join(dirname(fileURLToPath(import.meta.url)), 'heap.ts');
 
@@ -91,5 +93,43 @@ describe('streamed answers under the server heap policy', () => {
   it('without it, they stay until a collection V8 starts on its own (what the policy prevents)', () => {
     const r = streamedLeftovers(false);
     expect(r.after).toBeGreaterThanOrEqual(12);
+  });
+});
+
+/**
+ * The MB of buffers outside the heap after a streamed answer of 34 MB whose
+ * chunks were all still held (as a socket holds those in flight) over two
+ * scavenges, which promoted them to the old generation, and were dropped
+ * as it ended: `before`, just after; `after`, once they fell under 4 MB or
+ * 3 s passed.
+ */
+function promotedLeftovers(): { before: number; after: number } {
+  const script = `
+    const { tuneServerHeap } = await import(${JSON.stringify(heapModule)});
+    const { reportingStreamed } = await import(${JSON.stringify(streamedModule)});
+    tuneServerHeap();
+    const mb = () => process.memoryUsage().arrayBuffers / 2 ** 20;
+    function* chunks() { for (let i = 0; i < 136; i++) yield Buffer.allocUnsafe(256 * 1024).fill(i); }
+    let held = [];
+    for (const c of reportingStreamed(chunks())) {
+      held.push(c);
+      if (held.length === 130) { gc({ type: 'minor' }); gc({ type: 'minor' }); }
+    }
+    const sum = held.reduce((n, c) => n + c[0], 0);
+    held = undefined;
+    const before = mb();
+    const deadline = Date.now() + 3000;
+    while (mb() >= 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    console.log(JSON.stringify({ before, after: mb(), sum }));
+  `;
+  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+  return JSON.parse(out.trim().split('\n').pop()!);
+}
+
+describe('big streamed answers under the server heap policy', () => {
+  it(`frees chunks promoted to the old generation once ${FULL_COLLECT_AFTER_STREAMED_BYTES / 2 ** 20} MB were streamed (a full collection)`, () => {
+    const r = promotedLeftovers();
+    expect(r.before).toBeGreaterThanOrEqual(32);
+    expect(r.after).toBeLessThan(4);
   });
 });

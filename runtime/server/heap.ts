@@ -33,9 +33,25 @@
 //   reports each answer at its end), the young generation is collected, on
 //   the next turn: the chunks' objects are young (nothing keeps them), so it
 //   frees them, and it costs what the few objects that survive it cost,
-//   about a millisecond; glibc then gives the pages back. V8 offers the
-//   call only with --expose-gc, which this sets for a context of its own
-//   and clears again: the program's global `gc` stays undefined.
+//   about a millisecond; glibc then gives the pages back. That frees only
+//   the chunks that are still young: a chunk that survived two scavenges
+//   while the socket held it (in flight, or queued behind a slow reader) is
+//   promoted to the old generation, which only a full collection frees.
+//   A LIST of 100,000 objects (105 MB) left 80 to 150 of its 420 chunks
+//   there (20 to 37 MB resident) after it ended, and their free pages kept
+//   glibc's heap from shrinking. So once an answer ended and
+//   FULL_COLLECT_AFTER_STREAMED_BYTES were streamed since the last full
+//   collection, a full collection runs on the next turn instead: it frees
+//   every chunk left, young or promoted, and the old generation's garbage
+//   with them (the RSS after such a LIST fell below what the server held
+//   before it, bench/http/rss.ts: 244 MB against 281 MB). Its cost is a
+//   full collection's (with 100,000 objects held, those V8 ran on its own
+//   took 5 to 100 ms of wall time each on a 2-core machine at load 16 to
+//   20), once per 32 MB of answers at most; that LIST ran one full
+//   collection either way (V8 starts one itself once 64 MB of buffers were
+//   allocated), now after its end rather than in its middle.
+//   V8 offers the call only with --expose-gc, which this sets for a context
+//   of its own and clears again: the program's global `gc` stays undefined.
 
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
@@ -60,7 +76,11 @@ export function youngGenerationMB(): number {
 /** Bytes of streamed answers after which the young generation is collected, their chunks freed. */
 export const COLLECT_AFTER_STREAMED_BYTES = 8 * 2 ** 20;
 
-type CollectGarbage = (options: { type: 'minor' | 'major' }) => void;
+/** Bytes of streamed answers since the last full collection after which the end of an answer starts one (its promoted chunks freed too). */
+export const FULL_COLLECT_AFTER_STREAMED_BYTES = 32 * 2 ** 20;
+
+/** V8's collection call: with no options, a full collection; with type 'minor', the young generation's. */
+type CollectGarbage = (options?: { type: 'minor' }) => void;
 
 /** V8's collection call, from a context of its own. */
 function collector(): CollectGarbage {
@@ -72,17 +92,26 @@ function collector(): CollectGarbage {
   }
 }
 
-/** After every COLLECT_AFTER_STREAMED_BYTES of streamed answers, a young-generation collection on the next turn. */
+/**
+ * Once an answer ended, a collection on the next turn: a full one when
+ * FULL_COLLECT_AFTER_STREAMED_BYTES were streamed since the last, else a
+ * young-generation one after every COLLECT_AFTER_STREAMED_BYTES.
+ */
 function collectAfterStreamedAnswers(): void {
   // the context is made on first use: a start that streams nothing does not pay for it
   let collect: CollectGarbage | undefined;
   let streamed = 0;
+  let sinceFull = 0;
   onStreamedBytes((bytes) => {
     streamed += bytes;
+    sinceFull += bytes;
     if (streamed < COLLECT_AFTER_STREAMED_BYTES) return;
     streamed = 0;
     collect ??= collector();
-    setImmediate(() => collect!({ type: 'minor' }));
+    if (sinceFull >= FULL_COLLECT_AFTER_STREAMED_BYTES) {
+      sinceFull = 0;
+      setImmediate(() => collect!());
+    } else setImmediate(() => collect!({ type: 'minor' }));
   });
 }
 
