@@ -9,7 +9,7 @@
 // requires it gets as esbuild's interop expects, an object of getters over
 // the module's namespace, one getter of its own per name the body reads
 // (optimized code inlines it; a getter shared by every name reads by key, in
-// the runtime: about 200 ns a read, a few dozen reads per request). Then a restart in
+// the runtime: about 200 ns a read, and a GET makes such reads). Then a restart in
 // a child process (on a scratch directory a first start made) compiles what
 // starting runs, and its cached data is written beside each body as
 // <chunk>.v8cache. The chunk as esbuild made it stays as <chunk>.esm.js, for
