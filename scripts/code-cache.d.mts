@@ -17,3 +17,5 @@ export function installLoader(root: string): void;
 export function generatedChunks(metafile: Metafile & { inputs: Record<string, { imports: { path: string; kind: string }[] }> }): string[];
 /** Exported names of a CommonJS body whose binding is assigned after its declaration. */
 export function reassignedExports(body: string): string[];
+/** Per module a CommonJS body requires, the property names it reads of it. */
+export function namesReadPerSpec(body: string): Map<string, Set<string>>;

@@ -5,7 +5,11 @@
 // API's loader imports): each body becomes CommonJS-shaped code in <chunk>.body.cjs, run as
 // a vm.Script (which can take V8's cached data), and <chunk>.js a small ES
 // module that imports what the body needs, runs it through
-// dist/code-cache.js and exports what the chunk exported. Then a restart in
+// dist/code-cache.js and exports what the chunk exported. What the body
+// requires it gets as esbuild's interop expects, an object of getters over
+// the module's namespace, one getter of its own per name the body reads
+// (optimized code inlines it; a getter shared by every name reads by key, in
+// the runtime: about 200 ns a read, and a GET makes such reads). Then a restart in
 // a child process (on a scratch directory a first start made) compiles what
 // starting runs, and its cached data is written beside each body as
 // <chunk>.v8cache. The chunk as esbuild made it stays as <chunk>.esm.js, for
@@ -89,18 +93,46 @@ export async function wrapChunk(root, chunk, exportNames) {
     "// The start-up chunk's shell: its body is dist/chunks/<this>.body.cjs, loaded with V8's cached data (scripts/code-cache.mjs).",
     `import { loadChunkBody } from '${posix.relative(posix.dirname(chunk), 'dist/code-cache.js').replace(/^(?!\.)/, './')}';`,
   ];
+  const read = namesReadPerSpec(cjs.code);
   const deps = specs.map((s, i) => {
     lines.push(`import * as d${i} from ${JSON.stringify(s)};`);
-    // what esbuild's CommonJS interop expects of a required ES module: __esModule, and default as the default export
-    return `${JSON.stringify(s)}: esm(d${i})`;
+    // a getter of its own per name the body reads: one static property load, which optimized code inlines
+    const getters = [...(read.get(s) ?? [])].map((n) => `${n}: () => d${i}.${n}`);
+    return `${JSON.stringify(s)}: esm(d${i}, { ${getters.join(', ')} })`;
   });
-  lines.push('function esm(ns) {', '  const m = { __esModule: true };', '  for (const k of Object.keys(ns)) Object.defineProperty(m, k, { get: () => ns[k], enumerable: true });', '  return m;', '}');
+  // what esbuild's CommonJS interop expects of a required ES module: __esModule, and default as the default export;
+  // each export a getter (live bindings), the names the body reads with their own getters, the rest read by key
+  // (a getter shared by every name reads the namespace by key: about 200 ns a read, in the runtime, never inlined)
+  lines.push(
+    'function esm(ns, getters) {',
+    '  const m = { __esModule: true };',
+    '  for (const k of Object.keys(ns)) Object.defineProperty(m, k, { get: Object.hasOwn(getters, k) ? getters[k] : () => ns[k], enumerable: true });',
+    '  return m;',
+    '}',
+  );
   // import() in the body is this module's: V8 ties a script's own import() to the process that compiled it, so one from cached data fails
   // node maps no positions of vm code to sources: with --enable-source-maps the chunk runs as the build made it
   const esmName = basename(file).replace(/\.js$/, '.esm.js');
   lines.push(`const m = process.sourceMapsEnabled === true ? await import('./${esmName}') : loadChunkBody(import.meta.url, { ${deps.join(', ')} }, (spec) => import(spec));`);
   for (const name of exportNames) lines.push(`export const ${name} = m.${name};`);
   writeFileSync(file, lines.join('\n') + '\n');
+}
+
+/**
+ * Per module a CommonJS body requires, the property names it reads of it
+ * (`import_x.name` where `var import_x = require("spec")`, also through
+ * `__toESM(...)`): names that are identifiers (not `__proto__`, which an object
+ * literal would take for its prototype), in order of first use.
+ */
+export function namesReadPerSpec(body) {
+  const out = new Map();
+  for (const [, local, spec] of body.matchAll(/\bvar ([\w$]+) = (?:__toESM\()?require\("([^"]+)"\)/g)) {
+    const names = out.get(spec) ?? new Set();
+    out.set(spec, names);
+    const escaped = local.replace(/\$/g, '\\$');
+    for (const [, name] of body.matchAll(new RegExp(`(?<![\\w$.])${escaped}\\.([A-Za-z_$][\\w$]*)`, 'g'))) if (name !== '__proto__') names.add(name);
+  }
+  return out;
 }
 
 /** code with every import(...) call made a call of the function named fn (found by TypeScript's parser, so strings and comments are left alone). */

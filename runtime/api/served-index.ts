@@ -31,7 +31,8 @@ export interface ServedChange<S> {
 export class ServedIndex<S> {
   /** Every served version of every resource; changed in place by add() and remove(). */
   readonly served: Served<S>[] = [];
-  private readonly byPath = new Map<string, Served<S>>();
+  /** By group, version and resource: a look-up per request reads three maps rather than hashing a key it builds. */
+  private readonly byPath = new Map<string, Map<string, Map<string, Served<S>>>>();
   private readonly byGroupKind = new Map<string, Served<S>>();
   private readonly listeners = new Set<(change: ServedChange<S>) => void>();
 
@@ -55,7 +56,7 @@ export class ServedIndex<S> {
   }
 
   lookup(group: string, version: string, resource: string): Served<S> | undefined {
-    return this.byPath.get(`${group}/${version}/${resource}`);
+    return this.byPath.get(group)?.get(version)?.get(resource);
   }
 
   /** The served resource of a kind, preferring the group's preferred version. */
@@ -122,7 +123,11 @@ export class ServedIndex<S> {
     this.byGroupKind.clear();
     for (const s of this.served) {
       const { def } = s;
-      this.byPath.set(`${def.group}/${def.version}/${def.resource}`, s);
+      let versions = this.byPath.get(def.group);
+      if (!versions) this.byPath.set(def.group, (versions = new Map()));
+      let resources = versions.get(def.version);
+      if (!resources) versions.set(def.version, (resources = new Map()));
+      resources.set(def.resource, s);
       if (def.preferredVersion || !this.byGroupKind.has(`${def.group}/${def.kind}`)) this.byGroupKind.set(`${def.group}/${def.kind}`, s);
     }
   }

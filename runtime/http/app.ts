@@ -94,8 +94,22 @@ export interface AppOptions {
   logger?: Logger;
 }
 
+/**
+ * What the app's stages keep of a request for each other, in one variable of the context: with the three other
+ * stages read (record, info, user) the context's map holds four entries, the most it holds without growing.
+ */
+interface RequestState {
+  query: URLSearchParams;
+  /** The request's deadline (request-timeout.ts), ms since the epoch; undefined: none. */
+  deadline: number | undefined;
+  /** The resource the request reached, for the request metrics' series. */
+  served: ServedResource | undefined;
+  /** The endpoint's warnings, also sent with its error. */
+  warnings: string[] | undefined;
+}
+
 type Env = {
-  Variables: { info: RequestInfo; user: UserInfo; query: URLSearchParams; record: RequestRecord; warnings?: string[]; deadline: number | undefined; served?: ServedResource };
+  Variables: { info: RequestInfo; user: UserInfo; record: RequestRecord; request: RequestState };
 };
 
 type VerbHandler = (rc: RequestContext) => Maybe<Response>;
@@ -147,14 +161,15 @@ export function createApp(opts: AppOptions): Hono<Env> {
     if (prefersProtobuf(requestHeader(c, 'accept')) && protobufResource(c.get('info'))) {
       try {
         const codec = await opts.services.protobuf.codec('v1', 'Status');
-        return auditIDOnResponse(c, sendBytes(codec.encode(apiErr.status()), MEDIA_PROTOBUF, { status: apiErr.code, headers: apiErr.headers, warnings: c.get('warnings') }));
+        return auditIDOnResponse(c, sendBytes(codec.encode(apiErr.status()), MEDIA_PROTOBUF, { status: apiErr.code, headers: apiErr.headers, warnings: c.get('request')?.warnings }));
       } catch {
         /* fall back to JSON */
       }
     }
     // the warnings of an endpoint that was reached (a deprecated version's, admission's) go out with its error too, as upstream's
-    const warnings = c.get('warnings');
-    return auditIDOnResponse(c, sendStatus(apiErr, { pretty: prettyPrint(c.get('query') ?? new URLSearchParams(requestTarget(c).query), requestHeader(c, 'user-agent')), warnings }));
+    const state = c.get('request') as RequestState | undefined;
+    const warnings = state?.warnings;
+    return auditIDOnResponse(c, sendStatus(apiErr, { pretty: prettyPrint(state?.query ?? new URLSearchParams(requestTarget(c).query), requestHeader(c, 'user-agent')), warnings }));
   };
 
   // The stages every request passes, in upstream's order (one module each), run by the app's one route:
@@ -182,11 +197,12 @@ export function createApp(opts: AppOptions): Hono<Env> {
     const outgoing = outgoingOf(c);
     if (outgoing) setResponseAuditID(outgoing, record.auditID);
     const query = new URLSearchParams(target.query);
-    c.set('query', query);
+    const state: RequestState = { query, deadline: undefined, served: undefined, warnings: undefined };
+    c.set('request', state);
     const info = parseRequestInfo(c.req.method, target.path, query);
     c.set('info', info);
     if (info.pathError) throw info.pathError;
-    const setDeadline = (at: number) => c.set('deadline', at);
+    const setDeadline = (at: number) => (state.deadline = at);
     return withDeadline(
       info,
       query,
@@ -246,7 +262,8 @@ export function createApp(opts: AppOptions): Hono<Env> {
     const code = res ? res.status : toApiError(err).code;
     const contentType = info.verb === 'patch' ? requestHeader(c, 'content-type') : undefined;
     const seconds = (Date.now() - record.receivedAt) / 1000;
-    metrics.requestDone(info, c.get('query'), contentType ?? undefined, code, seconds, res && responseBodySize(res), info.isResourceRequest ? 'apiserver' : '', c.get('served'));
+    const state = c.get('request');
+    metrics.requestDone(info, state.query, contentType ?? undefined, code, seconds, res && responseBodySize(res), info.isResourceRequest ? 'apiserver' : '', state.served);
     if (record.deprecated) metrics.deprecatedRequest(info, record.deprecated.removedRelease);
   };
 
@@ -381,11 +398,12 @@ export function createApp(opts: AppOptions): Hono<Env> {
     const res = opts.api.lookup(info.apiGroup, info.apiVersion, info.resource);
     if (!res) return groupNotFound(info.apiPrefix === 'apis' ? info.apiGroup : '');
     // the request metrics find the resource's series through it
-    if (metrics) c.set('served', res);
+    const state = c.get('request');
+    if (metrics) state.served = res;
     // 404/405/400 unless this path shape of this resource serves the verb (path-verbs.ts)
     checkRoute(res.def, info);
-    const rc: RequestContext = { c, info, query: c.get('query'), res, user, services: opts.services, warnings: [], record: c.get('record'), deadline: c.get('deadline') };
-    c.set('warnings', rc.warnings);
+    const rc: RequestContext = { c, info, query: state.query, res, user, services: opts.services, warnings: [], record: c.get('record'), deadline: state.deadline };
+    state.warnings = rc.warnings;
     // a deprecated version: upstream's Warning on every verb, the record's mark and its audit annotations
     const deprecated = deprecatedVersionOf(res.def);
     if (deprecated) {

@@ -109,6 +109,15 @@ describe('items kept as bytes', () => {
       expect(reads.n).toBe(o.apiVersion === gv ? 0 : 1);
     }
   });
+
+  it.each(objs.map((o) => [o.metadata.name, o] as const))('object %s kept as bytes: copied into the body, no view made, JSON read only for another version', (_, o) => {
+    for (const gv of ['v1', 'example.com/v1beta1', 'apps/v1']) {
+      const reads = { n: 0 };
+      const got = objectBody(copied(o, reads), gv);
+      expect(Buffer.from(got).toString('utf8')).toBe(`${JSON.stringify(withVersion(o, gv))}\n`);
+      expect(reads.n).toBe(o.apiVersion === gv ? 0 : 1);
+    }
+  });
 });
 
 describe('objectBody', () => {

@@ -64,9 +64,14 @@ export function encodedLength(item: EncodedObject): number {
 const COMMA = 44;
 const NEWLINE = 10;
 
-/** One object's body: its JSON and a newline. */
+/** One object's body: its JSON and a newline. Kept bytes are copied straight into the body (no view of them made). */
 export function objectBody(item: EncodedObject, apiVersion: string): string | Buffer {
-  const piece = itemJSON(item, apiVersion);
+  const piece = itemPiece(item, apiVersion);
+  if (typeof piece === 'object' && 'copyBytes' in piece) {
+    const out = Buffer.allocUnsafe(piece.byteLength + 1);
+    out[piece.copyBytes(out, 0)] = NEWLINE;
+    return out;
+  }
   if (typeof piece === 'string') return `${piece}\n`;
   const out = Buffer.allocUnsafe(piece.byteLength + 1);
   out.set(piece, 0);

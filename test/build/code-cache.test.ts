@@ -2,7 +2,8 @@
 // cache file's header ties V8's data to one body and checks the data itself,
 // so a cache for another build, a damaged, truncated or missing file is left
 // unused and the chunk compiles from source; the rewriting of import() calls
-// touches calls only; and the built dist/ starts with its cache in use, and
+// touches calls only; each name a body reads of a module it requires gets a
+// getter of its own in the shell; and the built dist/ starts with its cache in use, and
 // still starts and serves (unaided by the cache) when the cache is damaged
 // or the body changed after the cache was made.
 
@@ -13,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheFileBytes, readCacheFile } from '../../scripts/code-cache-runtime.mjs';
-import { dynamicImportsVia, reassignedExports } from '../../scripts/code-cache.mjs';
+import { dynamicImportsVia, namesReadPerSpec, reassignedExports } from '../../scripts/code-cache.mjs';
 import { staleInputs } from '../../scripts/build.mjs';
 import { projectRoot } from '../support/clients.ts';
 
@@ -53,6 +54,18 @@ describe('import() calls in a body', () => {
     ['loader.import("x"); const o = { import(x) { return x; } };', 'loader.import("x"); const o = { import(x) { return x; } };'],
   ])('%s', async (code, want) => {
     expect(await dynamicImportsVia(code, '__import')).toBe(want);
+  });
+});
+
+describe('names a body reads of the modules it requires (each gets a getter of its own in the shell)', () => {
+  it.each<[string, string, Record<string, string[]>]>([
+    ['a plain require', 'var import_hono = require("hono");\nnew import_hono.Context(r); import_hono.Hono;', { hono: ['Context', 'Hono'] }],
+    ['through __toESM, and two locals for one module', 'var import_a = __toESM(require("a"));\nvar import_a2 = require("a");\nimport_a.default(); (0, import_a2.x)();', { a: ['default', 'x'] }],
+    ['a $ in the local, a longer local with the same start', 'var import_$b = require("b");\nvar import_$b2 = require("c");\nimport_$b.y; import_$b2.z;', { b: ['y'], c: ['z'] }],
+    ['a member of something else of the same name, __proto__', 'var import_d = require("d");\no.import_d.no; import_d.__proto__; import_d.yes;', { d: ['yes'] }],
+    ['required, nothing read', 'var import_e = require("e");', { e: [] }],
+  ])('%s', (_name, body, want) => {
+    expect(Object.fromEntries([...namesReadPerSpec(body)].map(([spec, names]) => [spec, [...names]]))).toEqual(want);
   });
 });
 
@@ -122,6 +135,15 @@ describe('the built package', () => {
     expect(r).toMatchObject(works);
     expect(r.report.length).toBeGreaterThan(0);
     expect(r.report.every((c) => c.used)).toBe(true);
+  });
+
+  it("gives each name the start-up body reads of a module a getter of its own (hono's Context, read per request)", () => {
+    const shells = readdirSync(join(projectRoot, 'dist', 'chunks'))
+      .filter((f) => f.endsWith('.body.cjs'))
+      .map((f) => readFileSync(join(projectRoot, 'dist', 'chunks', f.replace(/\.body\.cjs$/, '.js')), 'utf8'));
+    const hono = shells.map((s) => /import \* as (d\d+) from "hono";/.exec(s)).find(Boolean);
+    expect(hono).toBeTruthy();
+    expect(shells.join('\n')).toContain(`Context: () => ${hono![1]}.Context`);
   });
 
   it.each<[string, (cacheFile: string, bodyFile: string) => void]>([
