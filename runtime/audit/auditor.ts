@@ -18,7 +18,7 @@
 
 import type { AuditBackend, AuditObserver, Stored } from './sink.ts';
 import { type AuditEvent, auditUser, microTime, nowMicros, type ObjectReference, type ResponseStatus } from './event.ts';
-import { eventHead, eventJSON, eventMiddle } from './event-json.ts';
+import { eventHead, eventMiddle, eventPieces } from './event-json.ts';
 import { type AuditAttributes, evaluatePolicy, levelAtLeast, type Policy, type RequestAuditConfig, type Stage } from './policy.ts';
 
 export interface AuditUserInfo {
@@ -242,6 +242,6 @@ export class RequestAudit {
     this.head ??= eventHead(ev);
     this.middle ??= eventMiddle(ev);
     this.observer?.event();
-    return this.backend.process(ev, eventJSON(ev, this.head, this.middle));
+    return this.backend.process(ev, eventPieces(ev, this.head, this.middle));
   }
 }

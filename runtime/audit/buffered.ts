@@ -12,7 +12,7 @@
 // the webhook's posts run side by side (upstream's AsyncDelegate). An event
 // taken is reported stored (upstream's buffered backend answers true).
 
-import type { AuditBackend, PluginFailed } from './sink.ts';
+import type { AuditBackend, EventText, PluginFailed } from './sink.ts';
 import type { AuditEvent } from './event.ts';
 
 export interface BatchConfig {
@@ -29,7 +29,7 @@ export interface BatchConfig {
 /** What a mode hands its events to: the log file or the webhook. */
 export interface AuditWriter {
   /** Writes the events' texts; false (after reporting it) when they could not be written. */
-  write(items: string[]): boolean | Promise<boolean>;
+  write(items: EventText[]): boolean | Promise<boolean>;
   close(): void | Promise<void>;
   /**
    * The texts of consecutive batches may be written together: true for a
@@ -49,11 +49,11 @@ export interface BufferedDeps {
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
-export function bufferedBackend(plugin: string, writer: AuditWriter, format: (ev: AuditEvent, json: string) => string, cfg: BatchConfig, deps: BufferedDeps): AuditBackend {
+export function bufferedBackend(plugin: string, writer: AuditWriter, format: (ev: AuditEvent, json: EventText) => EventText, cfg: BatchConfig, deps: BufferedDeps): AuditBackend {
   const sleep = deps.sleep ?? defaultSleep;
   const now = deps.now ?? Date.now;
   const batchMax = Math.max(1, cfg.maxBatchSize);
-  let queue: string[] = [];
+  let queue: EventText[] = [];
   let timer: NodeJS.Timeout | undefined;
   let immediate: NodeJS.Immediate | undefined;
   let chain: Promise<void> = Promise.resolve();
@@ -78,7 +78,7 @@ export function bufferedBackend(plugin: string, writer: AuditWriter, format: (ev
     }
   };
 
-  const writeBatch = async (batch: string[]) => {
+  const writeBatch = async (batch: EventText[]) => {
     await throttle();
     let done: Promise<unknown>;
     try {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Auditor } from './auditor.ts';
 import { type AuditEvent, auditUser, microTime, statusOf } from './event.ts';
-import { eventHead, eventJSON, eventMiddle, jsonString, userJSON } from './event-json.ts';
+import { eventHead, eventJSON, eventMiddle, eventPieces, jsonString, userJSON } from './event-json.ts';
 import { parsePolicy } from './policy.ts';
-import type { AuditBackend } from './sink.ts';
+import { type AuditBackend, joinText } from './sink.ts';
 import { EVENT_FIELDS, OBJECT_REF_FIELDS, USER_FIELDS } from '../../test/support/audit-order.ts';
 
 const EVENT = EVENT_FIELDS;
@@ -84,6 +84,7 @@ describe('eventJSON (the log line) against JSON.stringify of the event in Go ord
     const json = eventJSON(ev);
     expect(json).toBe(reference(ev));
     expect(eventJSON(ev, eventHead(ev), eventMiddle(ev))).toBe(json);
+    expect(eventPieces(ev, eventHead(ev), eventMiddle(ev)).join('')).toBe(json);
     expect(Object.keys(JSON.parse(json) as object)).toEqual(EVENT.filter((k) => (ev as unknown as Record<string, unknown>)[k] !== undefined));
   });
 
@@ -107,7 +108,7 @@ describe('the events of a request through its stages against the reference', () 
     ['Request create with impersonation', 'Request', 'create', 'bob'],
   ])('%s', async (_name, level, verb, impersonate) => {
     const seen: [string, string][] = [];
-    const backend: AuditBackend = { process: (ev, json) => (seen.push([json, reference(ev)]), true), flush: async () => {}, close: async () => {} };
+    const backend: AuditBackend = { process: (ev, json) => (seen.push([joinText(json), reference(ev)]), true), flush: async () => {}, close: async () => {} };
     let t = 1_700_000_000_000_123;
     const auditor = new Auditor(parsePolicy(`apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: ${level}\n`), backend, () => (t += 1_001));
     const attrs = {

@@ -3,16 +3,19 @@
 // were set in) without building the objects JSON.stringify would need: a
 // string with nothing to escape is quoted as it is, anything else goes
 // through JSON.stringify, so the text is what JSON.stringify writes for the
-// same fields in Go's order (event-json.test.ts holds the two side by side).
+// same fields in Go's order (event-json.test.ts holds the two side by side);
+// the timestamps are MicroTime texts, which have nothing to escape.
 // The parts of an event that stay the same through a request's stages
 // (kind to auditID: `eventHead`, requestURI to objectRef: `eventMiddle`)
-// are made once by the caller; a
+// are made once by the caller, each one piece in memory; `eventPieces`
+// gives a stage's text as those pieces, its stage and the rest, not joined
+// (the log writes them one after the other into its write buffer). A
 // user's text is kept with the user (auditUser in event.ts gives one frozen
 // user per authenticated identity), so a request of a known identity does not
 // serialize its user at all. The strings of the audit's own vocabulary
-// (kind, apiVersion, levels, stages) are quoted from a table, not checked
-// for escapes each time. The request and response objects and a Status's
-// details are JSON.stringify's.
+// (kind, apiVersion, levels, stages, a status that is only a code) are
+// quoted from tables, not checked for escapes each time. The request and
+// response objects and a Status's details are JSON.stringify's.
 
 import type { AuditEvent, AuditUser, ObjectReference, ResponseStatus } from './event.ts';
 import { AUDIT_API_VERSION, LEVELS, STAGES } from './policy.ts';
@@ -93,23 +96,43 @@ function objectRefJSON(r: ObjectReference): string {
   );
 }
 
-/** The texts of statuses that are only a code (`{"metadata":{},"code":200}`), by code. */
+/** The `,"responseStatus":...` fields of statuses that are only a code (`{"metadata":{},"code":200}`), by code. */
 const codeOnly = new Map<number, string>();
 
-/** A response status's JSON (metadata, status, message, reason, details, code). */
-function statusJSON(s: ResponseStatus): string {
+/** An event's `,"responseStatus":<status>` (a status that is only a code: its text kept by code). */
+function statusField(s: ResponseStatus): string {
   if (s.status === undefined && s.message === undefined && s.reason === undefined && s.details === undefined && typeof s.code === 'number' && isPlainEmpty(s.metadata)) {
     let text = codeOnly.get(s.code);
     if (text === undefined) {
-      text = `{"metadata":{}${numField('code', s.code)}}`;
+      text = `,"responseStatus":{"metadata":{}${numField('code', s.code)}}`;
       if (codeOnly.size < 1000) codeOnly.set(s.code, text);
     }
     return text;
   }
+  return `,"responseStatus":${statusJSON(s)}`;
+}
+
+/** A response status's JSON (metadata, status, message, reason, details, code). */
+function statusJSON(s: ResponseStatus): string {
   return object(
     emptyOrAnyField('metadata', s.metadata) + strField('status', s.status) + strField('message', s.message) + strField('reason', s.reason) + anyField('details', s.details) + numField('code', s.code),
   );
 }
+
+/**
+ * The string made one piece in memory. V8 keeps a string built with `+` as
+ * a tree of its parts, copied into one piece when it is written out; a
+ * part of every stage's line (the head, the middle) is made one piece here
+ * once per request, not walked again for each line. Reading a character of
+ * such a tree makes V8 flatten it in place.
+ */
+function flat(s: string): string {
+  s.charCodeAt(0);
+  return s;
+}
+
+/** An event's timestamp quoted: a MicroTime text (event.ts microTime: digits, `-`, `:`, `T`, `.`, `Z`) has nothing to escape. */
+const timeString = (t: string): string => `"${t}"`;
 
 /** The JSON of an event's requestURI, verb, user, impersonatedUser, sourceIPs, userAgent and objectRef, braces dropped (never empty: requestURI is always there). */
 export function eventMiddle(ev: AuditEvent): string {
@@ -118,7 +141,7 @@ export function eventMiddle(ev: AuditEvent): string {
   if (ev.sourceIPs !== undefined) out += `,"sourceIPs":${stringsJSON(ev.sourceIPs)}`;
   out += strField('userAgent', ev.userAgent);
   if (ev.objectRef !== undefined) out += `,"objectRef":${objectRefJSON(ev.objectRef)}`;
-  return out;
+  return flat(out);
 }
 
 /** The text of an annotations map (`{"key":"value",...}`). */
@@ -128,10 +151,18 @@ function annotationsJSON(annotations: Record<string, string>): string {
   return object(out);
 }
 
+/** `{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"<level>","auditID":` by level (an event's kind and apiVersion are always these). */
+const HEAD_PREFIX = new Map<string, string>(LEVELS.map((l) => [l, `{"kind":"Event","apiVersion":"${AUDIT_API_VERSION}","level":"${l}","auditID":`]));
+
 /** The JSON of an event's kind, apiVersion, level and auditID, the opening brace kept, the closing comma too (the same through a request's stages). */
 export function eventHead(ev: AuditEvent): string {
-  return `{"kind":${knownString(ev.kind)},"apiVersion":${knownString(ev.apiVersion)},"level":${knownString(ev.level)},"auditID":${jsonString(ev.auditID)},`;
+  const prefix = ev.kind === 'Event' && ev.apiVersion === AUDIT_API_VERSION ? HEAD_PREFIX.get(ev.level) : undefined;
+  if (prefix === undefined) return `{"kind":${knownString(ev.kind)},"apiVersion":${knownString(ev.apiVersion)},"level":${knownString(ev.level)},"auditID":${jsonString(ev.auditID)},`;
+  return flat(`${prefix}${jsonString(ev.auditID)},`);
 }
+
+/** `"stage":"<stage>",` by stage. */
+const STAGE_FIELD = new Map<string, string>(STAGES.map((st) => [st, `"stage":"${st}",`]));
 
 /**
  * An event's JSON in Go's field order. `head` and `middle` are eventHead's
@@ -139,10 +170,27 @@ export function eventHead(ev: AuditEvent): string {
  * keeps them serializes those fields once, not at every stage.
  */
 export function eventJSON(ev: AuditEvent, head: string = eventHead(ev), middle: string = eventMiddle(ev)): string {
-  let out = `${head}"stage":${knownString(ev.stage)},${middle}`;
-  if (ev.responseStatus !== undefined) out += `,"responseStatus":${statusJSON(ev.responseStatus)}`;
-  out += anyField('requestObject', ev.requestObject) + anyField('responseObject', ev.responseObject);
-  out += `,"requestReceivedTimestamp":${jsonString(ev.requestReceivedTimestamp)},"stageTimestamp":${jsonString(ev.stageTimestamp)}`;
+  return head + stageField(ev) + middle + eventTail(ev);
+}
+
+/**
+ * eventJSON's text in pieces, not joined: the head, the stage, the middle
+ * (the same strings at each of a request's stages) and the rest. A backend
+ * writes the pieces one after the other (the log: into its write buffer)
+ * without a joined copy of the line per stage.
+ */
+export function eventPieces(ev: AuditEvent, head: string, middle: string): string[] {
+  return [head, stageField(ev), middle, eventTail(ev)];
+}
+
+const stageField = (ev: AuditEvent): string => STAGE_FIELD.get(ev.stage) ?? `"stage":${jsonString(ev.stage)},`;
+
+/** The fields after the middle (responseStatus to annotations) and the closing brace. */
+function eventTail(ev: AuditEvent): string {
+  let out = ev.responseStatus === undefined ? '' : statusField(ev.responseStatus);
+  if (ev.requestObject !== undefined) out += anyField('requestObject', ev.requestObject);
+  if (ev.responseObject !== undefined) out += anyField('responseObject', ev.responseObject);
+  out += `,"requestReceivedTimestamp":${timeString(ev.requestReceivedTimestamp)},"stageTimestamp":${timeString(ev.stageTimestamp)}`;
   if (ev.annotations !== undefined) out += `,"annotations":${annotationsJSON(ev.annotations)}`;
   return `${out}}`;
 }

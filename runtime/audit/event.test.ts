@@ -3,7 +3,7 @@ import { Auditor } from './auditor.ts';
 import type { AuditEvent } from './event.ts';
 import { eventJSON } from './event-json.ts';
 import { parsePolicy } from './policy.ts';
-import type { AuditBackend } from './sink.ts';
+import { type AuditBackend, joinText } from './sink.ts';
 import { EVENT_FIELDS } from '../../test/support/audit-order.ts';
 
 const GO_ORDER = EVENT_FIELDS;
@@ -44,7 +44,7 @@ describe('eventJSON', () => {
 describe('RequestAudit events through the stages', () => {
   it('carries what changed between stages (impersonation, the request body) into the next line', async () => {
     const lines: string[] = [];
-    const backend: AuditBackend = { process: (_ev, json) => (lines.push(json), true), flush: async () => {}, close: async () => {} };
+    const backend: AuditBackend = { process: (_ev, json) => (lines.push(joinText(json)), true), flush: async () => {}, close: async () => {} };
     const auditor = new Auditor(parsePolicy('apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Request\n'), backend, () => 1_700_000_000_000_000);
     const attrs = {
       isResourceRequest: true,

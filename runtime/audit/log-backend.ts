@@ -11,7 +11,7 @@
 // makes the request's failure; the truncating backend (truncate.ts,
 // --audit-log-truncate-*) is around the mode when enabled.
 
-import type { AuditBackend, PluginFailed } from './sink.ts';
+import { type AuditBackend, type EventText, joinText, type PluginFailed } from './sink.ts';
 import { legacyLine } from './event.ts';
 import { RotatingFile, type RotationOptions } from './rotating-file.ts';
 import type { AuditWriter, BatchConfig, BufferedDeps } from './buffered.ts';
@@ -55,7 +55,7 @@ export function logWriter(opts: LogBackendOptions, warn: (msg: string) => void):
     write(lines) {
       try {
         if (file) file.writeLines(lines);
-        else out.write(lines.length === 1 ? lines[0] : lines.join(''));
+        else out.write(lines.length === 1 ? joinText(lines[0]) : lines.map(joinText).join(''));
         return true;
       } catch (err) {
         warn(`Error in audit plugin 'log' affecting ${lines.length} audit events: ${(err as Error).message}`);
@@ -70,6 +70,11 @@ export function logWriter(opts: LogBackendOptions, warn: (msg: string) => void):
   };
 }
 
+const NL: readonly string[] = ['\n'];
+
+/** An event's line: its text and a line break (the pieces of a text in pieces followed by one more, not joined). */
+const withNewline = (json: EventText): EventText => (typeof json === 'string' ? `${json}\n` : json.concat(NL));
+
 export function logBackend(opts: LogBackendOptions, deps: Omit<BufferedDeps, 'warn'> = {}): AuditBackend {
   const warn = opts.warn ?? ((m: string) => console.error(m));
   const batch: BatchConfig = {
@@ -81,7 +86,7 @@ export function logBackend(opts: LogBackendOptions, deps: Omit<BufferedDeps, 'wa
     throttleBurst: opts.throttleBurst ?? 0,
     asyncDelegate: false,
   };
-  const format = opts.format === 'legacy' ? (ev: Parameters<typeof legacyLine>[0]) => `${legacyLine(ev)}\n` : (_ev: unknown, json: string) => `${json}\n`;
+  const format = opts.format === 'legacy' ? (ev: Parameters<typeof legacyLine>[0]) => `${legacyLine(ev)}\n` : (_ev: unknown, json: EventText) => withNewline(json);
   const backend = modeBackend({ plugin: 'log', mode: opts.mode, writer: logWriter(opts, warn), format, batch }, { ...deps, warn, failed: opts.failed });
   return opts.truncate ? truncateBackend(backend, opts.truncate, warn, opts.failed) : backend;
 }

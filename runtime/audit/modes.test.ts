@@ -4,6 +4,7 @@
 // later in batches (at the max size, after the max wait, throttled).
 import { describe, expect, it } from 'vitest';
 import type { AuditWriter, BatchConfig } from './buffered.ts';
+import { joinText } from './sink.ts';
 import type { AuditEvent } from './event.ts';
 import { type BackendMode, modeBackend } from './modes.ts';
 
@@ -14,7 +15,7 @@ function writer(result: () => boolean | Promise<boolean>) {
   const written: string[][] = [];
   const w: AuditWriter = {
     write: (items) => {
-      written.push(items);
+      written.push(items.map(joinText));
       return result();
     },
     close: () => {},

@@ -7,7 +7,7 @@
 // cannot be written fails the request (the request path decides that,
 // from the answer `false`).
 
-import type { AuditBackend, Stored } from './sink.ts';
+import type { AuditBackend, EventText, Stored } from './sink.ts';
 import type { AuditEvent } from './event.ts';
 import { type AuditWriter, type BatchConfig, bufferedBackend, type BufferedDeps } from './buffered.ts';
 
@@ -19,7 +19,7 @@ export interface ModeOptions {
   mode: BackendMode;
   writer: AuditWriter;
   /** An event's text as the writer takes it. */
-  format: (ev: AuditEvent, json: string) => string;
+  format: (ev: AuditEvent, json: EventText) => EventText;
   batch: BatchConfig;
 }
 

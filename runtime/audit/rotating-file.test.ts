@@ -41,11 +41,13 @@ describe('RotatingFile (lumberjack rotation)', () => {
     expect(readFileSync(path, 'utf8')).toBe('ggggggggg\nhhhhhhhhh\n');
   });
 
-  it.each<[string, string[]]>([
+  it.each<[string, (string | string[])[]]>([
     ['one line', ['a\n']],
     ['several lines, one write', ['a\n', 'é€\n', '😀\n']],
     ['a line longer than the kept buffer, between short ones', ['a\n', `${'x'.repeat(100_000)}\n`, 'b\n']],
     ['a line past the largest kept buffer, alone', ['a\n', `${'€'.repeat(1_500_000)}\n`, 'b\n']],
+    ['lines in pieces, between whole ones', ['a\n', ['{"k":', '"é€"', '}\n'], 'b\n', ['x', `${'y'.repeat(100_000)}\n`]]],
+    ['a line in pieces past the largest kept buffer', [['a', `${'€'.repeat(1_500_000)}\n`], 'b\n']],
   ])('writeLines writes the lines as their UTF-8 text: %s', (_name, lines) => {
     const dir = mkdtempSync(join(tmpdir(), 'rotate-'));
     const path = join(dir, 'audit.log');
@@ -53,14 +55,14 @@ describe('RotatingFile (lumberjack rotation)', () => {
     f.writeLines(lines);
     f.writeLines(['after\n']);
     f.close();
-    expect(readFileSync(path, 'utf8')).toBe(`${lines.join('')}after\n`);
+    expect(readFileSync(path, 'utf8')).toBe(`${lines.map((l) => (typeof l === 'string' ? l : l.join(''))).join('')}after\n`);
   });
 
   it('writeLines: lines that would pass maxsize together are written line by line, each whole in one file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rotate-'));
     const path = join(dir, 'audit.log');
     const f = new RotatingFile(path, { maxSizeMB: 2, maxBackups: 0, maxAgeDays: 0, megabyte: 10, now: () => T0 });
-    f.writeLines(['aaaaaaaaa\n', 'bbbbbbbbb\n', 'ccccccccc\n']);
+    f.writeLines(['aaaaaaaaa\n', ['bbbb', 'bbbbb\n'], 'ccccccccc\n']);
     f.close();
     expect(readFileSync(join(dir, 'audit-2026-01-02T03-04-05.678.log'), 'utf8')).toBe('aaaaaaaaa\nbbbbbbbbb\n');
     expect(readFileSync(path, 'utf8')).toBe('ccccccccc\n');

@@ -51,6 +51,16 @@ export function backupName(file: string, ms: number): string {
 
 const GZ = '.gz';
 
+/** A line's length in UTF-16 units (a line in pieces: theirs together). */
+function lengthOf(line: string | readonly string[]): number {
+  if (typeof line === 'string') return line.length;
+  let n = 0;
+  for (let i = 0; i < line.length; i++) n += line[i].length;
+  return n;
+}
+
+const textOf = (line: string | readonly string[]): string => (typeof line === 'string' ? line : line.join(''));
+
 /** The time a backup name (plain or gzipped) carries, or undefined when the name is not one of `file`'s backups. */
 function backupTime(file: string, name: string): number | undefined {
   const ext = extname(file);
@@ -94,10 +104,11 @@ export class RotatingFile {
 
   /**
    * Appends lines (each whole in one file, as lumberjack gets one write per
-   * line): encoded into the kept buffer and written a bufferful at a time
-   * when that fits in the file, else line by line.
+   * line), a line one string or pieces written one after the other:
+   * encoded into the kept buffer and written a bufferful at a time when
+   * that fits in the file, else line by line.
    */
-  writeLines(lines: readonly string[]): void {
+  writeLines(lines: readonly (string | readonly string[])[]): void {
     if (this.fd === undefined) this.open();
     let buf = this.scratch;
     let from = 0;
@@ -105,32 +116,34 @@ export class RotatingFile {
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i];
       // at most 3 bytes per UTF-16 unit
-      if (n + line.length * 3 > buf.length) {
+      const most = lengthOf(line) * 3;
+      if (n + most > buf.length) {
         if (n > 0) this.writeEncoded(lines, from, i, n);
         n = 0;
         from = i;
-        if (line.length * 3 > buf.length) {
-          if (line.length * 3 > MAX_SCRATCH) {
-            this.write(line);
+        if (most > buf.length) {
+          if (most > MAX_SCRATCH) {
+            this.write(textOf(line));
             from = i + 1;
             continue;
           }
-          buf = this.scratch = Buffer.allocUnsafe(line.length * 3);
+          buf = this.scratch = Buffer.allocUnsafe(most);
         }
       }
-      n += buf.write(line, n);
+      if (typeof line === 'string') n += buf.write(line, n);
+      else for (let j = 0; j < line.length; j++) n += buf.write(line[j], n);
     }
     if (n > 0) this.writeEncoded(lines, from, lines.length, n);
   }
 
   /** Writes the first `n` bytes of the kept buffer, lines[from..to) encoded: at once when they fit in the file, else line by line. */
-  private writeEncoded(lines: readonly string[], from: number, to: number, n: number): void {
+  private writeEncoded(lines: readonly (string | readonly string[])[], from: number, to: number, n: number): void {
     if (this.size + n <= this.max) {
       writeSync(this.fd!, this.scratch, 0, n);
       this.size += n;
       return;
     }
-    for (let i = from; i < to; i++) this.write(lines[i]);
+    for (let i = from; i < to; i++) this.write(textOf(lines[i]));
   }
 
   close(): void {

@@ -1,5 +1,5 @@
 // Where audit events go: a backend takes each event (its JSON text made once
-// when the stage is reached) and answers whether it was stored, as
+// when the stage is reached, whole or in pieces: EventText) and answers whether it was stored, as
 // upstream's ProcessEvents does: at once (`true` for an event a batch
 // backend queued, or one written synchronously; `false` when it could not
 // be), or a promise while a blocking backend's write is under way (the
@@ -24,6 +24,16 @@ export interface AuditObserver {
   failed: PluginFailed;
 }
 
+/**
+ * An event's JSON text: one string, or pieces whose concatenation is the
+ * text (the auditor's: the pieces a request's stages share are the same
+ * strings, and are not joined into one string per event).
+ */
+export type EventText = string | readonly string[];
+
+/** The text of an EventText as one string. */
+export const joinText = (t: EventText): string => (typeof t === 'string' ? t : t.join(''));
+
 /** Whether an event was stored: now, or once a blocking write ends. */
 export type Stored = boolean | Promise<boolean>;
 
@@ -31,7 +41,7 @@ export interface AuditBackend {
   /** Whether process() may wait for a write (a blocking mode). */
   readonly blocking?: boolean;
   /** Takes an event; never throws. The event (its annotations too) is the request's, changed at its later stages: a backend reads it while taking it, and keeps its text. */
-  process(event: AuditEvent, json: string): Stored;
+  process(event: AuditEvent, json: EventText): Stored;
   flush(): Promise<void>;
   close(): Promise<void>;
 }

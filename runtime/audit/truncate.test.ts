@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from './event.ts';
+import { joinText } from './sink.ts';
 import { TRUNCATED_ANNOTATION, truncateBackend, truncateItems } from './truncate.ts';
 
 const event = (id: string, level: AuditEvent['level'], objectBytes = 0): AuditEvent =>
@@ -39,7 +40,7 @@ describe('truncateItems (upstream truncate backend)', () => {
       expect(out.json).toBe(JSON.stringify(e));
       return;
     }
-    const parsed = JSON.parse(out.json) as AuditEvent;
+    const parsed = JSON.parse(joinText(out.json)) as AuditEvent;
     expect(parsed.requestObject).toBeUndefined();
     expect(parsed.responseObject).toBeUndefined();
     expect(parsed.annotations).toEqual({ a: 'b', [TRUNCATED_ANNOTATION]: 'true' });
@@ -60,7 +61,7 @@ describe('truncateItems (upstream truncate backend)', () => {
     const warnings: string[] = [];
     const failed: string[] = [];
     const b = truncateBackend(
-      { process: (_e, json) => (seen.push(json), true), flush: async () => {}, close: async () => {} },
+      { process: (_e, json) => (seen.push(joinText(json)), true), flush: async () => {}, close: async () => {} },
       { maxEventSize: 2000, maxBatchSize: 10_000 },
       (m) => warnings.push(m),
       (plugin, n) => failed.push(`${plugin} ${n}`),

@@ -9,7 +9,7 @@
 // request path gives one event at a time. Sizes count the encoded event
 // and its line break, as upstream's encoder writes it.
 
-import type { AuditBackend, PluginFailed, Stored } from './sink.ts';
+import type { AuditBackend, EventText, PluginFailed, Stored } from './sink.ts';
 import { bothStored } from './sink.ts';
 import type { AuditEvent } from './event.ts';
 import { eventJSON } from './event-json.ts';
@@ -24,10 +24,15 @@ export const TRUNCATED_ANNOTATION = 'audit.k8s.io/truncated';
 
 export interface AuditItem {
   event: AuditEvent;
-  json: string;
+  json: EventText;
 }
 
-const sizeOf = (json: string) => Buffer.byteLength(json) + 1;
+function sizeOf(json: EventText): number {
+  if (typeof json === 'string') return Buffer.byteLength(json) + 1;
+  let n = 1;
+  for (const piece of json) n += Buffer.byteLength(piece);
+  return n;
+}
 
 /** The event without its objects, marked truncated (a copy: the request's event goes on to later stages). */
 export function truncatedEvent(ev: AuditEvent): AuditEvent {

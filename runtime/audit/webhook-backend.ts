@@ -19,7 +19,7 @@
 
 import { WebhookCallError, WebhookClient } from '../auth/webhook/client.ts';
 import type { WebhookClientConfig } from '../auth/webhook/kubeconfig.ts';
-import type { AuditBackend, PluginFailed } from './sink.ts';
+import { type AuditBackend, joinText, type PluginFailed } from './sink.ts';
 import type { AuditWriter } from './buffered.ts';
 import { type BackendMode, modeBackend } from './modes.ts';
 import { truncateBackend, type TruncateConfig } from './truncate.ts';
@@ -55,7 +55,7 @@ export function webhookWriter(opts: WebhookBackendOptions, warn: (msg: string) =
   const tries = opts.tries ?? 5;
   return {
     async write(items) {
-      const body = `{"kind":"EventList","apiVersion":"audit.k8s.io/v1","metadata":{},"items":[${items.join(',')}]}`;
+      const body = `{"kind":"EventList","apiVersion":"audit.k8s.io/v1","metadata":{},"items":[${items.map(joinText).join(',')}]}`;
       let wait = opts.initialBackoffMs;
       let why = '';
       for (let i = 0; i < tries; i++) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { Auditor } from '../audit/auditor.ts';
+import { joinText } from '../audit/sink.ts';
 import type { AuditEvent } from '../audit/event.ts';
 import { parsePolicy } from '../audit/policy.ts';
 import { newRequestRecord, type RequestRecord } from '../api/request-record.ts';
@@ -31,7 +32,7 @@ describe('the audit stage: deprecation annotations', () => {
     const seen: AuditEvent[] = [];
     const auditor = new Auditor(parsePolicy('apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: Metadata}]'), {
       process: (_ev, json) => {
-        seen.push(JSON.parse(json) as AuditEvent);
+        seen.push(JSON.parse(joinText(json)) as AuditEvent);
         return true;
       },
       flush: async () => {},
