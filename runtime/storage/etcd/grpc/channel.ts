@@ -38,10 +38,10 @@ const STATUS_NAMES = [
   'UNAUTHENTICATED',
 ];
 
-export const UNKNOWN = 2;
-export const DEADLINE_EXCEEDED = 4;
-export const INTERNAL = 13;
-export const UNAVAILABLE = 14;
+const UNKNOWN = 2;
+const DEADLINE_EXCEEDED = 4;
+const INTERNAL = 13;
+const UNAVAILABLE = 14;
 
 /** A failed call: gRPC's status code and details; the message as the grpc-js client words it. */
 export class GrpcError extends Error {

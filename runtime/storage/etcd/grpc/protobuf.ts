@@ -5,10 +5,10 @@
 // one buffer; decoding walks one buffer with one reader, and bytes fields are
 // views of it (no copies).
 
-export const VARINT = 0;
-export const FIXED64 = 1;
+const VARINT = 0;
+const FIXED64 = 1;
 export const LEN = 2;
-export const FIXED32 = 5;
+const FIXED32 = 5;
 
 /** The bytes of a varint of n (a non-negative safe integer). */
 export function varintSize(n: number): number {
@@ -39,7 +39,7 @@ export function writeVarint(buf: Buffer, pos: number, n: number): number {
 }
 
 /** A field's key: its number and wire type. */
-export const tag = (field: number, wire: number): number => field * 8 + wire;
+const tag = (field: number, wire: number): number => field * 8 + wire;
 
 /** Checks a number an int64 field is given: a non-negative safe integer (what etcd's revisions, limits and versions are). */
 export function int64(n: number, name: string): number {
