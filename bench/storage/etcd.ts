@@ -52,9 +52,9 @@ async function main(): Promise<void> {
     const raw = { creates: [] as number[], gets: [] as number[] };
     const ours = { creates: [] as number[], gets: [] as number[] };
     for (let r = 0; r < ROUNDS; r++) {
-      raw.creates.push(await rate((i) => kv.client.kv.put({ key: Buffer.from(`/raw/${r}/${i}`), value })));
+      raw.creates.push(await rate((i) => kv.kv.put({ key: Buffer.from(`/raw/${r}/${i}`), value })));
       ours.creates.push(await rate((i) => storage.create(`${P}bench/r${r}-${i}`, cm(`r${r}-${i}`))));
-      raw.gets.push(await rate((i) => kv.client.kv.range({ key: Buffer.from(`/raw/${r}/${i}`) })));
+      raw.gets.push(await rate((i) => kv.kv.range({ key: Buffer.from(`/raw/${r}/${i}`) })));
       ours.gets.push(await rate((i) => cache.get(`${P}bench/r${r}-${i}`, { resourceVersion: '0' })));
     }
     const load = os

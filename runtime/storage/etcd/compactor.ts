@@ -39,15 +39,15 @@ export class EtcdCompactor {
     const key = Buffer.from(COMPACT_REV_KEY);
     let compacted = 0;
     try {
-      const res = await this.kv.client.kv.txn({
+      const res = await this.kv.kv.txn({
         compare: [{ key, target: 'Version', result: 'Equal', version: this.version }],
         success: [{ request_put: { key, value: Buffer.from(String(this.rev)) } }],
         failure: [{ request_range: { key } }],
       });
-      const current = Number(res.header.revision);
+      const current = res.header.revision;
       if (!res.succeeded) {
         // another server compacted (or started to): follow its clock
-        this.version = Number(res.responses[0]?.response_range?.kvs?.[0]?.version ?? 0);
+        this.version = res.responses[0]?.response_range?.kvs[0]?.version ?? 0;
       } else {
         this.version++;
         if (this.rev > 0) {

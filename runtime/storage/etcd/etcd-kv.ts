@@ -23,9 +23,13 @@
 // a leader election), a write that may have reached etcd is not. A call that
 // still fails, or that etcd does not answer in time, fails with
 // CommitFailedError carrying the client's text (a 500 Status, as
-// kube-apiserver passes etcd errors on). The client's unary calls record no
-// caller stacks (caller-stacks.ts): a tenth of a call's CPU, never shown.
-import type { Etcd3, ICallable, IRangeResponse, IKeyValue, ITxnResponse, IRequestOp } from 'etcd3';
+// kube-apiserver passes etcd errors on).
+//
+// Reads and writes (Range and Txn) go through this server's own small gRPC
+// client (kv-client.ts: its HTTP/2 sessions and codec, a third of the etcd3
+// client's CPU per call); watches, leases, compaction and the status call
+// through the etcd3 client. Both share the members' health (endpoints.ts).
+import type { Etcd3 } from 'etcd3';
 import {
   CompactedError,
   ConflictError,
@@ -46,7 +50,8 @@ import { EtcdWatch, toKeyValue } from './etcd-watch.ts';
 import { MemberHealth, retryableRead, unsent } from './endpoints.ts';
 import { JSON_VALUES, type ValueCodec } from './value-codec.ts';
 import { WrittenValues } from './written-values.ts';
-import { dropPoolCallerStacks } from './caller-stacks.ts';
+import { EtcdKVClient } from './kv-client.ts';
+import type { Compare, RangeResponse, RequestOp, TxnResponse } from './grpc/kv-messages.ts';
 
 /** The key kube-apiserver's compactor keeps at the root of etcd (value: the revision compacted to). */
 export const COMPACT_REV_KEY = 'compact_rev_key';
@@ -88,7 +93,10 @@ export class EtcdKV implements KV {
   private written?: WrittenValues;
 
   constructor(
+    /** The etcd3 client: watches, leases, compaction, status. */
     readonly client: Etcd3,
+    /** The KV service's client: ranges and transactions. */
+    readonly kv: EtcdKVClient,
     opts: EtcdKVOptions,
   ) {
     this.layout = new KeyLayout(opts.prefix ?? '/registry');
@@ -107,12 +115,12 @@ export class EtcdKV implements KV {
   }
 
   async currentRevision(): Promise<number> {
-    const res = await this.call(() => this.client.kv.range({ key: buf(COMPACT_REV_KEY), keys_only: true }), true);
+    const res = await this.call(() => this.kv.range({ key: buf(COMPACT_REV_KEY), keys_only: true }), true);
     return Number(res.header.revision);
   }
 
   async compactedRevision(): Promise<number> {
-    const res = await this.call(() => this.client.kv.range({ key: buf(COMPACT_REV_KEY) }), true);
+    const res = await this.call(() => this.kv.range({ key: buf(COMPACT_REV_KEY) }), true);
     const v = res.kvs[0] ? Number(res.kvs[0].value.toString('utf8')) : 0;
     if (Number.isSafeInteger(v) && v > this.compacted) this.compacted = v;
     return this.compacted;
@@ -129,7 +137,7 @@ export class EtcdKV implements KV {
   }
 
   async get(key: string, revision?: number): Promise<KeyValue | null> {
-    const res = await this.read(() => this.client.kv.range({ key: buf(this.layout.toEtcd(key)), revision: revision || 0 }), revision ?? 0);
+    const res = await this.read(() => this.kv.range({ key: buf(this.layout.toEtcd(key)), revision: revision || 0 }), revision ?? 0);
     return res.kvs.length ? toKeyValue(res.kvs[0], key, this.values) : null;
   }
 
@@ -139,7 +147,7 @@ export class EtcdKV implements KV {
     const rev = opts.revision ?? 0;
     const res = await this.read(
       () =>
-        this.client.kv.range({
+        this.kv.range({
           key: buf(this.layout.toEtcd(start)),
           range_end: buf(this.layout.endToEtcd(end)),
           revision: rev,
@@ -147,9 +155,9 @@ export class EtcdKV implements KV {
         }),
       rev,
     );
-    const kvs = res.kvs.map((kv: IKeyValue) => toKeyValue(kv, this.layout.fromEtcd(kv.key.toString('utf8'), start), this.values));
-    const out: KVListResult = { kvs, revision: rev || Number(res.header.revision), more: !!res.more };
-    if (opts.count) out.count = Number(res.count);
+    const kvs = res.kvs.map((kv) => toKeyValue(kv, this.layout.fromEtcd(kv.key.toString('utf8'), start), this.values));
+    const out: KVListResult = { kvs, revision: rev || res.header.revision, more: res.more };
+    if (opts.count) out.count = res.count;
     return out;
   }
 
@@ -158,7 +166,7 @@ export class EtcdKV implements KV {
     const stored = this.values.encode(value);
     const res = await this.txn([{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }], [{ request_put: { key: k, value: stored } }]);
     if (!res.succeeded) throw new KeyExistsError(key);
-    const rev = Number(res.header.revision);
+    const rev = res.header.revision;
     return { key, value: this.asRead(key, rev, value, stored), createRevision: rev, modRevision: rev };
   }
 
@@ -171,22 +179,20 @@ export class EtcdKV implements KV {
       [{ request_range: { key: k, keys_only: true } }],
     );
     if (!res.succeeded) throw this.casFailure(key, res);
-    const prev = res.responses[0].response_put.prev_kv;
-    const rev = Number(res.header.revision);
-    return { key, value: this.asRead(key, rev, value, stored), createRevision: prev ? Number(prev.create_revision) : rev, modRevision: rev };
+    const prev = res.responses[0]?.response_put?.prev_kv;
+    const rev = res.header.revision;
+    return { key, value: this.asRead(key, rev, value, stored), createRevision: prev ? prev.create_revision : rev, modRevision: rev };
   }
 
   async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
     const k = buf(this.layout.toEtcd(key));
-    const cmp =
-      expectedModRevision === undefined
-        ? { key: k, target: 'Create' as const, result: 'Greater' as const, create_revision: 0 }
-        : { key: k, target: 'Mod' as const, result: 'Equal' as const, mod_revision: expectedModRevision };
+    const cmp: Compare =
+      expectedModRevision === undefined ? { key: k, target: 'Create', result: 'Greater', create_revision: 0 } : { key: k, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision };
     const res = await this.txn([cmp], [{ request_delete_range: { key: k, prev_kv: true } }], [{ request_range: { key: k, keys_only: true } }]);
     if (!res.succeeded) throw this.casFailure(key, res);
-    const prev = res.responses[0].response_delete_range.prev_kvs?.[0];
+    const prev = res.responses[0]?.response_delete_range?.prev_kvs[0];
     if (!prev) throw new NotFoundError(key);
-    return { key, value: this.values.decode(prev.value), createRevision: Number(prev.create_revision), modRevision: Number(res.header.revision) };
+    return { key, value: this.values.decode(prev.value), createRevision: prev.create_revision, modRevision: res.header.revision };
   }
 
   /** The JSON a read of a value just written at key and revision gives: the text itself when it was stored as text. */
@@ -252,7 +258,7 @@ export class EtcdKV implements KV {
     const deadline = Date.now() + timeoutMs;
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.client.kv.range({ key: buf(`${this.layout.prefix}/health`), keys_only: true }, { deadline });
+        await this.kv.range({ key: buf(`${this.layout.prefix}/health`), keys_only: true }, deadline);
         return null;
       } catch (err) {
         if (unsent(err) && attempt < this.attempts && Date.now() < deadline) continue;
@@ -266,23 +272,24 @@ export class EtcdKV implements KV {
     this.closed = true;
     for (const w of this.watchers) w.close();
     this.watchers.clear();
+    this.kv.close();
     this.client.close();
   }
 
   // -------------------------------------------------------------------------
 
-  private txn(compare: NonNullable<Parameters<Etcd3['kv']['txn']>[0]['compare']>, success: IRequestOp[], failure: IRequestOp[] = []): Promise<ITxnResponse> {
-    return this.call(() => this.client.kv.txn({ compare, success, failure }));
+  private txn(compare: Compare[], success: RequestOp[], failure: RequestOp[] = []): Promise<TxnResponse> {
+    return this.call(() => this.kv.txn({ compare, success, failure }));
   }
 
   /** Why a compare failed: the key is missing (NotFound) or at another revision (Conflict). */
-  private casFailure(key: string, res: ITxnResponse): StorageError {
-    const found = res.responses[0]?.response_range?.kvs?.length ?? 0;
+  private casFailure(key: string, res: TxnResponse): StorageError {
+    const found = res.responses[0]?.response_range?.kvs.length ?? 0;
     return found ? new ConflictError(key) : new NotFoundError(key);
   }
 
   /** A range at a revision, with etcd's refusals turned into the contract's errors. */
-  private async read(fn: () => Promise<IRangeResponse>, revision: number): Promise<IRangeResponse> {
+  private async read(fn: () => Promise<RangeResponse>, revision: number): Promise<RangeResponse> {
     try {
       return await this.call(fn, true);
     } catch (err) {
@@ -349,17 +356,15 @@ export async function openEtcdKV(opts: EtcdKVOptions): Promise<EtcdKV> {
     // an unpaged range (a big resource's list, a watch cache's first list) is one message: no 4 MiB cap, as kube-apiserver's client (MaxInt32)
     grpcOptions: { 'grpc.max_receive_message_length': 2147483647 },
   });
-  const kv = new EtcdKV(client, opts);
+  const kv = new EtcdKV(client, new EtcdKVClient(opts.endpoints, members, timeout, opts.tls), opts);
   const deadline = Date.now() + (opts.dialTimeoutMs ?? 20_000);
   for (;;) {
     try {
       await kv.init();
-      // the client's pool is not part of its typed surface; its withConnection is (ICallable)
-      await dropPoolCallerStacks((client as unknown as { pool: ICallable<unknown> }).pool);
       return kv;
     } catch (err) {
       if (Date.now() >= deadline) {
-        client.close();
+        await kv.close();
         throw new StorageError(`cannot reach etcd at ${opts.endpoints.join(',')}: ${(err as Error).message}`);
       }
       await new Promise((r) => setTimeout(r, 200));

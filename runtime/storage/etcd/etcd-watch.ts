@@ -5,7 +5,7 @@
 // clients do; a start revision etcd has compacted ends the watch with a
 // CompactedError. A progress request is sent on the stream (etcd's
 // RequestProgress) and its answer reported as onProgress.
-import type { IWatchResponse, IWatchRequest, IKeyValue } from 'etcd3';
+import type { IWatchResponse, IWatchRequest } from 'etcd3';
 import { CompactedError, type KVEvent, type KVWatcher, type KVWatchOptions, type KeyValue } from '../interface.ts';
 import { JSON_VALUES, type ValueCodec } from './value-codec.ts';
 import type { WrittenValues } from './written-values.ts';
@@ -41,8 +41,15 @@ export interface EtcdWatchParams {
   written?: WrittenValues;
 }
 
+/** A key's value as etcd answers it (the etcd3 client's revisions are strings, this server's KV client's numbers). */
+export interface StoredKeyValue {
+  value?: Buffer;
+  create_revision: string | number;
+  mod_revision: string | number;
+}
+
 /** A KV entry of an etcd one: our key, the value as JSON text (as written, when `written` remembers it). */
-export function toKeyValue(kv: IKeyValue, key: string, values: ValueCodec = JSON_VALUES, written?: WrittenValues): KeyValue {
+export function toKeyValue(kv: StoredKeyValue, key: string, values: ValueCodec = JSON_VALUES, written?: WrittenValues): KeyValue {
   const modRevision = Number(kv.mod_revision);
   const value = kv.value?.length ? (written?.lookup(key, modRevision) ?? values.decode(kv.value)) : '';
   return { key, value, createRevision: Number(kv.create_revision), modRevision };
