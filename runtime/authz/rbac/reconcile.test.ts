@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Obj } from '../../storage/interface.ts';
 import { breakdownRule, ruleCovers, uncovered } from './covers.ts';
-import { reconcileBinding, reconcileRole } from './reconcile.ts';
+import { type Reconciled, reconcileBinding, reconcileRole } from './reconcile.ts';
 import type { PolicyRule } from './rules.ts';
 import { CORE, READ, clusterRole, clusterRoleBinding, group, rule, urls, user } from './bootstrap/build.ts';
 
@@ -95,6 +95,17 @@ describe('reconcileRole', () => {
     );
     expect(r.op === 'update' && r.object.metadata.labels).toEqual({ 'kubernetes.io/bootstrapping': 'rbac-defaults', extra: 'mine', own: '1' });
     expect(r.op === 'update' && r.object.metadata.annotations).toEqual({ 'rbac.authorization.kubernetes.io/autoupdate': 'true' });
+  });
+  it('labels and annotations: an update only when an expected key is absent, whatever the stored values', () => {
+    const cases: [string, (o: Obj) => void, Reconciled['op']][] = [
+      ['all in place', () => {}, 'none'],
+      ['a stored value differs (stored wins)', (o) => (o.metadata.labels['kubernetes.io/bootstrapping'] = 'other'), 'none'],
+      ['an extra stored key', (o) => (o.metadata.annotations.extra = 'x'), 'none'],
+      ['no labels stored', (o) => delete o.metadata.labels, 'update'],
+      ['no annotations stored', (o) => delete o.metadata.annotations, 'update'],
+      ['the autoupdate annotation missing', (o) => (o.metadata.annotations = { other: 'y' }), 'update'],
+    ];
+    for (const [what, patch, op] of cases) expect([what, reconcileRole(stored(expected, patch), expected).op]).toEqual([what, op]);
   });
   it('autoupdate "false": left alone, and says what it lacks', () => {
     const mine = stored(expected, (o) => {

@@ -21,13 +21,22 @@ function mergeMaps(expected: Record<string, string> | undefined, existing: Recor
   return { ...(expected ?? {}), ...(existing ?? {}) };
 }
 
+/** Whether merging `expected` into `existing` (stored values winning) changes it: some expected key is absent. Nothing is allocated. */
+function mergeAdds(expected: Record<string, string> | undefined, existing: Record<string, string> | undefined): boolean {
+  if (!expected) return false;
+  if (!existing) return true;
+  for (const k in expected) if (!Object.hasOwn(existing, k)) return true;
+  return false;
+}
+
 /** Labels and annotations merged into a copy of `existing`; whether that changed anything (no copy is made while it does not matter). */
 function mergeMetadata(existing: Obj, expected: Obj, copy: boolean): { obj: Obj; changed: boolean } {
   const md = existing.metadata;
+  // the common case (a restart with everything in place) is answered without building the merged maps
+  const changed = mergeAdds(expected.metadata?.labels, md.labels) || mergeAdds(expected.metadata?.annotations, md.annotations);
+  if (!changed && !copy) return { obj: existing, changed };
   const labels = mergeMaps(expected.metadata?.labels, md.labels);
   const annotations = mergeMaps(expected.metadata?.annotations, md.annotations);
-  const changed = !jsonEqual(labels, md.labels) || !jsonEqual(annotations, md.annotations);
-  if (!changed && !copy) return { obj: existing, changed };
   const obj: Obj = structuredClone(existing);
   if (labels) obj.metadata.labels = labels;
   if (annotations) obj.metadata.annotations = annotations;
