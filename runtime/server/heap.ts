@@ -131,6 +131,11 @@ let capping: PerformanceObserver | undefined;
 /** Reads the young generation's size while it is at the cap. */
 let recheck: NodeJS.Timeout | undefined;
 
+/** Whether scavenges are watched now (the young generation under its cap) rather than its size read by a slow timer. */
+export function watchingScavenges(): boolean {
+  return capping !== undefined;
+}
+
 /** Lets the young generation double at its next growth while it is under the cap, not past it; watches scavenges only while under it. */
 function capYoungGeneration(): void {
   const atCap = youngGenerationMB() >= YOUNG_GENERATION_CAP_MB;
@@ -146,16 +151,11 @@ function capYoungGeneration(): void {
   } else {
     if (recheck) clearInterval(recheck);
     recheck = undefined;
-    if (!capping) {
+    if (!watchingScavenges()) {
       capping = new PerformanceObserver(capYoungGeneration);
       capping.observe({ entryTypes: ['gc'] });
     }
   }
-}
-
-/** Whether scavenges are watched now (the young generation under its cap) rather than its size read by a slow timer. */
-export function watchingScavenges(): boolean {
-  return capping !== undefined;
 }
 
 /** Applies the server process's heap policy (the young generation held at its size until startupDone(), streamed answers' chunks freed); call first thing in the CLI. */
