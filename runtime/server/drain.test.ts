@@ -95,4 +95,40 @@ describe('RequestDrain', () => {
     drain.closeConnections(false);
     await closed;
   });
+
+  it('forgets responses whose client went away and reuses their places for later requests', async () => {
+    const pending = new Map<string, http.ServerResponse>();
+    const { drain, port } = await serverWith((req, res) => {
+      pending.set(req.url!.replace(/.*[/=]/, ''), res);
+    });
+    const send = (name: string) => {
+      const path = name.startsWith('w') ? `/api/v1/namespaces/default/configmaps?watch=true&w=${name}` : `/api/v1/namespaces/default/configmaps/${name}`;
+      const req = http.get({ host: '127.0.0.1', port, path, agent: false }, (res) => res.resume());
+      req.on('error', () => {});
+      return req;
+    };
+    const until = async (cond: () => boolean) => {
+      while (!cond()) await new Promise((r) => setTimeout(r, 5));
+    };
+    const first = ['a', 'b', 'c', 'w1'].map(send);
+    await until(() => pending.size === 4);
+    expect(drain.counts()).toEqual({ short: 3, watches: 1 });
+    first[1].destroy(); // the client of b goes away: its response closes unanswered
+    await until(() => drain.counts().short === 2);
+    pending.get('a')!.end();
+    const next = ['e', 'w2', 'g'].map(send);
+    await until(() => pending.size === 7);
+    await until(() => drain.counts().short + drain.counts().watches === 5);
+    expect(drain.counts()).toEqual({ short: 3, watches: 2 });
+    const closed = drain.begin();
+    for (const path of ['c', 'e', 'g']) pending.get(path)!.end();
+    expect(await drain.shortDone(30_000)).toBe(true);
+    expect(await drain.allDone(10)).toBe(false);
+    for (const path of ['w1', 'w2']) pending.get(path)!.end();
+    expect(await drain.allDone(30_000)).toBe(true);
+    expect(drain.counts()).toEqual({ short: 0, watches: 0 });
+    for (const r of [...first, ...next]) r.destroy();
+    drain.closeConnections(true);
+    await closed;
+  });
 });

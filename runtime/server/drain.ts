@@ -9,6 +9,10 @@
 // http/long-running.ts) are not waited for; the owner ends
 // them (closing the storage ends every watch stream cleanly), then waits for
 // their responses to finish. Tracks requests on the node server; no routing.
+// Per request the tracking is a slot in a table (kept on the response) and
+// a counter, and one shared 'close' listener (a response closes once,
+// answered or abandoned by its client); the table is walked only while
+// draining.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { errors } from '../api/errors.ts';
 import { newRequestRecord } from '../api/request-record.ts';
@@ -31,8 +35,19 @@ function isLongRunningTarget(method: string, target: string): boolean {
   }
 }
 
+/** The slot of a response in flight in its RequestDrain's table. */
+const SLOT = Symbol('drainSlot');
+type Tracked = ServerResponse & { [SLOT]?: number };
+
 export class RequestDrain {
-  private active = new Set<ServerResponse>();
+  /**
+   * Responses in flight, each at the slot it keeps as a property; freed
+   * slots are reused (a Set's add and delete per request cost more, and
+   * the table is walked only while draining).
+   */
+  private slots: (ServerResponse | undefined)[] = [];
+  private free: number[] = [];
+  private inFlight = 0;
   /** Whether a response in flight is long-running, worked out only when asked (while draining), once per response. */
   private longRunning = new WeakMap<ServerResponse, boolean>();
   private waiters = new Set<() => void>();
@@ -42,18 +57,35 @@ export class RequestDrain {
   constructor(private server: Server) {
     // one listener for every response's close (a response closes once), and nothing parsed per request:
     // whether it is long-running matters only while draining
-    const active = this.active;
+    const slots = this.slots;
+    const free = this.free;
     const waiters = this.waiters;
-    const closed = function (this: ServerResponse): void {
-      active.delete(this);
+    const closed = (res: Tracked): void => {
+      const slot = res[SLOT];
+      if (slot === undefined) return;
+      res[SLOT] = undefined;
+      slots[slot] = undefined;
+      free.push(slot);
+      this.inFlight--;
       if (waiters.size) for (const w of [...waiters]) w();
     };
+    const onClose = function (this: ServerResponse): void {
+      closed(this);
+    };
     // before the app's own listener, so the app sees the request only after it is tracked
-    server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
-      active.add(res);
+    server.prependListener('request', (_req: IncomingMessage, res: Tracked) => {
+      const slot = free.length ? free.pop()! : slots.length;
+      slots[slot] = res;
+      res[SLOT] = slot;
+      this.inFlight++;
       if (this.draining) res.setHeader('Connection', 'close');
-      res.on('close', closed);
+      res.on('close', onClose);
     });
+  }
+
+  /** The responses in flight. */
+  private *active(): Generator<ServerResponse> {
+    for (const res of this.slots) if (res) yield res;
   }
 
   /**
@@ -76,7 +108,7 @@ export class RequestDrain {
   counts(): { short: number; watches: number } {
     let short = 0;
     let watches = 0;
-    for (const res of this.active) this.isLongRunning(res) ? watches++ : short++;
+    for (const res of this.active()) this.isLongRunning(res) ? watches++ : short++;
     return { short, watches };
   }
 
@@ -87,7 +119,7 @@ export class RequestDrain {
    */
   begin(): Promise<void> {
     this.draining = true;
-    for (const res of this.active) if (!res.headersSent) res.setHeader('Connection', 'close');
+    for (const res of this.active()) if (!res.headersSent) res.setHeader('Connection', 'close');
     return new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
@@ -98,7 +130,7 @@ export class RequestDrain {
 
   /** Resolves true once nothing is in flight, false after timeoutMs. */
   allDone(timeoutMs: number): Promise<boolean> {
-    return this.until(() => this.active.size === 0, timeoutMs);
+    return this.until(() => this.inFlight === 0, timeoutMs);
   }
 
   /** Closes the connections left: idle ones, and (last resort) those still busy. */

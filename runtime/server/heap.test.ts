@@ -2,7 +2,7 @@
 // (V8's flags are process-wide): while it holds the young generation, objects
 // that survive pile up without the young generation growing past its initial
 // size; once startupDone() is called it grows as V8's default does, up to
-// its cap. The chunks of streamed answers are freed once the answer ended,
+// its cap, watching scavenges only while under it. The chunks of streamed answers are freed once the answer ended,
 // not left to a collection that an idle process never starts, those promoted
 // to the old generation as well once a big answer ended.
 
@@ -20,10 +20,10 @@ const heapModule = join(dirname(fileURLToPath(import.meta.url)), 'heap.ts');
  * per turn of the event loop as a server's requests are; or, with policy
  * false, the same without it.
  */
-function youngSizes(policy: boolean): { initial: number; held: number; released: number; cap: number } {
+function youngSizes(policy: boolean): { initial: number; held: number; released: number; cap: number; watching: boolean } {
   const script = `
     import { getHeapSpaceStatistics } from 'node:v8';
-    const { tuneServerHeap, startupDone, YOUNG_GENERATION_CAP_MB } = await import(${JSON.stringify(heapModule)});
+    const { tuneServerHeap, startupDone, watchingScavenges, YOUNG_GENERATION_CAP_MB } = await import(${JSON.stringify(heapModule)});
     const young = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / 2 ** 20;
     const kept = [];
     const turn = () => new Promise((resolve) => setImmediate(resolve));
@@ -39,7 +39,7 @@ function youngSizes(policy: boolean): { initial: number; held: number; released:
     const held = young();
     if (${policy}) startupDone();
     await allocate(40);
-    console.log(JSON.stringify({ initial, held, released: young(), cap: YOUNG_GENERATION_CAP_MB }));
+    console.log(JSON.stringify({ initial, held, released: young(), cap: YOUNG_GENERATION_CAP_MB, watching: watchingScavenges() }));
   `;
   const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
   return JSON.parse(out.trim().split('\n').pop()!);
@@ -51,6 +51,8 @@ describe('server heap policy', () => {
     expect(r.held).toBe(r.initial);
     expect(r.released).toBeGreaterThan(r.initial);
     expect(r.released).toBeLessThanOrEqual(r.cap);
+    // scavenges are watched only while under the cap (at it, a slow timer reads the size instead)
+    expect(r.watching).toBe(r.released < r.cap);
   });
   it('without it, the same allocations grow the young generation, past the cap (what the policy prevents)', () => {
     const r = youngSizes(false);
