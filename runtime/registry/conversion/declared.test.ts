@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ResourceDef, VersionConversion } from '../../../generated/api-types.ts';
 import { resources } from '../../../generated/registry.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { applyVersionDefaults, convertDeclared, declaredConverter, declaredObjectVersions, versionDefaultsOf } from './declared.ts';
+import { applyVersionDefaults, convertDeclared, declaredConverter, declaredObjectVersions, keptAnnotationError, versionDefaultsOf } from './declared.ts';
 import { noneConverter } from './converter.ts';
 
 const ZERO = 'flowcontrol.k8s.io/v1beta3-preserve-zero-concurrency-shares';
@@ -47,6 +47,32 @@ describe('convertDeclared', () => {
     const other: VersionConversion = { hub: 'v1', rules: [{ op: 'rename', from: ['spec', 'sz'], to: ['spec', 'size'] }], defaults: [] };
     const both = new Map([...byVersion, [`${G}/v1alpha1`, other]]);
     expect(convertDeclared(obj('v1beta1', { old: { size: 7 } }), `${G}/v1alpha1`, both)).toEqual(obj('v1alpha1', { sz: 7 }));
+  });
+});
+
+describe('keptAnnotationError', () => {
+  const two: VersionConversion = { ...beta, rules: [...beta.rules, { op: 'annotation', field: ['status', 'seen'], annotation: 'g.io/seen' }] };
+  it.each([
+    ['no annotations', obj('v1beta1', {}), beta, undefined],
+    ['JSON in the annotation', obj('v1beta1', {}, { 'g.io/behavior': '{"up":[1]}' }), beta, undefined],
+    ['JSON null is JSON', obj('v1beta1', {}, { 'g.io/behavior': 'null' }), beta, undefined],
+    ["not JSON: Go's syntax error", obj('v1beta1', {}, { 'g.io/behavior': 'not-json' }), beta, `invalid character 'o' in literal null (expecting 'u')`],
+    ['cut short', obj('v1beta1', {}, { 'g.io/behavior': '{"up":' }), beta, 'unexpected end of JSON input'],
+    ['empty', obj('v1beta1', {}, { 'g.io/behavior': '' }), beta, 'unexpected end of JSON input'],
+    ["another annotation that is not JSON is not the conversion's", obj('v1beta1', {}, { other: '{' }), beta, undefined],
+    ['a zero mark is not JSON and need not be', obj('v1beta1', {}, { 'g.io/zero': '' }), beta, undefined],
+    ["the first bad one in the rules' order", obj('v1beta1', {}, { 'g.io/seen': ']', 'g.io/behavior': 'x' }), two, `invalid character 'x' looking for beginning of value`],
+    ['no declared conversion', obj('v1beta1', {}, { 'g.io/behavior': '{' }), undefined, undefined],
+  ])('%s', (_name, input, conversion, want) => {
+    expect(keptAnnotationError(input, conversion)).toBe(want);
+  });
+
+  it('reads the generated autoscaling/v1 HorizontalPodAutoscaler annotations', () => {
+    const v1 = resources.find((r) => r.group === 'autoscaling' && r.version === 'v1' && r.kind === 'HorizontalPodAutoscaler')!;
+    for (const key of ['metrics', 'behavior', 'current-metrics', 'conditions']) {
+      const hpa: Obj = { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { annotations: { [`autoscaling.alpha.kubernetes.io/${key}`]: '[' } } };
+      expect(keptAnnotationError(hpa, v1.conversion), key).toBe('unexpected end of JSON input');
+    }
   });
 });
 

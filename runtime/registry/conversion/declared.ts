@@ -8,14 +8,47 @@
 // stores both. Also the declared per-version defaults, applied to request
 // objects of that version, and the versions as the field manager compares
 // ownership in them (each manager's fields in the version it wrote through).
+// A request object whose round-trip annotation is not JSON cannot reach the
+// hub: keptAnnotationError says why, for the request checks to refuse it.
 
 import type { ConversionRule, ResourceDef, VersionConversion, VersionDefault } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
 import type { ObjectVersions } from '../../apply/index.ts';
 import { groupVersion } from '../../api/keys.ts';
+import { JSONSyntaxError, parseJSONStrict } from '../../codec/json-parse.ts';
 import { noneConverter, remembering, type VersionConverter } from './converter.ts';
 import { annotationsOf, dropAnnotation, parentOf, put, take } from './paths.ts';
 import { itemFieldFromHub, itemFieldToHub, keptForAnnotation, keptFromAnnotation } from './list-rules.ts';
+
+/** An annotation that keeps a hub field: its JSON, or Go's syntax error text when it is not JSON. */
+function parseKeptAnnotation(text: string): { value: unknown } | { error: string } {
+  try {
+    return { value: parseJSONStrict(text).value };
+  } catch (e) {
+    if (e instanceof JSONSyntaxError) return { error: e.message };
+    throw e;
+  }
+}
+
+/**
+ * Why `obj`, in the version whose declared conversion is `conversion`,
+ * cannot be converted to the hub: Go's syntax error for the first of the
+ * annotations that keep hub fields (in the rules' order) that is not JSON,
+ * as upstream's conversion fails on unmarshalling it; undefined when it can.
+ */
+export function keptAnnotationError(obj: Obj, conversion: VersionConversion | undefined): string | undefined {
+  if (!conversion) return undefined;
+  const annotations = annotationsOf(obj, false);
+  if (!annotations) return undefined;
+  for (const rule of conversion.rules) {
+    if (rule.op !== 'annotation') continue;
+    const text = annotations[rule.annotation];
+    if (typeof text !== 'string') continue;
+    const parsed = parseKeptAnnotation(text);
+    if ('error' in parsed) return parsed.error;
+  }
+  return undefined;
+}
 
 /** One rule, from the version to the hub. */
 function ruleToHub(obj: Obj, rule: ConversionRule): void {
@@ -26,14 +59,11 @@ function ruleToHub(obj: Obj, rule: ConversionRule): void {
     case 'annotation': {
       const text = annotationsOf(obj, false)?.[rule.annotation];
       if (typeof text !== 'string') return;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        return; // not ours to read: the annotation stays as it is
-      }
+      const parsed = parseKeptAnnotation(text);
+      // a request that carries one that is not JSON is refused before (keptAnnotationError): not ours to read
+      if ('error' in parsed) return;
       dropAnnotation(obj, rule.annotation);
-      put(obj, rule.field, keptFromAnnotation(value, rule));
+      put(obj, rule.field, keptFromAnnotation(parsed.value, rule));
       return;
     }
     case 'zeroAnnotation':
