@@ -2114,6 +2114,7 @@ export const resources: ResourceDef[] = [
           field: ["spec", "behavior"],
           annotation: "autoscaling.alpha.kubernetes.io/behavior",
           goFieldNames: true,
+          dropMalformed: true,
         },
         {
           op: "annotation",

@@ -43,6 +43,12 @@ describe('convertDeclared', () => {
     expect(input).toEqual(before); // the source is not changed
   });
 
+  it('drops an annotation that is not JSON when its rule says dropMalformed', () => {
+    const dropping: VersionConversion = { hub: 'v1', rules: [{ op: 'annotation', field: ['spec', 'behavior'], annotation: 'g.io/behavior', dropMalformed: true }], defaults: [] };
+    const input = obj('v1beta1', {}, { 'g.io/behavior': '{', keep: 'me' });
+    expect(convertDeclared(input, `${G}/v1`, new Map([[`${G}/v1beta1`, dropping]]))).toEqual(obj('v1', {}, { keep: 'me' }));
+  });
+
   it('goes through the hub between two spokes', () => {
     const other: VersionConversion = { hub: 'v1', rules: [{ op: 'rename', from: ['spec', 'sz'], to: ['spec', 'size'] }], defaults: [] };
     const both = new Map([...byVersion, [`${G}/v1alpha1`, other]]);
@@ -63,16 +69,24 @@ describe('keptAnnotationError', () => {
     ['a zero mark is not JSON and need not be', obj('v1beta1', {}, { 'g.io/zero': '' }), beta, undefined],
     ["the first bad one in the rules' order", obj('v1beta1', {}, { 'g.io/seen': ']', 'g.io/behavior': 'x' }), two, `invalid character 'x' looking for beginning of value`],
     ['no declared conversion', obj('v1beta1', {}, { 'g.io/behavior': '{' }), undefined, undefined],
+    [
+      'a rule that drops what is not JSON',
+      obj('v1beta1', {}, { 'g.io/behavior': '{' }),
+      { ...beta, rules: [{ ...(beta.rules[1] as object), dropMalformed: true } as VersionConversion['rules'][number]] },
+      undefined,
+    ],
   ])('%s', (_name, input, conversion, want) => {
     expect(keptAnnotationError(input, conversion)).toBe(want);
   });
 
   it('reads the generated autoscaling/v1 HorizontalPodAutoscaler annotations', () => {
     const v1 = resources.find((r) => r.group === 'autoscaling' && r.version === 'v1' && r.kind === 'HorizontalPodAutoscaler')!;
-    for (const key of ['metrics', 'behavior', 'current-metrics', 'conditions']) {
+    for (const key of ['metrics', 'current-metrics', 'conditions']) {
       const hpa: Obj = { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { annotations: { [`autoscaling.alpha.kubernetes.io/${key}`]: '[' } } };
       expect(keptAnnotationError(hpa, v1.conversion), key).toBe('unexpected end of JSON input');
     }
+    const behavior: Obj = { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { annotations: { 'autoscaling.alpha.kubernetes.io/behavior': '[' } } };
+    expect(keptAnnotationError(behavior, v1.conversion)).toBeUndefined();
   });
 });
 

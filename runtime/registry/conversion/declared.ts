@@ -34,14 +34,15 @@ function parseKeptAnnotation(text: string): { value: unknown } | { error: string
  * Why `obj`, in the version whose declared conversion is `conversion`,
  * cannot be converted to the hub: Go's syntax error for the first of the
  * annotations that keep hub fields (in the rules' order) that is not JSON,
- * as upstream's conversion fails on unmarshalling it; undefined when it can.
+ * as upstream's conversion fails on unmarshalling it (one whose rule says
+ * dropMalformed is dropped instead); undefined when it can.
  */
 export function keptAnnotationError(obj: Obj, conversion: VersionConversion | undefined): string | undefined {
   if (!conversion) return undefined;
   const annotations = annotationsOf(obj, false);
   if (!annotations) return undefined;
   for (const rule of conversion.rules) {
-    if (rule.op !== 'annotation') continue;
+    if (rule.op !== 'annotation' || rule.dropMalformed) continue;
     const text = annotations[rule.annotation];
     if (typeof text !== 'string') continue;
     const parsed = parseKeptAnnotation(text);
@@ -60,8 +61,12 @@ function ruleToHub(obj: Obj, rule: ConversionRule): void {
       const text = annotationsOf(obj, false)?.[rule.annotation];
       if (typeof text !== 'string') return;
       const parsed = parseKeptAnnotation(text);
-      // a request that carries one that is not JSON is refused before (keptAnnotationError): not ours to read
-      if ('error' in parsed) return;
+      if ('error' in parsed) {
+        // dropMalformed: upstream moves only well-formed data and drops the annotation; otherwise a
+        // request that carries it is refused before (keptAnnotationError), and it is not ours to read
+        if (rule.dropMalformed) dropAnnotation(obj, rule.annotation);
+        return;
+      }
       dropAnnotation(obj, rule.annotation);
       put(obj, rule.field, keptFromAnnotation(parsed.value, rule));
       return;
