@@ -1,5 +1,6 @@
 // An autoscaling/v1 HorizontalPodAutoscaler whose round-trip annotations
-// (metrics, current-metrics, conditions) are not JSON: upstream's
+// (metrics, current-metrics, conditions) are not JSON, or JSON that is not a
+// list of objects (Go's type error for its []v1.MetricSpec, ...): upstream's
 // v1-to-internal conversion fails on the annotation's unmarshal while the
 // request body is decoded, so the write is a 400 BadRequest naming the kind
 // and version, with Go's syntax error; nothing is stored. A JSON or merge
@@ -40,6 +41,9 @@ const cases: [string, string, string][] = [
   ['metrics', '[{"type":"Pods"', 'unexpected end of JSON input'],
   ['current-metrics', '[1,]', `invalid character ']' looking for beginning of value`],
   ['conditions', '', 'unexpected end of JSON input'],
+  ['metrics', '{}', 'json: cannot unmarshal object into Go value of type []v1.MetricSpec'],
+  ['current-metrics', '"x"', 'json: cannot unmarshal string into Go value of type []v1.MetricStatus'],
+  ['conditions', '[1]', 'json: cannot unmarshal number into Go value of type v1.HorizontalPodAutoscalerCondition'],
 ];
 
 describe('a v1 HorizontalPodAutoscaler whose annotation is not JSON', () => {

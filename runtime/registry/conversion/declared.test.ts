@@ -79,12 +79,32 @@ describe('keptAnnotationError', () => {
     expect(keptAnnotationError(input, conversion)).toBe(want);
   });
 
+  const typed = (goType: string): VersionConversion => ({ hub: 'v1', rules: [{ op: 'annotation', field: ['spec', 'list'], annotation: 'g.io/list', goType }], defaults: [] });
+  it.each([
+    ['a list', '[{"a":1},null]', '[]v1.Item', undefined],
+    ['null fits a list', 'null', '[]v1.Item', undefined],
+    ['an object for a list', '{}', '[]v1.Item', 'json: cannot unmarshal object into Go value of type []v1.Item'],
+    ['a string for a list', '"x"', '[]v1.Item', 'json: cannot unmarshal string into Go value of type []v1.Item'],
+    ['a number for a list', '5', '[]v1.Item', 'json: cannot unmarshal number into Go value of type []v1.Item'],
+    ['a bool for a list', 'true', '[]v1.Item', 'json: cannot unmarshal bool into Go value of type []v1.Item'],
+    ['the first item that is not an object', '[{},1,"x"]', '[]v1.Item', 'json: cannot unmarshal number into Go value of type v1.Item'],
+    ['a list in a list', '[[]]', '[]v1.Item', 'json: cannot unmarshal array into Go value of type v1.Item'],
+    ['an object for a struct', '{"a":1}', 'v1.Thing', undefined],
+    ['an array for a struct', '[]', 'v1.Thing', 'json: cannot unmarshal array into Go value of type v1.Thing'],
+  ])('goType: %s', (_name, text, goType, want) => {
+    expect(keptAnnotationError(obj('v1beta1', {}, { 'g.io/list': text }), typed(goType))).toBe(want);
+  });
+
   it('reads the generated autoscaling/v1 HorizontalPodAutoscaler annotations', () => {
     const v1 = resources.find((r) => r.group === 'autoscaling' && r.version === 'v1' && r.kind === 'HorizontalPodAutoscaler')!;
     for (const key of ['metrics', 'current-metrics', 'conditions']) {
       const hpa: Obj = { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { annotations: { [`autoscaling.alpha.kubernetes.io/${key}`]: '[' } } };
       expect(keptAnnotationError(hpa, v1.conversion), key).toBe('unexpected end of JSON input');
     }
+    const objectFor = (key: string): Obj => ({ apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { annotations: { [`autoscaling.alpha.kubernetes.io/${key}`]: '{}' } } });
+    expect(keptAnnotationError(objectFor('metrics'), v1.conversion)).toBe('json: cannot unmarshal object into Go value of type []v1.MetricSpec');
+    expect(keptAnnotationError(objectFor('current-metrics'), v1.conversion)).toBe('json: cannot unmarshal object into Go value of type []v1.MetricStatus');
+    expect(keptAnnotationError(objectFor('conditions'), v1.conversion)).toBe('json: cannot unmarshal object into Go value of type []v1.HorizontalPodAutoscalerCondition');
     const behavior: Obj = { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { annotations: { 'autoscaling.alpha.kubernetes.io/behavior': '[' } } };
     expect(keptAnnotationError(behavior, v1.conversion)).toBeUndefined();
   });

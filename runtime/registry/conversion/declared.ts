@@ -47,8 +47,32 @@ export function keptAnnotationError(obj: Obj, conversion: VersionConversion | un
     if (typeof text !== 'string') continue;
     const parsed = parseKeptAnnotation(text);
     if ('error' in parsed) return parsed.error;
+    const wrong = rule.goType === undefined ? undefined : goTypeError(parsed.value, rule.goType);
+    if (wrong !== undefined) return wrong;
   }
   return undefined;
+}
+
+/** How Go's encoding/json names a JSON value in its type errors. */
+function jsonKind(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
+  return typeof v; // string, number, object
+}
+
+/**
+ * Go's type error for JSON that does not fit `goType` at its top level: a
+ * list (`[]T`) must be an array whose items are objects, a struct an object;
+ * null fits anything (the zero value). Deeper fields are not compared.
+ */
+function goTypeError(value: unknown, goType: string): string | undefined {
+  const wrong = (v: unknown, t: string) => `json: cannot unmarshal ${jsonKind(v)} into Go value of type ${t}`;
+  const isStruct = (v: unknown) => v === null || (typeof v === 'object' && !Array.isArray(v));
+  if (value === null) return undefined;
+  if (!goType.startsWith('[]')) return isStruct(value) ? undefined : wrong(value, goType);
+  if (!Array.isArray(value)) return wrong(value, goType);
+  const bad = value.find((item) => !isStruct(item));
+  return bad === undefined ? undefined : wrong(bad, goType.slice(2));
 }
 
 /** One rule, from the version to the hub. */
