@@ -5,7 +5,7 @@
 
 import type { MergeSchema, ResourceDef } from '../../generated/api-types.ts';
 import { PatchError, type PatchKind } from '../patch/index.ts';
-import { internal, invalidPatchResult } from '../patch/errors.ts';
+import { invalidPatchResult } from '../patch/errors.ts';
 import { ApiError } from '../api/errors.ts';
 import type { Obj } from '../storage/interface.ts';
 import type { ManagedFieldsHook } from './managed-fields.ts';
@@ -53,10 +53,11 @@ export function patchErrorToApi(err: unknown): unknown {
  * round-trip annotation that is not JSON; `detail` is Go's error text). A
  * JSON or merge patch decodes the patched document into the hub object:
  * 422 Invalid on the `patch` field with the document as its value. A
- * strategic merge patch converts the patched object of the client's version
- * to the hub, an error kube-apiserver 1.31 passes through unclassified: 500
- * with reason '' and the error text.
+ * strategic merge patch fails converting the patched object of the client's
+ * version to the hub, which kube-apiserver 1.31 passes through unclassified
+ * (a 500 with reason ''); bad input is never a 500 here, so it gets the same
+ * 422 as the other patch types (docs/api-lifecycle.md).
  */
-export function unconvertiblePatchResult(type: PatchKind, patched: Obj, detail: string): unknown {
-  return patchErrorToApi(type === 'strategic' ? internal(detail) : invalidPatchResult(JSON.stringify(patched), detail));
+export function unconvertiblePatchResult(patched: Obj, detail: string): unknown {
+  return patchErrorToApi(invalidPatchResult(JSON.stringify(patched), detail));
 }

@@ -785,7 +785,7 @@ export class RegistryStore {
         throw patchErrorToApi(err);
       }
       const notJSON = this.def.custom ? undefined : keptAnnotationError(patched, req.def.conversion);
-      if (notJSON !== undefined) throw unconvertiblePatchResult(req.type, patched, notJSON);
+      if (notJSON !== undefined) throw unconvertiblePatchResult(patched, notJSON);
       await checkRequestObject(services, req.def, patched, { fieldValidation: req.fieldValidation, duplicates, warnings: opts.warnings, reportsRequired: this.strategy.reportsRequired });
       return patched;
     };

@@ -5,9 +5,9 @@
 // request body is decoded, so the write is a 400 BadRequest naming the kind
 // and version, with Go's syntax error; nothing is stored. A JSON or merge
 // patch through v1 that writes one fails the patched document's decode (422
-// Invalid on the `patch` field); a strategic merge patch fails converting
-// its patched object to the hub, which upstream leaves unclassified (500,
-// no reason). Either way the object is left as it was. The behavior
+// Invalid on the `patch` field); a strategic merge patch, which upstream
+// leaves an unclassified 500 of its conversion, gets the same 422 (bad input
+// is never a 500 here). Either way the object is left as it was. The behavior
 // annotation is the exception: upstream moves only a well-formed one into
 // the object and drops it otherwise, so such a write succeeds without it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,12 +92,15 @@ describe('a v1 HorizontalPodAutoscaler whose annotation is not JSON', () => {
     expect(after.json.metadata.resourceVersion).toBe(created.json.metadata.resourceVersion);
   });
 
-  it('a strategic merge patch that writes one is the unclassified 500 of its conversion, as upstream', async () => {
+  it('a strategic merge patch that writes one is the same 422 (upstream: an unclassified 500)', async () => {
     const created = await call('POST', hpas('v1'), v1('patch-smp'));
     expect(created.status).toBe(201);
     const r = await call('PATCH', `${hpas('v1')}/patch-smp`, notJSON, 'application/strategic-merge-patch+json');
-    expect(r.status).toBe(500);
-    expect(r.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 500, message: GO_ERR });
+    expect(r.status).toBe(422);
+    expect(r.json).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Invalid', code: 422 });
+    expect(r.json.details.causes).toHaveLength(1);
+    expect(r.json.details.causes[0]).toMatchObject({ reason: 'FieldValueInvalid', field: 'patch' });
+    expect(r.json.details.causes[0].message.endsWith(`": ${GO_ERR}`)).toBe(true);
     const after = await call('GET', `${hpas('v1')}/patch-smp`);
     expect(after.json.metadata.resourceVersion).toBe(created.json.metadata.resourceVersion);
   });
