@@ -70,7 +70,11 @@ export type FieldPath = string[];
  * - annotation: a hub field this version lacks, kept in the annotation as
  *   JSON while the object is in this version (a list's items converted by
  *   `items`; with `goFieldNames` the keys spelled as Go's encoding/json
- *   writes a struct without json tags: first letter upper case);
+ *   writes a struct without json tags: first letter upper case); one that
+ *   is not JSON fails the conversion, or with `dropMalformed` is dropped;
+ *   `goType` (`[]v1.MetricSpec`) names the Go type upstream unmarshals it
+ *   into: JSON of another shape (an object for a list, a string for an
+ *   item) fails the conversion with Go's type error;
  * - zeroAnnotation: the hub field holds 0 (or its parent exists without it),
  *   which this version cannot tell from unset: the annotation (value '')
  *   marks it in this version and is dropped on the way to the hub;
@@ -78,7 +82,7 @@ export type FieldPath = string[];
  */
 export type ConversionRule =
   | { op: 'rename'; from: FieldPath; to: FieldPath }
-  | { op: 'annotation'; field: FieldPath; annotation: string; items?: ItemRule[]; goFieldNames?: boolean }
+  | { op: 'annotation'; field: FieldPath; annotation: string; items?: ItemRule[]; goFieldNames?: boolean; dropMalformed?: boolean; goType?: string }
   | { op: 'zeroAnnotation'; field: FieldPath; annotation: string }
   | ItemFieldRule;
 

@@ -2093,6 +2093,7 @@ export const resources: ResourceDef[] = [
               otherwise: "AverageValue",
             },
           ],
+          goType: "[]v1.MetricSpec",
         },
         {
           op: "itemField",
@@ -2114,6 +2115,7 @@ export const resources: ResourceDef[] = [
           field: ["spec", "behavior"],
           annotation: "autoscaling.alpha.kubernetes.io/behavior",
           goFieldNames: true,
+          dropMalformed: true,
         },
         {
           op: "annotation",
@@ -2201,6 +2203,7 @@ export const resources: ResourceDef[] = [
               to: ["external", "current", "averageValue"],
             },
           ],
+          goType: "[]v1.MetricStatus",
         },
         {
           op: "itemField",
@@ -2218,6 +2221,7 @@ export const resources: ResourceDef[] = [
           op: "annotation",
           field: ["status", "conditions"],
           annotation: "autoscaling.alpha.kubernetes.io/conditions",
+          goType: "[]v1.HorizontalPodAutoscalerCondition",
         },
       ],
       defaults: [

@@ -58,8 +58,11 @@ const kept = {
 const rules = (...r: unknown[]) => [{ kind: 'A', hub: 'v1', rules: r }];
 
 describe('x-specserver-conversions over lists', () => {
-  it('puts itemField, itemRules and goFieldNames on the version as data', () => {
-    const m = load({ 'v1.json': hub, 'v1beta1.json': spoke(rules(kept, itemField, { keepInAnnotation: 'spec.behavior', annotation: 'g.io/b', goFieldNames: true })) });
+  it('puts itemField, itemRules, goFieldNames, dropMalformed and goType on the version as data', () => {
+    const m = load({
+      'v1.json': hub,
+      'v1beta1.json': spoke(rules(kept, itemField, { keepInAnnotation: 'spec.behavior', annotation: 'g.io/b', goFieldNames: true, dropMalformed: true, goType: 'v1.B' })),
+    });
     expect(m.resources.find((r) => r.version === 'v1beta1')!.conversion!.rules).toEqual([
       {
         op: 'annotation',
@@ -77,7 +80,7 @@ describe('x-specserver-conversions over lists', () => {
         ],
       },
       { op: 'itemField', field: ['spec', 'cpu'], list: ['spec', 'metrics'], match: { type: 'Resource', resource: { name: 'cpu' } }, value: ['resource', 'target', 'utilization'] },
-      { op: 'annotation', field: ['spec', 'behavior'], annotation: 'g.io/b', goFieldNames: true },
+      { op: 'annotation', field: ['spec', 'behavior'], annotation: 'g.io/b', goFieldNames: true, dropMalformed: true, goType: 'v1.B' },
     ]);
   });
 
@@ -102,6 +105,8 @@ describe('x-specserver-conversions over lists', () => {
     ['a derive without otherwise', rules({ ...kept, itemRules: [{ derive: 'type', when: 'resource' }] }), `${at}.itemRules[0].otherwise: otherwise is required`],
     ['an item rule of no known shape', rules({ ...kept, itemRules: [{ move: 'a' }] }), `${at}.itemRules[0]: an item rule is one of`],
     ['goFieldNames that is not a boolean', rules({ keepInAnnotation: 'spec.behavior', annotation: 'g.io/b', goFieldNames: 'yes' }), `${at}.goFieldNames: goFieldNames must be a boolean`],
+    ['a goType that is not text', rules({ keepInAnnotation: 'spec.behavior', annotation: 'g.io/b', goType: 3 }), `${at}.goType`],
+    ['dropMalformed that is not a boolean', rules({ keepInAnnotation: 'spec.behavior', annotation: 'g.io/b', dropMalformed: 1 }), `${at}.dropMalformed: dropMalformed must be a boolean`],
     ['an itemField the version lacks', rules({ ...itemField, itemField: 'spec.mem' }), `${at}.itemField: spec.mem is not a field of v1beta1`],
     ['an itemField over a field that is not a list', rules({ ...itemField, list: 'spec.behavior' }), `${at}.list: spec.behavior is not a list in v1`],
     ['a match naming no field of the items', rules({ ...itemField, match: { kind: 'x' } }), `${at}.match.kind: kind is not a field of the items of spec.metrics in v1`],

@@ -32,8 +32,12 @@ function readRule(file: string, v: unknown, at: string): ConversionRule {
     return { op: 'rename', from: path(file, v, 'rename', at), to: path(file, v, 'to', at) };
   }
   if (v.keepInAnnotation !== undefined) {
-    onlyKeys(file, v, ['keepInAnnotation', 'annotation', 'itemRules', 'goFieldNames'], at);
-    return { op: 'annotation', field: path(file, v, 'keepInAnnotation', at), annotation: text(file, v, 'annotation', at), ...readKeptForm(file, v, at) };
+    onlyKeys(file, v, ['keepInAnnotation', 'annotation', 'itemRules', 'goFieldNames', 'dropMalformed', 'goType'], at);
+    if (v.dropMalformed !== undefined && typeof v.dropMalformed !== 'boolean') throw new CodegenError(file, jp(at, 'dropMalformed'), 'dropMalformed must be a boolean');
+    const rule: ConversionRule = { op: 'annotation', field: path(file, v, 'keepInAnnotation', at), annotation: text(file, v, 'annotation', at), ...readKeptForm(file, v, at) };
+    if (v.dropMalformed === true) rule.dropMalformed = true;
+    if (v.goType !== undefined) rule.goType = text(file, v, 'goType', at);
+    return rule;
   }
   if (v.itemField !== undefined) return readItemField(file, v, at);
   if (v.zeroAnnotation !== undefined) {

@@ -1,7 +1,9 @@
 // The object checks of a write, before it reaches the registry store's
 // pipeline: nulls dropped (JSON null means unset), spec defaults applied,
 // and the generated schema validator run. Wrong types are 400 (422 for a
-// custom resource, decoded into unstructured as upstream), unknown and
+// custom resource, decoded into unstructured as upstream), as is a built-in
+// version whose round-trip annotation (autoscaling/v1's metrics, ...) is not
+// JSON (its conversion to the hub fails as upstream's unmarshal), unknown and
 // duplicate fields follow fieldValidation (warned about, refused, or
 // ignored; then dropped), required/enum/bounds/format problems are 422
 // Invalid, except that a built-in kind's required field its strategy
@@ -20,6 +22,7 @@ import { goQuote, goSyntax, GoValue } from '../api/go-format.ts';
 import type { EmbeddedResources } from '../schema/embedded-resources.ts';
 import { groupVersion } from '../api/keys.ts';
 import type { Defaulter } from './defaults.ts';
+import { keptAnnotationError } from './conversion/declared.ts';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
@@ -93,6 +96,9 @@ export async function checkObject(
   if (typeIssues.length) {
     throw errors.badRequest(`${kind} in version "${def.version}" cannot be handled as a ${kind}: ${typeIssues.map((i) => `${i.path}: ${i.message}`).join(', ')}`);
   }
+  // a built-in kind's version whose round-trip annotation is not JSON fails its conversion to the hub (400)
+  const notJSON = def.custom ? undefined : keptAnnotationError(obj, def.conversion);
+  if (notJSON !== undefined) throw errors.badRequest(`${kind} in version "${def.version}" cannot be handled as a ${kind}: ${notJSON}`);
   // field paths quoted as Go's %q does (control characters escaped, printable Unicode kept)
   const unknown = [...issues.filter((i) => i.kind === 'unknown').map((i) => i.path), ...embeddedUnknown.sort()].map((p) => `unknown field ${goQuote(p)}`);
   const dup = duplicates.map((p) => `duplicate field ${goQuote(p)}`);

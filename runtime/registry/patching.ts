@@ -5,6 +5,7 @@
 
 import type { MergeSchema, ResourceDef } from '../../generated/api-types.ts';
 import { PatchError, type PatchKind } from '../patch/index.ts';
+import { invalidPatchResult } from '../patch/errors.ts';
 import { ApiError } from '../api/errors.ts';
 import type { Obj } from '../storage/interface.ts';
 import type { ManagedFieldsHook } from './managed-fields.ts';
@@ -45,4 +46,18 @@ export function patchErrorToApi(err: unknown): unknown {
     return new ApiError(err.code, err.reason, err.message, err.causes ? { causes: err.causes } : err.code === 422 ? {} : undefined);
   }
   return err;
+}
+
+/**
+ * The Status of a patch whose result cannot be converted to the hub (a
+ * round-trip annotation that is not JSON; `detail` is Go's error text). A
+ * JSON or merge patch decodes the patched document into the hub object:
+ * 422 Invalid on the `patch` field with the document as its value. A
+ * strategic merge patch fails converting the patched object of the client's
+ * version to the hub, which kube-apiserver 1.31 passes through unclassified
+ * (a 500 with reason ''); bad input is never a 500 here, so it gets the same
+ * 422 as the other patch types (docs/api-lifecycle.md).
+ */
+export function unconvertiblePatchResult(patched: Obj, detail: string): unknown {
+  return patchErrorToApi(invalidPatchResult(JSON.stringify(patched), detail));
 }

@@ -37,7 +37,7 @@ import { type FieldError, fieldErrors } from '../api/field-errors.ts';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../api/k8s-names.ts';
 import { groupVersion, keyRoot, objectKey } from '../api/keys.ts';
 import type { VersionConverter } from './conversion/converter.ts';
-import type { DeclaredVersions } from './conversion/declared.ts';
+import { keptAnnotationError, type DeclaredVersions } from './conversion/declared.ts';
 import { convertedWatch } from './conversion/watch.ts';
 import { validateName } from '../api/validation.ts';
 import { validateObjectMeta } from './metadata.ts';
@@ -47,7 +47,7 @@ import { jsonEqual } from '../api/json-equal.ts';
 import { checkObject, checkRequestObject, checkRequired } from './object-checks.ts';
 import { type WriteHooks, type WriteServices, type Writer, pipelineHooks } from './write-services.ts';
 import { applyPatch } from '../patch/index.ts';
-import { type ApplyRequest, type PatchRequest, type PatchServices, patchErrorToApi } from './patching.ts';
+import { type ApplyRequest, type PatchRequest, type PatchServices, patchErrorToApi, unconvertiblePatchResult } from './patching.ts';
 
 export interface WriteOptions {
   dryRun?: boolean;
@@ -761,7 +761,9 @@ export class RegistryStore {
    *  2. apply the patch to it; the result is checked as a request body of
    *     the client's version: apiVersion and kind, nulls dropped, spec
    *     defaults, schema with the request's fieldValidation (a JSON patch
-   *     has no duplicate fields to report, being a list of operations)
+   *     has no duplicate fields to report, being a list of operations);
+   *     first, a round-trip annotation that is not JSON fails the result's
+   *     conversion to the hub (unconvertiblePatchResult)
    *  3. the update pipeline (update() steps 2-7: mutating admission, the
    *     write policy, prepare, validation, allocation, managed fields,
    *     validating admission)
@@ -782,6 +784,8 @@ export class RegistryStore {
       } catch (err) {
         throw patchErrorToApi(err);
       }
+      const notJSON = this.def.custom ? undefined : keptAnnotationError(patched, req.def.conversion);
+      if (notJSON !== undefined) throw unconvertiblePatchResult(patched, notJSON);
       await checkRequestObject(services, req.def, patched, { fieldValidation: req.fieldValidation, duplicates, warnings: opts.warnings, reportsRequired: this.strategy.reportsRequired });
       return patched;
     };

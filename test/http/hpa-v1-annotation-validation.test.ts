@@ -86,9 +86,10 @@ describe('autoscaling/v1 metrics in the annotation are validated as v2 metrics',
     expect(JSON.parse(inV1.json.metadata.annotations[METRICS])).toEqual(qps);
   });
 
-  it('an annotation that is not JSON is left out of the conversion, as upstream ignores it', async () => {
+  it('an annotation that is not JSON fails the conversion: 400, nothing stored (hpa-v1-annotation-json.test.ts has the rest)', async () => {
     const r = await call('POST', hpas('v1'), v1('not-json', '[{"type":'));
-    expect(r.status, JSON.stringify(r.json)).toBe(201);
-    expect((await call('GET', `${hpas('v2')}/not-json`)).json.spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }]);
+    expect(r.status).toBe(400);
+    expect(r.json.message).toBe('HorizontalPodAutoscaler in version "v1" cannot be handled as a HorizontalPodAutoscaler: unexpected end of JSON input');
+    expect((await call('GET', `${hpas('v2')}/not-json`)).status).toBe(404);
   });
 });

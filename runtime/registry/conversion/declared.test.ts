@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ResourceDef, VersionConversion } from '../../../generated/api-types.ts';
 import { resources } from '../../../generated/registry.ts';
 import type { Obj } from '../../storage/interface.ts';
-import { applyVersionDefaults, convertDeclared, declaredConverter, declaredObjectVersions, versionDefaultsOf } from './declared.ts';
+import { applyVersionDefaults, convertDeclared, declaredConverter, declaredObjectVersions, keptAnnotationError, versionDefaultsOf } from './declared.ts';
 import { noneConverter } from './converter.ts';
 
 const ZERO = 'flowcontrol.k8s.io/v1beta3-preserve-zero-concurrency-shares';
@@ -43,10 +43,70 @@ describe('convertDeclared', () => {
     expect(input).toEqual(before); // the source is not changed
   });
 
+  it('drops an annotation that is not JSON when its rule says dropMalformed', () => {
+    const dropping: VersionConversion = { hub: 'v1', rules: [{ op: 'annotation', field: ['spec', 'behavior'], annotation: 'g.io/behavior', dropMalformed: true }], defaults: [] };
+    const input = obj('v1beta1', {}, { 'g.io/behavior': '{', keep: 'me' });
+    expect(convertDeclared(input, `${G}/v1`, new Map([[`${G}/v1beta1`, dropping]]))).toEqual(obj('v1', {}, { keep: 'me' }));
+  });
+
   it('goes through the hub between two spokes', () => {
     const other: VersionConversion = { hub: 'v1', rules: [{ op: 'rename', from: ['spec', 'sz'], to: ['spec', 'size'] }], defaults: [] };
     const both = new Map([...byVersion, [`${G}/v1alpha1`, other]]);
     expect(convertDeclared(obj('v1beta1', { old: { size: 7 } }), `${G}/v1alpha1`, both)).toEqual(obj('v1alpha1', { sz: 7 }));
+  });
+});
+
+describe('keptAnnotationError', () => {
+  const two: VersionConversion = { ...beta, rules: [...beta.rules, { op: 'annotation', field: ['status', 'seen'], annotation: 'g.io/seen' }] };
+  it.each([
+    ['no annotations', obj('v1beta1', {}), beta, undefined],
+    ['JSON in the annotation', obj('v1beta1', {}, { 'g.io/behavior': '{"up":[1]}' }), beta, undefined],
+    ['JSON null is JSON', obj('v1beta1', {}, { 'g.io/behavior': 'null' }), beta, undefined],
+    ["not JSON: Go's syntax error", obj('v1beta1', {}, { 'g.io/behavior': 'not-json' }), beta, `invalid character 'o' in literal null (expecting 'u')`],
+    ['cut short', obj('v1beta1', {}, { 'g.io/behavior': '{"up":' }), beta, 'unexpected end of JSON input'],
+    ['empty', obj('v1beta1', {}, { 'g.io/behavior': '' }), beta, 'unexpected end of JSON input'],
+    ["another annotation that is not JSON is not the conversion's", obj('v1beta1', {}, { other: '{' }), beta, undefined],
+    ['a zero mark is not JSON and need not be', obj('v1beta1', {}, { 'g.io/zero': '' }), beta, undefined],
+    ["the first bad one in the rules' order", obj('v1beta1', {}, { 'g.io/seen': ']', 'g.io/behavior': 'x' }), two, `invalid character 'x' looking for beginning of value`],
+    ['no declared conversion', obj('v1beta1', {}, { 'g.io/behavior': '{' }), undefined, undefined],
+    [
+      'a rule that drops what is not JSON',
+      obj('v1beta1', {}, { 'g.io/behavior': '{' }),
+      { ...beta, rules: [{ ...(beta.rules[1] as object), dropMalformed: true } as VersionConversion['rules'][number]] },
+      undefined,
+    ],
+  ])('%s', (_name, input, conversion, want) => {
+    expect(keptAnnotationError(input, conversion)).toBe(want);
+  });
+
+  const typed = (goType: string): VersionConversion => ({ hub: 'v1', rules: [{ op: 'annotation', field: ['spec', 'list'], annotation: 'g.io/list', goType }], defaults: [] });
+  it.each([
+    ['a list', '[{"a":1},null]', '[]v1.Item', undefined],
+    ['null fits a list', 'null', '[]v1.Item', undefined],
+    ['an object for a list', '{}', '[]v1.Item', 'json: cannot unmarshal object into Go value of type []v1.Item'],
+    ['a string for a list', '"x"', '[]v1.Item', 'json: cannot unmarshal string into Go value of type []v1.Item'],
+    ['a number for a list', '5', '[]v1.Item', 'json: cannot unmarshal number into Go value of type []v1.Item'],
+    ['a bool for a list', 'true', '[]v1.Item', 'json: cannot unmarshal bool into Go value of type []v1.Item'],
+    ['the first item that is not an object', '[{},1,"x"]', '[]v1.Item', 'json: cannot unmarshal number into Go value of type v1.Item'],
+    ['a list in a list', '[[]]', '[]v1.Item', 'json: cannot unmarshal array into Go value of type v1.Item'],
+    ['an object for a struct', '{"a":1}', 'v1.Thing', undefined],
+    ['an array for a struct', '[]', 'v1.Thing', 'json: cannot unmarshal array into Go value of type v1.Thing'],
+  ])('goType: %s', (_name, text, goType, want) => {
+    expect(keptAnnotationError(obj('v1beta1', {}, { 'g.io/list': text }), typed(goType))).toBe(want);
+  });
+
+  it('reads the generated autoscaling/v1 HorizontalPodAutoscaler annotations', () => {
+    const v1 = resources.find((r) => r.group === 'autoscaling' && r.version === 'v1' && r.kind === 'HorizontalPodAutoscaler')!;
+    for (const key of ['metrics', 'current-metrics', 'conditions']) {
+      const hpa: Obj = { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { annotations: { [`autoscaling.alpha.kubernetes.io/${key}`]: '[' } } };
+      expect(keptAnnotationError(hpa, v1.conversion), key).toBe('unexpected end of JSON input');
+    }
+    const objectFor = (key: string): Obj => ({ apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { annotations: { [`autoscaling.alpha.kubernetes.io/${key}`]: '{}' } } });
+    expect(keptAnnotationError(objectFor('metrics'), v1.conversion)).toBe('json: cannot unmarshal object into Go value of type []v1.MetricSpec');
+    expect(keptAnnotationError(objectFor('current-metrics'), v1.conversion)).toBe('json: cannot unmarshal object into Go value of type []v1.MetricStatus');
+    expect(keptAnnotationError(objectFor('conditions'), v1.conversion)).toBe('json: cannot unmarshal object into Go value of type []v1.HorizontalPodAutoscalerCondition');
+    const behavior: Obj = { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { annotations: { 'autoscaling.alpha.kubernetes.io/behavior': '[' } } };
+    expect(keptAnnotationError(behavior, v1.conversion)).toBeUndefined();
   });
 });
 

@@ -8,14 +8,72 @@
 // stores both. Also the declared per-version defaults, applied to request
 // objects of that version, and the versions as the field manager compares
 // ownership in them (each manager's fields in the version it wrote through).
+// A request object whose round-trip annotation is not JSON cannot reach the
+// hub: keptAnnotationError says why, for the request checks to refuse it.
 
 import type { ConversionRule, ResourceDef, VersionConversion, VersionDefault } from '../../../generated/api-types.ts';
 import type { Obj } from '../../storage/interface.ts';
 import type { ObjectVersions } from '../../apply/index.ts';
 import { groupVersion } from '../../api/keys.ts';
+import { JSONSyntaxError, parseJSONStrict } from '../../codec/json-parse.ts';
 import { noneConverter, remembering, type VersionConverter } from './converter.ts';
 import { annotationsOf, dropAnnotation, parentOf, put, take } from './paths.ts';
 import { itemFieldFromHub, itemFieldToHub, keptForAnnotation, keptFromAnnotation } from './list-rules.ts';
+
+/** An annotation that keeps a hub field: its JSON, or Go's syntax error text when it is not JSON. */
+function parseKeptAnnotation(text: string): { value: unknown } | { error: string } {
+  try {
+    return { value: parseJSONStrict(text).value };
+  } catch (e) {
+    if (e instanceof JSONSyntaxError) return { error: e.message };
+    throw e;
+  }
+}
+
+/**
+ * Why `obj`, in the version whose declared conversion is `conversion`,
+ * cannot be converted to the hub: Go's syntax error for the first of the
+ * annotations that keep hub fields (in the rules' order) that is not JSON,
+ * as upstream's conversion fails on unmarshalling it (one whose rule says
+ * dropMalformed is dropped instead); undefined when it can.
+ */
+export function keptAnnotationError(obj: Obj, conversion: VersionConversion | undefined): string | undefined {
+  if (!conversion) return undefined;
+  const annotations = annotationsOf(obj, false);
+  if (!annotations) return undefined;
+  for (const rule of conversion.rules) {
+    if (rule.op !== 'annotation' || rule.dropMalformed) continue;
+    const text = annotations[rule.annotation];
+    if (typeof text !== 'string') continue;
+    const parsed = parseKeptAnnotation(text);
+    if ('error' in parsed) return parsed.error;
+    const wrong = rule.goType === undefined ? undefined : goTypeError(parsed.value, rule.goType);
+    if (wrong !== undefined) return wrong;
+  }
+  return undefined;
+}
+
+/** How Go's encoding/json names a JSON value in its type errors. */
+function jsonKind(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
+  return typeof v; // string, number, object
+}
+
+/**
+ * Go's type error for JSON that does not fit `goType` at its top level: a
+ * list (`[]T`) must be an array whose items are objects, a struct an object;
+ * null fits anything (the zero value). Deeper fields are not compared.
+ */
+function goTypeError(value: unknown, goType: string): string | undefined {
+  const wrong = (v: unknown, t: string) => `json: cannot unmarshal ${jsonKind(v)} into Go value of type ${t}`;
+  const isStruct = (v: unknown) => v === null || (typeof v === 'object' && !Array.isArray(v));
+  if (value === null) return undefined;
+  if (!goType.startsWith('[]')) return isStruct(value) ? undefined : wrong(value, goType);
+  if (!Array.isArray(value)) return wrong(value, goType);
+  const bad = value.find((item) => !isStruct(item));
+  return bad === undefined ? undefined : wrong(bad, goType.slice(2));
+}
 
 /** One rule, from the version to the hub. */
 function ruleToHub(obj: Obj, rule: ConversionRule): void {
@@ -26,14 +84,15 @@ function ruleToHub(obj: Obj, rule: ConversionRule): void {
     case 'annotation': {
       const text = annotationsOf(obj, false)?.[rule.annotation];
       if (typeof text !== 'string') return;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        return; // not ours to read: the annotation stays as it is
+      const parsed = parseKeptAnnotation(text);
+      if ('error' in parsed) {
+        // dropMalformed: upstream moves only well-formed data and drops the annotation; otherwise a
+        // request that carries it is refused before (keptAnnotationError), and it is not ours to read
+        if (rule.dropMalformed) dropAnnotation(obj, rule.annotation);
+        return;
       }
       dropAnnotation(obj, rule.annotation);
-      put(obj, rule.field, keptFromAnnotation(value, rule));
+      put(obj, rule.field, keptFromAnnotation(parsed.value, rule));
       return;
     }
     case 'zeroAnnotation':
